@@ -1,0 +1,238 @@
+package timing
+
+import (
+	"fmt"
+	"math/bits"
+	"time"
+)
+
+// unitsPerTick is one tick in the accumulator's unit. The accumulator counts
+// nanoseconds multiplied by the tick rate, so a tick is exactly 1e9 units for
+// every integer rate and no remainder is ever rounded away: 1/60 s, which is
+// not a whole number of nanoseconds, is still exactly 1e9 units at 60 Hz.
+const unitsPerTick = int64(time.Second)
+
+// A Step describes one fixed tick to the fixed-step callback.
+type Step struct {
+	// Tick is the number of this tick, counting from 1 for the first tick
+	// after NewLoop or Reset. When the callback returns, Loop.Ticks()
+	// equals Tick.
+	Tick uint64
+	// DT is the fixed step in seconds, 1/TickRate.
+	DT float64
+	// SimTime is the simulation time the world reaches at the end of this
+	// tick: Tick/TickRate seconds, computed from the tick number (rounded
+	// down to the nanosecond), never by summing DT.
+	SimTime time.Duration
+}
+
+// Loop is a fixed-timestep loop ("Fix Your Timestep"). Each call to Tick is
+// one rendered frame: it measures the real time since the previous frame,
+// clamps it, adds it to an exact integer accumulator, runs the fixed-step
+// callback once for every whole tick the accumulator holds (up to the step
+// cap), then calls the render callback once with alpha, the fraction of a
+// tick left over, in [0, 1).
+//
+// A Loop is not safe for concurrent use; call it from the thread that owns
+// the frame. Tick does not allocate.
+type Loop struct {
+	cfg       Config
+	rate      int64
+	dtSeconds float64
+
+	acc    int64 // not yet simulated time in ns*rate; below unitsPerTick between frames
+	ticks  uint64
+	frames uint64
+
+	// Sim time is baseTime + (ticks-baseTicks)/rate; the base moves when
+	// the tick rate changes, so earlier ticks keep their times.
+	baseTicks uint64
+	baseTime  time.Duration
+
+	started bool          // a frame has set the time reference
+	paused  bool          // no time accumulates
+	last    time.Duration // now of the previous frame
+	origin  time.Duration // now of the first frame
+
+	stats  Stats
+	window rateWindow
+}
+
+// NewLoop returns a loop with the given configuration, or an error naming
+// the field that is out of range.
+func NewLoop(cfg Config) (*Loop, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	l := &Loop{cfg: cfg}
+	l.setRate(cfg.TickRate)
+	return l, nil
+}
+
+// MustNewLoop is NewLoop for configurations known to be valid, such as
+// DefaultConfig(); it panics on an invalid one.
+func MustNewLoop(cfg Config) *Loop {
+	l, err := NewLoop(cfg)
+	if err != nil {
+		panic(err.Error())
+	}
+	return l
+}
+
+func (l *Loop) setRate(hz int) {
+	l.cfg.TickRate = hz
+	l.rate = int64(hz)
+	l.dtSeconds = 1 / float64(hz)
+}
+
+// Tick runs one frame that starts at now (a Clock reading). The first Tick
+// after NewLoop, Reset or Resume only sets the time reference and runs no
+// tick. Otherwise the interval since the previous frame is clamped to
+// MaxFrameTime and accumulated; fixed is called for each whole tick, at most
+// MaxStepsPerFrame times (whole ticks beyond the cap are dropped and
+// counted); a zero or negative interval runs no tick and is counted. While
+// paused no time accumulates. Finally render is called exactly once with
+// alpha in [0, 1). Tick returns the number of ticks it ran.
+//
+// Either callback may be nil. Stats is up to date when render is called.
+func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float64)) int {
+	s := &l.stats
+	l.frames++
+	s.Frame = l.frames
+	s.Steps = 0
+
+	first := !l.started
+	if first {
+		l.started = true
+		l.last = now
+		if l.frames == 1 {
+			l.origin = now
+		}
+	}
+	interval := now - l.last
+	l.last = now
+	s.Interval = interval
+	s.Time = now - l.origin
+
+	switch {
+	case first || l.paused:
+		// Nothing to accumulate: the reference was just set, or time is
+		// stopped.
+	case interval <= 0:
+		s.NonPositiveFrames++
+		if interval < 0 {
+			l.window.reset()
+		}
+	default:
+		if interval > l.cfg.MaxFrameTime {
+			s.ClampedFrames++
+			s.ClampedTime += interval - l.cfg.MaxFrameTime
+			interval = l.cfg.MaxFrameTime
+		}
+		l.acc += int64(interval) * l.rate
+	}
+	s.Debt = time.Duration(l.acc / l.rate)
+
+	for l.acc >= unitsPerTick {
+		if l.cfg.MaxStepsPerFrame > 0 && s.Steps == l.cfg.MaxStepsPerFrame {
+			whole := l.acc / unitsPerTick
+			l.acc -= whole * unitsPerTick
+			s.CappedFrames++
+			s.CappedTicks += uint64(whole)
+			s.CappedTime += time.Duration(whole * unitsPerTick / l.rate)
+			break
+		}
+		l.acc -= unitsPerTick
+		l.ticks++
+		s.Steps++
+		if fixed != nil {
+			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks)})
+		}
+	}
+
+	s.Alpha = l.Alpha()
+	s.Tick = l.ticks
+	s.SimTime = l.simTime(l.ticks)
+	l.window.add(now, l.ticks)
+	s.FPS, s.UPS = l.window.rates()
+
+	if render != nil {
+		render(s.Alpha)
+	}
+	return s.Steps
+}
+
+// simTime returns the simulation time after tick n.
+func (l *Loop) simTime(n uint64) time.Duration {
+	hi, lo := bits.Mul64(n-l.baseTicks, uint64(time.Second))
+	q, _ := bits.Div64(hi, lo, uint64(l.rate))
+	return l.baseTime + time.Duration(q)
+}
+
+// Alpha returns how far the present is between the last tick and the next,
+// as a fraction of a tick in [0, 1). Renderers interpolate with it.
+func (l *Loop) Alpha() float64 { return float64(l.acc) / float64(unitsPerTick) }
+
+// Ticks returns the number of fixed ticks run since NewLoop or Reset.
+func (l *Loop) Ticks() uint64 { return l.ticks }
+
+// Frames returns the number of Tick calls since NewLoop or Reset.
+func (l *Loop) Frames() uint64 { return l.frames }
+
+// SimTime returns the simulation time reached by the ticks run so far.
+func (l *Loop) SimTime() time.Duration { return l.simTime(l.ticks) }
+
+// TickRate returns the fixed tick rate in Hz.
+func (l *Loop) TickRate() int { return l.cfg.TickRate }
+
+// DT returns the fixed step in seconds.
+func (l *Loop) DT() float64 { return l.dtSeconds }
+
+// Config returns the loop's current configuration.
+func (l *Loop) Config() Config { return l.cfg }
+
+// Stats returns the statistics of the latest frame and the running counts.
+func (l *Loop) Stats() Stats { return l.stats }
+
+// Paused reports whether the loop is paused.
+func (l *Loop) Paused() bool { return l.paused }
+
+// Pause stops the simulation: frames keep rendering (with an unchanging
+// alpha) but no time accumulates and no tick runs.
+func (l *Loop) Pause() { l.paused = true }
+
+// Resume restarts a paused simulation. The time reference becomes now, so
+// the pause is not caught up in a burst of ticks; the leftover fraction of a
+// tick is kept, so the picture does not jump.
+func (l *Loop) Resume(now time.Duration) {
+	l.paused = false
+	if l.started {
+		l.last = now
+	}
+}
+
+// Reset returns the loop to its state after NewLoop, keeping the current
+// configuration (including a tick rate set by SetTickRate): no ticks, no
+// frames, an empty accumulator, cleared statistics, not paused.
+func (l *Loop) Reset() {
+	*l = Loop{cfg: l.cfg, rate: l.rate, dtSeconds: l.dtSeconds}
+}
+
+// SetTickRate changes the tick rate from the next tick on. Ticks already run
+// keep their simulation times, and the leftover fraction of a tick (alpha)
+// is kept, so rendering does not jump. It returns an error, and changes
+// nothing, when hz is out of range.
+func (l *Loop) SetTickRate(hz int) error {
+	if err := ValidateTickRate(hz); err != nil {
+		return err
+	}
+	l.baseTime = l.simTime(l.ticks)
+	l.baseTicks = l.ticks
+	l.setRate(hz)
+	return nil
+}
+
+// String describes the loop's configuration, for logs.
+func (l *Loop) String() string {
+	return fmt.Sprintf("timing.Loop{%d Hz, max frame %v, max steps %d}", l.cfg.TickRate, l.cfg.MaxFrameTime, l.cfg.MaxStepsPerFrame)
+}
