@@ -24,6 +24,12 @@ type Step struct {
 	// tick: Tick/TickRate seconds, computed from the tick number (rounded
 	// down to the nanosecond), never by summing DT.
 	SimTime time.Duration
+	// Due is the clock time at which the accumulator came to hold this
+	// tick: between the previous frame and this one. Input events with
+	// times up to Due belong to this tick. When a frame was clamped, the
+	// ticks' due times are compressed into the start of the frame; the
+	// events after them wait for later ticks, and none is lost.
+	Due time.Duration
 }
 
 // Loop is a fixed-timestep loop ("Fix Your Timestep"). Each call to Tick is
@@ -109,11 +115,13 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 			l.origin = now
 		}
 	}
-	interval := now - l.last
+	prev := l.last
+	interval := now - prev
 	l.last = now
 	s.Interval = interval
 	s.Time = now - l.origin
 
+	accBefore := l.acc
 	switch {
 	case first || l.paused:
 		// Nothing to accumulate: the reference was just set, or time is
@@ -133,7 +141,7 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 	}
 	s.Debt = time.Duration(l.acc / l.rate)
 
-	for l.acc >= unitsPerTick {
+	for l.acc >= unitsPerTick && !l.paused {
 		if l.cfg.MaxStepsPerFrame > 0 && s.Steps == l.cfg.MaxStepsPerFrame {
 			whole := l.acc / unitsPerTick
 			l.acc -= whole * unitsPerTick
@@ -146,10 +154,19 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 		l.ticks++
 		s.Steps++
 		if fixed != nil {
-			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks)})
+			// The frame's time was added from the previous frame on; this
+			// tick became due once (Steps*1e9 - accBefore) units had come.
+			owed := int64(s.Steps)*unitsPerTick - accBefore
+			due := prev + time.Duration((owed+l.rate-1)/l.rate)
+			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks), Due: min(due, now)})
 		}
 	}
 
+	if l.paused {
+		// Paused by a fixed callback: the ticks still owed are not run,
+		// like the rest of the pause; the fraction of a tick is kept.
+		l.acc %= unitsPerTick
+	}
 	s.Alpha = l.Alpha()
 	s.Tick = l.ticks
 	s.SimTime = l.simTime(l.ticks)
@@ -198,7 +215,9 @@ func (l *Loop) Stats() Stats { return l.stats }
 func (l *Loop) Paused() bool { return l.paused }
 
 // Pause stops the simulation: frames keep rendering (with an unchanging
-// alpha) but no time accumulates and no tick runs.
+// alpha) but no time accumulates and no tick runs. Called from a fixed
+// callback, it also stops the ticks the current frame still owed: a
+// headless run that pauses at tick n ends exactly at tick n.
 func (l *Loop) Pause() { l.paused = true }
 
 // Resume restarts a paused simulation. The time reference becomes now, so

@@ -2,6 +2,7 @@ package timing
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -446,4 +447,43 @@ func TestTickDoesNotAllocate(t *testing.T) {
 		t.Errorf("Tick allocates %v times per frame", allocs)
 	}
 	_ = sink
+}
+
+func TestStepDueTimes(t *testing.T) {
+	l := newLoop(t, 50, 5) // 20 ms ticks
+	l.Tick(100*time.Millisecond, nil, nil)
+	l.Tick(110*time.Millisecond, nil, nil) // half a tick owed
+	var dues []time.Duration
+	l.Tick(165*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil)
+	// The accumulator held 10 ms at 110 ms: ticks became due at 120, 140
+	// and 160 ms.
+	want := []time.Duration{120 * time.Millisecond, 140 * time.Millisecond, 160 * time.Millisecond}
+	if !slices.Equal(dues, want) {
+		t.Errorf("due times %v, want %v", dues, want)
+	}
+	// A clamped frame compresses its ticks into the first 250 ms.
+	dues = dues[:0]
+	l.Tick(1165*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil)
+	want = []time.Duration{180 * time.Millisecond, 200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond, 260 * time.Millisecond}
+	if !slices.Equal(dues, want) {
+		t.Errorf("clamped frame due times %v, want %v", dues, want)
+	}
+}
+
+func TestPauseFromFixedStopsTheFrame(t *testing.T) {
+	l := newLoop(t, 60, 0)
+	l.Tick(0, nil, nil)
+	var last uint64
+	n := l.Tick(100*time.Millisecond+time.Millisecond, func(s Step) {
+		last = s.Tick
+		if s.Tick == 3 {
+			l.Pause()
+		}
+	}, nil)
+	if n != 3 || last != 3 || l.Ticks() != 3 {
+		t.Errorf("pause at tick 3 of 6: ran %d, last %d, Ticks %d", n, last, l.Ticks())
+	}
+	if a := l.Alpha(); a < 0 || a >= 1 {
+		t.Errorf("alpha %v after pausing mid-frame", a)
+	}
 }

@@ -1,0 +1,256 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Entity names one entity of a World. It pairs a slot index with the
+// slot's generation, so an Entity kept after its entity was despawned never
+// reaches whatever is spawned into the slot later: the World reports it as
+// not alive. The zero Entity is never alive.
+type Entity struct {
+	index uint32
+	gen   uint32
+}
+
+// Index returns the entity's slot, the index of its data in the world's
+// arrays (see Bodies).
+func (e Entity) Index() int { return int(e.index) }
+
+// String formats the entity as index:generation.
+func (e Entity) String() string { return fmt.Sprintf("%d:%d", e.index, e.gen) }
+
+// DrawMode says how the renderer places an entity between two ticks.
+type DrawMode uint8
+
+const (
+	// Interpolate draws the entity between its previous and current
+	// transform: position and scale lerp, rotation slerps.
+	Interpolate DrawMode = iota
+	// Hermite draws the position on the cubic Hermite curve through the
+	// previous and current positions with the velocities at both ends;
+	// smoother for fast curving motion. Rotation and scale as Interpolate.
+	Hermite
+	// NoInterpolation draws the current transform: for UI-like, particle-
+	// like or discrete things that must never appear between two states.
+	NoInterpolation
+)
+
+// String names the mode.
+func (m DrawMode) String() string {
+	switch m {
+	case Interpolate:
+		return "interpolate"
+	case Hermite:
+		return "hermite"
+	case NoInterpolation:
+		return "none"
+	}
+	return fmt.Sprintf("DrawMode(%d)", uint8(m))
+}
+
+// Transform places an entity: position, rotation (a unit quaternion) and
+// scale.
+type Transform struct {
+	Pos   mgl32.Vec3
+	Rot   mgl32.Quat
+	Scale mgl32.Vec3
+}
+
+// NewTransform returns a transform at pos with no rotation and scale 1.
+func NewTransform(pos mgl32.Vec3) Transform {
+	return Transform{Pos: pos, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
+}
+
+// Bodies holds the simulated state of every slot, struct-of-arrays: index i
+// of each slice belongs to the entity in slot i (Entity.Index). Slots whose
+// entity was despawned keep stale data; World.SlotAlive tells them apart.
+// Fixed systems read and write the current state here; the previous state,
+// which interpolation needs, is kept by the World and saved before every
+// tick.
+type Bodies struct {
+	Pos    []mgl32.Vec3
+	Rot    []mgl32.Quat
+	Scale  []mgl32.Vec3
+	Vel    []mgl32.Vec3 // linear velocity, units per second
+	AngVel []mgl32.Vec3 // angular velocity, radians per second about each axis
+	Mode   []DrawMode
+	Color  [][4]uint8 // RGBA, for the renderer
+}
+
+// World holds the entities of a game and their state. Its fixed-step state
+// (entity table, bodies, RNG, tick) is exactly what the state hash covers.
+// A World is not safe for concurrent use.
+type World struct {
+	gen   []uint32 // generation of each slot; odd = alive
+	free  []uint32 // free slots, reused last-in first-out
+	count int
+
+	cur  Bodies
+	prev struct {
+		Pos   []mgl32.Vec3
+		Rot   []mgl32.Quat
+		Scale []mgl32.Vec3
+		Vel   []mgl32.Vec3 // for Hermite interpolation
+	}
+	snap []bool // teleported during the current tick: draw without interpolation
+
+	rng  RNG
+	tick uint64
+}
+
+// NewWorld returns an empty world whose RNG is seeded with seed.
+func NewWorld(seed uint64) *World {
+	return &World{rng: NewRNG(seed)}
+}
+
+// Tick returns the number of the last tick the world has begun (0 before the
+// first).
+func (w *World) Tick() uint64 { return w.tick }
+
+// RNG returns the world's seeded random number generator.
+func (w *World) RNG() *RNG { return &w.rng }
+
+// Len returns the number of live entities.
+func (w *World) Len() int { return w.count }
+
+// Slots returns the number of slots, live or not: the length of the Bodies
+// slices.
+func (w *World) Slots() int { return len(w.gen) }
+
+// SlotAlive reports whether slot i holds a live entity.
+func (w *World) SlotAlive(i int) bool { return w.gen[i]&1 == 1 }
+
+// EntityAt returns the entity in slot i, and whether it is alive.
+func (w *World) EntityAt(i int) (Entity, bool) {
+	return Entity{index: uint32(i), gen: w.gen[i]}, w.SlotAlive(i)
+}
+
+// Bodies returns the current state of every slot, for systems that work on
+// all entities at once. The slices are valid until the next Spawn.
+func (w *World) Bodies() *Bodies { return &w.cur }
+
+// Alive reports whether e names a live entity.
+func (w *World) Alive(e Entity) bool {
+	return int(e.index) < len(w.gen) && w.gen[e.index] == e.gen && e.gen&1 == 1
+}
+
+// Spawn adds an entity with transform t, drawn with mode, at rest, and
+// returns it. Its previous state is t too, so it never swoops in from
+// wherever its slot's last occupant was. Spawning during a tick is fine.
+func (w *World) Spawn(t Transform, mode DrawMode) Entity {
+	var i uint32
+	if n := len(w.free); n > 0 {
+		i = w.free[n-1]
+		w.free = w.free[:n-1]
+		w.gen[i]++ // even (dead) -> odd (alive)
+	} else {
+		i = uint32(len(w.gen))
+		w.gen = append(w.gen, 1)
+		w.cur.Pos = append(w.cur.Pos, mgl32.Vec3{})
+		w.cur.Rot = append(w.cur.Rot, mgl32.Quat{})
+		w.cur.Scale = append(w.cur.Scale, mgl32.Vec3{})
+		w.cur.Vel = append(w.cur.Vel, mgl32.Vec3{})
+		w.cur.AngVel = append(w.cur.AngVel, mgl32.Vec3{})
+		w.cur.Mode = append(w.cur.Mode, 0)
+		w.cur.Color = append(w.cur.Color, [4]uint8{})
+		w.prev.Pos = append(w.prev.Pos, mgl32.Vec3{})
+		w.prev.Rot = append(w.prev.Rot, mgl32.Quat{})
+		w.prev.Scale = append(w.prev.Scale, mgl32.Vec3{})
+		w.prev.Vel = append(w.prev.Vel, mgl32.Vec3{})
+		w.snap = append(w.snap, false)
+	}
+	w.count++
+	w.cur.Pos[i], w.cur.Rot[i], w.cur.Scale[i] = t.Pos, t.Rot, t.Scale
+	w.prev.Pos[i], w.prev.Rot[i], w.prev.Scale[i] = t.Pos, t.Rot, t.Scale
+	w.cur.Vel[i], w.cur.AngVel[i] = mgl32.Vec3{}, mgl32.Vec3{}
+	w.prev.Vel[i] = mgl32.Vec3{}
+	w.cur.Mode[i] = mode
+	w.cur.Color[i] = [4]uint8{255, 255, 255, 255}
+	w.snap[i] = false
+	return Entity{index: i, gen: w.gen[i]}
+}
+
+// Despawn removes e and reports whether it was alive. Its slot may be
+// reused by a later Spawn, under a new generation.
+func (w *World) Despawn(e Entity) bool {
+	if !w.Alive(e) {
+		return false
+	}
+	w.gen[e.index]++ // odd -> even
+	w.free = append(w.free, e.index)
+	w.count--
+	return true
+}
+
+// Transform returns e's current transform (the zero Transform when e is not
+// alive).
+func (w *World) Transform(e Entity) Transform {
+	if !w.Alive(e) {
+		return Transform{}
+	}
+	i := e.index
+	return Transform{Pos: w.cur.Pos[i], Rot: w.cur.Rot[i], Scale: w.cur.Scale[i]}
+}
+
+// PrevTransform returns e's transform before the current tick.
+func (w *World) PrevTransform(e Entity) Transform {
+	if !w.Alive(e) {
+		return Transform{}
+	}
+	i := e.index
+	return Transform{Pos: w.prev.Pos[i], Rot: w.prev.Rot[i], Scale: w.prev.Scale[i]}
+}
+
+// SetTransform moves e to t; it is drawn moving there from where it was.
+func (w *World) SetTransform(e Entity, t Transform) {
+	if w.Alive(e) {
+		i := e.index
+		w.cur.Pos[i], w.cur.Rot[i], w.cur.Scale[i] = t.Pos, t.Rot, t.Scale
+	}
+}
+
+// Teleport moves e to t and marks the move as a jump: until the next tick
+// e is drawn at t, never in between, however short the move.
+func (w *World) Teleport(e Entity, t Transform) {
+	if w.Alive(e) {
+		w.SetTransform(e, t)
+		w.snap[e.index] = true
+	}
+}
+
+// Velocity returns e's linear and angular velocity.
+func (w *World) Velocity(e Entity) (linear, angular mgl32.Vec3) {
+	if !w.Alive(e) {
+		return mgl32.Vec3{}, mgl32.Vec3{}
+	}
+	return w.cur.Vel[e.index], w.cur.AngVel[e.index]
+}
+
+// SetVelocity sets e's linear and angular velocity.
+func (w *World) SetVelocity(e Entity, linear, angular mgl32.Vec3) {
+	if w.Alive(e) {
+		w.cur.Vel[e.index], w.cur.AngVel[e.index] = linear, angular
+	}
+}
+
+// SetColor sets the colour e is drawn with.
+func (w *World) SetColor(e Entity, rgba [4]uint8) {
+	if w.Alive(e) {
+		w.cur.Color[e.index] = rgba
+	}
+}
+
+// BeginTick saves every transform as the previous state and clears the
+// teleport marks; the engine calls it before the fixed systems of tick n,
+// so a frame that runs several ticks interpolates between the last two.
+func (w *World) BeginTick(n uint64) {
+	w.tick = n
+	copy(w.prev.Pos, w.cur.Pos)
+	copy(w.prev.Rot, w.cur.Rot)
+	copy(w.prev.Scale, w.cur.Scale)
+	copy(w.prev.Vel, w.cur.Vel)
+	clear(w.snap)
+}
