@@ -1,0 +1,75 @@
+package timing
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// StatsCSVHeader is the header row StatsCSV writes: the frame number, the
+// frame's start since the first frame, the measured frame interval, the
+// ticks it ran, alpha, ticks so far, rolling FPS and UPS, the accumulator
+// debt, and the running counts of clamped and capped frames and of dropped
+// time.
+const StatsCSVHeader = "frame,t_ms,frame_ms,steps,alpha,tick,fps,ups,debt_ms,clamped_frames,capped_frames,dropped_ms"
+
+// StatsCSV writes one CSV row per frame. It buffers, and reuses one line
+// buffer, so writing a row does not allocate. Call Flush at the end.
+type StatsCSV struct {
+	w    *bufio.Writer
+	line []byte
+	err  error
+}
+
+// NewStatsCSV returns a writer to w and writes the header row.
+func NewStatsCSV(w io.Writer) *StatsCSV {
+	c := &StatsCSV{w: bufio.NewWriterSize(w, 64<<10), line: make([]byte, 0, 256)}
+	_, c.err = c.w.WriteString(StatsCSVHeader + "\n")
+	return c
+}
+
+// Write appends the row for s. After an error it does nothing and keeps
+// returning that error.
+func (c *StatsCSV) Write(s Stats) error {
+	if c.err != nil {
+		return c.err
+	}
+	ms := func(b []byte, d int64) []byte { return strconv.AppendFloat(b, float64(d)/1e6, 'f', 4, 64) }
+	b := c.line[:0]
+	b = strconv.AppendUint(b, s.Frame, 10)
+	b = append(b, ',')
+	b = ms(b, int64(s.Time))
+	b = append(b, ',')
+	b = ms(b, int64(s.Interval))
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(s.Steps), 10)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, s.Alpha, 'g', -1, 64) // shortest exact form: never rounds up to 1
+	b = append(b, ',')
+	b = strconv.AppendUint(b, s.Tick, 10)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, s.FPS, 'f', 2, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, s.UPS, 'f', 2, 64)
+	b = append(b, ',')
+	b = ms(b, int64(s.Debt))
+	b = append(b, ',')
+	b = strconv.AppendUint(b, s.ClampedFrames, 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, s.CappedFrames, 10)
+	b = append(b, ',')
+	b = ms(b, int64(s.DroppedTime()))
+	b = append(b, '\n')
+	c.line = b
+	_, c.err = c.w.Write(b)
+	return c.err
+}
+
+// Flush writes any buffered rows.
+func (c *StatsCSV) Flush() error {
+	if c.err != nil {
+		return c.err
+	}
+	c.err = c.w.Flush()
+	return c.err
+}
