@@ -42,14 +42,27 @@ func Dot(a, b mgl32.Vec3) float32 {
 func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // Normalize returns q scaled to unit length (the identity when q is zero).
+// A nearly unit q, the usual case after a small rotation step, is scaled by
+// one Newton step for 1/sqrt(|q|^2), (3 - |q|^2)/2, which is cheaper than a
+// square root and a division and as accurate there; repeated every tick it
+// holds |q| within float32 rounding of 1.
 func Normalize(q mgl32.Quat) mgl32.Quat {
 	n2 := float32(q.W*q.W) + float32(q.V[0]*q.V[0]) + float32(q.V[1]*q.V[1]) + float32(q.V[2]*q.V[2])
-	if n2 == 0 {
+	var inv float32
+	switch d := n2 - 1; {
+	case d > -nearUnit && d < nearUnit:
+		inv = float32(1.5) - float32(0.5*n2)
+	case n2 == 0:
 		return mgl32.QuatIdent()
+	default:
+		inv = 1 / Sqrt(n2)
 	}
-	inv := 1 / Sqrt(n2)
 	return mgl32.Quat{W: q.W * inv, V: mgl32.Vec3{q.V[0] * inv, q.V[1] * inv, q.V[2] * inv}}
 }
+
+// nearUnit is how far |q|^2 may be from 1 for Normalize's Newton step: the
+// step's relative error is about (3/8)d^2, under 4e-7 here.
+const nearUnit = 1e-3
 
 // Integrate turns q by the angular velocity w (radians per second, world
 // axes) over dt seconds: q + dt/2 * (0, w) * q, normalised. It is the usual

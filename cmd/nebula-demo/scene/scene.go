@@ -1,0 +1,162 @@
+// Package scene is the demo's world: cubes bouncing and spinning in a box,
+// a cube the player steers, one that orbits and spins fast (to exercise
+// slerp and Hermite interpolation) and one that teleports every two
+// seconds (to exercise the teleport snap).
+//
+// Everything here runs in FixedUpdate and follows the determinism rules:
+// it reads only the world, the tick's input, the fixed step and the tick
+// number, takes randomness from the world's RNG, and rounds every product
+// explicitly (package detmath), so a run hashes the same on every display
+// and every build.
+package scene
+
+import (
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/detmath"
+)
+
+// The scene's constants, in one place.
+var (
+	// Box is the half-size of the box the cubes bounce in.
+	Box = mgl32.Vec3{16, 9, 16}
+)
+
+const (
+	// PlayerSpeed is how fast the arrow keys move the player, units/s.
+	PlayerSpeed = 6
+	// OrbitRadius and OrbitSpeed (rad/s) describe the orbiting cube's path;
+	// OrbitSpin (rad/s) is how fast it turns about its own axis: 2 turns a
+	// second, 12 degrees a tick at 60 Hz.
+	OrbitRadius = 8
+	OrbitSpeed  = 1.5
+	OrbitSpin   = 4 * 3.141592653589793
+	// TeleportEvery is the teleporting cube's period.
+	TeleportEvery = 2 * time.Second
+)
+
+// Scene holds the demo's special entities.
+type Scene struct {
+	Player, Orbiter, Teleporter engine.Entity
+	// Cubes is the number of bouncing cubes.
+	Cubes int
+}
+
+// Setup spawns cubes bouncing cubes plus the three special ones into e's
+// world and adds the scene's systems to FixedUpdate. Positions, velocities,
+// spins, sizes and colours come from the world's RNG.
+func Setup(e *engine.Engine, cubes int) *Scene {
+	w := e.World
+	rng := w.RNG()
+	s := &Scene{Cubes: cubes}
+	for range cubes {
+		size := rng.Range(0.3, 0.8)
+		t := engine.Transform{
+			Pos:   mgl32.Vec3{rng.Range(-Box[0]+1, Box[0]-1), rng.Range(-Box[1]+1, Box[1]-1), rng.Range(-Box[2]+1, Box[2]-1)},
+			Rot:   mgl32.QuatIdent(),
+			Scale: mgl32.Vec3{size, size, size},
+		}
+		c := w.Spawn(t, engine.Interpolate)
+		w.SetVelocity(c,
+			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-4, 4), rng.Range(-6, 6)},
+			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
+		w.SetColor(c, [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255})
+	}
+
+	s.Player = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] + 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.5, 1.5, 1.5}}, engine.Interpolate)
+	w.SetColor(s.Player, [4]uint8{60, 220, 90, 255})
+
+	s.Orbiter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{OrbitRadius, 0, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Hermite)
+	w.SetColor(s.Orbiter, [4]uint8{250, 200, 40, 255})
+
+	s.Teleporter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
+	w.SetVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
+	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
+
+	e.AddFixed("player", s.steerPlayer)
+	e.AddFixed("move", s.move)
+	e.AddFixed("orbit", s.orbit)
+	e.AddFixed("teleport", s.teleport)
+	return s
+}
+
+// steerPlayer sets the player's velocity from the arrow keys; Space gives it
+// a new colour.
+func (s *Scene) steerPlayer(c *engine.FixedContext) {
+	var v mgl32.Vec3
+	in := c.Input
+	if in.Down(engine.KeyArrowRight) {
+		v[0] += PlayerSpeed
+	}
+	if in.Down(engine.KeyArrowLeft) {
+		v[0] -= PlayerSpeed
+	}
+	if in.Down(engine.KeyArrowUp) {
+		v[2] -= PlayerSpeed
+	}
+	if in.Down(engine.KeyArrowDown) {
+		v[2] += PlayerSpeed
+	}
+	c.World.SetVelocity(s.Player, v, mgl32.Vec3{})
+	if in.JustPressed(engine.KeySpace) {
+		rng := c.World.RNG()
+		c.World.SetColor(s.Player, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
+	}
+}
+
+// move integrates every body except the orbiter (which orbit places): it
+// moves by its velocity, bounces off the walls of the box and turns by its
+// angular velocity.
+func (s *Scene) move(c *engine.FixedContext) {
+	w := c.World
+	b := w.Bodies()
+	dt := c.DT
+	for i := range w.Slots() {
+		if !w.SlotAlive(i) || i == s.Orbiter.Index() {
+			continue
+		}
+		p := detmath.AddScaled(b.Pos[i], b.Vel[i], dt)
+		v := b.Vel[i]
+		for a := range 3 {
+			lim := Box[a] - float32(0.5*b.Scale[i][a])
+			if p[a] > lim {
+				p[a] = lim - (p[a] - lim)
+				v[a] = -v[a]
+			} else if p[a] < -lim {
+				p[a] = -lim + (-lim - p[a])
+				v[a] = -v[a]
+			}
+		}
+		b.Pos[i], b.Vel[i] = p, v
+		b.Rot[i] = detmath.Integrate(b.Rot[i], b.AngVel[i], dt)
+	}
+}
+
+// orbit places the orbiter on its circle and turns it, both computed from
+// the tick number rather than accumulated. Its velocity is set to the
+// circle's tangent, which Hermite interpolation uses.
+func (s *Scene) orbit(c *engine.FixedContext) {
+	t := float64(c.Tick) * float64(c.DT)
+	sin, cos := detmath.Sincos(float64(OrbitSpeed * t))
+	pos := mgl32.Vec3{float32(OrbitRadius * cos), float32(1.5 * sin), float32(OrbitRadius * sin)}
+	vel := mgl32.Vec3{float32(-OrbitRadius * OrbitSpeed * sin), float32(1.5 * OrbitSpeed * cos), float32(OrbitRadius * OrbitSpeed * cos)}
+	rot := detmath.AxisAngle(mgl32.Vec3{0.6, 0.8, 0}, float64(OrbitSpin*t))
+	c.World.SetTransform(s.Orbiter, engine.Transform{Pos: pos, Rot: rot, Scale: mgl32.Vec3{1.2, 1.2, 1.2}})
+	c.World.SetVelocity(s.Orbiter, vel, mgl32.Vec3{})
+}
+
+// teleport jumps the teleporter to a random place every TeleportEvery.
+func (s *Scene) teleport(c *engine.FixedContext) {
+	every := uint64(TeleportEvery.Seconds()/float64(c.DT) + 0.5)
+	if every == 0 || c.Tick%every != 0 {
+		return
+	}
+	w := c.World
+	rng := w.RNG()
+	t := w.Transform(s.Teleporter)
+	t.Pos = mgl32.Vec3{rng.Range(-Box[0]+1, Box[0]-1), rng.Range(-Box[1]+1, Box[1]-1), rng.Range(-Box[2]+1, Box[2]-1)}
+	w.Teleport(s.Teleporter, t)
+}

@@ -1,0 +1,50 @@
+package scene
+
+import (
+	"time"
+
+	"github.com/nebulaengine/nebula/engine"
+)
+
+// ScriptPeriod is the length of the headless input script in ticks; it
+// repeats.
+const ScriptPeriod = 480
+
+// scriptHeld lists which arrow key the script holds over which ticks of
+// its period, [from, to).
+var scriptHeld = [...]struct {
+	key      engine.Key
+	from, to uint64
+}{
+	{engine.KeyArrowRight, 0, 90},
+	{engine.KeyArrowUp, 60, 200},
+	{engine.KeyArrowLeft, 240, 330},
+	{engine.KeyArrowDown, 300, 420},
+}
+
+// Script is the headless demo's player: a deterministic input script keyed
+// by tick, so a headless run is a pure function of its flags. It holds the
+// arrow keys over fixed spans of a 480-tick period, taps Space every 150
+// ticks (down on one tick, up on the next) and, every 700 ticks, presses and
+// releases Space within a single tick. Events are stamped with the tick's
+// due time, so exactly that tick sees them.
+func Script(tick uint64, due time.Duration, in *engine.Input) {
+	k := tick % ScriptPeriod
+	for _, h := range scriptHeld {
+		switch k {
+		case h.from:
+			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: h.key})
+		case h.to:
+			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: h.key})
+		}
+	}
+	switch {
+	case tick%700 == 0:
+		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeySpace})
+		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
+	case tick%150 == 0:
+		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeySpace})
+	case tick%150 == 1:
+		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
+	}
+}

@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// EventKind says what an InputEvent reports.
+type EventKind uint8
+
+// The kinds of input event. The zero EventKind is not a kind: Push rejects
+// it, so a forgotten Kind is caught rather than read as a key press.
+const (
+	// KeyDown: Key went down, or repeats while held (a repeat changes
+	// nothing and is not a press).
+	KeyDown EventKind = iota + 1
+	// KeyUp: Key went up.
+	KeyUp
+	// ButtonDown: Button went down.
+	ButtonDown
+	// ButtonUp: Button went up.
+	ButtonUp
+	// CursorMove: the cursor is now at X, Y, in window pixels from the
+	// top-left corner.
+	CursorMove
+	// Scroll: the wheel or touchpad scrolled by X, Y (horizontal and
+	// vertical offsets, as the window system reports them).
+	Scroll
+)
+
+var eventKindNames = [...]string{
+	KeyDown:    "KeyDown",
+	KeyUp:      "KeyUp",
+	ButtonDown: "ButtonDown",
+	ButtonUp:   "ButtonUp",
+	CursorMove: "CursorMove",
+	Scroll:     "Scroll",
+}
+
+// String returns the kind's name ("KeyDown", "CursorMove"), or
+// "EventKind(n)" for a value that is not a kind.
+func (k EventKind) String() string {
+	if k >= KeyDown && int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// An InputEvent is one thing a device did, stamped with the clock time it
+// happened (the same clock whose readings drive timing.Loop.Tick, so that
+// timing.Step.Due and Time are comparable). Only the fields of its Kind
+// are read: Key for KeyDown and KeyUp, Button for ButtonDown and ButtonUp,
+// X and Y for CursorMove and Scroll.
+type InputEvent struct {
+	Time   time.Duration
+	Kind   EventKind
+	Key    Key
+	Button MouseButton
+	X, Y   float64
+}
+
+// keySet is a set of Keys, one bit each.
+type keySet [(KeyCount + 63) / 64]uint64
+
+func (s *keySet) has(k Key) bool { return k < KeyCount && s[k/64]&(1<<(k%64)) != 0 }
+func (s *keySet) add(k Key)      { s[k/64] |= 1 << (k % 64) }
+func (s *keySet) remove(k Key)   { s[k/64] &^= 1 << (k % 64) }
+
+// buttonSet is a set of MouseButtons, one bit each.
+type buttonSet uint8
+
+func (s buttonSet) has(b MouseButton) bool { return b < MouseButtonCount && s&(1<<b) != 0 }
+
+// An InputSnapshot is the input one fixed tick sees: which keys and mouse
+// buttons are down at the end of the tick, which went down or up during
+// it, where the cursor is at the end of the tick and how far the wheel
+// scrolled during it.
+//
+// It is a plain value, fixed-size bitsets and numbers with no pointers, so
+// it can be copied, recorded and compared with ==. The zero InputSnapshot
+// has nothing down and the cursor at 0, 0.
+//
+// Queries with a Key or MouseButton that is out of range report false.
+type InputSnapshot struct {
+	keysDown, keysPressed, keysReleased          keySet
+	buttonsDown, buttonsPressed, buttonsReleased buttonSet
+	cursorX, cursorY                             float64
+	scrollX, scrollY                             float64
+}
+
+// Down reports whether k is down at the end of the tick.
+func (s InputSnapshot) Down(k Key) bool { return s.keysDown.has(k) }
+
+// JustPressed reports whether k went down during the tick. A key pressed
+// and released within one tick is JustPressed and JustReleased, and not
+// Down. Key repeat is not a press.
+func (s InputSnapshot) JustPressed(k Key) bool { return s.keysPressed.has(k) }
+
+// JustReleased reports whether k went up during the tick.
+func (s InputSnapshot) JustReleased(k Key) bool { return s.keysReleased.has(k) }
+
+// ButtonDown reports whether b is down at the end of the tick.
+func (s InputSnapshot) ButtonDown(b MouseButton) bool { return s.buttonsDown.has(b) }
+
+// ButtonJustPressed reports whether b went down during the tick.
+func (s InputSnapshot) ButtonJustPressed(b MouseButton) bool { return s.buttonsPressed.has(b) }
+
+// ButtonJustReleased reports whether b went up during the tick.
+func (s InputSnapshot) ButtonJustReleased(b MouseButton) bool { return s.buttonsReleased.has(b) }
+
+// Cursor returns the cursor position at the end of the tick, in window
+// pixels: the latest CursorMove seen by this tick or an earlier one.
+func (s InputSnapshot) Cursor() (x, y float64) { return s.cursorX, s.cursorY }
+
+// Scroll returns the scroll offsets of the tick's Scroll events, summed in
+// event order.
+func (s InputSnapshot) Scroll() (dx, dy float64) { return s.scrollX, s.scrollY }
+
+// Input turns timed device events into one InputSnapshot per fixed tick.
+// The platform layer (or a headless script) pushes events as they happen;
+// each fixed tick calls Advance with its due time (timing.Step.Due) and gets
+// the snapshot of the events up to then.
+//
+// Every pushed event is seen by exactly one tick, in the order pushed,
+// however many ticks a frame runs: an event waits in the queue while frames
+// run no tick or while the ticks of a clamped frame are due before it. A
+// tick sees at most one press and one release of each key and button, so
+// that no press is lost to the snapshot's one bit: the second press (or
+// release) of the same key or button, and every event after it, waits for
+// the next tick. Humans do not tap a key twice in one tick; this matters
+// after a stall, when a burst of old events is caught up one tick at a time.
+//
+// The zero Input is ready to use: nothing down, the cursor at 0, 0, an
+// empty queue. The queue is a slice reused from tick to tick, so once it
+// has grown to the largest backlog, Push and Advance do not allocate.
+// Events are kept until a tick consumes them; while the loop is paused,
+// stop pushing or call Reset on resume.
+//
+// An Input is not safe for concurrent use; push and advance from the thread
+// that runs the loop.
+type Input struct {
+	queue    []InputEvent
+	last     time.Duration // the time of the latest pushed event
+	havePush bool          // an event was pushed since the zero state
+	state    InputSnapshot // Down and cursor after the consumed events
+
+	// Keys and buttons down after every pushed event, consumed or not:
+	// what ReleaseAll releases.
+	pushedKeys    keySet
+	pushedButtons buttonSet
+}
+
+// Push queues ev for the tick it falls in. Events must come in time order;
+// an event whose Time is earlier than the latest pushed event's is given
+// that time instead (clocks and event sources sometimes disagree by a
+// little), so the queue stays in order and the event is seen after the
+// ones pushed before it. An event whose time is before the due time of a
+// tick already run is seen by the next tick.
+//
+// Events for KeyUnknown are dropped: many physical keys share it, so its
+// state would mean nothing. Push panics when Kind is not one of the
+// EventKinds, or when a key or button event names a Key or MouseButton out
+// of range; those are bugs in the caller's translation of device codes.
+func (in *Input) Push(ev InputEvent) {
+	switch ev.Kind {
+	case KeyDown, KeyUp:
+		if ev.Key >= KeyCount {
+			panic(fmt.Sprintf("engine: Input.Push: %v event for key %d, out of range [0, %d)", ev.Kind, uint8(ev.Key), uint8(KeyCount)))
+		}
+		if ev.Key == KeyUnknown {
+			return
+		}
+		if ev.Kind == KeyDown {
+			in.pushedKeys.add(ev.Key)
+		} else {
+			in.pushedKeys.remove(ev.Key)
+		}
+	case ButtonDown, ButtonUp:
+		if ev.Button >= MouseButtonCount {
+			panic(fmt.Sprintf("engine: Input.Push: %v event for mouse button %d, out of range [0, %d)", ev.Kind, uint8(ev.Button), uint8(MouseButtonCount)))
+		}
+		if ev.Kind == ButtonDown {
+			in.pushedButtons |= 1 << ev.Button
+		} else {
+			in.pushedButtons &^= 1 << ev.Button
+		}
+	case CursorMove, Scroll:
+	default:
+		panic(fmt.Sprintf("engine: Input.Push: event kind %d is not an EventKind", uint8(ev.Kind)))
+	}
+	if in.havePush {
+		ev.Time = max(ev.Time, in.last)
+	}
+	in.last, in.havePush = ev.Time, true
+	in.queue = append(in.queue, ev)
+}
+
+// ReleaseAll pushes, at time t, a KeyUp for every key and a ButtonUp for
+// every button that is down once the queued events are applied, keys first,
+// each in ascending order. Call it when the window loses focus: the window
+// system will not report the releases that happen elsewhere, so without it
+// held keys would stick; with it, the next tick sees them JustReleased.
+func (in *Input) ReleaseAll(t time.Duration) {
+	for k := range KeyCount {
+		if in.pushedKeys.has(k) {
+			in.Push(InputEvent{Time: t, Kind: KeyUp, Key: k})
+		}
+	}
+	for b := range MouseButtonCount {
+		if in.pushedButtons.has(b) {
+			in.Push(InputEvent{Time: t, Kind: ButtonUp, Button: b})
+		}
+	}
+}
+
+// Advance runs the input of one fixed tick that is due at time due (pass
+// timing.Step.Due). It consumes the queued events with Time <= due in
+// order, except that it stops before a second press or a second release of
+// the same key or button (see Input), and returns the tick's snapshot.
+// Later events stay queued for later ticks. Due times should not decrease
+// from one call to the next.
+func (in *Input) Advance(due time.Duration) InputSnapshot {
+	s := &in.state
+	s.keysPressed = keySet{}
+	s.keysReleased = keySet{}
+	s.buttonsPressed = 0
+	s.buttonsReleased = 0
+	s.scrollX, s.scrollY = 0, 0
+
+	n := 0
+	for ; n < len(in.queue); n++ {
+		ev := &in.queue[n]
+		if ev.Time > due || !in.apply(ev) {
+			break
+		}
+	}
+	in.queue = in.queue[:copy(in.queue, in.queue[n:])]
+	return *s
+}
+
+// apply applies ev to the tick's snapshot and reports true, or reports
+// false and changes nothing when ev is a second press or release in the
+// tick.
+func (in *Input) apply(ev *InputEvent) bool {
+	s := &in.state
+	switch ev.Kind {
+	case KeyDown:
+		if s.keysDown.has(ev.Key) {
+			return true // repeat
+		}
+		if s.keysPressed.has(ev.Key) {
+			return false
+		}
+		s.keysDown.add(ev.Key)
+		s.keysPressed.add(ev.Key)
+	case KeyUp:
+		if !s.keysDown.has(ev.Key) {
+			return true
+		}
+		if s.keysReleased.has(ev.Key) {
+			return false
+		}
+		s.keysDown.remove(ev.Key)
+		s.keysReleased.add(ev.Key)
+	case ButtonDown:
+		bit := buttonSet(1) << ev.Button
+		if s.buttonsDown&bit != 0 {
+			return true
+		}
+		if s.buttonsPressed&bit != 0 {
+			return false
+		}
+		s.buttonsDown |= bit
+		s.buttonsPressed |= bit
+	case ButtonUp:
+		bit := buttonSet(1) << ev.Button
+		if s.buttonsDown&bit == 0 {
+			return true
+		}
+		if s.buttonsReleased&bit != 0 {
+			return false
+		}
+		s.buttonsDown &^= bit
+		s.buttonsReleased |= bit
+	case CursorMove:
+		s.cursorX, s.cursorY = ev.X, ev.Y
+	case Scroll:
+		s.scrollX += ev.X
+		s.scrollY += ev.Y
+	}
+	return true
+}
+
+// Pending returns the number of queued events no tick has consumed yet.
+func (in *Input) Pending() int { return len(in.queue) }
+
+// Reset drops the queued events and returns to the zero state: nothing
+// down, the cursor at 0, 0, no latest event time. The queue keeps its
+// memory. Use it when the input starts over (a new session, a replay seek,
+// a restarted clock); when the window merely loses focus, use ReleaseAll,
+// so that the ticks see the keys go up.
+func (in *Input) Reset() {
+	*in = Input{queue: in.queue[:0]}
+}

@@ -1,0 +1,185 @@
+// Package cli parses the command line shared by Nebula's programs (the demo
+// and the minimal game): the loop, the display, the headless runner, the
+// output files and logging. Every value is checked, and a bad one is
+// reported in one line that names the flag and what it accepts, so a main
+// can print it and exit with status 2.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Limits of the flags that timing and engine do not already define.
+const (
+	MaxEntities = 1_000_000
+	MaxWindow   = 16384
+)
+
+// Options are the parsed common flags.
+type Options struct {
+	TickRate   int
+	FPS        float64
+	VSync      bool
+	MaxFrame   time.Duration
+	MaxSteps   int
+	Entities   int
+	Seed       uint64
+	Frames     uint64
+	Duration   time.Duration
+	Headless   bool
+	Ticks      uint64
+	DisplayHz  float64
+	Jitter     float64
+	JitterSeed uint64
+	PrintHash  bool
+	Stats      string
+	Screenshot string
+	LogLevel   logrus.Level
+	Width      int
+	Height     int
+	Fullscreen bool
+}
+
+// LoopConfig returns the loop configuration the flags ask for.
+func (o Options) LoopConfig() timing.Config {
+	return timing.Config{TickRate: o.TickRate, MaxFrameTime: o.MaxFrame, MaxStepsPerFrame: o.MaxSteps}
+}
+
+// HeadlessConfig returns the simulated display the flags ask for.
+func (o Options) HeadlessConfig() engine.HeadlessConfig {
+	return engine.HeadlessConfig{DisplayHz: o.DisplayHz, Jitter: o.Jitter, JitterSeed: o.JitterSeed, Ticks: o.Ticks, Frames: o.Frames}
+}
+
+// UsageError is a bad command line: an unknown flag or a value out of range.
+// Its message is one line that names the flag.
+type UsageError struct{ msg string }
+
+func (e *UsageError) Error() string { return e.msg }
+
+// ErrHelp is returned when the user asked for -h or -help; the usage has
+// been written.
+var ErrHelp = flag.ErrHelp
+
+// Parse parses args (without the program name). On -h it writes the usage
+// to usage and returns ErrHelp; on a bad flag or value it returns a
+// *UsageError.
+func Parse(program string, args []string, usage io.Writer) (Options, error) {
+	o := Options{}
+	fs := flag.NewFlagSet(program, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		entities, frames, ticks int
+		seed, jitterSeed        uint64
+		level                   string
+	)
+	fs.IntVar(&o.TickRate, "tick-rate", timing.DefaultTickRate, "fixed simulation rate in Hz")
+	fs.Float64Var(&o.FPS, "fps", timing.DefaultRenderRate, "render rate cap in Hz, independent of vsync (0 = uncapped)")
+	fs.BoolVar(&o.VSync, "vsync", false, "wait for the display on swap")
+	fs.DurationVar(&o.MaxFrame, "max-frame", timing.DefaultMaxFrameTime, "frame-time clamp")
+	fs.IntVar(&o.MaxSteps, "max-steps", timing.DefaultMaxStepsPerFrame, "fixed steps allowed per frame (0 = no cap)")
+	fs.IntVar(&entities, "entities", 1000, "cubes in the scene")
+	fs.Uint64Var(&seed, "seed", 1, "world RNG seed")
+	fs.IntVar(&frames, "frames", 0, "quit after this many rendered frames (0 = until closed)")
+	fs.DurationVar(&o.Duration, "duration", 0, "quit after this much wall time (0 = until closed)")
+	fs.BoolVar(&o.Headless, "headless", false, "no window and no GL: drive the loop from a simulated display clock, as fast as the CPU allows")
+	fs.IntVar(&ticks, "ticks", 0, "with -headless: stop after this many fixed ticks")
+	fs.Float64Var(&o.DisplayHz, "display-hz", engine.DefaultDisplayHz, "with -headless: the simulated display rate")
+	fs.Float64Var(&o.Jitter, "jitter", 0, "with -headless: random frame-time jitter, as a fraction of a frame (0..0.9)")
+	fs.Uint64Var(&jitterSeed, "jitter-seed", 0, "with -headless: seed for that jitter")
+	fs.BoolVar(&o.PrintHash, "print-hash", false, `at exit print one line: "state-hash <tick> <16 hex digits>"`)
+	fs.StringVar(&o.Stats, "stats", "", "write per-frame statistics to this CSV file")
+	fs.StringVar(&o.Screenshot, "screenshot", "", "save the last rendered frame to this PNG file at exit")
+	fs.StringVar(&level, "log-level", "info", "logrus level: panic, fatal, error, warn, info, debug or trace")
+	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
+	fs.IntVar(&o.Height, "height", 720, "window height in pixels")
+	fs.BoolVar(&o.Fullscreen, "fullscreen", false, "open a fullscreen window on the primary monitor")
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(usage, "Usage: %s [flags]\n", program)
+			fs.SetOutput(usage)
+			fs.PrintDefaults()
+			return o, ErrHelp
+		}
+		return o, &UsageError{msg: err.Error() + " (see -h)"}
+	}
+	if fs.NArg() > 0 {
+		return o, &UsageError{msg: fmt.Sprintf("unexpected argument %q: %s takes only flags (see -h)", fs.Arg(0), program)}
+	}
+	o.Seed, o.JitterSeed = seed, jitterSeed
+
+	bad := func(name string, value any, accepted string) error {
+		return &UsageError{msg: fmt.Sprintf("-%s %v: %s", name, value, accepted)}
+	}
+	switch {
+	case timing.ValidateTickRate(o.TickRate) != nil:
+		return o, bad("tick-rate", o.TickRate, fmt.Sprintf("must be an integer from %d to %d (Hz)", timing.MinTickRate, timing.MaxTickRate))
+	case timing.ValidateRenderRate(o.FPS) != nil:
+		return o, bad("fps", o.FPS, fmt.Sprintf("must be 0 (uncapped) or a rate up to %v (Hz)", timing.MaxRenderRate))
+	case o.MaxFrame <= 0 || o.MaxFrame > timing.MaxMaxFrameTime:
+		return o, bad("max-frame", o.MaxFrame, fmt.Sprintf("must be above 0 and at most %v", timing.MaxMaxFrameTime))
+	case o.MaxSteps < 0:
+		return o, bad("max-steps", o.MaxSteps, "must be 0 (no cap) or a positive number of steps")
+	case entities < 0 || entities > MaxEntities:
+		return o, bad("entities", entities, fmt.Sprintf("must be from 0 to %d", MaxEntities))
+	case frames < 0:
+		return o, bad("frames", frames, "must be 0 (until closed) or a positive number of frames")
+	case o.Duration < 0:
+		return o, bad("duration", o.Duration, "must be 0 (until closed) or a positive duration such as 10s")
+	case ticks < 0:
+		return o, bad("ticks", ticks, "must be 0 (no limit) or a positive number of ticks")
+	case !(o.DisplayHz > 0 && o.DisplayHz <= engine.MaxDisplayHz):
+		return o, bad("display-hz", o.DisplayHz, fmt.Sprintf("must be above 0 and at most %v (Hz)", engine.MaxDisplayHz))
+	case !(o.Jitter >= 0 && o.Jitter <= engine.MaxJitter):
+		return o, bad("jitter", o.Jitter, fmt.Sprintf("must be from 0 to %v (a fraction of a frame)", engine.MaxJitter))
+	case o.Width < 1 || o.Width > MaxWindow:
+		return o, bad("width", o.Width, fmt.Sprintf("must be from 1 to %d pixels", MaxWindow))
+	case o.Height < 1 || o.Height > MaxWindow:
+		return o, bad("height", o.Height, fmt.Sprintf("must be from 1 to %d pixels", MaxWindow))
+	}
+	lv, err := logrus.ParseLevel(level)
+	if err != nil {
+		return o, bad("log-level", level, "must be one of panic, fatal, error, warn, info, debug, trace")
+	}
+	o.LogLevel = lv
+	o.Entities, o.Frames, o.Ticks = entities, uint64(frames), uint64(ticks)
+
+	if !o.Headless {
+		for _, name := range []string{"ticks", "display-hz", "jitter", "jitter-seed"} {
+			if set(fs, name) {
+				return o, &UsageError{msg: fmt.Sprintf("-%s needs -headless", name)}
+			}
+		}
+	}
+	if o.Headless && o.Ticks == 0 && o.Frames == 0 {
+		return o, &UsageError{msg: "-headless needs -ticks or -frames (a headless run has no window to close)"}
+	}
+	return o, nil
+}
+
+// set reports whether the flag name was given on the command line.
+func set(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// Summary describes the options in one line for the log.
+func (o Options) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tick %d Hz, render cap %v Hz, vsync %v, %d cubes, seed %d", o.TickRate, o.FPS, o.VSync, o.Entities, o.Seed)
+	if o.Headless {
+		fmt.Fprintf(&b, ", headless at %v Hz (jitter %v)", o.DisplayHz, o.Jitter)
+	}
+	return b.String()
+}
