@@ -6,9 +6,7 @@ require (
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/go-gl/mathgl v1.2.0
+	github.com/sirupsen/logrus v1.10.2
 )
 
-require (
-	github.com/sirupsen/logrus v1.10.2 // indirect
-	golang.org/x/sys v0.13.0 // indirect
-)
+require golang.org/x/sys v0.13.0 // indirect

@@ -99,28 +99,33 @@ func RunHeadless(e *Engine, cfg HeadlessConfig) (HeadlessResult, error) {
 				WorldSum: e.World.Hash(),
 			}, nil
 		}
-		clock.Advance(display.next())
+		clock.Set(display.next())
 	}
 }
 
-// simDisplay yields the frame intervals of a simulated display.
+// simDisplay yields the frame start times of a simulated display. It
+// keeps the exact start time as a float and rounds each one, so that the
+// display does not drift by rounding every interval: frame k of a display
+// without jitter starts at round(k/rate).
 type simDisplay struct {
 	period float64 // ns
 	jitter float64
 	rng    RNG
+	at     float64 // start of the current frame, ns
 }
 
 func newSimDisplay(cfg HeadlessConfig) *simDisplay {
 	return &simDisplay{period: float64(time.Second) / cfg.DisplayHz, jitter: cfg.Jitter, rng: NewRNG(cfg.JitterSeed)}
 }
 
-// next returns the interval to the next frame: a period times
-// 1 + jitter*u, u uniform in [-1, 1).
+// next returns the start time of the next frame, a period times
+// 1 + jitter*u after the current one, u uniform in [-1, 1).
 func (d *simDisplay) next() time.Duration {
 	f := 1.0
 	if d.jitter > 0 {
 		u := float64(d.rng.Uint32())/(1<<31) - 1
 		f += d.jitter * u
 	}
-	return time.Duration(math.Round(d.period * f))
+	d.at += d.period * f
+	return time.Duration(math.Round(d.at))
 }

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBadFlagsExitWithStatus2(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the one line on stderr
+	}{
+		{[]string{"-tick-rate", "0"}, "nebula-demo: -tick-rate 0: must be an integer from 1 to 1000 (Hz)"},
+		{[]string{"-tick-rate", "5000"}, "nebula-demo: -tick-rate 5000: must be an integer from 1 to 1000 (Hz)"},
+		{[]string{"-entities", "-5"}, "nebula-demo: -entities -5: must be from 0 to 1000000"},
+		{[]string{"-headless", "-ticks", "10", "-jitter", "1.5"}, "nebula-demo: -jitter 1.5: must be from 0 to 0.9 (a fraction of a frame)"},
+		{[]string{"-bogus"}, "nebula-demo: flag provided but not defined: -bogus (see -h)"},
+		{[]string{"-fps", "-1"}, "nebula-demo: -fps -1: must be 0 (uncapped) or a rate up to 10000 (Hz)"},
+		{[]string{"-max-steps", "-1"}, "nebula-demo: -max-steps -1: must be 0 (no cap) or a positive number of steps"},
+		{[]string{"-max-frame", "0s"}, "nebula-demo: -max-frame 0s: must be above 0 and at most 1h0m0s"},
+		{[]string{"-headless", "-ticks", "10", "-display-hz", "0"}, "nebula-demo: -display-hz 0: must be above 0 and at most 10000 (Hz)"},
+		{[]string{"-log-level", "loud"}, "nebula-demo: -log-level loud: must be one of panic, fatal, error, warn, info, debug, trace"},
+		{[]string{"-tick-rate", "fast"}, `nebula-demo: invalid value "fast" for flag -tick-rate: parse error (see -h)`},
+		{[]string{"-ticks", "10"}, "nebula-demo: -ticks needs -headless"},
+		{[]string{"-headless"}, "nebula-demo: -headless needs -ticks or -frames (a headless run has no window to close)"},
+		{[]string{"extra"}, `nebula-demo: unexpected argument "extra": nebula-demo takes only flags (see -h)`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(tc.args, &stdout, &stderr); code != 2 {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			if got := stderr.String(); got != tc.want+"\n" {
+				t.Errorf("stderr %q\nwant    %q", got, tc.want+"\n")
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+		})
+	}
+}
+
+func TestHelpExitsWithStatus0(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	if !strings.Contains(stderr.String(), "-tick-rate int") {
+		t.Errorf("usage does not list -tick-rate:\n%s", stderr.String())
+	}
+}
+
+func TestUnwritableStatsFileExitsWithStatus1(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	path := filepath.Join(t.TempDir(), "no-such-dir", "s.csv")
+	code := run([]string{"-headless", "-ticks", "10", "-stats", path, "-log-level", "error"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	if got := stderr.String(); !strings.HasPrefix(got, "nebula-demo: cannot write statistics: open ") || strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr %q, want one line about the statistics file", got)
+	}
+}
+
+func TestHeadlessStatsCSV(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	path := filepath.Join(t.TempDir(), "s.csv")
+	if code := run([]string{"-headless", "-ticks", "120", "-display-hz", "120", "-stats", path, "-entities", "10", "-log-level", "error"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if !strings.HasPrefix(lines[0], "frame,t_ms,frame_ms,steps,alpha,tick,fps,ups") {
+		t.Errorf("header %q", lines[0])
+	}
+	// 120 ticks at 60 Hz on a 120 Hz display: 240 frames after the first.
+	if len(lines) != 1+241 {
+		t.Errorf("%d rows, want 241", len(lines)-1)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "241,2000.0000,8.3333,1,") || !strings.Contains(last, ",120,") {
+		t.Errorf("last row %q", last)
+	}
+}
+
+// TestHeadlessHashAcrossDisplaysAndBuilds builds the demo with GOAMD64=v1
+// and with GOAMD64=v3 (which lets Go fuse multiply-adds) and expects the
+// same state hash from both, on displays from 30 to 240 Hz, with jitter,
+// and from an in-process run.
+func TestHeadlessHashAcrossDisplaysAndBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo twice")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-headless", "-ticks", "3600", "-print-hash", "-log-level", "error"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	want := stdout.String()
+	if !strings.HasPrefix(want, "state-hash 3600 ") || len(want) != len("state-hash 3600 ")+17 {
+		t.Fatalf("output %q, want \"state-hash 3600 <16 hex digits>\"", want)
+	}
+	dir := t.TempDir()
+	displays := [][]string{
+		{"-display-hz", "30"},
+		{"-display-hz", "60"},
+		{"-display-hz", "144"},
+		{"-display-hz", "240"},
+		{"-display-hz", "144", "-jitter", "0.5", "-jitter-seed", "7"},
+	}
+	for _, level := range []string{"v1", "v3"} {
+		bin := filepath.Join(dir, "nebula-demo-"+level)
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Env = append(os.Environ(), "GOAMD64="+level, "GOARCH=amd64")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("GOAMD64=%s build: %v\n%s", level, err, out)
+		}
+		for _, d := range displays {
+			args := append([]string{"-headless", "-ticks", "3600", "-print-hash", "-log-level", "error"}, d...)
+			out, err := exec.Command(bin, args...).Output()
+			if err != nil {
+				t.Fatalf("GOAMD64=%s %v: %v", level, d, err)
+			}
+			if string(out) != want {
+				t.Errorf("GOAMD64=%s %v: %q, want %q", level, d, out, want)
+			}
+		}
+	}
+}
