@@ -23,7 +23,7 @@ func FuzzLoopTick(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, rate uint16, maxSteps uint8, maxFrameMs uint16) {
 		cfg := Config{
 			TickRate:         int(rate%MaxTickRate) + 1,
-			MaxFrameTime:     time.Duration(int(maxFrameMs)+1) * time.Millisecond,
+			MaxFrameTime:     time.Duration(int(maxFrameMs%2000)+1) * time.Millisecond,
 			MaxStepsPerFrame: int(maxSteps % 16),
 		}
 		l, err := NewLoop(cfg)

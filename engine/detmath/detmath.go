@@ -47,17 +47,24 @@ func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 // square root and a division and as accurate there; repeated every tick it
 // holds |q| within float32 rounding of 1.
 func Normalize(q mgl32.Quat) mgl32.Quat {
-	n2 := float32(q.W*q.W) + float32(q.V[0]*q.V[0]) + float32(q.V[1]*q.V[1]) + float32(q.V[2]*q.V[2])
+	w, x, y, z := normalize(q.W, q.V[0], q.V[1], q.V[2])
+	return mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}}
+}
+
+// normalize is Normalize on scalars, which the compiler keeps in registers
+// (it keeps Go arrays such as mgl32.Vec3 in memory).
+func normalize(w, x, y, z float32) (float32, float32, float32, float32) {
+	n2 := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z)
 	var inv float32
 	switch d := n2 - 1; {
 	case d > -nearUnit && d < nearUnit:
 		inv = float32(1.5) - float32(0.5*n2)
 	case n2 == 0:
-		return mgl32.QuatIdent()
+		return 1, 0, 0, 0
 	default:
 		inv = 1 / Sqrt(n2)
 	}
-	return mgl32.Quat{W: q.W * inv, V: mgl32.Vec3{q.V[0] * inv, q.V[1] * inv, q.V[2] * inv}}
+	return w * inv, x * inv, y * inv, z * inv
 }
 
 // nearUnit is how far |q|^2 may be from 1 for Normalize's Newton step: the
@@ -70,15 +77,15 @@ const nearUnit = 1e-3
 // bits on every build.
 func Integrate(q mgl32.Quat, w mgl32.Vec3, dt float32) mgl32.Quat {
 	h := dt * 0.5
-	// (0, w) * (q.W, q.V) = (-w.v, q.W*w + w x v)
-	dw := -Dot(w, q.V)
-	dx := float32(q.W*w[0]) + (float32(w[1]*q.V[2]) - float32(w[2]*q.V[1]))
-	dy := float32(q.W*w[1]) + (float32(w[2]*q.V[0]) - float32(w[0]*q.V[2]))
-	dz := float32(q.W*w[2]) + (float32(w[0]*q.V[1]) - float32(w[1]*q.V[0]))
-	return Normalize(mgl32.Quat{
-		W: float32(dw*h) + q.W,
-		V: mgl32.Vec3{float32(dx*h) + q.V[0], float32(dy*h) + q.V[1], float32(dz*h) + q.V[2]},
-	})
+	qw, qx, qy, qz := q.W, q.V[0], q.V[1], q.V[2]
+	wx, wy, wz := w[0], w[1], w[2]
+	// (0, w) * (qw, qv) = (-w.qv, qw*w + w x qv)
+	dw := -(float32(wx*qx) + float32(wy*qy) + float32(wz*qz))
+	dx := float32(qw*wx) + (float32(wy*qz) - float32(wz*qy))
+	dy := float32(qw*wy) + (float32(wz*qx) - float32(wx*qz))
+	dz := float32(qw*wz) + (float32(wx*qy) - float32(wy*qx))
+	rw, rx, ry, rz := normalize(float32(dw*h)+qw, float32(dx*h)+qx, float32(dy*h)+qy, float32(dz*h)+qz)
+	return mgl32.Quat{W: rw, V: mgl32.Vec3{rx, ry, rz}}
 }
 
 // Range reduction constants: pi/2 split so that k*pio2Hi is exact for the

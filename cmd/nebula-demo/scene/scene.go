@@ -114,24 +114,25 @@ func (s *Scene) move(c *engine.FixedContext) {
 	w := c.World
 	b := w.Bodies()
 	dt := c.DT
-	for i := range w.Slots() {
-		if !w.SlotAlive(i) || i == s.Orbiter.Index() {
+	n := w.Slots()
+	pos, vel, rot, spin, scale := b.Pos[:n], b.Vel[:n], b.Rot[:n], b.AngVel[:n], b.Scale[:n]
+	orbiter := s.Orbiter.Index()
+	for i := range n {
+		if !w.SlotAlive(i) || i == orbiter {
 			continue
 		}
-		p := detmath.AddScaled(b.Pos[i], b.Vel[i], dt)
-		v := b.Vel[i]
+		p, v := &pos[i], &vel[i]
 		for a := range 3 {
-			lim := Box[a] - float32(0.5*b.Scale[i][a])
-			if p[a] > lim {
-				p[a] = lim - (p[a] - lim)
-				v[a] = -v[a]
-			} else if p[a] < -lim {
-				p[a] = -lim + (-lim - p[a])
-				v[a] = -v[a]
+			x, u := float32(v[a]*dt)+p[a], v[a]
+			lim := Box[a] - float32(0.5*scale[i][a])
+			if x > lim {
+				x, u = lim-(x-lim), -u
+			} else if x < -lim {
+				x, u = -lim+(-lim-x), -u
 			}
+			p[a], v[a] = x, u
 		}
-		b.Pos[i], b.Vel[i] = p, v
-		b.Rot[i] = detmath.Integrate(b.Rot[i], b.AngVel[i], dt)
+		rot[i] = detmath.Integrate(rot[i], spin[i], dt)
 	}
 }
 
