@@ -1,0 +1,31 @@
+// Package engine is Nebula's simulation core, in pure Go: no cgo, no
+// window, no GL, so a headless server, a replay verifier and every
+// simulation test can use it.
+//
+// A World holds entities (generational ids, so a stale id never reaches a
+// new entity) and their state as struct-of-arrays Bodies: transform
+// (position, rotation, scale) kept as previous and current state, linear
+// and angular velocity, draw mode and colour, plus a seeded RNG. An Engine
+// runs the world on a timing.Loop with three schedules of named systems:
+//
+//   - FixedUpdate, once per fixed tick: the simulation. Before the tick the
+//     previous state of every transform is saved and the tick's input
+//     snapshot is taken.
+//   - Update, once per frame with the real frame time: cameras, UI.
+//   - Render, once per frame after every entity has been interpolated into
+//     the RenderBuffer between its previous and current state (lerp and
+//     shortest-arc slerp, optionally Hermite; teleports and jumps beyond
+//     the snap thresholds are drawn at their new place, never in between).
+//
+// # Determinism
+//
+// Fixed systems read only the world, FixedContext.Input, FixedContext.DT,
+// FixedContext.Tick and World.RNG: never the wall clock, the frame time or
+// map iteration order. Products added to something are rounded explicitly
+// (float32(a*b) + c, or package detmath), because Go may fuse a*b + c into
+// one instruction on some builds. Kept to, these rules make a run a pure
+// function of its seed and input, whatever the display: World.Hash, over the
+// exact bits of the world, is the same at the same tick on every display
+// rate and every build. RunHeadless drives an engine from a simulated
+// display, as fast as the CPU allows, and is how that is checked.
+package engine
