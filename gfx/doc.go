@@ -1,9 +1,18 @@
 // Package gfx draws with OpenGL 4.1 core. It is the only package that
-// imports go-gl/gl; the window and its context come from internal/platform.
+// imports go-gl/gl; the window and its context come from internal/platform,
+// the GLSL sources from package shaders.
+//
+// # Threads and contexts
 //
 // Every function here must be called on the thread where the context is
 // current, which is the main thread (see internal/platform). Init must be
-// called once a context is current and before anything else in the package:
+// called once a context is current and before anything else in the package;
+// functions that create GL objects panic if it was not.
+//
+// # Drawing
+//
+// A Renderer draws one lit cube per engine.Instance, the interpolated
+// render buffer the engine fills every frame, with one instanced draw call:
 //
 //	win, err := platform.Open(platform.DefaultConfig())
 //	if err != nil {
@@ -13,13 +22,44 @@
 //	if err := gfx.Init(); err != nil {
 //		return err // for example "gfx: OpenGL 4.1 or newer is required, the context is 3.3 (...)"
 //	}
-//	log.Println("OpenGL", gfx.Version(), "on", gfx.Renderer())
+//	log.Println("OpenGL", gfx.Version(), "on", gfx.RendererName())
+//	r, err := gfx.NewRenderer()
+//	if err != nil {
+//		return err // a shader that does not compile names its file, stage and line
+//	}
+//	defer r.Delete()
+//	cam := gfx.Camera{Eye: mgl32.Vec3{0, 5, 20}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 500}
+//	var rb engine.RenderBuffer
 //	for !win.ShouldClose() {
-//		gfx.Clear(0.1, 0.1, 0.1, 1)
+//		// ... run the fixed ticks, then:
+//		world.Interpolate(alpha, tickDT, cfg, &rb)
+//		w, h := win.FramebufferSize()
+//		r.Frame(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
 //		win.SwapBuffers()
 //		win.PollEvents()
 //	}
 //
-// Functions that may run every frame (Clear, ReadPixels, CheckError) do not
-// allocate.
+// Renderer.Frame streams the instances into a GPU buffer that is orphaned
+// every frame and grows by doubling, then draws them all at once; its GL
+// call count (Renderer.Stats) does not depend on the number of instances.
+// A screenshot is read with Renderer.ReadRGBA after Frame and before
+// SwapBuffers, and written with SavePNG.
+//
+// # Errors
+//
+// Environment failures are returned errors starting with "gfx: ": no GL 4.1,
+// a shader that does not compile (a *ShaderError naming the file, the stage
+// and the driver's log with its line numbers), a file that cannot be
+// written. OpenGL's own error flags are read with CheckError, which the
+// tests call after every frame; builds with the nebuladebug tag
+// (go build -tags nebuladebug) check after every Frame and panic with the
+// error's name. Misuse (a nil or deleted Renderer, a camera with Near <= 0,
+// calling before Init) panics with a message starting with "gfx: ".
+//
+// # Allocation
+//
+// Functions that may run every frame (Clear, ReadPixels, CheckError,
+// Renderer.Frame, Renderer.DrawPerInstance, Renderer.ReadRGBA,
+// Camera.ViewProjection) do not allocate on the Go heap; the instance
+// buffer grows on the GPU side only.
 package gfx

@@ -39,7 +39,7 @@ func newContext(t testing.TB) (w, h int) {
 func TestVersionIsAtLeast41(t *testing.T) {
 	newContext(t)
 	var version, renderer string
-	onMain(func() { version, renderer = gfx.Version(), gfx.Renderer() })
+	onMain(func() { version, renderer = gfx.Version(), gfx.RendererName() })
 	t.Logf("GL_VERSION %q, GL_RENDERER %q", version, renderer)
 	var major, minor int
 	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {

@@ -34,7 +34,7 @@ func Init() error {
 	}
 	if major < MinMajor || major == MinMajor && minor < MinMinor {
 		return fmt.Errorf("gfx: OpenGL %d.%d or newer is required, the context is %d.%d (%q on %q)",
-			MinMajor, MinMinor, major, minor, v, Renderer())
+			MinMajor, MinMinor, major, minor, v, RendererName())
 	}
 	return nil
 }
@@ -43,9 +43,10 @@ func Init() error {
 // "4.5 (Core Profile) Mesa 22.3.6". It is empty before Init.
 func Version() string { return getString(gl.VERSION) }
 
-// Renderer returns the context's GL_RENDERER string, for example
-// "llvmpipe (LLVM 15.0.6, 256 bits)". It is empty before Init.
-func Renderer() string { return getString(gl.RENDERER) }
+// RendererName returns the context's GL_RENDERER string, for example
+// "llvmpipe (LLVM 15.0.6, 256 bits)". It is empty before Init. (The name
+// Renderer is the type that draws the scene.)
+func RendererName() string { return getString(gl.RENDERER) }
 
 func getString(name uint32) string {
 	if !loaded {

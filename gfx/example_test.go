@@ -1,0 +1,61 @@
+package gfx_test
+
+import (
+	"fmt"
+	"image"
+	"os"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/gfx"
+	"github.com/nebulaengine/nebula/internal/platform"
+)
+
+// A window, a renderer and a loop that draws a world's interpolated
+// entities, saving the last frame as a PNG. Everything runs on the main
+// thread, where the window's context is current.
+func ExampleRenderer() {
+	win, err := platform.Open(platform.DefaultConfig())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer win.Close()
+	if err := gfx.Init(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	r, err := gfx.NewRenderer()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err) // e.g. gfx: compile cube.frag (fragment shader): 0:12(3): error: ...
+		return
+	}
+	defer r.Delete()
+
+	world := engine.NewWorld(1)
+	world.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	cam := gfx.Camera{Eye: mgl32.Vec3{3, 2, 6}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 100}
+	var rb engine.RenderBuffer
+	var shot *image.RGBA
+	for frame := 0; frame < 60 && !win.ShouldClose(); frame++ {
+		world.Interpolate(0.5, 1.0/60, engine.DefaultInterpolationConfig(), &rb)
+		w, h := win.FramebufferSize()
+		r.Frame(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
+		if frame == 59 && w > 0 && h > 0 {
+			// Read before SwapBuffers: afterwards the back buffer is undefined.
+			shot = image.NewRGBA(image.Rect(0, 0, w, h))
+			if err := r.ReadRGBA(shot); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return
+			}
+		}
+		win.SwapBuffers()
+		win.PollEvents()
+	}
+	if shot != nil {
+		if err := gfx.SavePNG("last-frame.png", shot); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
+}

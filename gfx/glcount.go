@@ -1,0 +1,72 @@
+package gfx
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// glCounter is how the per-frame code (frame.go) calls OpenGL: each method
+// makes one GL call and counts it, so Stats can report the GL calls of a
+// frame and a test can check that the count does not grow with the number of
+// entities. frame.go calls no gl function directly (TestFrameCallsGLOnlyThroughCounter).
+type glCounter struct{ calls int }
+
+func (c *glCounter) viewport(x, y, w, h int32) { c.calls++; gl.Viewport(x, y, w, h) }
+
+func (c *glCounter) clearColor(r, g, b, a float32) { c.calls++; gl.ClearColor(r, g, b, a) }
+
+func (c *glCounter) clear(mask uint32) { c.calls++; gl.Clear(mask) }
+
+func (c *glCounter) enable(capability uint32) { c.calls++; gl.Enable(capability) }
+
+func (c *glCounter) depthMask(on bool) { c.calls++; gl.DepthMask(on) }
+
+func (c *glCounter) useProgram(p Program) { c.calls++; gl.UseProgram(uint32(p)) }
+
+// uniformMatrix4 sets a mat4 uniform. m must not be on the stack of the
+// caller's frame: a pointer handed to cgo escapes, so a local matrix would be
+// moved to the heap on every call.
+func (c *glCounter) uniformMatrix4(loc int32, m *mgl32.Mat4) {
+	c.calls++
+	gl.UniformMatrix4fv(loc, 1, false, &m[0])
+}
+
+func (c *glCounter) uniform3f(loc int32, x, y, z float32) { c.calls++; gl.Uniform3f(loc, x, y, z) }
+
+func (c *glCounter) uniform4f(loc int32, x, y, z, w float32) {
+	c.calls++
+	gl.Uniform4f(loc, x, y, z, w)
+}
+
+func (c *glCounter) bindVertexArray(vao uint32) { c.calls++; gl.BindVertexArray(vao) }
+
+func (c *glCounter) bindBuffer(target, buf uint32) { c.calls++; gl.BindBuffer(target, buf) }
+
+// orphan gives the bound buffer new, uninitialised storage of size bytes.
+// The driver can hand out fresh memory at once while the GPU still reads
+// the old storage for earlier frames, instead of stalling until it is done.
+func (c *glCounter) orphan(target uint32, size int, usage uint32) {
+	c.calls++
+	gl.BufferData(target, size, nil, usage)
+}
+
+func (c *glCounter) bufferSubData(target uint32, offset, size int, data unsafe.Pointer) {
+	c.calls++
+	gl.BufferSubData(target, offset, size, data)
+}
+
+// drawElements draws count indices of the bound element buffer from its
+// start.
+func (c *glCounter) drawElements(mode uint32, count int32, xtype uint32) {
+	c.calls++
+	gl.DrawElements(mode, count, xtype, nil)
+}
+
+// drawElementsInstanced draws count indices of the bound element buffer
+// from its start, instances times.
+func (c *glCounter) drawElementsInstanced(mode uint32, count int32, xtype uint32, instances int32) {
+	c.calls++
+	gl.DrawElementsInstanced(mode, count, xtype, nil, instances)
+}

@@ -1,0 +1,21 @@
+package shaders_test
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/nebulaengine/nebula/shaders"
+)
+
+// The files are at the root of FS; gfx.NewProgram takes FS and two of these
+// paths.
+func ExampleFS() {
+	names, _ := fs.Glob(shaders.FS, "*")
+	for _, name := range names {
+		fmt.Println(name)
+	}
+	// Output:
+	// cube.frag
+	// cube.vert
+	// cube_single.vert
+}
