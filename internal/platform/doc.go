@@ -33,4 +33,42 @@
 // Environment failures are returned as errors with one-line messages that
 // say what to do; errors.Is reports ErrNoDisplay and ErrNoGL41 for the two
 // common ones, so callers (and tests) can tell them apart.
+//
+// # Events
+//
+// SetCallbacks connects a window to a game. Keys, mouse buttons, cursor
+// moves and the wheel are translated into engine.InputEvents (GLFW key codes
+// into engine.Keys; mouse buttons keep their numbers) and stamped with a
+// clock the caller provides, the one that drives the loop, so that events
+// and fixed ticks share one time line; keys also go to a raw hook for
+// actions outside the simulation. Resizes, focus, minimise and close
+// requests have callbacks too, and the window keeps their latest state
+// (FramebufferSize, Focused, Iconified, ShouldClose) without asking the
+// window system every frame:
+//
+//	clock := timing.NewMonotonicClock()
+//	win.SetCallbacks(platform.Callbacks{
+//		Clock: clock.Now,
+//		Input: e.Input.Push,
+//		Key: func(k engine.Key, pressed, repeat bool) {
+//			if k == engine.KeyEscape && pressed {
+//				win.SetShouldClose(true)
+//			}
+//		},
+//	})
+//
+// Callbacks run inside PollEvents and WaitEvents. WaitEvents sleeps until an
+// event arrives, for a minimised window's loop; Wake, from any goroutine,
+// ends the wait.
+//
+// Test displays cannot produce every event: Xvfb has no window manager, so
+// nothing minimises a window there, and an X window is never 0x0. The
+// Simulate methods deliver such events as the window system would.
+//
+// On X11, a window destroyed by another program (xdotool windowclose)
+// would make Xlib end the process at the next request naming it; an X error
+// handler installed by Open catches those errors instead, and the window
+// reports Lost and ShouldClose. (A client that kills the connection itself,
+// as xdotool windowkill and xkill do, still ends the process: Xlib exits on
+// a lost connection whatever the program does.)
 package platform

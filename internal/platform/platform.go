@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
+	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
@@ -18,6 +20,14 @@ func init() {
 	// here keeps main() there for the life of the program.
 	runtime.LockOSThread()
 }
+
+// Connecting to an X server that is resetting is retried xConnectAttempts
+// times, waiting xConnectFirstDelay and then twice as long each time (about
+// 1.3 s in all); see xhold.
+const (
+	xConnectAttempts   = 9
+	xConnectFirstDelay = 5 * time.Millisecond
+)
 
 // The GL version every window's context is created with. gfx checks the same
 // floor when it loads the functions.
@@ -77,13 +87,29 @@ func DefaultConfig() Config {
 // Window is an open window with a current OpenGL 4.1 core context. All its
 // methods must be called from the main thread.
 type Window struct {
-	w *glfw.Window
+	w  *glfw.Window
+	cb Callbacks
+
+	// State as of the last event processed (see events.go).
+	focused, iconified bool
+	fbWidth, fbHeight  int
+	vsync              bool
+
+	guard int  // slot in the X error guard, or -1
+	lost  bool // destroyed by another client (see x11.go)
 }
 
 // openWindows counts the windows Open has created and Close has not yet
 // closed: GLFW is initialised by the first Open and terminated when the last
 // window closes. It is only touched on the main thread, like GLFW itself.
 var openWindows int
+
+// glfwInitialised says whether GLFW is initialised. Wake, which may run on
+// any goroutine, reads it; glfwMu orders that with Init and Terminate.
+var (
+	glfwMu          sync.Mutex
+	glfwInitialised bool
+)
 
 // Open initialises GLFW if needed and opens a window with an OpenGL 4.1 core,
 // forward-compatible context, made current on the calling (main) thread, with
@@ -98,32 +124,54 @@ func Open(cfg Config) (*Window, error) {
 			return nil, err
 		}
 	}
-	w, err := createWindow(cfg)
+	gw, err := createWindow(cfg)
 	if err != nil {
 		if openWindows == 0 {
-			glfw.Terminate()
+			terminateGLFW()
 		}
 		return nil, err
 	}
 	openWindows++
-	return &Window{w: w}, nil
+	w := &Window{
+		w:         gw,
+		focused:   gw.GetAttrib(glfw.Focused) == glfw.True,
+		iconified: gw.GetAttrib(glfw.Iconified) == glfw.True,
+		vsync:     cfg.VSync,
+		guard:     xguardWatch(gw),
+	}
+	w.fbWidth, w.fbHeight = gw.GetFramebufferSize()
+	w.installCallbacks()
+	return w, nil
 }
 
 // initGLFW initialises GLFW and reports a failure as an error.
 //
 // go-gl/glfw's Init does not return platform errors: it prints them with the
 // standard logger and returns nil, and "cannot open the X display" is such a
-// platform error. So the absence of a display is checked first where that is
-// cheap (an empty $DISPLAY), and success is confirmed afterwards with a call
-// that fails, by panicking with NotInitialized, when Init did not succeed.
+// platform error. So the absence of a display is checked first: an empty
+// $DISPLAY, then a connection of our own (xhold, which also rides out an X
+// server's reset); and success is confirmed afterwards with a call that
+// fails, by panicking with NotInitialized, when Init did not succeed.
 func initGLFW() error {
 	if usesX11 && os.Getenv("DISPLAY") == "" {
 		return fmt.Errorf("platform: cannot open a window: %w: $DISPLAY is not set (run under xvfb-run, or set DISPLAY)", ErrNoDisplay)
 	}
+	release, ok := xhold()
+	if !ok {
+		return fmt.Errorf("platform: cannot open a window: %w: cannot connect to X display %q (is $DISPLAY right? run under xvfb-run)",
+			ErrNoDisplay, os.Getenv("DISPLAY"))
+	}
+	defer release()
+	glfwMu.Lock()
 	err := catch(func() error { return glfw.Init() })
 	if err == nil && catch(func() error { glfw.GetTime(); return nil }) != nil {
 		err = errInitFailed
 	}
+	if err == nil {
+		glfwInitialised = true
+		xguardInstall()
+	}
+	glfwMu.Unlock()
 	if err == nil {
 		return nil
 	}
@@ -135,6 +183,17 @@ func initGLFW() error {
 }
 
 var errInitFailed = errors.New("GLFW failed to initialise (go-gl/glfw logged the reason above)")
+
+// terminateGLFW terminates GLFW, after which Wake does nothing.
+func terminateGLFW() {
+	glfwMu.Lock()
+	defer glfwMu.Unlock()
+	glfw.Terminate()
+	glfwInitialised = false
+	// Terminate closed the display, which delivered any error still on its
+	// way; the guard has nothing left to catch.
+	xguardUninstall()
+}
 
 // usesX11 says whether GLFW was built for X11 on this OS (it is on Linux and
 // the BSDs unless built with the wayland tag), which is what makes $DISPLAY
@@ -177,7 +236,7 @@ func createWindow(cfg Config) (*glfw.Window, error) {
 	var gerr *glfw.Error
 	switch {
 	case errors.As(err, &gerr) && isContextError(gerr.Code):
-		return nil, fmt.Errorf("platform: %w: %w", ErrNoGL41, err)
+		return nil, fmt.Errorf("platform: %w: %w (update the graphics driver, or use Mesa's software renderer with LIBGL_ALWAYS_SOFTWARE=1)", ErrNoGL41, err)
 	case err != nil:
 		return nil, fmt.Errorf("platform: cannot create the window: %w", err)
 	case w == nil:
@@ -237,34 +296,66 @@ func (w *Window) Close() {
 	if w == nil || w.w == nil {
 		return
 	}
+	if !w.checkLost() {
+		xguardForget(w.guard)
+	}
 	w.w.Destroy()
 	w.w = nil
+	w.cb = Callbacks{}
 	openWindows--
 	if openWindows == 0 {
-		glfw.Terminate()
+		terminateGLFW()
 	}
 }
 
 // ShouldClose reports whether the user asked to close the window (the close
-// button, Alt+F4 or the window manager's equivalent).
-func (w *Window) ShouldClose() bool { return w.live().ShouldClose() }
+// button, Alt+F4 or the window manager's equivalent), SetShouldClose set
+// the flag, or the window was lost (see Lost).
+func (w *Window) ShouldClose() bool {
+	gw := w.live()
+	return w.checkLost() || gw.ShouldClose()
+}
+
+// Lost reports whether another X client destroyed the window (xdotool
+// windowclose does). On X11 that would normally end the process at the next
+// request naming the window, from inside Xlib; platform catches those X
+// errors instead, and the window then reports ShouldClose. Drawing into a
+// lost window does nothing; Close it. Always false on other systems.
+func (w *Window) Lost() bool {
+	w.live()
+	return w.checkLost()
+}
+
+func (w *Window) checkLost() bool {
+	if !w.lost && xguardLost(w.guard) {
+		w.lost = true
+	}
+	return w.lost
+}
 
 // SwapBuffers presents the frame drawn into the back buffer. With VSync it
 // waits for the display's vertical refresh.
 func (w *Window) SwapBuffers() { w.live().SwapBuffers() }
 
-// PollEvents processes pending window-system events and returns at once.
-// It serves every open window; it is a method so callers need only a Window.
+// PollEvents processes pending window-system events, calling the windows'
+// Callbacks, and returns at once. It serves every open window; it is a
+// method so callers need only a Window.
 func (w *Window) PollEvents() {
 	w.live()
 	glfw.PollEvents()
+	w.checkLost()
 }
 
 // FramebufferSize returns the size of the window's framebuffer in pixels,
 // which is what the GL viewport and ReadPixels use; on high-DPI screens it
 // may differ from Config.Width and Config.Height, which are in screen
-// coordinates.
-func (w *Window) FramebufferSize() (width, height int) { return w.live().GetFramebufferSize() }
+// coordinates. It is the size the window system last reported (it is kept
+// from the resize events, so asking costs no round trip to the X server);
+// it can be 0x0 while the window is minimised on some systems.
+func (w *Window) FramebufferSize() (width, height int) {
+	w.live()
+	return w.fbWidth, w.fbHeight
+}
 
 // live returns the GLFW window, panicking if it has been closed: using a
 // closed Window is a programming error, and GLFW would crash on it.

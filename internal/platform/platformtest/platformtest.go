@@ -18,14 +18,25 @@
 // Where there is no display (or no OpenGL 4.1), such tests skip with a
 // message saying why, unless NEBULA_REQUIRE_GL=1 (set by make test and CI),
 // where they fail instead.
+//
+// Tests that drive a window from outside, as a user would, take LockInput
+// (the display's focus, pointer and keyboard are shared with the other test
+// processes), open it with Visible(UniqueTitle(t)), find it with FindWindow
+// and send it keys, resizes and closes with XDoTool, from the test's
+// goroutine while the main thread processes the window's events.
 package platformtest
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nebulaengine/nebula/internal/platform"
 )
@@ -120,4 +131,87 @@ func OpenWindow(t testing.TB, cfg platform.Config) *platform.Window {
 	}
 	t.Cleanup(func() { OnMain(win.Close) })
 	return win
+}
+
+// Visible returns a visible window's configuration with the given title, for
+// tests that drive the window from outside (xdotool finds it by title).
+func Visible(title string) platform.Config {
+	cfg := SmallHidden()
+	cfg.Title = title
+	cfg.Visible = true
+	return cfg
+}
+
+// UniqueTitle returns a window title naming the test and the process, so
+// that FindWindow finds this test's window and no other. It contains no
+// regular-expression metacharacters.
+func UniqueTitle(t testing.TB) string {
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, t.Name())
+	return fmt.Sprintf("nebula-test-%s-%d-%d", name, os.Getpid(), titleSeq.Add(1))
+}
+
+var titleSeq atomic.Int64
+
+// RequireTool skips the test when the program name is not installed, or
+// fails it when NEBULA_REQUIRE_GL is set (make deps installs the tools the
+// window tests use).
+func RequireTool(t testing.TB, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if RequireGL() {
+			t.Fatalf("needs %s: %v (%s is set, so this fails instead of skipping; make deps installs it)", name, err, RequireGLEnv)
+		}
+		t.Skipf("needs %s: %v (make deps installs it)", name, err)
+	}
+}
+
+// XDoTool runs xdotool with args on $DISPLAY and returns its standard
+// output, trimmed. It fails the test when xdotool fails. Call it from the
+// test's goroutine, never inside OnMain: the main thread must stay free to
+// process the events xdotool causes.
+func XDoTool(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := XDoToolErr(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// XDoToolErr is XDoTool returning the error instead of failing the test, for
+// commands that may fail where there is no window manager.
+func XDoToolErr(args ...string) (string, error) {
+	cmd := exec.Command("xdotool", args...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// FindWindow returns the X window id of the window titled title (see
+// UniqueTitle), waiting up to 5 seconds for it to appear. It fails the test
+// when it does not, or when several windows have the title.
+func FindWindow(t testing.TB, title string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out, err := XDoToolErr("search", "--name", "^"+title+"$")
+		if ids := strings.Fields(out); err == nil && len(ids) > 0 {
+			if len(ids) > 1 {
+				t.Fatalf("%d windows are titled %q: %v", len(ids), title, ids)
+			}
+			return ids[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no window titled %q appeared within 5s (last search: %q, %v)", title, out, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

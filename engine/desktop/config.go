@@ -1,0 +1,122 @@
+package desktop
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/gfx"
+	"github.com/nebulaengine/nebula/internal/platform"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Defaults and fixed intervals of the runner, in one place.
+const (
+	// DefaultFPS is the default render rate cap, in frames per second.
+	DefaultFPS = timing.DefaultRenderRate
+	// SuspendedWait is how long the loop sleeps in the window system's
+	// event wait, at most, while the window is minimised or 0x0, before it
+	// looks at Quit, Duration and the window again. Events (a restore, a
+	// close, Quit) end the wait early.
+	SuspendedWait = 100 * time.Millisecond
+	// WarnInterval is the shortest time between two warnings of the same
+	// kind; the ones in between are counted and the count is logged with
+	// the next.
+	WarnInterval = 5 * time.Second
+)
+
+// DefaultClearColor is the background colour of DefaultConfig: a dark
+// blue-grey.
+var DefaultClearColor = [4]float32{0.08, 0.09, 0.12, 1}
+
+// DefaultCamera returns the camera of DefaultConfig: 60 degrees of vertical
+// field of view, 25 units from the origin, slightly above it, looking at
+// it.
+func DefaultCamera() gfx.Camera {
+	return gfx.Camera{
+		Eye:    mgl32.Vec3{0, 8, 24},
+		Target: mgl32.Vec3{0, 0, 0},
+		Up:     mgl32.Vec3{0, 1, 0},
+		FovY:   math.Pi / 3,
+		Near:   0.1,
+		Far:    500,
+	}
+}
+
+// Config configures a Runner. Start from DefaultConfig.
+type Config struct {
+	// Window is the window to open (size, title, fullscreen, vsync).
+	Window platform.Config
+	// FPS caps the render rate in frames per second, with or without
+	// vsync; 0 means uncapped. Default 144.
+	FPS float64
+	// PauseWhenUnfocused pauses the simulation while the window does not
+	// have the input focus. A minimised window always pauses it. Default
+	// off: a window that is watched but not typed into keeps running, as it
+	// must under a test display without a window manager, where windows
+	// often never get the focus.
+	PauseWhenUnfocused bool
+	// Frames stops Run after this many rendered frames (0 = no limit).
+	Frames uint64
+	// Duration stops Run after this much wall time (0 = no limit).
+	Duration time.Duration
+	// Logger receives the runner's log entries, with fields; nil discards
+	// them.
+	Logger logrus.FieldLogger
+	// OnFrame, if set, is called after every rendered frame (after the
+	// swap, before the pacer's wait) with the loop's statistics, for
+	// example to write a -stats CSV.
+	OnFrame func(timing.Stats)
+	// Camera and ClearColor are the Runner's initial Camera and ClearColor.
+	Camera     gfx.Camera
+	ClearColor [4]float32
+}
+
+// DefaultConfig returns a visible 1280x720 window without vsync, frames
+// capped at 144 per second, the simulation paused only while the window is
+// minimised, no frame or time limit, DefaultCamera and DefaultClearColor.
+func DefaultConfig() Config {
+	return Config{
+		Window:     platform.DefaultConfig(),
+		FPS:        DefaultFPS,
+		Camera:     DefaultCamera(),
+		ClearColor: DefaultClearColor,
+	}
+}
+
+// Validate reports the first field out of range, saying what is accepted.
+// The window's fields are checked when it is opened.
+func (c Config) Validate() error {
+	if err := timing.ValidateRenderRate(c.FPS); err != nil {
+		return fmt.Errorf("desktop: %w", err)
+	}
+	if c.Duration < 0 {
+		return fmt.Errorf("desktop: duration must be 0 (no limit) or positive, got %v", c.Duration)
+	}
+	if err := validateCamera(c.Camera); err != nil {
+		return err
+	}
+	return nil
+}
+
+// validateCamera checks what gfx would otherwise panic on in the middle of
+// a frame.
+func validateCamera(c gfx.Camera) error {
+	if !(c.FovY > 0 && c.FovY < math.Pi) {
+		return fmt.Errorf("desktop: camera FovY must be in (0, π) radians, got %v", c.FovY)
+	}
+	if !(c.Near > 0 && c.Far > c.Near) {
+		return fmt.Errorf("desktop: camera planes must satisfy 0 < Near < Far, got Near %v, Far %v", c.Near, c.Far)
+	}
+	if c.Eye == c.Target {
+		return fmt.Errorf("desktop: camera Eye and Target are the same point %v", c.Eye)
+	}
+	return nil
+}
+
+// keyHook is the type of SetOnKey's hook, named for the fields that hold it.
+type keyHook = func(key engine.Key, pressed, repeat bool)

@@ -1,0 +1,552 @@
+package desktop
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/gfx"
+	"github.com/nebulaengine/nebula/internal/platform"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+func init() {
+	// The runner's loop drives GLFW and OpenGL, which must be used from the
+	// main OS thread (GLFW's event functions from the thread that
+	// initialised it, a GL context from the thread it is current on).
+	// internal/platform's init, which runs first, has locked the main
+	// goroutine to the main thread already; this says so where the loop
+	// lives, so the rule does not depend on an import further down.
+	runtime.LockOSThread()
+}
+
+// Runner runs an engine.Engine in a window: each frame it processes the
+// window's events (which feed the engine's Input), runs the engine's frame
+// (FixedUpdate systems once per due tick, then Update systems, then
+// interpolation into the render buffer, then Render systems), draws the
+// render buffer's instances with the gfx renderer, swaps, and waits for the
+// pacer's next deadline.
+//
+// A Runner, like the window and the GL context it owns, must be used from
+// the main goroutine (the one running main), except Quit, which any
+// goroutine may call.
+type Runner struct {
+	// Camera is the camera the next frame is drawn with. Update systems and
+	// the key hook may change it every frame: the frame is drawn after the
+	// Update schedule has run.
+	Camera gfx.Camera
+	// ClearColor is the background of the next frame, RGBA in [0, 1].
+	ClearColor [4]float32
+
+	e     *engine.Engine
+	win   *platform.Window
+	ren   *gfx.Renderer
+	clock *timing.MonotonicClock
+	pacer *timing.Pacer
+	log   logrus.FieldLogger
+
+	frameLimit     uint64
+	duration       time.Duration
+	pauseUnfocused bool
+	onFrame        func(timing.Stats)
+	onKey          keyHook
+
+	quit    atomic.Bool
+	running bool
+	closed  bool
+
+	userPaused bool          // SetPaused
+	simPaused  bool          // the runner has paused the loop
+	suspended  bool          // minimised or 0x0: no frames
+	holdPause  bool          // keep the loop paused for one more frame
+	focused    bool          // as of the previous frame
+	lastNow    time.Duration // start of the last frame run
+
+	// What the simulation has been told, for resynchronising with the
+	// devices when it resumes: input is not queued while it is paused.
+	simKeys    [engine.KeyCount]bool
+	simButtons [engine.MouseButtonCount]bool
+	cursorX    float64
+	cursorY    float64
+
+	// The last frame drawn, which Screenshot draws again.
+	drawn struct {
+		ok            bool
+		width, height int
+		cam           gfx.Camera
+		clear         [4]float32
+	}
+	shot *image.RGBA
+
+	// Rate-limited warnings, and the statistics they compare with.
+	dropWarn     limiter
+	lastDropped  time.Duration
+	testHookPoll func() // see export_test.go
+}
+
+// New opens the window described by cfg.Window, initialises OpenGL and
+// builds the renderer, ready to Run e. Call it on the main goroutine.
+//
+// Errors are one line each, saying what is missing and what to do, for
+// example "desktop: platform: cannot open a window: no display: $DISPLAY is
+// not set (run under xvfb-run, or set DISPLAY)"; errors.Is matches
+// platform.ErrNoDisplay and platform.ErrNoGL41. New panics when e is nil.
+func New(e *engine.Engine, cfg Config) (*Runner, error) {
+	if e == nil {
+		panic("desktop: New with a nil *engine.Engine")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		l := logrus.New()
+		l.SetOutput(io.Discard)
+		log = l
+	}
+
+	win, err := platform.Open(cfg.Window)
+	if err != nil {
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			win.Close()
+		}
+	}()
+	if err := gfx.Init(); err != nil {
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+	ren, err := gfx.NewRenderer()
+	if err != nil {
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+
+	clock := timing.NewMonotonicClock()
+	pacer, err := timing.NewPacer(clock, cfg.FPS)
+	if err != nil { // Validate checked the rate
+		ren.Delete()
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+	r := &Runner{
+		Camera:         cfg.Camera,
+		ClearColor:     cfg.ClearColor,
+		e:              e,
+		win:            win,
+		ren:            ren,
+		clock:          clock,
+		pacer:          pacer,
+		log:            log,
+		frameLimit:     cfg.Frames,
+		duration:       cfg.Duration,
+		pauseUnfocused: cfg.PauseWhenUnfocused,
+		onFrame:        cfg.OnFrame,
+		focused:        win.Focused(),
+		dropWarn:       limiter{every: WarnInterval},
+	}
+	win.SetCallbacks(platform.Callbacks{
+		Clock:           clock.Now,
+		Input:           r.input,
+		Key:             r.key,
+		FramebufferSize: r.framebufferSize,
+		Focus:           r.focus,
+		Iconify:         r.iconify,
+	})
+	ok = true
+
+	fw, fh := win.FramebufferSize()
+	log.WithFields(logrus.Fields{
+		"width":       fw,
+		"height":      fh,
+		"vsync":       cfg.Window.VSync,
+		"fps_cap":     cfg.FPS,
+		"gl_version":  gfx.Version(),
+		"gl_renderer": gfx.RendererName(),
+	}).Info("window open")
+	return r, nil
+}
+
+// Run runs frames until the window is closed, Quit is called, or the
+// configured Frames or Duration is reached (both counted from the start of
+// this Run). It can be called again afterwards; the simulation resumes
+// where it stopped, without catching up the time in between.
+//
+// While the window is minimised (or its framebuffer is 0x0) Run neither
+// simulates nor draws: it sleeps in the window system's event wait. When
+// the window comes back, or the user pause ends, or the window regains the
+// focus with PauseWhenUnfocused, the simulation resumes from that moment:
+// no burst of ticks catches up the time away.
+//
+// Run returns an error only when it cannot go on; a window closed by the
+// user or destroyed by another program ends it normally.
+func (r *Runner) Run() error {
+	r.mustOpen("Run")
+	if r.running {
+		panic("desktop: Runner.Run called from inside Run")
+	}
+	r.running = true
+	defer func() { r.running = false }()
+	r.win.MakeCurrent()
+
+	// The first frame of a Run runs with the simulation paused: it sets
+	// the loop's time reference (a first frame runs no tick anyway), and
+	// after an earlier Run it stops the time between the Runs from being
+	// simulated.
+	r.pauseSim()
+	r.holdPause = true
+	_ = r.pacer.SetRate(r.pacer.Rate()) // restart the deadline grid now
+
+	start := r.clock.Now()
+	var frames uint64
+	for {
+		r.win.PollEvents()
+		if r.testHookPoll != nil {
+			r.testHookPoll()
+		}
+		now := r.clock.Now()
+		if r.quit.Load() || r.win.ShouldClose() || (r.duration > 0 && now-start >= r.duration) {
+			break
+		}
+		if r.suspend() {
+			wait := SuspendedWait
+			if r.duration > 0 {
+				wait = min(wait, r.duration-(now-start))
+			}
+			r.win.WaitEvents(wait)
+			continue
+		}
+		r.updatePause(now)
+
+		r.lastNow = now
+		r.e.Frame(now)
+		r.draw()
+		r.win.SwapBuffers()
+		st := r.e.Loop.Stats()
+		r.warnDropped(now, &st)
+		if r.onFrame != nil {
+			r.onFrame(st)
+		}
+		frames++
+		if r.frameLimit > 0 && frames >= r.frameLimit {
+			break
+		}
+		r.pacer.Wait()
+	}
+	r.quit.Store(false)
+	if r.win.Lost() {
+		r.log.WithFields(logrus.Fields{"frame": r.e.Loop.Frames(), "tick": r.e.Loop.Ticks()}).
+			Warn("the window was destroyed by another program; stopping")
+	}
+	return nil
+}
+
+// suspend notices the window being minimised or shrunk to nothing, and
+// back, and reports whether it is away now. Going away pauses the
+// simulation; coming back keeps it paused for one more frame, so that the
+// loop resumes from a frame that was drawn and not from the last one before
+// the window went away.
+func (r *Runner) suspend() bool {
+	w, h := r.win.FramebufferSize()
+	away := r.win.Iconified() || w <= 0 || h <= 0
+	switch {
+	case away && !r.suspended:
+		r.suspended = true
+		r.pauseSim()
+		r.log.WithFields(logrus.Fields{"tick": r.e.Loop.Ticks(), "width": w, "height": h, "iconified": r.win.Iconified()}).
+			Debug("window minimised or empty: simulation and drawing suspended")
+	case !away && r.suspended:
+		r.suspended = false
+		r.holdPause = true
+		_ = r.pacer.SetRate(r.pacer.Rate()) // a new grid from now: the time away is not "late"
+		r.log.WithFields(logrus.Fields{"tick": r.e.Loop.Ticks(), "width": w, "height": h}).
+			Debug("window back: simulation resumes")
+	}
+	return away
+}
+
+// updatePause pauses or resumes the simulation for this frame, and releases
+// the held keys when the window has lost the focus.
+func (r *Runner) updatePause(now time.Duration) {
+	focused := r.win.Focused()
+	if r.focused && !focused {
+		// The window system will not report the releases that happen
+		// elsewhere: release everything now so nothing sticks.
+		r.e.Input.ReleaseAll(now)
+		r.simKeys = [engine.KeyCount]bool{}
+		r.simButtons = [engine.MouseButtonCount]bool{}
+	}
+	r.focused = focused
+
+	want := r.userPaused || r.holdPause || (r.pauseUnfocused && !focused)
+	r.holdPause = false
+	switch {
+	case want && !r.simPaused:
+		r.pauseSim()
+	case !want && r.simPaused:
+		r.resumeSim(now)
+	}
+}
+
+// pauseSim stops the loop's ticks and the queueing of input events.
+func (r *Runner) pauseSim() {
+	if r.simPaused {
+		return
+	}
+	r.simPaused = true
+	r.e.Loop.Pause()
+}
+
+// resumeSim restarts the ticks. The loop's time reference is the previous
+// frame, which ran paused (every path to here goes through one), so this
+// frame accumulates one frame interval and no more.
+//
+// While paused, input was not queued: the ticks after the pause would
+// otherwise replay everything pressed during it. Instead the simulation is
+// told now about every key and button whose state changed meanwhile, and
+// where the cursor is.
+func (r *Runner) resumeSim(now time.Duration) {
+	r.simPaused = false
+	for k := range engine.KeyCount {
+		if k == engine.KeyUnknown {
+			continue
+		}
+		if held := r.win.KeyHeld(k); held != r.simKeys[k] {
+			kind := engine.KeyUp
+			if held {
+				kind = engine.KeyDown
+			}
+			r.input(engine.InputEvent{Time: now, Kind: kind, Key: k})
+		}
+	}
+	for b := range engine.MouseButtonCount {
+		if held := r.win.ButtonHeld(b); held != r.simButtons[b] {
+			kind := engine.ButtonUp
+			if held {
+				kind = engine.ButtonDown
+			}
+			r.input(engine.InputEvent{Time: now, Kind: kind, Button: b})
+		}
+	}
+	if x, y := r.win.CursorPos(); x != r.cursorX || y != r.cursorY {
+		r.input(engine.InputEvent{Time: now, Kind: engine.CursorMove, X: x, Y: y})
+	}
+	r.e.Loop.Resume(r.lastNow)
+}
+
+// input queues a device event for the simulation, unless it is paused.
+func (r *Runner) input(ev engine.InputEvent) {
+	if r.simPaused {
+		return
+	}
+	switch ev.Kind {
+	case engine.KeyDown:
+		r.simKeys[ev.Key] = true
+	case engine.KeyUp:
+		r.simKeys[ev.Key] = false
+	case engine.ButtonDown:
+		r.simButtons[ev.Button] = true
+	case engine.ButtonUp:
+		r.simButtons[ev.Button] = false
+	case engine.CursorMove:
+		r.cursorX, r.cursorY = ev.X, ev.Y
+	}
+	r.e.Input.Push(ev)
+}
+
+func (r *Runner) key(k engine.Key, pressed, repeat bool) {
+	if r.onKey != nil {
+		r.onKey(k, pressed, repeat)
+	}
+}
+
+func (r *Runner) framebufferSize(w, h int) {
+	r.log.WithFields(logrus.Fields{"width": w, "height": h}).Debug("framebuffer resized")
+}
+
+func (r *Runner) focus(focused bool) {
+	r.log.WithField("focused", focused).Debug("window focus changed")
+}
+
+func (r *Runner) iconify(iconified bool) {
+	r.log.WithField("iconified", iconified).Debug("window minimised or restored")
+}
+
+// draw draws the render buffer's instances with the current camera and
+// clear colour, and remembers what it drew for Screenshot.
+func (r *Runner) draw() {
+	w, h := r.win.FramebufferSize()
+	d := &r.drawn
+	d.ok, d.width, d.height, d.cam, d.clear = true, w, h, r.Camera, r.ClearColor
+	r.ren.Frame(w, h, r.ClearColor, r.Camera, r.e.Render.Instances)
+}
+
+// warnDropped warns, at most every WarnInterval, when frames lose
+// simulated time to the frame clamp or the step cap: the machine cannot keep
+// up and the game runs in slow motion.
+func (r *Runner) warnDropped(now time.Duration, st *timing.Stats) {
+	dropped := st.DroppedTime()
+	if dropped == r.lastDropped {
+		return
+	}
+	r.lastDropped = dropped
+	if ok, suppressed := r.dropWarn.allow(now); ok {
+		r.log.WithFields(logrus.Fields{
+			"frame":          st.Frame,
+			"tick":           st.Tick,
+			"dropped":        dropped,
+			"clamped_frames": st.ClampedFrames,
+			"capped_frames":  st.CappedFrames,
+			"suppressed":     suppressed,
+		}).Warn("simulation cannot keep up: real time dropped")
+	}
+}
+
+// Quit makes Run return after the frame in progress. Unlike the other
+// methods it may be called from any goroutine; it wakes a Run that is
+// waiting for a minimised window. A Quit before Run makes that Run return
+// at once.
+func (r *Runner) Quit() {
+	r.quit.Store(true)
+	platform.Wake()
+}
+
+// SetPaused pauses (true) or resumes the simulation, for a game's pause
+// key: frames go on being drawn, and Update and Render systems go on
+// running, but no tick runs. Resuming continues from that frame, without
+// catching up the pause. Input is not queued for the simulation while it
+// is paused; on resume it learns which keys and buttons are held.
+func (r *Runner) SetPaused(paused bool) { r.mustOpen("SetPaused"); r.userPaused = paused }
+
+// Paused reports whether SetPaused paused the simulation. (The window's
+// state may pause it too; e.Loop.Paused() says whether it is paused at
+// all.)
+func (r *Runner) Paused() bool { return r.userPaused }
+
+// SetFPS changes the render rate cap (0 = uncapped) from the next frame.
+func (r *Runner) SetFPS(hz float64) error {
+	r.mustOpen("SetFPS")
+	if err := r.pacer.SetRate(hz); err != nil {
+		return fmt.Errorf("desktop: %w", err)
+	}
+	return nil
+}
+
+// FPS returns the render rate cap (0 = uncapped).
+func (r *Runner) FPS() float64 { return r.pacer.Rate() }
+
+// SetVSync turns waiting for the display's refresh on swap on or off. The
+// FPS cap applies either way.
+func (r *Runner) SetVSync(on bool) { r.mustOpen("SetVSync"); r.win.SetVSync(on) }
+
+// VSync reports whether swaps wait for the display's refresh.
+func (r *Runner) VSync() bool { r.mustOpen("VSync"); return r.win.VSync() }
+
+// SetTitle changes the window's title.
+func (r *Runner) SetTitle(title string) { r.mustOpen("SetTitle"); r.win.SetTitle(title) }
+
+// SetOnKey sets the hook that receives every press, repeat and release of
+// the keys the engine knows, during Run, for actions outside the
+// simulation (quit, pause, screenshot); nil removes it. The simulation
+// gets the same keys through the engine's Input regardless.
+func (r *Runner) SetOnKey(hook func(key engine.Key, pressed, repeat bool)) {
+	r.mustOpen("SetOnKey")
+	r.onKey = hook
+}
+
+// Engine returns the engine the runner runs.
+func (r *Runner) Engine() *engine.Engine { return r.e }
+
+// Window returns the runner's window.
+func (r *Runner) Window() *platform.Window { r.mustOpen("Window"); return r.win }
+
+// Renderer returns the runner's renderer (to change its light, or read
+// its statistics).
+func (r *Runner) Renderer() *gfx.Renderer { r.mustOpen("Renderer"); return r.ren }
+
+// Now returns the time on the runner's clock: the clock that starts frames
+// and stamps input events.
+func (r *Runner) Now() time.Duration { return r.clock.Now() }
+
+// Screenshot writes the last frame drawn to path as a PNG file. Call it
+// from the key hook, an Update system, or after Run.
+//
+// A window's back buffer holds nothing defined once it has been swapped, so
+// Screenshot draws the last frame again, exactly as it was (same size,
+// camera, colour and render buffer), reads it back and writes it. The
+// image buffer is allocated once and reused while the size stays the same.
+func (r *Runner) Screenshot(path string) error {
+	r.mustOpen("Screenshot")
+	d := &r.drawn
+	switch {
+	case !d.ok:
+		return fmt.Errorf("desktop: screenshot %s: no frame has been drawn yet", path)
+	case r.win.Lost():
+		return fmt.Errorf("desktop: screenshot %s: %w", path, errWindowLost)
+	}
+	if r.shot == nil || r.shot.Rect.Dx() != d.width || r.shot.Rect.Dy() != d.height {
+		r.shot = image.NewRGBA(image.Rect(0, 0, d.width, d.height))
+	}
+	r.win.MakeCurrent()
+	r.ren.Frame(d.width, d.height, d.clear, d.cam, r.e.Render.Instances)
+	if err := r.ren.ReadRGBA(r.shot); err != nil {
+		return fmt.Errorf("desktop: screenshot %s: %w", path, err)
+	}
+	if err := gfx.SavePNG(path, r.shot); err != nil {
+		return fmt.Errorf("desktop: %w", err)
+	}
+	return nil
+}
+
+var errWindowLost = errors.New("the window was destroyed by another program")
+
+// Close deletes the renderer and closes the window (terminating GLFW when
+// it was the last one). Closing again does nothing; any other use of a
+// closed Runner panics.
+func (r *Runner) Close() {
+	if r == nil || r.closed {
+		return
+	}
+	if r.running {
+		panic("desktop: Runner.Close called from inside Run; call Quit")
+	}
+	r.closed = true
+	r.win.MakeCurrent()
+	r.ren.Delete()
+	r.win.Close()
+}
+
+func (r *Runner) mustOpen(method string) {
+	if r == nil || r.closed {
+		panic("desktop: Runner." + method + " on a nil or closed Runner")
+	}
+}
+
+// limiter lets a repeated warning through at most once every `every`, and
+// counts the ones it held back.
+type limiter struct {
+	every      time.Duration
+	next       time.Duration
+	started    bool
+	suppressed int
+}
+
+// allow reports whether a warning at now may be logged, and how many were
+// held back since the last one that was.
+func (l *limiter) allow(now time.Duration) (ok bool, suppressed int) {
+	if l.started && now < l.next {
+		l.suppressed++
+		return false, 0
+	}
+	l.started = true
+	l.next = now + l.every
+	suppressed, l.suppressed = l.suppressed, 0
+	return true, suppressed
+}

@@ -1,0 +1,54 @@
+// Package desktop runs an engine.Engine in a window: the main-thread GLFW
+// event loop that drives timing.Loop (through engine.Engine.Frame), draws
+// with the gfx renderer and paces the frames.
+//
+// Each frame, Run
+//
+//  1. processes the window's events: keys, mouse buttons, cursor and wheel
+//     go to the engine's Input, stamped on the clock that drives the loop;
+//     keys also go to the hook set with SetOnKey;
+//  2. runs engine.Engine.Frame: the FixedUpdate systems once per due tick,
+//     the Update systems, interpolation into the render buffer with alpha,
+//     the Render systems;
+//  3. draws the render buffer's instances with Runner.Camera and
+//     Runner.ClearColor, which Update systems may change, and swaps;
+//  4. calls Config.OnFrame with the loop's statistics;
+//  5. waits for the pacer's next deadline (Config.FPS, 144 by default),
+//     with or without vsync.
+//
+// One monotonic clock starts the frames, paces them and stamps the input.
+// A minimised window (or a 0x0 framebuffer) neither simulates nor draws,
+// and the loop sleeps in the window system's event wait meanwhile; an
+// unfocused window pauses the simulation when Config.PauseWhenUnfocused is
+// set, and always releases the keys held, so none sticks; SetPaused is the
+// game's own pause. Every resume continues from the moment of the resume:
+// there is no burst of catch-up ticks. Nothing on the frame path allocates.
+//
+// GLFW and OpenGL must run on the main thread: importing this package locks
+// the main goroutine to it, and New, Run and every other method except
+// Quit must be called from main (not from another goroutine):
+//
+//	func run() int {
+//		e, err := engine.New(engine.DefaultConfig())
+//		if err != nil { ... }
+//		// spawn entities; e.AddFixed(...), e.AddUpdate(...)
+//		cfg := desktop.DefaultConfig()
+//		cfg.Window.Title = "my game"
+//		r, err := desktop.New(e, cfg)
+//		if err != nil {
+//			fmt.Fprintln(os.Stderr, "my-game:", err) // one line: what is missing, what to do
+//			return 1
+//		}
+//		defer r.Close()
+//		r.SetOnKey(func(k engine.Key, pressed, repeat bool) {
+//			if k == engine.KeyEscape && pressed {
+//				r.Quit()
+//			}
+//		})
+//		if err := r.Run(); err != nil {
+//			fmt.Fprintln(os.Stderr, "my-game:", err)
+//			return 1
+//		}
+//		return 0
+//	}
+package desktop
