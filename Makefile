@@ -31,8 +31,11 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # The screen is spelled out rather than left to xvfb-run's default (which
 # differs between distributions and versions): the GL tests need a 24-bit
-# TrueColor visual and room for their windows.
-XVFB_RUN := xvfb-run -a -s "-screen 0 1280x1024x24"
+# TrueColor visual and room for their windows. -noreset: by default Xvfb
+# resets whenever its last client disconnects, and a test that connects
+# during the reset is refused ("Failed to open display"), about one run in
+# four when GL test packages open and close windows back to back.
+XVFB_RUN := xvfb-run -a -s "-screen 0 1280x1024x24 -noreset"
 ifeq ($(DISPLAY),)
 WITH_DISPLAY := $(XVFB_RUN)
 else

@@ -1,6 +1,9 @@
-// Command nebula-demo runs Nebula's demo scene: a thousand cubes bouncing in
-// a box at a fixed 60 Hz tick, drawn interpolated at up to 144 frames per
-// second.
+// Command nebula-demo runs Nebula's demo scene in a window: a thousand
+// cubes bouncing in a box at a fixed 60 Hz tick, drawn interpolated at up
+// to 144 frames per second. Keys: arrows steer the green cube, Space
+// recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
+// interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
+// tick, V toggles vsync.
 //
 // With -headless it needs no window and no GL: a simulated display drives
 // the loop as fast as the CPU allows, and the player's input comes from a
@@ -17,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -87,7 +89,7 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 	if opts.Headless {
 		err = runHeadless(e, opts, stats, log)
 	} else {
-		err = runRealtime(e, opts, stats, log)
+		err = runWindowed(e, opts, stats, log)
 	}
 	if err != nil {
 		return err
@@ -122,54 +124,34 @@ func runHeadless(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log
 	return nil
 }
 
-// runRealtime runs the scene in real time on the pacer, without a window
-// (the windowed renderer is not built yet), until -frames, -duration or
-// Ctrl-C, and logs a pacing report.
-func runRealtime(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log *logrus.Logger) error {
-	clock := timing.NewMonotonicClock()
-	pacer, err := timing.NewPacer(clock, opts.FPS)
-	if err != nil {
-		return err
-	}
-	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt)
-	defer signal.Stop(interrupt)
-	log.Info("no window yet: running the simulation in real time without one; Ctrl-C stops it")
-
-	intervals := make([]time.Duration, 0, 1<<16)
-	now := clock.Now()
-	for {
-		e.Frame(now)
-		s := e.Loop.Stats()
-		if s.Frame > 1 {
-			intervals = append(intervals, s.Interval)
-		}
-		if stats != nil {
-			stats.Write(s)
-		}
-		if (opts.Frames != 0 && s.Frame >= opts.Frames) || (opts.Duration != 0 && s.Time >= opts.Duration) {
-			break
-		}
-		select {
-		case <-interrupt:
-			log.Info("interrupted")
-			logPacing(log, e, opts, intervals)
-			return nil
-		default:
-		}
-		now = pacer.Wait()
-	}
-	logPacing(log, e, opts, intervals)
-	return nil
+// pacingReport keeps the intervals of the last frames for the report the
+// demo logs at exit. It allocates its ring once.
+type pacingReport struct {
+	ring []time.Duration
+	n    int // frames recorded, including those the ring has forgotten
 }
 
-// logPacing logs how well frames kept to the render rate.
-func logPacing(log *logrus.Logger, e *engine.Engine, opts cli.Options, intervals []time.Duration) {
-	var target time.Duration
-	if opts.FPS > 0 {
-		target = time.Duration(float64(time.Second) / opts.FPS)
+const pacingWindow = 1 << 16
+
+func newPacingReport() *pacingReport {
+	return &pacingReport{ring: make([]time.Duration, pacingWindow)}
+}
+
+// add records the interval of a frame (not the first, which has none).
+func (p *pacingReport) add(s timing.Stats) {
+	if s.Frame > 1 {
+		p.ring[p.n%pacingWindow] = s.Interval
+		p.n++
 	}
-	sum := timing.SummarizeIntervals(intervals, target)
+}
+
+// log logs how well frames kept to the render rate fps.
+func (p *pacingReport) log(log logrus.FieldLogger, e *engine.Engine, fps float64) {
+	var target time.Duration
+	if fps > 0 {
+		target = time.Duration(float64(time.Second) / fps)
+	}
+	sum := timing.SummarizeIntervals(p.ring[:min(p.n, pacingWindow)], target)
 	s := e.Loop.Stats()
 	log.WithFields(logrus.Fields{
 		"frames":   s.Frame,

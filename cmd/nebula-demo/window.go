@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/gfx"
+	"github.com/nebulaengine/nebula/internal/cli"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Demo colours and camera, in one place.
+var (
+	pulseBright = [4]float32{0.03, 0.06, 0.22, 1} // dark blue
+	pulseDark   = [4]float32{0, 0, 0, 1}
+	camera      = gfx.Camera{Eye: mgl32.Vec3{0, 20, 40}, Target: mgl32.Vec3{0, -1, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(50), Near: 0.1, Far: 200}
+)
+
+const slowTickRate = 10 // the T key's tick rate, slow enough to see interpolation at work
+
+// windowDemo is the windowed demo's state: the keys' effects.
+type windowDemo struct {
+	e        *engine.Engine
+	r        *desktop.Runner
+	log      logrus.FieldLogger
+	opts     cli.Options
+	vsync    bool
+	normRate int // the tick rate T returns to
+	title    []byte
+	lastT    time.Duration
+	shots    int
+}
+
+func runWindowed(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log *logrus.Logger) error {
+	cfg := desktop.DefaultConfig()
+	cfg.Window.Title = "Nebula demo"
+	cfg.Window.Width, cfg.Window.Height = opts.Width, opts.Height
+	cfg.Window.Fullscreen, cfg.Window.VSync = opts.Fullscreen, opts.VSync
+	cfg.FPS, cfg.Frames, cfg.Duration, cfg.Logger = opts.FPS, opts.Frames, opts.Duration, log
+	cfg.Camera = camera
+	report := newPacingReport()
+	cfg.OnFrame = func(s timing.Stats) {
+		report.add(s)
+		if stats != nil {
+			stats.Write(s)
+		}
+	}
+	r, err := desktop.New(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	d := &windowDemo{e: e, r: r, log: log, opts: opts, vsync: opts.VSync, normRate: opts.TickRate, title: make([]byte, 0, 128)}
+	r.SetOnKey(d.key)
+	e.AddUpdate("clear-pulse", d.pulse)
+	e.AddUpdate("title", d.updateTitle)
+	if err := r.Run(); err != nil {
+		return err
+	}
+	report.log(log, e, opts.FPS)
+	if opts.Screenshot != "" {
+		if err := r.Screenshot(opts.Screenshot); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pulse sets the clear colour from the tick counter: one slow breath
+// between dark blue and black every second of simulation time, proof that
+// the loop is alive (it stops when the simulation pauses).
+func (d *windowDemo) pulse(c *engine.FrameContext) {
+	phase := (float64(c.Stats.Tick) + float64(c.Alpha)) / float64(d.e.Loop.TickRate())
+	k := float32(0.5 - 0.5*math.Cos(2*math.Pi*phase))
+	for i := range 4 {
+		d.r.ClearColor[i] = pulseDark[i] + (pulseBright[i]-pulseDark[i])*k
+	}
+}
+
+// updateTitle shows FPS and UPS in the title twice a second.
+func (d *windowDemo) updateTitle(c *engine.FrameContext) {
+	if c.Stats.Time-d.lastT < 500*time.Millisecond {
+		return
+	}
+	d.lastT = c.Stats.Time
+	b := append(d.title[:0], "Nebula demo  "...)
+	b = strconv.AppendFloat(b, c.Stats.FPS, 'f', 0, 64)
+	b = append(b, " FPS  "...)
+	b = strconv.AppendFloat(b, c.Stats.UPS, 'f', 0, 64)
+	b = append(b, " UPS  "...)
+	b = strconv.AppendInt(b, int64(d.e.Loop.TickRate()), 10)
+	b = append(b, " Hz tick"...)
+	if !d.e.Interpolation().Enabled {
+		b = append(b, "  [no interpolation]"...)
+	}
+	if d.r.Paused() {
+		b = append(b, "  [paused]"...)
+	}
+	d.title = b
+	d.r.SetTitle(unsafe.String(unsafe.SliceData(b), len(b))) // GLFW copies it at once
+}
+
+// key handles the demo's keys (not the player's, which the simulation
+// reads from its input snapshots).
+func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
+	if !pressed || repeat {
+		return
+	}
+	switch k {
+	case engine.KeyEscape:
+		d.r.Quit()
+	case engine.KeyF12:
+		d.shots++
+		path := fmt.Sprintf("nebula-%s-%d.png", time.Now().Format("20060102-150405"), d.shots)
+		if err := d.r.Screenshot(path); err != nil {
+			d.log.WithError(err).Warn("screenshot failed")
+		} else {
+			d.log.WithField("path", path).Info("screenshot saved")
+		}
+	case engine.KeyP:
+		d.r.SetPaused(!d.r.Paused())
+	case engine.KeyI:
+		cfg := d.e.Interpolation()
+		cfg.Enabled = !cfg.Enabled
+		d.e.SetInterpolation(cfg)
+		d.log.WithField("interpolation", cfg.Enabled).Info("interpolation toggled")
+	case engine.KeyLeftBracket:
+		d.setTickRate(max(d.e.Loop.TickRate()/2, timing.MinTickRate), true)
+	case engine.KeyRightBracket:
+		d.setTickRate(min(d.e.Loop.TickRate()*2, timing.MaxTickRate), true)
+	case engine.KeyT:
+		if d.e.Loop.TickRate() == slowTickRate {
+			d.setTickRate(d.normRate, false)
+		} else {
+			d.setTickRate(slowTickRate, false)
+		}
+	case engine.KeyV:
+		d.vsync = !d.vsync
+		d.r.SetVSync(d.vsync)
+		d.log.WithField("vsync", d.vsync).Info("vsync toggled")
+	}
+}
+
+func (d *windowDemo) setTickRate(hz int, remember bool) {
+	if err := d.e.Loop.SetTickRate(hz); err != nil {
+		d.log.WithError(err).Warn("tick rate unchanged")
+		return
+	}
+	if remember {
+		d.normRate = hz
+	}
+	d.log.WithField("tick_rate", hz).Info("tick rate changed")
+}
