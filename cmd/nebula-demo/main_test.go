@@ -133,3 +133,16 @@ func TestHeadlessHashAcrossDisplaysAndBuilds(t *testing.T) {
 		}
 	}
 }
+
+func TestNoDisplayExitsWithStatus1(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-frames", "1", "-log-level", "error"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	got := stderr.String()
+	if !strings.HasPrefix(got, "nebula-demo: ") || !strings.Contains(got, "no display") || !strings.Contains(got, "xvfb-run") || strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr %q, want one line saying there is no display and what to do", got)
+	}
+}
