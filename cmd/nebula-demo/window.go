@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"os/signal"
 	"strconv"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -58,6 +61,21 @@ func runWindowed(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log
 		return err
 	}
 	defer r.Close()
+
+	// Ctrl-C (or a TERM from xvfb-run's caller) ends the run like Esc, so
+	// the statistics are flushed and the report is logged.
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	defer func() {
+		signal.Stop(stop)
+		close(stop) // ends the goroutine below
+	}()
+	go func() {
+		if _, ok := <-stop; ok {
+			r.Quit()
+		}
+	}()
+
 	d := &windowDemo{e: e, r: r, log: log, opts: opts, vsync: opts.VSync, normRate: opts.TickRate, title: make([]byte, 0, 128)}
 	r.SetOnKey(d.key)
 	e.AddUpdate("clear-pulse", d.pulse)
