@@ -34,7 +34,6 @@ type windowDemo struct {
 	e        *engine.Engine
 	r        *desktop.Runner
 	log      logrus.FieldLogger
-	opts     cli.Options
 	vsync    bool
 	normRate int // the tick rate T returns to
 	title    []byte
@@ -76,7 +75,7 @@ func runWindowed(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log
 		}
 	}()
 
-	d := &windowDemo{e: e, r: r, log: log, opts: opts, vsync: opts.VSync, normRate: opts.TickRate, title: make([]byte, 0, 128)}
+	d := &windowDemo{e: e, r: r, log: log, vsync: opts.VSync, normRate: opts.TickRate, title: make([]byte, 0, 128)}
 	r.SetOnKey(d.key)
 	e.AddUpdate("clear-pulse", d.pulse)
 	e.AddUpdate("title", d.updateTitle)
