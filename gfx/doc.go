@@ -12,7 +12,7 @@
 // # Drawing
 //
 // A Renderer draws one lit cube per engine.Instance, the interpolated
-// render buffer the engine fills every frame, with one instanced draw call:
+// render buffer the engine fills every frame, with one draw call:
 //
 //	win, err := platform.Open(platform.DefaultConfig())
 //	if err != nil {
@@ -40,7 +40,9 @@
 //	}
 //
 // Renderer.Frame streams the instances into a GPU buffer that is orphaned
-// every frame and grows by doubling, then draws them all at once; its GL
+// every frame and grows by doubling, then draws them all at once: the
+// vertex shader reads each cube from that buffer (a buffer texture) and
+// builds the three faces that can face the camera from gl_VertexID. Its GL
 // call count (Renderer.Stats) does not depend on the number of instances.
 // A screenshot is read with Renderer.ReadRGBA after Frame and before
 // SwapBuffers, and written with SavePNG.

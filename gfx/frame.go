@@ -17,8 +17,9 @@ import (
 // RGBA in [0, 1]) and depth, and draws a lit cube for every instance, seen
 // by cam, with depth testing and back-face culling. The instances are
 // streamed to the GPU (the buffer is orphaned, then written) and drawn with
-// one instanced draw call; the GL calls made do not depend on how many
-// instances there are.
+// one draw call; the GL calls made do not depend on how many instances
+// there are. Instances beyond MaxInstances are not drawn (Stats.Dropped
+// counts them).
 //
 // A framebuffer of zero width or height (a minimised window) draws nothing
 // and makes no GL call. Frame does not allocate. In builds with the
@@ -31,18 +32,27 @@ func (r *Renderer) Frame(width, height int, clear [4]float32, cam Camera, instan
 	if !r.begin("Frame", width, height, clear, cam) {
 		return
 	}
+	dropped := 0
+	if len(instances) > r.maxInstances {
+		dropped = len(instances) - r.maxInstances
+		instances = instances[:r.maxInstances]
+	}
 	c := &r.gl
 	draws := 0
 	if n := len(instances); n > 0 {
 		c.useProgram(r.prog)
 		c.uniformMatrix4(r.loc.viewProj, &r.vp)
-		c.bindVertexArray(r.vao)
+		c.uniform3f(r.loc.eye, cam.Eye[0], cam.Eye[1], cam.Eye[2])
 		r.stream(instances)
-		c.drawElementsInstanced(gl.TRIANGLES, r.mesh.indices, gl.UNSIGNED_SHORT, int32(n))
+		c.activeTexture(gl.TEXTURE0 + instanceTextureUnit)
+		c.bindTexture(gl.TEXTURE_BUFFER, r.tex)
+		c.bindVertexArray(r.vao)
+		c.drawArrays(gl.TRIANGLES, 0, int32(n*verticesPerCube))
 		draws = 1
 		c.bindVertexArray(0)
 	}
 	r.end(len(instances), draws)
+	r.stats.Dropped = dropped
 	checkFrame("Renderer.Frame")
 }
 
@@ -50,29 +60,26 @@ func (r *Renderer) Frame(width, height int, clear [4]float32, cam Camera, instan
 // orphaned first (glBufferData with no data): the driver gives it fresh
 // storage, so the copy never waits for the GPU to finish drawing the
 // previous frame from the old one. Its capacity doubles when a frame needs
-// more, and stays: in steady state every frame makes the same three calls.
-//
-// Orphaning is the idiom that never stalls on hardware drivers. On Mesa's
-// llvmpipe (the CI's software renderer) fresh storage costs extra: with
-// 10,000 instances, rewriting the same storage with glBufferSubData alone
-// measured 2-3 times faster there (BenchmarkRenderer), at the price of a
-// wait for the previous frame on drivers that track buffer use.
+// more, and stays: in steady state every frame makes the same four calls.
+// The buffer texture follows the buffer's new storage by itself.
 func (r *Renderer) stream(instances []engine.Instance) {
 	c := &r.gl
 	size := len(instances) * instanceSize
 	for r.bufCap < size {
 		r.bufCap *= 2
 	}
-	c.bindBuffer(gl.ARRAY_BUFFER, r.buf)
-	c.orphan(gl.ARRAY_BUFFER, r.bufCap, gl.STREAM_DRAW)
-	c.bufferSubData(gl.ARRAY_BUFFER, 0, size, unsafe.Pointer(unsafe.SliceData(instances)))
+	c.bindBuffer(gl.TEXTURE_BUFFER, r.buf)
+	c.orphan(gl.TEXTURE_BUFFER, r.bufCap, gl.STREAM_DRAW)
+	c.bufferSubData(gl.TEXTURE_BUFFER, 0, size, unsafe.Pointer(unsafe.SliceData(instances)))
+	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
 }
 
 // DrawPerInstance draws the same frame as Frame the naive way: one
 // glDrawElements per cube, its transform and colour set as uniforms before
 // each. It exists only as the baseline BenchmarkRenderer measures
 // instancing against; do not use it to draw a game. It makes 5 GL calls per
-// instance plus a constant few, and does not allocate.
+// instance plus a constant few, and does not allocate. It draws every
+// instance (MaxInstances does not apply).
 func (r *Renderer) DrawPerInstance(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
 	if !r.begin("DrawPerInstance", width, height, clear, cam) {
 		return

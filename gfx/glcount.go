@@ -64,9 +64,12 @@ func (c *glCounter) drawElements(mode uint32, count int32, xtype uint32) {
 	gl.DrawElements(mode, count, xtype, nil)
 }
 
-// drawElementsInstanced draws count indices of the bound element buffer
-// from its start, instances times.
-func (c *glCounter) drawElementsInstanced(mode uint32, count int32, xtype uint32, instances int32) {
+// drawArrays draws count vertices from first, with no index buffer.
+func (c *glCounter) drawArrays(mode uint32, first, count int32) {
 	c.calls++
-	gl.DrawElementsInstanced(mode, count, xtype, nil, instances)
+	gl.DrawArrays(mode, first, count)
 }
+
+func (c *glCounter) activeTexture(unit uint32) { c.calls++; gl.ActiveTexture(unit) }
+
+func (c *glCounter) bindTexture(target, tex uint32) { c.calls++; gl.BindTexture(target, tex) }

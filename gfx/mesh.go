@@ -16,16 +16,16 @@ type Vertex struct {
 }
 
 // Vertex attribute locations, shared by every program that draws a Mesh
-// (the layout(location = N) qualifiers of shaders/cube.vert and
-// shaders/cube_single.vert). NewRenderer checks the shaders agree.
+// (the layout(location = N) qualifiers of shaders/cube_single.vert).
+// NewRenderer checks the shader agrees.
 const (
 	attrPos    = 0 // vec3, per vertex
 	attrNormal = 1 // vec3, per vertex
-	attrIPos   = 2 // vec3, per instance: engine.Instance.Pos
-	attrIRot   = 3 // vec4, per instance: engine.Instance.Rot, W first
-	attrIScale = 4 // vec3, per instance: engine.Instance.Scale
-	attrIColor = 5 // 4 normalised unsigned bytes, per instance: engine.Instance.Color
 )
+
+// instanceTextureUnit is the texture unit the renderer binds its instance
+// buffer texture to (cube.vert's uInstances).
+const instanceTextureUnit = 0
 
 // Mesh is indexed triangle geometry on the GPU: a vertex array object with
 // a vertex buffer (Vertex: position at attribute 0, normal at 1) and a
@@ -89,8 +89,7 @@ func NewMesh(vertices []Vertex, indices []uint16) (Mesh, error) {
 }
 
 // bindVertices points the bound vertex array's attributes 0 and 1 at the
-// mesh's vertex buffer and binds the mesh's index buffer to it. The
-// renderer calls it for its instanced vertex array too.
+// mesh's vertex buffer and binds the mesh's index buffer to it.
 func (m *Mesh) bindVertices() {
 	stride := int32(unsafe.Sizeof(Vertex{}))
 	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)

@@ -12,8 +12,9 @@ import (
 )
 
 // The renderer uploads []engine.Instance to the GPU as is and shaders/cube.vert
-// reads it with this layout. These lines stop compiling (constant index out
-// of range) if engine.Instance's size or field offsets change.
+// reads it with this layout, 11 32-bit words per instance. These lines stop
+// compiling (constant index out of range) if engine.Instance's size or field
+// offsets change.
 var (
 	_ = [1]struct{}{}[unsafe.Sizeof(engine.Instance{})-44]
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Pos)-0]
@@ -22,8 +23,16 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Color)-40]
 )
 
-// instanceSize is the stride of the instance buffer: one engine.Instance.
+// instanceSize is the size of one engine.Instance in the instance buffer.
 const instanceSize = int(unsafe.Sizeof(engine.Instance{}))
+
+// instanceWords is instanceSize in the 32-bit texels of the buffer texture
+// cube.vert reads the instances through.
+const instanceWords = instanceSize / 4
+
+// verticesPerCube is how many vertices cube.vert makes of each instance:
+// three faces, two triangles each.
+const verticesPerCube = 18
 
 // minInstanceCapacity is the instance buffer's first capacity, in instances;
 // it doubles from there when a frame needs more.
@@ -55,6 +64,10 @@ type Stats struct {
 	Width, Height int
 	// Instances is the number of cubes drawn.
 	Instances int
+	// Dropped is the number of instances Frame was given beyond
+	// Renderer.MaxInstances, which it did not draw. It is 0 unless a
+	// frame asks for more cubes than the driver's buffer textures can hold.
+	Dropped int
 	// DrawCalls is the number of draw calls: 1 for Frame with instances,
 	// one per instance for DrawPerInstance, 0 when nothing was drawn.
 	DrawCalls int
@@ -68,21 +81,34 @@ type Stats struct {
 }
 
 // Renderer draws cubes, one per engine.Instance, lit by one directional
-// light, with one instanced draw call per frame.
+// light, with one draw call per frame.
+//
+// The instances are streamed every frame into a buffer that the vertex
+// shader reads as a buffer texture, and one glDrawArrays makes every cube's
+// vertices from gl_VertexID (see shaders/cube.vert). This is instancing
+// done in the shader ("vertex pulling") rather than with attribute
+// divisors: the GPU work is the same on hardware, but software rasterisers
+// such as Mesa's llvmpipe run their whole vertex pipeline once per instance
+// of an instanced draw, and one large draw is much cheaper there.
 //
 // Every method must be called on the thread where the OpenGL context the
 // renderer was made in is current (the main thread), with that context
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
-	prog   Program // cube.vert + cube.frag: the instanced path
+	prog   Program // cube.vert + cube.frag: the one-call path
 	single Program // cube_single.vert + cube.frag: DrawPerInstance
-	mesh   Mesh
-	vao    uint32 // the mesh's attributes plus the per-instance ones
-	buf    uint32 // the instance buffer
-	bufCap int    // its capacity in bytes
+	mesh   Mesh    // the cube, for DrawPerInstance
+	vao    uint32  // an empty vertex array: cube.vert has no attributes
+	buf    uint32  // the instance buffer
+	tex    uint32  // the buffer texture over buf that cube.vert reads
+	bufCap int     // buf's capacity in bytes
+
+	// maxInstances is how many instances one buffer texture can address
+	// (GL_MAX_TEXTURE_BUFFER_SIZE words).
+	maxInstances int
 
 	loc struct { // uniform locations in prog
-		viewProj, lightDir, ambient, diffuse int32
+		viewProj, eye, lightDir, ambient, diffuse, instances int32
 	}
 	singleLoc struct { // uniform locations in single
 		viewProj, lightDir, ambient, diffuse int32
@@ -119,12 +145,6 @@ func NewRenderer() (*Renderer, error) {
 	if r.single, err = NewProgram(shaders.FS, "cube_single.vert", "cube.frag"); err != nil {
 		return nil, err
 	}
-	if err := checkAttribs(r.prog, "cube.vert", map[string]int32{
-		"aPos": attrPos, "aNormal": attrNormal,
-		"iPos": attrIPos, "iRot": attrIRot, "iScale": attrIScale, "iColor": attrIColor,
-	}); err != nil {
-		return nil, err
-	}
 	if err := checkAttribs(r.single, "cube_single.vert", map[string]int32{"aPos": attrPos, "aNormal": attrNormal}); err != nil {
 		return nil, err
 	}
@@ -142,9 +162,11 @@ func NewRenderer() (*Renderer, error) {
 	}
 	u = uniforms{prog: r.prog, files: "cube.vert + cube.frag"}
 	r.loc.viewProj = u.find("uViewProj")
+	r.loc.eye = u.find("uEye")
 	r.loc.lightDir = u.find("uLightDir")
 	r.loc.ambient = u.find("uAmbient")
 	r.loc.diffuse = u.find("uDiffuse")
+	r.loc.instances = u.find("uInstances")
 	if u.err != nil {
 		return nil, u.err
 	}
@@ -153,21 +175,26 @@ func NewRenderer() (*Renderer, error) {
 		return nil, err
 	}
 
-	// The instanced vertex array: the mesh's vertices and indices, and one
-	// engine.Instance per instance from the instance buffer.
+	var maxTexels int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
+	r.maxInstances = int(maxTexels) / instanceWords
+
+	// The instance buffer, read through a buffer texture of 32-bit words
+	// on texture unit 0; the vertex array stays empty (cube.vert has no
+	// attributes) but the core profile needs one bound to draw.
 	gl.GenVertexArrays(1, &r.vao)
 	gl.GenBuffers(1, &r.buf)
-	gl.BindVertexArray(r.vao)
-	r.mesh.bindVertices()
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.buf)
+	gl.GenTextures(1, &r.tex)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, r.buf)
 	r.bufCap = minInstanceCapacity * instanceSize
-	gl.BufferData(gl.ARRAY_BUFFER, r.bufCap, nil, gl.STREAM_DRAW)
-	instanceAttrib(attrIPos, 3, gl.FLOAT, false, unsafe.Offsetof(engine.Instance{}.Pos))
-	instanceAttrib(attrIRot, 4, gl.FLOAT, false, unsafe.Offsetof(engine.Instance{}.Rot))
-	instanceAttrib(attrIScale, 3, gl.FLOAT, false, unsafe.Offsetof(engine.Instance{}.Scale))
-	instanceAttrib(attrIColor, 4, gl.UNSIGNED_BYTE, true, unsafe.Offsetof(engine.Instance{}.Color))
-	gl.BindVertexArray(0)
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gl.BufferData(gl.TEXTURE_BUFFER, r.bufCap, nil, gl.STREAM_DRAW)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
+	gl.BindTexture(gl.TEXTURE_BUFFER, r.tex)
+	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32UI, r.buf)
+	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+	gl.UseProgram(uint32(r.prog))
+	gl.Uniform1i(r.loc.instances, instanceTextureUnit)
+	gl.UseProgram(0)
 
 	r.SetLight(DefaultLight())
 	if err := CheckError(); err != nil {
@@ -175,14 +202,6 @@ func NewRenderer() (*Renderer, error) {
 	}
 	ok = true
 	return r, nil
-}
-
-// instanceAttrib points attribute loc of the bound vertex array at a field
-// of engine.Instance in the bound array buffer, advancing once per instance.
-func instanceAttrib(loc uint32, size int32, xtype uint32, normalized bool, offset uintptr) {
-	gl.EnableVertexAttribArray(loc)
-	gl.VertexAttribPointerWithOffset(loc, size, xtype, normalized, int32(instanceSize), offset)
-	gl.VertexAttribDivisor(loc, 1)
 }
 
 // checkAttribs checks that the program's attributes sit at the locations
@@ -231,6 +250,12 @@ func (r *Renderer) SetLight(l Light) {
 	gl.UseProgram(0)
 }
 
+// MaxInstances is the most instances one Frame draws: the driver's
+// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 11 words of an instance.
+// OpenGL 4.1 guarantees only 5,957, but desktop drivers offer millions
+// (llvmpipe: 12,201,611).
+func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
+
 // Stats returns what the last Frame or DrawPerInstance did.
 func (r *Renderer) Stats() Stats { return r.stats }
 
@@ -243,6 +268,10 @@ func (r *Renderer) Delete() {
 	if r.vao != 0 {
 		gl.DeleteVertexArrays(1, &r.vao)
 		r.vao = 0
+	}
+	if r.tex != 0 {
+		gl.DeleteTextures(1, &r.tex)
+		r.tex = 0
 	}
 	if r.buf != 0 {
 		gl.DeleteBuffers(1, &r.buf)

@@ -274,34 +274,49 @@ func absDiff(a, b uint8) int {
 }
 
 // The baseline draws the same picture as the instanced path.
+// Frame builds each cube's three visible faces in the vertex shader from the
+// camera's position; DrawPerInstance draws the six faces of the mesh and
+// lets OpenGL cull the hidden ones. The two must agree to the bit from
+// every side, including from inside a cube's slab along an axis (the camera
+// level with a face) and with flat and stretched cubes.
 func TestDrawPerInstanceMatchesFrame(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	insts := gridInstances(49, 7)
-	a := frame(t, r, w, h, black, testCamera, insts)
-	b := image.NewRGBA(a.Rect)
-	var glErr, readErr error
-	onMain(func() {
-		r.DrawPerInstance(w, h, black, testCamera, insts)
-		glErr = gfx.CheckError()
-		readErr = r.ReadRGBA(b)
-	})
-	if glErr != nil || readErr != nil {
-		t.Fatalf("DrawPerInstance: %v; ReadRGBA: %v", glErr, readErr)
+	insts[3].Scale[0] = 0                      // flat: no X extent
+	insts[4].Scale = mgl32.Vec3{0.1, 1.2, 0.5} // stretched
+	eyes := []mgl32.Vec3{
+		{0, 0, 50}, {0, 0, -50}, {50, 0, 0}, {-50, 0, 0}, {0, 50, 0.001}, {0, -50, 0.001},
+		{30, 30, 30}, {-30, 20, -35}, {12, -40, 25}, {0, 0.3, 50},
 	}
-	if s := r.Stats(); s.DrawCalls != len(insts) || s.Instances != len(insts) {
-		t.Errorf("DrawPerInstance Stats() = %+v, want %d draw calls and instances", s, len(insts))
-	}
-	diff := 0
-	for i := range a.Pix {
-		if absDiff(a.Pix[i], b.Pix[i]) > 1 {
-			diff++
+	for _, eye := range eyes {
+		cam := testCamera
+		cam.Eye = eye
+		a := frame(t, r, w, h, black, cam, insts)
+		b := image.NewRGBA(a.Rect)
+		var glErr, readErr error
+		onMain(func() {
+			r.DrawPerInstance(w, h, black, cam, insts)
+			glErr = gfx.CheckError()
+			readErr = r.ReadRGBA(b)
+		})
+		if glErr != nil || readErr != nil {
+			t.Fatalf("DrawPerInstance: %v; ReadRGBA: %v", glErr, readErr)
 		}
-	}
-	if diff > 0 {
-		t.Errorf("DrawPerInstance and Frame differ in %d of %d bytes", diff, len(a.Pix))
-	}
-	if n := findBlob(a, rgba(black)).n; n < w*h/10 {
-		t.Errorf("the grid covers %d pixels, want at least a tenth of the image", n)
+		if s := r.Stats(); s.DrawCalls != len(insts) || s.Instances != len(insts) {
+			t.Errorf("DrawPerInstance Stats() = %+v, want %d draw calls and instances", s, len(insts))
+		}
+		diff := 0
+		for i := range a.Pix {
+			if a.Pix[i] != b.Pix[i] {
+				diff++
+			}
+		}
+		if diff > 0 {
+			t.Errorf("eye %v: DrawPerInstance and Frame differ in %d of %d bytes", eye, diff, len(a.Pix))
+		}
+		if n := findBlob(a, rgba(black)).n; n < w*h/10 {
+			t.Errorf("eye %v: the grid covers %d pixels, want at least a tenth of the image", eye, n)
+		}
 	}
 }
 
@@ -543,5 +558,18 @@ func TestDeletedRendererPanics(t *testing.T) {
 	})
 	if msg, _ := got.(string); !strings.HasPrefix(msg, "gfx: ") {
 		t.Errorf("Frame on a deleted Renderer panicked with %v, want a message starting with \"gfx: \"", got)
+	}
+}
+
+// OpenGL 4.1 guarantees buffer textures of 65,536 words, 5,957 instances;
+// the renderer draws that many in one call at least.
+func TestMaxInstances(t *testing.T) {
+	r, _, _ := newRenderer(t, testSize)
+	var max int
+	var name string
+	onMain(func() { max, name = r.MaxInstances(), gfx.RendererName() })
+	t.Logf("MaxInstances() = %d on %s", max, name)
+	if max < 65536/11 {
+		t.Errorf("MaxInstances() = %d, want at least %d", max, 65536/11)
 	}
 }

@@ -1,29 +1,38 @@
 #version 410 core
 
-// The lit, instanced cube: gfx.Renderer.Frame draws every cube with one
-// glDrawElementsInstanced call.
+// The lit cube, every instance in one draw call: gfx.Renderer.Frame calls
+// glDrawArrays(GL_TRIANGLES, 0, 18 * instances) with no vertex attributes,
+// and this shader builds each vertex from gl_VertexID ("vertex pulling").
 //
-// Per vertex (the cube mesh): position and normal.
-// Per instance (attribute divisor 1): one engine.Instance exactly as the
-// renderer streams it, 44 bytes:
-//   offset  0  iPos    3 x float
-//   offset 12  iRot    4 x float, a unit quaternion stored W FIRST:
-//                      iRot.x is the scalar part, iRot.yzw the vector part
-//   offset 28  iScale  3 x float
-//   offset 40  iColor  4 x unsigned byte, normalised to [0, 1]
-// The locations are gfx's attr* constants; gfx checks them at start-up.
+// Vertices 18k .. 18k+17 belong to instance k: the three faces of its cube
+// that can face the camera, two triangles (six vertices) each. Of the two
+// faces across each local axis only the one on the camera's side can be
+// seen, so the other is never generated; the two triangles of a face come
+// out in the same order, and counter-clockwise in the same way, as the
+// mesh's (gfx.CubeGeometry), so both paths draw the same pixels. This halves
+// the triangles a software rasteriser sets up, and since one draw covers
+// every cube, the driver processes vertices in large batches instead of
+// per instance.
+//
+// uInstances is the instance buffer as a buffer texture of 32-bit words
+// (GL_R32UI), one engine.Instance per 11 words, exactly as the renderer
+// streams []engine.Instance:
+//   word  0- 2  position    3 x float
+//   word  3- 6  rotation    a unit quaternion stored W FIRST (w, x, y, z)
+//   word  7- 9  scale       3 x float, none negative
+//   word 10     colour      4 bytes RGBA, normalised to [0, 1]
+//
+// A face is flat and the light directional, so the light is worked out here,
+// once per vertex, and the fragment shader only writes the colour.
 
-layout(location = 0) in vec3 aPos;
-layout(location = 1) in vec3 aNormal;
-layout(location = 2) in vec3 iPos;
-layout(location = 3) in vec4 iRot;
-layout(location = 4) in vec3 iScale;
-layout(location = 5) in vec4 iColor;
-
+uniform usamplerBuffer uInstances;
 uniform mat4 uViewProj;
+uniform vec3 uEye;      // camera position, world space
+uniform vec3 uLightDir; // unit vector from the scene toward the light, world space
+uniform float uAmbient; // light on every face
+uniform float uDiffuse; // added in proportion to the cosine toward the light
 
-out vec3 vNormal;
-out vec4 vColor;
+flat out vec4 vColor;
 
 // rotate turns v by the unit quaternion q stored W first (q.x = w,
 // q.yzw = x, y, z): v + 2w(u x v) + 2u x (u x v) with u = q.yzw.
@@ -32,12 +41,44 @@ vec3 rotate(vec4 q, vec3 v) {
     return v + 2.0 * cross(u, cross(u, v) + q.x * v);
 }
 
+// The corners of a face's two triangles in the face's (u, v) coordinates.
+const vec2 corners[6] = vec2[6](
+    vec2(-1, -1), vec2(1, -1), vec2(1, 1),
+    vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
+
+float word(int i) { return uintBitsToFloat(texelFetch(uInstances, i).r); }
+
 void main() {
-    vec3 world = iPos + rotate(iRot, iScale * aPos);
-    gl_Position = uViewProj * vec4(world, 1.0);
+    int instance = gl_VertexID / 18;
+    int r = gl_VertexID - 18 * instance;
+    int axis = r / 6; // 0, 1, 2: the face across local x, y or z
+    vec2 c = corners[r - 6 * axis];
+
+    int b = 11 * instance;
+    vec3 pos = vec3(word(b), word(b + 1), word(b + 2));
+    vec4 rot = vec4(word(b + 3), word(b + 4), word(b + 5), word(b + 6));
+    vec3 scale = vec3(word(b + 7), word(b + 8), word(b + 9));
+    vec4 color = unpackUnorm4x8(texelFetch(uInstances, b + 10).r);
+
+    // The camera in the cube's frame (the inverse rotation) picks the side.
+    vec3 eye = rotate(vec4(rot.x, -rot.yzw), uEye - pos);
+    vec3 n = vec3(0.0);
+    n[axis] = eye[axis] >= 0.0 ? 1.0 : -1.0;
+    // Edges u and v with u x v = n, so the corners run counter-clockwise
+    // seen from outside: the next two axes in cyclic order, swapped for a
+    // face on the negative side.
+    vec3 next = n.zxy * n[axis], after = n.yzx * n[axis];
+    vec3 u = n[axis] > 0.0 ? next : after;
+    vec3 v = n[axis] > 0.0 ? after : next;
+    vec3 local = 0.5 * (n + c.x * u + c.y * v);
+
+    gl_Position = uViewProj * vec4(pos + rotate(rot, scale * local), 1.0);
+
     // Normals transform by the cofactor of rotate*scale, which is rotate
     // times (sy*sz, sz*sx, sx*sy): the inverse transpose up to a positive
     // factor, without dividing by a scale that may be zero (a flat cube).
-    vNormal = rotate(iRot, aNormal * (iScale.yzx * iScale.zxy));
-    vColor = iColor;
+    vec3 normal = rotate(rot, n * (scale.yzx * scale.zxy));
+    float len = length(normal);
+    float lambert = len > 0.0 ? max(dot(normal, uLightDir), 0.0) / len : 0.0;
+    vColor = vec4(color.rgb * (uAmbient + uDiffuse * lambert), 1.0);
 }

@@ -1,10 +1,11 @@
 #version 410 core
 
-// The cube transformed by uniforms, one draw call per cube. Used only by
-// gfx.Renderer.DrawPerInstance, the deliberately naive baseline that the
-// instanced path (cube.vert) is measured against. The maths is cube.vert's,
-// with the instance in uniforms instead of attributes, so both paths draw
-// the same pixels.
+// The cube mesh transformed by uniforms, one draw call per cube. Used only
+// by gfx.Renderer.DrawPerInstance, the deliberately naive baseline that the
+// one-call path (cube.vert) is measured against. The maths is cube.vert's,
+// with the instance in uniforms and the geometry from the mesh (all six
+// faces, the hidden ones culled by OpenGL), so both paths draw the same
+// pixels.
 
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
@@ -14,9 +15,11 @@ uniform vec3 uPos;
 uniform vec4 uRot; // W first, as engine.Instance stores it
 uniform vec3 uScale;
 uniform vec4 uColor;
+uniform vec3 uLightDir;
+uniform float uAmbient;
+uniform float uDiffuse;
 
-out vec3 vNormal;
-out vec4 vColor;
+flat out vec4 vColor;
 
 vec3 rotate(vec4 q, vec3 v) {
     vec3 u = q.yzw;
@@ -24,8 +27,9 @@ vec3 rotate(vec4 q, vec3 v) {
 }
 
 void main() {
-    vec3 world = uPos + rotate(uRot, uScale * aPos);
-    gl_Position = uViewProj * vec4(world, 1.0);
-    vNormal = rotate(uRot, aNormal * (uScale.yzx * uScale.zxy));
-    vColor = uColor;
+    gl_Position = uViewProj * vec4(uPos + rotate(uRot, uScale * aPos), 1.0);
+    vec3 normal = rotate(uRot, aNormal * (uScale.yzx * uScale.zxy));
+    float len = length(normal);
+    float lambert = len > 0.0 ? max(dot(normal, uLightDir), 0.0) / len : 0.0;
+    vColor = vec4(uColor.rgb * (uAmbient + uDiffuse * lambert), 1.0);
 }

@@ -6,15 +6,18 @@
 // Every file is GLSL 4.10 core (it starts with "#version 410 core"), the
 // version of the OpenGL 4.1 core contexts the engine creates:
 //
-//   - cube.vert: the lit, instanced cube. Per vertex a position and a normal;
-//     per instance one engine.Instance, read straight from the buffer the
-//     renderer streams (44 bytes: position, rotation quaternion stored W
-//     first, scale, RGBA colour as normalised bytes).
-//   - cube.frag: one directional light plus ambient, coloured by the
-//     instance.
-//   - cube_single.vert: the same cube transformed by uniforms, one draw call
+//   - cube.vert: the lit cube, every instance in one draw call. It has no
+//     vertex attributes: it builds each vertex from gl_VertexID (the three
+//     faces of a cube that can face the camera) and reads the instance from
+//     the buffer the renderer streams, a buffer texture of 32-bit words
+//     holding []engine.Instance as is (44 bytes: position, rotation
+//     quaternion stored W first, scale, RGBA colour bytes). It lights the
+//     face: one directional light plus ambient.
+//   - cube.frag: writes the colour cube.vert lit (a face is flat, so its
+//     colour is the same across it).
+//   - cube_single.vert: the cube mesh transformed by uniforms, one draw call
 //     per cube; only gfx's deliberately naive baseline (DrawPerInstance),
-//     kept to measure instancing against.
+//     kept to measure the one-call path against.
 //
 // The attribute locations and uniform names are a contract with package gfx,
 // which checks them when it builds its programs.

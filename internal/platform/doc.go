@@ -71,4 +71,13 @@
 // reports Lost and ShouldClose. (A client that kills the connection itself,
 // as xdotool windowkill and xkill do, still ends the process: Xlib exits on
 // a lost connection whatever the program does.)
+//
+// # The C allocator
+//
+// On Linux with glibc, the first Open raises malloc's trim and mmap
+// thresholds (to 64 MiB and 32 MiB) for the whole process. OpenGL drivers,
+// Mesa's software renderer above all, allocate and free megabytes per
+// frame; with glibc's defaults every frame gave that memory back to the
+// kernel and page-faulted it in again. Go's heap is not affected. Delete
+// the call in Open to keep glibc's defaults.
 package platform

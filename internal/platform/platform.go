@@ -120,6 +120,7 @@ func Open(cfg Config) (*Window, error) {
 		return nil, fmt.Errorf("platform: window size must be positive, got %dx%d", cfg.Width, cfg.Height)
 	}
 	if openWindows == 0 {
+		tuneCAllocator()
 		if err := initGLFW(); err != nil {
 			return nil, err
 		}
