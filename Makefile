@@ -21,10 +21,12 @@ ARGS ?=
 #   libgl1-mesa-dev libgl1-mesa-dri     libGL and its headers; Mesa's software (llvmpipe) driver
 #   xvfb xauth                          a virtual X display for tests and headless machines (xvfb-run)
 #   xdotool                             drives windows in the window tests
+#   jwm                                 a small window manager: Xvfb has none, and without one
+#                                       nothing minimises, restores or politely closes a window
 DEB_PACKAGES := gcc libc6-dev pkg-config \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	libgl1-mesa-dev libgl1-mesa-dri \
-	xvfb xauth xdotool
+	xvfb xauth xdotool jwm
 
 # Pinned linter; `go run pkg@version` does not touch go.mod.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2

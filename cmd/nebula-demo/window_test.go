@@ -1,0 +1,364 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nebulaengine/nebula/internal/platform/platformtest"
+)
+
+// The windowed demo is tested as a whole program: the binary, built once,
+// run under an X server with its flags, its statistics file read back.
+
+var demoBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// demoBinary builds the demo once per test process and returns its path.
+func demoBinary(t *testing.T) string {
+	t.Helper()
+	demoBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "nebula-demo-test-")
+		if err != nil {
+			demoBin.err = err
+			return
+		}
+		demoBin.path = filepath.Join(dir, "nebula-demo")
+		if out, err := exec.Command("go", "build", "-o", demoBin.path, ".").CombinedOutput(); err != nil {
+			demoBin.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if demoBin.err != nil {
+		t.Fatal(demoBin.err)
+	}
+	return demoBin.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demoBin.path != "" {
+		os.RemoveAll(filepath.Dir(demoBin.path))
+	}
+	os.Exit(code)
+}
+
+// needDisplay skips the test without an X display, or fails it under
+// NEBULA_REQUIRE_GL=1.
+func needDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		platformtest.SkipOrFail(t, fmt.Errorf("no X display ($DISPLAY is empty); run under xvfb-run, as make test does"))
+	}
+}
+
+// statsRow is one row of the -stats CSV, the columns DESIGN.md names plus
+// dropped_ms.
+type statsRow struct {
+	frame, steps, tick      int
+	tMS, frameMS, droppedMS float64
+}
+
+func readStats(t *testing.T, path string) []statsRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) < 2 {
+		t.Fatalf("%s has %d lines, want a header and rows", path, len(recs))
+	}
+	col := map[string]int{}
+	for i, name := range recs[0] {
+		col[name] = i
+	}
+	for _, name := range []string{"frame", "t_ms", "frame_ms", "steps", "alpha", "tick", "fps", "ups", "dropped_ms"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("%s header %v lacks column %q", path, recs[0], name)
+		}
+	}
+	rows := make([]statsRow, 0, len(recs)-1)
+	for i, rec := range recs[1:] {
+		num := func(name string) float64 {
+			v, err := strconv.ParseFloat(rec[col[name]], 64)
+			if err != nil {
+				t.Fatalf("%s row %d column %s: %v", path, i+1, name, err)
+			}
+			return v
+		}
+		rows = append(rows, statsRow{
+			frame: int(num("frame")), steps: int(num("steps")), tick: int(num("tick")),
+			tMS: num("t_ms"), frameMS: num("frame_ms"), droppedMS: num("dropped_ms"),
+		})
+	}
+	return rows
+}
+
+// checkTicksFollowTheClock checks the loop's central promise on a real
+// run: at every frame, the ticks run so far are the whole ticks in the
+// time since the loop started, less the time the clamps dropped, and each
+// frame's steps are the ticks it added.
+func checkTicksFollowTheClock(t *testing.T, rows []statsRow, rate float64) {
+	t.Helper()
+	for i, r := range rows {
+		if r.frame != i+1 {
+			t.Fatalf("row %d is frame %d, want %d", i+1, r.frame, i+1)
+		}
+		// t_ms and dropped_ms are printed to 0.1 µs: allow that much
+		// either side of a tick boundary.
+		simMS := r.tMS - r.droppedMS
+		lo := int(math.Floor((simMS - 0.001) * rate / 1000))
+		hi := int(math.Floor((simMS + 0.001) * rate / 1000))
+		if r.tick < lo || r.tick > hi {
+			t.Errorf("frame %d at %.4f ms (%.4f ms dropped): tick %d, want %d at %g Hz", r.frame, r.tMS, r.droppedMS, r.tick, lo, rate)
+		}
+		if i > 0 && r.tick-rows[i-1].tick != r.steps {
+			t.Errorf("frame %d: %d steps, but the tick went from %d to %d", r.frame, r.steps, rows[i-1].tick, r.tick)
+		}
+	}
+}
+
+// A windowed run with the render rate below the tick rate: every frame runs
+// the ticks its time owes (2 or 3 at 144 Hz ticks and 60 FPS), the CSV has
+// one row per frame, and the screenshot is the window's size and shows the
+// scene.
+func TestWindowedRunStatsAndScreenshot(t *testing.T) {
+	needDisplay(t)
+	bin := demoBinary(t)
+	dir := t.TempDir()
+	statsPath, shotPath := filepath.Join(dir, "s.csv"), filepath.Join(dir, "shot.png")
+	cmd := exec.Command(bin, "-frames", "90", "-fps", "60", "-tick-rate", "144", "-entities", "200",
+		"-width", "320", "-height", "200", "-stats", statsPath, "-screenshot", shotPath, "-log-level", "warn")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	rows := readStats(t, statsPath)
+	if len(rows) != 90 {
+		t.Fatalf("%d rows, want one per frame (90)", len(rows))
+	}
+	checkTicksFollowTheClock(t, rows, 144)
+	if last := rows[len(rows)-1]; last.tick < 144 {
+		t.Errorf("90 frames at 60 FPS ran %d ticks at 144 Hz, want about 216 (at least 144)", last.tick)
+	}
+
+	f, err := os.Open(shotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", shotPath, err)
+	}
+	if b := img.Bounds(); b.Dx() != 320 || b.Dy() != 200 {
+		t.Errorf("screenshot is %v, want 320x200", b)
+	}
+	// Cubes are lit and coloured; the background pulses between black and
+	// dark blue. Count the pixels brighter than any background.
+	bright := 0
+	for y := range 200 {
+		for x := range 320 {
+			r, g, _, _ := img.At(x, y).RGBA()
+			if r>>8 > 60 || g>>8 > 60 {
+				bright++
+			}
+		}
+	}
+	if bright < 200 {
+		t.Errorf("the screenshot has %d bright pixels, want the scene's cubes (at least 200)", bright)
+	}
+}
+
+// xserver is a private X server with a window manager, for what plain Xvfb
+// cannot do: minimising and restoring a window, and closing it politely.
+type xserver struct {
+	display string
+	env     []string
+}
+
+// startXServer starts Xvfb on a free display and jwm on it, and waits until
+// the window manager answers. Both are stopped when the test ends.
+func startXServer(t *testing.T) *xserver {
+	t.Helper()
+	for _, tool := range []string{"Xvfb", "jwm", "xdotool"} {
+		platformtest.RequireTool(t, tool)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xvfb := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp", "-noreset")
+	xvfb.ExtraFiles = []*os.File{w}
+	if err := xvfb.Start(); err != nil {
+		t.Fatalf("Xvfb: %v", err)
+	}
+	w.Close()
+	t.Cleanup(func() { xvfb.Process.Kill(); xvfb.Wait() })
+	line, err := bufio.NewReader(r).ReadString('\n')
+	r.Close()
+	if err != nil {
+		t.Fatalf("Xvfb did not report its display: %v", err)
+	}
+	x := &xserver{display: ":" + strings.TrimSpace(line)}
+	x.env = append(os.Environ(), "DISPLAY="+x.display, "XAUTHORITY=")
+
+	wm := exec.Command("jwm")
+	wm.Env = x.env
+	if err := wm.Start(); err != nil {
+		t.Fatalf("jwm: %v", err)
+	}
+	t.Cleanup(func() { wm.Process.Kill(); wm.Wait() })
+	// jwm publishes the EWMH desktop properties once it manages the screen.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := x.xdo("get_desktop"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jwm did not start managing %s within 10s", x.display)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return x
+}
+
+func (x *xserver) xdo(args ...string) (string, error) {
+	cmd := exec.Command("xdotool", args...)
+	cmd.Env = x.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+func (x *xserver) mustXdo(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := x.xdo(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The window's life as a user lives it, driven by xdotool through a real
+// window manager: the demo runs, is minimised (simulation and drawing stop),
+// restored (no burst of ticks for the time it was away), resized, and closed
+// with Alt+F4 (a polite close: the demo ends normally, status 0).
+func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
+	x := startXServer(t)
+	bin := demoBinary(t)
+	statsPath := filepath.Join(t.TempDir(), "s.csv")
+	demo := exec.Command(bin, "-duration", "60s", "-entities", "100", "-width", "480", "-height", "300",
+		"-stats", statsPath, "-log-level", "debug")
+	demo.Env = x.env
+	var stderr bytes.Buffer
+	demo.Stderr = &stderr
+	if err := demo.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- demo.Wait() }()
+	defer func() {
+		if demo.ProcessState == nil {
+			demo.Process.Kill()
+			<-done
+		}
+	}()
+
+	id := x.mustXdo(t, "search", "--sync", "--onlyvisible", "--name", "^Nebula demo")
+	if strings.Contains(id, "\n") {
+		t.Fatalf("several demo windows: %q", id)
+	}
+	time.Sleep(time.Second)
+	x.mustXdo(t, "windowminimize", "--sync", id)
+	const away = 1500 * time.Millisecond
+	time.Sleep(away)
+	x.mustXdo(t, "windowactivate", "--sync", id)
+	time.Sleep(time.Second)
+	x.mustXdo(t, "windowsize", "--sync", id, "400", "260")
+	time.Sleep(time.Second)
+	x.mustXdo(t, "windowactivate", "--sync", id)
+	x.mustXdo(t, "key", "--clearmodifiers", "alt+F4")
+
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the demo ended with %v after Alt+F4, want status 0\n%s", err, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("the demo did not end within 15s of Alt+F4\n%s", stderr.String())
+	}
+
+	log := stderr.String()
+	for _, want := range []string{
+		`msg="window minimised or restored" iconified=true`,
+		`msg="window minimised or restored" iconified=false`,
+		`msg="framebuffer resized" height=260 width=400`,
+		`msg="pacing report"`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the demo's log lacks %s:\n%s", want, log)
+		}
+	}
+	for _, bad := range []string{"level=error", "level=fatal", "panic", "goroutine "} {
+		if strings.Contains(log, bad) {
+			t.Errorf("the demo's log contains %q:\n%s", bad, log)
+		}
+	}
+
+	rows := readStats(t, statsPath)
+	// The minimised stretch is the longest gap between two frames; the
+	// first frame after it must not catch up the time away.
+	gap := 1
+	for i := 2; i < len(rows); i++ {
+		if rows[i].tMS-rows[i-1].tMS > rows[gap].tMS-rows[gap-1].tMS {
+			gap = i
+		}
+	}
+	before, after := rows[gap-1], rows[gap]
+	if d := time.Duration((after.tMS - before.tMS) * float64(time.Millisecond)); d < away*3/4 {
+		t.Fatalf("the longest gap between frames is %v, want the %v the window was minimised", d, away)
+	}
+	t.Logf("%d frames; minimised between frames %d and %d (%.0f ms); %d steps in the frame after; %d ticks at %.0f ms",
+		len(rows), before.frame, after.frame, after.tMS-before.tMS, after.steps, rows[len(rows)-1].tick, rows[len(rows)-1].tMS)
+	if after.steps > 1 {
+		t.Errorf("the first frame after restoring ran %d ticks, want at most 1 (no catch-up burst)", after.steps)
+	}
+	maxSteps := 0
+	for _, r := range rows[gap:] {
+		maxSteps = max(maxSteps, r.steps)
+	}
+	if maxSteps > 3 {
+		t.Errorf("a frame after restoring ran %d ticks, want no burst (at most 3)", maxSteps)
+	}
+	// Over the whole run the ticks are the time the window was not away,
+	// at 60 Hz: the paused time is not simulated.
+	last := rows[len(rows)-1]
+	awayMS := after.tMS - before.tMS
+	wantTicks := (last.tMS - awayMS) * 60 / 1000
+	if got := float64(last.tick); math.Abs(got-wantTicks) > 6 {
+		t.Errorf("%d ticks over %.0f ms with %.0f ms minimised, want about %.0f", last.tick, last.tMS, awayMS, wantTicks)
+	}
+}
