@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"runtime/pprof"
+	"runtime/trace"
 	"time"
 
 	"github.com/nebulaengine/nebula/timing"
@@ -60,11 +63,30 @@ type FrameContext struct {
 type fixedSystem struct {
 	name string
 	run  func(*FixedContext)
+	// labels carries the pprof labels phase=fixed and system=name, made
+	// once when the system is added so that running it does not allocate.
+	labels context.Context
 }
 
 type frameSystem struct {
-	name string
-	run  func(*FrameContext)
+	name   string
+	run    func(*FrameContext)
+	labels context.Context // phase=update or phase=render, system=name
+}
+
+// PhaseTimes is how long the last frame spent in each part of
+// Engine.Frame, measured with the clock given to SetPhaseClock (all zero
+// without one).
+type PhaseTimes struct {
+	// Fixed is the time of the frame's ticks: input snapshots, saving the
+	// previous state and the FixedUpdate systems, summed over the ticks.
+	Fixed time.Duration
+	// Update is the time of the Update systems.
+	Update time.Duration
+	// Render is the time of interpolation and the Render systems. (A
+	// windowed runner adds the time it spends submitting the frame to the
+	// GPU to its own figure; the engine does not draw.)
+	Render time.Duration
 }
 
 // Engine runs a World on a fixed-timestep loop: each frame, Frame runs the
@@ -93,6 +115,18 @@ type Engine struct {
 
 	fixedStep   func(timing.Step)
 	renderFrame func(float64)
+	step        timing.Step // the tick tickBody runs
+	tickBody    func()
+	updateBody  func()
+	renderBody  func()
+
+	// Profiling: the context the pprof labels and trace regions hang
+	// from, the labels of the engine's own work, and the phase clock.
+	ctx          context.Context
+	tickLabels   context.Context // phase=fixed system=engine
+	interpLabels context.Context // phase=render system=interpolate
+	phaseClock   func() time.Duration
+	phases       PhaseTimes
 }
 
 // New returns an engine with an empty world, or an error saying which part
@@ -114,25 +148,88 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.fixedStep = e.runTick
 	e.renderFrame = e.runFrame
+	e.tickBody = e.runTickBody
+	e.updateBody = e.runUpdateBody
+	e.renderBody = e.runRenderBody
+	e.SetContext(context.Background())
 	return e, nil
 }
+
+// Profiling labels. Every system runs with the pprof labels phase (fixed,
+// update or render) and system (its name), so that a CPU profile can be cut
+// by phase or by system:
+//
+//	go tool pprof -tagfocus=phase=render cpu.prof
+//	go tool pprof -tagfocus=system=move cpu.prof
+//
+// The engine's own work carries system=engine (before each tick) and
+// system=interpolate (interpolation, in the render phase). Between systems
+// the goroutine's labels are those of the engine's context (SetContext).
+const (
+	LabelPhase  = "phase"
+	LabelSystem = "system"
+)
+
+// Phase names, the values of the phase label.
+const (
+	PhaseFixed  = "fixed"
+	PhaseUpdate = "update"
+	PhaseRender = "render"
+	PhasePace   = "pace" // waiting for the next frame's deadline (windowed runner)
+)
+
+// Labels returns ctx with the pprof labels phase and system set, for code
+// outside the engine that wants its samples filed like a system's.
+func Labels(ctx context.Context, phase, system string) context.Context {
+	return pprof.WithLabels(ctx, pprof.Labels(LabelPhase, phase, LabelSystem, system))
+}
+
+// SetContext sets the context the engine's pprof labels and runtime/trace
+// regions derive from: pass the context of a runtime/trace task to group a
+// run's frames under it, or one with pprof labels of your own. The default
+// is context.Background(). Systems added before the call are relabelled.
+func (e *Engine) SetContext(ctx context.Context) {
+	e.ctx = ctx
+	e.tickLabels = Labels(ctx, PhaseFixed, "engine")
+	e.interpLabels = Labels(ctx, PhaseRender, "interpolate")
+	for i := range e.fixed {
+		e.fixed[i].labels = Labels(ctx, PhaseFixed, e.fixed[i].name)
+	}
+	for i := range e.update {
+		e.update[i].labels = Labels(ctx, PhaseUpdate, e.update[i].name)
+	}
+	for i := range e.render {
+		e.render[i].labels = Labels(ctx, PhaseRender, e.render[i].name)
+	}
+}
+
+// Context returns the context set by SetContext.
+func (e *Engine) Context() context.Context { return e.ctx }
+
+// SetPhaseClock makes Frame measure its phases with now (PhaseTimes); nil,
+// the default, turns the measuring off. The windowed runner passes its
+// monotonic clock; a headless run needs none.
+func (e *Engine) SetPhaseClock(now func() time.Duration) { e.phaseClock = now }
+
+// PhaseTimes returns how long the last Frame spent in each phase.
+func (e *Engine) PhaseTimes() PhaseTimes { return e.phases }
 
 // AddFixed appends a system to the FixedUpdate schedule: it runs once per
 // tick, in the order added.
 func (e *Engine) AddFixed(name string, run func(*FixedContext)) {
-	e.fixed = append(e.fixed, fixedSystem{name, run})
+	e.fixed = append(e.fixed, fixedSystem{name, run, Labels(e.ctx, PhaseFixed, name)})
 }
 
 // AddUpdate appends a system to the Update schedule: once per frame, after
 // the frame's ticks, with the real frame time.
 func (e *Engine) AddUpdate(name string, run func(*FrameContext)) {
-	e.update = append(e.update, frameSystem{name, run})
+	e.update = append(e.update, frameSystem{name, run, Labels(e.ctx, PhaseUpdate, name)})
 }
 
 // AddRender appends a system to the Render schedule: once per frame, after
 // interpolation, with alpha and the render buffer.
 func (e *Engine) AddRender(name string, run func(*FrameContext)) {
-	e.render = append(e.render, frameSystem{name, run})
+	e.render = append(e.render, frameSystem{name, run, Labels(e.ctx, PhaseRender, name)})
 }
 
 // SetInputScript makes script feed the input of every tick before the
@@ -162,12 +259,44 @@ func (e *Engine) SetInterpolation(cfg InterpolationConfig) error {
 }
 
 // Frame runs one frame that starts at now (a clock reading) and returns the
-// number of ticks it ran.
+// number of ticks it ran. When runtime/trace is recording, each tick and
+// the update and render phases are trace regions ("tick", "update",
+// "render").
 func (e *Engine) Frame(now time.Duration) int {
+	e.phases = PhaseTimes{}
 	return e.Loop.Tick(now, e.fixedStep, e.renderFrame)
 }
 
+// since returns the phase clock's time since start, and the clock's now.
+func (e *Engine) since(start time.Duration) (time.Duration, time.Duration) {
+	now := e.phaseClock()
+	return now - start, now
+}
+
+// The phases run inside trace.WithRegion, which records a region without
+// allocating (trace.StartRegion allocates one *Region per call while
+// tracing). Its functions are method values made once in New, with their
+// argument in a field.
+
 func (e *Engine) runTick(s timing.Step) {
+	var start time.Duration
+	if e.phaseClock != nil {
+		start = e.phaseClock()
+	}
+	e.step = s
+	trace.WithRegion(e.ctx, "tick", e.tickBody)
+	if e.stopAfter != 0 && s.Tick >= e.stopAfter {
+		e.Loop.Pause()
+	}
+	if e.phaseClock != nil {
+		d, _ := e.since(start)
+		e.phases.Fixed += d
+	}
+}
+
+func (e *Engine) runTickBody() {
+	s := e.step
+	pprof.SetGoroutineLabels(e.tickLabels)
 	if e.inputScript != nil {
 		e.inputScript(s.Tick, s.Due, e.Input)
 	}
@@ -175,24 +304,46 @@ func (e *Engine) runTick(s timing.Step) {
 	e.World.BeginTick(s.Tick)
 	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, DT: float32(s.DT), Tick: s.Tick}
 	for i := range e.fixed {
+		pprof.SetGoroutineLabels(e.fixed[i].labels)
 		e.fixed[i].run(&e.fixedCtx)
 	}
-	if e.stopAfter != 0 && s.Tick >= e.stopAfter {
-		e.Loop.Pause()
-	}
+	pprof.SetGoroutineLabels(e.ctx)
 }
 
 func (e *Engine) runFrame(alpha float64) {
 	if !e.drawing {
 		return
 	}
+	var start time.Duration
+	if e.phaseClock != nil {
+		start = e.phaseClock()
+	}
 	st := e.Loop.Stats()
 	e.frameCtx = FrameContext{World: e.World, DT: st.Interval.Seconds(), Alpha: float32(alpha), Stats: st, Render: &e.Render}
+	trace.WithRegion(e.ctx, "update", e.updateBody)
+	if e.phaseClock != nil {
+		e.phases.Update, start = e.since(start)
+	}
+	trace.WithRegion(e.ctx, "render", e.renderBody)
+	if e.phaseClock != nil {
+		e.phases.Render, _ = e.since(start)
+	}
+}
+
+func (e *Engine) runUpdateBody() {
 	for i := range e.update {
+		pprof.SetGoroutineLabels(e.update[i].labels)
 		e.update[i].run(&e.frameCtx)
 	}
-	e.World.Interpolate(float32(alpha), float32(e.Loop.DT()), e.interp, &e.Render)
+	pprof.SetGoroutineLabels(e.ctx)
+}
+
+func (e *Engine) runRenderBody() {
+	pprof.SetGoroutineLabels(e.interpLabels)
+	e.World.Interpolate(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
 	for i := range e.render {
+		pprof.SetGoroutineLabels(e.render[i].labels)
 		e.render[i].run(&e.frameCtx)
 	}
+	pprof.SetGoroutineLabels(e.ctx)
 }

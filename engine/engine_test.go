@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"runtime/trace"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// newTestEngine returns an engine with a few moving entities and one
+// system in each schedule.
+func newTestEngine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		id := e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+		e.World.SetVelocity(id, mgl32.Vec3{float32(i), 1, 0}, mgl32.Vec3{0, 1, 0})
+	}
+	e.AddFixed("move", func(c *FixedContext) {})
+	e.AddUpdate("camera", func(c *FrameContext) {})
+	e.AddRender("count", func(c *FrameContext) {})
+	return e
+}
+
+// Frames cost no allocation, with the phase clock on, while runtime/trace
+// records (regions) as well as when it does not.
+func TestFrameDoesNotAllocate(t *testing.T) {
+	e := newTestEngine(t)
+	var now time.Duration
+	e.SetPhaseClock(func() time.Duration { return now })
+	frame := func() {
+		now += 7 * time.Millisecond
+		e.Frame(now)
+	}
+	for range 10 {
+		frame()
+	}
+	if a := testing.AllocsPerRun(200, frame); a != 0 {
+		t.Errorf("Frame allocates %v times per frame, want 0", a)
+	}
+
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		t.Fatal(err)
+	}
+	defer trace.Stop()
+	ctx, task := trace.NewTask(context.Background(), "run")
+	defer task.End()
+	e.SetContext(ctx)
+	if a := testing.AllocsPerRun(200, frame); a != 0 {
+		t.Errorf("while tracing, Frame allocates %v times per frame, want 0", a)
+	}
+}
+
+// The phase clock splits each frame's time between the phases.
+func TestPhaseTimes(t *testing.T) {
+	e := newTestEngine(t)
+	var now time.Duration
+	e.SetPhaseClock(func() time.Duration { return now })
+	// Each system advances the invented clock by a known amount.
+	e.AddFixed("slow-fixed", func(*FixedContext) { now += 2 * time.Millisecond })
+	e.AddUpdate("slow-update", func(*FrameContext) { now += 3 * time.Millisecond })
+	e.AddRender("slow-render", func(*FrameContext) { now += 5 * time.Millisecond })
+
+	e.Frame(0) // the first frame sets the time reference: no tick
+	now = 50 * time.Millisecond
+	start := now
+	if n := e.Frame(now); n != 3 {
+		t.Fatalf("Frame ran %d ticks at 50 ms, want 3", n)
+	}
+	want := PhaseTimes{Fixed: 6 * time.Millisecond, Update: 3 * time.Millisecond, Render: 5 * time.Millisecond}
+	if got := e.PhaseTimes(); got != want {
+		t.Errorf("PhaseTimes() = %+v, want %+v", got, want)
+	}
+	if now-start != 14*time.Millisecond {
+		t.Errorf("the systems advanced the clock by %v, want 14ms", now-start)
+	}
+
+	e.SetPhaseClock(nil)
+	e.Frame(now + 20*time.Millisecond)
+	if got := e.PhaseTimes(); got != (PhaseTimes{}) {
+		t.Errorf("without a phase clock PhaseTimes() = %+v, want zero", got)
+	}
+}
