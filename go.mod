@@ -1,12 +1,15 @@
 module github.com/nebulaengine/nebula
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/go-gl/mathgl v1.2.0
+	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/sirupsen/logrus v1.10.2
+	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
+	golang.org/x/image v0.47.0
 )
 
-require golang.org/x/sys v0.13.0 // indirect
+require golang.org/x/sys v0.49.0 // indirect

@@ -47,6 +47,37 @@
 // A screenshot is read with Renderer.ReadRGBA after Frame and before
 // SwapBuffers, and written with SavePNG.
 //
+// # Overlay and GPU timing
+//
+// An Overlay draws diagnostics over the finished scene: text, a graph of
+// recent frame intervals with reference lines and a small histogram, in a
+// translucent panel at the top-left corner, in framebuffer pixels. Its font
+// (basicfont's 7×13) is rasterised once into an atlas texture, and each
+// Draw streams one buffer and makes one draw call. A GPUTimer measures the
+// GPU time of the commands between its Begin and End with GL_TIME_ELAPSED
+// queries, and reports each measurement a few frames later without ever
+// waiting for the GPU:
+//
+//	ov, err := gfx.NewOverlay()
+//	// ... handle err, defer ov.Delete(); likewise gt, err := gfx.NewGPUTimer()
+//	f := &gfx.OverlayFrame{Marks: []float32{6.94, 16.67}} // reused every frame
+//	for !win.ShouldClose() {
+//		gt.Begin()
+//		r.Frame(w, h, clear, cam, rb.Instances)
+//		gt.End()
+//		f.Text = append(f.Text[:0], "gpu "...)
+//		if d, ok := gt.Latest(); ok {
+//			f.Text = strconv.AppendFloat(f.Text, d.Seconds()*1000, 'f', 2, 64)
+//		}
+//		f.Graph = frameMillis // the last 240 frame intervals, oldest first
+//		ov.Draw(w, h, f)
+//		win.SwapBuffers()
+//	}
+//
+// Draw leaves the state Renderer.Frame draws with (depth test and culling
+// on, blending off, texture unit 0 active and untouched), so the next frame
+// is the same with or without an overlay.
+//
 // # Errors
 //
 // Environment failures are returned errors starting with "gfx: ": no GL 4.1,
@@ -62,6 +93,6 @@
 //
 // Functions that may run every frame (Clear, ReadPixels, CheckError,
 // Renderer.Frame, Renderer.DrawPerInstance, Renderer.ReadRGBA,
-// Camera.ViewProjection) do not allocate on the Go heap; the instance
+// Camera.ViewProjection, Overlay.Draw, the GPUTimer's methods) do not allocate on the Go heap; the instance
 // buffer grows on the GPU side only.
 package gfx

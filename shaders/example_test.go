@@ -18,4 +18,6 @@ func ExampleFS() {
 	// cube.frag
 	// cube.vert
 	// cube_single.vert
+	// overlay.frag
+	// overlay.vert
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"time"
 )
 
 // StatsCSVHeader is the header row StatsCSV writes: the frame number, the
@@ -34,13 +35,24 @@ func (c *StatsCSV) Write(s Stats) error {
 	if c.err != nil {
 		return c.err
 	}
-	ms := func(b []byte, d int64) []byte { return strconv.AppendFloat(b, float64(d)/1e6, 'f', 4, 64) }
-	b := c.line[:0]
+	b := AppendStatsCSV(c.line[:0], s)
+	b = append(b, '\n')
+	c.line = b
+	_, c.err = c.w.Write(b)
+	return c.err
+}
+
+// AppendStatsCSV appends the fields of the row StatsCSV writes for s, in the
+// order of StatsCSVHeader, to dst and returns the extended slice. It writes
+// no trailing newline, so a writer with more columns (package diag's) can
+// continue the row. It allocates only when dst has to grow.
+func AppendStatsCSV(dst []byte, s Stats) []byte {
+	b := dst
 	b = strconv.AppendUint(b, s.Frame, 10)
 	b = append(b, ',')
-	b = ms(b, int64(s.Time))
+	b = appendMS(b, s.Time)
 	b = append(b, ',')
-	b = ms(b, int64(s.Interval))
+	b = appendMS(b, s.Interval)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(s.Steps), 10)
 	b = append(b, ',')
@@ -52,17 +64,19 @@ func (c *StatsCSV) Write(s Stats) error {
 	b = append(b, ',')
 	b = strconv.AppendFloat(b, s.UPS, 'f', 2, 64)
 	b = append(b, ',')
-	b = ms(b, int64(s.Debt))
+	b = appendMS(b, s.Debt)
 	b = append(b, ',')
 	b = strconv.AppendUint(b, s.ClampedFrames, 10)
 	b = append(b, ',')
 	b = strconv.AppendUint(b, s.CappedFrames, 10)
 	b = append(b, ',')
-	b = ms(b, int64(s.DroppedTime()))
-	b = append(b, '\n')
-	c.line = b
-	_, c.err = c.w.Write(b)
-	return c.err
+	b = appendMS(b, s.DroppedTime())
+	return b
+}
+
+// appendMS appends d in milliseconds with four decimals (100 ns).
+func appendMS(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d)/1e6, 'f', 4, 64)
 }
 
 // Flush writes any buffered rows.

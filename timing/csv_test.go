@@ -56,3 +56,17 @@ func TestStatsCSVWriteDoesNotAllocate(t *testing.T) {
 		t.Errorf("Write allocates %v times per row", n)
 	}
 }
+
+func TestAppendStatsCSV(t *testing.T) {
+	s := Stats{Frame: 7, Time: 100 * time.Millisecond, Interval: 6944444, Steps: 1, Alpha: 0.5, Tick: 6,
+		FPS: 144, UPS: 60, Debt: 20 * time.Millisecond, ClampedFrames: 1, ClampedTime: time.Millisecond,
+		CappedFrames: 2, CappedTime: 2 * time.Millisecond}
+	got := string(AppendStatsCSV([]byte("x,"), s))
+	want := "x,7,100.0000,6.9444,1,0.5,6,144.00,60.00,20.0000,1,2,3.0000"
+	if got != want {
+		t.Errorf("AppendStatsCSV = %q, want %q", got, want)
+	}
+	if n := strings.Count(StatsCSVHeader, ","); n != strings.Count(want, ",")-1 {
+		t.Errorf("header has %d commas, row %d", n, strings.Count(want, ",")-1)
+	}
+}

@@ -1,6 +1,6 @@
 // Package cli parses the command line shared by Nebula's programs (the demo
 // and the minimal game): the loop, the display, the headless runner, the
-// output files and logging. Every value is checked, and a bad one is
+// output files, profiling and logging. Every value is checked, and a bad one is
 // reported in one line that names the flag and what it accepts, so a main
 // can print it and exit with status 2.
 package cli
@@ -16,6 +16,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -48,6 +50,30 @@ type Options struct {
 	Width      int
 	Height     int
 	Fullscreen bool
+
+	// Profiling: see package prof. Empty means off.
+	CPUProfile string
+	MemProfile string
+	Trace      string
+	Pprof      string // as given; prof.ParseAddr has accepted it
+	// Hitch is the frame time above which the last seconds of execution
+	// trace are saved to HitchDir (see diag.HitchRecorder); 0 is off.
+	Hitch    time.Duration
+	HitchDir string
+}
+
+// ProfOptions returns the profiling switches the flags ask for.
+func (o Options) ProfOptions() prof.Options {
+	return prof.Options{CPUProfile: o.CPUProfile, MemProfile: o.MemProfile, Trace: o.Trace, PprofAddr: o.Pprof}
+}
+
+// HitchConfig returns the hitch capture the flags ask for: the defaults
+// with -hitch as the threshold and -hitch-dir as the directory. It is
+// meaningful only when Hitch is above 0.
+func (o Options) HitchConfig() diag.HitchConfig {
+	c := diag.DefaultHitchConfig()
+	c.Threshold, c.Dir = o.Hitch, o.HitchDir
+	return c
 }
 
 // LoopConfig returns the loop configuration the flags ask for.
@@ -103,6 +129,12 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.Height, "height", 720, "window height in pixels")
 	fs.BoolVar(&o.Fullscreen, "fullscreen", false, "open a fullscreen window on the primary monitor")
+	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile to `file`")
+	fs.StringVar(&o.MemProfile, "memprofile", "", "write a heap profile to `file` at exit")
+	fs.StringVar(&o.Trace, "trace", "", "write an execution trace to `file`")
+	fs.StringVar(&o.Pprof, "pprof", "", "serve net/http/pprof at `addr`: port, :port or host:port (no host = 127.0.0.1 only)")
+	fs.DurationVar(&o.Hitch, "hitch", diag.DefaultHitchThreshold, "when a frame takes longer than this, save the last seconds of execution trace to -hitch-dir (0 = off)")
+	fs.StringVar(&o.HitchDir, "hitch-dir", diag.DefaultHitchDir(), "`dir`ectory for -hitch traces, created if missing")
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -146,6 +178,15 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 		return o, bad("width", o.Width, fmt.Sprintf("must be from 1 to %d pixels", MaxWindow))
 	case o.Height < 1 || o.Height > MaxWindow:
 		return o, bad("height", o.Height, fmt.Sprintf("must be from 1 to %d pixels", MaxWindow))
+	case o.Hitch < 0:
+		return o, bad("hitch", o.Hitch, "must be 0 (off) or a positive frame time such as 50ms")
+	case o.HitchDir == "":
+		return o, bad("hitch-dir", `""`, "must name a directory")
+	}
+	if o.Pprof != "" {
+		if _, err := prof.ParseAddr(o.Pprof); err != nil {
+			return o, &UsageError{msg: err.Error()}
+		}
 	}
 	lv, err := logrus.ParseLevel(level)
 	if err != nil {
@@ -160,6 +201,9 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 				return o, &UsageError{msg: fmt.Sprintf("-%s needs -headless", name)}
 			}
 		}
+	}
+	if o.Hitch == 0 && set(fs, "hitch-dir") {
+		return o, &UsageError{msg: "-hitch-dir needs -hitch above 0"}
 	}
 	if o.Headless && o.Ticks == 0 && o.Frames == 0 {
 		return o, &UsageError{msg: "-headless needs -ticks or -frames (a headless run has no window to close)"}

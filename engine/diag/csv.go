@@ -1,0 +1,81 @@
+package diag
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// CSVHeader is the header row CSV writes: timing.StatsCSVHeader's columns,
+// then the CPU time of the fixed systems, the update systems and rendering,
+// the GPU time (empty while unknown), the snaps this frame and so far, the
+// live entities, the heap in use in bytes and the GC cycles so far.
+// Durations are in milliseconds with four decimals.
+const CSVHeader = timing.StatsCSVHeader + ",fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles"
+
+// CSV writes one CSV row per frame. It buffers, and reuses one line buffer,
+// so writing a row does not allocate. Call Flush at the end.
+type CSV struct {
+	w    *bufio.Writer
+	line []byte
+	err  error
+}
+
+// NewCSV returns a writer to w and writes the header row (an error writing
+// it is returned by the next Write or Flush).
+func NewCSV(w io.Writer) *CSV {
+	c := &CSV{w: bufio.NewWriterSize(w, 64<<10), line: make([]byte, 0, 512)}
+	_, c.err = c.w.WriteString(CSVHeader + "\n")
+	return c
+}
+
+// Write appends the row for f. After an error it does nothing and keeps
+// returning that error.
+func (c *CSV) Write(f *Frame) error {
+	if c.err != nil {
+		return c.err
+	}
+	b := timing.AppendStatsCSV(c.line[:0], f.Loop)
+	b = append(b, ',')
+	b = appendMS(b, f.FixedCPU)
+	b = append(b, ',')
+	b = appendMS(b, f.UpdateCPU)
+	b = append(b, ',')
+	b = appendMS(b, f.RenderCPU)
+	b = append(b, ',')
+	if f.GPUValid {
+		b = appendMS(b, f.GPU)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(f.Snaps), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(f.TotalSnaps), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(f.Entities), 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, f.HeapInUse, 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, f.GCCycles, 10)
+	b = append(b, '\n')
+	c.line = b
+	_, c.err = c.w.Write(b)
+	return c.err
+}
+
+// Flush writes any buffered rows.
+func (c *CSV) Flush() error {
+	if c.err != nil {
+		return c.err
+	}
+	c.err = c.w.Flush()
+	return c.err
+}
+
+// appendMS appends d in milliseconds with four decimals, as timing's CSV
+// does.
+func appendMS(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d)/1e6, 'f', 4, 64)
+}

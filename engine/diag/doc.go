@@ -1,0 +1,31 @@
+// Package diag collects a running game's per-frame figures and watches them:
+// it is what the debug overlay shows, what -stats writes and what logs
+// "fixed systems over budget" or "running in slow motion". It is pure Go
+// (no cgo, no GL, no window), so a headless run can use it too.
+//
+// The windowed runner fills a Frame every frame (the loop's timing.Stats,
+// the CPU time of the fixed systems, update systems and rendering, a recent
+// GPU time, snaps, entities) and hands it to:
+//
+//   - Monitor.Observe, which fills the frame's memory figures from
+//     runtime/metrics, keeps the last RecentFrames intervals (Intervals, for
+//     the overlay's graph), a steps-per-frame histogram and the intervals of
+//     the last ReportFrames frames (Report, logged at exit), and logs
+//     threshold crossings and slow motion, rate-limited (see Monitor and
+//     Config);
+//   - CSV.Write, one row per frame;
+//   - AppendText, the overlay's lines.
+//
+// None of them allocates per frame (Observe only when it writes a log line,
+// at most a few a second). Thresholds are configuration: DefaultConfig
+// scales the 60 Hz figures to the tick rate, and Config.Validate checks
+// them.
+//
+//	mon := diag.NewMonitor(diag.DefaultConfig(60), log)
+//	for each frame {
+//		f.Loop = loop.Stats() // and the CPU and GPU times, snaps, entities
+//		mon.Observe(now, &f)
+//		text = diag.AppendText(text[:0], &f)
+//	}
+//	mon.Report(time.Second / 144).Log(log)
+package diag

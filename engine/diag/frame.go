@@ -1,0 +1,41 @@
+package diag
+
+import (
+	"time"
+
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Frame is one frame's figures. The windowed runner fills one Frame every
+// frame (it is a plain value: filling it does not allocate) and hands it to
+// Monitor.Observe, CSV.Write and AppendText.
+type Frame struct {
+	// Loop is the loop's statistics after this frame's Tick: interval,
+	// steps, alpha, rolling FPS and UPS, debt, and the running counts of
+	// clamped and capped frames and of dropped time.
+	Loop timing.Stats
+
+	// FixedCPU, UpdateCPU and RenderCPU are the time this frame spent in the
+	// fixed systems (all of its ticks together), the update systems and
+	// rendering (interpolation, render systems and submitting the draw).
+	FixedCPU, UpdateCPU, RenderCPU time.Duration
+
+	// GPU is the GPU time of a recent frame: GPU timer queries answer a few
+	// frames late. GPUValid reports whether GPU holds a measurement at all.
+	GPU      time.Duration
+	GPUValid bool
+
+	// Snaps is the number of entities drawn at their new place this frame
+	// instead of interpolated (teleports), and TotalSnaps the running count.
+	Snaps      int
+	TotalSnaps int
+
+	// Entities is the number of live entities.
+	Entities int
+
+	// HeapInUse is the bytes in in-use heap spans (runtime.MemStats.HeapInuse)
+	// and GCCycles the number of completed GC cycles. Monitor.Observe fills
+	// both.
+	HeapInUse uint64
+	GCCycles  uint64
+}

@@ -1,0 +1,128 @@
+package diag
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Report sums up a run: how fast it went, how evenly frames were paced and
+// what the loop had to give up. Monitor.Report builds it at the end of a
+// run; Log writes it as one line.
+type Report struct {
+	// Frames is the number of frames observed and Ticks the fixed steps
+	// they ran.
+	Frames, Ticks uint64
+	// Intervals is the number of frame intervals measured (every frame but
+	// the loop's first) and Elapsed their sum.
+	Intervals uint64
+	Elapsed   time.Duration
+	// FPS and UPS are the mean frame and tick rates over the whole run:
+	// Intervals and Ticks divided by Elapsed (0 when nothing elapsed).
+	FPS, UPS float64
+
+	// Target is the ideal frame interval the report was asked about (1/fps),
+	// or 0 for an uncapped run.
+	Target time.Duration
+	// Sampled is the number of intervals the percentiles cover: the last
+	// ReportFrames of the run.
+	Sampled int
+	// P50, P95, P99 and Max are nearest-rank percentiles of the intervals.
+	P50, P95, P99, Max time.Duration
+	// ErrP50 and ErrP99 are the median and 99th percentile of
+	// |interval - Target|; both 0 (and left out of Log) when Target is 0.
+	ErrP50, ErrP99 time.Duration
+
+	// Steps counts the frames that ran 0, 1, 2, 3, 4, and 5 or more steps.
+	Steps [StepsBuckets]uint64
+	// Dropped, Clamped and Capped are the loop's running counts at the last
+	// frame: time dropped, frames clamped, frames capped.
+	Dropped         time.Duration
+	Clamped, Capped uint64
+	// Snaps is the running count of teleport snaps at the last frame.
+	Snaps int
+}
+
+// Report sums up the frames observed so far against target, the ideal frame
+// interval (1/fps; 0, or negative, for an uncapped run). It sorts copies of
+// up to ReportFrames intervals, so it allocates: call it at the end of a
+// run, not per frame.
+func (m *Monitor) Report(target time.Duration) Report {
+	target = max(target, 0)
+	n := int(min(m.nPacing, ReportFrames))
+	sum := timing.SummarizeIntervals(m.pacing[:n], target)
+	r := Report{
+		Frames:    m.frames,
+		Ticks:     m.ticks,
+		Intervals: m.nPacing,
+		Elapsed:   m.elapsed,
+		Target:    target,
+		Sampled:   n,
+		P50:       sum.P50,
+		P95:       sum.P95,
+		P99:       sum.P99,
+		Max:       sum.Max,
+		Steps:     m.hist,
+		Dropped:   m.last.Loop.DroppedTime(),
+		Clamped:   m.last.Loop.ClampedFrames,
+		Capped:    m.last.Loop.CappedFrames,
+		Snaps:     m.last.TotalSnaps,
+	}
+	if target > 0 {
+		r.ErrP50, r.ErrP99 = sum.ErrP50, sum.ErrP99
+	}
+	if m.elapsed > 0 {
+		secs := m.elapsed.Seconds()
+		r.FPS = float64(m.nPacing) / secs
+		r.UPS = float64(m.ticks) / secs
+	}
+	return r
+}
+
+// Log writes r as one Info line, "frame pacing report", with fields frames,
+// ticks, mean_fps, mean_ups, p50, p95, p99, max, target, err_p50 and
+// err_p99 (these three only with a target), steps (the histogram as
+// "0:n 1:n 2:n 3:n 4:n 5+:n"), dropped, clamped, capped and snaps.
+func (r Report) Log(log logrus.FieldLogger) {
+	f := logrus.Fields{
+		"frames":   r.Frames,
+		"ticks":    r.Ticks,
+		"mean_fps": fmt.Sprintf("%.2f", r.FPS),
+		"mean_ups": fmt.Sprintf("%.2f", r.UPS),
+		"p50":      r.P50,
+		"p95":      r.P95,
+		"p99":      r.P99,
+		"max":      r.Max,
+		"steps":    string(r.appendSteps(nil)),
+		"dropped":  r.Dropped,
+		"clamped":  r.Clamped,
+		"capped":   r.Capped,
+		"snaps":    r.Snaps,
+	}
+	if r.Target > 0 {
+		f["target"] = r.Target
+		f["err_p50"] = r.ErrP50
+		f["err_p99"] = r.ErrP99
+	}
+	log.WithFields(f).Info("frame pacing report")
+}
+
+// appendSteps appends the histogram as "0:n 1:n 2:n 3:n 4:n 5+:n".
+func (r Report) appendSteps(b []byte) []byte {
+	for i, n := range r.Steps {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+		if i == StepsBuckets-1 {
+			b = append(b, '+')
+		}
+		b = append(b, ':')
+		b = strconv.AppendUint(b, n, 10)
+	}
+	return b
+}

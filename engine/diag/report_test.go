@@ -1,0 +1,107 @@
+package diag
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// observeIntervals feeds a first frame and then one frame per interval
+// (in ms), with steps i%3.
+func observeIntervals(m *Monitor, intervals []time.Duration) {
+	now := time.Duration(0)
+	m.Observe(now, &Frame{Loop: timing.Stats{Frame: 1}})
+	for i, iv := range intervals {
+		now += iv
+		m.Observe(now, &Frame{Loop: timing.Stats{Frame: uint64(i + 2), Interval: iv, Steps: (i + 1) % 3}})
+	}
+}
+
+func TestReport(t *testing.T) {
+	m, _ := newTestMonitor(t, DefaultConfig(60))
+	var in []time.Duration
+	for i := 1; i <= 100; i++ { // 1 ms .. 100 ms, 5.05 s in all
+		in = append(in, time.Duration(i)*ms)
+	}
+	observeIntervals(m, in)
+	m.Observe(5050*ms, &Frame{Loop: timing.Stats{Frame: 102, Interval: 0, ClampedFrames: 2, ClampedTime: 30 * ms,
+		CappedFrames: 1, CappedTime: 50 * ms}, TotalSnaps: 7})
+	// Frame 102 also has an interval, 0 ms: 101 intervals, 5.05 s.
+	r := m.Report(10 * ms)
+	want := Report{
+		Frames: 102, Ticks: 100, Intervals: 101, Elapsed: 5050 * ms,
+		FPS: 101 / 5.05, UPS: 100 / 5.05,
+		Target: 10 * ms, Sampled: 101,
+		// Nearest rank of 0, 1, 2, ..., 100 ms.
+		P50: 50 * ms, P95: 95 * ms, P99: 99 * ms, Max: 100 * ms,
+		// |i - 10| for i = 0..100: 0, 1, 1, ..., 10, 10, 11, ..., 90.
+		ErrP50: 40 * ms, ErrP99: 89 * ms,
+		Steps:   [StepsBuckets]uint64{35, 34, 33},
+		Dropped: 80 * ms, Clamped: 2, Capped: 1, Snaps: 7,
+	}
+	if r != want {
+		t.Errorf("Report =\n %+v\nwant\n %+v", r, want)
+	}
+
+	// Uncapped: no target, no errors.
+	u := m.Report(0)
+	want.Target, want.ErrP50, want.ErrP99 = 0, 0, 0
+	if u != want {
+		t.Errorf("uncapped Report =\n %+v\nwant\n %+v", u, want)
+	}
+	if neg := m.Report(-time.Second); neg != want {
+		t.Errorf("Report with a negative target = %+v, want the uncapped one", neg)
+	}
+}
+
+func TestReportOfNothing(t *testing.T) {
+	m, _ := newTestMonitor(t, DefaultConfig(60))
+	if r := m.Report(time.Second / 144); r != (Report{Target: time.Second / 144}) {
+		t.Errorf("Report before any frame = %+v", r)
+	}
+}
+
+func TestReportPercentilesCoverTheLastFrames(t *testing.T) {
+	m, _ := newTestMonitor(t, DefaultConfig(60))
+	in := make([]time.Duration, 0, 1000+ReportFrames)
+	for range 1000 {
+		in = append(in, 50*ms)
+	}
+	for range ReportFrames {
+		in = append(in, 5*ms)
+	}
+	observeIntervals(m, in)
+	r := m.Report(5 * ms)
+	if r.Sampled != ReportFrames || r.Intervals != uint64(len(in)) || r.Max != 5*ms || r.P50 != 5*ms || r.ErrP99 != 0 {
+		t.Errorf("Report = %+v; want percentiles of the last %d intervals only", r, ReportFrames)
+	}
+	elapsed := 1000*50*ms + ReportFrames*5*ms
+	if r.Elapsed != elapsed || r.FPS != float64(len(in))/elapsed.Seconds() {
+		t.Errorf("Elapsed %v, FPS %v; want the whole run: %v, %v", r.Elapsed, r.FPS, elapsed, float64(len(in))/elapsed.Seconds())
+	}
+}
+
+func TestReportLog(t *testing.T) {
+	r := Report{Frames: 145, Ticks: 60, FPS: 144, UPS: 60.004, Target: 6944444,
+		P50: 6944444, P95: 7 * ms, P99: 8 * ms, Max: 9 * ms, ErrP50: ms / 10, ErrP99: ms,
+		Steps: [StepsBuckets]uint64{85, 60, 0, 0, 0, 1}, Dropped: 250 * ms, Clamped: 1, Capped: 2, Snaps: 3}
+	want := logrus.Fields{
+		"frames": uint64(145), "ticks": uint64(60), "mean_fps": "144.00", "mean_ups": "60.00",
+		"p50": time.Duration(6944444), "p95": 7 * ms, "p99": 8 * ms, "max": 9 * ms,
+		"target": time.Duration(6944444), "err_p50": ms / 10, "err_p99": ms,
+		"steps": "0:85 1:60 2:0 3:0 4:0 5+:1", "dropped": 250 * ms, "clamped": uint64(1), "capped": uint64(2), "snaps": 3,
+	}
+	log, hook := newLogger()
+	r.Log(log)
+	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
+
+	r.Target, r.ErrP50, r.ErrP99 = 0, 0, 0
+	delete(want, "target")
+	delete(want, "err_p50")
+	delete(want, "err_p99")
+	r.Log(log)
+	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
+}

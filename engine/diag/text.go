@@ -1,0 +1,76 @@
+package diag
+
+import (
+	"strconv"
+	"time"
+)
+
+// AppendText appends the overlay's text for f to dst and returns the
+// extended slice: six lines separated by '\n', with no newline after the
+// last, such as
+//
+//	FPS 144.0  UPS 60.0
+//	frame 6.94 ms  steps 1  alpha 0.42
+//	fixed 0.21 ms  update 0.03 ms  render 1.60 ms  gpu 3.2 ms
+//	debt 2.1 ms  clamped 0  capped 0  dropped 0 ms
+//	snaps 3  entities 1003
+//	heap 12.3 MiB  gc 42
+//
+// FPS and UPS are the loop's rolling rates, frame the measured interval;
+// gpu reads "gpu -" until a GPU time is known; clamped, capped, dropped and
+// snaps are running counts. It does not allocate when dst has the capacity
+// (a few hundred bytes).
+func AppendText(dst []byte, f *Frame) []byte {
+	s := &f.Loop
+	b := dst
+	b = append(b, "FPS "...)
+	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
+	b = append(b, "  UPS "...)
+	b = strconv.AppendFloat(b, s.UPS, 'f', 1, 64)
+
+	b = append(b, "\nframe "...)
+	b = appendMillis(b, s.Interval, 2)
+	b = append(b, "  steps "...)
+	b = strconv.AppendInt(b, int64(s.Steps), 10)
+	b = append(b, "  alpha "...)
+	b = strconv.AppendFloat(b, s.Alpha, 'f', 2, 64)
+
+	b = append(b, "\nfixed "...)
+	b = appendMillis(b, f.FixedCPU, 2)
+	b = append(b, "  update "...)
+	b = appendMillis(b, f.UpdateCPU, 2)
+	b = append(b, "  render "...)
+	b = appendMillis(b, f.RenderCPU, 2)
+	if f.GPUValid {
+		b = append(b, "  gpu "...)
+		b = appendMillis(b, f.GPU, 1)
+	} else {
+		b = append(b, "  gpu -"...)
+	}
+
+	b = append(b, "\ndebt "...)
+	b = appendMillis(b, s.Debt, 1)
+	b = append(b, "  clamped "...)
+	b = strconv.AppendUint(b, s.ClampedFrames, 10)
+	b = append(b, "  capped "...)
+	b = strconv.AppendUint(b, s.CappedFrames, 10)
+	b = append(b, "  dropped "...)
+	b = appendMillis(b, s.DroppedTime(), 0)
+
+	b = append(b, "\nsnaps "...)
+	b = strconv.AppendInt(b, int64(f.TotalSnaps), 10)
+	b = append(b, "  entities "...)
+	b = strconv.AppendInt(b, int64(f.Entities), 10)
+
+	b = append(b, "\nheap "...)
+	b = strconv.AppendFloat(b, float64(f.HeapInUse)/(1<<20), 'f', 1, 64)
+	b = append(b, " MiB  gc "...)
+	b = strconv.AppendUint(b, f.GCCycles, 10)
+	return b
+}
+
+// appendMillis appends d as milliseconds with prec decimals and " ms".
+func appendMillis(b []byte, d time.Duration, prec int) []byte {
+	b = strconv.AppendFloat(b, float64(d)/1e6, 'f', prec, 64)
+	return append(b, " ms"...)
+}

@@ -1,0 +1,568 @@
+package gfx
+
+import (
+	"fmt"
+	"image"
+	"image/draw"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+
+	"github.com/nebulaengine/nebula/shaders"
+)
+
+// The overlay's fixed layout. Everything is in framebuffer pixels, from the
+// framebuffer's top-left corner; OverlayTextColumns, OverlayTextLines and
+// OverlayGraphSamples say how much of an OverlayFrame is shown.
+const (
+	// OverlayTextColumns is the number of characters of a text line the
+	// overlay shows; the rest of a longer line is cut off.
+	OverlayTextColumns = 48
+	// OverlayTextLines is the number of text lines the overlay shows; later
+	// lines are cut off.
+	OverlayTextLines = 12
+	// OverlayGraphSamples is the number of frame intervals the graph shows,
+	// one pixel column each: the last OverlayGraphSamples of
+	// OverlayFrame.Graph.
+	OverlayGraphSamples = 240
+	// OverlayMaxMarks is the number of reference lines the graph draws:
+	// the first OverlayMaxMarks of OverlayFrame.Marks.
+	OverlayMaxMarks = 4
+	// OverlayMaxBuckets is the number of histogram bars the overlay draws:
+	// the first OverlayMaxBuckets of OverlayFrame.Histogram.
+	OverlayMaxBuckets = 16
+)
+
+// overlayFace is the overlay's font: 6×13-pixel glyphs, 7 pixels apart,
+// covering printable ASCII and U+FFFD.
+var overlayFace = basicfont.Face7x13
+
+const (
+	glyphW   = 6  // overlayFace.Width: a glyph cell's width in pixels
+	glyphH   = 13 // overlayFace.Ascent + Descent: a glyph cell's height
+	advance  = 7  // overlayFace.Advance: from one character to the next
+	lineStep = 13 // overlayFace.Height: from one text line to the next
+
+	overlayMargin = 8  // from the framebuffer's top-left corner to the panel
+	overlayPad    = 6  // from the panel's edge to its contents
+	graphGap      = 6  // between the text and the graph
+	histGap       = 8  // between the graph and the histogram
+	barGap        = 2  // between histogram bars
+	graphH        = 64 // the graph's and the histogram's height
+
+	textW = OverlayTextColumns * advance
+	textH = OverlayTextLines * lineStep
+	// The histogram takes the width the text has beyond the graph.
+	histW = textW - OverlayGraphSamples - histGap
+
+	panelW = 2*overlayPad + textW
+	panelH = 2*overlayPad + textH + graphGap + graphH
+
+	// The graph's top-left corner and the histogram's left edge.
+	graphX = overlayMargin + overlayPad
+	graphY = overlayMargin + overlayPad + textH + graphGap
+	histX  = graphX + OverlayGraphSamples + histGap
+
+	// labelMax is the longest scale label ("33.3 ms") drawn in the graph.
+	labelMax = 16
+
+	// maxQuads bounds the quads of one frame: the panel, the graph's and
+	// the histogram's backgrounds, a fill and a line column per sample,
+	// the marks, the histogram's bars, the scale label and the text.
+	maxQuads = 1 + 1 + OverlayMaxBuckets + 2*OverlayGraphSamples + OverlayMaxMarks +
+		OverlayMaxBuckets + labelMax + OverlayTextColumns*OverlayTextLines
+)
+
+// The quads are indexed with 16-bit indices, 4 vertices each: this line
+// stops compiling if maxQuads outgrows them.
+var _ = [1]struct{}{}[(4*maxQuads)>>16]
+
+// The glyph atlas: one glyphW×glyphH cell per printable ASCII character
+// (cell c-' ' for character c), one for U+FFFD (drawn for any other byte)
+// and one solid cell that plain shapes read, atlasCols cells to a row.
+const (
+	printable   = int('~' - ' ' + 1) // the printable ASCII characters, ' ' to '~'
+	cellFFFD    = printable          // U+FFFD REPLACEMENT CHARACTER
+	cellSolid   = printable + 1      // every texel 255
+	atlasCells  = printable + 2
+	atlasCols   = 16
+	atlasRows   = (atlasCells + atlasCols - 1) / atlasCols
+	atlasWidth  = (atlasCols*glyphW + 3) &^ 3 // rows of whole 4-byte words: GL_UNPACK_ALIGNMENT's default 4 fits
+	atlasHeight = atlasRows * glyphH
+)
+
+// overlayTextureUnit is the texture unit the overlay binds its atlas to.
+// It is not the renderer's unit (instanceTextureUnit), so drawing the
+// overlay leaves the renderer's buffer texture where it was.
+const overlayTextureUnit = 1
+
+// overlayVertex is one corner of an overlay quad as the GPU reads it: 16
+// bytes, matching the attributes of shaders/overlay.vert.
+type overlayVertex struct {
+	x, y float32  // aPos: framebuffer pixels from the top-left corner
+	u, v uint16   // aUV: the atlas texel, in texels
+	rgba [4]uint8 // aColor: straight alpha, normalised
+}
+
+const overlayVertexSize = int(unsafe.Sizeof(overlayVertex{}))
+
+var _ = [1]struct{}{}[overlayVertexSize-16]
+
+// Vertex attribute locations of shaders/overlay.vert.
+const (
+	attrOverlayPos   = 0
+	attrOverlayUV    = 1
+	attrOverlayColor = 2
+)
+
+// The overlay's colours, straight RGBA.
+var (
+	panelColor     = [4]uint8{0, 0, 0, 166}       // the translucent dark panel
+	areaColor      = [4]uint8{255, 255, 255, 20}  // the graph's and histogram's backgrounds
+	textColor      = [4]uint8{235, 235, 235, 255} // the text
+	labelColor     = [4]uint8{200, 200, 200, 150} // the graph's scale label
+	graphLineColor = [4]uint8{90, 200, 255, 255}  // the frame-time line
+	graphFillColor = [4]uint8{90, 200, 255, 56}   // under the line
+	histogramColor = [4]uint8{255, 170, 80, 230}  // the histogram's bars
+	markColors     = [OverlayMaxMarks][4]uint8{
+		{80, 230, 120, 200},  // the first mark (the demo's render target)
+		{255, 220, 60, 200},  // the second (the demo's tick)
+		{255, 100, 100, 200}, // and further ones
+		{200, 120, 255, 200},
+	}
+)
+
+// OverlayFrame is what one Overlay.Draw shows. Draw reads it and keeps
+// nothing; reuse it, and the slices in it, from frame to frame so that
+// building it does not allocate either (strconv.AppendFloat and friends
+// append to a reused Text without allocating).
+type OverlayFrame struct {
+	// Text is ASCII text, lines separated by '\n', drawn from the panel's
+	// top-left corner in white. A line shows its first OverlayTextColumns
+	// characters and the panel its first OverlayTextLines lines. '\r' is
+	// ignored; any other byte outside printable ASCII (a tab, UTF-8) is
+	// drawn as the replacement character.
+	Text []byte
+	// Graph holds frame intervals in milliseconds, oldest first. The last
+	// OverlayGraphSamples of them are drawn as a line, one pixel column
+	// each, the newest at the graph's right edge. Values below zero (and
+	// NaN) are drawn as 0, values above GraphMax at the top.
+	Graph []float32
+	// GraphMax is the value in milliseconds at the top of the graph. Zero
+	// (or less) picks one: the largest of Graph and Marks, plus a tenth,
+	// rounded up to a whole 5 ms (a whole ms below 10 ms). The graph's
+	// top-left corner shows the value.
+	GraphMax float32
+	// Marks are values in milliseconds drawn as horizontal reference lines
+	// across the graph, each in its own colour (green, yellow, red, purple),
+	// for example a render target of 6.94 ms and a tick of 16.67 ms. The
+	// first OverlayMaxMarks are drawn; a mark above GraphMax is not.
+	Marks []float32
+	// Histogram holds counts drawn as bars beside the graph, bucket 0 on
+	// the left, scaled so the largest count fills the height; for example
+	// how many frames ran 0, 1, 2, 3, 4 and 5 or more fixed steps. The
+	// first OverlayMaxBuckets are drawn.
+	Histogram []uint64
+}
+
+// Overlay draws an on-screen diagnostics panel over a frame: text, a graph
+// of recent frame intervals with reference lines, and a histogram, in a
+// translucent dark panel at the framebuffer's top-left corner (see Rect).
+//
+// It draws in screen space, in framebuffer pixels, with whole-pixel
+// geometry: nothing is interpolated or filtered, and text is a bitmap font
+// (golang.org/x/image/font/basicfont's 7×13) read from an atlas texture
+// built once by NewOverlay. Draw it after the scene and before SwapBuffers
+// (and before reading a screenshot if the screenshot should show it).
+//
+// Every method must be called with the OpenGL context current, on its
+// thread. Delete it when done; it has no finalizer.
+type Overlay struct {
+	prog  Program
+	vao   uint32 // the vertex layout, with ebo bound
+	vbo   uint32 // streamed: orphaned and refilled every Draw
+	ebo   uint32 // static: two triangles per quad, maxQuads of them
+	atlas uint32 // GL_R8 glyph atlas on overlayTextureUnit
+
+	locViewport int32
+
+	// verts is the frame's geometry, built by Draw. Its capacity is
+	// maxQuads*4 from the start and Draw never appends beyond it, so it
+	// never grows.
+	verts []overlayVertex
+	label []byte // the graph's scale label, capacity labelMax
+
+	// glyphs maps a byte of text to the top-left texel of its atlas cell.
+	glyphs [256][2]uint16
+}
+
+// NewOverlay builds the overlay's program (shaders/overlay.vert and
+// overlay.frag), rasterises its font into the atlas texture and creates its
+// buffers. A context must be current and Init must have been called.
+// Errors name what failed; shader errors are *ShaderError.
+func NewOverlay() (*Overlay, error) {
+	mustBeLoaded("NewOverlay")
+	o := &Overlay{
+		verts: make([]overlayVertex, 0, 4*maxQuads),
+		label: make([]byte, 0, labelMax),
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			o.Delete()
+		}
+	}()
+
+	var err error
+	if o.prog, err = NewProgram(shaders.FS, "overlay.vert", "overlay.frag"); err != nil {
+		return nil, err
+	}
+	if err := checkAttribs(o.prog, "overlay.vert", map[string]int32{
+		"aPos": attrOverlayPos, "aUV": attrOverlayUV, "aColor": attrOverlayColor,
+	}); err != nil {
+		return nil, err
+	}
+	u := uniforms{prog: o.prog, files: "overlay.vert + overlay.frag"}
+	o.locViewport = u.find("uViewport")
+	locAtlas := u.find("uAtlas")
+	if u.err != nil {
+		return nil, u.err
+	}
+	gl.UseProgram(uint32(o.prog))
+	gl.Uniform1i(locAtlas, overlayTextureUnit)
+	gl.UseProgram(0)
+
+	atlas := newGlyphAtlas()
+	for b := range o.glyphs {
+		cell := cellFFFD
+		if b >= ' ' && b <= '~' {
+			cell = b - ' '
+		}
+		x, y := atlasCell(cell)
+		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
+	}
+
+	// The atlas: single-channel coverage, fetched by integer texel
+	// (texelFetch), so only level 0 exists and the filters never apply;
+	// GL_NEAREST without mipmaps still matters, as a texture whose
+	// minification filter wants mipmaps it lacks is incomplete and reads 0.
+	gl.GenTextures(1, &o.atlas)
+	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
+	gl.BindTexture(gl.TEXTURE_2D, o.atlas)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R8, int32(atlasWidth), int32(atlasHeight), 0, gl.RED, gl.UNSIGNED_BYTE, unsafe.Pointer(&atlas.Pix[0]))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+	gl.BindTexture(gl.TEXTURE_2D, 0)
+	gl.ActiveTexture(gl.TEXTURE0)
+
+	// Two triangles per quad, corners in the order quad appends them.
+	indices := make([]uint16, 6*maxQuads)
+	for q := range maxQuads {
+		v := uint16(4 * q)
+		copy(indices[6*q:], []uint16{v, v + 1, v + 2, v, v + 2, v + 3})
+	}
+	gl.GenVertexArrays(1, &o.vao)
+	gl.GenBuffers(1, &o.vbo)
+	gl.GenBuffers(1, &o.ebo)
+	gl.BindVertexArray(o.vao)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, o.ebo) // vertex-array state
+	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 2*len(indices), unsafe.Pointer(&indices[0]), gl.STATIC_DRAW)
+	gl.BindBuffer(gl.ARRAY_BUFFER, o.vbo)
+	gl.BufferData(gl.ARRAY_BUFFER, cap(o.verts)*overlayVertexSize, nil, gl.STREAM_DRAW)
+	stride := int32(overlayVertexSize)
+	gl.EnableVertexAttribArray(attrOverlayPos)
+	gl.VertexAttribPointerWithOffset(attrOverlayPos, 2, gl.FLOAT, false, stride, unsafe.Offsetof(overlayVertex{}.x))
+	gl.EnableVertexAttribArray(attrOverlayUV)
+	gl.VertexAttribPointerWithOffset(attrOverlayUV, 2, gl.UNSIGNED_SHORT, false, stride, unsafe.Offsetof(overlayVertex{}.u))
+	gl.EnableVertexAttribArray(attrOverlayColor)
+	gl.VertexAttribPointerWithOffset(attrOverlayColor, 4, gl.UNSIGNED_BYTE, true, stride, unsafe.Offsetof(overlayVertex{}.rgba))
+	gl.BindVertexArray(0)
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+
+	if err := CheckError(); err != nil {
+		return nil, fmt.Errorf("gfx: NewOverlay: %w", err)
+	}
+	ok = true
+	return o, nil
+}
+
+// atlasCell returns the top-left texel of atlas cell i.
+func atlasCell(i int) (x, y int) {
+	return i % atlasCols * glyphW, i / atlasCols * glyphH
+}
+
+// newGlyphAtlas rasterises overlayFace into the atlas image the overlay
+// uploads: coverage 0 to 255 per texel, one cell per character (see
+// cellFFFD and cellSolid).
+func newGlyphAtlas() *image.Alpha {
+	atlas := image.NewAlpha(image.Rect(0, 0, atlasWidth, atlasHeight))
+	for i := range atlasCells {
+		x, y := atlasCell(i)
+		cell := image.Rect(x, y, x+glyphW, y+glyphH)
+		if i == cellSolid {
+			draw.Draw(atlas, cell, image.Opaque, image.Point{}, draw.Src)
+			continue
+		}
+		r := rune(' ' + i)
+		if i == cellFFFD {
+			r = '\uFFFD'
+		}
+		// The dot is on the baseline, Ascent below the cell's top.
+		dot := fixed.P(x-overlayFace.Left, y+overlayFace.Ascent)
+		dr, mask, maskp, _, _ := overlayFace.Glyph(dot, r)
+		draw.DrawMask(atlas, dr.Intersect(cell), image.Opaque, image.Point{}, mask, maskp, draw.Over)
+	}
+	return atlas
+}
+
+// Rect returns the rectangle of a width×height framebuffer that Draw
+// covers, in pixels from its top-left corner: the panel, clipped to the
+// framebuffer. It is the same for every frame, and empty when the
+// framebuffer is.
+func (o *Overlay) Rect(width, height int) image.Rectangle {
+	r := image.Rect(overlayMargin, overlayMargin, overlayMargin+panelW, overlayMargin+panelH)
+	return r.Intersect(image.Rect(0, 0, max(width, 0), max(height, 0)))
+}
+
+// Draw draws the overlay showing f (nil shows an empty panel) over the
+// bound framebuffer, of width×height pixels, blending it over what is
+// there. Call it after the scene, for example after Renderer.Frame.
+//
+// It makes the same 20 OpenGL calls, one of them the draw, whatever f
+// holds: all its geometry goes into one buffer, orphaned and refilled. It
+// sets the viewport to the whole framebuffer, draws without depth test or
+// face culling and with premultiplied-alpha blending, and then leaves
+// blending disabled and depth testing and back-face culling enabled, as
+// Renderer.Frame has them; its program stays bound, texture unit 0 is
+// the active one again and its bindings are untouched (the atlas is on
+// unit 1). It does not allocate. A framebuffer of zero width or height
+// draws nothing and makes no GL call.
+func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
+	o.mustLive("Draw")
+	if width <= 0 || height <= 0 {
+		return
+	}
+	if f == nil {
+		f = &emptyOverlayFrame
+	}
+	o.build(f)
+
+	gl.Viewport(0, 0, int32(width), int32(height))
+	gl.Disable(gl.DEPTH_TEST)
+	gl.Disable(gl.CULL_FACE)
+	gl.Enable(gl.BLEND)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+	gl.UseProgram(uint32(o.prog))
+	gl.Uniform2f(o.locViewport, float32(width), float32(height))
+	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
+	gl.BindTexture(gl.TEXTURE_2D, o.atlas)
+	gl.BindVertexArray(o.vao)
+	// Orphan, then fill: the driver gives the buffer fresh storage instead
+	// of waiting for the previous frame's draw to finish reading it.
+	gl.BindBuffer(gl.ARRAY_BUFFER, o.vbo)
+	gl.BufferData(gl.ARRAY_BUFFER, cap(o.verts)*overlayVertexSize, nil, gl.STREAM_DRAW)
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(o.verts)*overlayVertexSize, unsafe.Pointer(unsafe.SliceData(o.verts)))
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gl.DrawElements(gl.TRIANGLES, int32(len(o.verts)/4*6), gl.UNSIGNED_SHORT, nil)
+	gl.BindVertexArray(0)
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.Disable(gl.BLEND)
+	gl.Enable(gl.DEPTH_TEST)
+	gl.Enable(gl.CULL_FACE)
+	checkFrame("Overlay.Draw")
+}
+
+// emptyOverlayFrame is what Draw shows for a nil frame.
+var emptyOverlayFrame OverlayFrame
+
+// build lays out f's quads in o.verts, back to front: the panel, the
+// graph's background, fill, marks, scale label and line, the histogram, and
+// the text on top.
+func (o *Overlay) build(f *OverlayFrame) {
+	o.verts = o.verts[:0]
+	o.solid(overlayMargin, overlayMargin, overlayMargin+panelW, overlayMargin+panelH, panelColor)
+	o.graph(f)
+	o.histogram(f.Histogram)
+	o.text(overlayMargin+overlayPad, overlayMargin+overlayPad, f.Text, OverlayTextColumns, OverlayTextLines, textColor)
+}
+
+// graph lays out the frame-time graph.
+func (o *Overlay) graph(f *OverlayFrame) {
+	const x0, y0, y1 = graphX, graphY, graphY + graphH
+	o.solid(x0, y0, x0+OverlayGraphSamples, y1, areaColor)
+
+	top := f.GraphMax
+	if !(top > 0) || top > math.MaxFloat32 {
+		top = autoGraphMax(f.Graph, f.Marks)
+	}
+	// yOf is the pixel row of the value v: the bottom row for 0, the top
+	// row for top and above.
+	yOf := func(v float32) int {
+		frac := float64(v / top)
+		if !(frac > 0) {
+			frac = 0 // negative or NaN
+		}
+		return y1 - 1 - int(math.Round(min(frac, 1)*(graphH-1)))
+	}
+
+	samples := f.Graph
+	if len(samples) > OverlayGraphSamples {
+		samples = samples[len(samples)-OverlayGraphSamples:]
+	}
+	xs := x0 + OverlayGraphSamples - len(samples) // the newest at the right edge
+	for i, v := range samples {
+		o.solid(xs+i, yOf(v)+1, xs+i+1, y1, graphFillColor)
+	}
+	for i, m := range f.Marks[:min(len(f.Marks), OverlayMaxMarks)] {
+		if m > 0 && m <= top {
+			y := yOf(m)
+			o.solid(x0, y, x0+OverlayGraphSamples, y+1, markColors[i])
+		}
+	}
+	o.label = strconv.AppendFloat(o.label[:0], float64(top), 'g', 3, 32)
+	o.label = append(o.label, " ms"...)
+	o.text(x0+2, y0+1, o.label, labelMax, 1, labelColor)
+
+	// The line: each column spans from the previous sample's row to its
+	// own, so the line is connected however steep it gets.
+	prev := 0
+	for i, v := range samples {
+		y := yOf(v)
+		if i == 0 {
+			prev = y
+		}
+		o.solid(xs+i, min(prev, y), xs+i+1, max(prev, y)+1, graphLineColor)
+		prev = y
+	}
+}
+
+// autoGraphMax is the top of the graph when OverlayFrame.GraphMax is 0.
+func autoGraphMax(samples, marks []float32) float32 {
+	// Not the built-in max, which returns NaN when either argument is:
+	// NaN and infinite values are skipped.
+	m := float32(0)
+	for _, v := range samples {
+		if v > m && v <= math.MaxFloat32 {
+			m = v
+		}
+	}
+	for _, v := range marks[:min(len(marks), OverlayMaxMarks)] {
+		if v > m && v <= math.MaxFloat32 {
+			m = v
+		}
+	}
+	step := float32(5)
+	if m < 10 {
+		step = 1
+	}
+	return max(step, float32(math.Ceil(float64(m*1.1/step)))*step)
+}
+
+// histogram lays out the histogram's bars beside the graph.
+func (o *Overlay) histogram(counts []uint64) {
+	const y0, y1 = graphY, graphY + graphH
+	counts = counts[:min(len(counts), OverlayMaxBuckets)]
+	n := len(counts)
+	if n == 0 {
+		o.solid(histX, y0, histX+histW, y1, areaColor)
+		return
+	}
+	most := uint64(0)
+	for _, c := range counts {
+		most = max(most, c)
+	}
+	w := (histW - (n-1)*barGap) / n
+	for i, c := range counts {
+		x := histX + i*(w+barGap)
+		o.solid(x, y0, x+w, y1, areaColor)
+		if c == 0 {
+			continue
+		}
+		// At least one pixel for any count above 0.
+		h := max(1, int(math.Round(float64(c)/float64(most)*graphH)))
+		o.solid(x, y1-h, x+w, y1, histogramColor)
+	}
+}
+
+// text lays out s from (x, y), its top-left corner: at most lines lines of
+// at most cols characters.
+func (o *Overlay) text(x, y int, s []byte, cols, lines int, c [4]uint8) {
+	line, col := 0, 0
+	for _, b := range s {
+		switch {
+		case b == '\n':
+			line++
+			col = 0
+			if line == lines {
+				return
+			}
+			continue
+		case b == '\r':
+			continue
+		case col >= cols:
+			continue // cut off: look for the next line
+		case b != ' ':
+			g := o.glyphs[b]
+			gx, gy := x+col*advance+overlayFace.Left, y+line*lineStep
+			o.quad(gx, gy, gx+glyphW, gy+glyphH, g[0], g[1], g[0]+glyphW, g[1]+glyphH, c)
+		}
+		col++
+	}
+}
+
+// solid lays out a plain rectangle from (x0, y0) to (x1, y1), reading the
+// middle of the atlas's solid cell.
+func (o *Overlay) solid(x0, y0, x1, y1 int, c [4]uint8) {
+	sx, sy := atlasCell(cellSolid)
+	u, v := uint16(sx+glyphW/2), uint16(sy+glyphH/2)
+	o.quad(x0, y0, x1, y1, u, v, u, v, c)
+}
+
+// quad appends a rectangle from (x0, y0) to (x1, y1) whose corners read
+// atlas texels (u0, v0) to (u1, v1): top-left, top-right, bottom-right,
+// bottom-left, as the index buffer expects. The layout never makes more
+// than maxQuads quads, so this never grows o.verts.
+func (o *Overlay) quad(x0, y0, x1, y1 int, u0, v0, u1, v1 uint16, c [4]uint8) {
+	fx0, fy0, fx1, fy1 := float32(x0), float32(y0), float32(x1), float32(y1)
+	o.verts = append(o.verts,
+		overlayVertex{fx0, fy0, u0, v0, c},
+		overlayVertex{fx1, fy0, u1, v0, c},
+		overlayVertex{fx1, fy1, u1, v1, c},
+		overlayVertex{fx0, fy1, u0, v1, c},
+	)
+}
+
+// Delete frees the overlay's GPU objects. Using the overlay afterwards
+// panics; deleting it again does nothing.
+func (o *Overlay) Delete() {
+	o.prog.Delete()
+	if o.vao != 0 {
+		gl.DeleteVertexArrays(1, &o.vao)
+		o.vao = 0
+	}
+	if o.vbo != 0 {
+		gl.DeleteBuffers(1, &o.vbo)
+		o.vbo = 0
+	}
+	if o.ebo != 0 {
+		gl.DeleteBuffers(1, &o.ebo)
+		o.ebo = 0
+	}
+	if o.atlas != 0 {
+		gl.DeleteTextures(1, &o.atlas)
+		o.atlas = 0
+	}
+}
+
+func (o *Overlay) mustLive(method string) {
+	if o == nil || o.prog == 0 || o.vao == 0 {
+		panic("gfx: Overlay." + method + " on a nil, deleted or unfinished Overlay")
+	}
+}

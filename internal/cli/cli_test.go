@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/internal/prof"
+)
+
+func TestProfilingFlags(t *testing.T) {
+	defaultDir := filepath.Join(os.TempDir(), "nebula-hitches")
+	for _, tc := range []struct {
+		args []string
+		want func(o Options) bool
+		desc string
+	}{
+		{nil, func(o Options) bool {
+			return o.CPUProfile == "" && o.MemProfile == "" && o.Trace == "" && o.Pprof == "" &&
+				o.Hitch == 50*time.Millisecond && o.HitchDir == defaultDir
+		}, "profiling off, hitch capture at 50ms into " + defaultDir},
+		{[]string{"-cpuprofile", "cpu.prof", "-memprofile", "mem.prof", "-trace", "trace.out"}, func(o Options) bool {
+			return o.ProfOptions() == prof.Options{CPUProfile: "cpu.prof", MemProfile: "mem.prof", Trace: "trace.out"}
+		}, "the three files"},
+		{[]string{"-pprof", ":6060"}, func(o Options) bool { return o.Pprof == ":6060" && o.ProfOptions().PprofAddr == ":6060" }, "pprof :6060"},
+		{[]string{"-pprof", "6060"}, func(o Options) bool { return o.Pprof == "6060" }, "pprof 6060"},
+		{[]string{"-pprof", "0.0.0.0:6060"}, func(o Options) bool { return o.Pprof == "0.0.0.0:6060" }, "pprof on all interfaces"},
+		{[]string{"-pprof", "[::1]:6060"}, func(o Options) bool { return o.Pprof == "[::1]:6060" }, "pprof on IPv6 loopback"},
+		{[]string{"-hitch", "0"}, func(o Options) bool { return o.Hitch == 0 }, "hitch off"},
+		{[]string{"-hitch", "33ms", "-hitch-dir", "h"}, func(o Options) bool {
+			c := o.HitchConfig()
+			d := diag.DefaultHitchConfig()
+			return o.Hitch == 33*time.Millisecond && o.HitchDir == "h" &&
+				c.Threshold == 33*time.Millisecond && c.Dir == "h" && c.MinGap == d.MinGap && c.MaxFiles == d.MaxFiles && c.Window == d.Window
+		}, "hitch 33ms into h"},
+		{[]string{"-hitch-dir", "h"}, func(o Options) bool { return o.Hitch == 50*time.Millisecond && o.HitchDir == "h" }, "hitch dir with the default threshold"},
+	} {
+		o, err := Parse("nebula-demo", tc.args, nil)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.args, err)
+			continue
+		}
+		if !tc.want(o) {
+			t.Errorf("Parse(%q) = %+v, want %s", tc.args, o, tc.desc)
+		}
+	}
+}
+
+func TestProfilingFlagErrors(t *testing.T) {
+	accepted := prof.AddrAccepted
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-hitch", "-1ms"}, "-hitch -1ms: must be 0 (off) or a positive frame time such as 50ms"},
+		{[]string{"-hitch", "fast"}, `invalid value "fast" for flag -hitch: parse error (see -h)`},
+		{[]string{"-hitch-dir", ""}, `-hitch-dir "": must name a directory`},
+		{[]string{"-hitch", "0", "-hitch-dir", "h"}, "-hitch-dir needs -hitch above 0"},
+		{[]string{"-pprof", "localhost:notaport"}, "-pprof localhost:notaport: " + accepted},
+		{[]string{"-pprof", "1.2.3.4.5:80"}, "-pprof 1.2.3.4.5:80: " + accepted},
+		{[]string{"-pprof", "example.com:80"}, "-pprof example.com:80: " + accepted},
+		{[]string{"-pprof", ":70000"}, "-pprof :70000: " + accepted},
+		{[]string{"-pprof", "localhost"}, "-pprof localhost: " + accepted},
+		{[]string{"-cpuprofile"}, "flag needs an argument: -cpuprofile (see -h)"},
+	} {
+		_, err := Parse("nebula-demo", tc.args, nil)
+		var ue *UsageError
+		if !errors.As(err, &ue) {
+			t.Errorf("Parse(%q) = %v, want a *UsageError", tc.args, err)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("Parse(%q): %q, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestProfilingFlagsInUsage(t *testing.T) {
+	var usage bytes.Buffer
+	if _, err := Parse("nebula-demo", []string{"-h"}, &usage); !errors.Is(err, ErrHelp) {
+		t.Fatalf("Parse(-h) = %v, want ErrHelp", err)
+	}
+	for _, want := range []string{
+		"  -cpuprofile file\n    \twrite a CPU profile to file\n",
+		"  -memprofile file\n    \twrite a heap profile to file at exit\n",
+		"  -trace file\n    \twrite an execution trace to file\n",
+		"  -pprof addr\n    \tserve net/http/pprof at addr: port, :port or host:port (no host = 127.0.0.1 only)\n",
+		"  -hitch duration\n    \twhen a frame takes longer than this, save the last seconds of execution trace to -hitch-dir (0 = off) (default 50ms)\n",
+		"  -hitch-dir dir\n    \tdirectory for -hitch traces, created if missing (default \"" + filepath.Join(os.TempDir(), "nebula-hitches") + "\")\n",
+	} {
+		if !strings.Contains(usage.String(), want) {
+			t.Errorf("usage lacks %q", want)
+		}
+	}
+}
