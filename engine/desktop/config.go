@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/timing"
@@ -23,10 +24,6 @@ const (
 	// looks at Quit, Duration and the window again. Events (a restore, a
 	// close, Quit) end the wait early.
 	SuspendedWait = 100 * time.Millisecond
-	// WarnInterval is the shortest time between two warnings of the same
-	// kind; the ones in between are counted and the count is logged with
-	// the next.
-	WarnInterval = 5 * time.Second
 )
 
 // DefaultClearColor is the background colour of DefaultConfig: a dark
@@ -74,6 +71,12 @@ type Config struct {
 	// Camera and ClearColor are the Runner's initial Camera and ClearColor.
 	Camera     gfx.Camera
 	ClearColor [4]float32
+	// Overlay shows the diagnostics overlay from the first frame
+	// (SetOverlay toggles it). Default off.
+	Overlay bool
+	// Diagnostics holds the thresholds of the frame-time warnings; the
+	// zero value means diag.DefaultConfig at the engine's tick rate.
+	Diagnostics diag.Config
 }
 
 // DefaultConfig returns a visible 1280x720 window without vsync, frames

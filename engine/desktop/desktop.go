@@ -1,17 +1,21 @@
 package desktop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
 	"io"
 	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
 	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/timing"
@@ -85,9 +89,22 @@ type Runner struct {
 	}
 	shot *image.RGBA
 
-	// Rate-limited warnings, and the statistics they compare with.
-	dropWarn     limiter
-	lastDropped  time.Duration
+	// Diagnostics: the figures of the frame in progress, the monitor that
+	// keeps and judges them, the GPU timer and the overlay with the
+	// buffers it is fed from (reused every frame).
+	frame     diag.Frame
+	monitor   *diag.Monitor
+	gpu       *gfx.GPUTimer
+	overlay   *gfx.Overlay
+	overlayOn bool
+	ov        gfx.OverlayFrame
+	marks     [2]float32
+	hist      [diag.StepsBuckets]uint64
+
+	// Profiling labels of the runner's own work (see engine.Labels).
+	drawLabels, swapLabels, paceLabels context.Context
+	frameBody, paceBody                func() // bound once: no allocation per frame
+
 	testHookPoll func() // see export_test.go
 }
 
@@ -112,6 +129,14 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		log = l
 	}
 
+	dcfg := cfg.Diagnostics
+	if dcfg == (diag.Config{}) {
+		dcfg = diag.DefaultConfig(e.Loop.TickRate())
+	}
+	if err := dcfg.Validate(); err != nil {
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+
 	win, err := platform.Open(cfg.Window)
 	if err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
@@ -129,11 +154,27 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
+	overlay, err := gfx.NewOverlay()
+	if err != nil {
+		ren.Delete()
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
+	// A driver without a usable GL_TIME_ELAPSED counter only loses the
+	// GPU figure.
+	gpu, err := gfx.NewGPUTimer()
+	if err != nil {
+		log.WithError(err).Warn("no GPU timing")
+		gpu = nil
+	}
 
 	clock := timing.NewMonotonicClock()
 	pacer, err := timing.NewPacer(clock, cfg.FPS)
 	if err != nil { // Validate checked the rate
 		ren.Delete()
+		overlay.Delete()
+		if gpu != nil {
+			gpu.Delete()
+		}
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
 	r := &Runner{
@@ -150,8 +191,18 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		pauseUnfocused: cfg.PauseWhenUnfocused,
 		onFrame:        cfg.OnFrame,
 		focused:        win.Focused(),
-		dropWarn:       limiter{every: WarnInterval},
+		monitor:        diag.NewMonitor(dcfg, log),
+		gpu:            gpu,
+		overlay:        overlay,
+		overlayOn:      cfg.Overlay,
 	}
+	r.ov.Text = make([]byte, 0, 512)
+	r.ov.Graph = make([]float32, 0, diag.RecentFrames)
+	r.ov.Marks = r.marks[:0]
+	r.frameBody = r.runFrame
+	r.paceBody = func() { r.pacer.Wait() }
+	e.SetPhaseClock(clock.Now)
+	r.setLabels(e.Context())
 	win.SetCallbacks(platform.Callbacks{
 		Clock:           clock.Now,
 		Input:           r.input,
@@ -226,19 +277,17 @@ func (r *Runner) Run() error {
 		r.updatePause(now)
 
 		r.lastNow = now
-		r.e.Frame(now)
-		r.draw()
-		r.win.SwapBuffers()
-		st := r.e.Loop.Stats()
-		r.warnDropped(now, &st)
+		trace.WithRegion(r.e.Context(), "frame", r.frameBody)
 		if r.onFrame != nil {
-			r.onFrame(st)
+			r.onFrame(r.frame.Loop)
 		}
 		frames++
 		if r.frameLimit > 0 && frames >= r.frameLimit {
 			break
 		}
-		r.pacer.Wait()
+		pprof.SetGoroutineLabels(r.paceLabels)
+		trace.WithRegion(r.e.Context(), "pace", r.paceBody)
+		pprof.SetGoroutineLabels(r.e.Context())
 	}
 	r.quit.Store(false)
 	if r.win.Lost() {
@@ -388,26 +437,81 @@ func (r *Runner) draw() {
 	r.ren.Frame(w, h, r.ClearColor, r.Camera, r.e.Render.Instances)
 }
 
-// warnDropped warns, at most every WarnInterval, when frames lose
-// simulated time to the frame clamp or the step cap: the machine cannot keep
-// up and the game runs in slow motion.
-func (r *Runner) warnDropped(now time.Duration, st *timing.Stats) {
-	dropped := st.DroppedTime()
-	if dropped == r.lastDropped {
-		return
+// runFrame runs one frame at r.lastNow: the engine's frame, drawing,
+// the swap, then the frame's diagnostics (Frame, the monitor). It is one
+// runtime/trace region, "frame".
+func (r *Runner) runFrame() {
+	r.e.Frame(r.lastNow)
+	start := r.clock.Now()
+	pprof.SetGoroutineLabels(r.drawLabels)
+	if r.gpu != nil {
+		r.gpu.Begin()
 	}
-	r.lastDropped = dropped
-	if ok, suppressed := r.dropWarn.allow(now); ok {
-		r.log.WithFields(logrus.Fields{
-			"frame":          st.Frame,
-			"tick":           st.Tick,
-			"dropped":        dropped,
-			"clamped_frames": st.ClampedFrames,
-			"capped_frames":  st.CappedFrames,
-			"suppressed":     suppressed,
-		}).Warn("simulation cannot keep up: real time dropped")
+	r.draw()
+	if r.overlayOn {
+		r.drawOverlay()
 	}
+	if r.gpu != nil {
+		r.gpu.End()
+	}
+	pprof.SetGoroutineLabels(r.swapLabels)
+	r.win.SwapBuffers()
+	pprof.SetGoroutineLabels(r.e.Context())
+
+	f := &r.frame
+	ph := r.e.PhaseTimes()
+	f.Loop = r.e.Loop.Stats()
+	f.FixedCPU, f.UpdateCPU = ph.Fixed, ph.Update
+	f.RenderCPU = ph.Render + (r.clock.Now() - start)
+	f.GPUValid = false
+	if r.gpu != nil {
+		f.GPU, f.GPUValid = r.gpu.Latest()
+	}
+	f.Snaps, f.TotalSnaps = r.e.Render.Snaps, int(r.e.Render.TotalSnaps)
+	f.Entities = r.e.World.Len()
+	r.monitor.Observe(r.lastNow, f)
 }
+
+// drawOverlay draws the diagnostics overlay over the frame: the previous
+// frame's figures (this frame's are not complete before the swap), the
+// last frame intervals against the render target and the tick, and the
+// steps-per-frame histogram.
+func (r *Runner) drawOverlay() {
+	w, h := r.win.FramebufferSize()
+	last := r.monitor.Last()
+	r.ov.Text = diag.AppendText(r.ov.Text[:0], &last)
+	r.ov.Graph = r.monitor.Intervals(r.ov.Graph[:0])
+	r.ov.Marks = r.ov.Marks[:0]
+	if fps := r.pacer.Rate(); fps > 0 {
+		r.ov.Marks = append(r.ov.Marks, float32(1000/fps))
+	}
+	r.ov.Marks = append(r.ov.Marks, float32(1000/float64(r.e.Loop.TickRate())))
+	r.hist = r.monitor.StepsHistogram()
+	r.ov.Histogram = r.hist[:]
+	r.overlay.Draw(w, h, &r.ov)
+}
+
+// setLabels makes the pprof labels of the runner's own work under ctx.
+func (r *Runner) setLabels(ctx context.Context) {
+	r.drawLabels = engine.Labels(ctx, engine.PhaseRender, "draw")
+	r.swapLabels = engine.Labels(ctx, engine.PhaseRender, "swap")
+	r.paceLabels = engine.Labels(ctx, engine.PhasePace, "pacer")
+}
+
+// Frame returns the diagnostics of the frame just run: in Config.OnFrame,
+// the frame OnFrame is called for. Its figures are complete (CPU time of
+// each phase, the GPU time of a frame a few frames back, memory).
+func (r *Runner) Frame() *diag.Frame { return &r.frame }
+
+// Monitor returns the runner's diagnostics monitor: the recent frame
+// intervals, the steps histogram, and the pacing report (Monitor.Report).
+func (r *Runner) Monitor() *diag.Monitor { return r.monitor }
+
+// SetOverlay shows (true) or hides the diagnostics overlay.
+func (r *Runner) SetOverlay(on bool) { r.mustOpen("SetOverlay"); r.overlayOn = on }
+
+// Overlay reports whether the diagnostics overlay is shown.
+func (r *Runner) Overlay() bool { return r.overlayOn }
 
 // Quit makes Run return after the frame in progress. Unlike the other
 // methods it may be called from any goroutine; it wakes a Run that is
@@ -520,6 +624,10 @@ func (r *Runner) Close() {
 	r.closed = true
 	r.win.MakeCurrent()
 	r.ren.Delete()
+	r.overlay.Delete()
+	if r.gpu != nil {
+		r.gpu.Delete()
+	}
 	r.win.Close()
 }
 
@@ -527,26 +635,4 @@ func (r *Runner) mustOpen(method string) {
 	if r == nil || r.closed {
 		panic("desktop: Runner." + method + " on a nil or closed Runner")
 	}
-}
-
-// limiter lets a repeated warning through at most once every `every`, and
-// counts the ones it held back.
-type limiter struct {
-	every      time.Duration
-	next       time.Duration
-	started    bool
-	suppressed int
-}
-
-// allow reports whether a warning at now may be logged, and how many were
-// held back since the last one that was.
-func (l *limiter) allow(now time.Duration) (ok bool, suppressed int) {
-	if l.started && now < l.next {
-		l.suppressed++
-		return false, 0
-	}
-	l.started = true
-	l.next = now + l.every
-	suppressed, l.suppressed = l.suppressed, 0
-	return true, suppressed
 }

@@ -246,11 +246,17 @@ func TestNoAllocationsPerFrame(t *testing.T) {
 		if mouse {
 			name = "mouse moving"
 		}
-		t.Run(name, func(t *testing.T) { testNoAllocationsPerFrame(t, mouse) })
+		t.Run(name, func(t *testing.T) { testNoAllocationsPerFrame(t, mouse, false) })
 	}
+	// With the diagnostics overlay drawn. (With runtime/trace recording,
+	// as it does whenever hitch capture is on, the process allocates: the
+	// tracer's own goroutine copies its buffers. The engine's and the
+	// runner's trace regions do not allocate: engine's
+	// TestFrameDoesNotAllocate.)
+	t.Run("overlay", func(t *testing.T) { testNoAllocationsPerFrame(t, false, true) })
 }
 
-func testNoAllocationsPerFrame(t *testing.T, mouse bool) {
+func testNoAllocationsPerFrame(t *testing.T, mouse, overlay bool) {
 	const entities, warm, measured = 1000, 200, 1000
 	e := newScene(t, entities)
 	var cursorTicks int // ticks whose cursor differs from the previous tick's
@@ -264,6 +270,7 @@ func testNoAllocationsPerFrame(t *testing.T, mouse bool) {
 	cfg := testConfig()
 	cfg.FPS = 300 // about 60 ticks per 300 frames: frames with and without ticks
 	cfg.Frames = warm + measured
+	cfg.Overlay = overlay
 	samples := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
 	var before, after [2]uint64
 	var ticksBefore, ticksAfter uint64
