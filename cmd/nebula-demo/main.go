@@ -3,7 +3,7 @@
 // to 144 frames per second. Keys: arrows steer the green cube, Space
 // recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
-// tick, V toggles vsync.
+// tick, V toggles vsync, F3 toggles the diagnostics overlay.
 //
 // With -headless it needs no window and no GL: a simulated display drives
 // the loop as fast as the CPU allows, and the player's input comes from a
@@ -26,7 +26,9 @@ import (
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/internal/cli"
+	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -66,7 +68,31 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 	}
 	scene.Setup(e, opts.Entities)
 
-	var stats *timing.StatsCSV
+	// Everything that can fail on bad input or a bad environment is
+	// checked here, before any window opens: profile files, the pprof
+	// address, the hitch directory, the statistics file.
+	sess, err := prof.Start(opts.ProfOptions(), log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if serr := sess.Stop(); err == nil && serr != nil {
+			err = serr
+		}
+	}()
+	var hitches *diag.HitchRecorder
+	if opts.Hitch > 0 && !opts.Headless {
+		if hitches, err = diag.NewHitchRecorder(opts.HitchConfig(), log); err != nil {
+			return err
+		}
+		defer func() {
+			if herr := hitches.Close(); err == nil && herr != nil {
+				err = herr
+			}
+		}()
+	}
+
+	var stats *diag.CSV
 	if opts.Stats != "" {
 		f, err := os.Create(opts.Stats)
 		if err != nil {
@@ -77,7 +103,7 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 				err = fmt.Errorf("cannot write statistics: %w", cerr)
 			}
 		}()
-		stats = timing.NewStatsCSV(f)
+		stats = diag.NewCSV(f)
 		defer func() {
 			if ferr := stats.Flush(); err == nil && ferr != nil {
 				err = fmt.Errorf("cannot write statistics to %s: %w", opts.Stats, ferr)
@@ -89,7 +115,7 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 	if opts.Headless {
 		err = runHeadless(e, opts, stats, log)
 	} else {
-		err = runWindowed(e, opts, stats, log)
+		err = runWindowed(e, opts, stats, hitches, log)
 	}
 	if err != nil {
 		return err
@@ -101,11 +127,15 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 }
 
 // runHeadless runs the scene on a simulated display with the input script.
-func runHeadless(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log *logrus.Logger) error {
+func runHeadless(e *engine.Engine, opts cli.Options, stats *diag.CSV, log *logrus.Logger) error {
 	e.SetInputScript(scene.Script)
 	hc := opts.HeadlessConfig()
 	if stats != nil {
-		hc.OnFrame = func(s timing.Stats) { stats.Write(s) }
+		var f diag.Frame
+		hc.OnFrame = func(s timing.Stats) {
+			f.Loop, f.Snaps, f.TotalSnaps, f.Entities = s, e.Render.Snaps, int(e.Render.TotalSnaps), e.World.Len()
+			stats.Write(&f)
+		}
 	}
 	start := time.Now()
 	res, err := engine.RunHeadless(e, hc)
@@ -122,50 +152,4 @@ func runHeadless(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log
 		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
 	}).Info("headless run done")
 	return nil
-}
-
-// pacingReport keeps the intervals of the last frames for the report the
-// demo logs at exit. It allocates its ring once.
-type pacingReport struct {
-	ring []time.Duration
-	n    int // frames recorded, including those the ring has forgotten
-}
-
-const pacingWindow = 1 << 16
-
-func newPacingReport() *pacingReport {
-	return &pacingReport{ring: make([]time.Duration, pacingWindow)}
-}
-
-// add records the interval of a frame (not the first, which has none).
-func (p *pacingReport) add(s timing.Stats) {
-	if s.Frame > 1 {
-		p.ring[p.n%pacingWindow] = s.Interval
-		p.n++
-	}
-}
-
-// log logs how well frames kept to the render rate fps.
-func (p *pacingReport) log(log logrus.FieldLogger, e *engine.Engine, fps float64) {
-	var target time.Duration
-	if fps > 0 {
-		target = time.Duration(float64(time.Second) / fps)
-	}
-	sum := timing.SummarizeIntervals(p.ring[:min(p.n, pacingWindow)], target)
-	s := e.Loop.Stats()
-	log.WithFields(logrus.Fields{
-		"frames":   s.Frame,
-		"ticks":    s.Tick,
-		"mean_fps": fmt.Sprintf("%.2f", sum.Rate),
-		"mean_ups": fmt.Sprintf("%.2f", float64(s.Tick)/s.Time.Seconds()),
-		"p50":      sum.P50,
-		"p99":      sum.P99,
-		"max":      sum.Max,
-		"err_p50":  sum.ErrP50,
-		"err_p99":  sum.ErrP99,
-		"dropped":  s.DroppedTime(),
-		"clamped":  s.ClampedFrames,
-		"capped":   s.CappedFrames,
-		"snaps":    e.Render.TotalSnaps,
-	}).Info("pacing report")
 }

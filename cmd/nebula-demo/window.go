@@ -15,6 +15,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/timing"
@@ -41,18 +42,24 @@ type windowDemo struct {
 	shots    int
 }
 
-func runWindowed(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log *logrus.Logger) error {
+func runWindowed(e *engine.Engine, opts cli.Options, stats *diag.CSV, hitches *diag.HitchRecorder, log *logrus.Logger) error {
 	cfg := desktop.DefaultConfig()
 	cfg.Window.Title = "Nebula demo"
 	cfg.Window.Width, cfg.Window.Height = opts.Width, opts.Height
 	cfg.Window.Fullscreen, cfg.Window.VSync = opts.Fullscreen, opts.VSync
 	cfg.FPS, cfg.Frames, cfg.Duration, cfg.Logger = opts.FPS, opts.Frames, opts.Duration, log
 	cfg.Camera = camera
-	report := newPacingReport()
+	cfg.Overlay = true
+	var r *desktop.Runner
 	cfg.OnFrame = func(s timing.Stats) {
-		report.add(s)
 		if stats != nil {
-			stats.Write(s)
+			stats.Write(r.Frame())
+		}
+		// The first frame has no interval, and a frame that ran paused
+		// (the first of a run, the first after the window comes back)
+		// measured the time away, not a hitch.
+		if hitches != nil && s.Frame > 1 && !e.Loop.Paused() {
+			hitches.Observe(s.Time, s.Interval)
 		}
 	}
 	r, err := desktop.New(e, cfg)
@@ -82,7 +89,11 @@ func runWindowed(e *engine.Engine, opts cli.Options, stats *timing.StatsCSV, log
 	if err := r.Run(); err != nil {
 		return err
 	}
-	report.log(log, e, opts.FPS)
+	var target time.Duration
+	if opts.FPS > 0 {
+		target = time.Duration(float64(time.Second) / opts.FPS)
+	}
+	r.Monitor().Report(target).Log(log)
 	if opts.Screenshot != "" {
 		if err := r.Screenshot(opts.Screenshot); err != nil {
 			return err
@@ -134,6 +145,8 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 	switch k {
 	case engine.KeyEscape:
 		d.r.Quit()
+	case engine.KeyF3:
+		d.r.SetOverlay(!d.r.Overlay())
 	case engine.KeyF12:
 		d.shots++
 		path := fmt.Sprintf("nebula-%s-%d.png", time.Now().Format("20060102-150405"), d.shots)
