@@ -146,7 +146,7 @@ func TestWindowedRunStatsAndScreenshot(t *testing.T) {
 	dir := t.TempDir()
 	statsPath, shotPath := filepath.Join(dir, "s.csv"), filepath.Join(dir, "shot.png")
 	cmd := exec.Command(bin, "-frames", "90", "-fps", "60", "-tick-rate", "144", "-entities", "200",
-		"-width", "320", "-height", "200", "-stats", statsPath, "-screenshot", shotPath, "-log-level", "warn")
+		"-width", "320", "-height", "200", "-stats", statsPath, "-screenshot", shotPath, "-hitch", "0", "-log-level", "warn")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -271,7 +271,7 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 	bin := demoBinary(t)
 	statsPath := filepath.Join(t.TempDir(), "s.csv")
 	demo := exec.Command(bin, "-duration", "60s", "-entities", "100", "-width", "480", "-height", "300",
-		"-stats", statsPath, "-log-level", "debug")
+		"-stats", statsPath, "-hitch-dir", t.TempDir(), "-log-level", "debug")
 	demo.Env = x.env
 	var stderr bytes.Buffer
 	demo.Stderr = &stderr
@@ -316,7 +316,7 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 		`msg="window minimised or restored" iconified=true`,
 		`msg="window minimised or restored" iconified=false`,
 		`msg="framebuffer resized" height=260 width=400`,
-		`msg="pacing report"`,
+		`msg="frame pacing report"`,
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the demo's log lacks %s:\n%s", want, log)

@@ -81,6 +81,10 @@ type Config struct {
 	SlowMin      time.Duration
 	SlowWindow   time.Duration
 	RecoverAfter time.Duration
+	// Warmup is how many frames at the start of a run are not judged
+	// against the thresholds: the first frame pays for start-up (shader
+	// compilation, the first uploads). Default 1.
+	Warmup int
 }
 
 // DefaultConfig returns the default thresholds for a loop ticking at
@@ -108,6 +112,7 @@ func DefaultConfig(tickRate int) Config {
 		SlowMin:        time.Second,
 		SlowWindow:     2 * time.Second,
 		RecoverAfter:   2 * time.Second,
+		Warmup:         1,
 	}
 }
 
@@ -147,6 +152,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("diag: SlowMin must be in (0, SlowWindow = %v], got %v", c.SlowWindow, c.SlowMin)
 	case c.RecoverAfter <= 0:
 		return fmt.Errorf("diag: RecoverAfter must be positive, got %v", c.RecoverAfter)
+	case c.Warmup < 0:
+		return fmt.Errorf("diag: Warmup must be 0 or more frames, got %d", c.Warmup)
 	}
 	return nil
 }
@@ -352,10 +359,12 @@ func (m *Monitor) Observe(now time.Duration, f *Frame) {
 		m.elapsed += s.Interval
 	}
 
-	m.check(now, kindFixed, int64(f.FixedCPU), s)
-	m.check(now, kindRender, int64(f.RenderCPU), s)
-	m.check(now, kindSteps, int64(s.Steps), s)
-	m.check(now, kindDebt, int64(s.Debt), s)
+	if s.Frame > uint64(m.cfg.Warmup) {
+		m.check(now, kindFixed, int64(f.FixedCPU), s)
+		m.check(now, kindRender, int64(f.RenderCPU), s)
+		m.check(now, kindSteps, int64(s.Steps), s)
+		m.check(now, kindDebt, int64(s.Debt), s)
+	}
 	for k := range m.alerts {
 		for lvl := range m.alerts[k] {
 			if a := &m.alerts[k][lvl]; a.pending > 0 && (!a.logged || now-a.last >= m.cfg.LogEvery || now < a.last) {

@@ -24,6 +24,7 @@ func newLogger() (*logrus.Logger, *test.Hook) {
 func newTestMonitor(t testing.TB, cfg Config) (*Monitor, *test.Hook) {
 	t.Helper()
 	log, hook := newLogger()
+	cfg.Warmup = 0 // the tests judge from frame 1 (TestWarmup checks the default)
 	m := NewMonitor(cfg, log)
 	if n := len(hook.AllEntries()); n != 0 {
 		t.Fatalf("NewMonitor logged %d lines: %v", n, hook.AllEntries()[0].Message)
@@ -81,7 +82,7 @@ func TestDefaultConfigScalesToTheTickRate(t *testing.T) {
 	} {
 		w := c.want
 		w.StepsWarn, w.StepsCritical = 2, 4
-		w.LogEvery, w.SlowFrames, w.SlowMin, w.SlowWindow, w.RecoverAfter = time.Second, 2, time.Second, 2*time.Second, 2*time.Second
+		w.LogEvery, w.SlowFrames, w.SlowMin, w.SlowWindow, w.RecoverAfter, w.Warmup = time.Second, 2, time.Second, 2*time.Second, 2*time.Second, 1
 		got := DefaultConfig(c.hz)
 		if got != w {
 			t.Errorf("DefaultConfig(%d) =\n %+v\nwant\n %+v", c.hz, got, w)
@@ -585,5 +586,19 @@ func BenchmarkObserve(b *testing.B) {
 		now += 6944444
 		f.Loop.Frame++
 		m.Observe(now, &f)
+	}
+}
+
+// The first frame (start-up) is not judged by default; the second is.
+func TestWarmup(t *testing.T) {
+	log, hook := newLogger()
+	m := NewMonitor(DefaultConfig(60), log)
+	m.Observe(0, &Frame{Loop: timing.Stats{Frame: 1}, RenderCPU: time.Second})
+	if n := len(hook.AllEntries()); n != 0 {
+		t.Fatalf("frame 1 over budget logged %d lines, want none (warm-up)", n)
+	}
+	m.Observe(ms, &Frame{Loop: timing.Stats{Frame: 2}, RenderCPU: time.Second})
+	if n := len(hook.AllEntries()); n != 1 {
+		t.Fatalf("frame 2 over budget logged %d lines, want 1", n)
 	}
 }
