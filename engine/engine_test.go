@@ -3,11 +3,13 @@ package engine
 import (
 	"bytes"
 	"context"
+	"runtime/pprof"
 	"runtime/trace"
 	"testing"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/google/pprof/profile"
 )
 
 // newTestEngine returns an engine with a few moving entities and one
@@ -86,5 +88,44 @@ func TestPhaseTimes(t *testing.T) {
 	e.Frame(now + 20*time.Millisecond)
 	if got := e.PhaseTimes(); got != (PhaseTimes{}) {
 		t.Errorf("without a phase clock PhaseTimes() = %+v, want zero", got)
+	}
+}
+
+// spin burns about d of CPU time.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// A CPU profile of frames whose systems work files the samples under the
+// phase and system labels of the system that was running.
+func TestProfileLabelsEveryPhase(t *testing.T) {
+	e := newTestEngine(t)
+	e.AddFixed("busy-fixed", func(*FixedContext) { spin(2 * time.Millisecond) })
+	e.AddUpdate("busy-update", func(*FrameContext) { spin(2 * time.Millisecond) })
+	e.AddRender("busy-render", func(*FrameContext) { spin(2 * time.Millisecond) })
+	var buf bytes.Buffer
+	if err := pprof.StartCPUProfile(&buf); err != nil {
+		t.Skipf("CPU profiling unavailable: %v", err)
+	}
+	for i := range 150 { // a tick every frame: 150 x 6 ms of work
+		e.Frame(time.Duration(i) * time.Second / 60)
+	}
+	pprof.StopCPUProfile()
+	p, err := profile.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, s := range p.Sample {
+		if ph, sys := s.Label[LabelPhase], s.Label[LabelSystem]; len(ph) == 1 && len(sys) == 1 {
+			got[ph[0]+"/"+sys[0]] += int(s.Value[0])
+		}
+	}
+	t.Logf("samples by phase/system: %v", got)
+	for _, want := range []string{"fixed/busy-fixed", "update/busy-update", "render/busy-render"} {
+		if got[want] < 5 {
+			t.Errorf("%d samples labelled %s, want at least 5 of about 30", got[want], want)
+		}
 	}
 }
