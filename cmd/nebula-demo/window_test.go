@@ -374,7 +374,7 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 }
 
 // A CPU profile of a windowed run files its samples by phase: the pprof
-// labels the engine and the runner set. (The demo's Update systems take
+// labels the engine and the runner set (fixed and render are required). (The demo's Update systems take
 // microseconds a frame, too little for a sample; engine's
 // TestProfileLabelsEveryPhase shows the update label on busy systems.)
 func TestCPUProfileHasPhaseLabels(t *testing.T) {
@@ -404,7 +404,10 @@ func TestCPUProfileHasPhaseLabels(t *testing.T) {
 		}
 	}
 	t.Logf("samples by phase: %v of %d", byPhase, len(p.Sample))
-	for _, phase := range []string{"fixed", "render", "pace"} {
+	// The pace phase mostly sleeps, which takes no CPU samples; its spin
+	// is often too short to be sampled on a loaded machine, so it is
+	// logged above but not required.
+	for _, phase := range []string{"fixed", "render"} {
 		if byPhase[phase] == 0 {
 			t.Errorf("no CPU samples labelled phase=%s (by phase: %v)", phase, byPhase)
 		}
