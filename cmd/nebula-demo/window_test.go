@@ -381,7 +381,7 @@ func TestCPUProfileHasPhaseLabels(t *testing.T) {
 	needDisplay(t)
 	bin := demoBinary(t)
 	path := filepath.Join(t.TempDir(), "cpu.prof")
-	cmd := exec.Command(bin, "-frames", "150", "-fps", "30", "-tick-rate", "240", "-entities", "3000", "-width", "320", "-height", "200",
+	cmd := exec.Command(bin, "-frames", "150", "-fps", "30", "-tick-rate", "1000", "-max-steps", "0", "-entities", "3000", "-width", "320", "-height", "200",
 		"-cpuprofile", path, "-hitch", "0", "-log-level", "warn")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

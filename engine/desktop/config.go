@@ -75,7 +75,8 @@ type Config struct {
 	// (SetOverlay toggles it). Default off.
 	Overlay bool
 	// Diagnostics holds the thresholds of the frame-time warnings; the
-	// zero value means diag.DefaultConfig at the engine's tick rate.
+	// zero value means diag.DefaultConfig at the engine's tick rate,
+	// rescaled whenever the tick rate changes.
 	Diagnostics diag.Config
 }
 

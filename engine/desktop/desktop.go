@@ -94,6 +94,7 @@ type Runner struct {
 	// buffers it is fed from (reused every frame).
 	frame     diag.Frame
 	monitor   *diag.Monitor
+	diagRate  int // the tick rate the default thresholds were scaled to; 0 = the caller's Config.Diagnostics
 	gpu       *gfx.GPUTimer
 	overlay   *gfx.Overlay
 	overlayOn bool
@@ -129,9 +130,10 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		log = l
 	}
 
-	dcfg := cfg.Diagnostics
+	dcfg, diagRate := cfg.Diagnostics, 0
 	if dcfg == (diag.Config{}) {
-		dcfg = diag.DefaultConfig(e.Loop.TickRate())
+		diagRate = e.Loop.TickRate()
+		dcfg = diag.DefaultConfig(diagRate)
 	}
 	if err := dcfg.Validate(); err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
@@ -192,6 +194,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		onFrame:        cfg.OnFrame,
 		focused:        win.Focused(),
 		monitor:        diag.NewMonitor(dcfg, log),
+		diagRate:       diagRate,
 		gpu:            gpu,
 		overlay:        overlay,
 		overlayOn:      cfg.Overlay,
@@ -469,6 +472,11 @@ func (r *Runner) runFrame() {
 	}
 	f.Snaps, f.TotalSnaps = r.e.Render.Snaps, int(r.e.Render.TotalSnaps)
 	f.Entities = r.e.World.Len()
+	// The default thresholds follow the tick rate when it changes.
+	if rate := r.e.Loop.TickRate(); r.diagRate != 0 && rate != r.diagRate {
+		r.diagRate = rate
+		_ = r.monitor.SetConfig(diag.DefaultConfig(rate)) // valid for any rate the loop accepts
+	}
 	r.monitor.Observe(r.lastNow, f)
 }
 

@@ -12,7 +12,10 @@
 //     the Render systems;
 //  3. draws the render buffer's instances with Runner.Camera and
 //     Runner.ClearColor, which Update systems may change, and swaps;
-//  4. calls Config.OnFrame with the loop's statistics;
+//  4. records the frame's diagnostics (Runner.Frame: CPU time per phase,
+//     GPU time, memory; Runner.Monitor: warnings, the pacing report),
+//     draws the overlay when it is on (Config.Overlay, SetOverlay), and
+//     calls Config.OnFrame with the loop's statistics;
 //  5. waits for the pacer's next deadline (Config.FPS, 144 by default),
 //     with or without vsync.
 //

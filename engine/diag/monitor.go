@@ -312,9 +312,7 @@ func NewMonitor(cfg Config, log logrus.FieldLogger) *Monitor {
 			m.memOK = false
 		}
 	}
-	for k := range m.alerts {
-		m.alerts[k][levelWarn].threshold, m.alerts[k][levelCritical].threshold = cfg.thresholds(kind(k))
-	}
+	m.setThresholds()
 	return m
 }
 
@@ -334,6 +332,25 @@ func (c *Config) thresholds(k kind) (warn, crit int64) {
 
 // Config returns the configuration the Monitor uses.
 func (m *Monitor) Config() Config { return m.cfg }
+
+// SetConfig replaces the thresholds, for example with DefaultConfig at a
+// new tick rate after Loop.SetTickRate. Counts, rings and the slow-motion
+// state are kept. An invalid cfg is returned as an error and changes
+// nothing.
+func (m *Monitor) SetConfig(cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	m.cfg = cfg
+	m.setThresholds()
+	return nil
+}
+
+func (m *Monitor) setThresholds() {
+	for k := range m.alerts {
+		m.alerts[k][levelWarn].threshold, m.alerts[k][levelCritical].threshold = m.cfg.thresholds(kind(k))
+	}
+}
 
 // Observe records frame f, which started at now (the clock reading given
 // to the loop's Tick for this frame). It first fills f.HeapInUse and

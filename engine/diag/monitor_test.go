@@ -602,3 +602,27 @@ func TestWarmup(t *testing.T) {
 		t.Fatalf("frame 2 over budget logged %d lines, want 1", n)
 	}
 }
+
+// After SetConfig the new thresholds judge the frames; a bad config is
+// refused and the old one stays.
+func TestSetConfig(t *testing.T) {
+	m, hook := newTestMonitor(t, DefaultConfig(60))
+	m.Observe(0, &Frame{Loop: timing.Stats{Frame: 1, Debt: 80 * ms}}) // over 50 ms at 60 Hz
+	if n := len(hook.AllEntries()); n != 1 {
+		t.Fatalf("debt 80 ms at 60 Hz logged %d lines, want 1", n)
+	}
+	hook.Reset()
+	if err := m.SetConfig(DefaultConfig(10)); err != nil { // debt warning at 300 ms
+		t.Fatal(err)
+	}
+	m.Observe(5*time.Second, &Frame{Loop: timing.Stats{Frame: 2, Debt: 80 * ms}})
+	if n := len(hook.AllEntries()); n != 0 {
+		t.Errorf("debt 80 ms at 10 Hz logged %d lines, want none", n)
+	}
+	if err := m.SetConfig(Config{}); err == nil {
+		t.Errorf("SetConfig(Config{}) = nil, want an error")
+	}
+	if got := m.Config(); got != DefaultConfig(10) {
+		t.Errorf("after a refused SetConfig, Config() = %+v, want the 10 Hz defaults", got)
+	}
+}

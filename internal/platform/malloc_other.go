@@ -4,4 +4,4 @@ package platform
 
 // tuneCAllocator does nothing outside Linux: only glibc's thresholds are
 // known to make software-rendered frames page-fault (see malloc_linux.go).
-func tuneCAllocator() bool { return false }
+func tuneCAllocator() {}
