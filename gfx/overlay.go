@@ -24,7 +24,7 @@ const (
 	OverlayTextColumns = 48
 	// OverlayTextLines is the number of text lines the overlay shows; later
 	// lines are cut off.
-	OverlayTextLines = 12
+	OverlayTextLines = 8
 	// OverlayGraphSamples is the number of frame intervals the graph shows,
 	// one pixel column each: the last OverlayGraphSamples of
 	// OverlayFrame.Graph.
@@ -69,21 +69,12 @@ const (
 
 	// labelMax is the longest scale label ("33.3 ms") drawn in the graph.
 	labelMax = 16
-
-	// maxQuads bounds the quads of one frame: the panel, the graph's and
-	// the histogram's backgrounds, a fill and a line column per sample,
-	// the marks, the histogram's bars, the scale label and the text.
-	maxQuads = 1 + 1 + OverlayMaxBuckets + 2*OverlayGraphSamples + OverlayMaxMarks +
-		OverlayMaxBuckets + labelMax + OverlayTextColumns*OverlayTextLines
 )
 
-// The quads are indexed with 16-bit indices, 4 vertices each: this line
-// stops compiling if maxQuads outgrows them.
-var _ = [1]struct{}{}[(4*maxQuads)>>16]
-
-// The glyph atlas: one glyphW×glyphH cell per printable ASCII character
-// (cell c-' ' for character c), one for U+FFFD (drawn for any other byte)
-// and one solid cell that plain shapes read, atlasCols cells to a row.
+// The glyph atlas, built once on the CPU: one glyphW×glyphH cell of
+// coverage per printable ASCII character (cell c-' ' for character c), one
+// for U+FFFD (drawn for any other byte) and one solid cell, atlasCols cells
+// to a row.
 const (
 	printable   = int('~' - ' ' + 1) // the printable ASCII characters, ' ' to '~'
 	cellFFFD    = printable          // U+FFFD REPLACEMENT CHARACTER
@@ -91,37 +82,18 @@ const (
 	atlasCells  = printable + 2
 	atlasCols   = 16
 	atlasRows   = (atlasCells + atlasCols - 1) / atlasCols
-	atlasWidth  = (atlasCols*glyphW + 3) &^ 3 // rows of whole 4-byte words: GL_UNPACK_ALIGNMENT's default 4 fits
+	atlasWidth  = atlasCols * glyphW
 	atlasHeight = atlasRows * glyphH
 )
 
-// overlayTextureUnit is the texture unit the overlay binds its atlas to.
-// It is not the renderer's unit (instanceTextureUnit), so drawing the
-// overlay leaves the renderer's buffer texture where it was.
+// overlayTextureUnit is the texture unit the overlay binds its panel
+// texture to. It is not the renderer's unit (instanceTextureUnit), so
+// drawing the overlay leaves the renderer's buffer texture where it was.
 const overlayTextureUnit = 1
-
-// overlayVertex is one corner of an overlay quad as the GPU reads it: 16
-// bytes, matching the attributes of shaders/overlay.vert.
-type overlayVertex struct {
-	x, y float32  // aPos: framebuffer pixels from the top-left corner
-	u, v uint16   // aUV: the atlas texel, in texels
-	rgba [4]uint8 // aColor: straight alpha, normalised
-}
-
-const overlayVertexSize = int(unsafe.Sizeof(overlayVertex{}))
-
-var _ = [1]struct{}{}[overlayVertexSize-16]
-
-// Vertex attribute locations of shaders/overlay.vert.
-const (
-	attrOverlayPos   = 0
-	attrOverlayUV    = 1
-	attrOverlayColor = 2
-)
 
 // The overlay's colours, straight RGBA.
 var (
-	panelColor     = [4]uint8{0, 0, 0, 166}       // the translucent dark panel
+	panelColor     = [4]uint8{14, 16, 22, 255}    // the dark panel, opaque
 	areaColor      = [4]uint8{255, 255, 255, 20}  // the graph's and histogram's backgrounds
 	textColor      = [4]uint8{235, 235, 235, 255} // the text
 	labelColor     = [4]uint8{200, 200, 200, 150} // the graph's scale label
@@ -170,44 +142,49 @@ type OverlayFrame struct {
 }
 
 // Overlay draws an on-screen diagnostics panel over a frame: text, a graph
-// of recent frame intervals with reference lines, and a histogram, in a
-// translucent dark panel at the framebuffer's top-left corner (see Rect).
+// of recent frame intervals with reference lines, and a histogram, in an
+// opaque dark panel at the framebuffer's top-left corner (see Rect).
 //
 // It draws in screen space, in framebuffer pixels, with whole-pixel
 // geometry: nothing is interpolated or filtered, and text is a bitmap font
-// (golang.org/x/image/font/basicfont's 7×13) read from an atlas texture
-// built once by NewOverlay. Draw it after the scene and before SwapBuffers
-// (and before reading a screenshot if the screenshot should show it).
+// (golang.org/x/image/font/basicfont's 7×13). Draw lays the panel out and
+// rasterises it on the CPU into an image the size of the panel, uploads
+// that into a texture and copies it onto the framebuffer with one quad.
+// A panel is a few hundred small shapes; drawn as GPU geometry, most of
+// them a pixel wide, they cost a software rasteriser (Mesa's llvmpipe) a
+// millisecond or more per frame, and one textured quad a fraction of that,
+// while a GPU does not notice either way. Draw it after the scene and
+// before SwapBuffers (and before reading a screenshot if the screenshot
+// should show it).
 //
 // Every method must be called with the OpenGL context current, on its
 // thread. Delete it when done; it has no finalizer.
 type Overlay struct {
-	prog  Program
-	vao   uint32 // the vertex layout, with ebo bound
-	vbo   uint32 // streamed: orphaned and refilled every Draw
-	ebo   uint32 // static: two triangles per quad, maxQuads of them
-	atlas uint32 // GL_R8 glyph atlas on overlayTextureUnit
+	prog Program
+	vao  uint32 // empty: the quad's corners come from gl_VertexID
+	tex  uint32 // GL_RGBA8, panelW×panelH: the panel as Draw last built it
 
 	locViewport int32
 
-	// verts is the frame's geometry, built by Draw. Its capacity is
-	// maxQuads*4 from the start and Draw never appends beyond it, so it
-	// never grows.
-	verts []overlayVertex
-	label []byte // the graph's scale label, capacity labelMax
-
-	// glyphs maps a byte of text to the top-left texel of its atlas cell.
+	// img is the panel being built, panelW×panelH pixels of premultiplied
+	// RGBA, rows top to bottom (the texture's row 0 is the panel's top).
+	img []byte
+	// atlas holds the glyphs' coverage; glyphs maps a byte of text to the
+	// top-left texel of its atlas cell.
+	atlas  *image.Alpha
 	glyphs [256][2]uint16
+	label  []byte // the graph's scale label, capacity labelMax
 }
 
 // NewOverlay builds the overlay's program (shaders/overlay.vert and
-// overlay.frag), rasterises its font into the atlas texture and creates its
-// buffers. A context must be current and Init must have been called.
+// overlay.frag), rasterises its font into the glyph atlas and creates its
+// texture. A context must be current and Init must have been called.
 // Errors name what failed; shader errors are *ShaderError.
 func NewOverlay() (*Overlay, error) {
 	mustBeLoaded("NewOverlay")
 	o := &Overlay{
-		verts: make([]overlayVertex, 0, 4*maxQuads),
+		img:   make([]byte, 4*panelW*panelH),
+		atlas: newGlyphAtlas(),
 		label: make([]byte, 0, labelMax),
 	}
 	ok := false
@@ -221,22 +198,18 @@ func NewOverlay() (*Overlay, error) {
 	if o.prog, err = NewProgram(shaders.FS, "overlay.vert", "overlay.frag"); err != nil {
 		return nil, err
 	}
-	if err := checkAttribs(o.prog, "overlay.vert", map[string]int32{
-		"aPos": attrOverlayPos, "aUV": attrOverlayUV, "aColor": attrOverlayColor,
-	}); err != nil {
-		return nil, err
-	}
 	u := uniforms{prog: o.prog, files: "overlay.vert + overlay.frag"}
 	o.locViewport = u.find("uViewport")
-	locAtlas := u.find("uAtlas")
+	locRect := u.find("uRect")
+	locPanel := u.find("uPanel")
 	if u.err != nil {
 		return nil, u.err
 	}
 	gl.UseProgram(uint32(o.prog))
-	gl.Uniform1i(locAtlas, overlayTextureUnit)
+	gl.Uniform1i(locPanel, overlayTextureUnit)
+	gl.Uniform4f(locRect, overlayMargin, overlayMargin, panelW, panelH)
 	gl.UseProgram(0)
 
-	atlas := newGlyphAtlas()
 	for b := range o.glyphs {
 		cell := cellFFFD
 		if b >= ' ' && b <= '~' {
@@ -246,14 +219,15 @@ func NewOverlay() (*Overlay, error) {
 		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
 	}
 
-	// The atlas: single-channel coverage, fetched by integer texel
-	// (texelFetch), so only level 0 exists and the filters never apply;
-	// GL_NEAREST without mipmaps still matters, as a texture whose
-	// minification filter wants mipmaps it lacks is incomplete and reads 0.
-	gl.GenTextures(1, &o.atlas)
+	// The panel's texture is fetched by integer texel (texelFetch), so
+	// only level 0 exists and the filters never apply; GL_NEAREST without
+	// mipmaps still matters, as a texture whose minification filter wants
+	// mipmaps it lacks is incomplete and reads 0. Rows are 4*panelW
+	// bytes, a multiple of GL_UNPACK_ALIGNMENT's default 4.
+	gl.GenTextures(1, &o.tex)
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
-	gl.BindTexture(gl.TEXTURE_2D, o.atlas)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.R8, int32(atlasWidth), int32(atlasHeight), 0, gl.RED, gl.UNSIGNED_BYTE, unsafe.Pointer(&atlas.Pix[0]))
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, panelW, panelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
@@ -261,30 +235,9 @@ func NewOverlay() (*Overlay, error) {
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
 	gl.BindTexture(gl.TEXTURE_2D, 0)
 	gl.ActiveTexture(gl.TEXTURE0)
-
-	// Two triangles per quad, corners in the order quad appends them.
-	indices := make([]uint16, 6*maxQuads)
-	for q := range maxQuads {
-		v := uint16(4 * q)
-		copy(indices[6*q:], []uint16{v, v + 1, v + 2, v, v + 2, v + 3})
-	}
+	// A core context draws only with a vertex array bound, even one
+	// without attributes.
 	gl.GenVertexArrays(1, &o.vao)
-	gl.GenBuffers(1, &o.vbo)
-	gl.GenBuffers(1, &o.ebo)
-	gl.BindVertexArray(o.vao)
-	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, o.ebo) // vertex-array state
-	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 2*len(indices), unsafe.Pointer(&indices[0]), gl.STATIC_DRAW)
-	gl.BindBuffer(gl.ARRAY_BUFFER, o.vbo)
-	gl.BufferData(gl.ARRAY_BUFFER, cap(o.verts)*overlayVertexSize, nil, gl.STREAM_DRAW)
-	stride := int32(overlayVertexSize)
-	gl.EnableVertexAttribArray(attrOverlayPos)
-	gl.VertexAttribPointerWithOffset(attrOverlayPos, 2, gl.FLOAT, false, stride, unsafe.Offsetof(overlayVertex{}.x))
-	gl.EnableVertexAttribArray(attrOverlayUV)
-	gl.VertexAttribPointerWithOffset(attrOverlayUV, 2, gl.UNSIGNED_SHORT, false, stride, unsafe.Offsetof(overlayVertex{}.u))
-	gl.EnableVertexAttribArray(attrOverlayColor)
-	gl.VertexAttribPointerWithOffset(attrOverlayColor, 4, gl.UNSIGNED_BYTE, true, stride, unsafe.Offsetof(overlayVertex{}.rgba))
-	gl.BindVertexArray(0)
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 
 	if err := CheckError(); err != nil {
 		return nil, fmt.Errorf("gfx: NewOverlay: %w", err)
@@ -332,18 +285,17 @@ func (o *Overlay) Rect(width, height int) image.Rectangle {
 }
 
 // Draw draws the overlay showing f (nil shows an empty panel) over the
-// bound framebuffer, of width×height pixels, blending it over what is
-// there. Call it after the scene, for example after Renderer.Frame.
+// bound framebuffer, of width×height pixels, replacing the pixels of Rect.
+// Call it after the scene, for example after Renderer.Frame.
 //
-// It makes the same 20 OpenGL calls, one of them the draw, whatever f
-// holds: all its geometry goes into one buffer, orphaned and refilled. It
-// sets the viewport to the whole framebuffer, draws without depth test or
-// face culling and with premultiplied-alpha blending, and then leaves
-// blending disabled and depth testing and back-face culling enabled, as
-// Renderer.Frame has them; its program stays bound, texture unit 0 is
-// the active one again and its bindings are untouched (the atlas is on
-// unit 1). It does not allocate. A framebuffer of zero width or height
-// draws nothing and makes no GL call.
+// It makes the same 14 OpenGL calls, one of them the draw, whatever f
+// holds: it uploads the panel into its texture and draws one quad. It sets
+// the viewport to the whole framebuffer, draws without depth test, face
+// culling or blending, and then leaves depth testing and back-face culling
+// enabled, as Renderer.Frame has them; its program stays bound, texture
+// unit 0 is the active one again and its bindings are untouched (the
+// panel is on unit 1). It does not allocate. A framebuffer of zero width
+// or height draws nothing and makes no GL call.
 func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
 	o.mustLive("Draw")
 	if width <= 0 || height <= 0 {
@@ -357,23 +309,15 @@ func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.CULL_FACE)
-	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
 	gl.UseProgram(uint32(o.prog))
 	gl.Uniform2f(o.locViewport, float32(width), float32(height))
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
-	gl.BindTexture(gl.TEXTURE_2D, o.atlas)
+	gl.BindTexture(gl.TEXTURE_2D, o.tex)
+	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, panelW, panelH, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&o.img[0]))
 	gl.BindVertexArray(o.vao)
-	// Orphan, then fill: the driver gives the buffer fresh storage instead
-	// of waiting for the previous frame's draw to finish reading it.
-	gl.BindBuffer(gl.ARRAY_BUFFER, o.vbo)
-	gl.BufferData(gl.ARRAY_BUFFER, cap(o.verts)*overlayVertexSize, nil, gl.STREAM_DRAW)
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, len(o.verts)*overlayVertexSize, unsafe.Pointer(unsafe.SliceData(o.verts)))
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
-	gl.DrawElements(gl.TRIANGLES, int32(len(o.verts)/4*6), gl.UNSIGNED_SHORT, nil)
+	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
 	gl.BindVertexArray(0)
 	gl.ActiveTexture(gl.TEXTURE0)
-	gl.Disable(gl.BLEND)
 	gl.Enable(gl.DEPTH_TEST)
 	gl.Enable(gl.CULL_FACE)
 	checkFrame("Overlay.Draw")
@@ -382,11 +326,10 @@ func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
 // emptyOverlayFrame is what Draw shows for a nil frame.
 var emptyOverlayFrame OverlayFrame
 
-// build lays out f's quads in o.verts, back to front: the panel, the
-// graph's background, fill, marks, scale label and line, the histogram, and
-// the text on top.
+// build rasterises f into o.img, back to front: the panel, the graph's
+// background, fill, marks, scale label and line, the histogram, and the
+// text on top. Coordinates are framebuffer pixels, as Rect has them.
 func (o *Overlay) build(f *OverlayFrame) {
-	o.verts = o.verts[:0]
 	o.solid(overlayMargin, overlayMargin, overlayMargin+panelW, overlayMargin+panelH, panelColor)
 	o.graph(f)
 	o.histogram(f.Histogram)
@@ -509,35 +452,81 @@ func (o *Overlay) text(x, y int, s []byte, cols, lines int, c [4]uint8) {
 		case col >= cols:
 			continue // cut off: look for the next line
 		case b != ' ':
-			g := o.glyphs[b]
-			gx, gy := x+col*advance+overlayFace.Left, y+line*lineStep
-			o.quad(gx, gy, gx+glyphW, gy+glyphH, g[0], g[1], g[0]+glyphW, g[1]+glyphH, c)
+			o.glyph(x+col*advance+overlayFace.Left, y+line*lineStep, o.glyphs[b], c)
 		}
 		col++
 	}
 }
 
-// solid lays out a plain rectangle from (x0, y0) to (x1, y1), reading the
-// middle of the atlas's solid cell.
+// solid composites a plain rectangle from (x0, y0) to (x1, y1) in colour c
+// over the panel (see over). An opaque colour is written as it is.
 func (o *Overlay) solid(x0, y0, x1, y1 int, c [4]uint8) {
-	sx, sy := atlasCell(cellSolid)
-	u, v := uint16(sx+glyphW/2), uint16(sy+glyphH/2)
-	o.quad(x0, y0, x1, y1, u, v, u, v, c)
+	x0, y0, x1, y1, ok := clipToPanel(x0, y0, x1, y1)
+	if !ok {
+		return
+	}
+	if c[3] == 255 {
+		row := o.img[4*(y0*panelW+x0) : 4*(y0*panelW+x1)]
+		for i := 0; i < len(row); i += 4 {
+			copy(row[i:i+4], c[:])
+		}
+		for y := y0 + 1; y < y1; y++ {
+			copy(o.img[4*(y*panelW+x0):], row)
+		}
+		return
+	}
+	for y := y0; y < y1; y++ {
+		px := o.img[4*(y*panelW+x0) : 4*(y*panelW+x1)]
+		for i := 0; i < len(px); i += 4 {
+			over(px[i:i+4], c, 255)
+		}
+	}
 }
 
-// quad appends a rectangle from (x0, y0) to (x1, y1) whose corners read
-// atlas texels (u0, v0) to (u1, v1): top-left, top-right, bottom-right,
-// bottom-left, as the index buffer expects. The layout never makes more
-// than maxQuads quads, so this never grows o.verts.
-func (o *Overlay) quad(x0, y0, x1, y1 int, u0, v0, u1, v1 uint16, c [4]uint8) {
-	fx0, fy0, fx1, fy1 := float32(x0), float32(y0), float32(x1), float32(y1)
-	o.verts = append(o.verts,
-		overlayVertex{fx0, fy0, u0, v0, c},
-		overlayVertex{fx1, fy0, u1, v0, c},
-		overlayVertex{fx1, fy1, u1, v1, c},
-		overlayVertex{fx0, fy1, u0, v1, c},
-	)
+// glyph composites the glyph whose atlas cell starts at texel cell, with
+// its cell's top-left corner at (x, y), in colour c over the panel.
+func (o *Overlay) glyph(x, y int, cell [2]uint16, c [4]uint8) {
+	x0, y0, x1, y1, ok := clipToPanel(x, y, x+glyphW, y+glyphH)
+	if !ok {
+		return
+	}
+	// Panel pixel (px, py) shows atlas texel (px+cx, py+cy).
+	cx, cy := int(cell[0])+overlayMargin-x, int(cell[1])+overlayMargin-y
+	for py := y0; py < y1; py++ {
+		cov := o.atlas.Pix[(py+cy)*o.atlas.Stride+x0+cx : (py+cy)*o.atlas.Stride+x1+cx]
+		px := o.img[4*(py*panelW+x0) : 4*(py*panelW+x1)]
+		for i, k := range cov {
+			if k != 0 {
+				over(px[4*i:4*i+4], c, k)
+			}
+		}
+	}
 }
+
+// clipToPanel turns a rectangle of framebuffer pixels into the panel
+// image's pixels, cut to the panel, and reports whether any of it is left.
+func clipToPanel(x0, y0, x1, y1 int) (int, int, int, int, bool) {
+	x0, x1 = max(x0-overlayMargin, 0), min(x1-overlayMargin, panelW)
+	y0, y1 = max(y0-overlayMargin, 0), min(y1-overlayMargin, panelH)
+	return x0, y0, x1, y1, x0 < x1 && y0 < y1
+}
+
+// over composites the straight-alpha colour c, scaled by the coverage k
+// (0 to 255), over the premultiplied pixel dst: the source-over operator,
+// in 8-bit fixed point, rounded. Over an opaque pixel the result is
+// opaque.
+func over(dst []byte, c [4]uint8, k uint8) {
+	a := div255(uint32(c[3]) * uint32(k))
+	inv := 255 - a
+	dst[0] = uint8(div255(uint32(c[0])*a) + div255(uint32(dst[0])*inv))
+	dst[1] = uint8(div255(uint32(c[1])*a) + div255(uint32(dst[1])*inv))
+	dst[2] = uint8(div255(uint32(c[2])*a) + div255(uint32(dst[2])*inv))
+	dst[3] = uint8(a + div255(uint32(dst[3])*inv))
+}
+
+// div255 returns v/255 rounded to the nearest integer, for v up to
+// 255*255.
+func div255(v uint32) uint32 { return (v + 128 + (v+128)>>8) >> 8 }
 
 // Delete frees the overlay's GPU objects. Using the overlay afterwards
 // panics; deleting it again does nothing.
@@ -547,17 +536,9 @@ func (o *Overlay) Delete() {
 		gl.DeleteVertexArrays(1, &o.vao)
 		o.vao = 0
 	}
-	if o.vbo != 0 {
-		gl.DeleteBuffers(1, &o.vbo)
-		o.vbo = 0
-	}
-	if o.ebo != 0 {
-		gl.DeleteBuffers(1, &o.ebo)
-		o.ebo = 0
-	}
-	if o.atlas != 0 {
-		gl.DeleteTextures(1, &o.atlas)
-		o.atlas = 0
+	if o.tex != 0 {
+		gl.DeleteTextures(1, &o.tex)
+		o.tex = 0
 	}
 }
 

@@ -53,10 +53,30 @@ func TestGlyphAtlas(t *testing.T) {
 		}
 	}
 
-	// The texture NewOverlay uploads holds the same texels.
-	platformtest.OpenWindow(t, platformtest.SmallHidden())
-	gpu := make([]byte, atlasWidth*atlasHeight)
-	var err error
+}
+
+// The framebuffer shows the panel image that build rasterised, pixel for
+// pixel, at Rect: the texture upload, the quad's placement and the texel
+// fetch add nothing and lose nothing.
+func TestOverlayDrawsItsImageExactly(t *testing.T) {
+	const size = 400
+	cfg := platformtest.SmallHidden()
+	cfg.Width, cfg.Height = size, size
+	platformtest.OpenWindow(t, cfg)
+	f := &OverlayFrame{
+		Text:      []byte("FPS 144.0  UPS 60.0\nframe 6.94 ms  steps 1\n~!@#$%^&*()_+{}|:<>?"),
+		Marks:     []float32{6.94, 16.67},
+		Histogram: []uint64{5, 100, 7},
+	}
+	for i := range 300 {
+		f.Graph = append(f.Graph, 5+4*float32(math.Sin(float64(i)/7)))
+	}
+	var (
+		err  error
+		img  []byte
+		rect image.Rectangle
+		got  = make([]byte, 4*size*size)
+	)
 	platformtest.OnMain(func() {
 		if err = Init(); err != nil {
 			return
@@ -66,42 +86,83 @@ func TestGlyphAtlas(t *testing.T) {
 			return
 		}
 		defer o.Delete()
-		gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
-		gl.BindTexture(gl.TEXTURE_2D, o.atlas)
-		gl.GetTexImage(gl.TEXTURE_2D, 0, gl.RED, gl.UNSIGNED_BYTE, unsafe.Pointer(&gpu[0]))
-		gl.BindTexture(gl.TEXTURE_2D, 0)
-		gl.ActiveTexture(gl.TEXTURE0)
+		gl.ClearColor(0.4, 0.6, 0.8, 1)
+		gl.Clear(gl.COLOR_BUFFER_BIT)
+		o.Draw(size, size, f)
+		img, rect = append([]byte(nil), o.img...), o.Rect(size, size)
+		gl.ReadPixels(0, 0, size, size, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&got[0]))
 		err = CheckError()
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(gpu) != string(atlas.Pix) {
-		t.Errorf("the atlas texture differs from the atlas image")
+	if rect.Dx() != panelW || rect.Dy() != panelH {
+		t.Fatalf("Rect = %v, want the whole %dx%d panel in a %dx%d framebuffer", rect, panelW, panelH, size, size)
 	}
-	a, _ := atlasCell(int('A' - ' '))
-	_, ay := atlasCell(int('A' - ' '))
-	nonzero := 0
-	for dy := range glyphH {
-		for dx := range glyphW {
-			if gpu[(ay+dy)*atlasWidth+a+dx] != 0 {
-				nonzero++
+	bad := 0
+	for y := range panelH {
+		fy := size - 1 - (rect.Min.Y + y) // glReadPixels rows run bottom to top
+		for x := range panelW {
+			want := img[4*(y*panelW+x) : 4*(y*panelW+x)+4]
+			p := got[4*(fy*size+rect.Min.X+x) : 4*(fy*size+rect.Min.X+x)+4]
+			if string(p) != string(want) {
+				if bad < 5 {
+					t.Errorf("panel pixel (%d, %d) is %v on screen, %v in the image", x, y, p, want)
+				}
+				bad++
 			}
 		}
 	}
-	if nonzero == 0 {
-		t.Errorf("the atlas texture's cell for 'A' is empty")
+	if bad > 0 {
+		t.Errorf("%d of %d panel pixels differ from the image", bad, panelW*panelH)
 	}
 }
 
-// The layout of the largest frame fits the vertex buffer made for it, so
-// Draw never grows it.
-func TestOverlayLayoutFitsMaxQuads(t *testing.T) {
-	o := &Overlay{verts: make([]overlayVertex, 0, 4*maxQuads), label: make([]byte, 0, labelMax)}
+// Source-over in 8-bit fixed point: opaque replaces, transparent or zero
+// coverage keeps, half coverage mixes, and an opaque pixel stays opaque.
+func TestOver(t *testing.T) {
+	for _, tt := range []struct {
+		dst  [4]uint8
+		c    [4]uint8
+		k    uint8
+		want [4]uint8
+	}{
+		{[4]uint8{10, 20, 30, 255}, [4]uint8{200, 100, 50, 255}, 255, [4]uint8{200, 100, 50, 255}},
+		{[4]uint8{10, 20, 30, 255}, [4]uint8{200, 100, 50, 0}, 255, [4]uint8{10, 20, 30, 255}},
+		{[4]uint8{10, 20, 30, 255}, [4]uint8{200, 100, 50, 255}, 0, [4]uint8{10, 20, 30, 255}},
+		{[4]uint8{0, 0, 0, 255}, [4]uint8{255, 255, 255, 255}, 128, [4]uint8{128, 128, 128, 255}},
+		{[4]uint8{255, 255, 255, 255}, [4]uint8{0, 0, 0, 51}, 255, [4]uint8{204, 204, 204, 255}},
+		{[4]uint8{0, 0, 0, 0}, [4]uint8{255, 0, 0, 255}, 255, [4]uint8{255, 0, 0, 255}},
+	} {
+		got := tt.dst
+		over(got[:], tt.c, tt.k)
+		if got != tt.want {
+			t.Errorf("over(%v, colour %v, coverage %d) = %v, want %v", tt.dst, tt.c, tt.k, got, tt.want)
+		}
+	}
+	for a := range 256 {
+		for k := range 256 {
+			p := [4]uint8{1, 2, 3, 255}
+			over(p[:], [4]uint8{255, 255, 255, uint8(a)}, uint8(k))
+			if p[3] != 255 {
+				t.Fatalf("alpha %d at coverage %d over an opaque pixel left alpha %d", a, k, p[3])
+			}
+		}
+	}
+}
+
+// The largest frame, with every figure at its widest, rasterises within
+// the panel image (the layout is clipped to the panel, never indexes past
+// it) and does not allocate.
+func TestOverlayLayoutStaysInThePanel(t *testing.T) {
+	o := &Overlay{img: make([]byte, 4*panelW*panelH), atlas: newGlyphAtlas(), label: make([]byte, 0, labelMax)}
+	for b := range o.glyphs {
+		x, y := atlasCell(cellFFFD)
+		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
+	}
 	f := &OverlayFrame{
 		Text:      []byte(strings.Repeat(strings.Repeat("#", 100)+"\n", 100)),
 		Graph:     make([]float32, 1000),
-		GraphMax:  -1, // auto
 		Marks:     []float32{1, 2, 3, 4, 5, 6},
 		Histogram: make([]uint64, 100),
 	}
@@ -114,18 +175,11 @@ func TestOverlayLayoutFitsMaxQuads(t *testing.T) {
 	// GraphMax at its largest makes the longest scale label, "3.4e+38 ms".
 	for _, top := range []float32{-1, math.MaxFloat32} {
 		f.GraphMax = top
-		o.build(f)
-		t.Logf("GraphMax %v: label %q, %d quads of at most %d", top, o.label, len(o.verts)/4, maxQuads)
-		if cap(o.verts) != 4*maxQuads || len(o.verts)%4 != 0 {
-			t.Errorf("GraphMax %v: the largest frame made %d vertices and capacity %d, want whole quads within the capacity %d", top, len(o.verts), cap(o.verts), 4*maxQuads)
+		if n := testing.AllocsPerRun(10, func() { o.build(f) }); n != 0 {
+			t.Errorf("GraphMax %v: build allocates %v times", top, n)
 		}
-	}
-	// Every quad lies within the panel.
-	panel := image.Rect(overlayMargin, overlayMargin, overlayMargin+panelW, overlayMargin+panelH)
-	for i, v := range o.verts {
-		if v.x < float32(panel.Min.X) || v.x > float32(panel.Max.X) || v.y < float32(panel.Min.Y) || v.y > float32(panel.Max.Y) {
-			p := image.Pt(int(v.x), int(v.y))
-			t.Fatalf("vertex %d at %v is outside the panel %v", i, p, panel)
+		if cap(o.label) != labelMax || len(o.img) != 4*panelW*panelH {
+			t.Errorf("GraphMax %v: label capacity %d (want %d), image %d bytes (want %d)", top, cap(o.label), labelMax, len(o.img), 4*panelW*panelH)
 		}
 	}
 }

@@ -1,19 +1,15 @@
 #version 410 core
 
-// The diagnostics overlay's fragments: the quad's premultiplied colour
-// scaled by the coverage read from the glyph atlas (a single-channel
-// GL_R8 texture). The texel is fetched by its integer coordinates, so no
-// filtering, wrapping or mipmapping is involved: a pixel centre at
-// x + 0.5 inside a glyph quad reads exactly texel x of the glyph's cell.
+// The diagnostics overlay's fragments: the panel's texel, fetched by its
+// integer coordinates, so no filtering, wrapping or mipmapping is
+// involved. The panel is opaque and drawn without blending.
 
-uniform sampler2D uAtlas;
+uniform sampler2D uPanel;
 
-in vec2 vUV;
-flat in vec4 vColor;
+in vec2 vTexel;
 
 out vec4 fragColor;
 
 void main() {
-    float coverage = texelFetch(uAtlas, ivec2(floor(vUV)), 0).r;
-    fragColor = vColor * coverage;
+    fragColor = texelFetch(uPanel, ivec2(vTexel), 0);
 }

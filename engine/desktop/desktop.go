@@ -98,6 +98,7 @@ type Runner struct {
 	gpu       *gfx.GPUTimer
 	overlay   *gfx.Overlay
 	overlayOn bool
+	diagOff   bool // SetDiagnostics(false)
 	ov        gfx.OverlayFrame
 	marks     [2]float32
 	hist      [diag.StepsBuckets]uint64
@@ -445,6 +446,15 @@ func (r *Runner) draw() {
 // runtime/trace region, "frame".
 func (r *Runner) runFrame() {
 	r.e.Frame(r.lastNow)
+	if r.diagOff {
+		pprof.SetGoroutineLabels(r.drawLabels)
+		r.draw()
+		pprof.SetGoroutineLabels(r.swapLabels)
+		r.win.SwapBuffers()
+		pprof.SetGoroutineLabels(r.e.Context())
+		r.frame.Loop = r.e.Loop.Stats()
+		return
+	}
 	start := r.clock.Now()
 	pprof.SetGoroutineLabels(r.drawLabels)
 	if r.gpu != nil {
@@ -520,6 +530,26 @@ func (r *Runner) SetOverlay(on bool) { r.mustOpen("SetOverlay"); r.overlayOn = o
 
 // Overlay reports whether the diagnostics overlay is shown.
 func (r *Runner) Overlay() bool { return r.overlayOn }
+
+// SetDiagnostics turns the per-frame diagnostics on (the default) or off.
+// Off, a frame is only the engine's frame, the drawing of the render
+// buffer and the swap: the phases are not timed, the GPU timer and the
+// monitor (figures, warnings, the pacing report) see nothing and the
+// overlay is not drawn; Frame keeps only the loop's statistics. It exists
+// for measuring what the diagnostics cost, and for a shipped game that
+// wants none of them.
+func (r *Runner) SetDiagnostics(on bool) {
+	r.mustOpen("SetDiagnostics")
+	r.diagOff = !on
+	if on {
+		r.e.SetPhaseClock(r.clock.Now)
+	} else {
+		r.e.SetPhaseClock(nil)
+	}
+}
+
+// Diagnostics reports whether the per-frame diagnostics are on.
+func (r *Runner) Diagnostics() bool { return !r.diagOff }
 
 // Quit makes Run return after the frame in progress. Unlike the other
 // methods it may be called from any goroutine; it wakes a Run that is

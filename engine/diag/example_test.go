@@ -41,9 +41,10 @@ func Example() {
 	// level=error msg="fixed systems over budget" count=1 frame=51 kind=fixed threshold=16.666666ms tick=30 value=40ms
 	// FPS 100.0  UPS 60.0
 	// frame 10.00 ms  steps 1  alpha 0.00
-	// fixed 0.00 ms  update 0.00 ms  render 2.00 ms  gpu -
-	// debt 16.7 ms  clamped 0  capped 0  dropped 0 ms
-	// snaps 0  entities 1000
-	// heap 12.0 MiB  gc 3
+	// fixed 0.00 ms  update 0.00 ms
+	// render 2.00 ms  gpu -
+	// debt 16.7 ms  dropped 0 ms
+	// clamped 0  capped 0  snaps 0
+	// entities 1000  heap 12.0 MiB  gc 3
 	// 101 frames, 100 FPS, 60 UPS, p99 10ms, steps [41 60 0 0 0 0]
 }

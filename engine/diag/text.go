@@ -6,15 +6,16 @@ import (
 )
 
 // AppendText appends the overlay's text for f to dst and returns the
-// extended slice: six lines separated by '\n', with no newline after the
-// last, such as
+// extended slice: seven lines separated by '\n', with no newline after
+// the last, each short enough for the overlay's 48 columns, such as
 //
 //	FPS 144.0  UPS 60.0
 //	frame 6.94 ms  steps 1  alpha 0.42
-//	fixed 0.21 ms  update 0.03 ms  render 1.60 ms  gpu 3.2 ms
-//	debt 2.1 ms  clamped 0  capped 0  dropped 0 ms
-//	snaps 3  entities 1003
-//	heap 12.3 MiB  gc 42
+//	fixed 0.21 ms  update 0.03 ms
+//	render 1.60 ms  gpu 3.2 ms
+//	debt 2.1 ms  dropped 0 ms
+//	clamped 0  capped 0  snaps 3
+//	entities 1003  heap 12.3 MiB  gc 42
 //
 // FPS and UPS are the loop's rolling rates, frame the measured interval;
 // gpu reads "gpu -" until a GPU time is known; clamped, capped, dropped and
@@ -39,7 +40,7 @@ func AppendText(dst []byte, f *Frame) []byte {
 	b = appendMillis(b, f.FixedCPU, 2)
 	b = append(b, "  update "...)
 	b = appendMillis(b, f.UpdateCPU, 2)
-	b = append(b, "  render "...)
+	b = append(b, "\nrender "...)
 	b = appendMillis(b, f.RenderCPU, 2)
 	if f.GPUValid {
 		b = append(b, "  gpu "...)
@@ -50,19 +51,19 @@ func AppendText(dst []byte, f *Frame) []byte {
 
 	b = append(b, "\ndebt "...)
 	b = appendMillis(b, s.Debt, 1)
-	b = append(b, "  clamped "...)
-	b = strconv.AppendUint(b, s.ClampedFrames, 10)
-	b = append(b, "  capped "...)
-	b = strconv.AppendUint(b, s.CappedFrames, 10)
 	b = append(b, "  dropped "...)
 	b = appendMillis(b, s.DroppedTime(), 0)
 
-	b = append(b, "\nsnaps "...)
+	b = append(b, "\nclamped "...)
+	b = strconv.AppendUint(b, s.ClampedFrames, 10)
+	b = append(b, "  capped "...)
+	b = strconv.AppendUint(b, s.CappedFrames, 10)
+	b = append(b, "  snaps "...)
 	b = strconv.AppendInt(b, int64(f.TotalSnaps), 10)
-	b = append(b, "  entities "...)
-	b = strconv.AppendInt(b, int64(f.Entities), 10)
 
-	b = append(b, "\nheap "...)
+	b = append(b, "\nentities "...)
+	b = strconv.AppendInt(b, int64(f.Entities), 10)
+	b = append(b, "  heap "...)
 	b = strconv.AppendFloat(b, float64(f.HeapInUse)/(1<<20), 'f', 1, 64)
 	b = append(b, " MiB  gc "...)
 	b = strconv.AppendUint(b, f.GCCycles, 10)

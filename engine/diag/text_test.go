@@ -1,27 +1,48 @@
 package diag
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 func TestAppendText(t *testing.T) {
 	f := sampleFrame()
 	want := "FPS 144.0  UPS 60.0\n" +
 		"frame 6.94 ms  steps 1  alpha 0.42\n" +
-		"fixed 0.21 ms  update 0.03 ms  render 1.60 ms  gpu 3.2 ms\n" +
-		"debt 2.1 ms  clamped 1  capped 2  dropped 7 ms\n" +
-		"snaps 3  entities 1003\n" +
-		"heap 12.3 MiB  gc 42"
+		"fixed 0.21 ms  update 0.03 ms\n" +
+		"render 1.60 ms  gpu 3.2 ms\n" +
+		"debt 2.1 ms  dropped 7 ms\n" +
+		"clamped 1  capped 2  snaps 3\n" +
+		"entities 1003  heap 12.3 MiB  gc 42"
 	if got := string(AppendText([]byte(nil), &f)); got != want {
 		t.Errorf("AppendText:\n%s\nwant:\n%s", got, want)
 	}
 	f.GPUValid = false
 	want = "FPS 144.0  UPS 60.0\n" +
 		"frame 6.94 ms  steps 1  alpha 0.42\n" +
-		"fixed 0.21 ms  update 0.03 ms  render 1.60 ms  gpu -\n" +
-		"debt 2.1 ms  clamped 1  capped 2  dropped 7 ms\n" +
-		"snaps 3  entities 1003\n" +
-		"heap 12.3 MiB  gc 42"
+		"fixed 0.21 ms  update 0.03 ms\n" +
+		"render 1.60 ms  gpu -\n" +
+		"debt 2.1 ms  dropped 7 ms\n" +
+		"clamped 1  capped 2  snaps 3\n" +
+		"entities 1003  heap 12.3 MiB  gc 42"
 	if got := string(AppendText([]byte("x"), &f)); got != "x"+want {
 		t.Errorf("AppendText without a GPU time:\n%s\nwant:\nx%s", got, want)
+	}
+}
+
+// Every line fits the overlay's width (gfx.OverlayTextColumns, 48
+// characters; diag does not import gfx), even with large figures.
+func TestAppendTextFitsTheOverlay(t *testing.T) {
+	f := sampleFrame()
+	f.Loop.FPS, f.Loop.UPS = 12345.6, 1000
+	f.FixedCPU, f.UpdateCPU, f.RenderCPU, f.GPU = 12345*time.Millisecond, 12345*time.Millisecond, 12345*time.Millisecond, 12345*time.Millisecond
+	f.Loop.ClampedFrames, f.Loop.CappedFrames = 123456, 123456
+	f.TotalSnaps, f.Entities = 1234567, 1000000
+	for i, line := range strings.Split(string(AppendText(nil, &f)), "\n") {
+		if len(line) > 48 {
+			t.Errorf("line %d is %d characters, more than the overlay's 48: %q", i+1, len(line), line)
+		}
 	}
 }
 
