@@ -6,7 +6,8 @@
 // and runs its headless demo, which must print the same state hash as the
 // original. It also checks what makes gonew's rewrite complete: one module
 // (no nested go.mod), and the module path written nowhere but in go.mod and
-// import paths (and in the documented gonew command itself).
+// import paths (Markdown documentation aside, which names the original to
+// copy it from).
 //
 // The test builds a second copy of Nebula's packages, so go test -short
 // skips it.
