@@ -16,20 +16,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
-	"time"
-
-	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
-	"github.com/nebulaengine/nebula/engine/diag"
-	"github.com/nebulaengine/nebula/internal/cli"
-	"github.com/nebulaengine/nebula/internal/prof"
-	"github.com/nebulaengine/nebula/timing"
+	"github.com/nebulaengine/nebula/internal/app"
 )
 
 const program = "nebula-demo"
@@ -37,119 +29,27 @@ const program = "nebula-demo"
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // run is the whole program; it returns the exit status: 0 success, 2 bad
-// usage, 1 any other failure (reported in one line on stderr).
+// usage, 1 any other failure (reported in one line on stderr). Flags,
+// logging, profiling and the -stats file are set up by package app, which
+// nebula-minimal shares.
 func run(args []string, stdout, stderr io.Writer) int {
-	opts, err := cli.Parse(program, args, stderr)
-	if errors.Is(err, cli.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", program, err)
-		return 2
-	}
-	log := logrus.New()
-	log.SetOutput(stderr)
-	log.SetLevel(opts.LogLevel)
-
-	if err := runDemo(opts, stdout, log); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", program, err)
-		return 1
-	}
-	return 0
+	return app.Main(program, args, stdout, stderr, runDemo)
 }
 
-func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error) {
-	cfg := engine.DefaultConfig()
-	cfg.Loop = opts.LoopConfig()
-	cfg.Seed = opts.Seed
-	e, err := engine.New(cfg)
+func runDemo(s *app.Session) error {
+	opts := s.Opts
+	e, err := engine.New(s.EngineConfig())
 	if err != nil {
 		return err
 	}
 	scene.Setup(e, opts.Entities)
 
-	// Everything that can fail on bad input or a bad environment is
-	// checked here, before any window opens: profile files, the pprof
-	// address, the hitch directory, the statistics file.
-	sess, err := prof.Start(opts.ProfOptions(), log)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if serr := sess.Stop(); err == nil && serr != nil {
-			err = serr
-		}
-	}()
-	var hitches *diag.HitchRecorder
-	if opts.Hitch > 0 && !opts.Headless {
-		if hitches, err = diag.NewHitchRecorder(opts.HitchConfig(), log); err != nil {
-			return err
-		}
-		defer func() {
-			if herr := hitches.Close(); err == nil && herr != nil {
-				err = herr
-			}
-		}()
-	}
-
-	var stats *diag.CSV
-	if opts.Stats != "" {
-		f, err := os.Create(opts.Stats)
-		if err != nil {
-			return fmt.Errorf("cannot write statistics: %w", err)
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil && cerr != nil {
-				err = fmt.Errorf("cannot write statistics: %w", cerr)
-			}
-		}()
-		stats = diag.NewCSV(f)
-		defer func() {
-			if ferr := stats.Flush(); err == nil && ferr != nil {
-				err = fmt.Errorf("cannot write statistics to %s: %w", opts.Stats, ferr)
-			}
-		}()
-	}
-
-	log.WithField("entities", e.World.Len()).Info(opts.Summary())
+	s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	if opts.Headless {
-		err = runHeadless(e, opts, stats, log)
-	} else {
-		err = runWindowed(e, opts, stats, hitches, log)
+		// The player's input comes from the script: the run is a pure
+		// function of the flags.
+		e.SetInputScript(scene.Script)
+		return s.RunHeadless(e)
 	}
-	if err != nil {
-		return err
-	}
-	if opts.PrintHash {
-		fmt.Fprintf(stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
-	}
-	return nil
-}
-
-// runHeadless runs the scene on a simulated display with the input script.
-func runHeadless(e *engine.Engine, opts cli.Options, stats *diag.CSV, log *logrus.Logger) error {
-	e.SetInputScript(scene.Script)
-	hc := opts.HeadlessConfig()
-	if stats != nil {
-		var f diag.Frame
-		hc.OnFrame = func(s timing.Stats) {
-			f.Loop, f.Snaps, f.TotalSnaps, f.Entities = s, e.Render.Snaps, int(e.Render.TotalSnaps), e.World.Len()
-			stats.Write(&f)
-		}
-	}
-	start := time.Now()
-	res, err := engine.RunHeadless(e, hc)
-	if err != nil {
-		return err
-	}
-	wall := time.Since(start)
-	log.WithFields(logrus.Fields{
-		"ticks":         res.Ticks,
-		"frames":        res.Frames,
-		"sim_time":      res.SimTime,
-		"wall":          wall.Round(time.Millisecond),
-		"ticks_per_sec": int(float64(res.Ticks) / wall.Seconds()),
-		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
-	}).Info("headless run done")
-	return nil
+	return runWindowed(s, e)
 }

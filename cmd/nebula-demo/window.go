@@ -3,10 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -15,9 +12,8 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
-	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/gfx"
-	"github.com/nebulaengine/nebula/internal/cli"
+	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -42,64 +38,16 @@ type windowDemo struct {
 	shots    int
 }
 
-func runWindowed(e *engine.Engine, opts cli.Options, stats *diag.CSV, hitches *diag.HitchRecorder, log *logrus.Logger) error {
-	cfg := desktop.DefaultConfig()
-	cfg.Window.Title = "Nebula demo"
-	cfg.Window.Width, cfg.Window.Height = opts.Width, opts.Height
-	cfg.Window.Fullscreen, cfg.Window.VSync = opts.Fullscreen, opts.VSync
-	cfg.FPS, cfg.Frames, cfg.Duration, cfg.Logger = opts.FPS, opts.Frames, opts.Duration, log
+func runWindowed(s *app.Session, e *engine.Engine) error {
+	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Camera = camera
 	cfg.Overlay = true
-	var r *desktop.Runner
-	cfg.OnFrame = func(s timing.Stats) {
-		if stats != nil {
-			stats.Write(r.Frame())
-		}
-		// The first frame has no interval, and a frame that ran paused
-		// (the first of a run, the first after the window comes back)
-		// measured the time away, not a hitch.
-		if hitches != nil && s.Frame > 1 && !e.Loop.Paused() {
-			hitches.Observe(s.Time, s.Interval)
-		}
-	}
-	r, err := desktop.New(e, cfg)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-
-	// Ctrl-C (or a TERM from xvfb-run's caller) ends the run like Esc, so
-	// the statistics are flushed and the report is logged.
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-	defer func() {
-		signal.Stop(stop)
-		close(stop) // ends the goroutine below
-	}()
-	go func() {
-		if _, ok := <-stop; ok {
-			r.Quit()
-		}
-	}()
-
-	d := &windowDemo{e: e, r: r, log: log, vsync: opts.VSync, normRate: opts.TickRate, title: make([]byte, 0, 128)}
-	r.SetOnKey(d.key)
-	e.AddUpdate("clear-pulse", d.pulse)
-	e.AddUpdate("title", d.updateTitle)
-	if err := r.Run(); err != nil {
-		return err
-	}
-	var target time.Duration
-	if opts.FPS > 0 {
-		target = time.Duration(float64(time.Second) / opts.FPS)
-	}
-	r.Monitor().Report(target).Log(log)
-	if opts.Screenshot != "" {
-		if err := r.Screenshot(opts.Screenshot); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.RunWindowed(e, cfg, func(r *desktop.Runner) {
+		d := &windowDemo{e: e, r: r, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128)}
+		r.SetOnKey(d.key)
+		e.AddUpdate("clear-pulse", d.pulse)
+		e.AddUpdate("title", d.updateTitle)
+	})
 }
 
 // pulse sets the clear colour from the tick counter: one slow breath

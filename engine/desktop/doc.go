@@ -27,6 +27,14 @@
 // game's own pause. Every resume continues from the moment of the resume:
 // there is no burst of catch-up ticks. Nothing on the frame path allocates.
 //
+// Power modes: the tick rate (engine.Config.Loop.TickRate) and the render
+// cap (Config.FPS) are the two numbers of a power mode. The low-power
+// preset, timing.PowerLow, is 30 Hz ticks and at most 30 frames a second:
+//
+//	ecfg.Loop.TickRate = timing.PowerLow.TickRate()
+//	dcfg.FPS = timing.PowerLow.RenderRate()
+//	dcfg.PauseWhenUnfocused = true // also stop simulating in the background
+//
 // GLFW and OpenGL must run on the main thread: importing this package locks
 // the main goroutine to it, and New, Run and every other method except
 // Quit must be called from main (not from another goroutine):

@@ -3,6 +3,12 @@
 // output files, profiling and logging. Every value is checked, and a bad one is
 // reported in one line that names the flag and what it accepts, so a main
 // can print it and exit with status 2.
+//
+// Power modes: -power low selects timing.PowerLow, 30 Hz ticks and frames
+// capped at 30 per second; -power normal (the default) is 60 Hz and 144.
+// The preset only fills in the rates that were not given: -power low
+// -fps 60 ticks at 30 Hz and draws at up to 60. -pause-unfocused stops
+// the simulation while the window does not have the input focus.
 package cli
 
 import (
@@ -50,6 +56,14 @@ type Options struct {
 	Width      int
 	Height     int
 	Fullscreen bool
+
+	// Power is the -power preset. Parse has already applied it: TickRate
+	// and FPS hold its rates unless -tick-rate or -fps was given, which
+	// win.
+	Power timing.Power
+	// PauseUnfocused pauses the simulation while the window does not have
+	// the input focus (desktop.Config.PauseWhenUnfocused).
+	PauseUnfocused bool
 
 	// Profiling: see package prof. Empty means off.
 	CPUProfile string
@@ -106,13 +120,16 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 	var (
 		entities, frames, ticks int
 		seed, jitterSeed        uint64
-		level                   string
+		level, power            string
 	)
 	fs.IntVar(&o.TickRate, "tick-rate", timing.DefaultTickRate, "fixed simulation rate in Hz")
 	fs.Float64Var(&o.FPS, "fps", timing.DefaultRenderRate, "render rate cap in Hz, independent of vsync (0 = uncapped)")
 	fs.BoolVar(&o.VSync, "vsync", false, "wait for the display on swap")
 	fs.DurationVar(&o.MaxFrame, "max-frame", timing.DefaultMaxFrameTime, "frame-time clamp")
 	fs.IntVar(&o.MaxSteps, "max-steps", timing.DefaultMaxStepsPerFrame, "fixed steps allowed per frame (0 = no cap)")
+	fs.StringVar(&power, "power", "normal", fmt.Sprintf("power `mode`: normal (%d Hz ticks, %v FPS cap) or low (%d Hz ticks, %v FPS cap); -tick-rate and -fps, when given, win",
+		timing.PowerNormal.TickRate(), timing.PowerNormal.RenderRate(), timing.PowerLow.TickRate(), timing.PowerLow.RenderRate()))
+	fs.BoolVar(&o.PauseUnfocused, "pause-unfocused", false, "pause the simulation while the window does not have the input focus")
 	fs.IntVar(&entities, "entities", 1000, "cubes in the scene")
 	fs.Uint64Var(&seed, "seed", 1, "world RNG seed")
 	fs.IntVar(&frames, "frames", 0, "quit after this many rendered frames (0 = until closed)")
@@ -149,6 +166,19 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 		return o, &UsageError{msg: fmt.Sprintf("unexpected argument %q: %s takes only flags (see -h)", fs.Arg(0), program)}
 	}
 	o.Seed, o.JitterSeed = seed, jitterSeed
+
+	// The power preset sets the rates the user did not give.
+	p, err := timing.ParsePower(power)
+	if err != nil {
+		return o, &UsageError{msg: fmt.Sprintf("-power %s: must be normal or low", power)}
+	}
+	o.Power = p
+	if !set(fs, "tick-rate") {
+		o.TickRate = p.TickRate()
+	}
+	if !set(fs, "fps") {
+		o.FPS = p.RenderRate()
+	}
 
 	bad := func(name string, value any, accepted string) error {
 		return &UsageError{msg: fmt.Sprintf("-%s %v: %s", name, value, accepted)}
@@ -222,6 +252,12 @@ func set(fs *flag.FlagSet, name string) bool {
 func (o Options) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tick %d Hz, render cap %v Hz, vsync %v, %d cubes, seed %d", o.TickRate, o.FPS, o.VSync, o.Entities, o.Seed)
+	if o.Power != timing.PowerNormal {
+		fmt.Fprintf(&b, ", power %v", o.Power)
+	}
+	if o.PauseUnfocused {
+		b.WriteString(", paused when unfocused")
+	}
 	if o.Headless {
 		fmt.Fprintf(&b, ", headless at %v Hz (jitter %v)", o.DisplayHz, o.Jitter)
 	}

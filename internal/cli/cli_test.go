@@ -11,6 +11,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/internal/prof"
+	"github.com/nebulaengine/nebula/timing"
 )
 
 func TestProfilingFlags(t *testing.T) {
@@ -95,6 +96,58 @@ func TestProfilingFlagsInUsage(t *testing.T) {
 	} {
 		if !strings.Contains(usage.String(), want) {
 			t.Errorf("usage lacks %q", want)
+		}
+	}
+}
+
+func TestPowerFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		power timing.Power
+		tick  int
+		fps   float64
+		pause bool
+	}{
+		{nil, timing.PowerNormal, 60, 144, false},
+		{[]string{"-power", "normal"}, timing.PowerNormal, 60, 144, false},
+		{[]string{"-power", "low"}, timing.PowerLow, 30, 30, false},
+		// Explicit rates win over the preset, in either order.
+		{[]string{"-power", "low", "-fps", "60"}, timing.PowerLow, 30, 60, false},
+		{[]string{"-tick-rate", "120", "-power", "low"}, timing.PowerLow, 120, 30, false},
+		{[]string{"-power", "low", "-tick-rate", "60", "-fps", "144"}, timing.PowerLow, 60, 144, false},
+		{[]string{"-pause-unfocused"}, timing.PowerNormal, 60, 144, true},
+		{[]string{"-power", "low", "-pause-unfocused"}, timing.PowerLow, 30, 30, true},
+	} {
+		o, err := Parse("nebula-demo", tc.args, nil)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.args, err)
+			continue
+		}
+		if o.Power != tc.power || o.TickRate != tc.tick || o.FPS != tc.fps || o.PauseUnfocused != tc.pause {
+			t.Errorf("Parse(%q): power %v, tick %d, fps %v, pause %v; want %v, %d, %v, %v",
+				tc.args, o.Power, o.TickRate, o.FPS, o.PauseUnfocused, tc.power, tc.tick, tc.fps, tc.pause)
+		}
+		if lc := o.LoopConfig(); lc.TickRate != tc.tick {
+			t.Errorf("Parse(%q).LoopConfig().TickRate = %d, want %d", tc.args, lc.TickRate, tc.tick)
+		}
+	}
+	_, err := Parse("nebula-demo", []string{"-power", "eco"}, nil)
+	var ue *UsageError
+	if !errors.As(err, &ue) || err.Error() != "-power eco: must be normal or low" {
+		t.Errorf("Parse(-power eco) = %v, want the usage error %q", err, "-power eco: must be normal or low")
+	}
+	o, _ := Parse("nebula-demo", []string{"-power", "low", "-pause-unfocused"}, nil)
+	if s := o.Summary(); !strings.Contains(s, "tick 30 Hz, render cap 30 Hz") || !strings.Contains(s, "power low, paused when unfocused") {
+		t.Errorf("Summary() = %q, want the low-power rates and both modes", s)
+	}
+	var usage bytes.Buffer
+	Parse("nebula-demo", []string{"-h"}, &usage)
+	for _, want := range []string{
+		"  -power mode\n    \tpower mode: normal (60 Hz ticks, 144 FPS cap) or low (30 Hz ticks, 30 FPS cap); -tick-rate and -fps, when given, win (default \"normal\")\n",
+		"  -pause-unfocused\n    \tpause the simulation while the window does not have the input focus\n",
+	} {
+		if !strings.Contains(usage.String(), want) {
+			t.Errorf("usage lacks %q:\n%s", want, usage.String())
 		}
 	}
 }

@@ -1,0 +1,70 @@
+// Command nebula-minimal is the smallest complete game on Nebula: one cube
+// that the arrow keys move, simulated in a FixedUpdate system and drawn
+// interpolated between ticks by the windowed runner. Esc quits. It takes the
+// demo's common flags (nebula-minimal -h): -power low, -headless, -stats,
+// -cpuprofile and the rest (-entities is the demo's and means nothing here).
+//
+// To start a game of your own, copy this file: simulation goes in
+// FixedUpdate systems and keeps the determinism rules (docs/loop.md);
+// cameras, UI and effects go in Update systems.
+package main
+
+import (
+	"os"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/internal/app"
+)
+
+// speed is how fast the arrow keys move the cube, in units per second.
+const speed = 8
+
+func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, game)) }
+
+func game(s *app.Session) error {
+	e, err := engine.New(s.EngineConfig()) // 60 Hz ticks unless -tick-rate or -power say otherwise
+	if err != nil {
+		return err
+	}
+	start := engine.NewTransform(mgl32.Vec3{0, 0, 0})
+	start.Scale = mgl32.Vec3{2, 2, 2}
+	cube := e.World.Spawn(start, engine.Interpolate)
+	e.World.SetColor(cube, [4]uint8{60, 220, 90, 255})
+
+	// The simulation: once per tick, it reads only the world, the tick's
+	// input and the fixed step, so a run is a pure function of its input.
+	e.AddFixed("move", func(c *engine.FixedContext) {
+		var v mgl32.Vec3
+		if c.Input.Down(engine.KeyArrowRight) {
+			v[0] += speed
+		}
+		if c.Input.Down(engine.KeyArrowLeft) {
+			v[0] -= speed
+		}
+		if c.Input.Down(engine.KeyArrowUp) {
+			v[1] += speed
+		}
+		if c.Input.Down(engine.KeyArrowDown) {
+			v[1] -= speed
+		}
+		t := c.World.Transform(cube)
+		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, rounded the same on every build
+		c.World.SetTransform(cube, t)
+		c.World.SetVelocity(cube, v, mgl32.Vec3{})
+	})
+
+	if s.Opts.Headless {
+		return s.RunHeadless(e)
+	}
+	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) {
+		r.SetOnKey(func(k engine.Key, pressed, _ bool) {
+			if k == engine.KeyEscape && pressed {
+				r.Quit()
+			}
+		})
+	})
+}

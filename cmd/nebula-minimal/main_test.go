@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nebulaengine/nebula/internal/app"
+	"github.com/nebulaengine/nebula/internal/platform/platformtest"
+)
+
+// The game is tested as a user plays it: the binary, built once, run under
+// an X server, its keys sent with xdotool, its screenshots compared.
+
+var minimalBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// minimalBinary builds the game once per test process and returns its path.
+func minimalBinary(t *testing.T) string {
+	t.Helper()
+	minimalBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "nebula-minimal-test-")
+		if err != nil {
+			minimalBin.err = err
+			return
+		}
+		minimalBin.path = filepath.Join(dir, "nebula-minimal")
+		if out, err := exec.Command("go", "build", "-o", minimalBin.path, ".").CombinedOutput(); err != nil {
+			minimalBin.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if minimalBin.err != nil {
+		t.Fatal(minimalBin.err)
+	}
+	return minimalBin.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if minimalBin.path != "" {
+		os.RemoveAll(filepath.Dir(minimalBin.path))
+	}
+	os.Exit(code)
+}
+
+// The common flags work as in the demo: a headless run prints its state
+// hash, and a bad flag ends with status 2 and one line.
+func TestHeadlessAndBadFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "120", "-print-hash", "-log-level", "error"}, &stdout, &stderr, game); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	if got := stdout.String(); !strings.HasPrefix(got, "state-hash 120 ") || len(got) != len("state-hash 120 ")+17 {
+		t.Errorf("stdout %q, want one state-hash line", got)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := app.Main("nebula-minimal", []string{"-power", "eco"}, &stdout, &stderr, game); code != 2 {
+		t.Errorf("-power eco: exit status %d, want 2", code)
+	}
+	if got, want := stderr.String(), "nebula-minimal: -power eco: must be normal or low\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+// The arrow keys move the cube: a run without keys and a run with the
+// Right arrow held for a second, ended with Esc, each save a screenshot at
+// exit. The cube (the green pixels) has left the place it had, and moved to
+// the right, not up or down.
+func TestArrowKeysMoveTheCube(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		platformtest.SkipOrFail(t, fmt.Errorf("no X display ($DISPLAY is empty); run under xvfb-run, as make test does"))
+	}
+	platformtest.RequireTool(t, "xdotool")
+	bin := minimalBinary(t)
+	dir := t.TempDir()
+	common := []string{"-width", "480", "-height", "300", "-hitch", "0", "-log-level", "warn"}
+
+	before := filepath.Join(dir, "before.png")
+	cmd := exec.Command(bin, append(common, "-duration", "1s", "-screenshot", before)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run without keys: %v\n%s", err, out)
+	}
+
+	platformtest.LockInput(t) // the keys must reach this window and no other test's
+	after := filepath.Join(dir, "after.png")
+	game := exec.Command(bin, append(common, "-duration", "60s", "-screenshot", after)...)
+	var stderr bytes.Buffer
+	game.Stderr = &stderr
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- game.Wait() }()
+	defer func() {
+		if game.ProcessState == nil {
+			game.Process.Kill()
+			<-done
+		}
+	}()
+	id := platformtest.XDoTool(t, "search", "--sync", "--onlyvisible", "--pid", fmt.Sprint(game.Process.Pid), "--name", "^Nebula minimal$")
+	if strings.Contains(id, "\n") {
+		t.Fatalf("several windows: %q", id)
+	}
+	time.Sleep(500 * time.Millisecond) // a few frames at rest
+	platformtest.XDoTool(t, "keydown", "--window", id, "Right")
+	time.Sleep(time.Second)
+	platformtest.XDoTool(t, "keyup", "--window", id, "Right")
+	time.Sleep(300 * time.Millisecond)
+	platformtest.XDoTool(t, "key", "--window", id, "Escape")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the game ended with %v after Esc, want status 0\n%s", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the game did not end within 10s of Esc\n%s", stderr.String())
+	}
+
+	a, b := readPNG(t, before), readPNG(t, after)
+	ca, na := greenCentroid(a)
+	cb, nb := greenCentroid(b)
+	t.Logf("cube at (%.0f, %.0f), %d pixels, without keys; at (%.0f, %.0f), %d pixels, after Right", ca[0], ca[1], na, cb[0], cb[1], nb)
+	if na < 100 || nb < 100 {
+		t.Fatalf("the cube covers %d pixels before and %d after, want at least 100 in each screenshot", na, nb)
+	}
+	if a.Bounds() != b.Bounds() {
+		t.Fatalf("screenshots are %v and %v", a.Bounds(), b.Bounds())
+	}
+	// Where the cube was, the screenshots differ: it is not there any more.
+	differ := 0
+	for y := a.Rect.Min.Y; y < a.Rect.Max.Y; y++ {
+		for x := a.Rect.Min.X; x < a.Rect.Max.X; x++ {
+			if green(a, x, y) && !green(b, x, y) {
+				differ++
+			}
+		}
+	}
+	if differ < na/2 {
+		t.Errorf("only %d of the cube's %d pixels changed after the Right key, want most", differ, na)
+	}
+	// A second at 8 units/s is 8 units, about 80 pixels here; allow for
+	// a late or early press.
+	if dx, dy := cb[0]-ca[0], cb[1]-ca[1]; dx < 30 || dy > 5 || dy < -5 {
+		t.Errorf("the cube moved by (%.0f, %.0f) pixels, want to the right (more than 30) and not up or down", dx, dy)
+	}
+}
+
+func readPNG(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			rgba.Set(x, y, img.At(x, y))
+		}
+	}
+	return rgba
+}
+
+// green reports whether the pixel is the cube's: lit green, where the
+// background is a dark blue-grey.
+func green(img *image.RGBA, x, y int) bool {
+	c := img.RGBAAt(x, y)
+	return c.G > 100 && c.G > 2*c.R && c.G > 2*c.B
+}
+
+// greenCentroid returns the mean position of the cube's pixels and their
+// number.
+func greenCentroid(img *image.RGBA) ([2]float64, int) {
+	var sx, sy float64
+	n := 0
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
+			if green(img, x, y) {
+				sx, sy, n = sx+float64(x), sy+float64(y), n+1
+			}
+		}
+	}
+	if n == 0 {
+		return [2]float64{}, 0
+	}
+	return [2]float64{sx / float64(n), sy / float64(n)}, n
+}

@@ -1,0 +1,256 @@
+// Package app is the set-up Nebula's programs share, so that a game's main
+// is only its game: parsing the common flags (package cli), the logger,
+// exit statuses, the profiling switches, the -stats file and hitch
+// capture, the engine and runner configurations the flags ask for, and the
+// windowed or headless run with its report, screenshot and state hash.
+//
+//	func main() { os.Exit(app.Main("my-game", os.Args[1:], os.Stdout, os.Stderr, game)) }
+//
+//	func game(s *app.Session) error {
+//		e, err := engine.New(s.EngineConfig())
+//		if err != nil {
+//			return err
+//		}
+//		// spawn entities, e.AddFixed(...)
+//		if s.Opts.Headless {
+//			return s.RunHeadless(e)
+//		}
+//		return s.RunWindowed(e, s.DesktopConfig("My game"), nil)
+//	}
+//
+// Exit statuses: 0 success (and -h); 2 bad usage, with one line naming the
+// flag; 1 any other failure, with one line "<program>: <what went wrong>"
+// on stderr.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/internal/cli"
+	"github.com/nebulaengine/nebula/internal/prof"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Session is one run of a program: its parsed flags, its logger and the
+// outputs the flags opened.
+type Session struct {
+	// Opts are the parsed common flags.
+	Opts cli.Options
+	// Log is the program's logger (stderr, at -log-level).
+	Log *logrus.Logger
+	// Stdout is where -print-hash writes.
+	Stdout io.Writer
+	// Stats is the -stats CSV, nil without -stats; RunWindowed and
+	// RunHeadless write a row per frame.
+	Stats *diag.CSV
+	// Hitches is the hitch recorder of a windowed run with -hitch above 0,
+	// else nil; RunWindowed feeds it.
+	Hitches *diag.HitchRecorder
+}
+
+// Main parses args (without the program name) with cli.Parse, makes the
+// logger, starts the profiling switches, opens the -stats file and the
+// hitch recorder, and runs game; it returns the exit status. Everything that
+// can fail on bad input (a profile file, the pprof address, the hitch
+// directory, the statistics file) fails here, before game opens a window.
+// Profiles, statistics and traces are written and closed when game
+// returns, whether it failed or not.
+func Main(program string, args []string, stdout, stderr io.Writer, game func(*Session) error) int {
+	opts, err := cli.Parse(program, args, stderr)
+	if errors.Is(err, cli.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 2
+	}
+	log := logrus.New()
+	log.SetOutput(stderr)
+	log.SetLevel(opts.LogLevel)
+	s := &Session{Opts: opts, Log: log, Stdout: stdout}
+	if err := s.run(game); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
+	}
+	return 0
+}
+
+func (s *Session) run(game func(*Session) error) (err error) {
+	opts, log := s.Opts, s.Log
+	sess, err := prof.Start(opts.ProfOptions(), log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if serr := sess.Stop(); err == nil && serr != nil {
+			err = serr
+		}
+	}()
+	if opts.Hitch > 0 && !opts.Headless {
+		if s.Hitches, err = diag.NewHitchRecorder(opts.HitchConfig(), log); err != nil {
+			return err
+		}
+		defer func() {
+			if herr := s.Hitches.Close(); err == nil && herr != nil {
+				err = herr
+			}
+		}()
+	}
+	if opts.Stats != "" {
+		f, err := os.Create(opts.Stats)
+		if err != nil {
+			return fmt.Errorf("cannot write statistics: %w", err)
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("cannot write statistics: %w", cerr)
+			}
+		}()
+		s.Stats = diag.NewCSV(f)
+		defer func() {
+			if ferr := s.Stats.Flush(); err == nil && ferr != nil {
+				err = fmt.Errorf("cannot write statistics to %s: %w", opts.Stats, ferr)
+			}
+		}()
+	}
+	return game(s)
+}
+
+// EngineConfig returns the engine configuration the flags ask for:
+// engine.DefaultConfig with the loop's rates and clamps (-tick-rate, -power,
+// -max-frame, -max-steps) and -seed.
+func (s *Session) EngineConfig() engine.Config {
+	cfg := engine.DefaultConfig()
+	cfg.Loop = s.Opts.LoopConfig()
+	cfg.Seed = s.Opts.Seed
+	return cfg
+}
+
+// DesktopConfig returns the windowed runner's configuration the flags ask
+// for, titled title: desktop.DefaultConfig with the window's size,
+// fullscreen and vsync, the render cap (-fps, -power), -pause-unfocused,
+// the -frames and -duration limits, and the session's logger.
+func (s *Session) DesktopConfig(title string) desktop.Config {
+	o := s.Opts
+	cfg := desktop.DefaultConfig()
+	cfg.Window.Title = title
+	cfg.Window.Width, cfg.Window.Height = o.Width, o.Height
+	cfg.Window.Fullscreen, cfg.Window.VSync = o.Fullscreen, o.VSync
+	cfg.FPS, cfg.Frames, cfg.Duration = o.FPS, o.Frames, o.Duration
+	cfg.PauseWhenUnfocused = o.PauseUnfocused
+	cfg.Logger = s.Log
+	return cfg
+}
+
+// RunWindowed opens the window cfg describes, calls setup (if not nil) with
+// the runner, for keys and systems that need it, and runs e until the
+// window closes, Esc-like Quit, Ctrl-C or SIGTERM, or the flags' limits.
+// Every frame it writes a -stats row and feeds the hitch recorder (before
+// cfg.OnFrame, which it keeps). Then it logs the pacing report, saves the
+// -screenshot and prints the -print-hash line.
+func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner)) error {
+	var r *desktop.Runner
+	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
+	cfg.OnFrame = func(st timing.Stats) {
+		if stats != nil {
+			stats.Write(r.Frame())
+		}
+		// The first frame has no interval, and a frame that ran paused
+		// (the first of a run, the first after the window comes back)
+		// measured the time away, not a hitch.
+		if hitches != nil && st.Frame > 1 && !e.Loop.Paused() {
+			hitches.Observe(st.Time, st.Interval)
+		}
+		if next != nil {
+			next(st)
+		}
+	}
+	r, err := desktop.New(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+
+	// Ctrl-C (or a TERM from xvfb-run's caller) ends the run like Quit, so
+	// the statistics are flushed and the report is logged.
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	defer func() {
+		signal.Stop(stop)
+		close(stop) // ends the goroutine below
+	}()
+	go func() {
+		if _, ok := <-stop; ok {
+			r.Quit()
+		}
+	}()
+
+	if setup != nil {
+		setup(r)
+	}
+	if err := r.Run(); err != nil {
+		return err
+	}
+	var target time.Duration
+	if cfg.FPS > 0 {
+		target = time.Duration(float64(time.Second) / cfg.FPS)
+	}
+	r.Monitor().Report(target).Log(s.Log)
+	if s.Opts.Screenshot != "" {
+		if err := r.Screenshot(s.Opts.Screenshot); err != nil {
+			return err
+		}
+	}
+	s.printHash(e)
+	return nil
+}
+
+// RunHeadless runs e on the simulated display the flags describe
+// (-display-hz, -jitter, -ticks, -frames), as fast as the CPU allows,
+// writing a -stats row per frame; then it logs the run's figures and
+// prints the -print-hash line. Input comes only from e's input script, if
+// it has one (engine.Engine.SetInputScript).
+func (s *Session) RunHeadless(e *engine.Engine) error {
+	hc := s.Opts.HeadlessConfig()
+	if stats := s.Stats; stats != nil {
+		var f diag.Frame
+		hc.OnFrame = func(st timing.Stats) {
+			f.Loop, f.Snaps, f.TotalSnaps, f.Entities = st, e.Render.Snaps, int(e.Render.TotalSnaps), e.World.Len()
+			stats.Write(&f)
+		}
+	}
+	start := time.Now()
+	res, err := engine.RunHeadless(e, hc)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	s.Log.WithFields(logrus.Fields{
+		"ticks":         res.Ticks,
+		"frames":        res.Frames,
+		"sim_time":      res.SimTime,
+		"wall":          wall.Round(time.Millisecond),
+		"ticks_per_sec": int(float64(res.Ticks) / wall.Seconds()),
+		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
+	}).Info("headless run done")
+	s.printHash(e)
+	return nil
+}
+
+// printHash prints "state-hash <tick> <16 hex digits>" with -print-hash.
+func (s *Session) printHash(e *engine.Engine) {
+	if s.Opts.PrintHash {
+		fmt.Fprintf(s.Stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
+	}
+}
