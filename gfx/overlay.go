@@ -224,10 +224,11 @@ func NewOverlay() (*Overlay, error) {
 	// mipmaps still matters, as a texture whose minification filter wants
 	// mipmaps it lacks is incomplete and reads 0. Rows are 4*panelW
 	// bytes, a multiple of GL_UNPACK_ALIGNMENT's default 4.
+	o.build(&emptyOverlayFrame)
 	gl.GenTextures(1, &o.tex)
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, panelW, panelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, panelW, panelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&o.img[0]))
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
@@ -305,7 +306,24 @@ func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
 		f = &emptyOverlayFrame
 	}
 	o.build(f)
+	o.draw(width, height, true)
+}
 
+// Redraw draws the panel Draw last built again, without laying it out or
+// uploading it: for drawing the same frame twice, as a screenshot does
+// after the swap. Before any Draw it shows an empty panel. It makes 13
+// OpenGL calls and otherwise behaves as Draw.
+func (o *Overlay) Redraw(width, height int) {
+	o.mustLive("Redraw")
+	if width <= 0 || height <= 0 {
+		return
+	}
+	o.draw(width, height, false)
+}
+
+// draw copies the panel onto the framebuffer, uploading o.img first when
+// upload is set.
+func (o *Overlay) draw(width, height int, upload bool) {
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.CULL_FACE)
@@ -313,7 +331,9 @@ func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
 	gl.Uniform2f(o.locViewport, float32(width), float32(height))
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
-	gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, panelW, panelH, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&o.img[0]))
+	if upload {
+		gl.TexSubImage2D(gl.TEXTURE_2D, 0, 0, 0, panelW, panelH, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&o.img[0]))
+	}
 	gl.BindVertexArray(o.vao)
 	gl.DrawArrays(gl.TRIANGLE_STRIP, 0, 4)
 	gl.BindVertexArray(0)

@@ -86,6 +86,7 @@ type Runner struct {
 		width, height int
 		cam           gfx.Camera
 		clear         [4]float32
+		overlay       bool // the overlay was drawn over it
 	}
 	shot *image.RGBA
 
@@ -449,6 +450,7 @@ func (r *Runner) runFrame() {
 	if r.diagOff {
 		pprof.SetGoroutineLabels(r.drawLabels)
 		r.draw()
+		r.drawn.overlay = false
 		pprof.SetGoroutineLabels(r.swapLabels)
 		r.win.SwapBuffers()
 		pprof.SetGoroutineLabels(r.e.Context())
@@ -461,6 +463,7 @@ func (r *Runner) runFrame() {
 		r.gpu.Begin()
 	}
 	r.draw()
+	r.drawn.overlay = r.overlayOn
 	if r.overlayOn {
 		r.drawOverlay()
 	}
@@ -622,7 +625,8 @@ func (r *Runner) Now() time.Duration { return r.clock.Now() }
 //
 // A window's back buffer holds nothing defined once it has been swapped, so
 // Screenshot draws the last frame again, exactly as it was (same size,
-// camera, colour and render buffer), reads it back and writes it. The
+// camera, colour and render buffer, and the overlay if it was shown),
+// reads it back and writes it. The
 // image buffer is allocated once and reused while the size stays the same.
 func (r *Runner) Screenshot(path string) error {
 	r.mustOpen("Screenshot")
@@ -638,6 +642,9 @@ func (r *Runner) Screenshot(path string) error {
 	}
 	r.win.MakeCurrent()
 	r.ren.Frame(d.width, d.height, d.clear, d.cam, r.e.Render.Instances)
+	if d.overlay {
+		r.overlay.Redraw(d.width, d.height)
+	}
 	if err := r.ren.ReadRGBA(r.shot); err != nil {
 		return fmt.Errorf("desktop: screenshot %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package desktop_test
 
 import (
 	"errors"
+	"image"
 	"image/color"
 	"image/png"
 	"math"
@@ -82,6 +83,39 @@ func TestScreenshot(t *testing.T) {
 	if c := color.RGBAModel.Convert(img.At(32, 32)); c == green {
 		t.Errorf("centre pixel = %v: the cube at the origin is missing", c)
 	}
+
+	// With the overlay shown, the screenshot shows it too: its panel
+	// starts 8 pixels from the corner, where the clear colour was.
+	platformtest.OnMain(func() { r.SetOverlay(true) })
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	withOverlay := filepath.Join(dir, "overlay.png")
+	platformtest.OnMain(func() { err1 = r.Screenshot(withOverlay) })
+	if err1 != nil {
+		t.Fatal(err1)
+	}
+	img = decodePNG(t, withOverlay)
+	if c := color.RGBAModel.Convert(img.At(1, 1)); c != green {
+		t.Errorf("with the overlay, corner pixel = %v, want the clear colour %v", c, green)
+	}
+	if c := color.RGBAModel.Convert(img.At(9, 9)); c == green || c.(color.RGBA).A != 255 {
+		t.Errorf("with the overlay, pixel (9, 9) = %v, want the overlay's opaque panel", c)
+	}
+}
+
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
 
 // Without a display New fails with one line that says what is missing and
@@ -248,17 +282,19 @@ func TestNoAllocationsPerFrame(t *testing.T) {
 		if mouse {
 			name = "mouse moving"
 		}
-		t.Run(name, func(t *testing.T) { testNoAllocationsPerFrame(t, mouse, false) })
+		t.Run(name, func(t *testing.T) { testNoAllocationsPerFrame(t, mouse, false, true) })
 	}
 	// With the diagnostics overlay drawn. (With runtime/trace recording,
 	// as it does whenever hitch capture is on, the process allocates: the
 	// tracer's own goroutine copies its buffers. The engine's and the
 	// runner's trace regions do not allocate: engine's
 	// TestFrameDoesNotAllocate.)
-	t.Run("overlay", func(t *testing.T) { testNoAllocationsPerFrame(t, false, true) })
+	t.Run("overlay", func(t *testing.T) { testNoAllocationsPerFrame(t, false, true, true) })
+	// With the diagnostics off (SetDiagnostics(false)).
+	t.Run("diagnostics off", func(t *testing.T) { testNoAllocationsPerFrame(t, false, false, false) })
 }
 
-func testNoAllocationsPerFrame(t *testing.T, mouse, overlay bool) {
+func testNoAllocationsPerFrame(t *testing.T, mouse, overlay, diagnostics bool) {
 	const entities, warm, measured = 1000, 200, 1000
 	e := newScene(t, entities)
 	var cursorTicks int // ticks whose cursor differs from the previous tick's
@@ -327,6 +363,7 @@ xdotool mousemove 1000 900`, "sh", id, stop)
 		}
 	} else {
 		r := newRunner(t, e, cfg)
+		platformtest.OnMain(func() { r.SetDiagnostics(diagnostics) })
 		if _, err := run(r); err != nil {
 			t.Fatal(err)
 		}
