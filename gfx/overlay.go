@@ -486,19 +486,32 @@ func (o *Overlay) solid(x0, y0, x1, y1 int, c [4]uint8) {
 		return
 	}
 	if c[3] == 255 {
+		// Fill the first row by doubling what is filled, then copy it.
 		row := o.img[4*(y0*panelW+x0) : 4*(y0*panelW+x1)]
-		for i := 0; i < len(row); i += 4 {
-			copy(row[i:i+4], c[:])
+		copy(row, c[:])
+		for n := 4; n < len(row); n *= 2 {
+			copy(row[n:], row[:n])
 		}
 		for y := y0 + 1; y < y1; y++ {
 			copy(o.img[4*(y*panelW+x0):], row)
 		}
 		return
 	}
+	// Shapes lie mostly over plain ground, so a run of equal pixels
+	// blends to equal pixels: the last result is reused.
+	var in, out [4]uint8
+	have := false
 	for y := y0; y < y1; y++ {
 		px := o.img[4*(y*panelW+x0) : 4*(y*panelW+x1)]
 		for i := 0; i < len(px); i += 4 {
-			over(px[i:i+4], c, 255)
+			p := (*[4]uint8)(px[i : i+4])
+			if have && *p == in {
+				*p = out
+				continue
+			}
+			in = *p
+			over(p[:], c, 255)
+			out, have = *p, true
 		}
 	}
 }

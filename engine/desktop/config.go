@@ -24,6 +24,11 @@ const (
 	// looks at Quit, Duration and the window again. Events (a restore, a
 	// close, Quit) end the wait early.
 	SuspendedWait = 100 * time.Millisecond
+	// OverlayRefresh is how often the diagnostics overlay's figures and
+	// graphs are laid out anew, at most; the frames between draw the last
+	// panel again. Thirty times a second keeps the figures readable and the
+	// graph moving, and spares a software rasteriser an upload per frame.
+	OverlayRefresh = time.Second / 30
 )
 
 // DefaultClearColor is the background colour of DefaultConfig: a dark

@@ -99,6 +99,7 @@ type Runner struct {
 	gpu       *gfx.GPUTimer
 	overlay   *gfx.Overlay
 	overlayOn bool
+	overlayAt time.Duration // when the overlay was last laid out (r.lastNow); -1 = never
 	diagOff   bool // SetDiagnostics(false)
 	ov        gfx.OverlayFrame
 	marks     [2]float32
@@ -200,6 +201,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		gpu:            gpu,
 		overlay:        overlay,
 		overlayOn:      cfg.Overlay,
+		overlayAt:      -1,
 	}
 	r.ov.Text = make([]byte, 0, 512)
 	r.ov.Graph = make([]float32, 0, diag.RecentFrames)
@@ -496,9 +498,15 @@ func (r *Runner) runFrame() {
 // drawOverlay draws the diagnostics overlay over the frame: the previous
 // frame's figures (this frame's are not complete before the swap), the
 // last frame intervals against the render target and the tick, and the
-// steps-per-frame histogram.
+// steps-per-frame histogram. It lays the panel out at most every
+// OverlayRefresh and draws the last one again in between.
 func (r *Runner) drawOverlay() {
 	w, h := r.win.FramebufferSize()
+	if r.overlayAt >= 0 && r.lastNow-r.overlayAt < OverlayRefresh {
+		r.overlay.Redraw(w, h)
+		return
+	}
+	r.overlayAt = r.lastNow
 	last := r.monitor.Last()
 	r.ov.Text = diag.AppendText(r.ov.Text[:0], &last)
 	r.ov.Graph = r.monitor.Intervals(r.ov.Graph[:0])
@@ -529,7 +537,11 @@ func (r *Runner) Frame() *diag.Frame { return &r.frame }
 func (r *Runner) Monitor() *diag.Monitor { return r.monitor }
 
 // SetOverlay shows (true) or hides the diagnostics overlay.
-func (r *Runner) SetOverlay(on bool) { r.mustOpen("SetOverlay"); r.overlayOn = on }
+func (r *Runner) SetOverlay(on bool) {
+	r.mustOpen("SetOverlay")
+	r.overlayOn = on
+	r.overlayAt = -1 // lay it out afresh when it shows again
+}
 
 // Overlay reports whether the diagnostics overlay is shown.
 func (r *Runner) Overlay() bool { return r.overlayOn }
