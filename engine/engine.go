@@ -44,6 +44,8 @@ type FixedContext struct {
 	DT float32
 	// Tick is the number of this tick, from 1.
 	Tick uint64
+	// Jobs submits off-loop work whose results land in a later tick.
+	Jobs *Jobs
 }
 
 // FrameContext is what Update and Render systems see, once per frame.
@@ -345,7 +347,7 @@ func (e *Engine) runTickBody() {
 		e.snapshot = e.info.Input
 	}
 	e.World.BeginTick(tick)
-	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, DT: float32(e.Loop.DT()), Tick: tick}
+	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs}
 	e.Jobs.applyDue(&e.fixedCtx)
 	for i := range e.fixed {
 		pprof.SetGoroutineLabels(e.fixed[i].labels)

@@ -3,7 +3,19 @@
 // to 144 frames per second. Keys: arrows steer the green cube, Space
 // recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
-// tick, V toggles vsync, F3 toggles the diagnostics overlay.
+// tick, V toggles vsync, F3 toggles the diagnostics overlay, F5 saves a
+// snapshot of the simulation and F9 loads it.
+//
+// Every run is recorded (package engine/replay): -record file keeps the
+// recording, and a panic in a system leaves a crash replay in -crash-dir.
+// -replay file plays one back in the window; with -headless -verify it
+// replays as fast as possible and checks every stored state hash:
+//
+//	nebula-demo -headless -ticks 3600 -record r.rep
+//	nebula-demo -replay r.rep -headless -verify      # "replay ok 3600"
+//
+// -panic-at-tick N (debug) makes a fixed system panic at tick N, to test
+// crash capture; the recording carries it, so its replay panics there too.
 //
 // With -headless it needs no window and no GL: a simulated display drives
 // the loop as fast as the CPU allows, and the player's input comes from a
@@ -27,6 +39,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
@@ -59,6 +72,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error) {
+	var rep *replay.Replay
+	if opts.Replay != "" {
+		if rep, err = openReplay(&opts); err != nil {
+			return err
+		}
+	}
 	cfg := engine.DefaultConfig()
 	cfg.Loop = opts.LoopConfig()
 	cfg.Seed = opts.Seed
@@ -66,11 +85,18 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 	if err != nil {
 		return err
 	}
-	scene.Setup(e, opts.Entities)
+	// Headless runs are pure functions of their flags: job results land
+	// at their declared tick. A window is real time: they land when ready,
+	// and the recording remembers where.
+	if !opts.Headless {
+		e.Jobs.SetMode(engine.JobsLive)
+	}
+	sc := scene.Setup(e, opts.Entities)
+	sc.PanicAt = opts.PanicAtTick
 
 	// Everything that can fail on bad input or a bad environment is
 	// checked here, before any window opens: profile files, the pprof
-	// address, the hitch directory, the statistics file.
+	// address, the hitch directory, the statistics file, the recording.
 	sess, err := prof.Start(opts.ProfOptions(), log)
 	if err != nil {
 		return err
@@ -112,10 +138,45 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 	}
 
 	log.WithField("entities", e.World.Len()).Info(opts.Summary())
-	if opts.Headless {
-		err = runHeadless(e, opts, stats, log)
-	} else {
-		err = runWindowed(e, opts, stats, hitches, log)
+	switch {
+	case rep != nil && opts.Headless:
+		err = verifyReplay(e, rep, opts, stdout, log)
+	case rep != nil:
+		player, perr := replay.NewPlayer(e, rep)
+		if perr != nil {
+			return perr
+		}
+		err = runWindowed(e, opts, stats, hitches, log, &demoSession{player: player})
+		if err == nil {
+			err = player.Err()
+		}
+		var pe *engine.PanicError
+		if errors.As(err, &pe) {
+			err = crashError(pe, "", log)
+		}
+		if err == nil {
+			log.WithFields(logrus.Fields{"ticks": player.Ticks(), "hashes": player.Hashes(), "done": player.Done()}).Info("replay played")
+		}
+	default:
+		rec, rerr := startRecording(e, opts)
+		if rerr != nil {
+			return rerr
+		}
+		if opts.Headless {
+			err = runHeadless(e, opts, stats, log)
+		} else {
+			err = runWindowed(e, opts, stats, hitches, log, &demoSession{rec: rec})
+		}
+		crashFile, ferr := rec.finish(e, err, opts.CrashDir)
+		var pe *engine.PanicError
+		if errors.As(err, &pe) {
+			err = crashError(pe, crashFile, log)
+		}
+		if err == nil {
+			err = ferr
+		} else if ferr != nil {
+			log.WithError(ferr).Error("the recording is incomplete")
+		}
 	}
 	if err != nil {
 		return err

@@ -165,6 +165,9 @@ func (d *decoder) header(h *Header) error {
 	if err != nil {
 		return err
 	}
+	if v > Version {
+		return d.errAt(8, "version", fmt.Errorf("%w: version %d is newer than this build reads (%d); replay it with a newer nebula", ErrVersion, v, Version))
+	}
 	if v != Version {
 		return d.errAt(8, "version", fmt.Errorf("%w: version %d, this build reads version %d", ErrVersion, v, Version))
 	}
