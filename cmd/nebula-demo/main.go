@@ -77,6 +77,7 @@ func runDemo(opts cli.Options, stdout io.Writer, log *logrus.Logger) (err error)
 		if rep, err = openReplay(&opts); err != nil {
 			return err
 		}
+		logReplay(rep, opts.Replay, log)
 	}
 	cfg := engine.DefaultConfig()
 	cfg.Loop = opts.LoopConfig()

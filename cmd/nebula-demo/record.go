@@ -147,6 +147,15 @@ func openReplay(opts *cli.Options) (*replay.Replay, error) {
 	return r, nil
 }
 
+// logReplay logs what a replay file holds.
+func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
+	st := r.Stats
+	log.WithFields(logrus.Fields{
+		"file": path, "ticks": r.Records(), "input_changes": st.InputChanges, "job_results": st.JobResults,
+		"restores": st.Restores, "rate_changes": st.RateChanges, "hashes": st.Hashes, "crashed": r.End.Crash != nil,
+	}).Info("replay opened")
+}
+
 // verifyReplay replays r headless as fast as possible and prints "replay
 // ok <ticks>", or returns the first divergence (or the reproduced panic).
 func verifyReplay(e *engine.Engine, r *replay.Replay, opts cli.Options, stdout io.Writer, log logrus.FieldLogger) error {

@@ -146,6 +146,15 @@ type End struct {
 	Crash    *CrashInfo
 }
 
+// Stats counts what a recording holds, for logs and tests.
+type Stats struct {
+	InputChanges int // ticks whose input snapshot differs from the previous one
+	JobResults   int
+	Restores     int
+	RateChanges  int
+	Hashes       int // stored hashes, the end chunk's included
+}
+
 // JobResult is a job result applied in a recorded tick.
 type JobResult struct {
 	ID     engine.JobID

@@ -14,6 +14,7 @@ import (
 type Replay struct {
 	Header Header
 	End    End
+	Stats  Stats
 	data   []byte
 	body   int // offset of the first chunk
 }
@@ -41,8 +42,23 @@ func Open(data []byte) (*Replay, error) {
 		if !ok {
 			break
 		}
+		st := &r.Stats
+		if rec.Restore != nil {
+			st.Restores++
+		}
+		if rec.Rate != 0 {
+			st.RateChanges++
+		}
+		if rec.HasHash {
+			st.Hashes++
+		}
+		st.JobResults += len(rec.Jobs)
 	}
 	r.End = d.end
+	r.Stats.InputChanges = d.inputChanges
+	if r.End.Crash == nil {
+		r.Stats.Hashes++
+	}
 	return r, nil
 }
 
@@ -61,6 +77,8 @@ type decoder struct {
 	input    engine.InputSnapshot
 	ended    bool
 	end      End
+
+	inputChanges int
 }
 
 func (d *decoder) reset(r *Replay) {
@@ -413,6 +431,7 @@ func (d *decoder) next(rec *Record) (bool, error) {
 			return false, d.errAt(at, "input words", fmt.Errorf("%w: %v", ErrInvalid, err))
 		}
 		d.words = words
+		d.inputChanges++
 	}
 	rec.Input = d.input
 	if op&opJobs != 0 {
