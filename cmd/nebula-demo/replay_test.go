@@ -13,7 +13,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/replay"
 )
 
-// runDemo runs the demo in-process and returns its status, stdout and
+// runArgs runs the demo in-process and returns its status, stdout and
 // stderr.
 func runArgs(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -72,11 +72,9 @@ func TestBadReplayFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := replay.Open(good)
-	if err != nil {
+	if _, err := replay.Open(good); err != nil {
 		t.Fatal(err)
 	}
-	_ = r
 	hdrLen := 12 + int(binary.LittleEndian.Uint16(good[10:])) + 4
 	flip := bytes.Clone(good)
 	flip[hdrLen+20] ^= 0x40 // inside the first chunk's payload

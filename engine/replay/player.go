@@ -44,16 +44,15 @@ func (e *ReproducedPanic) Unwrap() error { return e.Panic }
 // stops the loop after the last record (Done), or at the first
 // disagreement (Err).
 type Player struct {
-	e       *engine.Engine
-	r       *Replay
-	d       decoder
-	rec     Record
-	err     error
-	done    bool
-	ticks   uint64
-	hashes  int
-	onEnd   func()
-	started bool
+	e      *engine.Engine
+	r      *Replay
+	d      decoder
+	rec    Record
+	err    error
+	done   bool
+	ticks  uint64
+	hashes int
+	onEnd  func()
 }
 
 // NewPlayer returns a player of r for e and installs it as e's tick hook.
