@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,4 +155,30 @@ func TestWindowedRecordingVerifiesHeadless(t *testing.T) {
 		t.Fatalf("GOAMD64=v3 build: %v\n%s", err, out)
 	}
 	verify(v3)
+}
+
+// A panic in a windowed run (the loop is the desktop runner's) is captured
+// like a headless one: status 1, one line naming the crash replay, and the
+// crash replay reproduces the panic headless at the same tick.
+func TestWindowedCrashLeavesAReplay(t *testing.T) {
+	needDisplay(t)
+	bin := demoBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "-duration", "20s", "-entities", "100", "-width", "320", "-height", "200",
+		"-panic-at-tick", "90", "-crash-dir", dir, "-hitch", "0", "-log-level", "fatal")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("the demo ended with %v, want status 1\n%s", err, stderr.String())
+	}
+	line := stderr.String()
+	m := regexp.MustCompile(`^nebula-demo: system "crash-test" \(fixed\) panicked at tick 90: .*; crash replay saved to (\S+) \(`).FindStringSubmatch(line)
+	if m == nil || strings.Count(line, "\n") != 1 {
+		t.Fatalf("stderr %q, want one line naming the crash replay", line)
+	}
+	out, err := exec.Command(bin, "-replay", m[1], "-headless", "-verify", "-log-level", "fatal").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "reproduced the recorded panic: system \"crash-test\" (fixed) panicked at tick 90") {
+		t.Errorf("replaying the crash: %v\n%s", err, out)
+	}
 }
