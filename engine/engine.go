@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
 	"time"
@@ -43,6 +44,8 @@ type FixedContext struct {
 	DT float32
 	// Tick is the number of this tick, from 1.
 	Tick uint64
+	// Jobs submits off-loop work whose results land in a later tick.
+	Jobs *Jobs
 }
 
 // FrameContext is what Update and Render systems see, once per frame.
@@ -108,6 +111,18 @@ type Engine struct {
 	fixedCtx FixedContext
 	frameCtx FrameContext
 	snapshot InputSnapshot
+	info     TickInfo
+
+	// Jobs is the engine's off-loop job system (see Jobs).
+	Jobs *Jobs
+	hook TickHook
+
+	// Crash capture: what runs now (for the PanicError of a panic), and
+	// the panic recovered at the loop, if any.
+	curTick   uint64
+	curPhase  string
+	curSystem string
+	crash     *PanicError
 
 	inputScript func(tick uint64, due time.Duration, in *Input)
 	stopAfter   uint64
@@ -146,6 +161,7 @@ func New(cfg Config) (*Engine, error) {
 		interp:  cfg.Interpolation,
 		drawing: true,
 	}
+	e.Jobs = newJobs(e)
 	e.fixedStep = e.runTick
 	e.renderFrame = e.runFrame
 	e.tickBody = e.runTickBody
@@ -243,7 +259,8 @@ func (e *Engine) SetInputScript(script func(tick uint64, due time.Duration, in *
 
 // StopAfter pauses the loop at the end of tick n (0 = never), so that no
 // later tick runs; a headless run to n ticks ends with the world at exactly
-// tick n whatever the display rate.
+// tick n whatever the display rate. n is a world tick number (World.Tick),
+// which after a Restore may differ from the loop's count of ticks run.
 func (e *Engine) StopAfter(n uint64) { e.stopAfter = n }
 
 // Interpolation returns the current interpolation configuration.
@@ -262,8 +279,17 @@ func (e *Engine) SetInterpolation(cfg InterpolationConfig) error {
 // number of ticks it ran. When runtime/trace is recording, each tick and
 // the update and render phases are trace regions ("tick", "update",
 // "render").
+//
+// A panic in a system (or a hook, or a job's Apply) is recovered here: the
+// frame ends, the loop is paused, and Err returns a *PanicError with the
+// tick, the phase, the system's name and the stack. Frame does nothing
+// once that has happened.
 func (e *Engine) Frame(now time.Duration) int {
+	if e.crash != nil {
+		return 0
+	}
 	e.phases = PhaseTimes{}
+	defer e.recoverPanic()
 	return e.Loop.Tick(now, e.fixedStep, e.renderFrame)
 }
 
@@ -285,7 +311,7 @@ func (e *Engine) runTick(s timing.Step) {
 	}
 	e.step = s
 	trace.WithRegion(e.ctx, "tick", e.tickBody)
-	if e.stopAfter != 0 && s.Tick >= e.stopAfter {
+	if e.stopAfter != 0 && e.World.Tick() >= e.stopAfter {
 		e.Loop.Pause()
 	}
 	if e.phaseClock != nil {
@@ -294,18 +320,43 @@ func (e *Engine) runTick(s timing.Step) {
 	}
 }
 
+// runTickBody runs one tick. Its number is the world's tick plus one (the
+// same as the loop's count, unless a snapshot was restored), its step is
+// 1/Loop.TickRate() as of the start of the tick. In order: the hook's
+// PreTick (a replayer may restore a recorded snapshot there), the input
+// script and the tick's input snapshot, the hook's BeginTick (a recorder
+// records the snapshot, a replayer replaces it), saving the previous
+// state, applying the job results due in this tick, the fixed systems,
+// and the hook's EndTick.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
+	e.curPhase, e.curSystem = PhaseFixed, "engine"
+	if e.hook != nil {
+		e.hook.PreTick()
+	}
+	tick := e.World.Tick() + 1
+	e.curTick = tick
 	if e.inputScript != nil {
-		e.inputScript(s.Tick, s.Due, e.Input)
+		e.inputScript(tick, s.Due, e.Input)
 	}
 	e.snapshot = e.Input.Advance(s.Due)
-	e.World.BeginTick(s.Tick)
-	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, DT: float32(s.DT), Tick: s.Tick}
+	if e.hook != nil {
+		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: e.snapshot}
+		e.hook.BeginTick(&e.info)
+		e.snapshot = e.info.Input
+	}
+	e.World.BeginTick(tick)
+	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs}
+	e.Jobs.applyDue(&e.fixedCtx)
 	for i := range e.fixed {
 		pprof.SetGoroutineLabels(e.fixed[i].labels)
+		e.curSystem = e.fixed[i].name
 		e.fixed[i].run(&e.fixedCtx)
+	}
+	e.curSystem = "engine"
+	if e.hook != nil {
+		e.hook.EndTick(tick, e.World)
 	}
 	pprof.SetGoroutineLabels(e.ctx)
 }
@@ -331,8 +382,10 @@ func (e *Engine) runFrame(alpha float64) {
 }
 
 func (e *Engine) runUpdateBody() {
+	e.curPhase = PhaseUpdate
 	for i := range e.update {
 		pprof.SetGoroutineLabels(e.update[i].labels)
+		e.curSystem = e.update[i].name
 		e.update[i].run(&e.frameCtx)
 	}
 	pprof.SetGoroutineLabels(e.ctx)
@@ -340,10 +393,23 @@ func (e *Engine) runUpdateBody() {
 
 func (e *Engine) runRenderBody() {
 	pprof.SetGoroutineLabels(e.interpLabels)
+	e.curPhase, e.curSystem = PhaseRender, "interpolate"
 	e.World.Interpolate(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
 	for i := range e.render {
 		pprof.SetGoroutineLabels(e.render[i].labels)
+		e.curSystem = e.render[i].name
 		e.render[i].run(&e.frameCtx)
 	}
+	pprof.SetGoroutineLabels(e.ctx)
+}
+
+// recoverPanic turns a panic in the frame into the engine's crash.
+func (e *Engine) recoverPanic() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	e.crash = &PanicError{Tick: e.curTick, Phase: e.curPhase, System: e.curSystem, Value: v, Stack: debug.Stack()}
+	e.Loop.Pause()
 	pprof.SetGoroutineLabels(e.ctx)
 }

@@ -72,7 +72,8 @@ type HeadlessResult struct {
 // display period after frame k, varied by the jitter; the display's clock
 // is the only source of time, so the run is a pure function of e's systems,
 // its input script and cfg. With a tick limit the world ends at exactly
-// that tick, whatever the display.
+// that tick (a World.Tick number), whatever the display. A panic in a
+// system ends the run with the engine's *PanicError (see Engine.Err).
 func RunHeadless(e *Engine, cfg HeadlessConfig) (HeadlessResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return HeadlessResult{}, fmt.Errorf("engine: headless: %w", err)
@@ -86,11 +87,14 @@ func RunHeadless(e *Engine, cfg HeadlessConfig) (HeadlessResult, error) {
 	defer func() { e.drawing = drawing }()
 	for {
 		e.Frame(clock.Now())
+		if err := e.Err(); err != nil {
+			return HeadlessResult{Frames: e.Loop.Frames(), Ticks: e.Loop.Ticks(), SimTime: e.Loop.SimTime(), Elapsed: clock.Now()}, err
+		}
 		if cfg.OnFrame != nil {
 			cfg.OnFrame(e.Loop.Stats())
 		}
 		frames := e.Loop.Frames()
-		if (cfg.Ticks != 0 && e.Loop.Ticks() >= cfg.Ticks) || (cfg.Frames != 0 && frames >= cfg.Frames) {
+		if (cfg.Ticks != 0 && e.World.Tick() >= cfg.Ticks) || (cfg.Frames != 0 && frames >= cfg.Frames) {
 			return HeadlessResult{
 				Frames:   frames,
 				Ticks:    e.Loop.Ticks(),

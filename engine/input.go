@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -301,4 +302,65 @@ func (in *Input) Pending() int { return len(in.queue) }
 // so that the ticks see the keys go up.
 func (in *Input) Reset() {
 	*in = Input{queue: in.queue[:0]}
+}
+
+// InputWords is the number of 64-bit words of an InputSnapshot's binary
+// form (Words): the three key sets, the three button sets in one word, and
+// the cursor and scroll offsets as float64 bits.
+const InputWords = 3*len(keySet{}) + 5
+
+// Words writes the snapshot's exact binary form to w: keysDown,
+// keysPressed, keysReleased (each len(keySet) words, bit k%64 of word k/64
+// is Key k), then one word with buttonsDown, buttonsPressed and
+// buttonsReleased in its low three bytes, then cursor X, cursor Y, scroll
+// X and scroll Y as IEEE-754 bits. A recording stores these words; equal
+// snapshots have equal words.
+func (s *InputSnapshot) Words(w *[InputWords]uint64) {
+	n := len(keySet{})
+	copy(w[0:n], s.keysDown[:])
+	copy(w[n:2*n], s.keysPressed[:])
+	copy(w[2*n:3*n], s.keysReleased[:])
+	w[3*n] = uint64(s.buttonsDown) | uint64(s.buttonsPressed)<<8 | uint64(s.buttonsReleased)<<16
+	w[3*n+1] = math.Float64bits(s.cursorX)
+	w[3*n+2] = math.Float64bits(s.cursorY)
+	w[3*n+3] = math.Float64bits(s.scrollX)
+	w[3*n+4] = math.Float64bits(s.scrollY)
+}
+
+// SetWords sets the snapshot from the binary form Words writes. It returns
+// an error naming the first word that holds a key or button beyond the
+// known ones (and changes nothing then).
+func (s *InputSnapshot) SetWords(w *[InputWords]uint64) error {
+	n := len(keySet{})
+	for i := range 3 * n {
+		if w[i]&^keyWordMask(i%n) != 0 {
+			return fmt.Errorf("input word %d has bits for keys beyond the last key (%d)", i, KeyCount-1)
+		}
+	}
+	const buttonMask = 1<<MouseButtonCount - 1
+	if b := w[3*n]; b&^(buttonMask|buttonMask<<8|buttonMask<<16) != 0 {
+		return fmt.Errorf("input word %d (mouse buttons) has bits beyond the last button (%d)", 3*n, MouseButtonCount-1)
+	}
+	copy(s.keysDown[:], w[0:n])
+	copy(s.keysPressed[:], w[n:2*n])
+	copy(s.keysReleased[:], w[2*n:3*n])
+	b := w[3*n]
+	s.buttonsDown, s.buttonsPressed, s.buttonsReleased = buttonSet(b), buttonSet(b>>8), buttonSet(b>>16)
+	s.cursorX = math.Float64frombits(w[3*n+1])
+	s.cursorY = math.Float64frombits(w[3*n+2])
+	s.scrollX = math.Float64frombits(w[3*n+3])
+	s.scrollY = math.Float64frombits(w[3*n+4])
+	return nil
+}
+
+// keyWordMask returns the bits of word i of a keySet that stand for keys.
+func keyWordMask(i int) uint64 {
+	lo, hi := i*64, min(int(KeyCount), i*64+64)
+	switch {
+	case hi <= lo:
+		return 0
+	case hi-lo == 64:
+		return ^uint64(0)
+	}
+	return 1<<(hi-lo) - 1
 }

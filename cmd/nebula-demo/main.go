@@ -3,7 +3,19 @@
 // to 144 frames per second. Keys: arrows steer the green cube, Space
 // recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
-// tick, V toggles vsync, F3 toggles the diagnostics overlay.
+// tick, V toggles vsync, F3 toggles the diagnostics overlay, F5 saves a
+// snapshot of the simulation and F9 loads it.
+//
+// Every run is recorded (package engine/replay): -record file keeps the
+// recording, and a panic in a system leaves a crash replay in -crash-dir.
+// -replay file plays one back in the window; with -headless -verify it
+// replays as fast as possible and checks every stored state hash:
+//
+//	nebula-demo -headless -ticks 3600 -record r.rep
+//	nebula-demo -replay r.rep -headless -verify      # "replay ok 3600"
+//
+// -panic-at-tick N (debug) makes a fixed system panic at tick N, to test
+// crash capture; the recording carries it, so its replay panics there too.
 //
 // With -headless it needs no window and no GL: a simulated display drives
 // the loop as fast as the CPU allows, and the player's input comes from a
@@ -16,11 +28,15 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -36,20 +52,74 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return app.Main(program, args, stdout, stderr, runDemo)
 }
 
-func runDemo(s *app.Session) error {
+func runDemo(s *app.Session) (err error) {
+	// A replay takes the tick rate, seed and entity count from its file;
+	// a bad file fails here, before any window opens.
+	var rep *replay.Replay
+	if s.Opts.Replay != "" {
+		if rep, err = openReplay(&s.Opts); err != nil {
+			return err
+		}
+		logReplay(rep, s.Opts.Replay, s.Log)
+	}
 	opts := s.Opts
 	e, err := engine.New(s.EngineConfig())
 	if err != nil {
 		return err
 	}
-	scene.Setup(e, opts.Entities)
+	// Headless runs are pure functions of their flags: job results land
+	// at their declared tick. A window is real time: they land when ready,
+	// and the recording remembers where.
+	if !opts.Headless {
+		e.Jobs.SetMode(engine.JobsLive)
+	}
+	sc := scene.Setup(e, opts.Entities)
+	sc.PanicAt = opts.PanicAtTick
 
 	s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
+	switch {
+	case rep != nil && opts.Headless:
+		return verifyReplay(e, rep, opts, s.Stdout, s.Log)
+	case rep != nil:
+		player, err := replay.NewPlayer(e, rep)
+		if err != nil {
+			return err
+		}
+		err = runWindowed(s, e, &demoSession{player: player})
+		if err == nil {
+			err = player.Err()
+		}
+		var pe *engine.PanicError
+		if errors.As(err, &pe) {
+			return crashError(pe, "", s.Log)
+		}
+		if err == nil {
+			s.Log.WithFields(logrus.Fields{"ticks": player.Ticks(), "hashes": player.Hashes(), "done": player.Done()}).Info("replay played")
+		}
+		return err
+	}
+
+	rec, err := startRecording(e, opts)
+	if err != nil {
+		return err
+	}
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
 		// function of the flags.
 		e.SetInputScript(scene.Script)
-		return s.RunHeadless(e)
+		err = s.RunHeadless(e)
+	} else {
+		err = runWindowed(s, e, &demoSession{rec: rec})
 	}
-	return runWindowed(s, e)
+	crashFile, ferr := rec.finish(e, err, opts.CrashDir)
+	var pe *engine.PanicError
+	if errors.As(err, &pe) {
+		err = crashError(pe, crashFile, s.Log)
+	}
+	if err == nil {
+		err = ferr
+	} else if ferr != nil {
+		s.Log.WithError(ferr).Error("the recording is incomplete")
+	}
+	return err
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/timing"
@@ -36,15 +37,34 @@ type windowDemo struct {
 	title    []byte
 	lastT    time.Duration
 	shots    int
+	sess     *demoSession
 }
 
-func runWindowed(s *app.Session, e *engine.Engine) error {
+// demoSession is what the windowed demo records or replays: a recording
+// (and the F5 snapshot), or a replay being played.
+type demoSession struct {
+	rec    *recording
+	player *replay.Player
+	snap   []byte // the F5 snapshot
+	snapAt uint64
+}
+
+func runWindowed(s *app.Session, e *engine.Engine, sess *demoSession) error {
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Camera = camera
 	cfg.Overlay = true
 	return s.RunWindowed(e, cfg, func(r *desktop.Runner) {
-		d := &windowDemo{e: e, r: r, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128)}
+		d := &windowDemo{e: e, r: r, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), sess: sess}
 		r.SetOnKey(d.key)
+		if p := sess.player; p != nil {
+			// The window closes when the replay ends or stops agreeing
+			// with its recording.
+			e.AddUpdate("replay-end", func(*engine.FrameContext) {
+				if p.Done() || p.Err() != nil {
+					r.Quit()
+				}
+			})
+		}
 		e.AddUpdate("clear-pulse", d.pulse)
 		e.AddUpdate("title", d.updateTitle)
 	})
@@ -120,6 +140,10 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 		} else {
 			d.setTickRate(slowTickRate, false)
 		}
+	case engine.KeyF5:
+		d.saveSnapshot()
+	case engine.KeyF9:
+		d.loadSnapshot()
 	case engine.KeyV:
 		d.vsync = !d.vsync
 		d.r.SetVSync(d.vsync)
@@ -136,4 +160,36 @@ func (d *windowDemo) setTickRate(hz int, remember bool) {
 		d.normRate = hz
 	}
 	d.log.WithField("tick_rate", hz).Info("tick rate changed")
+}
+
+// saveSnapshot keeps a snapshot of the simulation in memory (F5).
+func (d *windowDemo) saveSnapshot() {
+	if d.sess.player != nil {
+		d.log.Info("snapshots are off during a replay")
+		return
+	}
+	d.sess.snap, d.sess.snapAt = d.e.Snapshot(), d.e.World.Tick()
+	d.log.WithFields(logrus.Fields{"tick": d.sess.snapAt, "bytes": len(d.sess.snap)}).Info("snapshot saved")
+}
+
+// loadSnapshot restores the F5 snapshot (F9); the recording notes it, so
+// that the replay restores it at the same point.
+func (d *windowDemo) loadSnapshot() {
+	switch {
+	case d.sess.player != nil:
+		d.log.Info("snapshots are off during a replay")
+		return
+	case d.sess.snap == nil:
+		d.log.Info("no snapshot to load: save one with F5")
+		return
+	}
+	from := d.e.World.Tick()
+	if err := d.e.Restore(d.sess.snap); err != nil {
+		d.log.WithError(err).Error("snapshot not loaded")
+		return
+	}
+	if d.sess.rec != nil {
+		d.sess.rec.rec.Restored(d.sess.snap, d.e.World)
+	}
+	d.log.WithFields(logrus.Fields{"tick": d.sess.snapAt, "from_tick": from}).Info("snapshot loaded")
 }

@@ -243,8 +243,10 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 // focus with PauseWhenUnfocused, the simulation resumes from that moment:
 // no burst of ticks catches up the time away.
 //
-// Run returns an error only when it cannot go on; a window closed by the
-// user or destroyed by another program ends it normally.
+// Run returns an error only when it cannot go on: a panic in a system,
+// which the engine recovers (it returns the engine's *engine.PanicError,
+// see Engine.Err). A window closed by the user or destroyed by another
+// program ends it normally.
 func (r *Runner) Run() error {
 	r.mustOpen("Run")
 	if r.running {
@@ -285,6 +287,12 @@ func (r *Runner) Run() error {
 
 		r.lastNow = now
 		trace.WithRegion(r.e.Context(), "frame", r.frameBody)
+		if err := r.e.Err(); err != nil {
+			// A system panicked (the engine recovered it): the run
+			// cannot go on.
+			r.quit.Store(false)
+			return err
+		}
 		if r.onFrame != nil {
 			r.onFrame(r.frame.Loop)
 		}

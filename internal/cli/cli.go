@@ -74,6 +74,23 @@ type Options struct {
 	// trace are saved to HitchDir (see diag.HitchRecorder); 0 is off.
 	Hitch    time.Duration
 	HitchDir string
+
+	// Recording and replay (package engine/replay). Record and Replay are
+	// file names, empty when off; Verify checks a headless replay against
+	// its stored hashes. TickRateSet, SeedSet and EntitiesSet say whether
+	// those flags were given: a replay takes them from its file and
+	// refuses a conflicting one.
+	Record      string
+	Replay      string
+	Verify      bool
+	TickRateSet bool
+	SeedSet     bool
+	EntitiesSet bool
+	// CrashDir is the directory a crash replay is written to.
+	CrashDir string
+	// PanicAtTick (debug) makes the scene panic in a fixed system at
+	// that tick, to test crash capture; 0 is off.
+	PanicAtTick uint64
 }
 
 // ProfOptions returns the profiling switches the flags ask for.
@@ -150,6 +167,11 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 	fs.StringVar(&o.MemProfile, "memprofile", "", "write a heap profile to `file` at exit")
 	fs.StringVar(&o.Trace, "trace", "", "write an execution trace to `file`")
 	fs.StringVar(&o.Pprof, "pprof", "", "serve net/http/pprof at `addr`: port, :port or host:port (no host = 127.0.0.1 only)")
+	fs.StringVar(&o.Record, "record", "", "record the run to this replay `file` (input of every tick, job results, state hashes)")
+	fs.StringVar(&o.Replay, "replay", "", "play this replay `file` back (tick rate, seed and entities come from it)")
+	fs.BoolVar(&o.Verify, "verify", false, `with -replay and -headless: replay as fast as possible, compare every stored hash and print "replay ok <ticks>"`)
+	fs.StringVar(&o.CrashDir, "crash-dir", ".", "`dir`ectory for the crash replay written when a system panics")
+	fs.Uint64Var(&o.PanicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.DurationVar(&o.Hitch, "hitch", diag.DefaultHitchThreshold, "when a frame takes longer than this, save the last seconds of execution trace to -hitch-dir (0 = off)")
 	fs.StringVar(&o.HitchDir, "hitch-dir", diag.DefaultHitchDir(), "`dir`ectory for -hitch traces, created if missing")
 
@@ -235,7 +257,22 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 	if o.Hitch == 0 && set(fs, "hitch-dir") {
 		return o, &UsageError{msg: "-hitch-dir needs -hitch above 0"}
 	}
-	if o.Headless && o.Ticks == 0 && o.Frames == 0 {
+	o.TickRateSet, o.SeedSet, o.EntitiesSet = set(fs, "tick-rate"), set(fs, "seed"), set(fs, "entities")
+	switch {
+	case o.Record != "" && o.Replay != "":
+		return o, &UsageError{msg: "-record and -replay exclude each other (a replay is already a recording)"}
+	case o.Verify && (o.Replay == "" || !o.Headless):
+		return o, &UsageError{msg: "-verify needs -replay and -headless"}
+	case o.Replay != "" && o.Headless && !o.Verify:
+		return o, &UsageError{msg: "-replay with -headless needs -verify (a headless replay only checks the recording)"}
+	case o.Replay != "" && set(fs, "ticks"):
+		return o, &UsageError{msg: "-ticks conflicts with -replay (a replay runs its recording's ticks)"}
+	case o.Replay != "" && set(fs, "panic-at-tick"):
+		return o, &UsageError{msg: "-panic-at-tick conflicts with -replay (the recording says where a panic was injected)"}
+	case o.CrashDir == "":
+		return o, bad("crash-dir", `""`, "must name a directory")
+	}
+	if o.Headless && o.Ticks == 0 && o.Frames == 0 && o.Replay == "" {
 		return o, &UsageError{msg: "-headless needs -ticks or -frames (a headless run has no window to close)"}
 	}
 	return o, nil
@@ -260,6 +297,12 @@ func (o Options) Summary() string {
 	}
 	if o.Headless {
 		fmt.Fprintf(&b, ", headless at %v Hz (jitter %v)", o.DisplayHz, o.Jitter)
+	}
+	if o.Record != "" {
+		fmt.Fprintf(&b, ", recording to %s", o.Record)
+	}
+	if o.Replay != "" {
+		fmt.Fprintf(&b, ", replaying %s", o.Replay)
 	}
 	return b.String()
 }

@@ -1,9 +1,14 @@
 package scene
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/replay"
 )
 
 // BenchmarkHeadless measures the headless demo at 1,000 cubes: ticks per
@@ -38,4 +43,99 @@ func BenchmarkMove(b *testing.B) {
 		s.move(ctx)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(e.World.Len()), "ns/entity")
+}
+
+// recordMinute records a headless minute (3,600 ticks at 60 Hz) of the
+// scene at 1,000 cubes, planner jobs and input script included.
+func recordMinute(b *testing.B) []byte {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	Setup(e, 1000)
+	e.SetInputScript(Script)
+	var buf bytes.Buffer
+	rec, err := replay.NewRecorder(&buf, replay.Header{TickRate: 60, Seed: 1, Entities: 1000, HashEvery: replay.DefaultHashEvery, Scene: ID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.SetTickHook(rec)
+	if _, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 3600}); err != nil {
+		b.Fatal(err)
+	}
+	if err := rec.Close(e.World.Hash()); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkVerifyMinute measures headless verification of a recorded
+// one-minute session at 1,000 cubes (setting the scene up included), as a
+// multiple of real time: x_realtime = 60 s / time per verification.
+func BenchmarkVerifyMinute(b *testing.B) {
+	data := recordMinute(b)
+	r, err := replay.Open(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e, err := engine.New(engine.DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		Setup(e, 1000)
+		if _, err := replay.Verify(e, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perRun := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(60/perRun, "x_realtime")
+	b.ReportMetric(float64(len(data)), "file_bytes")
+}
+
+// BenchmarkTickRecording compares a tick of the scene at 1,000 cubes with
+// and without the recorder (writing to a file): the difference is the
+// recording's overhead, also reported as a share of a 60 Hz tick.
+func BenchmarkTickRecording(b *testing.B) {
+	for _, recording := range []bool{false, true} {
+		name := "plain"
+		if recording {
+			name = "recording"
+		}
+		b.Run(name, func(b *testing.B) {
+			e, err := engine.New(engine.DefaultConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			Setup(e, 1000)
+			e.SetInputScript(Script)
+			if recording {
+				f, err := os.Create(filepath.Join(b.TempDir(), "r.rep"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				rec, err := replay.NewRecorder(f, replay.Header{TickRate: 60, Seed: 1, Entities: 1000, HashEvery: replay.DefaultHashEvery, Scene: ID})
+				if err != nil {
+					b.Fatal(err)
+				}
+				e.SetTickHook(rec)
+			}
+			// Warm up past the first planner jobs, so the steady state is
+			// measured.
+			for range 600 {
+				e.StepTick(time.Duration(e.World.Tick()+1) * time.Second / 60)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				e.StepTick(time.Duration(e.World.Tick()+1) * time.Second / 60)
+			}
+			if err := e.Err(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/tick")
+		})
+	}
 }

@@ -1,7 +1,9 @@
 // Package scene is the demo's world: cubes bouncing and spinning in a box,
 // a cube the player steers, one that orbits and spins fast (to exercise
-// slerp and Hermite interpolation) and one that teleports every two
-// seconds (to exercise the teleport snap).
+// slerp and Hermite interpolation), one that teleports every two
+// seconds (to exercise the teleport snap), and a planner: every PlanEvery
+// ticks it submits an off-loop job that takes 50 to 500 ms and picks new
+// velocities for a few cubes, applied at a tick boundary (engine.Jobs).
 //
 // Everything here runs in FixedUpdate and follows the determinism rules:
 // it reads only the world, the tick's input, the fixed step and the tick
@@ -11,6 +13,9 @@
 package scene
 
 import (
+	"encoding/binary"
+	"fmt"
+	"math"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -36,13 +41,32 @@ const (
 	OrbitSpin   = 4 * 3.141592653589793
 	// TeleportEvery is the teleporting cube's period.
 	TeleportEvery = 2 * time.Second
+	// PlanEvery is the planner's period in ticks; each plan gives
+	// PlanPicks cubes new velocities after a latency drawn from
+	// [PlanMinLatency, PlanMaxLatency].
+	PlanEvery      = 90
+	PlanPicks      = 8
+	PlanMinLatency = 50 * time.Millisecond
+	PlanMaxLatency = 500 * time.Millisecond
 )
+
+// ID identifies the scene in a recording's header: a replay of another
+// scene is refused.
+const ID = "nebula-demo/cubes"
+
+// CrashSystem is the name of the system that panics at PanicAt.
+const CrashSystem = "crash-test"
 
 // Scene holds the demo's special entities.
 type Scene struct {
 	Player, Orbiter, Teleporter engine.Entity
 	// Cubes is the number of bouncing cubes.
 	Cubes int
+	// PanicAt makes the CrashSystem panic at that tick (0 = never): a
+	// debug switch to test crash capture.
+	PanicAt uint64
+
+	plan engine.JobKind
 }
 
 // Setup spawns cubes bouncing cubes plus the three special ones into e's
@@ -80,7 +104,82 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	e.AddFixed("move", s.move)
 	e.AddFixed("orbit", s.orbit)
 	e.AddFixed("teleport", s.teleport)
+	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
+	e.AddFixed("planner", s.planner)
+	e.AddFixed(CrashSystem, s.crashTest)
 	return s
+}
+
+// crashTest panics at tick PanicAt.
+func (s *Scene) crashTest(c *engine.FixedContext) {
+	if s.PanicAt != 0 && c.Tick == s.PanicAt {
+		panic(fmt.Sprintf("injected panic at tick %d (-panic-at-tick)", c.Tick))
+	}
+}
+
+// planner submits a planning job every PlanEvery ticks. The job's input is
+// a seed and its latency, both drawn from the world's RNG, and the number
+// of cubes: everything the job may know, since it cannot touch the world.
+// The latency in ticks (what a deterministic run waits) is the latency
+// rounded up to whole ticks.
+func (s *Scene) planner(c *engine.FixedContext) {
+	if s.Cubes == 0 || c.Tick%PlanEvery != 0 {
+		return
+	}
+	rng := c.World.RNG()
+	seed := rng.Uint64()
+	span := int((PlanMaxLatency - PlanMinLatency) / time.Millisecond)
+	ms := uint32(PlanMinLatency/time.Millisecond) + uint32(rng.Intn(span+1))
+	var in [16]byte
+	binary.LittleEndian.PutUint64(in[0:], seed)
+	binary.LittleEndian.PutUint32(in[8:], uint32(s.Cubes))
+	binary.LittleEndian.PutUint32(in[12:], ms)
+	ticks := uint32(math.Ceil(float64(ms) / 1000 / float64(c.DT)))
+	c.Jobs.Submit(s.plan, in[:], max(ticks, 1))
+}
+
+// planJob is the planner's work, off the loop: with an RNG seeded from its
+// input it picks PlanPicks cubes and a new velocity for each. Live, it
+// takes its latency in real time (it stands for slow work such as path
+// planning); in a deterministic run the engine waits for it at its tick
+// instead.
+func planJob(in []byte, live bool) []byte {
+	rng := engine.NewRNG(binary.LittleEndian.Uint64(in))
+	cubes := int(binary.LittleEndian.Uint32(in[8:]))
+	if live {
+		time.Sleep(time.Duration(binary.LittleEndian.Uint32(in[12:])) * time.Millisecond)
+	}
+	out := make([]byte, 0, PlanPicks*16)
+	for range PlanPicks {
+		out = binary.LittleEndian.AppendUint32(out, uint32(rng.Intn(cubes)))
+		for _, lim := range [3]float32{6, 4, 6} {
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(rng.Range(-lim, lim)))
+		}
+	}
+	return out
+}
+
+// applyPlan gives the picked cubes their new velocities (keeping their
+// spin), in a tick.
+func (s *Scene) applyPlan(c *engine.FixedContext, _, out []byte) {
+	w := c.World
+	for ; len(out) >= 16; out = out[16:] {
+		i := int(binary.LittleEndian.Uint32(out))
+		if i >= s.Cubes || i >= w.Slots() {
+			continue
+		}
+		id, ok := w.EntityAt(i)
+		if !ok {
+			continue
+		}
+		v := mgl32.Vec3{
+			math.Float32frombits(binary.LittleEndian.Uint32(out[4:])),
+			math.Float32frombits(binary.LittleEndian.Uint32(out[8:])),
+			math.Float32frombits(binary.LittleEndian.Uint32(out[12:])),
+		}
+		_, spin := w.Velocity(id)
+		w.SetVelocity(id, v, spin)
+	}
 }
 
 // steerPlayer sets the player's velocity from the arrow keys; Space gives it

@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+)
+
+// JobID numbers the jobs of an engine in the order they were submitted,
+// from 1. Results are applied in JobID order.
+type JobID uint64
+
+// JobKind names a kind of job registered with Jobs.Register.
+type JobKind uint16
+
+// JobMode says when a job's result is applied.
+type JobMode uint8
+
+const (
+	// JobsDeterministic applies each result exactly at its job's due tick
+	// (the submitting tick plus the latency it declared), waiting for the
+	// job there if it is not done: the run stays a pure function of its
+	// inputs. The default; headless runs use it.
+	JobsDeterministic JobMode = iota
+	// JobsLive applies each result at the first tick that starts after
+	// the job is done; the loop never waits. Windowed runs use it; record
+	// them to reproduce them.
+	JobsLive
+	// JobsReplay runs no job: a replayer delivers each recorded result
+	// (Deliver) at the tick it was applied in the recording.
+	JobsReplay
+)
+
+// String names the mode.
+func (m JobMode) String() string {
+	switch m {
+	case JobsDeterministic:
+		return "deterministic"
+	case JobsLive:
+		return "live"
+	case JobsReplay:
+		return "replay"
+	}
+	return fmt.Sprintf("JobMode(%d)", uint8(m))
+}
+
+// JobRun is a job's work, run on its own goroutine. It gets the job's input
+// and returns its result; it must be a pure function of the input (it may
+// not touch the world, which the loop owns), so that a restored snapshot
+// can run it again with the same result. live is true in JobsLive mode: a
+// job that only pretends to be slow (the demo's planner) sleeps only then.
+type JobRun func(input []byte, live bool) []byte
+
+// JobApply applies a job's result to the world, inside a tick, before the
+// fixed systems. input and result are valid only during the call.
+type JobApply func(c *FixedContext, input, result []byte)
+
+type jobKind struct {
+	name  string
+	sys   string // "job:" + name, the system name of its Apply
+	run   JobRun
+	apply JobApply
+}
+
+type job struct {
+	id      JobID
+	kind    JobKind
+	input   []byte
+	due     uint64 // JobsDeterministic: the tick its result is applied in
+	done    chan struct{}
+	result  []byte // valid once done is closed (or delivered is set)
+	panicV  any    // the job's run panicked with this
+	ready   bool   // result known on the loop's side (snapshot, delivery)
+	deliver bool   // JobsReplay: delivered for the current tick
+}
+
+// Jobs runs slow work off the loop: a fixed system submits a job (a kind,
+// input bytes and a latency in ticks); the job runs on a goroutine; its
+// result is applied to the world inside a tick, at its start, never between
+// ticks, in job id order. When it lands depends on the mode (JobMode): at
+// the due tick (deterministic), at the first tick after it is ready (live),
+// or where a recording says (replay). The loop does not wait for a job
+// except in JobsDeterministic mode at its due tick.
+//
+// Results are bytes so that a recording can store them and a snapshot can
+// hold the jobs in flight. Jobs is used from the loop's goroutine only.
+type Jobs struct {
+	e       *Engine
+	mode    JobMode
+	kinds   []jobKind
+	nextID  JobID
+	pending []*job // by id
+}
+
+func newJobs(e *Engine) *Jobs { return &Jobs{e: e, nextID: 1} }
+
+// Limits of a job, so that a recording or snapshot stays bounded.
+const (
+	MaxJobInput     = 1 << 20
+	MaxJobResult    = 1 << 20
+	MaxJobsInFlight = 4096
+)
+
+// SetMode sets when results are applied. Set it before the first tick.
+func (j *Jobs) SetMode(m JobMode) { j.mode = m }
+
+// Mode returns the mode.
+func (j *Jobs) Mode() JobMode { return j.mode }
+
+// Register adds a kind of job and returns its JobKind. Register the same
+// kinds in the same order in a run and in its replay.
+func (j *Jobs) Register(name string, run JobRun, apply JobApply) JobKind {
+	if run == nil || apply == nil {
+		panic("engine: Jobs.Register needs run and apply functions")
+	}
+	j.kinds = append(j.kinds, jobKind{name, "job:" + name, run, apply})
+	return JobKind(len(j.kinds) - 1)
+}
+
+// Submit starts a job of kind with input (copied), from a fixed system of
+// the current tick, and returns its id. latency (at least 1) is the number
+// of ticks after this one at which JobsDeterministic applies the result:
+// draw it from the world's RNG if it should vary. It panics on an unknown
+// kind, a zero latency, an input over MaxJobInput or too many jobs in
+// flight: bugs in the caller.
+func (j *Jobs) Submit(kind JobKind, input []byte, latency uint32) JobID {
+	switch {
+	case int(kind) >= len(j.kinds):
+		panic(fmt.Sprintf("engine: Jobs.Submit: unknown job kind %d", kind))
+	case latency == 0:
+		panic("engine: Jobs.Submit: latency must be at least 1 tick")
+	case len(input) > MaxJobInput:
+		panic(fmt.Sprintf("engine: Jobs.Submit: input of %d bytes, over %d", len(input), MaxJobInput))
+	case len(j.pending) >= MaxJobsInFlight:
+		panic(fmt.Sprintf("engine: Jobs.Submit: %d jobs in flight already", len(j.pending)))
+	}
+	jb := &job{id: j.nextID, kind: kind, input: slices.Clone(input), due: j.e.World.Tick() + uint64(latency)}
+	j.nextID++
+	j.pending = append(j.pending, jb)
+	j.start(jb)
+	return jb.id
+}
+
+// start runs jb on a goroutine unless the mode is replay or its result is
+// known.
+func (j *Jobs) start(jb *job) {
+	jb.done = make(chan struct{})
+	if j.mode == JobsReplay || jb.ready {
+		close(jb.done)
+		return
+	}
+	run := j.kinds[jb.kind].run
+	live := j.mode == JobsLive
+	go func() {
+		defer close(jb.done)
+		defer func() {
+			if v := recover(); v != nil {
+				jb.panicV = v
+			}
+		}()
+		jb.result = run(jb.input, live)
+	}()
+}
+
+// Pending returns the number of jobs submitted and not applied yet.
+func (j *Jobs) Pending() int { return len(j.pending) }
+
+// Deliver marks job id's result as ready for the current tick, in
+// JobsReplay mode: a replayer calls it from TickHook.BeginTick with a
+// recorded result (which must stay valid until the tick ends). It returns
+// an error when no such job is pending.
+func (j *Jobs) Deliver(id JobID, result []byte) error {
+	for _, jb := range j.pending {
+		if jb.id == id {
+			if jb.deliver {
+				return fmt.Errorf("job %d delivered twice in one tick", id)
+			}
+			jb.result, jb.ready, jb.deliver = result, true, true
+			return nil
+		}
+	}
+	return fmt.Errorf("no job %d is pending (the next id is %d)", id, j.nextID)
+}
+
+// applyDue applies the results due in this tick, in id order, and drops
+// their jobs.
+func (j *Jobs) applyDue(c *FixedContext) {
+	if len(j.pending) == 0 {
+		return
+	}
+	kept := j.pending[:0]
+	for _, jb := range j.pending {
+		if !j.due(jb, c.Tick) {
+			kept = append(kept, jb)
+			continue
+		}
+		if jb.panicV != nil {
+			panic(fmt.Sprintf("job %d (%s) panicked: %v", jb.id, j.kinds[jb.kind].name, jb.panicV))
+		}
+		k := &j.kinds[jb.kind]
+		j.e.curSystem = k.sys
+		k.apply(c, jb.input, jb.result)
+		if j.e.hook != nil {
+			j.e.hook.JobApplied(c.Tick, jb.id, jb.result)
+		}
+	}
+	clear(j.pending[len(kept):])
+	j.pending = kept
+	j.e.curSystem = "engine"
+}
+
+// due reports whether jb's result is applied in tick, waiting for it in
+// deterministic mode.
+func (j *Jobs) due(jb *job, tick uint64) bool {
+	switch j.mode {
+	case JobsReplay:
+		return jb.deliver
+	case JobsLive:
+		if jb.ready {
+			return true
+		}
+		select {
+		case <-jb.done:
+			jb.ready = true
+			return true
+		default:
+			return false
+		}
+	default:
+		if jb.due > tick {
+			return false
+		}
+		if !jb.ready {
+			<-jb.done
+			jb.ready = true
+		}
+		return true
+	}
+}

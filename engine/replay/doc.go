@@ -1,0 +1,82 @@
+// Package replay records a run of an engine.Engine tick by tick and plays
+// it back bit for bit: a Recorder (an engine.TickHook) writes every tick's
+// input snapshot, the job results applied in it, tick-rate changes,
+// restored snapshots and, every HashEvery ticks, the world's state hash; a
+// Player feeds a recording back to an engine, and Verify replays one as
+// fast as the CPU allows and compares every stored hash.
+//
+//	rec, err := replay.NewRecorder(f, replay.Header{Scene: "my-game", TickRate: 60, Seed: 1, HashEvery: 60})
+//	e.SetTickHook(rec)
+//	... run ...
+//	err = rec.Close(e.World.Hash())
+//
+//	r, err := replay.Open(data) // checks the whole file first
+//	res, err := replay.Verify(e, r)
+//
+// # Format (version 1)
+//
+// All integers are little-endian; "uvarint" is encoding/binary's unsigned
+// varint. A file is a header followed by chunks, the last of which is the
+// end chunk; nothing may follow it.
+//
+// Header:
+//
+//	offset 0   magic        8 bytes  "NEBREPLY"
+//	offset 8   version      uint16   1 (a newer version is refused, not guessed at)
+//	offset 10  length       uint16   bytes of header fields that follow (29..29+64)
+//	offset 12  tick rate    uint32   Hz of the first tick
+//	offset 16  seed         uint64   world RNG seed
+//	offset 24  entities     uint32   the scene's entity count
+//	offset 28  hash every   uint32   a state hash is stored every this many ticks (>= 1)
+//	offset 32  scene flags  uint64   scene-defined
+//	offset 40  panic at     uint64   debug: tick of an injected panic (0 = none)
+//	offset 48  job mode     uint8    how the recorded run applied job results (engine.JobMode)
+//	offset 49  scene        uint8 length + that many bytes: the scene's identifier (<= 64)
+//	then       CRC          uint32   CRC-32 (IEEE) of every header byte before it
+//
+// Chunk:
+//
+//	type     uint8   'T' (ticks) or 'E' (end)
+//	length   uint32  payload bytes (<= MaxChunk)
+//	payload
+//	CRC      uint32  CRC-32 (IEEE) of type, length and payload
+//
+// A ticks chunk holds whole tick records: uvarint first tick number, uvarint
+// record count (1..MaxTicksPerChunk), then the records. Each record starts
+// with an op byte whose bits say which parts follow, in this order:
+//
+//	0x01 restore  uvarint length + an engine snapshot, restored before the tick
+//	              (the tick's number is then the snapshot's tick + 1)
+//	0x02 rate     uvarint tick rate in Hz, from this tick on
+//	0x04 input    uvarint mask of the engine.InputWords words of the input
+//	              snapshot that changed since the previous record, then each
+//	              changed word as uint64, lowest index first
+//	0x08 jobs     uvarint count (1..MaxJobsPerTick), then per result uvarint
+//	              job id, uvarint length (<= engine.MaxJobResult) and the bytes,
+//	              in the order they were applied (job id order)
+//	0x10 hash     uint64 the world's state hash at the end of the tick
+//
+// A tick whose input did not change and that has nothing else costs one
+// byte (op 0). Tick numbers go up by one per record, except after a
+// restore.
+//
+// The end chunk: uvarint record count, uvarint last tick, status uint8 (0
+// the run ended, 1 it crashed), uint64 state hash at the end (0 after a
+// crash), and after a crash: uvarint tick, then phase, system and message
+// as uvarint length + bytes (<= 16, 256 and 4096 bytes).
+//
+// A recorder writes a chunk at least once per second of simulated time, so
+// a killed process loses at most the last second; a file without its end
+// chunk is refused as truncated.
+//
+// # Errors
+//
+// Open checks the whole file before anything is replayed: every CRC, every
+// field, every limit. Its errors are *FormatError values naming the chunk
+// (or the header), the byte offset in the file and the field, and wrapping
+// ErrTruncated, ErrChecksum, ErrMagic, ErrVersion or ErrInvalid. Lengths
+// are checked against their limits and against the bytes left before
+// anything is allocated, so a hostile file cannot make Open allocate more
+// than a small multiple of its own size. Nothing in this package panics on
+// bad input.
+package replay

@@ -1,0 +1,173 @@
+package replay
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// Format constants and limits.
+const (
+	Magic   = "NEBREPLY"
+	Version = 1
+
+	MaxScene         = 64
+	MaxChunk         = 64 << 20
+	MaxTicksPerChunk = 1 << 20
+	MaxJobsPerTick   = engine.MaxJobsInFlight
+	MaxPhase         = 16
+	MaxSystem        = 256
+	MaxMessage       = 4096
+	// MaxFile is the largest file the demo reads.
+	MaxFile = 1 << 30
+
+	// DefaultHashEvery stores a hash once a second at 60 Hz.
+	DefaultHashEvery = 60
+)
+
+const (
+	chunkTicks = 'T'
+	chunkEnd   = 'E'
+
+	opRestore = 0x01
+	opRate    = 0x02
+	opInput   = 0x04
+	opJobs    = 0x08
+	opHash    = 0x10
+	opAll     = opRestore | opRate | opInput | opJobs | opHash
+
+	headerFixed = 12 // magic, version, length
+	fieldsMin   = 4 + 8 + 4 + 4 + 8 + 8 + 1 + 1
+	chunkFrame  = 1 + 4 + 4 // type, length, CRC
+)
+
+// Header is what a replay needs besides the ticks: the scene and how it
+// was set up.
+type Header struct {
+	// Version is the format version (set by Open; the Recorder writes
+	// Version).
+	Version int
+	// TickRate is the tick rate of the first tick, in Hz.
+	TickRate int
+	Seed     uint64
+	Entities int
+	// HashEvery: the state hash is stored at every tick that is a multiple
+	// of it.
+	HashEvery int
+	// Scene identifies the scene (at most MaxScene bytes); a replay of
+	// another scene is refused.
+	Scene      string
+	SceneFlags uint64
+	// PanicAtTick is the tick at which a debug panic was injected (0 =
+	// none): the replay injects it too.
+	PanicAtTick uint64
+	// JobMode is how the recorded run applied job results.
+	JobMode engine.JobMode
+}
+
+// Validate reports the first field out of range.
+func (h *Header) Validate() error {
+	switch {
+	case timing.ValidateTickRate(h.TickRate) != nil:
+		return fmt.Errorf("tick rate %d Hz out of range [%d, %d]", h.TickRate, timing.MinTickRate, timing.MaxTickRate)
+	case h.Entities < 0 || h.Entities > 1<<31-1:
+		return fmt.Errorf("entity count %d out of range", h.Entities)
+	case h.HashEvery < 1 || h.HashEvery > 1<<31-1:
+		return fmt.Errorf("hash interval %d out of range (at least 1 tick)", h.HashEvery)
+	case len(h.Scene) > MaxScene:
+		return fmt.Errorf("scene name of %d bytes, at most %d", len(h.Scene), MaxScene)
+	case h.JobMode > engine.JobsReplay:
+		return fmt.Errorf("job mode %d is not a mode", h.JobMode)
+	}
+	return nil
+}
+
+func appendHeader(b []byte, h *Header) []byte {
+	start := len(b)
+	b = append(b, Magic...)
+	b = binary.LittleEndian.AppendUint16(b, Version)
+	b = binary.LittleEndian.AppendUint16(b, uint16(fieldsMin+len(h.Scene)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.TickRate))
+	b = binary.LittleEndian.AppendUint64(b, h.Seed)
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.Entities))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.HashEvery))
+	b = binary.LittleEndian.AppendUint64(b, h.SceneFlags)
+	b = binary.LittleEndian.AppendUint64(b, h.PanicAtTick)
+	b = append(b, uint8(h.JobMode), uint8(len(h.Scene)))
+	b = append(b, h.Scene...)
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
+}
+
+// Errors a FormatError wraps.
+var (
+	ErrTruncated = errors.New("truncated")
+	ErrChecksum  = errors.New("checksum mismatch")
+	ErrMagic     = errors.New("not a Nebula replay")
+	ErrVersion   = errors.New("unsupported format version")
+	ErrInvalid   = errors.New("invalid value")
+)
+
+// FormatError is a replay file that cannot be read: where (the chunk, -1
+// for the header, and the byte offset in the file) and which field.
+type FormatError struct {
+	Chunk  int
+	Offset int
+	Field  string
+	Err    error
+}
+
+func (e *FormatError) Error() string {
+	where := "header"
+	if e.Chunk >= 0 {
+		where = fmt.Sprintf("chunk %d", e.Chunk)
+	}
+	return fmt.Sprintf("%s, byte %d, field %s: %v", where, e.Offset, e.Field, e.Err)
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// CrashInfo describes the panic that ended a recorded run.
+type CrashInfo struct {
+	Tick    uint64
+	Phase   string
+	System  string
+	Message string
+}
+
+// End is what the end chunk says.
+type End struct {
+	Records  uint64
+	LastTick uint64
+	Hash     uint64 // state hash at the end; 0 after a crash
+	Crash    *CrashInfo
+}
+
+// Stats counts what a recording holds, for logs and tests.
+type Stats struct {
+	InputChanges int // ticks whose input snapshot differs from the previous one
+	JobResults   int
+	Restores     int
+	RateChanges  int
+	Hashes       int // stored hashes, the end chunk's included
+}
+
+// JobResult is a job result applied in a recorded tick.
+type JobResult struct {
+	ID     engine.JobID
+	Result []byte
+}
+
+// Record is one recorded tick.
+type Record struct {
+	Tick    uint64
+	Restore []byte // snapshot restored before the tick, or nil
+	Rate    int    // tick rate from this tick on, or 0 when unchanged
+	Input   engine.InputSnapshot
+	Jobs    []JobResult
+	HasHash bool
+	Hash    uint64
+}

@@ -1,0 +1,67 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/nebulaengine/nebula/engine"
+)
+
+// fuzzSeeds are small valid recordings: a run with jobs and hashes, and a
+// crash.
+func fuzzSeeds(t testing.TB) [][]byte {
+	ok, _ := record(t, engine.JobsDeterministic, 130, 0)
+	crash, _ := record(t, engine.JobsDeterministic, 130, 65)
+	return [][]byte{ok, crash}
+}
+
+// FuzzOpen feeds Open arbitrary bytes: it must return a *FormatError or a
+// Replay, never panic; and a file it accepts must replay (agreeing or
+// diverging) without panicking. The seed corpus is in
+// testdata/fuzz/FuzzOpen (write it again with NEBULA_WRITE_FUZZ_SEEDS=1).
+func FuzzOpen(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
+	f.Add([]byte(Magic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Open(data)
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("Open returned %T %v, want a *FormatError", err, err)
+			}
+			return
+		}
+		if r.Records() > 5000 {
+			return // valid but long: replaying it proves nothing more
+		}
+		s := newTestScene(t, r.Header.Seed, 5, engine.JobsDeterministic)
+		_, _ = Verify(s.e, r)
+	})
+}
+
+func TestWriteFuzzSeeds(t *testing.T) {
+	if os.Getenv("NEBULA_WRITE_FUZZ_SEEDS") != "1" {
+		t.Skip("set NEBULA_WRITE_FUZZ_SEEDS=1 to write the seed corpus")
+	}
+	dir := filepath.Join("testdata", "fuzz", "FuzzOpen")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	seeds := fuzzSeeds(t)
+	// Damaged versions of the first: cut short, one byte flipped.
+	flipped := append([]byte{}, seeds[0]...)
+	flipped[len(flipped)/2] ^= 1
+	seeds = append(seeds, seeds[0][:len(seeds[0])*2/3], flipped)
+	for i, s := range seeds {
+		body := "go test fuzz v1\n[]byte(" + strconv.Quote(string(s)) + ")\n"
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed-%d", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/nebulaengine/nebula/engine"
+)
+
+// DivergenceError says where a replay stopped agreeing with its recording:
+// the first tick whose state hash differs (Want is the recorded hash, Got
+// the replay's), or another disagreement (Reason).
+type DivergenceError struct {
+	Tick      uint64
+	Want, Got uint64
+	Reason    string
+}
+
+func (e *DivergenceError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("replay diverged at tick %d: %s", e.Tick, e.Reason)
+	}
+	return fmt.Sprintf("replay diverged at tick %d: recorded hash %016x, replayed hash %016x", e.Tick, e.Want, e.Got)
+}
+
+// ReproducedPanic is what Verify returns when a recording that ended in a
+// crash is replayed and the replay panics at the same tick in the same
+// system: the recorded crash and the replay's panic.
+type ReproducedPanic struct {
+	Recorded CrashInfo
+	Panic    *engine.PanicError
+}
+
+func (e *ReproducedPanic) Error() string {
+	return fmt.Sprintf("replay reproduced the recorded panic: %v", e.Panic)
+}
+
+func (e *ReproducedPanic) Unwrap() error { return e.Panic }
+
+// Player feeds a recording to an engine, one record per tick: it is the
+// engine's TickHook. The engine must be set up as the recording's was
+// (same scene, seed and entity count: see Header), with no input script;
+// NewPlayer sets its tick rate and puts its jobs in replay mode. It
+// stops the loop after the last record (Done), or at the first
+// disagreement (Err).
+type Player struct {
+	e      *engine.Engine
+	r      *Replay
+	d      decoder
+	rec    Record
+	err    error
+	done   bool
+	ticks  uint64
+	hashes int
+	onEnd  func()
+}
+
+// NewPlayer returns a player of r for e and installs it as e's tick hook.
+func NewPlayer(e *engine.Engine, r *Replay) (*Player, error) {
+	if err := e.Loop.SetTickRate(r.Header.TickRate); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	p := &Player{e: e, r: r}
+	p.d.reset(r)
+	p.done = r.End.Records == 0
+	e.Jobs.SetMode(engine.JobsReplay)
+	e.SetTickHook(p)
+	return p, nil
+}
+
+// OnEnd sets a function called once, from the tick that plays the last
+// record (the windowed demo quits there).
+func (p *Player) OnEnd(f func()) { p.onEnd = f }
+
+// Done reports whether every record has been played.
+func (p *Player) Done() bool { return p.done }
+
+// Err returns the first disagreement with the recording, or nil.
+func (p *Player) Err() error { return p.err }
+
+// Ticks returns the number of records played.
+func (p *Player) Ticks() uint64 { return p.ticks }
+
+// Hashes returns the number of stored hashes compared.
+func (p *Player) Hashes() int { return p.hashes }
+
+func (p *Player) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+	p.e.Loop.Pause()
+}
+
+// PreTick implements engine.TickHook: it reads the tick's record and
+// restores its snapshot, if it has one.
+func (p *Player) PreTick() {
+	if p.done || p.err != nil {
+		p.fail(&DivergenceError{Tick: p.e.World.Tick() + 1, Reason: "the replay ran past the end of the recording"})
+		return
+	}
+	ok, err := p.d.next(&p.rec)
+	if err != nil || !ok { // Open has read the whole file: a bug
+		p.fail(fmt.Errorf("replay: reading record %d again: %v", p.ticks+1, err))
+		return
+	}
+	rec := &p.rec
+	if rec.Restore != nil {
+		if err := p.e.Restore(rec.Restore); err != nil {
+			p.fail(&DivergenceError{Tick: rec.Tick, Reason: fmt.Sprintf("the recorded snapshot does not restore: %v", err)})
+			return
+		}
+	}
+	if got := p.e.World.Tick() + 1; got != rec.Tick {
+		p.fail(&DivergenceError{Tick: got, Reason: fmt.Sprintf("the recording's next tick is %d", rec.Tick)})
+		return
+	}
+	if rec.Rate != 0 {
+		_ = p.e.Loop.SetTickRate(rec.Rate) // Open checked it
+	}
+}
+
+// BeginTick implements engine.TickHook: the tick sees the recorded input
+// and the recorded job results.
+func (p *Player) BeginTick(t *engine.TickInfo) {
+	if p.err != nil {
+		return
+	}
+	t.Input = p.rec.Input
+	for _, j := range p.rec.Jobs {
+		if err := p.e.Jobs.Deliver(j.ID, j.Result); err != nil {
+			p.fail(&DivergenceError{Tick: t.Tick, Reason: fmt.Sprintf("the recording applies a result of job %d: %v", j.ID, err)})
+			return
+		}
+	}
+}
+
+// JobApplied implements engine.TickHook.
+func (p *Player) JobApplied(uint64, engine.JobID, []byte) {}
+
+// EndTick implements engine.TickHook: it compares the stored hash.
+func (p *Player) EndTick(tick uint64, w *engine.World) {
+	if p.err != nil {
+		return
+	}
+	p.ticks++
+	if p.rec.HasHash {
+		p.hashes++
+		if got := w.Hash(); got != p.rec.Hash {
+			p.fail(&DivergenceError{Tick: tick, Want: p.rec.Hash, Got: got})
+			return
+		}
+	}
+	if p.ticks == p.r.End.Records {
+		p.done = true
+		if p.r.End.Crash == nil {
+			p.hashes++
+			if got := w.Hash(); got != p.r.End.Hash {
+				p.fail(&DivergenceError{Tick: tick, Want: p.r.End.Hash, Got: got})
+				return
+			}
+		}
+		p.e.Loop.Pause()
+		if p.onEnd != nil {
+			p.onEnd()
+		}
+	}
+}
+
+// Result is the outcome of a verification that agreed with the recording.
+type Result struct {
+	Ticks  uint64 // records replayed
+	Hashes int    // stored hashes compared
+}
+
+// Verify replays r on e as fast as the CPU allows (no frames: one
+// Engine.StepTick per record) and compares every stored hash. e must be set
+// up as the recording's engine was. It returns a *DivergenceError at the
+// first disagreement; for a recording that ended in a crash it returns a
+// *ReproducedPanic when the replay panics at the same tick in the same
+// system, and a *DivergenceError otherwise. A panic where the recording
+// has none is a *DivergenceError wrapping the *engine.PanicError.
+func Verify(e *engine.Engine, r *Replay) (Result, error) {
+	p, err := NewPlayer(e, r)
+	if err != nil {
+		return Result{}, err
+	}
+	defer e.SetTickHook(nil)
+	for !p.done && p.err == nil {
+		if !e.StepTick(0) {
+			break
+		}
+	}
+	res := Result{Ticks: p.ticks, Hashes: p.hashes}
+	crash := r.End.Crash
+	var perr *engine.PanicError
+	if errors.As(e.Err(), &perr) {
+		if crash != nil && crash.Tick == perr.Tick && crash.System == perr.System {
+			return res, &ReproducedPanic{Recorded: *crash, Panic: perr}
+		}
+		return res, &panicDivergence{DivergenceError{Tick: perr.Tick, Reason: fmt.Sprintf("%v, where the recording has no panic", perr)}, perr}
+	}
+	if p.err != nil {
+		return res, p.err
+	}
+	if crash != nil {
+		return res, &DivergenceError{Tick: crash.Tick, Reason: fmt.Sprintf("the recording crashed here (system %q: %s), the replay did not", crash.System, crash.Message)}
+	}
+	return res, nil
+}
+
+type panicDivergence struct {
+	DivergenceError
+	p *engine.PanicError
+}
+
+func (d *panicDivergence) Unwrap() []error { return []error{&d.DivergenceError, d.p} }
