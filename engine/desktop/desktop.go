@@ -100,7 +100,7 @@ type Runner struct {
 	overlay   *gfx.Overlay
 	overlayOn bool
 	overlayAt time.Duration // when the overlay was last laid out (r.lastNow); -1 = never
-	diagOff   bool // SetDiagnostics(false)
+	diagOff   bool          // SetDiagnostics(false)
 	ov        gfx.OverlayFrame
 	marks     [2]float32
 	hist      [diag.StepsBuckets]uint64
