@@ -79,7 +79,11 @@ func runDemo(s *app.Session) (err error) {
 	s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	switch {
 	case rep != nil && opts.Headless:
-		return verifyReplay(e, rep, opts, s.Stdout, s.Log)
+		if err := verifyReplay(e, rep, opts, s.Stdout, s.Log); err != nil {
+			return err
+		}
+		s.PrintHash(e)
+		return nil
 	case rep != nil:
 		player, err := replay.NewPlayer(e, rep)
 		if err != nil {

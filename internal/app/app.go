@@ -212,7 +212,7 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 			return err
 		}
 	}
-	s.printHash(e)
+	s.PrintHash(e)
 	return nil
 }
 
@@ -244,12 +244,12 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 		"ticks_per_sec": int(float64(res.Ticks) / wall.Seconds()),
 		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
 	}).Info("headless run done")
-	s.printHash(e)
+	s.PrintHash(e)
 	return nil
 }
 
-// printHash prints "state-hash <tick> <16 hex digits>" with -print-hash.
-func (s *Session) printHash(e *engine.Engine) {
+// PrintHash prints "state-hash <tick> <16 hex digits>" with -print-hash.
+func (s *Session) PrintHash(e *engine.Engine) {
 	if s.Opts.PrintHash {
 		fmt.Fprintf(s.Stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
 	}
