@@ -122,8 +122,16 @@ func openReplay(opts *cli.Options) (*replay.Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot replay: %w", err)
 	}
-	r, err := replay.Open(data)
-	if err != nil {
+	open := replay.Open
+	if opts.Partial {
+		open = replay.OpenIncomplete
+	}
+	r, err := open(data)
+	var fe *replay.FormatError
+	switch {
+	case errors.As(err, &fe) && fe.Chunk >= 0 && errors.Is(err, replay.ErrTruncated) && !opts.Partial:
+		return nil, fmt.Errorf("replay %s: %w (a run that was killed leaves such a file: -partial plays its whole chunks)", path, err)
+	case err != nil:
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
 	h := &r.Header
@@ -154,6 +162,10 @@ func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
 		"file": path, "ticks": r.Records(), "input_changes": st.InputChanges, "job_results": st.JobResults,
 		"restores": st.Restores, "rate_changes": st.RateChanges, "hashes": st.Hashes, "crashed": r.End.Crash != nil,
 	}).Info("replay opened")
+	if m := r.End.Missing; m != nil {
+		log.WithFields(logrus.Fields{"file": path, "last_tick": r.End.LastTick, "dropped_bytes": m.Bytes, "reason": m.Reason}).
+			Warn("the recording's end is missing: playing its whole chunks")
+	}
 }
 
 // verifyReplay replays r headless as fast as possible and prints "replay

@@ -5,10 +5,13 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nebulaengine/nebula/engine/replay"
 )
@@ -91,8 +94,8 @@ func TestBadReplayFiles(t *testing.T) {
 		args []string
 		want string // a regexp for the one line
 	}{
-		{"truncated mid-chunk", good[:len(good)/2], nil, `^nebula-demo: replay \S+: chunk \d+, byte \d+, field chunk payload: truncated: the file ends after \d+ of \d+ bytes$`},
-		{"truncated after a chunk", good[:hdrLen], nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk type: truncated: the file ends after 0 records without an end chunk \(the recording was cut short\)$`},
+		{"truncated mid-chunk", good[:len(good)/2], nil, `^nebula-demo: replay \S+: chunk \d+, byte \d+, field chunk payload: truncated: the file ends after \d+ of \d+ bytes \(a run that was killed leaves such a file: -partial plays its whole chunks\)$`},
+		{"truncated after a chunk", good[:hdrLen], nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk type: truncated: the file ends after 0 records without an end chunk \(the recording was cut short\) \(a run that was killed leaves such a file: -partial plays its whole chunks\)$`},
 		{"empty", nil, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: truncated: the file ends after 0 of 8 bytes$`},
 		{"flipped byte", flip, nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk CRC: checksum mismatch: stored [0-9a-f]{8}, computed [0-9a-f]{8} over bytes \d+ to \d+$`},
 		{"wrong magic", magic, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: not a Nebula replay: magic "NOTNEBUL", want "NEBREPLY"$`},
@@ -136,6 +139,7 @@ func TestReplayUsageErrors(t *testing.T) {
 		{[]string{"-replay", "r", "-headless"}, "nebula-demo: -replay with -headless needs -verify (a headless replay only checks the recording)"},
 		{[]string{"-replay", "r", "-record", "s"}, "nebula-demo: -record and -replay exclude each other (a replay is already a recording)"},
 		{[]string{"-replay", "r", "-headless", "-verify", "-ticks", "5"}, "nebula-demo: -ticks conflicts with -replay (a replay runs its recording's ticks)"},
+		{[]string{"-partial"}, "nebula-demo: -partial needs -replay"},
 		{[]string{"-replay", "r", "-panic-at-tick", "5"}, "nebula-demo: -panic-at-tick conflicts with -replay (the recording says where a panic was injected)"},
 	} {
 		code, _, stderr := runArgs(t, tc.args...)
@@ -178,4 +182,49 @@ func TestCrashReplayReproducesThePanic(t *testing.T) {
 	if code != 1 || stdout != "" || stderr != want {
 		t.Errorf("replaying the crash: status %d, stdout %q, stderr %q\nwant status 1 and %q", code, stdout, stderr, want)
 	}
+}
+
+// A recording run that is killed leaves a file without its end chunk: the
+// recorder writes a chunk every second of simulated time, so only the last
+// second is lost. -replay refuses the file as cut short and says what to
+// do; with -partial it verifies the whole chunks.
+func TestKilledRecordingVerifiesWithPartial(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "killed.rep")
+	// A headless run of a day of ticks, killed once the file has grown.
+	cmd := exec.Command(demoBinary(t), "-headless", "-ticks", "5184000", "-entities", "50", "-record", path, "-log-level", "error")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if st, err := os.Stat(path); err == nil && st.Size() > 20000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the recording did not grow past 20000 bytes within 20 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	code, _, stderr := runArgs(t, "-replay", path, "-headless", "-verify", "-log-level", "error")
+	if code != 1 || !strings.Contains(stderr, "truncated") || !strings.Contains(stderr, "-partial") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("without -partial: status %d, stderr %q; want 1 and one line saying the file is cut short and naming -partial", code, stderr)
+	}
+	code, stdout, stderr := runArgs(t, "-replay", path, "-headless", "-verify", "-partial", "-log-level", "error")
+	m := regexp.MustCompile(`^replay ok (\d+)\n$`).FindStringSubmatch(stdout)
+	if code != 0 || m == nil {
+		t.Fatalf("with -partial: status %d, stdout %q, stderr %q; want replay ok", code, stdout, stderr)
+	}
+	ticks, _ := strconv.Atoi(m[1])
+	if ticks < 60 || ticks%60 != 0 {
+		t.Errorf("verified %d ticks, want whole seconds (chunks) of 60", ticks)
+	}
+	t.Logf("killed recording: %d ticks verified", ticks)
 }

@@ -66,8 +66,10 @@
 // as uvarint length + bytes (<= 16, 256 and 4096 bytes).
 //
 // A recorder writes a chunk at least once per second of simulated time, so
-// a killed process loses at most the last second; a file without its end
-// chunk is refused as truncated.
+// a killed process loses at most the last second. Open refuses a file
+// without its end chunk as truncated; OpenIncomplete takes such a file and
+// keeps the records of its whole chunks (End.Missing says what it dropped),
+// and refuses every other fault as Open does.
 //
 // # Errors
 //

@@ -142,8 +142,21 @@ type CrashInfo struct {
 type End struct {
 	Records  uint64
 	LastTick uint64
-	Hash     uint64 // state hash at the end; 0 after a crash
+	Hash     uint64 // state hash at the end; 0 after a crash or when Missing
 	Crash    *CrashInfo
+	// Missing is set by OpenIncomplete when the recording has no end
+	// chunk: the records of its whole chunks are kept, the rest dropped.
+	Missing *Missing
+}
+
+// Missing describes what OpenIncomplete dropped from a recording whose end
+// is missing: the run was killed, or the file was cut short.
+type Missing struct {
+	// Bytes is how many bytes after the last whole chunk were dropped.
+	Bytes int
+	// Reason is why Open refused the file (a *FormatError wrapping
+	// ErrTruncated).
+	Reason error
 }
 
 // Stats counts what a recording holds, for logs and tests.

@@ -29,11 +29,16 @@ func FuzzOpen(f *testing.F) {
 	}
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Open(data)
+		// OpenIncomplete takes what Open takes, and more: the whole chunks
+		// of a file cut short.
+		r, err := OpenIncomplete(data)
+		if _, oerr := Open(data); oerr == nil && err != nil {
+			t.Fatalf("Open accepts the file, OpenIncomplete refuses it: %v", err)
+		}
 		if err != nil {
 			var fe *FormatError
 			if !errors.As(err, &fe) {
-				t.Fatalf("Open returned %T %v, want a *FormatError", err, err)
+				t.Fatalf("OpenIncomplete returned %T %v, want a *FormatError", err, err)
 			}
 			return
 		}

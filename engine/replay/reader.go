@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"math/bits"
@@ -17,6 +18,7 @@ type Replay struct {
 	Stats  Stats
 	data   []byte
 	body   int // offset of the first chunk
+	stop   int // OpenIncomplete: the offset after the last whole chunk (0 = read to the end chunk)
 }
 
 // Records returns the number of recorded ticks.
@@ -26,7 +28,54 @@ func (r *Replay) Records() uint64 { return r.End.Records }
 // and every record. data must stay unchanged while the Replay is used (the
 // records point into it).
 func Open(data []byte) (*Replay, error) {
-	r := &Replay{data: data}
+	return open(data, 0)
+}
+
+// OpenIncomplete opens a recording whose end is missing, as a process that
+// was killed leaves it (a recorder writes a chunk at least once per second
+// of simulated time, so such a file lacks at most its last second): it
+// keeps the records of every whole chunk and drops what follows the last
+// one, which End.Missing describes. A file that Open accepts is returned
+// as Open returns it. Every other fault (a bad header, a checksum that does
+// not match, a bad record) is refused as Open refuses it: only a file that
+// is cut short is taken.
+func OpenIncomplete(data []byte) (*Replay, error) {
+	r, err := Open(data)
+	if err == nil || !errors.Is(err, ErrTruncated) {
+		return r, err
+	}
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Chunk < 0 {
+		return nil, err // the header itself is cut short
+	}
+	// The whole chunks: frames that fit in the file and whose CRC holds.
+	d := &decoder{data: data, chunk: -1}
+	if herr := d.header(new(Header)); herr != nil {
+		return nil, herr
+	}
+	stop := d.off
+	for off := stop; off+5 <= len(data); {
+		typ, n := data[off], int(binary.LittleEndian.Uint32(data[off+1:]))
+		end := off + 5 + n
+		if typ != chunkTicks || n > MaxChunk || end+4 > len(data) ||
+			crc32.ChecksumIEEE(data[off:end]) != binary.LittleEndian.Uint32(data[end:]) {
+			break
+		}
+		off = end + 4
+		stop = off
+	}
+	r, oerr := open(data, stop)
+	if oerr != nil {
+		return nil, oerr
+	}
+	r.End.Missing = &Missing{Bytes: len(data) - stop, Reason: err}
+	return r, nil
+}
+
+// open is Open, or with stop above 0, reads only the chunks before byte
+// stop and makes up the end from them.
+func open(data []byte, stop int) (*Replay, error) {
+	r := &Replay{data: data, stop: stop}
 	d := &decoder{data: data, chunk: -1}
 	if err := d.header(&r.Header); err != nil {
 		return nil, err
@@ -55,8 +104,14 @@ func Open(data []byte) (*Replay, error) {
 		st.JobResults += len(rec.Jobs)
 	}
 	r.End = d.end
+	if stop > 0 {
+		r.End = End{Records: d.records}
+		if d.records > 0 {
+			r.End.LastTick = d.nextTick - 1
+		}
+	}
 	r.Stats.InputChanges = d.inputChanges
-	if r.End.Crash == nil {
+	if r.End.Crash == nil && stop == 0 {
 		r.Stats.Hashes++
 	}
 	return r, nil
@@ -77,12 +132,14 @@ type decoder struct {
 	input    engine.InputSnapshot
 	ended    bool
 	end      End
+	stop     int // above 0: the records end at this offset, between chunks
 
 	inputChanges int
 }
 
 func (d *decoder) reset(r *Replay) {
-	*d = decoder{data: r.data, off: r.body, chunk: -1, nextTick: 1}
+	*d = decoder{data: r.data, off: r.body, chunk: -1, nextTick: 1, stop: r.stop}
+	d.ended = d.stop > 0 && d.off == d.stop // not one whole chunk
 }
 
 func (d *decoder) errAt(off int, field string, err error) error {
@@ -366,6 +423,10 @@ func (d *decoder) next(rec *Record) (bool, error) {
 				return false, d.errAt(d.off, "ticks chunk", fmt.Errorf("%w: %d bytes after the chunk's last record", ErrInvalid, d.limit-d.off))
 			}
 			d.off += 4
+			if d.stop > 0 && d.off == d.stop {
+				d.ended = true
+				return false, nil
+			}
 		}
 		if err := d.nextChunk(); err != nil {
 			return false, err

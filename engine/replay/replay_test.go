@@ -361,3 +361,87 @@ func BenchmarkRecorderTick(b *testing.B) {
 	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	b.ReportMetric(ns/(1e9/60)*100, "%_of_60Hz_tick")
 }
+
+// chunkEnds returns the offset just after each chunk of a recording.
+func chunkEnds(t *testing.T, data []byte) []int {
+	t.Helper()
+	d := &decoder{data: data, chunk: -1}
+	if err := d.header(new(Header)); err != nil {
+		t.Fatal(err)
+	}
+	var ends []int
+	for off := d.off; off < len(data); {
+		off += 5 + int(binary.LittleEndian.Uint32(data[off+1:])) + 4
+		ends = append(ends, off)
+	}
+	return ends
+}
+
+// A killed recorder leaves a file without its end chunk, perhaps with a
+// chunk cut short: Open refuses it as truncated, OpenIncomplete keeps every
+// whole chunk, and the kept records verify. Any other fault is still
+// refused.
+func TestOpenIncomplete(t *testing.T) {
+	data, _ := record(t, engine.JobsDeterministic, 600, 0)
+	ends := chunkEnds(t, data)
+	if len(ends) < 4 {
+		t.Fatalf("%d chunks, want several", len(ends))
+	}
+	last := ends[len(ends)-2] // after the last ticks chunk: the end chunk follows
+	for _, tt := range []struct {
+		name string
+		cut  int // bytes kept
+		keep int // whole chunks kept
+	}{
+		{"no end chunk", last, len(ends) - 1},
+		{"last chunk cut short", last - 7, len(ends) - 2},
+		{"end chunk cut short", len(data) - 3, len(ends) - 1},
+		{"one chunk and a bit", ends[0] + 2, 1},
+		{"header and a bit", ends[0] - 5, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			file := data[:tt.cut]
+			if _, err := Open(file); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("Open = %v, want ErrTruncated", err)
+			}
+			r, err := OpenIncomplete(file)
+			if err != nil {
+				t.Fatalf("OpenIncomplete: %v", err)
+			}
+			m := r.End.Missing
+			if m == nil || !errors.Is(m.Reason, ErrTruncated) {
+				t.Fatalf("End.Missing = %+v, want the truncation", m)
+			}
+			s := newTestScene(t, 7, 50, engine.JobsDeterministic)
+			res, err := Verify(s.e, r)
+			if err != nil {
+				t.Fatalf("Verify: %v", err)
+			}
+			if res.Ticks != r.Records() || r.End.LastTick != r.Records() {
+				t.Errorf("verified %d ticks of %d records (last tick %d)", res.Ticks, r.Records(), r.End.LastTick)
+			}
+			kept := 0
+			if tt.keep > 0 {
+				kept = ends[tt.keep-1]
+			}
+			if tt.keep > 0 && (r.Records() == 0 || res.Hashes == 0) || m.Bytes != tt.cut-kept && tt.keep > 0 {
+				t.Errorf("%d records, %d hashes and %d dropped bytes from %d whole chunks of %d bytes", r.Records(), res.Hashes, m.Bytes, tt.keep, kept)
+			}
+			if tt.keep == 0 && r.Records() != 0 {
+				t.Errorf("%d records kept from no whole chunk", r.Records())
+			}
+			t.Logf("kept %d records, verified %d hashes, dropped %d bytes", r.Records(), res.Hashes, m.Bytes)
+		})
+	}
+
+	// A flipped byte is not a kill: refused even with the end cut off.
+	bad := append([]byte(nil), data[:last]...)
+	bad[ends[0]+10] ^= 0x40
+	if _, err := OpenIncomplete(bad); !errors.Is(err, ErrChecksum) {
+		t.Errorf("OpenIncomplete of a flipped byte = %v, want ErrChecksum", err)
+	}
+	// A whole file is returned as Open returns it.
+	if r, err := OpenIncomplete(data); err != nil || r.End.Missing != nil || r.Records() != 600 {
+		t.Errorf("OpenIncomplete of a whole file = %+v, %v", r, err)
+	}
+}

@@ -80,9 +80,12 @@ type Options struct {
 	// its stored hashes. TickRateSet, SeedSet and EntitiesSet say whether
 	// those flags were given: a replay takes them from its file and
 	// refuses a conflicting one.
-	Record      string
-	Replay      string
-	Verify      bool
+	Record string
+	Replay string
+	Verify bool
+	// Partial plays a -replay file whose end is missing (the recording
+	// run was killed) up to its last whole chunk.
+	Partial     bool
 	TickRateSet bool
 	SeedSet     bool
 	EntitiesSet bool
@@ -170,6 +173,7 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 	fs.StringVar(&o.Record, "record", "", "record the run to this replay `file` (input of every tick, job results, state hashes)")
 	fs.StringVar(&o.Replay, "replay", "", "play this replay `file` back (tick rate, seed and entities come from it)")
 	fs.BoolVar(&o.Verify, "verify", false, `with -replay and -headless: replay as fast as possible, compare every stored hash and print "replay ok <ticks>"`)
+	fs.BoolVar(&o.Partial, "partial", false, "with -replay: play a recording whose end is missing (the run was killed) up to its last whole chunk")
 	fs.StringVar(&o.CrashDir, "crash-dir", ".", "`dir`ectory for the crash replay written when a system panics")
 	fs.Uint64Var(&o.PanicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.DurationVar(&o.Hitch, "hitch", diag.DefaultHitchThreshold, "when a frame takes longer than this, save the last seconds of execution trace to -hitch-dir (0 = off)")
@@ -265,6 +269,8 @@ func Parse(program string, args []string, usage io.Writer) (Options, error) {
 		return o, &UsageError{msg: "-verify needs -replay and -headless"}
 	case o.Replay != "" && o.Headless && !o.Verify:
 		return o, &UsageError{msg: "-replay with -headless needs -verify (a headless replay only checks the recording)"}
+	case o.Partial && o.Replay == "":
+		return o, &UsageError{msg: "-partial needs -replay"}
 	case o.Replay != "" && set(fs, "ticks"):
 		return o, &UsageError{msg: "-ticks conflicts with -replay (a replay runs its recording's ticks)"}
 	case o.Replay != "" && set(fs, "panic-at-tick"):
