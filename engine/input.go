@@ -53,11 +53,11 @@ func (k EventKind) String() string {
 // are read: Key for KeyDown and KeyUp, Button for ButtonDown and ButtonUp,
 // X and Y for CursorMove and Scroll.
 type InputEvent struct {
-	Time   time.Duration
-	Kind   EventKind
-	Key    Key
-	Button MouseButton
-	X, Y   float64
+	Time   time.Duration // when it happened, on the loop's clock
+	Kind   EventKind     // what happened; says which fields below are read
+	Key    Key           // the key of KeyDown and KeyUp
+	Button MouseButton   // the button of ButtonDown and ButtonUp
+	X, Y   float64       // the cursor position (CursorMove) or offsets (Scroll)
 }
 
 // keySet is a set of Keys, one bit each.
