@@ -234,7 +234,8 @@ func (e *Engine) Context() context.Context { return e.ctx }
 
 // SetPhaseClock makes Frame measure its phases with now (PhaseTimes); nil,
 // the default, turns the measuring off. The windowed runner passes its
-// monotonic clock; a headless run needs none.
+// monotonic clock; a headless run needs none. Runner plumbing: a game
+// reads the figures from desktop.Runner.Frame instead.
 func (e *Engine) SetPhaseClock(now func() time.Duration) { e.phaseClock = now }
 
 // PhaseTimes returns how long the last Frame spent in each phase.
@@ -294,6 +295,10 @@ func (e *Engine) SetInterpolation(cfg InterpolationConfig) error {
 // frame ends, the loop is paused, and Err returns a *PanicError with the
 // tick, the phase, the system's name and the stack. Frame does nothing
 // once that has happened.
+//
+// A game does not call Frame: the runners do (RunHeadless, and
+// desktop.Runner with its monotonic clock). It is exported for them, and
+// for driving the loop by hand on invented times (see ExampleEngine_Frame).
 func (e *Engine) Frame(now time.Duration) int {
 	if e.crash != nil {
 		return 0

@@ -246,6 +246,8 @@ func (w *World) SetColor(e Entity, rgba [4]uint8) {
 // BeginTick saves every transform as the previous state and clears the
 // teleport marks; the engine calls it before the fixed systems of tick n,
 // so a frame that runs several ticks interpolates between the last two.
+// A game never calls it on an Engine's world; call it only when driving a
+// World without an Engine (as ExampleWorld_Interpolate does).
 func (w *World) BeginTick(n uint64) {
 	w.tick = n
 	copy(w.prev.Pos, w.cur.Pos)
