@@ -28,4 +28,18 @@
 // exact bits of the world, is the same at the same tick on every display
 // rate and every build. RunHeadless drives an engine from a simulated
 // display, as fast as the CPU allows, and is how that is checked.
+//
+// # What a game uses
+//
+// A game needs New and DefaultConfig, the AddFixed, AddUpdate and AddRender
+// schedules, World's Spawn, Despawn, SetTransform, SetVelocity and
+// Teleport, the InputSnapshot in FixedContext.Input, and a runner:
+// RunHeadless here, desktop.New for a window. The package Example is a
+// complete minimal game; ExampleEngine_Frame shows the loop and
+// ExampleWorld_Interpolate the interpolation. docs/api.md in the repository
+// lists the whole public API by task (configuration and defaults, systems,
+// entities, input, runners, replay, snapshots, jobs, diagnostics) and says
+// what is deliberately not public. A few exported identifiers exist for
+// Nebula's other packages (Frame, SetPhaseClock, World.BeginTick,
+// Input.Advance, InputSnapshot.Words, TickHook); their docs say so.
 package engine

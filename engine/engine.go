@@ -38,7 +38,9 @@ func DefaultConfig() Config {
 // iteration order); that is what makes the simulation a pure function of its
 // inputs. Take randomness from World.RNG.
 type FixedContext struct {
+	// World is the simulated world: read and change it here.
 	World *World
+	// Input is this tick's input snapshot (keys, buttons, cursor, scroll).
 	Input *InputSnapshot
 	// DT is the fixed step in seconds (1/tick rate).
 	DT float32
@@ -50,6 +52,8 @@ type FixedContext struct {
 
 // FrameContext is what Update and Render systems see, once per frame.
 type FrameContext struct {
+	// World is the world after the frame's ticks. Update and Render systems
+	// may read it; changing its simulated state here breaks determinism.
 	World *World
 	// DT is the real time since the previous frame, in seconds: for
 	// cameras, UI and effects, never for the simulation.
@@ -98,9 +102,15 @@ type PhaseTimes struct {
 // interpolates every entity into the render buffer, then the Render systems.
 // The headless runner and the windowed runner both drive it through Frame.
 type Engine struct {
-	World  *World
-	Input  *Input
-	Loop   *timing.Loop
+	// World holds the entities: spawn them here before running.
+	World *World
+	// Input queues device events for the ticks. The windowed runner pushes
+	// into it; a headless game uses SetInputScript instead.
+	Input *Input
+	// Loop is the fixed-timestep loop: tick rate, pause, statistics.
+	Loop *timing.Loop
+	// Render is the frame's interpolated instances, filled by Frame before
+	// the Render systems run; the windowed runner draws it.
 	Render RenderBuffer
 
 	interp InterpolationConfig
@@ -224,7 +234,8 @@ func (e *Engine) Context() context.Context { return e.ctx }
 
 // SetPhaseClock makes Frame measure its phases with now (PhaseTimes); nil,
 // the default, turns the measuring off. The windowed runner passes its
-// monotonic clock; a headless run needs none.
+// monotonic clock; a headless run needs none. Runner plumbing: a game
+// reads the figures from desktop.Runner.Frame instead.
 func (e *Engine) SetPhaseClock(now func() time.Duration) { e.phaseClock = now }
 
 // PhaseTimes returns how long the last Frame spent in each phase.
@@ -284,6 +295,10 @@ func (e *Engine) SetInterpolation(cfg InterpolationConfig) error {
 // frame ends, the loop is paused, and Err returns a *PanicError with the
 // tick, the phase, the system's name and the stack. Frame does nothing
 // once that has happened.
+//
+// A game does not call Frame: the runners do (RunHeadless, and
+// desktop.Runner with its monotonic clock). It is exported for them, and
+// for driving the loop by hand on invented times (see ExampleEngine_Frame).
 func (e *Engine) Frame(now time.Duration) int {
 	if e.crash != nil {
 		return 0

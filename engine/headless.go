@@ -22,7 +22,8 @@ type HeadlessConfig struct {
 	DisplayHz float64
 	// Jitter varies each frame interval by up to this fraction of a frame,
 	// uniformly, in [0, 0.9]; JitterSeed seeds that variation.
-	Jitter     float64
+	Jitter float64
+	// JitterSeed seeds the jitter's random sequence.
 	JitterSeed uint64
 	// Ticks stops the run at the end of this tick (0 = no tick limit).
 	Ticks uint64
@@ -60,8 +61,8 @@ func (c HeadlessConfig) Validate() error {
 
 // HeadlessResult tells how a headless run ended.
 type HeadlessResult struct {
-	Frames   uint64
-	Ticks    uint64
+	Frames   uint64        // frames run
+	Ticks    uint64        // fixed ticks run
 	SimTime  time.Duration // simulated time reached
 	Elapsed  time.Duration // simulated display time used
 	WorldSum uint64        // the world's state hash at the end

@@ -33,9 +33,14 @@ type TickInfo struct {
 //
 // A panic in a system leaves a tick without its EndTick.
 type TickHook interface {
+	// PreTick is called first, before the tick's number is taken.
 	PreTick()
+	// BeginTick is called with the tick's input snapshot, which it may
+	// replace.
 	BeginTick(t *TickInfo)
+	// JobApplied is called for each job result applied in tick.
 	JobApplied(tick uint64, id JobID, result []byte)
+	// EndTick is called after the fixed systems of tick ran.
 	EndTick(tick uint64, w *World)
 }
 
@@ -75,13 +80,14 @@ func (e *Engine) Err() error {
 // systems, "job:<kind>" for a job's Apply), the panic's value and the
 // stack of the panicking goroutine.
 type PanicError struct {
-	Tick   uint64
-	Phase  string
-	System string
-	Value  any
-	Stack  []byte
+	Tick   uint64 // the tick the panic happened in (or the last tick run)
+	Phase  string // PhaseFixed, PhaseUpdate or PhaseRender
+	System string // the system's name, "engine" or "job:<kind>"
+	Value  any    // the value passed to panic
+	Stack  []byte // the panicking goroutine's stack
 }
 
+// Error says which system panicked, in which phase and tick, and with what.
 func (p *PanicError) Error() string {
 	return fmt.Sprintf("system %q (%s) panicked at tick %d: %v", p.System, p.Phase, p.Tick, p.Value)
 }

@@ -53,11 +53,11 @@ func (k EventKind) String() string {
 // are read: Key for KeyDown and KeyUp, Button for ButtonDown and ButtonUp,
 // X and Y for CursorMove and Scroll.
 type InputEvent struct {
-	Time   time.Duration
-	Kind   EventKind
-	Key    Key
-	Button MouseButton
-	X, Y   float64
+	Time   time.Duration // when it happened, on the loop's clock
+	Kind   EventKind     // what happened; says which fields below are read
+	Key    Key           // the key of KeyDown and KeyUp
+	Button MouseButton   // the button of ButtonDown and ButtonUp
+	X, Y   float64       // the cursor position (CursorMove) or offsets (Scroll)
 }
 
 // keySet is a set of Keys, one bit each.
@@ -219,7 +219,8 @@ func (in *Input) ReleaseAll(t time.Duration) {
 // order, except that it stops before a second press or a second release of
 // the same key or button (see Input), and returns the tick's snapshot.
 // Later events stay queued for later ticks. Due times should not decrease
-// from one call to the next.
+// from one call to the next. The engine calls it before every tick; a game
+// reads the result as FixedContext.Input.
 func (in *Input) Advance(due time.Duration) InputSnapshot {
 	s := &in.state
 	s.keysPressed = keySet{}
@@ -314,7 +315,8 @@ const InputWords = 3*len(keySet{}) + 5
 // is Key k), then one word with buttonsDown, buttonsPressed and
 // buttonsReleased in its low three bytes, then cursor X, cursor Y, scroll
 // X and scroll Y as IEEE-754 bits. A recording stores these words; equal
-// snapshots have equal words.
+// snapshots have equal words. Words, SetWords and InputWords exist for
+// package replay and for snapshots; a game does not need them.
 func (s *InputSnapshot) Words(w *[InputWords]uint64) {
 	n := len(keySet{})
 	copy(w[0:n], s.keysDown[:])

@@ -23,10 +23,10 @@ import (
 // Note the quaternion order: a shader reading Rot as a vec4 gets the scalar
 // part in .x and the vector part in .yzw.
 type Instance struct {
-	Pos   mgl32.Vec3
-	Rot   mgl32.Quat
-	Scale mgl32.Vec3
-	Color [4]uint8
+	Pos   mgl32.Vec3 // position
+	Rot   mgl32.Quat // rotation, a unit quaternion (W first)
+	Scale mgl32.Vec3 // scale along each axis
+	Color [4]uint8   // RGBA
 }
 
 // RenderBuffer receives one frame of interpolated instances from

@@ -596,21 +596,3 @@ func TestInterpolatePanicsOnMisuse(t *testing.T) {
 		})
 	}
 }
-
-func ExampleWorld_Interpolate() {
-	w := NewWorld(1)
-	ship := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
-	w.BeginTick(1) // the fixed step saves the previous state, then moves things
-	w.SetTransform(ship, NewTransform(mgl32.Vec3{2, 0, 0}))
-
-	// Every frame, with the loop's alpha: reuse one buffer.
-	var buf RenderBuffer
-	w.Interpolate(0.25, 1.0/60, DefaultInterpolationConfig(), &buf)
-	for k, in := range buf.Instances {
-		fmt.Println(buf.Entities[k], in.Pos)
-	}
-	fmt.Println("snaps:", buf.Snaps)
-	// Output:
-	// 0:1 [0.5 0 0]
-	// snaps: 0
-}

@@ -181,15 +181,17 @@ func appendQuats(b []byte, qs []mgl32.Quat) []byte {
 // SnapshotError is a snapshot that cannot be restored: the byte offset and
 // the field where decoding stopped, and why.
 type SnapshotError struct {
-	Offset int
-	Field  string
-	Err    error
+	Offset int    // byte offset in the snapshot where decoding stopped
+	Field  string // the field being decoded
+	Err    error  // why, such as ErrSnapshotTruncated
 }
 
+// Error says where decoding stopped and why.
 func (e *SnapshotError) Error() string {
 	return fmt.Sprintf("snapshot: byte %d, field %s: %v", e.Offset, e.Field, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *SnapshotError) Unwrap() error { return e.Err }
 
 // ErrSnapshotTruncated is wrapped by a SnapshotError for a snapshot that

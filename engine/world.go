@@ -54,9 +54,9 @@ func (m DrawMode) String() string {
 // Transform places an entity: position, rotation (a unit quaternion) and
 // scale.
 type Transform struct {
-	Pos   mgl32.Vec3
-	Rot   mgl32.Quat
-	Scale mgl32.Vec3
+	Pos   mgl32.Vec3 // position
+	Rot   mgl32.Quat // rotation, a unit quaternion
+	Scale mgl32.Vec3 // scale along each axis
 }
 
 // NewTransform returns a transform at pos with no rotation and scale 1.
@@ -71,13 +71,13 @@ func NewTransform(pos mgl32.Vec3) Transform {
 // which interpolation needs, is kept by the World and saved before every
 // tick.
 type Bodies struct {
-	Pos    []mgl32.Vec3
-	Rot    []mgl32.Quat
-	Scale  []mgl32.Vec3
+	Pos    []mgl32.Vec3 // position
+	Rot    []mgl32.Quat // rotation, a unit quaternion
+	Scale  []mgl32.Vec3 // scale along each axis
 	Vel    []mgl32.Vec3 // linear velocity, units per second
 	AngVel []mgl32.Vec3 // angular velocity, radians per second about each axis
-	Mode   []DrawMode
-	Color  [][4]uint8 // RGBA, for the renderer
+	Mode   []DrawMode   // how the renderer places the entity between ticks
+	Color  [][4]uint8   // RGBA, for the renderer
 }
 
 // World holds the entities of a game and their state. Its fixed-step state
@@ -246,6 +246,8 @@ func (w *World) SetColor(e Entity, rgba [4]uint8) {
 // BeginTick saves every transform as the previous state and clears the
 // teleport marks; the engine calls it before the fixed systems of tick n,
 // so a frame that runs several ticks interpolates between the last two.
+// A game never calls it on an Engine's world; call it only when driving a
+// World without an Engine (as ExampleWorld_Interpolate does).
 func (w *World) BeginTick(n uint64) {
 	w.tick = n
 	copy(w.prev.Pos, w.cur.Pos)

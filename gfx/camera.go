@@ -12,7 +12,7 @@ import (
 // Near and Far planes (both positive distances, Near < Far). Eye must differ
 // from Target and Up must not be parallel to the line between them.
 type Camera struct {
-	Eye, Target, Up mgl32.Vec3
+	Eye, Target, Up mgl32.Vec3 // position, look-at point and up direction
 	// FovY is the vertical field of view in radians, in (0, π).
 	FovY float32
 	// Near and Far are the distances to the clipping planes, 0 < Near < Far.

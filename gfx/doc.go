@@ -95,4 +95,14 @@
 // Renderer.Frame, Renderer.DrawPerInstance, Renderer.ReadRGBA,
 // Camera.ViewProjection, Overlay.Draw, the GPUTimer's methods) do not allocate on the Go heap; the instance
 // buffer grows on the GPU side only.
+//
+// # Who uses what
+//
+// A game reaches this package for two types: Camera (desktop.Config.Camera,
+// desktop.Runner.Camera) and Light (Runner.Renderer().SetLight). Everything
+// else (Init, the Renderer's drawing, Overlay, GPUTimer, SavePNG) is driven
+// by engine/desktop. The GL helpers (CheckError, ReadPixels, Clear,
+// Program, Mesh, Vertex) stay exported because gfx's own GL tests, in
+// package gfx_test, build their scenes from them, and because a game that
+// replaces the cube renderer starts from them. See docs/api.md.
 package gfx

@@ -41,6 +41,7 @@ func (e Error) String() string {
 	}
 }
 
+// Error returns "gfx: OpenGL error " and the error's name.
 func (e Error) Error() string { return "gfx: OpenGL error " + e.String() }
 
 // maxErrors bounds how many codes CheckError drains: OpenGL keeps one flag
@@ -73,6 +74,7 @@ func CheckError() error {
 // Errors is several OpenGL errors reported by one CheckError, oldest first.
 type Errors []Error
 
+// Error names every error, in order.
 func (es Errors) Error() string {
 	names := make([]string, len(es))
 	for i, e := range es {

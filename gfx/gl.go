@@ -11,8 +11,8 @@ import (
 // The oldest OpenGL version gfx runs on; platform creates contexts of the
 // same version.
 const (
-	MinMajor = 4
-	MinMinor = 1
+	minMajor = 4
+	minMinor = 1
 )
 
 // loaded records that gl.Init has loaded the function pointers.
@@ -24,7 +24,7 @@ var loaded bool
 // other function in this package. The error names the version found.
 func Init() error {
 	if err := gl.Init(); err != nil {
-		return fmt.Errorf("gfx: cannot load the OpenGL %d.%d functions: %w", MinMajor, MinMinor, err)
+		return fmt.Errorf("gfx: cannot load the OpenGL %d.%d functions: %w", minMajor, minMinor, err)
 	}
 	loaded = true
 	v := Version()
@@ -32,9 +32,9 @@ func Init() error {
 	if err != nil {
 		return fmt.Errorf("gfx: cannot read the OpenGL version (is a context current on this thread?): %w", err)
 	}
-	if major < MinMajor || major == MinMajor && minor < MinMinor {
+	if major < minMajor || major == minMajor && minor < minMinor {
 		return fmt.Errorf("gfx: OpenGL %d.%d or newer is required, the context is %d.%d (%q on %q)",
-			MinMajor, MinMinor, major, minor, v, RendererName())
+			minMajor, minMinor, major, minor, v, RendererName())
 	}
 	return nil
 }

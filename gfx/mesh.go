@@ -11,8 +11,8 @@ import (
 // Vertex is one vertex of a Mesh as it is stored on the GPU: 24 bytes,
 // position then normal.
 type Vertex struct {
-	Pos    mgl32.Vec3
-	Normal mgl32.Vec3
+	Pos    mgl32.Vec3 // position
+	Normal mgl32.Vec3 // normal, unit length
 }
 
 // Vertex attribute locations, shared by every program that draws a Mesh

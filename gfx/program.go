@@ -43,6 +43,7 @@ type ShaderError struct {
 	Log string
 }
 
+// Error names the files, the stage and the driver's log.
 func (e *ShaderError) Error() string {
 	var lines []string
 	for _, line := range strings.Split(e.Log, "\n") {

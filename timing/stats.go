@@ -19,7 +19,7 @@ type Stats struct {
 	// Tick is the number of ticks run so far, and SimTime the simulation
 	// time they reached.
 	Tick    uint64
-	SimTime time.Duration
+	SimTime time.Duration // simulation time of the last tick
 	// FPS and UPS are frames and ticks per second over the last second.
 	FPS, UPS float64
 	// Debt is the simulation time this frame owed when it started to step:
@@ -33,12 +33,12 @@ type Stats struct {
 	// ClampedFrames counts frames longer than MaxFrameTime, and ClampedTime
 	// the time cut from them.
 	ClampedFrames uint64
-	ClampedTime   time.Duration
+	ClampedTime   time.Duration // real time cut from clamped frames
 	// CappedFrames counts frames that reached MaxStepsPerFrame with whole
 	// ticks still owed; CappedTicks and CappedTime are what was dropped.
 	CappedFrames uint64
-	CappedTicks  uint64
-	CappedTime   time.Duration
+	CappedTicks  uint64        // whole ticks dropped by the cap
+	CappedTime   time.Duration // real time dropped by the cap
 }
 
 // DroppedTime is all the real time the simulation did not get: clamped plus

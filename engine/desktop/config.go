@@ -75,7 +75,7 @@ type Config struct {
 	OnFrame func(timing.Stats)
 	// Camera and ClearColor are the Runner's initial Camera and ClearColor.
 	Camera     gfx.Camera
-	ClearColor [4]float32
+	ClearColor [4]float32 // the background colour, RGBA in [0, 1]
 	// Overlay shows the diagnostics overlay from the first frame
 	// (SetOverlay toggles it). Default off.
 	Overlay bool

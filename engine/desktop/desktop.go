@@ -629,9 +629,6 @@ func (r *Runner) SetOnKey(hook func(key engine.Key, pressed, repeat bool)) {
 // Engine returns the engine the runner runs.
 func (r *Runner) Engine() *engine.Engine { return r.e }
 
-// Window returns the runner's window.
-func (r *Runner) Window() *platform.Window { r.mustOpen("Window"); return r.win }
-
 // Renderer returns the runner's renderer (to change its light, or read
 // its statistics).
 func (r *Runner) Renderer() *gfx.Renderer { r.mustOpen("Renderer"); return r.ren }

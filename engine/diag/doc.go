@@ -28,4 +28,10 @@
 //		text = diag.AppendText(text[:0], &f)
 //	}
 //	mon.Report(time.Second / 144).Log(log)
+//
+// A game rarely imports diag: the windowed runner (engine/desktop) and the
+// shared program set-up (internal/app) feed it, and a game reads it through
+// desktop.Runner.Frame (in Config.OnFrame) and desktop.Runner.Monitor. It is
+// a public package, not an internal one, because those two types appear in
+// the runner's API and because a game's own runner or tool may use it.
 package diag

@@ -23,12 +23,12 @@ type Frame struct {
 	// GPU is the GPU time of a recent frame: GPU timer queries answer a few
 	// frames late. GPUValid reports whether GPU holds a measurement at all.
 	GPU      time.Duration
-	GPUValid bool
+	GPUValid bool // whether GPU holds a measurement
 
 	// Snaps is the number of entities drawn at their new place this frame
 	// instead of interpolated (teleports), and TotalSnaps the running count.
 	Snaps      int
-	TotalSnaps int
+	TotalSnaps int // teleport snaps so far
 
 	// Entities is the number of live entities.
 	Entities int
@@ -37,5 +37,5 @@ type Frame struct {
 	// and GCCycles the number of completed GC cycles. Monitor.Observe fills
 	// both.
 	HeapInUse uint64
-	GCCycles  uint64
+	GCCycles  uint64 // completed GC cycles
 }

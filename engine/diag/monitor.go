@@ -78,9 +78,9 @@ type Config struct {
 	// long stall (a breakpoint, a dragged window) from counting as slow
 	// motion. Defaults: 2 frames, 1 s of the last 2 s, recovered after 2 s.
 	SlowFrames   int
-	SlowMin      time.Duration
-	SlowWindow   time.Duration
-	RecoverAfter time.Duration
+	SlowMin      time.Duration // dropped time that makes slow motion
+	SlowWindow   time.Duration // the window SlowMin is judged over
+	RecoverAfter time.Duration // no dropped time for this long ends it
 	// Warmup is how many frames at the start of a run are not judged
 	// against the thresholds: the first frame pays for start-up (shader
 	// compilation, the first uploads). Default 1.

@@ -20,7 +20,7 @@ type Report struct {
 	// Intervals is the number of frame intervals measured (every frame but
 	// the loop's first) and Elapsed their sum.
 	Intervals uint64
-	Elapsed   time.Duration
+	Elapsed   time.Duration // the sum of the intervals
 	// FPS and UPS are the mean frame and tick rates over the whole run:
 	// Intervals and Ticks divided by Elapsed (0 when nothing elapsed).
 	FPS, UPS float64
@@ -42,7 +42,7 @@ type Report struct {
 	// Dropped, Clamped and Capped are the loop's running counts at the last
 	// frame: time dropped, frames clamped, frames capped.
 	Dropped         time.Duration
-	Clamped, Capped uint64
+	Clamped, Capped uint64 // frames clamped, frames capped
 	// Snaps is the running count of teleport snaps at the last frame.
 	Snaps int
 }

@@ -53,15 +53,15 @@ type Header struct {
 	Version int
 	// TickRate is the tick rate of the first tick, in Hz.
 	TickRate int
-	Seed     uint64
-	Entities int
+	Seed     uint64 // the world's RNG seed
+	Entities int    // the scene's entity count
 	// HashEvery: the state hash is stored at every tick that is a multiple
 	// of it.
 	HashEvery int
 	// Scene identifies the scene (at most MaxScene bytes); a replay of
 	// another scene is refused.
 	Scene      string
-	SceneFlags uint64
+	SceneFlags uint64 // the scene's own options, opaque to the format
 	// PanicAtTick is the tick at which a debug panic was injected (0 =
 	// none): the replay injects it too.
 	PanicAtTick uint64
@@ -114,12 +114,13 @@ var (
 // FormatError is a replay file that cannot be read: where (the chunk, -1
 // for the header, and the byte offset in the file) and which field.
 type FormatError struct {
-	Chunk  int
-	Offset int
-	Field  string
-	Err    error
+	Chunk  int    // the chunk's number, -1 for the header
+	Offset int    // byte offset in the file
+	Field  string // the field being read
+	Err    error  // why: ErrTruncated, ErrChecksum and the like
 }
 
+// Error says where reading stopped and why.
 func (e *FormatError) Error() string {
 	where := "header"
 	if e.Chunk >= 0 {
@@ -128,22 +129,23 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s, byte %d, field %s: %v", where, e.Offset, e.Field, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *FormatError) Unwrap() error { return e.Err }
 
 // CrashInfo describes the panic that ended a recorded run.
 type CrashInfo struct {
-	Tick    uint64
-	Phase   string
-	System  string
-	Message string
+	Tick    uint64 // engine.PanicError.Tick
+	Phase   string // engine.PanicError.Phase
+	System  string // engine.PanicError.System
+	Message string // the panic's value, formatted
 }
 
 // End is what the end chunk says.
 type End struct {
-	Records  uint64
-	LastTick uint64
-	Hash     uint64 // state hash at the end; 0 after a crash or when Missing
-	Crash    *CrashInfo
+	Records  uint64     // tick records in the file
+	LastTick uint64     // the last recorded tick
+	Hash     uint64     // state hash at the end; 0 after a crash or when Missing
+	Crash    *CrashInfo // the panic that ended the run, or nil
 	// Missing is set by OpenIncomplete when the recording has no end
 	// chunk: the records of its whole chunks are kept, the rest dropped.
 	Missing *Missing
@@ -162,25 +164,25 @@ type Missing struct {
 // Stats counts what a recording holds, for logs and tests.
 type Stats struct {
 	InputChanges int // ticks whose input snapshot differs from the previous one
-	JobResults   int
-	Restores     int
-	RateChanges  int
+	JobResults   int // job results applied
+	Restores     int // snapshots restored
+	RateChanges  int // tick rate changes
 	Hashes       int // stored hashes, the end chunk's included
 }
 
 // JobResult is a job result applied in a recorded tick.
 type JobResult struct {
-	ID     engine.JobID
-	Result []byte
+	ID     engine.JobID // the job
+	Result []byte       // its result, as JobRun returned it
 }
 
 // Record is one recorded tick.
 type Record struct {
-	Tick    uint64
-	Restore []byte // snapshot restored before the tick, or nil
-	Rate    int    // tick rate from this tick on, or 0 when unchanged
-	Input   engine.InputSnapshot
-	Jobs    []JobResult
-	HasHash bool
-	Hash    uint64
+	Tick    uint64               // the tick's number
+	Restore []byte               // snapshot restored before the tick, or nil
+	Rate    int                  // tick rate from this tick on, or 0 when unchanged
+	Input   engine.InputSnapshot // the tick's input
+	Jobs    []JobResult          // job results applied in the tick, in order
+	HasHash bool                 // whether Hash holds a stored state hash
+	Hash    uint64               // the state hash at the end of the tick
 }

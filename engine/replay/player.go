@@ -11,11 +11,12 @@ import (
 // the first tick whose state hash differs (Want is the recorded hash, Got
 // the replay's), or another disagreement (Reason).
 type DivergenceError struct {
-	Tick      uint64
-	Want, Got uint64
-	Reason    string
+	Tick      uint64 // the first tick that disagrees
+	Want, Got uint64 // the recorded and the replayed state hash
+	Reason    string // another disagreement, or ""
 }
 
+// Error names the tick and the disagreement.
 func (e *DivergenceError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("replay diverged at tick %d: %s", e.Tick, e.Reason)
@@ -27,14 +28,16 @@ func (e *DivergenceError) Error() string {
 // crash is replayed and the replay panics at the same tick in the same
 // system: the recorded crash and the replay's panic.
 type ReproducedPanic struct {
-	Recorded CrashInfo
-	Panic    *engine.PanicError
+	Recorded CrashInfo          // the crash the recording ends with
+	Panic    *engine.PanicError // the replay's panic
 }
 
+// Error describes the replay's panic.
 func (e *ReproducedPanic) Error() string {
 	return fmt.Sprintf("replay reproduced the recorded panic: %v", e.Panic)
 }
 
+// Unwrap returns Panic.
 func (e *ReproducedPanic) Unwrap() error { return e.Panic }
 
 // Player feeds a recording to an engine, one record per tick: it is the

@@ -13,9 +13,9 @@ import (
 
 // Replay is a recording checked from end to end by Open.
 type Replay struct {
-	Header Header
-	End    End
-	Stats  Stats
+	Header Header // the scene and how it was run
+	End    End    // what the end chunk says
+	Stats  Stats  // what the recording holds
 	data   []byte
 	body   int // offset of the first chunk
 	stop   int // OpenIncomplete: the offset after the last whole chunk (0 = read to the end chunk)

@@ -35,27 +35,27 @@ const (
 
 // Options are the parsed common flags.
 type Options struct {
-	TickRate   int
-	FPS        float64
-	VSync      bool
-	MaxFrame   time.Duration
-	MaxSteps   int
-	Entities   int
-	Seed       uint64
-	Frames     uint64
-	Duration   time.Duration
-	Headless   bool
-	Ticks      uint64
-	DisplayHz  float64
-	Jitter     float64
-	JitterSeed uint64
-	PrintHash  bool
-	Stats      string
-	Screenshot string
-	LogLevel   logrus.Level
-	Width      int
-	Height     int
-	Fullscreen bool
+	TickRate   int           // -tick-rate, in Hz
+	FPS        float64       // -fps, the render cap in Hz (0 = uncapped)
+	VSync      bool          // -vsync
+	MaxFrame   time.Duration // -max-frame, the frame-time clamp
+	MaxSteps   int           // -max-steps (0 = no cap)
+	Entities   int           // -entities
+	Seed       uint64        // -seed, the world RNG seed
+	Frames     uint64        // -frames (0 = no limit)
+	Duration   time.Duration // -duration (0 = no limit)
+	Headless   bool          // -headless
+	Ticks      uint64        // -ticks, with -headless
+	DisplayHz  float64       // -display-hz, with -headless
+	Jitter     float64       // -jitter, with -headless
+	JitterSeed uint64        // -jitter-seed, with -headless
+	PrintHash  bool          // -print-hash
+	Stats      string        // -stats file, or ""
+	Screenshot string        // -screenshot file, or ""
+	LogLevel   logrus.Level  // -log-level
+	Width      int           // -width, in screen coordinates
+	Height     int           // -height, in screen coordinates
+	Fullscreen bool          // -fullscreen
 
 	// Power is the -power preset. Parse has already applied it: TickRate
 	// and FPS hold its rates unless -tick-rate or -fps was given, which
@@ -66,29 +66,27 @@ type Options struct {
 	PauseUnfocused bool
 
 	// Profiling: see package prof. Empty means off.
-	CPUProfile string
-	MemProfile string
-	Trace      string
+	CPUProfile string // -cpuprofile file
+	MemProfile string // -memprofile file
+	Trace      string // -trace file
 	Pprof      string // as given; prof.ParseAddr has accepted it
 	// Hitch is the frame time above which the last seconds of execution
 	// trace are saved to HitchDir (see diag.HitchRecorder); 0 is off.
 	Hitch    time.Duration
-	HitchDir string
+	HitchDir string // -hitch-dir
 
 	// Recording and replay (package engine/replay). Record and Replay are
 	// file names, empty when off; Verify checks a headless replay against
 	// its stored hashes. TickRateSet, SeedSet and EntitiesSet say whether
 	// those flags were given: a replay takes them from its file and
 	// refuses a conflicting one.
-	Record string
-	Replay string
-	Verify bool
-	// Partial plays a -replay file whose end is missing (the recording
-	// run was killed) up to its last whole chunk.
-	Partial     bool
-	TickRateSet bool
-	SeedSet     bool
-	EntitiesSet bool
+	Record      string // -record file
+	Replay      string // -replay file
+	Verify      bool   // -verify
+	Partial     bool   // -partial: play a -replay file whose end is missing up to its last whole chunk
+	TickRateSet bool   // -tick-rate was given
+	SeedSet     bool   // -seed was given
+	EntitiesSet bool   // -entities was given
 	// CrashDir is the directory a crash replay is written to.
 	CrashDir string
 	// PanicAtTick (debug) makes the scene panic in a fixed system at
@@ -124,6 +122,7 @@ func (o Options) HeadlessConfig() engine.HeadlessConfig {
 // Its message is one line that names the flag.
 type UsageError struct{ msg string }
 
+// Error returns the one-line message.
 func (e *UsageError) Error() string { return e.msg }
 
 // ErrHelp is returned when the user asked for -h or -help; the usage has

@@ -37,17 +37,17 @@ const (
 	// OrbitSpin (rad/s) is how fast it turns about its own axis: 2 turns a
 	// second, 12 degrees a tick at 60 Hz.
 	OrbitRadius = 8
-	OrbitSpeed  = 1.5
-	OrbitSpin   = 4 * 3.141592653589793
+	OrbitSpeed  = 1.5                   // radians per second around the centre
+	OrbitSpin   = 4 * 3.141592653589793 // radians per second about its own axis
 	// TeleportEvery is the teleporting cube's period.
 	TeleportEvery = 2 * time.Second
 	// PlanEvery is the planner's period in ticks; each plan gives
 	// PlanPicks cubes new velocities after a latency drawn from
 	// [PlanMinLatency, PlanMaxLatency].
 	PlanEvery      = 90
-	PlanPicks      = 8
-	PlanMinLatency = 50 * time.Millisecond
-	PlanMaxLatency = 500 * time.Millisecond
+	PlanPicks      = 8                      // cubes per plan
+	PlanMinLatency = 50 * time.Millisecond  // shortest latency of a plan's job
+	PlanMaxLatency = 500 * time.Millisecond // longest latency of a plan's job
 )
 
 // ID identifies the scene in a recording's header: a replay of another
@@ -59,7 +59,7 @@ const CrashSystem = "crash-test"
 
 // Scene holds the demo's special entities.
 type Scene struct {
-	Player, Orbiter, Teleporter engine.Entity
+	Player, Orbiter, Teleporter engine.Entity // the steered, the orbiting and the teleporting cube
 	// Cubes is the number of bouncing cubes.
 	Cubes int
 	// PanicAt makes the CrashSystem panic at that tick (0 = never): a

@@ -1,0 +1,21 @@
+// Package doccheck holds no code: its test fails when an exported
+// identifier anywhere in the module has no doc comment.
+//
+// The rules, the same for every package (main packages included):
+//
+//   - Package-level functions, types, constants and variables need a doc
+//     comment. A constant, variable or type declared in a parenthesised
+//     group may instead be covered by the group's doc comment (the Go
+//     convention for iota blocks and related limits), or by a trailing
+//     comment on its own line.
+//   - Exported methods of exported types need a doc comment, Error and
+//     String included.
+//   - Exported fields of exported struct types (and of struct types nested
+//     in them) need their own doc comment or a trailing line comment;
+//     fields declared together on one line ("X, Y float64") share it.
+//     Embedded fields are exempt: their type carries the documentation.
+//   - Methods of exported interface types need a doc comment or a trailing
+//     line comment.
+//
+// _test.go files and testdata directories are not checked.
+package doccheck
