@@ -182,11 +182,7 @@ type Overlay struct {
 // Errors name what failed; shader errors are *ShaderError.
 func NewOverlay() (*Overlay, error) {
 	mustBeLoaded("NewOverlay")
-	o := &Overlay{
-		img:   make([]byte, 4*panelW*panelH),
-		atlas: newGlyphAtlas(),
-		label: make([]byte, 0, labelMax),
-	}
+	o := newPanel()
 	ok := false
 	defer func() {
 		if !ok {
@@ -209,15 +205,6 @@ func NewOverlay() (*Overlay, error) {
 	gl.Uniform1i(locPanel, overlayTextureUnit)
 	gl.Uniform4f(locRect, overlayMargin, overlayMargin, panelW, panelH)
 	gl.UseProgram(0)
-
-	for b := range o.glyphs {
-		cell := cellFFFD
-		if b >= ' ' && b <= '~' {
-			cell = b - ' '
-		}
-		x, y := atlasCell(cell)
-		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
-	}
 
 	// The panel's texture is fetched by integer texel (texelFetch), so
 	// only level 0 exists and the filters never apply; GL_NEAREST without
@@ -245,6 +232,25 @@ func NewOverlay() (*Overlay, error) {
 	}
 	ok = true
 	return o, nil
+}
+
+// newPanel returns an Overlay with its CPU side only: the panel image, the
+// glyph atlas and the map from bytes to glyphs. NewOverlay adds the GL side.
+func newPanel() *Overlay {
+	o := &Overlay{
+		img:   make([]byte, 4*panelW*panelH),
+		atlas: newGlyphAtlas(),
+		label: make([]byte, 0, labelMax),
+	}
+	for b := range o.glyphs {
+		cell := cellFFFD
+		if b >= ' ' && b <= '~' {
+			cell = b - ' '
+		}
+		x, y := atlasCell(cell)
+		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
+	}
+	return o
 }
 
 // atlasCell returns the top-left texel of atlas cell i.

@@ -155,11 +155,7 @@ func TestOver(t *testing.T) {
 // the panel image (the layout is clipped to the panel, never indexes past
 // it) and does not allocate.
 func TestOverlayLayoutStaysInThePanel(t *testing.T) {
-	o := &Overlay{img: make([]byte, 4*panelW*panelH), atlas: newGlyphAtlas(), label: make([]byte, 0, labelMax)}
-	for b := range o.glyphs {
-		x, y := atlasCell(cellFFFD)
-		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
-	}
+	o := newPanel()
 	f := &OverlayFrame{
 		Text:      []byte(strings.Repeat(strings.Repeat("#", 100)+"\n", 100)),
 		Graph:     make([]float32, 1000),
@@ -187,15 +183,7 @@ func TestOverlayLayoutStaysInThePanel(t *testing.T) {
 // BenchmarkOverlayBuild measures laying out and rasterising a full panel
 // on the CPU (the part of Overlay.Draw before the upload).
 func BenchmarkOverlayBuild(b *testing.B) {
-	o := &Overlay{img: make([]byte, 4*panelW*panelH), atlas: newGlyphAtlas(), label: make([]byte, 0, labelMax)}
-	for c := range o.glyphs {
-		cell := cellFFFD
-		if c >= ' ' && c <= '~' {
-			cell = c - ' '
-		}
-		x, y := atlasCell(cell)
-		o.glyphs[c] = [2]uint16{uint16(x), uint16(y)}
-	}
+	o := newPanel()
 	f := &OverlayFrame{
 		Text:      []byte("FPS 144.0  UPS 60.0\nframe 6.94 ms  steps 1  alpha 0.42\nfixed 0.21 ms  update 0.03 ms\nrender 1.60 ms  gpu 3.2 ms\ndebt 2.1 ms  dropped 0 ms\nclamped 0  capped 0  snaps 3\nentities 1003  heap 12.3 MiB  gc 42"),
 		Marks:     []float32{6.94, 16.67},

@@ -51,22 +51,8 @@ func TestWindowedRecordingVerifiesHeadless(t *testing.T) {
 	bin := demoBinary(t)
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "session.rep")
-	demo := exec.Command(bin, "-duration", "9s", "-entities", "300", "-width", "480", "-height", "300",
+	demo := startDemo(t, x, "-duration", "9s", "-entities", "300", "-width", "480", "-height", "300",
 		"-record", rec, "-hitch", "0", "-crash-dir", dir, "-log-level", "info")
-	demo.Env = x.env
-	var stderr bytes.Buffer
-	demo.Stderr = &stderr
-	if err := demo.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- demo.Wait() }()
-	defer func() {
-		if demo.ProcessState == nil {
-			demo.Process.Kill()
-			<-done
-		}
-	}()
 
 	id := x.mustXdo(t, "search", "--sync", "--onlyvisible", "--name", "^Nebula demo")
 	x.mustXdo(t, "windowactivate", "--sync", id)
@@ -90,15 +76,8 @@ func TestWindowedRecordingVerifiesHeadless(t *testing.T) {
 		x.mustXdo(t, step...)
 	}
 
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the recorded session ended with %v\n%s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the demo did not end within 30s\n%s", stderr.String())
-	}
-	log := stderr.String()
+	demo.wait(t, 30*time.Second, "the recorded session's keys")
+	log := demo.stderr.String()
 	for _, want := range []string{`msg="snapshot saved"`, `msg="snapshot loaded"`} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the demo's log lacks %s:\n%s", want, log)

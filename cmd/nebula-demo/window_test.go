@@ -269,26 +269,55 @@ func (x *xserver) mustXdo(t *testing.T, args ...string) string {
 // window manager: the demo runs, is minimised (simulation and drawing stop),
 // restored (no burst of ticks for the time it was away), resized, and closed
 // with Alt+F4 (a polite close: the demo ends normally, status 0).
-func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
-	x := startXServer(t)
-	bin := demoBinary(t)
-	statsPath := filepath.Join(t.TempDir(), "s.csv")
-	demo := exec.Command(bin, "-duration", "60s", "-entities", "100", "-width", "480", "-height", "300",
-		"-stats", statsPath, "-hitch-dir", t.TempDir(), "-log-level", "debug")
-	demo.Env = x.env
-	var stderr bytes.Buffer
-	demo.Stderr = &stderr
-	if err := demo.Start(); err != nil {
+// demoProcess is the demo binary running as a child of a test, on the
+// test's own X server.
+type demoProcess struct {
+	stderr bytes.Buffer
+	done   chan error // receives Wait's result once
+	ended  bool       // done has been received
+}
+
+// startDemo starts the demo binary with args on x. When the test ends, the
+// demo is killed if it is still running.
+func startDemo(t *testing.T, x *xserver, args ...string) *demoProcess {
+	t.Helper()
+	p := &demoProcess{done: make(chan error, 1)}
+	cmd := exec.Command(demoBinary(t), args...)
+	cmd.Env = x.env
+	cmd.Stderr = &p.stderr
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- demo.Wait() }()
-	defer func() {
-		if demo.ProcessState == nil {
-			demo.Process.Kill()
-			<-done
+	go func() { p.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if !p.ended {
+			cmd.Process.Kill()
+			<-p.done
 		}
-	}()
+	})
+	return p
+}
+
+// wait waits at most timeout for the demo to end, after what the test did
+// last, and fails the test unless it ends with status 0.
+func (p *demoProcess) wait(t *testing.T, timeout time.Duration, after string) {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		p.ended = true
+		if err != nil {
+			t.Fatalf("the demo ended with %v after %s, want status 0\n%s", err, after, p.stderr.String())
+		}
+	case <-time.After(timeout):
+		t.Fatalf("the demo did not end within %v of %s\n%s", timeout, after, p.stderr.String())
+	}
+}
+
+func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
+	x := startXServer(t)
+	statsPath := filepath.Join(t.TempDir(), "s.csv")
+	demo := startDemo(t, x, "-duration", "60s", "-entities", "100", "-width", "480", "-height", "300",
+		"-stats", statsPath, "-hitch-dir", t.TempDir(), "-log-level", "debug")
 
 	id := x.mustXdo(t, "search", "--sync", "--onlyvisible", "--name", "^Nebula demo")
 	if strings.Contains(id, "\n") {
@@ -304,17 +333,9 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 	time.Sleep(time.Second)
 	x.mustXdo(t, "windowactivate", "--sync", id)
 	x.mustXdo(t, "key", "--clearmodifiers", "alt+F4")
+	demo.wait(t, 15*time.Second, "Alt+F4")
 
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the demo ended with %v after Alt+F4, want status 0\n%s", err, stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("the demo did not end within 15s of Alt+F4\n%s", stderr.String())
-	}
-
-	log := stderr.String()
+	log := demo.stderr.String()
 	for _, want := range []string{
 		`msg="window minimised or restored" iconified=true`,
 		`msg="window minimised or restored" iconified=false`,

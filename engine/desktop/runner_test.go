@@ -64,15 +64,7 @@ func TestScreenshot(t *testing.T) {
 	if buf1 != buf2 {
 		t.Errorf("the second Screenshot allocated a new image buffer")
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := decodePNG(t, path)
 	if b := img.Bounds(); b.Dx() != 64 || b.Dy() != 64 {
 		t.Errorf("screenshot is %dx%d, want the 64x64 framebuffer", b.Dx(), b.Dy())
 	}
