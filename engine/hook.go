@@ -27,8 +27,10 @@ type TickInfo struct {
 //     after it returns, so a replayer may Restore a snapshot here.
 //  2. BeginTick, once the tick's input snapshot is taken (Input.Advance,
 //     after the input script): it may replace the snapshot.
-//  3. JobApplied, for each job result applied in the tick, in order (after
-//     the previous state is saved, before the fixed systems).
+//  3. JobApplied, for each job result applied in the tick, in order, just
+//     before the job's Apply runs (after the previous state is saved,
+//     before the fixed systems), so a recording has the result even when
+//     Apply panics.
 //  4. EndTick, after the fixed systems.
 //
 // A panic in a system leaves a tick without its EndTick.
@@ -38,7 +40,8 @@ type TickHook interface {
 	// BeginTick is called with the tick's input snapshot, which it may
 	// replace.
 	BeginTick(t *TickInfo)
-	// JobApplied is called for each job result applied in tick.
+	// JobApplied is called for each job result applied in tick, before
+	// its Apply runs.
 	JobApplied(tick uint64, id JobID, result []byte)
 	// EndTick is called after the fixed systems of tick ran.
 	EndTick(tick uint64, w *World)

@@ -193,15 +193,19 @@ func (j *Jobs) applyDue(c *FixedContext) {
 			kept = append(kept, jb)
 			continue
 		}
-		if jb.panicV != nil {
-			panic(fmt.Sprintf("job %d (%s) panicked: %v", jb.id, j.kinds[jb.kind].name, jb.panicV))
-		}
 		k := &j.kinds[jb.kind]
 		j.e.curSystem = k.sys
-		k.apply(c, jb.input, jb.result)
+		if jb.panicV != nil {
+			// A replay runs no job, so it cannot reproduce this one.
+			panic(fmt.Sprintf("job %d (%s) panicked: %v", jb.id, k.name, jb.panicV))
+		}
+		// The hook hears of the result before it is applied, so that a
+		// recording has it even when Apply panics, and its replay
+		// delivers it and panics in the same place.
 		if j.e.hook != nil {
 			j.e.hook.JobApplied(c.Tick, jb.id, jb.result)
 		}
+		k.apply(c, jb.input, jb.result)
 	}
 	clear(j.pending[len(kept):])
 	j.pending = kept

@@ -183,13 +183,13 @@ func (d *windowDemo) loadSnapshot() {
 		d.log.Info("no snapshot to load: save one with F5")
 		return
 	}
-	from := d.e.World.Tick()
+	from, before := d.e.World.Tick(), d.e.World.Hash()
 	if err := d.e.Restore(d.sess.snap); err != nil {
 		d.log.WithError(err).Error("snapshot not loaded")
 		return
 	}
 	if d.sess.rec != nil {
-		d.sess.rec.rec.Restored(d.sess.snap, d.e.World)
+		d.sess.rec.rec.Restored(d.sess.snap, d.e.World, before)
 	}
 	d.log.WithFields(logrus.Fields{"tick": d.sess.snapAt, "from_tick": from}).Info("snapshot loaded")
 }

@@ -37,6 +37,9 @@ type Recorder struct {
 	op        byte
 	restore   []byte
 	restoreAt uint64
+	// restoreFrom is the state hash of the world the restore replaced:
+	// the end hash of a run that ends before the restored world ticks.
+	restoreFrom uint64
 	rate      int // the rate last recorded
 	tickRate  int // the rate of the tick in progress
 	mask      uint64
@@ -70,8 +73,24 @@ func (r *Recorder) Err() error { return r.err }
 func (r *Recorder) Records() uint64 { return r.records }
 
 // Restored records that snap (from Engine.Snapshot) was restored between
-// ticks: the replay restores it before the same tick.
-func (r *Recorder) Restored(snap []byte, w *engine.World) {
+// ticks, into w; before is the state hash of the world it replaced
+// (World.Hash, taken just before Engine.Restore). The replay restores the
+// snapshot before the same tick. A restore that no tick follows (the run
+// ends first) is not in the recording, which then ends with the world it
+// replaced, whose hash is before.
+//
+// A snapshot too large for a chunk (MaxChunk) cannot be recorded: the
+// recording fails with an error (Err, and Close's).
+func (r *Recorder) Restored(snap []byte, w *engine.World, before uint64) {
+	if len(snap) > MaxChunk-1024 {
+		if r.err == nil {
+			r.err = fmt.Errorf("replay: a restored snapshot of %d bytes is too large to record (a chunk holds at most %d)", len(snap), MaxChunk)
+		}
+		return
+	}
+	if r.op&opRestore == 0 {
+		r.restoreFrom = before // the world the first of several restores replaced
+	}
 	r.restore = append(r.restore[:0], snap...)
 	r.restoreAt = w.Tick() + 1
 	r.op |= opRestore
@@ -225,6 +244,10 @@ func (r *Recorder) finish(hash uint64, c *CrashInfo) error {
 		return errClosed
 	}
 	r.closed = true
+	if r.op&opRestore != 0 && !r.inTick {
+		// A restore no tick followed: the recording ends before it.
+		hash, r.op = r.restoreFrom, r.op&^opRestore
+	}
 	r.Flush()
 	f := append(r.frame[:0], chunkEnd, 0, 0, 0, 0)
 	f = binary.AppendUvarint(f, r.records)

@@ -22,6 +22,9 @@ type testScene struct {
 	plan engine.JobKind
 	// panicAt makes the "boom" system panic at that tick (0 = never).
 	panicAt uint64
+	// applyPanicFrom makes the planner's Apply panic at the first result
+	// it applies from that tick on (0 = never).
+	applyPanicFrom uint64
 }
 
 func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testScene {
@@ -99,6 +102,9 @@ func planJob(in []byte, live bool) []byte {
 }
 
 func (s *testScene) applyPlan(c *engine.FixedContext, in, out []byte) {
+	if s.applyPanicFrom != 0 && c.Tick >= s.applyPanicFrom {
+		panic("the planner's result does not apply")
+	}
 	for i := 0; i+8 <= len(out); i += 8 {
 		id, ok := c.World.EntityAt(int(binary.LittleEndian.Uint32(out[i:])))
 		if ok {
@@ -236,6 +242,40 @@ func TestCrashReplayReproducesThePanic(t *testing.T) {
 	}
 }
 
+// A panic in a job's Apply is in the crash replay too: the recording has
+// the result, so the replay delivers it and Apply panics at the same tick,
+// in the job's system.
+func TestCrashInJobApplyReplays(t *testing.T) {
+	s := newTestScene(t, 7, 50, engine.JobsDeterministic)
+	s.applyPanicFrom = 100
+	s.e.SetInputScript(script)
+	var buf bytes.Buffer
+	rec, err := NewRecorder(&buf, testHeader(7, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.e.SetTickHook(rec)
+	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600})
+	var perr *engine.PanicError
+	if !errors.As(err, &perr) || perr.System != "job:plan" {
+		t.Fatalf("run: %v, want a panic in system job:plan", err)
+	}
+	if err := rec.Crash(perr); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := newTestScene(t, 7, 50, engine.JobsDeterministic)
+	again.applyPanicFrom = 100
+	_, err = Verify(again.e, r)
+	var rp *ReproducedPanic
+	if !errors.As(err, &rp) || rp.Panic.Tick != perr.Tick || rp.Panic.System != "job:plan" {
+		t.Fatalf("Verify: %v, want the panic reproduced at tick %d in job:plan", err, perr.Tick)
+	}
+}
+
 // A snapshot restored during a recorded run is in the recording, and the
 // replay restores it at the same point.
 func TestRecordedRestoreReplays(t *testing.T) {
@@ -257,11 +297,18 @@ func TestRecordedRestoreReplays(t *testing.T) {
 	step(100)
 	snap := s.e.Snapshot()
 	step(75)
-	if err := s.e.Restore(snap); err != nil {
-		t.Fatal(err)
+	restore := func() {
+		before := s.e.World.Hash()
+		if err := s.e.Restore(snap); err != nil {
+			t.Fatal(err)
+		}
+		rec.Restored(snap, s.e.World, before)
 	}
-	rec.Restored(snap, s.e.World)
+	restore()
 	step(200)
+	// A restore that the run ends before any tick follows: the recording
+	// ends with the world it replaced.
+	restore()
 	if err := rec.Close(s.e.World.Hash()); err != nil {
 		t.Fatal(err)
 	}
