@@ -102,6 +102,10 @@ func crashError(perr *engine.PanicError, crashFile string, log logrus.FieldLogge
 	if crashFile == "" {
 		return perr
 	}
+	if perr.Phase != engine.PhaseFixed {
+		// -verify runs ticks only; the window runs the frame phases.
+		return fmt.Errorf("%w; crash replay saved to %s (replay it with -replay %s)", perr, crashFile, crashFile)
+	}
 	return fmt.Errorf("%w; crash replay saved to %s (reproduce it with -replay %s -headless -verify)", perr, crashFile, crashFile)
 }
 

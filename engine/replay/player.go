@@ -37,6 +37,21 @@ func (e *ReproducedPanic) Error() string {
 	return fmt.Sprintf("replay reproduced the recorded panic: %v", e.Panic)
 }
 
+// FramePanicError is what Verify returns for a recording that ended in a
+// panic in a frame phase (Update or Render systems, interpolation), once
+// every recorded tick has agreed with the replay: Verify runs ticks only,
+// so it cannot reproduce the panic. A windowed replay runs frames.
+type FramePanicError struct {
+	Recorded CrashInfo // the crash the recording ends with
+	Ticks    uint64    // the ticks that agreed
+}
+
+// Error says what was verified and why the panic was not reproduced.
+func (e *FramePanicError) Error() string {
+	return fmt.Sprintf("all %d ticks agree with the recording, but it ended in a panic in the %s phase (system %q: %s), which a headless verification does not run (it runs no frames): replay it in the window",
+		e.Ticks, e.Recorded.Phase, e.Recorded.System, e.Recorded.Message)
+}
+
 // Unwrap returns Panic.
 func (e *ReproducedPanic) Unwrap() error { return e.Panic }
 
@@ -178,9 +193,11 @@ type Result struct {
 // Verify replays r on e as fast as the CPU allows (no frames: one
 // Engine.StepTick per record) and compares every stored hash. e must be set
 // up as the recording's engine was. It returns a *DivergenceError at the
-// first disagreement; for a recording that ended in a crash it returns a
-// *ReproducedPanic when the replay panics at the same tick in the same
-// system, and a *DivergenceError otherwise. A panic where the recording
+// first disagreement; for a recording that ended in a crash in a fixed
+// system (or a job's Apply) it returns a *ReproducedPanic when the replay
+// panics at the same tick in the same system, and a *DivergenceError
+// otherwise; for a crash in a frame phase, a *FramePanicError once every
+// tick agreed. A panic where the recording
 // has none is a *DivergenceError wrapping the *engine.PanicError.
 func Verify(e *engine.Engine, r *Replay) (Result, error) {
 	p, err := NewPlayer(e, r)
@@ -204,6 +221,9 @@ func Verify(e *engine.Engine, r *Replay) (Result, error) {
 	}
 	if p.err != nil {
 		return res, p.err
+	}
+	if crash != nil && crash.Phase != engine.PhaseFixed {
+		return res, &FramePanicError{Recorded: *crash, Ticks: res.Ticks}
 	}
 	if crash != nil {
 		return res, &DivergenceError{Tick: crash.Tick, Reason: fmt.Sprintf("the recording crashed here (system %q: %s), the replay did not", crash.System, crash.Message)}

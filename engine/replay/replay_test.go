@@ -276,6 +276,42 @@ func TestCrashInJobApplyReplays(t *testing.T) {
 	}
 }
 
+// A panic in an Update system is recorded with its phase; Verify, which
+// runs no frames, checks every tick and then says the panic is beyond it,
+// rather than calling the agreeing replay a divergence.
+func TestCrashInFramePhaseIsNotADivergence(t *testing.T) {
+	s := newTestScene(t, 7, 50, engine.JobsDeterministic)
+	s.e.SetInputScript(script)
+	s.e.AddUpdate("hud", func(c *engine.FrameContext) {
+		if c.Stats.Tick >= 200 {
+			panic("the HUD has no font")
+		}
+	})
+	var buf bytes.Buffer
+	rec, err := NewRecorder(&buf, testHeader(7, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.e.SetTickHook(rec)
+	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600, Draw: true})
+	var perr *engine.PanicError
+	if !errors.As(err, &perr) || perr.Phase != engine.PhaseUpdate {
+		t.Fatalf("run: %v, want a panic in the update phase", err)
+	}
+	if err := rec.Crash(perr); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(newTestScene(t, 7, 50, engine.JobsDeterministic).e, r)
+	var fp *FramePanicError
+	if !errors.As(err, &fp) || fp.Recorded.System != "hud" || res.Ticks != r.Records() || res.Ticks < 200 {
+		t.Fatalf("Verify: %v after %d of %d ticks, want a *FramePanicError for system hud after every tick", err, res.Ticks, r.Records())
+	}
+}
+
 // A snapshot restored during a recorded run is in the recording, and the
 // replay restores it at the same point.
 func TestRecordedRestoreReplays(t *testing.T) {
