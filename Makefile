@@ -82,6 +82,7 @@ test: deps
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 5m ./...
 	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=10s ./timing
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=10s ./engine/replay
+	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10s ./engine
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...

@@ -152,6 +152,11 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 }
 
 func (d *windowDemo) setTickRate(hz int, remember bool) {
+	if d.sess.player != nil {
+		// A replay ticks at the recording's rates, or it diverges.
+		d.log.Info("the tick rate is the recording's during a replay")
+		return
+	}
 	if err := d.e.Loop.SetTickRate(hz); err != nil {
 		d.log.WithError(err).Warn("tick rate unchanged")
 		return

@@ -23,7 +23,7 @@
 //
 //	offset 0   magic        8 bytes  "NEBREPLY"
 //	offset 8   version      uint16   1 (a newer version is refused, not guessed at)
-//	offset 10  length       uint16   bytes of header fields that follow (29..29+64)
+//	offset 10  length       uint16   bytes of header fields that follow (38..38+64)
 //	offset 12  tick rate    uint32   Hz of the first tick
 //	offset 16  seed         uint64   world RNG seed
 //	offset 24  entities     uint32   the scene's entity count
