@@ -53,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func runDemo(s *app.Session) (err error) {
+	s.Records = true // record.go handles -record, -replay and the rest
 	// A replay takes the tick rate, seed and entity count from its file;
 	// a bad file fails here, before any window opens.
 	var rep *replay.Replay

@@ -72,6 +72,14 @@ func TestHeadlessAndBadFlag(t *testing.T) {
 	if got, want := stderr.String(), "nebula-minimal: -power eco: must be normal or low\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
+	// The recording flags are the demo's: refused, not ignored.
+	stderr.Reset()
+	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", t.TempDir() + "/r.rep"}, &stdout, &stderr, game); code != 2 {
+		t.Errorf("-record: exit status %d, want 2", code)
+	}
+	if got, want := stderr.String(), "nebula-minimal: -record: nebula-minimal does not record or replay (nebula-demo does; see package engine/replay)\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
 }
 
 // The arrow keys move the cube: a run without keys and a run with the

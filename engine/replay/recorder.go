@@ -40,13 +40,13 @@ type Recorder struct {
 	// restoreFrom is the state hash of the world the restore replaced:
 	// the end hash of a run that ends before the restored world ticks.
 	restoreFrom uint64
-	rate      int // the rate last recorded
-	tickRate  int // the rate of the tick in progress
-	mask      uint64
-	prev, cur [engine.InputWords]uint64
-	jobs      []byte
-	njobs     int
-	closed    bool
+	rate        int // the rate last recorded
+	tickRate    int // the rate of the tick in progress
+	mask        uint64
+	prev, cur   [engine.InputWords]uint64
+	jobs        []byte
+	njobs       int
+	closed      bool
 }
 
 // NewRecorder writes h (with h.Version set to Version) to w and returns a

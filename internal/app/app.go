@@ -29,6 +29,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -57,6 +58,13 @@ type Session struct {
 	// Hitches is the hitch recorder of a windowed run with -hitch above 0,
 	// else nil; RunWindowed feeds it.
 	Hitches *diag.HitchRecorder
+	// Records says that the program handles the recording and replay
+	// flags itself (as nebula-demo does, with package engine/replay).
+	// Otherwise RunWindowed and RunHeadless refuse them as bad usage
+	// (status 2), rather than ignore them.
+	Records bool
+
+	program string
 }
 
 // Main parses args (without the program name) with cli.Parse, makes the
@@ -78,9 +86,13 @@ func Main(program string, args []string, stdout, stderr io.Writer, game func(*Se
 	log := logrus.New()
 	log.SetOutput(stderr)
 	log.SetLevel(opts.LogLevel)
-	s := &Session{Opts: opts, Log: log, Stdout: stdout}
+	s := &Session{Opts: opts, Log: log, Stdout: stdout, program: program}
 	if err := s.run(game); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		var usage *cli.UsageError
+		if errors.As(err, &usage) {
+			return 2
+		}
 		return 1
 	}
 	return 0
@@ -160,6 +172,9 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 // cfg.OnFrame, which it keeps). Then it logs the pacing report, saves the
 // -screenshot and prints the -print-hash line.
 func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner)) error {
+	if err := s.checkRecordingFlags(); err != nil {
+		return err
+	}
 	var r *desktop.Runner
 	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
 	cfg.OnFrame = func(st timing.Stats) {
@@ -222,6 +237,9 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 // prints the -print-hash line. Input comes only from e's input script, if
 // it has one (engine.Engine.SetInputScript).
 func (s *Session) RunHeadless(e *engine.Engine) error {
+	if err := s.checkRecordingFlags(); err != nil {
+		return err
+	}
 	hc := s.Opts.HeadlessConfig()
 	if stats := s.Stats; stats != nil {
 		var f diag.Frame
@@ -245,6 +263,15 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
 	}).Info("headless run done")
 	s.PrintHash(e)
+	return nil
+}
+
+// checkRecordingFlags refuses the recording and replay flags in a program
+// that does not handle them (Records).
+func (s *Session) checkRecordingFlags() error {
+	if given := s.Opts.RecordingFlags(); !s.Records && len(given) > 0 {
+		return cli.Usagef("%s: %s does not record or replay (nebula-demo does; see package engine/replay)", strings.Join(given, ", "), s.program)
+	}
 	return nil
 }
 

@@ -125,6 +125,31 @@ type UsageError struct{ msg string }
 // Error returns the one-line message.
 func (e *UsageError) Error() string { return e.msg }
 
+// Usagef returns a *UsageError with the formatted message, for a program
+// that finds a flag it cannot honour after Parse.
+func Usagef(format string, args ...any) *UsageError {
+	return &UsageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// RecordingFlags returns the recording and replay flags that were given
+// (-record, -replay, -verify, -partial, -panic-at-tick), for a program
+// that does not record to refuse them.
+func (o Options) RecordingFlags() []string {
+	var given []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"-record", o.Record != ""}, {"-replay", o.Replay != ""}, {"-verify", o.Verify},
+		{"-partial", o.Partial}, {"-panic-at-tick", o.PanicAtTick != 0},
+	} {
+		if f.set {
+			given = append(given, f.name)
+		}
+	}
+	return given
+}
+
 // ErrHelp is returned when the user asked for -h or -help; the usage has
 // been written.
 var ErrHelp = flag.ErrHelp
