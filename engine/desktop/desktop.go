@@ -457,32 +457,34 @@ func (r *Runner) draw() {
 // runtime/trace region, "frame".
 func (r *Runner) runFrame() {
 	r.e.Frame(r.lastNow)
-	if r.diagOff {
-		pprof.SetGoroutineLabels(r.drawLabels)
-		r.draw()
-		r.drawn.overlay = false
-		pprof.SetGoroutineLabels(r.swapLabels)
-		r.win.SwapBuffers()
-		pprof.SetGoroutineLabels(r.e.Context())
-		r.frame.Loop = r.e.Loop.Stats()
-		return
+	// With the diagnostics off, gpu is nil here and nothing is timed.
+	on, gpu := !r.diagOff, r.gpu
+	if !on {
+		gpu = nil
 	}
-	start := r.clock.Now()
+	var start time.Duration
+	if on {
+		start = r.clock.Now()
+	}
 	pprof.SetGoroutineLabels(r.drawLabels)
-	if r.gpu != nil {
-		r.gpu.Begin()
+	if gpu != nil {
+		gpu.Begin()
 	}
 	r.draw()
-	r.drawn.overlay = r.overlayOn
-	if r.overlayOn {
+	r.drawn.overlay = on && r.overlayOn
+	if r.drawn.overlay {
 		r.drawOverlay()
 	}
-	if r.gpu != nil {
-		r.gpu.End()
+	if gpu != nil {
+		gpu.End()
 	}
 	pprof.SetGoroutineLabels(r.swapLabels)
 	r.win.SwapBuffers()
 	pprof.SetGoroutineLabels(r.e.Context())
+	if !on {
+		r.frame.Loop = r.e.Loop.Stats()
+		return
+	}
 
 	f := &r.frame
 	ph := r.e.PhaseTimes()
