@@ -131,6 +131,21 @@ func sincosKernel(r float64) (sin, cos float64) {
 	return float64(r * ps), pc
 }
 
+// Mul returns the quaternion product a*b (the rotation b, then a), with
+// every product rounded, so that it is the same bits on every build.
+func Mul(a, b mgl32.Quat) mgl32.Quat {
+	aw, ax, ay, az := a.W, a.V[0], a.V[1], a.V[2]
+	bw, bx, by, bz := b.W, b.V[0], b.V[1], b.V[2]
+	return mgl32.Quat{
+		W: float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz),
+		V: mgl32.Vec3{
+			float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by),
+			float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx),
+			float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw),
+		},
+	}
+}
+
 // AxisAngle returns the rotation by angle radians about the unit axis.
 func AxisAngle(axis mgl32.Vec3, angle float64) mgl32.Quat {
 	s, c := Sincos(angle / 2)

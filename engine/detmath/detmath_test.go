@@ -36,6 +36,25 @@ func TestGoldenBits(t *testing.T) {
 	}
 }
 
+// Mul composes rotations as mgl32's product does (which may fuse), and
+// turning by a twelfth of a turn twelve times is a whole turn.
+func TestMul(t *testing.T) {
+	a := AxisAngle(mgl32.Vec3{0.6, 0.8, 0}, 1.3)
+	b := AxisAngle(mgl32.Vec3{0, 0, 1}, -0.4)
+	got, want := Mul(a, b), a.Mul(b)
+	if d := got.Sub(want).Len(); d > 1e-6 {
+		t.Errorf("Mul(a, b) = %v, mgl32 says %v", got, want)
+	}
+	step := AxisAngle(mgl32.Vec3{0.6, 0.8, 0}, math.Pi/6)
+	q := mgl32.QuatIdent()
+	for range 12 {
+		q = Normalize(Mul(step, q))
+	}
+	if d := q.Dot(mgl32.QuatIdent()); math.Abs(float64(d)) < 1-1e-6 {
+		t.Errorf("twelve twelfths of a turn = %v, want the identity up to sign", q)
+	}
+}
+
 func TestIntegrateMatchesAxisAngle(t *testing.T) {
 	w := mgl32.Vec3{0, 2, 0} // 2 rad/s about y
 	q := mgl32.QuatIdent()

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/nebulaengine/nebula/engine"
@@ -10,7 +11,7 @@ import (
 // goldenHash is the state hash of the default scene (1,000 cubes, seed 1,
 // 60 Hz) after 3,600 ticks. A change that alters the simulation changes it;
 // update it on purpose, and say why in the commit.
-const goldenHash = 0x324edb1004b83d42 // the planner job (engine.Jobs) joined the scene
+const goldenHash = 0x69610db28f80196f // the orbiter steps from its last place (smooth across tick-rate changes)
 
 // runScene runs the scene headless to ticks on the given display and returns
 // the world's tick and hash.
@@ -79,5 +80,38 @@ func TestTeleporterSnaps(t *testing.T) {
 	// frame (the frame after its tick).
 	if got := e.Render.TotalSnaps; got != 5 {
 		t.Errorf("%d teleport snaps in 10 s, want 5", got)
+	}
+}
+
+// The orbiter keeps to its circle and moves OrbitSpeed*dt a tick, also
+// across a change of tick rate (the demo's [, ] and T keys): no jump along
+// the orbit that interpolation would then swoop across.
+func TestOrbiterIsSmoothAcrossTickRates(t *testing.T) {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Setup(e, 0)
+	angle := func() float64 {
+		p := e.World.Transform(s.Orbiter).Pos
+		if r := math.Hypot(float64(p[0]), float64(p[2])); math.Abs(r-OrbitRadius) > 1e-4 {
+			t.Fatalf("tick %d: the orbiter is %v from the centre, want %v", e.World.Tick(), r, OrbitRadius)
+		}
+		return math.Atan2(float64(p[2]), float64(p[0]))
+	}
+	for _, rate := range []int{60, 10, 120, 60} {
+		if err := e.Loop.SetTickRate(rate); err != nil {
+			t.Fatal(err)
+		}
+		for range 50 {
+			before := angle()
+			if !e.StepTick(0) {
+				t.Fatal(e.Err())
+			}
+			step := math.Remainder(angle()-before, 2*math.Pi)
+			if want := OrbitSpeed / float64(rate); math.Abs(step-want) > 1e-5 {
+				t.Fatalf("at %d Hz, tick %d moved the orbiter %.6f rad, want %.6f", rate, e.World.Tick(), step, want)
+			}
+		}
 	}
 }

@@ -28,6 +28,8 @@ import (
 var (
 	// Box is the half-size of the box the cubes bounce in.
 	Box = mgl32.Vec3{16, 9, 16}
+	// orbitAxis is the orbiter's spin axis, a unit vector.
+	orbitAxis = mgl32.Vec3{0.6, 0.8, 0}
 )
 
 const (
@@ -39,6 +41,7 @@ const (
 	OrbitRadius = 8
 	OrbitSpeed  = 1.5                   // radians per second around the centre
 	OrbitSpin   = 4 * 3.141592653589793 // radians per second about its own axis
+	orbitLift   = 1.5                   // how far the orbit rises and falls
 	// TeleportEvery is the teleporting cube's period.
 	TeleportEvery = 2 * time.Second
 	// PlanEvery is the planner's period in ticks; each plan gives
@@ -235,16 +238,25 @@ func (s *Scene) move(c *engine.FixedContext) {
 	}
 }
 
-// orbit places the orbiter on its circle and turns it, both computed from
-// the tick number rather than accumulated. Its velocity is set to the
-// circle's tangent, which Hermite interpolation uses.
+// orbit moves the orbiter one tick along its circle and turns it: the
+// position turns about the vertical by OrbitSpeed*dt (and is put back on
+// the circle, so rounding cannot drift it off), the rotation by
+// OrbitSpin*dt about its tilted axis. Each tick steps from the last, so the
+// motion stays smooth when the tick rate changes (the demo's [, ] and T
+// keys). Its velocity is the circle's tangent, which Hermite interpolation
+// uses.
 func (s *Scene) orbit(c *engine.FixedContext) {
-	t := float64(c.Tick) * float64(c.DT)
-	sin, cos := detmath.Sincos(float64(OrbitSpeed * t))
-	pos := mgl32.Vec3{float32(OrbitRadius * cos), float32(1.5 * sin), float32(OrbitRadius * sin)}
-	vel := mgl32.Vec3{float32(-OrbitRadius * OrbitSpeed * sin), float32(1.5 * OrbitSpeed * cos), float32(OrbitRadius * OrbitSpeed * cos)}
-	rot := detmath.AxisAngle(mgl32.Vec3{0.6, 0.8, 0}, float64(OrbitSpin*t))
-	c.World.SetTransform(s.Orbiter, engine.Transform{Pos: pos, Rot: rot, Scale: mgl32.Vec3{1.2, 1.2, 1.2}})
+	t := c.World.Transform(s.Orbiter)
+	dt := float64(c.DT)
+	sin, cos := detmath.Sincos(float64(OrbitSpeed * dt))
+	x, z := float64(t.Pos[0]), float64(t.Pos[2])
+	x, z = float64(x*cos)-float64(z*sin), float64(x*sin)+float64(z*cos)
+	k := OrbitRadius / math.Sqrt(float64(x*x)+float64(z*z))
+	x, z = float64(x*k), float64(z*k)
+	t.Pos = mgl32.Vec3{float32(x), float32(float64(orbitLift*z) / OrbitRadius), float32(z)}
+	t.Rot = detmath.Normalize(detmath.Mul(detmath.AxisAngle(orbitAxis, float64(OrbitSpin*dt)), t.Rot))
+	vel := mgl32.Vec3{float32(-OrbitSpeed * z), float32(float64(orbitLift*OrbitSpeed*x) / OrbitRadius), float32(OrbitSpeed * x)}
+	c.World.SetTransform(s.Orbiter, t)
 	c.World.SetVelocity(s.Orbiter, vel, mgl32.Vec3{})
 }
 
