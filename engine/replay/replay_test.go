@@ -242,12 +242,10 @@ func TestCrashReplayReproducesThePanic(t *testing.T) {
 	}
 }
 
-// A panic in a job's Apply is in the crash replay too: the recording has
-// the result, so the replay delivers it and Apply panics at the same tick,
-// in the job's system.
-func TestCrashInJobApplyReplays(t *testing.T) {
-	s := newTestScene(t, 7, 50, engine.JobsDeterministic)
-	s.applyPanicFrom = 100
+// recordCrash records s headless with the script (drawing frames if draw)
+// until a system panics, and returns the crash replay and the panic.
+func recordCrash(t *testing.T, s *testScene, draw bool) (*Replay, *engine.PanicError) {
+	t.Helper()
 	s.e.SetInputScript(script)
 	var buf bytes.Buffer
 	rec, err := NewRecorder(&buf, testHeader(7, 50))
@@ -255,10 +253,10 @@ func TestCrashInJobApplyReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.e.SetTickHook(rec)
-	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600})
+	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600, Draw: draw})
 	var perr *engine.PanicError
-	if !errors.As(err, &perr) || perr.System != "job:plan" {
-		t.Fatalf("run: %v, want a panic in system job:plan", err)
+	if !errors.As(err, &perr) {
+		t.Fatalf("run: %v, want a panic", err)
 	}
 	if err := rec.Crash(perr); err != nil {
 		t.Fatal(err)
@@ -267,9 +265,22 @@ func TestCrashInJobApplyReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, perr
+}
+
+// A panic in a job's Apply is in the crash replay too: the recording has
+// the result, so the replay delivers it and Apply panics at the same tick,
+// in the job's system.
+func TestCrashInJobApplyReplays(t *testing.T) {
+	s := newTestScene(t, 7, 50, engine.JobsDeterministic)
+	s.applyPanicFrom = 100
+	r, perr := recordCrash(t, s, false)
+	if perr.System != "job:plan" {
+		t.Fatalf("run: %v, want a panic in system job:plan", perr)
+	}
 	again := newTestScene(t, 7, 50, engine.JobsDeterministic)
 	again.applyPanicFrom = 100
-	_, err = Verify(again.e, r)
+	_, err := Verify(again.e, r)
 	var rp *ReproducedPanic
 	if !errors.As(err, &rp) || rp.Panic.Tick != perr.Tick || rp.Panic.System != "job:plan" {
 		t.Fatalf("Verify: %v, want the panic reproduced at tick %d in job:plan", err, perr.Tick)
@@ -281,29 +292,14 @@ func TestCrashInJobApplyReplays(t *testing.T) {
 // rather than calling the agreeing replay a divergence.
 func TestCrashInFramePhaseIsNotADivergence(t *testing.T) {
 	s := newTestScene(t, 7, 50, engine.JobsDeterministic)
-	s.e.SetInputScript(script)
 	s.e.AddUpdate("hud", func(c *engine.FrameContext) {
 		if c.Stats.Tick >= 200 {
 			panic("the HUD has no font")
 		}
 	})
-	var buf bytes.Buffer
-	rec, err := NewRecorder(&buf, testHeader(7, 50))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.e.SetTickHook(rec)
-	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600, Draw: true})
-	var perr *engine.PanicError
-	if !errors.As(err, &perr) || perr.Phase != engine.PhaseUpdate {
-		t.Fatalf("run: %v, want a panic in the update phase", err)
-	}
-	if err := rec.Crash(perr); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
+	r, perr := recordCrash(t, s, true)
+	if perr.Phase != engine.PhaseUpdate {
+		t.Fatalf("run: %v, want a panic in the update phase", perr)
 	}
 	res, err := Verify(newTestScene(t, 7, 50, engine.JobsDeterministic).e, r)
 	var fp *FramePanicError
@@ -390,17 +386,25 @@ func TestRecorderWritesEverySecond(t *testing.T) {
 	}
 }
 
-func TestRecorderDoesNotAllocate(t *testing.T) {
-	s := newTestScene(t, 7, 1000, engine.JobsDeterministic)
-	f, err := os.Create(t.TempDir() + "/r.rep")
+// fileRecorder returns a 1,000-body scene and a recorder of it writing to
+// a file, as a real run's does; the file is closed when the test ends.
+func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
+	tb.Helper()
+	s := newTestScene(tb, 7, 1000, engine.JobsDeterministic)
+	f, err := os.Create(tb.TempDir() + "/r.rep")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer f.Close()
+	tb.Cleanup(func() { f.Close() })
 	rec, err := NewRecorder(f, Header{TickRate: 60, Seed: 7, Entities: 1000, HashEvery: 60, Scene: "x"})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return s, rec
+}
+
+func TestRecorderDoesNotAllocate(t *testing.T) {
+	s, rec := fileRecorder(t)
 	var info engine.TickInfo
 	info.Rate = 60
 	tick := func() {
@@ -420,16 +424,7 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 // 1,000-body world: the hooks, a hash every 60 ticks and a chunk written
 // to a file every second.
 func BenchmarkRecorderTick(b *testing.B) {
-	s := newTestScene(b, 7, 1000, engine.JobsDeterministic)
-	f, err := os.Create(b.TempDir() + "/r.rep")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	rec, err := NewRecorder(f, Header{TickRate: 60, Seed: 7, Entities: 1000, HashEvery: 60, Scene: "x"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, rec := fileRecorder(b)
 	var info engine.TickInfo
 	info.Rate = 60
 	b.ReportAllocs()
