@@ -8,8 +8,12 @@ require (
 	github.com/go-gl/mathgl v1.2.0
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/sirupsen/logrus v1.10.2
+	github.com/zeebo/xxh3 v1.0.2
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
 	golang.org/x/image v0.47.0
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require (
+	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

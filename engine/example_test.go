@@ -62,7 +62,7 @@ func Example() {
 	fmt.Printf("state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
 	// Output:
 	// tick 60: cube at (3.00, 1.50)
-	// state-hash 60 634ed9d9e9737d3b
+	// state-hash 60 1681f2cf3573b906
 }
 
 // A body that falls under gravity, run headless for one

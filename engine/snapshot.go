@@ -19,6 +19,9 @@ import (
 //	magic      8 bytes  "NEBSNAP1"
 //	version    uint16   SnapshotVersion
 //	tick rate  uint32   the loop's tick rate
+//	schema:    entries uint16, then per entry kind uint8 (0 component,
+//	           1 resource), name length uint8 + bytes, type length uint8
+//	           + bytes, size int32 (-1: variable)
 //	world:
 //	  tick uint64, rng state uint64, rng inc uint64
 //	  slots uint32 (n), live count uint32
@@ -28,6 +31,12 @@ import (
 //	  modes n x uint8, colours n x 4 bytes
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
+//	components and resources, in the schema's order:
+//	  component: presence n x uint8 (0 or 1), then for a fixed-size type
+//	  every slot's value (size bytes each, its exact bits without
+//	  padding), for a variable-size one a uint32 length + AppendBinary
+//	  bytes for each slot that has it
+//	  resource: its value, size bytes or uint32 length + bytes
 //	input:
 //	  snapshot InputWords x uint64 (InputSnapshot.Words)
 //	  keys pushed len(keySet) x uint64, buttons pushed uint8
@@ -44,8 +53,9 @@ import (
 // count matching the generations).
 const (
 	snapshotMagic = "NEBSNAP1"
-	// SnapshotVersion is the version of the snapshot format written.
-	SnapshotVersion = 1
+	// SnapshotVersion is the version of the snapshot format written and
+	// read. Version 2 added components and resources.
+	SnapshotVersion = 2
 	// MaxSlots caps the entity slots a snapshot may hold.
 	MaxSlots = 1 << 24
 	// MaxInputQueue caps the queued input events a snapshot may hold.
@@ -69,6 +79,7 @@ func (e *Engine) Snapshot() []byte {
 	b = append(b, snapshotMagic...)
 	b = binary.LittleEndian.AppendUint16(b, SnapshotVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
+	b = AppendSchema(b, w.schema)
 
 	b = binary.LittleEndian.AppendUint64(b, w.tick)
 	st, inc := w.rng.State()
@@ -99,11 +110,10 @@ func (e *Engine) Snapshot() []byte {
 	b = appendVec3s(b, w.prev.Scale)
 	b = appendVec3s(b, w.prev.Vel)
 	for _, s := range w.snap {
-		if s {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = append(b, boolByte(s))
+	}
+	for _, c := range w.cols {
+		b = c.appendSnapshot(b)
 	}
 
 	in := e.Input
@@ -254,6 +264,41 @@ func (r *snapReader) u64(field string) uint64 {
 
 func (r *snapReader) f32(field string) float32 { return math.Float32frombits(r.u32(field)) }
 
+// schema reads a schema (see AppendSchema).
+func (r *snapReader) schema(field string) Schema {
+	n := int(r.u16(field))
+	if r.err != nil {
+		return nil
+	}
+	if n > MaxColumns {
+		r.fail(field, fmt.Errorf("%d entries, at most %d allowed", n, MaxColumns))
+		return nil
+	}
+	s := make(Schema, 0, min(n, len(r.b)/7))
+	for range n {
+		var e SchemaEntry
+		switch k := r.u8(field); {
+		case r.err != nil:
+			return nil
+		case k > 1:
+			r.fail(field, fmt.Errorf("entry %d has kind %d (0 component, 1 resource)", len(s), k))
+			return nil
+		case k == 0:
+			e.Kind = "component"
+		default:
+			e.Kind = "resource"
+		}
+		e.Name = string(r.take(field, int(r.u8(field))))
+		e.Type = string(r.take(field, int(r.u8(field))))
+		e.Size = int(int32(r.u32(field)))
+		if r.err != nil {
+			return nil
+		}
+		s = append(s, e)
+	}
+	return s
+}
+
 // count reads a uint32 length of items of size bytes each, checking it
 // against max and against the bytes left.
 func (r *snapReader) count(field string, size, max int) int {
@@ -310,13 +355,24 @@ func (e *Engine) Restore(snap []byte) error {
 	at := r.off
 	if v := r.u16("version"); r.err == nil && v != SnapshotVersion {
 		r.off = at
-		r.fail("version", fmt.Errorf("version %d, this build reads version %d", v, SnapshotVersion))
+		which := "a newer"
+		if v < SnapshotVersion {
+			which = "an older"
+		}
+		r.fail("version", fmt.Errorf("version %d, written by %s build of Nebula; this build reads version %d only", v, which, SnapshotVersion))
 	}
 	at = r.off
 	rate := int(r.u32("tick rate"))
 	if r.err == nil && timing.ValidateTickRate(rate) != nil {
 		r.off = at
 		r.fail("tick rate", fmt.Errorf("%d Hz is out of range", rate))
+	}
+	at = r.off
+	if schema := r.schema("schema"); r.err == nil {
+		if err := schema.Compare(e.World.schema); err != nil {
+			r.off = at
+			r.fail("schema", err)
+		}
 	}
 
 	w := &World{}
@@ -383,6 +439,11 @@ func (e *Engine) Restore(snap []byte) error {
 	w.snap = make([]bool, n)
 	for i := range w.snap {
 		w.snap[i] = r.u8("teleport marks") != 0
+	}
+	for _, c := range e.World.cols {
+		if r.err == nil {
+			c.stageSnapshot(r, w.gen)
+		}
 	}
 
 	var in Input
@@ -458,7 +519,10 @@ func (e *Engine) Restore(snap []byte) error {
 	}
 
 	_ = e.Loop.SetTickRate(rate) // checked above
-	*e.World = *w
+	e.World.setTable(w)
+	for _, c := range e.World.cols {
+		c.commit()
+	}
 	*e.Input = in
 	j := e.Jobs
 	j.nextID = nextID

@@ -145,11 +145,13 @@ func TestSnapshotRestoreContinue(t *testing.T) {
 func TestRestoreRefusesBadSnapshots(t *testing.T) {
 	e := snapScene(t, JobsDeterministic)
 	stepN(t, e, 30, nil)
+	waitJobs(e) // a job that finishes between two snapshots adds its result to the second
 	snap := e.Snapshot()
 	before := e.World.Hash()
 	if err := e.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
+	waitJobs(e)
 	if again := e.Snapshot(); string(again) != string(snap) {
 		t.Error("Snapshot after Restore differs from the restored snapshot")
 	}
@@ -229,5 +231,12 @@ func TestPanicIsRecoveredAtTheLoop(t *testing.T) {
 	}
 	if e.Frame(time.Hour) != 0 || e.StepTick(0) || e.World.Tick() != 42 {
 		t.Error("the engine ran on after the panic")
+	}
+}
+
+// waitJobs waits until every job in flight has run.
+func waitJobs(e *Engine) {
+	for _, jb := range e.Jobs.pending {
+		<-jb.done
 	}
 }

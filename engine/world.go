@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/zeebo/xxh3"
 )
 
 // Entity names one entity of a World. It pairs a slot index with the
@@ -99,11 +100,20 @@ type World struct {
 
 	rng  RNG
 	tick uint64
+
+	// The game's components and resources, in registration order, and
+	// their schema.
+	cols        []column
+	schema      Schema
+	fingerprint uint64 // schema.Fingerprint()
+
+	hasher  xxh3.Hasher // Hash's, reused
+	scratch []byte      // Hash's buffer for values encoded before hashing
 }
 
 // NewWorld returns an empty world whose RNG is seeded with seed.
 func NewWorld(seed uint64) *World {
-	return &World{rng: NewRNG(seed)}
+	return &World{rng: NewRNG(seed), fingerprint: Schema(nil).Fingerprint()}
 }
 
 // Tick returns the number of the last tick the world has begun (0 before the
@@ -139,7 +149,8 @@ func (w *World) Alive(e Entity) bool {
 
 // Spawn adds an entity with transform t, drawn with mode, at rest, and
 // returns it. Its previous state is t too, so it never swoops in from
-// wherever its slot's last occupant was. Spawning during a tick is fine.
+// wherever its slot's last occupant was, and it has no components. Spawning
+// during a tick is fine.
 func (w *World) Spawn(t Transform, mode DrawMode) Entity {
 	var i uint32
 	if n := len(w.free); n > 0 {
@@ -161,6 +172,9 @@ func (w *World) Spawn(t Transform, mode DrawMode) Entity {
 		w.prev.Scale = append(w.prev.Scale, mgl32.Vec3{})
 		w.prev.Vel = append(w.prev.Vel, mgl32.Vec3{})
 		w.snap = append(w.snap, false)
+		for _, c := range w.cols {
+			c.grow()
+		}
 	}
 	w.count++
 	w.cur.Pos[i], w.cur.Rot[i], w.cur.Scale[i] = t.Pos, t.Rot, t.Scale
@@ -173,11 +187,14 @@ func (w *World) Spawn(t Transform, mode DrawMode) Entity {
 	return Entity{index: i, gen: w.gen[i]}
 }
 
-// Despawn removes e and reports whether it was alive. Its slot may be
-// reused by a later Spawn, under a new generation.
+// Despawn removes e, with its components, and reports whether it was
+// alive. Its slot may be reused by a later Spawn, under a new generation.
 func (w *World) Despawn(e Entity) bool {
 	if !w.Alive(e) {
 		return false
+	}
+	for _, c := range w.cols {
+		c.clearSlot(int(e.index))
 	}
 	w.gen[e.index]++ // odd -> even
 	w.free = append(w.free, e.index)
@@ -255,4 +272,12 @@ func (w *World) BeginTick(n uint64) {
 	copy(w.prev.Scale, w.cur.Scale)
 	copy(w.prev.Vel, w.cur.Vel)
 	clear(w.snap)
+}
+
+// setTable replaces w's entity table and bodies (not its components and
+// resources) with those of from: Restore's commit.
+func (w *World) setTable(from *World) {
+	w.gen, w.free, w.count = from.gen, from.free, from.count
+	w.cur, w.prev, w.snap = from.cur, from.prev, from.snap
+	w.rng, w.tick = from.rng, from.tick
 }
