@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// State is the whole simulated state of an Engine, saved in memory by
+// SaveState for LoadState: the world (entity table, current and previous
+// transforms, velocities, draw modes, colours, teleport marks, RNG, tick,
+// components and resources), the input state, the tick rate and the jobs
+// in flight. It is what rollback netcode saves at its last confirmed tick
+// and loads to re-simulate from there, many times a second, so it copies
+// memory rather than encoding bytes: a State reuses its buffers, and once
+// they have grown to the world's size SaveState and LoadState do not
+// allocate (except what a variable-size component's UnmarshalBinary
+// allocates). A State belongs to the process that saved it; for files and
+// the network use the portable Snapshot.
+//
+// The zero State is empty and ready to be saved into.
+type State struct {
+	saved       bool
+	fingerprint uint64 // of the world's schema
+	rate        int
+
+	tick  uint64
+	rng   RNG
+	count int
+	gen   []uint32
+	free  []uint32
+	cur   Bodies
+	prev  struct {
+		Pos, Scale, Vel []mgl32.Vec3
+		Rot             []mgl32.Quat
+	}
+	snap []bool
+	cols []any
+
+	input   Input
+	jobNext JobID
+	jobs    []*job
+}
+
+// Tick returns the world tick the state was saved at (0 for a State never
+// saved).
+func (st *State) Tick() uint64 { return st.tick }
+
+// copyInto makes *dst a copy of src, reusing *dst's memory.
+func copyInto[T any](dst *[]T, src []T) { *dst = append((*dst)[:0], src...) }
+
+// SaveState saves the engine's whole simulated state into st, replacing
+// what st held. Call it between ticks (between frames, or from
+// TickHook.PreTick), like Snapshot.
+func (e *Engine) SaveState(st *State) {
+	w := e.World
+	st.saved = true
+	st.fingerprint = w.fingerprint
+	st.rate = e.Loop.TickRate()
+	st.tick, st.rng, st.count = w.tick, w.rng, w.count
+	copyInto(&st.gen, w.gen)
+	copyInto(&st.free, w.free)
+	copyInto(&st.cur.Pos, w.cur.Pos)
+	copyInto(&st.cur.Rot, w.cur.Rot)
+	copyInto(&st.cur.Scale, w.cur.Scale)
+	copyInto(&st.cur.Vel, w.cur.Vel)
+	copyInto(&st.cur.AngVel, w.cur.AngVel)
+	copyInto(&st.cur.Mode, w.cur.Mode)
+	copyInto(&st.cur.Color, w.cur.Color)
+	copyInto(&st.prev.Pos, w.prev.Pos)
+	copyInto(&st.prev.Rot, w.prev.Rot)
+	copyInto(&st.prev.Scale, w.prev.Scale)
+	copyInto(&st.prev.Vel, w.prev.Vel)
+	copyInto(&st.snap, w.snap)
+	if len(st.cols) != len(w.cols) {
+		st.cols = make([]any, len(w.cols))
+	}
+	for i, c := range w.cols {
+		c.save(&st.cols[i])
+	}
+
+	q := st.input.queue
+	st.input = *e.Input
+	st.input.queue = append(q[:0], e.Input.queue...)
+	st.jobNext = e.Jobs.nextID
+	copyInto(&st.jobs, e.Jobs.pending)
+}
+
+// LoadState returns the engine to the state st holds: the next tick is
+// st.Tick()+1 and the run continues exactly as it did from the save. The
+// Bodies and component slices taken before are invalid afterwards. Jobs
+// submitted since the save are dropped (their goroutines finish unheard);
+// jobs in flight at the save are pending again, and those applied since
+// are applied again, at the same ticks, with the same results. Call it
+// between ticks. LoadState panics when st was never saved, or was saved
+// from a world with another schema.
+func (e *Engine) LoadState(st *State) {
+	w := e.World
+	switch {
+	case !st.saved:
+		panic("engine: LoadState: the State was never saved (SaveState fills it)")
+	case st.fingerprint != w.fingerprint || len(st.cols) != len(w.cols):
+		panic(fmt.Sprintf("engine: LoadState: the State was saved from a world with another schema (this world has %d components and resources)", len(w.cols)))
+	}
+	if st.rate != e.Loop.TickRate() {
+		_ = e.Loop.SetTickRate(st.rate) // it was the loop's rate
+	}
+	w.tick, w.rng, w.count = st.tick, st.rng, st.count
+	copyInto(&w.gen, st.gen)
+	copyInto(&w.free, st.free)
+	copyInto(&w.cur.Pos, st.cur.Pos)
+	copyInto(&w.cur.Rot, st.cur.Rot)
+	copyInto(&w.cur.Scale, st.cur.Scale)
+	copyInto(&w.cur.Vel, st.cur.Vel)
+	copyInto(&w.cur.AngVel, st.cur.AngVel)
+	copyInto(&w.cur.Mode, st.cur.Mode)
+	copyInto(&w.cur.Color, st.cur.Color)
+	copyInto(&w.prev.Pos, st.prev.Pos)
+	copyInto(&w.prev.Rot, st.prev.Rot)
+	copyInto(&w.prev.Scale, st.prev.Scale)
+	copyInto(&w.prev.Vel, st.prev.Vel)
+	copyInto(&w.snap, st.snap)
+	for i, c := range w.cols {
+		c.load(st.cols[i])
+	}
+
+	q := e.Input.queue
+	*e.Input = st.input
+	e.Input.queue = append(q[:0], st.input.queue...)
+	e.Jobs.nextID = st.jobNext
+	clear(e.Jobs.pending)
+	copyInto(&e.Jobs.pending, st.jobs)
+}
