@@ -22,16 +22,19 @@
 // Header:
 //
 //	offset 0   magic        8 bytes  "NEBREPLY"
-//	offset 8   version      uint16   1 (a newer version is refused, not guessed at)
-//	offset 10  length       uint16   bytes of header fields that follow (38..38+64)
-//	offset 12  tick rate    uint32   Hz of the first tick
-//	offset 16  seed         uint64   world RNG seed
-//	offset 24  entities     uint32   the scene's entity count
-//	offset 28  hash every   uint32   a state hash is stored every this many ticks (>= 1)
-//	offset 32  scene flags  uint64   scene-defined
-//	offset 40  panic at     uint64   debug: tick of an injected panic (0 = none)
-//	offset 48  job mode     uint8    how the recorded run applied job results (engine.JobMode)
-//	offset 49  scene        uint8 length + that many bytes: the scene's identifier (<= 64)
+//	offset 8   version      uint16   2 (another version is refused, not guessed at)
+//	offset 10  length       uint32   bytes of header fields that follow (40..40+64+MaxSchema)
+//	offset 14  tick rate    uint32   Hz of the first tick
+//	offset 18  seed         uint64   world RNG seed
+//	offset 26  entities     uint32   the scene's entity count
+//	offset 30  hash every   uint32   a state hash is stored every this many ticks (>= 1)
+//	offset 34  scene flags  uint64   scene-defined
+//	offset 42  panic at     uint64   debug: tick of an injected panic (0 = none)
+//	offset 50  job mode     uint8    how the recorded run applied job results (engine.JobMode)
+//	offset 51  scene        uint8 length + that many bytes: the scene's identifier (<= 64)
+//	then       schema       the world's components and resources (engine.AppendSchema):
+//	                        uint16 count, then per entry kind uint8, name and type as
+//	                        uint8 length + bytes, size int32 (-1: variable)
 //	then       CRC          uint32   CRC-32 (IEEE) of every header byte before it
 //
 // Chunk:

@@ -12,10 +12,16 @@ import (
 
 // Format constants and limits.
 const (
-	Magic   = "NEBREPLY"
-	Version = 1
+	Magic = "NEBREPLY"
+	// Version is the format version written and read. Version 2 added
+	// the schema of the world's components and resources to the header
+	// (and the header's length became a uint32).
+	Version = 2
 
 	MaxScene         = 64
+	// MaxSchema caps the bytes of the schema in a header: MaxColumns
+	// entries of the longest name and type.
+	MaxSchema = 2 + engine.MaxColumns*(1+1+engine.MaxColumnName+1+255+4)
 	MaxChunk         = 64 << 20
 	MaxTicksPerChunk = 1 << 20
 	MaxJobsPerTick   = engine.MaxJobsInFlight
@@ -40,7 +46,7 @@ const (
 	opHash    = 0x10
 	opAll     = opRestore | opRate | opInput | opJobs | opHash
 
-	headerFixed = 12 // magic, version, length
+	headerFixed = 14 // magic, version, length
 	fieldsMin   = 4 + 8 + 4 + 4 + 8 + 8 + 1 + 1
 	chunkFrame  = 1 + 4 + 4 // type, length, CRC
 )
@@ -67,6 +73,10 @@ type Header struct {
 	PanicAtTick uint64
 	// JobMode is how the recorded run applied job results.
 	JobMode engine.JobMode
+	// Schema is the recorded world's components and resources
+	// (engine.World.Schema, once the scene has registered them): a world
+	// with another schema cannot play the recording.
+	Schema engine.Schema
 }
 
 // Validate reports the first field out of range.
@@ -82,6 +92,8 @@ func (h *Header) Validate() error {
 		return fmt.Errorf("scene name of %d bytes, at most %d", len(h.Scene), MaxScene)
 	case h.JobMode > engine.JobsReplay:
 		return fmt.Errorf("job mode %d is not a mode", h.JobMode)
+	case len(h.Schema) > engine.MaxColumns:
+		return fmt.Errorf("schema of %d entries, at most %d", len(h.Schema), engine.MaxColumns)
 	}
 	return nil
 }
@@ -90,7 +102,8 @@ func appendHeader(b []byte, h *Header) []byte {
 	start := len(b)
 	b = append(b, Magic...)
 	b = binary.LittleEndian.AppendUint16(b, Version)
-	b = binary.LittleEndian.AppendUint16(b, uint16(fieldsMin+len(h.Scene)))
+	at := len(b)
+	b = binary.LittleEndian.AppendUint32(b, 0) // the length, set below
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.TickRate))
 	b = binary.LittleEndian.AppendUint64(b, h.Seed)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.Entities))
@@ -99,6 +112,8 @@ func appendHeader(b []byte, h *Header) []byte {
 	b = binary.LittleEndian.AppendUint64(b, h.PanicAtTick)
 	b = append(b, uint8(h.JobMode), uint8(len(h.Scene)))
 	b = append(b, h.Scene...)
+	b = engine.AppendSchema(b, h.Schema)
+	binary.LittleEndian.PutUint32(b[at:], uint32(len(b)-at-4))
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
 }
 

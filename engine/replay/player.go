@@ -55,6 +55,19 @@ func (e *FramePanicError) Error() string {
 // Unwrap returns Panic.
 func (e *ReproducedPanic) Unwrap() error { return e.Panic }
 
+// SchemaError is a recording made by a world with other components or
+// resources than the world asked to play it.
+type SchemaError struct {
+	Err error // the first difference (engine.Schema.Compare)
+}
+
+// Error names the first difference: "replay: recorded with component
+// "health" int32, this program has "health" float32".
+func (e *SchemaError) Error() string { return "replay: " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *SchemaError) Unwrap() error { return e.Err }
+
 // Player feeds a recording to an engine, one record per tick: it is the
 // engine's TickHook. The engine must be set up as the recording's was
 // (same scene, seed and entity count: see Header), with no input script;
@@ -74,7 +87,12 @@ type Player struct {
 }
 
 // NewPlayer returns a player of r for e and installs it as e's tick hook.
+// It returns a *SchemaError when e's world registers other components or
+// resources than the recorded world did (Header.Schema).
 func NewPlayer(e *engine.Engine, r *Replay) (*Player, error) {
+	if err := r.Header.Schema.Compare(e.World.Schema()); err != nil {
+		return nil, &SchemaError{Err: err}
+	}
 	if err := e.Loop.SetTickRate(r.Header.TickRate); err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}

@@ -244,15 +244,15 @@ func (d *decoder) header(h *Header) error {
 		return d.errAt(8, "version", fmt.Errorf("%w: version %d is newer than this build reads (%d); replay it with a newer nebula", ErrVersion, v, Version))
 	}
 	if v != Version {
-		return d.errAt(8, "version", fmt.Errorf("%w: version %d, this build reads version %d", ErrVersion, v, Version))
+		return d.errAt(8, "version", fmt.Errorf("%w: version %d, written by an older build of Nebula (before components and resources); this build reads version %d only", ErrVersion, v, Version))
 	}
 	h.Version = int(v)
-	n, err := d.u16("header length")
+	n, err := d.u32("header length")
 	if err != nil {
 		return err
 	}
-	if n < fieldsMin || n > fieldsMin+MaxScene {
-		return d.errAt(10, "header length", fmt.Errorf("%w: %d bytes, want %d to %d", ErrInvalid, n, fieldsMin, fieldsMin+MaxScene))
+	if n < fieldsMin+2 || n > fieldsMin+MaxScene+MaxSchema {
+		return d.errAt(10, "header length", fmt.Errorf("%w: %d bytes, want %d to %d", ErrInvalid, n, fieldsMin+2, fieldsMin+MaxScene+MaxSchema))
 	}
 	if err := d.need("header", int(n)+4); err != nil {
 		return err
@@ -271,10 +271,18 @@ func (d *decoder) header(h *Header) error {
 	h.PanicAtTick = le.Uint64(b[28:])
 	h.JobMode = engine.JobMode(b[36])
 	sl := int(b[37])
-	if sl != len(b)-fieldsMin {
-		return d.errAt(headerFixed+37, "scene length", fmt.Errorf("%w: %d bytes, but the header has room for %d", ErrInvalid, sl, len(b)-fieldsMin))
+	if sl > MaxScene || sl > len(b)-fieldsMin-2 {
+		return d.errAt(headerFixed+37, "scene length", fmt.Errorf("%w: %d bytes, but the header has room for %d", ErrInvalid, sl, min(MaxScene, len(b)-fieldsMin-2)))
 	}
-	h.Scene = string(b[fieldsMin:])
+	h.Scene = string(b[fieldsMin : fieldsMin+sl])
+	schema, sn, err := engine.ParseSchema(b[fieldsMin+sl:])
+	switch {
+	case err != nil:
+		return d.errAt(headerFixed+fieldsMin+sl, "schema", fmt.Errorf("%w: %v", ErrInvalid, err))
+	case fieldsMin+sl+sn != len(b):
+		return d.errAt(headerFixed+fieldsMin+sl+sn, "header length", fmt.Errorf("%w: %d bytes after the schema", ErrInvalid, len(b)-fieldsMin-sl-sn))
+	}
+	h.Schema = schema
 	offsets := []struct {
 		off   int
 		field string

@@ -5,6 +5,13 @@
 // ticks it submits an off-loop job that takes 50 to 500 ms and picks new
 // velocities for a few cubes, applied at a tick boundary (engine.Jobs).
 //
+// The scene keeps its own state in the world, where snapshots, the state
+// hash, replays and rollback see it: every bouncing cube counts its wall
+// bounces (component "bounces") and knows whether it touches the player
+// (component "touching"), the teleporter counts down to its next jump
+// (component "countdown"), and the player scores a point for every cube
+// that comes to touch it (resource "score").
+//
 // Everything here runs in FixedUpdate and follows the determinism rules:
 // it reads only the world, the tick's input, the fixed step and the tick
 // number, takes randomness from the world's RNG, and rounds every product
@@ -60,7 +67,14 @@ const ID = "nebula-demo/cubes"
 // CrashSystem is the name of the system that panics at PanicAt.
 const CrashSystem = "crash-test"
 
-// Scene holds the demo's special entities.
+// Score is the player's score, the scene's resource.
+type Score struct {
+	Points  uint32 // one for every cube that came to touch the player
+	Touches uint32 // cubes touching the player at the end of the last tick
+}
+
+// Scene holds the demo's special entities and its components and
+// resources.
 type Scene struct {
 	Player, Orbiter, Teleporter engine.Entity // the steered, the orbiting and the teleporting cube
 	// Cubes is the number of bouncing cubes.
@@ -68,6 +82,15 @@ type Scene struct {
 	// PanicAt makes the CrashSystem panic at that tick (0 = never): a
 	// debug switch to test crash capture.
 	PanicAt uint64
+
+	// Bounces counts each bouncing cube's bounces off the walls.
+	Bounces *engine.Component[uint32]
+	// Touching marks the bouncing cubes that touch the player.
+	Touching *engine.Component[bool]
+	// Countdown is the ticks left before the teleporter's next jump.
+	Countdown *engine.Component[uint32]
+	// Score is the player's score.
+	Score *engine.Resource[Score]
 
 	plan engine.JobKind
 }
@@ -78,7 +101,13 @@ type Scene struct {
 func Setup(e *engine.Engine, cubes int) *Scene {
 	w := e.World
 	rng := w.RNG()
-	s := &Scene{Cubes: cubes}
+	s := &Scene{
+		Cubes:     cubes,
+		Bounces:   engine.NewComponent[uint32](w, "bounces"),
+		Touching:  engine.NewComponent[bool](w, "touching"),
+		Countdown: engine.NewComponent[uint32](w, "countdown"),
+		Score:     engine.NewResource(w, "score", Score{}),
+	}
 	for range cubes {
 		size := rng.Range(0.3, 0.8)
 		t := engine.Transform{
@@ -91,6 +120,8 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-4, 4), rng.Range(-6, 6)},
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(c, [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255})
+		s.Bounces.Set(c, 0)
+		s.Touching.Set(c, false)
 	}
 
 	s.Player = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] + 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.5, 1.5, 1.5}}, engine.Interpolate)
@@ -102,11 +133,13 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	s.Teleporter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
 	w.SetVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
 	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
+	s.Countdown.Set(s.Teleporter, teleportTicks(float32(e.Loop.DT())))
 
 	e.AddFixed("player", s.steerPlayer)
 	e.AddFixed("move", s.move)
 	e.AddFixed("orbit", s.orbit)
 	e.AddFixed("teleport", s.teleport)
+	e.AddFixed("touch", s.touch)
 	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
 	e.AddFixed("planner", s.planner)
 	e.AddFixed(CrashSystem, s.crashTest)
@@ -218,21 +251,26 @@ func (s *Scene) move(c *engine.FixedContext) {
 	dt := c.DT
 	n := w.Slots()
 	pos, vel, rot, spin, scale := b.Pos[:n], b.Vel[:n], b.Rot[:n], b.AngVel[:n], b.Scale[:n]
+	bounces, counted := s.Bounces.Slices()
 	orbiter := s.Orbiter.Index()
 	for i := range n {
 		if !w.SlotAlive(i) || i == orbiter {
 			continue
 		}
 		p, v := &pos[i], &vel[i]
+		bounced := false
 		for a := range 3 {
 			x, u := float32(v[a]*dt)+p[a], v[a]
 			lim := Box[a] - float32(0.5*scale[i][a])
 			if x > lim {
-				x, u = lim-(x-lim), -u
+				x, u, bounced = lim-(x-lim), -u, true
 			} else if x < -lim {
-				x, u = -lim+(-lim-x), -u
+				x, u, bounced = -lim+(-lim-x), -u, true
 			}
 			p[a], v[a] = x, u
+		}
+		if bounced && counted[i] {
+			bounces[i]++
 		}
 		rot[i] = detmath.Integrate(rot[i], spin[i], dt)
 	}
@@ -260,15 +298,61 @@ func (s *Scene) orbit(c *engine.FixedContext) {
 	c.World.SetVelocity(s.Orbiter, vel, mgl32.Vec3{})
 }
 
-// teleport jumps the teleporter to a random place every TeleportEvery.
+// teleportTicks is TeleportEvery in ticks of dt seconds (at least 1).
+func teleportTicks(dt float32) uint32 {
+	return max(uint32(TeleportEvery.Seconds()/float64(dt)+0.5), 1)
+}
+
+// teleport counts the teleporter's countdown down, and when it runs out
+// jumps it to a random place and starts the countdown again: a jump every
+// TeleportEvery at the tick rate of the moment.
 func (s *Scene) teleport(c *engine.FixedContext) {
-	every := uint64(TeleportEvery.Seconds()/float64(c.DT) + 0.5)
-	if every == 0 || c.Tick%every != 0 {
+	left := s.Countdown.Ptr(s.Teleporter)
+	if left == nil {
 		return
 	}
+	if *left > 1 {
+		*left--
+		return
+	}
+	*left = teleportTicks(c.DT)
 	w := c.World
 	rng := w.RNG()
 	t := w.Transform(s.Teleporter)
 	t.Pos = mgl32.Vec3{rng.Range(-Box[0]+1, Box[0]-1), rng.Range(-Box[1]+1, Box[1]-1), rng.Range(-Box[2]+1, Box[2]-1)}
 	w.Teleport(s.Teleporter, t)
+}
+
+// touch scores a point for every bouncing cube that comes to touch the
+// player: their boxes (at their scale, ignoring rotation) overlap at the
+// end of the tick and did not at the end of the tick before.
+func (s *Scene) touch(c *engine.FixedContext) {
+	w := c.World
+	b := w.Bodies()
+	player := s.Player.Index()
+	pp, ps := b.Pos[player], b.Scale[player]
+	touching, has := s.Touching.Slices()
+	score := s.Score.Ptr()
+	score.Touches = 0
+	for i, ok := range has {
+		if !ok {
+			continue
+		}
+		p, sc := b.Pos[i], b.Scale[i]
+		now := true
+		for a := range 3 {
+			reach := float32(0.5*ps[a]) + float32(0.5*sc[a])
+			if d := p[a] - pp[a]; d > reach || d < -reach {
+				now = false
+				break
+			}
+		}
+		if now {
+			score.Touches++
+			if !touching[i] {
+				score.Points++
+			}
+		}
+		touching[i] = now
+	}
 }
