@@ -18,10 +18,10 @@ const (
 	// (and the header's length became a uint32).
 	Version = 2
 
-	MaxScene         = 64
+	MaxScene = 64
 	// MaxSchema caps the bytes of the schema in a header: MaxColumns
 	// entries of the longest name and type.
-	MaxSchema = 2 + engine.MaxColumns*(1+1+engine.MaxColumnName+1+255+4)
+	MaxSchema        = 2 + engine.MaxColumns*(1+1+engine.MaxColumnName+1+255+4)
 	MaxChunk         = 64 << 20
 	MaxTicksPerChunk = 1 << 20
 	MaxJobsPerTick   = engine.MaxJobsInFlight
