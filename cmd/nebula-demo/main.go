@@ -29,6 +29,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -87,10 +88,14 @@ func runDemo(s *app.Session) (err error) {
 		return nil
 	case rep != nil:
 		player, err := replay.NewPlayer(e, rep)
+		var serr *replay.SchemaError
+		if errors.As(err, &serr) {
+			return fmt.Errorf("replay %s: %w", opts.Replay, serr.Err)
+		}
 		if err != nil {
 			return err
 		}
-		err = runWindowed(s, e, &demoSession{player: player})
+		err = runWindowed(s, e, sc, &demoSession{player: player})
 		if err == nil {
 			err = player.Err()
 		}
@@ -114,7 +119,7 @@ func runDemo(s *app.Session) (err error) {
 		e.SetInputScript(scene.Script)
 		err = s.RunHeadless(e)
 	} else {
-		err = runWindowed(s, e, &demoSession{rec: rec})
+		err = runWindowed(s, e, sc, &demoSession{rec: rec})
 	}
 	crashFile, ferr := rec.finish(e, err, opts.CrashDir)
 	var pe *engine.PanicError

@@ -43,7 +43,7 @@ func startRecording(e *engine.Engine, opts cli.Options) (*recording, error) {
 	h := replay.Header{
 		TickRate: opts.TickRate, Seed: opts.Seed, Entities: opts.Entities,
 		HashEvery: replay.DefaultHashEvery, Scene: scene.ID,
-		PanicAtTick: opts.PanicAtTick, JobMode: e.Jobs.Mode(),
+		PanicAtTick: opts.PanicAtTick, JobMode: e.Jobs.Mode(), Schema: e.World.Schema(),
 	}
 	rec, err := replay.NewRecorder(w, h)
 	if err != nil {
@@ -180,7 +180,10 @@ func verifyReplay(e *engine.Engine, r *replay.Replay, opts cli.Options, stdout i
 	wall := time.Since(start)
 	var rp *replay.ReproducedPanic
 	var perr *engine.PanicError
+	var serr *replay.SchemaError
 	switch {
+	case errors.As(err, &serr):
+		return fmt.Errorf("replay %s: %w", opts.Replay, serr.Err)
 	case errors.As(err, &rp):
 		crashError(rp.Panic, "", log)
 		return fmt.Errorf("replay %s reproduced the recorded panic: %w", opts.Replay, rp.Panic)

@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/sirupsen/logrus"
 
+	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/replay"
@@ -30,6 +31,7 @@ const slowTickRate = 10 // the T key's tick rate, slow enough to see interpolati
 // windowDemo is the windowed demo's state: the keys' effects.
 type windowDemo struct {
 	e        *engine.Engine
+	sc       *scene.Scene
 	r        *desktop.Runner
 	log      logrus.FieldLogger
 	vsync    bool
@@ -49,12 +51,14 @@ type demoSession struct {
 	snapAt uint64
 }
 
-func runWindowed(s *app.Session, e *engine.Engine, sess *demoSession) error {
+func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, sess *demoSession) error {
+	d := &windowDemo{e: e, sc: sc, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), sess: sess}
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Camera = camera
 	cfg.Overlay = true
+	cfg.OverlayText = d.overlayText
 	return s.RunWindowed(e, cfg, func(r *desktop.Runner) {
-		d := &windowDemo{e: e, r: r, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), sess: sess}
+		d.r = r
 		r.SetOnKey(d.key)
 		if p := sess.player; p != nil {
 			// The window closes when the replay ends or stops agreeing
@@ -81,7 +85,24 @@ func (d *windowDemo) pulse(c *engine.FrameContext) {
 	}
 }
 
-// updateTitle shows FPS and UPS in the title twice a second.
+// overlayText appends the scene's line to the overlay: the score, the
+// cubes touching the player and the bounces of all cubes.
+func (d *windowDemo) overlayText(b []byte) []byte {
+	sc := d.sc.Score.Get()
+	var bounces uint64
+	for _, n := range d.sc.Bounces.All() {
+		bounces += uint64(n)
+	}
+	b = append(b, "score "...)
+	b = strconv.AppendUint(b, uint64(sc.Points), 10)
+	b = append(b, "  touching "...)
+	b = strconv.AppendUint(b, uint64(sc.Touches), 10)
+	b = append(b, "  bounces "...)
+	return strconv.AppendUint(b, bounces, 10)
+}
+
+// updateTitle shows FPS, UPS, the tick rate and the score in the title
+// twice a second.
 func (d *windowDemo) updateTitle(c *engine.FrameContext) {
 	if c.Stats.Time-d.lastT < 500*time.Millisecond {
 		return
@@ -93,7 +114,8 @@ func (d *windowDemo) updateTitle(c *engine.FrameContext) {
 	b = strconv.AppendFloat(b, c.Stats.UPS, 'f', 0, 64)
 	b = append(b, " UPS  "...)
 	b = strconv.AppendInt(b, int64(d.e.Loop.TickRate()), 10)
-	b = append(b, " Hz tick"...)
+	b = append(b, " Hz tick  score "...)
+	b = strconv.AppendUint(b, uint64(d.sc.Score.Get().Points), 10)
 	if !d.e.Interpolation().Enabled {
 		b = append(b, "  [no interpolation]"...)
 	}

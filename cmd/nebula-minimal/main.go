@@ -5,12 +5,16 @@
 // -cpuprofile and the rest (-entities is the demo's and means nothing here).
 //
 // To start a game of your own, copy this file: simulation goes in
-// FixedUpdate systems and keeps the determinism rules (docs/loop.md);
-// cameras, UI and effects go in Update systems.
+// FixedUpdate systems and keeps the determinism rules (docs/loop.md), the
+// game's own state (here the distance travelled, shown in the title) lives
+// in the world as components and resources; cameras, UI and effects go in
+// Update systems.
 package main
 
 import (
+	"math"
 	"os"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -34,6 +38,9 @@ func game(s *app.Session) error {
 	start.Scale = mgl32.Vec3{2, 2, 2}
 	cube := e.World.Spawn(start, engine.Interpolate)
 	e.World.SetColor(cube, [4]uint8{60, 220, 90, 255})
+	// The game's own state lives in the world, never in Go variables that
+	// fixed systems change: snapshots, the state hash and replays see it.
+	distance := engine.NewResource[float32](e.World, "distance", 0)
 
 	// The simulation: once per tick, it reads only the world, the tick's
 	// input and the fixed step, so a run is a pure function of its input.
@@ -55,6 +62,9 @@ func game(s *app.Session) error {
 		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, rounded the same on every build
 		c.World.SetTransform(cube, t)
 		c.World.SetVelocity(cube, v, mgl32.Vec3{})
+		// |v|*dt, each product rounded on its own (no fused multiply-add).
+		step := float32(math.Sqrt(float64(float32(v[0]*v[0]) + float32(v[1]*v[1]))))
+		*distance.Ptr() += float32(step * c.DT)
 	})
 
 	if s.Opts.Headless {
@@ -64,6 +74,15 @@ func game(s *app.Session) error {
 		r.SetOnKey(func(k engine.Key, pressed, _ bool) {
 			if k == engine.KeyEscape && pressed {
 				r.Quit()
+			}
+		})
+		// The title shows the distance travelled, in tenths, when they
+		// change.
+		shown := int64(-1)
+		e.AddUpdate("title", func(*engine.FrameContext) {
+			if d := int64(distance.Get() * 10); d != shown {
+				shown = d
+				r.SetTitle("Nebula minimal  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
 			}
 		})
 	})

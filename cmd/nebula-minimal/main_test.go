@@ -117,7 +117,7 @@ func TestArrowKeysMoveTheCube(t *testing.T) {
 			<-done
 		}
 	}()
-	id := platformtest.XDoTool(t, "search", "--sync", "--onlyvisible", "--pid", fmt.Sprint(game.Process.Pid), "--name", "^Nebula minimal$")
+	id := platformtest.XDoTool(t, "search", "--sync", "--onlyvisible", "--pid", fmt.Sprint(game.Process.Pid), "--name", "^Nebula minimal")
 	if strings.Contains(id, "\n") {
 		t.Fatalf("several windows: %q", id)
 	}
@@ -126,6 +126,13 @@ func TestArrowKeysMoveTheCube(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	platformtest.XDoTool(t, "keyup", "--window", id, "Right")
 	time.Sleep(300 * time.Millisecond)
+	// The title shows the distance travelled, a resource in the world.
+	title := platformtest.XDoTool(t, "getwindowname", id)
+	var dist float64
+	if _, err := fmt.Sscanf(title, "Nebula minimal  distance %g", &dist); err != nil || dist < 3 || dist > 20 {
+		t.Errorf("window title %q after Right for 2 s, want \"Nebula minimal  distance D\" with D in [3, 20] (8 units/s)", title)
+	}
+	t.Logf("title %q", title)
 	platformtest.XDoTool(t, "key", "--window", id, "Escape")
 	select {
 	case err := <-done:

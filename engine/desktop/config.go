@@ -79,6 +79,12 @@ type Config struct {
 	// Overlay shows the diagnostics overlay from the first frame
 	// (SetOverlay toggles it). Default off.
 	Overlay bool
+	// OverlayText, if set, appends the game's own line to the overlay's
+	// text, after the diagnostics (for example a score): it is called
+	// with the text so far, which ends with a newline, whenever the
+	// overlay is laid out, and returns it extended. Lines past gfx.OverlayTextLines, and characters past
+	// gfx.OverlayTextColumns, are cut off; the diagnostics take 7 lines.
+	OverlayText func(text []byte) []byte
 	// Diagnostics holds the thresholds of the frame-time warnings; the
 	// zero value means diag.DefaultConfig at the engine's tick rate,
 	// rescaled whenever the tick rate changes.

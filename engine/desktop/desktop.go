@@ -99,11 +99,13 @@ type Runner struct {
 	gpu       *gfx.GPUTimer
 	overlay   *gfx.Overlay
 	overlayOn bool
-	overlayAt time.Duration // when the overlay was last laid out (r.lastNow); -1 = never
-	diagOff   bool          // SetDiagnostics(false)
-	ov        gfx.OverlayFrame
-	marks     [2]float32
-	hist      [diag.StepsBuckets]uint64
+	// overlayText appends the game's line (Config.OverlayText).
+	overlayText func([]byte) []byte
+	overlayAt   time.Duration // when the overlay was last laid out (r.lastNow); -1 = never
+	diagOff     bool          // SetDiagnostics(false)
+	ov          gfx.OverlayFrame
+	marks       [2]float32
+	hist        [diag.StepsBuckets]uint64
 
 	// Profiling labels of the runner's own work (see engine.Labels).
 	drawLabels, swapLabels, paceLabels context.Context
@@ -201,6 +203,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		gpu:            gpu,
 		overlay:        overlay,
 		overlayOn:      cfg.Overlay,
+		overlayText:    cfg.OverlayText,
 		overlayAt:      -1,
 	}
 	r.ov.Text = make([]byte, 0, 512)
@@ -519,6 +522,9 @@ func (r *Runner) drawOverlay() {
 	r.overlayAt = r.lastNow
 	last := r.monitor.Last()
 	r.ov.Text = diag.AppendText(r.ov.Text[:0], &last)
+	if r.overlayText != nil {
+		r.ov.Text = r.overlayText(append(r.ov.Text, '\n'))
+	}
 	r.ov.Graph = r.monitor.Intervals(r.ov.Graph[:0])
 	r.ov.Marks = r.ov.Marks[:0]
 	if fps := r.pacer.Rate(); fps > 0 {
