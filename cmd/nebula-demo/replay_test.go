@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/replay"
 )
 
@@ -57,13 +58,25 @@ func TestRecordThenVerify(t *testing.T) {
 // header's CRC, so that only the field is wrong.
 func rewriteHeader(t *testing.T, data []byte, edit func(fields []byte) []byte) []byte {
 	t.Helper()
-	n := int(binary.LittleEndian.Uint16(data[10:]))
-	fields := edit(bytes.Clone(data[12 : 12+n]))
+	n := int(binary.LittleEndian.Uint32(data[10:]))
+	fields := edit(bytes.Clone(data[14 : 14+n]))
 	out := append([]byte{}, data[:10]...)
-	out = binary.LittleEndian.AppendUint16(out, uint16(len(fields)))
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(fields)))
 	out = append(out, fields...)
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
-	return append(out, data[12+n+4:]...)
+	return append(out, data[14+n+4:]...)
+}
+
+// editSchema rewrites the schema at the end of a header's fields (after
+// the 38 fixed bytes and the scene).
+func editSchema(t *testing.T, fields []byte, edit func(engine.Schema) engine.Schema) []byte {
+	t.Helper()
+	at := 38 + int(fields[37])
+	s, _, err := engine.ParseSchema(fields[at:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.AppendSchema(fields[:at:at], edit(s))
 }
 
 // Bad replay files end with status 1 and one line that says what is wrong
@@ -78,15 +91,29 @@ func TestBadReplayFiles(t *testing.T) {
 	if _, err := replay.Open(good); err != nil {
 		t.Fatal(err)
 	}
-	hdrLen := 12 + int(binary.LittleEndian.Uint16(good[10:])) + 4
+	hdrLen := 14 + int(binary.LittleEndian.Uint32(good[10:])) + 4
 	flip := bytes.Clone(good)
 	flip[hdrLen+20] ^= 0x40 // inside the first chunk's payload
 	magic := bytes.Clone(good)
 	copy(magic, "NOTNEBUL")
 	newer := bytes.Clone(good)
 	binary.LittleEndian.PutUint16(newer[8:], replay.Version+1)
+	older := bytes.Clone(good)
+	binary.LittleEndian.PutUint16(older[8:], 1)
 	otherScene := rewriteHeader(t, good, func(f []byte) []byte {
-		return append(f[:37], append([]byte{byte(len("other-game"))}, "other-game"...)...)
+		schema := bytes.Clone(f[38+int(f[37]):])
+		return append(append(f[:37], byte(len("other-game"))), append([]byte("other-game"), schema...)...)
+	})
+	otherType := rewriteHeader(t, good, func(f []byte) []byte {
+		return editSchema(t, f, func(s engine.Schema) engine.Schema {
+			s[0].Type = "float32"
+			return s
+		})
+	})
+	extra := rewriteHeader(t, good, func(f []byte) []byte {
+		return editSchema(t, f, func(s engine.Schema) engine.Schema {
+			return append(s, engine.SchemaEntry{Kind: "resource", Name: "ammo", Type: "uint16", Size: 2})
+		})
 	})
 	tests := []struct {
 		name string
@@ -99,7 +126,10 @@ func TestBadReplayFiles(t *testing.T) {
 		{"empty", nil, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: truncated: the file ends after 0 of 8 bytes$`},
 		{"flipped byte", flip, nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk CRC: checksum mismatch: stored [0-9a-f]{8}, computed [0-9a-f]{8} over bytes \d+ to \d+$`},
 		{"wrong magic", magic, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: not a Nebula replay: magic "NOTNEBUL", want "NEBREPLY"$`},
-		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2 is newer than this build reads \(1\); replay it with a newer nebula$`},
+		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 3 is newer than this build reads \(2\); replay it with a newer nebula$`},
+		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads version 2 only$`},
+		{"other component type", otherType, nil, `^nebula-demo: replay \S+: recorded with component "bounces" float32, this program has "bounces" uint32 \(entry 1 of the schema\)$`},
+		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 4 components and resources, the recording 5\)$`},
 		{"other scene", otherScene, nil, `^nebula-demo: replay \S+: header field scene: recorded with scene "other-game", this program plays "nebula-demo/cubes"$`},
 		{"other entity count", good, []string{"-entities", "30"}, `^nebula-demo: replay \S+: header field entities: the recording has 20, but -entities 30 was given \(leave the flag out: a replay takes it from the file\)$`},
 		{"other seed", good, []string{"-seed", "9"}, `^nebula-demo: replay \S+: header field seed: the recording has 1, but -seed 9 was given`},
