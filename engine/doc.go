@@ -5,7 +5,10 @@
 // A World holds entities (generational ids, so a stale id never reaches a
 // new entity) and their state as struct-of-arrays Bodies: transform
 // (position, rotation, scale) kept as previous and current state, linear
-// and angular velocity, draw mode and colour, plus a seeded RNG. An Engine
+// and angular velocity, draw mode and colour, plus a seeded RNG, and the
+// game's own state: components (NewComponent, a value per entity) and
+// resources (NewResource, one value per world), which snapshots, the state
+// hash, replays and SaveState/LoadState cover like the rest. An Engine
 // runs the world on a timing.Loop with three schedules of named systems:
 //
 //   - FixedUpdate, once per fixed tick: the simulation. Before the tick the
