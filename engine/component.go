@@ -212,7 +212,7 @@ func (c *Component[T]) Get(e Entity) (T, bool) {
 
 // Ptr returns a pointer to e's value, for changing it in place, or nil
 // when e is not alive or does not have the component. The pointer is
-// valid until the next Spawn or Restore.
+// valid until the next Spawn, Restore or LoadState.
 func (c *Component[T]) Ptr(e Entity) *T {
 	if !c.Has(e) {
 		return nil
@@ -264,7 +264,7 @@ func (c *Component[T]) All() iter.Seq2[Entity, T] {
 // many entities: vals[i] is the value of the entity in slot i
 // (Entity.Index) and has[i] says whether that entity has the component
 // (has[i] is never true for a dead slot). Both have World.Slots elements
-// and stay valid until the next Spawn, NewComponent or Restore. Read and
+// and stay valid until the next Spawn, Restore or LoadState. Read and
 // write values in place where has[i] is true; use Set and Remove to add
 // and take the component. Values where has[i] is false are zero; keep them
 // so, since the state hash covers them.
