@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -138,4 +139,86 @@ func BenchmarkTickRecording(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/tick")
 		})
 	}
+}
+
+// BenchmarkRollback measures a rollback of the scene at 1,000 cubes: go
+// back to a state saved at tick rollbackFrom and run rollbackTicks ticks
+// again, as rollback netcode does when a late input arrives. loadstate
+// loads an engine.State (SaveState), restore the portable snapshot
+// (Snapshot/Restore), for comparison. Both first check that the
+// re-simulated ticks end with the uninterrupted run's hash.
+func BenchmarkRollback(b *testing.B) {
+	const (
+		rollbackFrom  = 120 // warm: past the first planner job (tick 90)
+		rollbackTicks = 8
+	)
+	newScene := func(ticks uint64) *engine.Engine {
+		e, err := engine.New(engine.DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		Setup(e, 1000)
+		e.SetInputScript(Script)
+		for range ticks {
+			e.StepTick(time.Duration(e.World.Tick()+1) * time.Second / 60)
+		}
+		if err := e.Err(); err != nil {
+			b.Fatal(err)
+		}
+		return e
+	}
+	want := newScene(rollbackFrom + rollbackTicks).World.Hash()
+	replay := func(e *engine.Engine) {
+		for range rollbackTicks {
+			e.StepTick(time.Duration(e.World.Tick()+1) * time.Second / 60)
+		}
+	}
+	check := func(b *testing.B, e *engine.Engine, when string) {
+		b.Helper()
+		if err := e.Err(); err != nil {
+			b.Fatal(err)
+		}
+		if tick, hash := e.World.Tick(), e.World.Hash(); tick != rollbackFrom+rollbackTicks || hash != want {
+			b.Fatalf("%s: tick %d hash %016x, want the uninterrupted run's tick %d hash %016x",
+				when, tick, hash, rollbackFrom+rollbackTicks, want)
+		}
+	}
+
+	b.Run("loadstate", func(b *testing.B) {
+		e := newScene(rollbackFrom)
+		var st engine.State
+		e.SaveState(&st)
+		replay(e) // the run goes on; then a late input says to go back
+		for k := range 2 {
+			e.LoadState(&st)
+			replay(e)
+			check(b, e, fmt.Sprintf("LoadState and %d ticks, #%d", rollbackTicks, k+1))
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			e.LoadState(&st)
+			replay(e)
+		}
+		check(b, e, "after the benchmark")
+	})
+	b.Run("restore", func(b *testing.B) {
+		e := newScene(rollbackFrom)
+		snap := e.Snapshot()
+		replay(e)
+		for k := range 2 {
+			if err := e.Restore(snap); err != nil {
+				b.Fatal(err)
+			}
+			replay(e)
+			check(b, e, fmt.Sprintf("Restore and %d ticks, #%d", rollbackTicks, k+1))
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := e.Restore(snap); err != nil {
+				b.Fatal(err)
+			}
+			replay(e)
+		}
+		check(b, e, "after the benchmark")
+	})
 }
