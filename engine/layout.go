@@ -192,7 +192,7 @@ func readCanonical[T any](vs []T, l *layout, src []byte) error {
 			v := mem[uintptr(i)*l.mem:]
 			for _, off := range l.bools {
 				if v[off] > 1 {
-					clear(mem) // no invalid bool survives an error
+					defer clear(mem) // no invalid bool survives an error (after the message reads it)
 					return fmt.Errorf("value %d has a bool field of byte %d (0 or 1 allowed)", i, v[off])
 				}
 			}
