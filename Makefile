@@ -2,7 +2,7 @@
 #
 #   make deps    check (and install, where allowed) the Debian packages below
 #   make run     build cmd/nebula-demo into bin/ and run it; pass flags with ARGS="-frames 300"
-#   make test    go vet, the race-enabled tests with real OpenGL, a short fuzz pass
+#   make test    go vet, the race-enabled tests with real OpenGL, the simulation tests on arm64, 386 and amd64-v3, a short fuzz pass
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
 #
@@ -23,10 +23,13 @@ ARGS ?=
 #   xdotool                             drives windows in the window tests
 #   jwm                                 a small window manager: Xvfb has none, and without one
 #                                       nothing minimises, restores or politely closes a window
+#   qemu-user                           qemu-aarch64, which runs the arm64 build of the engine's
+#                                       and the demo scene's tests (scripts/crossarch.sh)
 DEB_PACKAGES := gcc libc6-dev pkg-config \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	libgl1-mesa-dev libgl1-mesa-dri \
-	xvfb xauth xdotool jwm
+	xvfb xauth xdotool jwm \
+	qemu-user
 
 # Pinned linter; `go run pkg@version` does not touch go.mod.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -77,9 +80,16 @@ endif
 # one package's key presses, pointer moves and load landed in another's
 # windows and frames (a key held for seconds, a frame with a burst of
 # ticks). Each package still fails on its own after 5 minutes.
+#
+# scripts/crossarch.sh then runs the pure-Go simulation packages' tests
+# (engine, engine/detmath, engine/replay, the demo scene with its golden
+# hash) again as GOARCH=arm64 under qemu-aarch64, GOARCH=386 and
+# GOAMD64=v3 builds, where Go fuses multiply-adds: the same hashes and
+# bits on every build. About 30 s; one line per architecture.
 test: deps
 	$(GO) vet ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 5m ./...
+	GO=$(GO) scripts/crossarch.sh
 	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=10s ./timing
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=10s ./engine/replay
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10s ./engine
