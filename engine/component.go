@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding"
+	"encoding/binary"
 	"fmt"
 	"iter"
 	"slices"
@@ -32,6 +33,8 @@ type column interface {
 	commit()
 	// save copies the column into *dst (made on first use) for LoadState.
 	save(dst *any)
+	// canLoad reports whether src was saved from a column of this type.
+	canLoad(src any) bool
 	// load copies a saved column back.
 	load(src any)
 }
@@ -44,6 +47,10 @@ type SchemaEntry struct {
 	// Size is the number of bytes of one value's exact bits, or -1 for a
 	// variable-size type that encodes itself (encoding.BinaryAppender).
 	Size int
+	// Shape is a hash of the type's fields' types, in order (not their
+	// names): two types of the same name and size whose values encode
+	// differently have different shapes.
+	Shape uint64
 }
 
 // String formats the entry as in messages: component "health" int32.
@@ -90,6 +97,9 @@ func (s Schema) Compare(other Schema) error {
 		}
 		if cur.Type == rec.Type && cur.Size != rec.Size {
 			return fmt.Errorf("recorded with %v of %d bytes, this program has %s of %d bytes", rec, rec.Size, what, cur.Size)
+		}
+		if cur.Type == rec.Type && cur.Kind == rec.Kind && cur.Name == rec.Name {
+			return fmt.Errorf("recorded with %v, this program has %s whose fields have other types (shape %016x, recorded %016x)", rec, what, cur.Shape, rec.Shape)
 		}
 		if cur.Size < 0 {
 			what += " (variable size)"
@@ -279,7 +289,7 @@ func (c *Component[T]) All() iter.Seq2[Entity, T] {
 func (c *Component[T]) Slices() (vals []T, has []bool) { return c.vals, c.has }
 
 func (c *Component[T]) schemaEntry() SchemaEntry {
-	return SchemaEntry{Kind: "component", Name: c.name, Type: c.l.typ, Size: c.l.size}
+	return SchemaEntry{Kind: "component", Name: c.name, Type: c.l.typ, Size: c.l.size, Shape: c.l.shape}
 }
 
 func (c *Component[T]) grow() {
@@ -433,8 +443,13 @@ func (c *Component[T]) save(dst *any) {
 	}
 }
 
+func (c *Component[T]) canLoad(src any) bool {
+	_, ok := src.(*componentState[T])
+	return ok
+}
+
 func (c *Component[T]) load(src any) {
-	s := src.(*componentState[T])
+	s := src.(*componentState[T]) // checked by canLoad
 	c.has = append(c.has[:0], s.has...)
 	c.n = s.n
 	if c.l.kind != marshalled {
@@ -490,7 +505,7 @@ func (r *Resource[T]) Set(v T) { r.v = v }
 func (r *Resource[T]) Ptr() *T { return &r.v }
 
 func (r *Resource[T]) schemaEntry() SchemaEntry {
-	return SchemaEntry{Kind: "resource", Name: r.name, Type: r.l.typ, Size: r.l.size}
+	return SchemaEntry{Kind: "resource", Name: r.name, Type: r.l.typ, Size: r.l.size, Shape: r.l.shape}
 }
 
 func (r *Resource[T]) grow()         {}
@@ -560,8 +575,13 @@ func (r *Resource[T]) save(dst *any) {
 	s.v = r.v
 }
 
+func (r *Resource[T]) canLoad(src any) bool {
+	_, ok := src.(*resourceState[T])
+	return ok
+}
+
 func (r *Resource[T]) load(src any) {
-	s := src.(*resourceState[T])
+	s := src.(*resourceState[T]) // checked by canLoad
 	if r.l.kind != marshalled {
 		r.v = s.v
 		return
@@ -575,7 +595,7 @@ func (r *Resource[T]) load(src any) {
 
 // appendSchemaEntry appends e's portable encoding (snapshots, replays):
 // kind byte (0 component, 1 resource), name and type as a length byte and
-// bytes, size as int32.
+// bytes, size as int32, shape as uint64.
 func appendSchemaEntry(b []byte, e SchemaEntry) []byte {
 	k := byte(0)
 	if e.Kind == "resource" {
@@ -585,14 +605,14 @@ func appendSchemaEntry(b []byte, e SchemaEntry) []byte {
 	b = append(b, e.Name...)
 	b = append(b, byte(len(e.Type)))
 	b = append(b, e.Type...)
-	s := uint32(int32(e.Size))
-	return append(b, byte(s), byte(s>>8), byte(s>>16), byte(s>>24))
+	b = binary.LittleEndian.AppendUint32(b, uint32(int32(e.Size)))
+	return binary.LittleEndian.AppendUint64(b, e.Shape)
 }
 
 // AppendSchema appends the portable encoding of s to b: the number of
 // entries (uint16), then for each its kind (uint8: 0 component, 1
-// resource), name and type (a length byte and the bytes) and size (int32,
-// -1 for variable-size values). Snapshots and replay headers carry it.
+// resource), name and type (a length byte and the bytes), size (int32,
+// -1 for variable-size values) and shape (uint64). Snapshots and replay headers carry it.
 func AppendSchema(b []byte, s Schema) []byte {
 	b = append(b, byte(len(s)), byte(len(s)>>8))
 	for _, e := range s {

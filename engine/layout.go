@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/zeebo/xxh3"
 )
 
 // A game's components and resources are stored, hashed and snapshotted by
@@ -40,6 +42,7 @@ type layout struct {
 	typ   string    // the Go type, for the schema and messages
 	size  int       // canonical bytes of one value; -1 when marshalled
 	mem   uintptr   // unsafe.Sizeof of one value
+	shape uint64    // hash of the encoding's description (see describe)
 	spans []span    // canonical bytes in memory order (padded)
 	bools []uintptr // offsets of bool fields, which must read 0 or 1
 }
@@ -56,7 +59,7 @@ func layoutOf[T any]() (layout, error) {
 	_, appends := any(zero).(encoding.BinaryAppender)
 	_, unmarshals := any(&zero).(encoding.BinaryUnmarshaler)
 	if appends && unmarshals {
-		return layout{kind: marshalled, typ: t.String(), size: -1, mem: t.Size()}, nil
+		return layout{kind: marshalled, typ: t.String(), size: -1, mem: t.Size(), shape: xxh3.HashString("marshalled")}, nil
 	}
 	if k := t.Kind(); !plainKind(k) && k != reflect.Struct && k != reflect.Array {
 		if appends || unmarshals {
@@ -67,7 +70,7 @@ func layoutOf[T any]() (layout, error) {
 	if binary.Size(zero) < 0 {
 		return layout{}, fmt.Errorf("type %s holds %s, which has no fixed size; a component or resource holds %s", t, unfixed(t), accepted)
 	}
-	l := layout{typ: t.String(), size: binary.Size(zero), mem: t.Size()}
+	l := layout{typ: t.String(), size: binary.Size(zero), mem: t.Size(), shape: xxh3.HashString(describe(t))}
 	l.walk(t, 0)
 	if len(l.spans) == 0 || len(l.spans) == 1 && l.spans[0].off == 0 && l.spans[0].n == l.mem {
 		l.kind = packed
@@ -80,6 +83,26 @@ func layoutOf[T any]() (layout, error) {
 		panic(fmt.Sprintf("engine: layout of %s: %d bytes in memory, %d canonical", t, l.mem, l.size))
 	}
 	return l, nil
+}
+
+// describe spells out what the canonical bytes of a plain type are, field
+// by field ("struct{uint16;[3]float32}"), without names: two types with the
+// same description encode the same values the same way.
+func describe(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Array:
+		return fmt.Sprintf("[%d]%s", t.Len(), describe(t.Elem()))
+	case reflect.Struct:
+		b := []byte("struct{")
+		for i := range t.NumField() {
+			if i > 0 {
+				b = append(b, ';')
+			}
+			b = append(b, describe(t.Field(i).Type)...)
+		}
+		return string(append(b, '}'))
+	}
+	return t.Kind().String()
 }
 
 func plainKind(k reflect.Kind) bool {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -21,7 +23,7 @@ import (
 //	tick rate  uint32   the loop's tick rate
 //	schema:    entries uint16, then per entry kind uint8 (0 component,
 //	           1 resource), name length uint8 + bytes, type length uint8
-//	           + bytes, size int32 (-1: variable)
+//	           + bytes, size int32 (-1: variable), shape uint64
 //	world:
 //	  tick uint64, rng state uint64, rng inc uint64
 //	  slots uint32 (n), live count uint32
@@ -288,15 +290,39 @@ func (r *snapReader) schema(field string) Schema {
 		default:
 			e.Kind = "resource"
 		}
+		at := r.off
 		e.Name = string(r.take(field, int(r.u8(field))))
 		e.Type = string(r.take(field, int(r.u8(field))))
 		e.Size = int(int32(r.u32(field)))
-		if r.err != nil {
+		e.Shape = r.u64(field)
+		switch {
+		case r.err != nil:
+			return nil
+		case !printable(e.Name) || !printable(e.Type) || e.Name == "" || e.Type == "":
+			r.off = at
+			r.fail(field, fmt.Errorf("entry %d has name %q and type %q (non-empty printable text wanted)", len(s), e.Name, e.Type))
+			return nil
+		case e.Size < -1:
+			r.off = at
+			r.fail(field, fmt.Errorf("entry %d (%q) has size %d (-1 or more wanted)", len(s), e.Name, e.Size))
 			return nil
 		}
 		s = append(s, e)
 	}
 	return s
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, c := range s {
+		if !unicode.IsPrint(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // count reads a uint32 length of items of size bytes each, checking it

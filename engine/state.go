@@ -102,6 +102,11 @@ func (e *Engine) LoadState(st *State) {
 	case st.fingerprint != w.fingerprint || len(st.cols) != len(w.cols):
 		panic(fmt.Sprintf("engine: LoadState: the State was saved from a world with another schema (this world has %d components and resources)", len(w.cols)))
 	}
+	for i, c := range w.cols {
+		if !c.canLoad(st.cols[i]) {
+			panic(fmt.Sprintf("engine: LoadState: the State was saved from a world whose %v is of another Go type", c.schemaEntry()))
+		}
+	}
 	if st.rate != e.Loop.TickRate() {
 		_ = e.Loop.SetTickRate(st.rate) // it was the loop's rate
 	}
@@ -130,4 +135,11 @@ func (e *Engine) LoadState(st *State) {
 	e.Jobs.nextID = st.jobNext
 	clear(e.Jobs.pending)
 	copyInto(&e.Jobs.pending, st.jobs)
+	for _, jb := range e.Jobs.pending {
+		// A job delivered (JobsReplay) and applied since the save is
+		// pending again: it waits for its delivery once more. No job
+		// pending at the save was marked (a delivered job is applied in
+		// the tick it is delivered for).
+		jb.deliver = false
+	}
 }

@@ -34,7 +34,7 @@
 //	offset 51  scene        uint8 length + that many bytes: the scene's identifier (<= 64)
 //	then       schema       the world's components and resources (engine.AppendSchema):
 //	                        uint16 count, then per entry kind uint8, name and type as
-//	                        uint8 length + bytes, size int32 (-1: variable)
+//	                        uint8 length + bytes, size int32 (-1: variable), shape uint64
 //	then       CRC          uint32   CRC-32 (IEEE) of every header byte before it
 //
 // Chunk:

@@ -21,7 +21,7 @@ const (
 	MaxScene = 64
 	// MaxSchema caps the bytes of the schema in a header: MaxColumns
 	// entries of the longest name and type.
-	MaxSchema        = 2 + engine.MaxColumns*(1+1+engine.MaxColumnName+1+255+4)
+	MaxSchema        = 2 + engine.MaxColumns*(1+1+engine.MaxColumnName+1+255+4+8)
 	MaxChunk         = 64 << 20
 	MaxTicksPerChunk = 1 << 20
 	MaxJobsPerTick   = engine.MaxJobsInFlight
