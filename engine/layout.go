@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -185,14 +186,37 @@ func appendCanonical[T any](b []byte, l *layout, vs []T) []byte {
 	if l.kind == packed {
 		return append(b, bytesOf(vs)...)
 	}
+	n := len(b)
+	b = slices.Grow(b, len(vs)*l.size)[:n+len(vs)*l.size]
+	out := b[n:]
 	mem := bytesOf(vs)
 	for i := range vs {
 		v := mem[uintptr(i)*l.mem:]
 		for _, s := range l.spans {
-			b = append(b, v[s.off:s.off+s.n]...)
+			copySpan(out, v[s.off:], s.n)
+			out = out[s.n:]
 		}
 	}
 	return b
+}
+
+// copySpan copies the first n bytes of src to dst, with one load and one
+// store for the common field sizes (copy calls memmove, which costs more
+// than the move for a few bytes).
+func copySpan(dst, src []byte, n uintptr) {
+	le := binary.LittleEndian
+	switch n {
+	case 1:
+		dst[0] = src[0]
+	case 2:
+		le.PutUint16(dst, le.Uint16(src))
+	case 4:
+		le.PutUint32(dst, le.Uint32(src))
+	case 8:
+		le.PutUint64(dst, le.Uint64(src))
+	default:
+		copy(dst[:n], src[:n])
+	}
 }
 
 // readCanonical fills vs from the canonical bytes in src (len(vs)*size
@@ -202,11 +226,11 @@ func readCanonical[T any](vs []T, l *layout, src []byte) error {
 	if l.kind == packed {
 		copy(mem, src)
 	} else {
-		at := 0
 		for i := range vs {
 			v := mem[uintptr(i)*l.mem:]
 			for _, s := range l.spans {
-				at += copy(v[s.off:s.off+s.n], src[at:])
+				copySpan(v[s.off:], src, s.n)
+				src = src[s.n:]
 			}
 		}
 	}
