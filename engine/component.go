@@ -160,7 +160,8 @@ func mustLayout[T any](kind, name string) layout {
 // that reused its slot. A new entity has no components; Despawn removes
 // them all.
 //
-// For hot loops, Slices gives the storage itself. Like the World, a
+// For hot loops, Slices gives the storage itself and Indices the slots
+// that have the component. Like the World, a
 // Component is not safe for concurrent use.
 type Component[T any] struct {
 	w    *World
@@ -169,6 +170,11 @@ type Component[T any] struct {
 	vals []T
 	has  []bool
 	n    int // entities that have it
+
+	// idx lists the slots that have the component, in order, when
+	// !stale (Indices).
+	idx   []int32
+	stale bool
 
 	// A snapshot decoded but not yet committed (Restore).
 	stVals []T
@@ -239,6 +245,7 @@ func (c *Component[T]) Set(e Entity, v T) bool {
 	if !c.has[e.index] {
 		c.has[e.index] = true
 		c.n++
+		c.stale = true
 	}
 	c.vals[e.index] = v
 	return true
@@ -288,6 +295,37 @@ func (c *Component[T]) All() iter.Seq2[Entity, T] {
 //	}
 func (c *Component[T]) Slices() (vals []T, has []bool) { return c.vals, c.has }
 
+// Indices returns the slots of the live entities that have the component,
+// in slot order: the fast path for a component that few or a random part
+// of the entities have, where a loop over Slices' has would stall on
+// branches it cannot predict.
+//
+//	hp, _ := health.Slices()
+//	rg, _ := regen.Slices()
+//	for _, i := range regen.Indices() {
+//		hp[i] += rg[i] // every entity with regen has health, in this game
+//	}
+//
+// The list is rebuilt, in one pass over the slots, on the first call after
+// the component was added to or taken from an entity; it is valid until
+// then (and until Restore or LoadState). Do not change it.
+func (c *Component[T]) Indices() []int32 {
+	if !c.stale {
+		return c.idx
+	}
+	buf := c.idx[:cap(c.idx)]
+	if len(buf) < len(c.has) {
+		buf = make([]int32, len(c.has), cap(c.has))
+	}
+	k := 0
+	for i, b := range bytesOf(c.has) {
+		buf[k] = int32(i) // kept only when the slot has it: no branch
+		k += int(b)
+	}
+	c.idx, c.stale = buf[:k], false
+	return c.idx
+}
+
 func (c *Component[T]) schemaEntry() SchemaEntry {
 	return SchemaEntry{Kind: "component", Name: c.name, Type: c.l.typ, Size: c.l.size, Shape: c.l.shape}
 }
@@ -302,6 +340,7 @@ func (c *Component[T]) clearSlot(i int) {
 	if c.has[i] {
 		c.has[i] = false
 		c.n--
+		c.stale = true
 	}
 	var zero T
 	c.vals[i] = zero
@@ -411,6 +450,7 @@ const MaxValueBytes = 1 << 24
 
 func (c *Component[T]) commit() {
 	c.vals, c.has, c.n = c.stVals, c.stHas, c.stN
+	c.stale = true
 	c.stVals, c.stHas = nil, nil
 }
 
@@ -452,6 +492,7 @@ func (c *Component[T]) load(src any) {
 	s := src.(*componentState[T]) // checked by canLoad
 	c.has = append(c.has[:0], s.has...)
 	c.n = s.n
+	c.stale = true
 	if c.l.kind != marshalled {
 		c.vals = append(c.vals[:0], s.vals...)
 		return

@@ -1206,3 +1206,59 @@ func TestRestoreRefusesBadSchemaText(t *testing.T) {
 		}
 	}
 }
+
+// Indices lists the slots that have the component, in order, through
+// every change (Set, Remove, Despawn, Restore, LoadState), and does not
+// allocate while nothing changes.
+func TestComponentIndices(t *testing.T) {
+	e := newEngine(t)
+	w := e.World
+	c := NewComponent[int32](w, "c")
+	if got := c.Indices(); len(got) != 0 {
+		t.Fatalf("Indices of an unused component: %v", got)
+	}
+	var ids []Entity
+	for i := range 10 {
+		ids = append(ids, w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate))
+		if i%3 != 1 {
+			c.Set(ids[i], int32(i))
+		}
+	}
+	want := func() []int32 {
+		var s []int32
+		for ent := range c.All() {
+			s = append(s, int32(ent.Index()))
+		}
+		return s
+	}
+	check := func(when string) {
+		t.Helper()
+		if got, w := c.Indices(), want(); !slices.Equal(got, w) {
+			t.Errorf("%s: Indices %v, want %v", when, got, w)
+		}
+	}
+	check("after Set")
+	snap := e.Snapshot()
+	var st State
+	e.SaveState(&st)
+	c.Remove(ids[0])
+	check("after Remove")
+	w.Despawn(ids[5])
+	check("after Despawn")
+	c.Set(ids[1], 7)
+	c.Set(w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate), 1) // reuses slot 5
+	check("after Set and a spawn into a reused slot")
+	e.LoadState(&st)
+	check("after LoadState")
+	c.Remove(ids[2])
+	if err := e.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	check("after Restore")
+	if got := c.Indices(); !slices.Equal(got, []int32{0, 2, 3, 5, 6, 8, 9}) {
+		t.Errorf("Indices %v after restoring the first state", got)
+	}
+	if a := testing.AllocsPerRun(100, func() { _ = c.Indices() }); a != 0 {
+		t.Errorf("Indices allocates %v times while nothing changes", a)
+	}
+}

@@ -391,6 +391,10 @@ func BenchmarkComponentFastPath(b *testing.B) {
 		b.Fatalf("health sums to %d after one pass of each way, want %d", got, want)
 	}
 
+	regenIndices := regen.Indices
+	if got := len(regenIndices()); got != regen.Len() {
+		b.Fatalf("Indices lists %d slots, Len says %d", got, regen.Len())
+	}
 	b.Run("slices-100k", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -400,6 +404,31 @@ func BenchmarkComponentFastPath(b *testing.B) {
 				if ok {
 					hp[i] += regen[i]
 				}
+			}
+		}
+		perEntity(b)
+	})
+	b.Run("indices-100k", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			hp, _ := hp.Slices()
+			regen, _ := regen.Slices()
+			for _, i := range regenIndices() {
+				hp[i] += regen[i]
+			}
+		}
+		perEntity(b)
+	})
+	// The same with the list rebuilt every time, as in a tick where some
+	// entity gained or lost regen.
+	b.Run("indices-rebuilt-100k", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			regen.stale = true
+			hp, _ := hp.Slices()
+			regen, _ := regen.Slices()
+			for _, i := range regenIndices() {
+				hp[i] += regen[i]
 			}
 		}
 		perEntity(b)
