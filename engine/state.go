@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"fmt"
-
-	"github.com/go-gl/mathgl/mgl32"
-)
+import "fmt"
 
 // State is the whole simulated state of an Engine, saved in memory by
 // SaveState for LoadState: the world (entity table, current and previous
@@ -24,18 +20,10 @@ type State struct {
 	fingerprint uint64 // of the world's schema
 	rate        int
 
-	tick  uint64
-	rng   RNG
-	count int
-	gen   []uint32
-	free  []uint32
-	cur   Bodies
-	prev  struct {
-		Pos, Scale, Vel []mgl32.Vec3
-		Rot             []mgl32.Quat
-	}
-	snap []bool
-	cols []any
+	// table holds the world's entity table and bodies (its other fields
+	// are unused).
+	table World
+	cols  []any
 
 	input   Input
 	jobNext JobID
@@ -44,10 +32,30 @@ type State struct {
 
 // Tick returns the world tick the state was saved at (0 for a State never
 // saved).
-func (st *State) Tick() uint64 { return st.tick }
+func (st *State) Tick() uint64 { return st.table.tick }
 
 // copyInto makes *dst a copy of src, reusing *dst's memory.
 func copyInto[T any](dst *[]T, src []T) { *dst = append((*dst)[:0], src...) }
+
+// copyTable makes dst's entity table and bodies a copy of src's, reusing
+// dst's memory.
+func copyTable(dst, src *World) {
+	dst.tick, dst.rng, dst.count = src.tick, src.rng, src.count
+	copyInto(&dst.gen, src.gen)
+	copyInto(&dst.free, src.free)
+	copyInto(&dst.cur.Pos, src.cur.Pos)
+	copyInto(&dst.cur.Rot, src.cur.Rot)
+	copyInto(&dst.cur.Scale, src.cur.Scale)
+	copyInto(&dst.cur.Vel, src.cur.Vel)
+	copyInto(&dst.cur.AngVel, src.cur.AngVel)
+	copyInto(&dst.cur.Mode, src.cur.Mode)
+	copyInto(&dst.cur.Color, src.cur.Color)
+	copyInto(&dst.prev.Pos, src.prev.Pos)
+	copyInto(&dst.prev.Rot, src.prev.Rot)
+	copyInto(&dst.prev.Scale, src.prev.Scale)
+	copyInto(&dst.prev.Vel, src.prev.Vel)
+	copyInto(&dst.snap, src.snap)
+}
 
 // SaveState saves the engine's whole simulated state into st, replacing
 // what st held. Call it between ticks (between frames, or from
@@ -57,21 +65,7 @@ func (e *Engine) SaveState(st *State) {
 	st.saved = true
 	st.fingerprint = w.fingerprint
 	st.rate = e.Loop.TickRate()
-	st.tick, st.rng, st.count = w.tick, w.rng, w.count
-	copyInto(&st.gen, w.gen)
-	copyInto(&st.free, w.free)
-	copyInto(&st.cur.Pos, w.cur.Pos)
-	copyInto(&st.cur.Rot, w.cur.Rot)
-	copyInto(&st.cur.Scale, w.cur.Scale)
-	copyInto(&st.cur.Vel, w.cur.Vel)
-	copyInto(&st.cur.AngVel, w.cur.AngVel)
-	copyInto(&st.cur.Mode, w.cur.Mode)
-	copyInto(&st.cur.Color, w.cur.Color)
-	copyInto(&st.prev.Pos, w.prev.Pos)
-	copyInto(&st.prev.Rot, w.prev.Rot)
-	copyInto(&st.prev.Scale, w.prev.Scale)
-	copyInto(&st.prev.Vel, w.prev.Vel)
-	copyInto(&st.snap, w.snap)
+	copyTable(&st.table, w)
 	if len(st.cols) != len(w.cols) {
 		st.cols = make([]any, len(w.cols))
 	}
@@ -110,21 +104,7 @@ func (e *Engine) LoadState(st *State) {
 	if st.rate != e.Loop.TickRate() {
 		_ = e.Loop.SetTickRate(st.rate) // it was the loop's rate
 	}
-	w.tick, w.rng, w.count = st.tick, st.rng, st.count
-	copyInto(&w.gen, st.gen)
-	copyInto(&w.free, st.free)
-	copyInto(&w.cur.Pos, st.cur.Pos)
-	copyInto(&w.cur.Rot, st.cur.Rot)
-	copyInto(&w.cur.Scale, st.cur.Scale)
-	copyInto(&w.cur.Vel, st.cur.Vel)
-	copyInto(&w.cur.AngVel, st.cur.AngVel)
-	copyInto(&w.cur.Mode, st.cur.Mode)
-	copyInto(&w.cur.Color, st.cur.Color)
-	copyInto(&w.prev.Pos, st.prev.Pos)
-	copyInto(&w.prev.Rot, st.prev.Rot)
-	copyInto(&w.prev.Scale, st.prev.Scale)
-	copyInto(&w.prev.Vel, st.prev.Vel)
-	copyInto(&w.snap, st.snap)
+	copyTable(w, &st.table)
 	for i, c := range w.cols {
 		c.load(st.cols[i])
 	}
