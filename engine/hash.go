@@ -27,8 +27,9 @@ import "encoding/binary"
 // same hash at a tick agree on every bit their following ticks read.
 //
 // Every column is hashed as one block of memory, so the hash runs at
-// memory speed (about 1 µs per 1,000 entities of the engine's own state
-// plus game components of a few bytes each, on a 2020s x86 core). It is
+// memory speed: about 7 µs for 1,000 entities with four small game
+// components on one core of a shared cloud x86 machine, 15 times faster
+// than byte-at-a-time FNV-1a over the same bytes (BenchmarkHash). It is
 // the same on every machine and build: XXH3's result does not depend on
 // the instructions used to compute it, and the bytes hashed are the
 // canonical little-endian ones. It does not allocate, except to grow its
