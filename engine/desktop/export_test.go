@@ -16,3 +16,6 @@ func SetPollHook(r *Runner, f func()) { r.testHookPoll = f }
 
 // ShotBuffer returns the image Screenshot reads frames into.
 func ShotBuffer(r *Runner) any { return r.shot }
+
+// OverlayText returns the text the overlay was last laid out with.
+func OverlayText(r *Runner) string { return string(r.ov.Text) }

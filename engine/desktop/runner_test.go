@@ -19,6 +19,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 	"github.com/nebulaengine/nebula/timing"
@@ -372,5 +373,28 @@ xdotool mousemove 1000 900`, "sh", id, stop)
 		entities, measured, ticksAfter-ticksBefore, cursorAfter-cursorBefore, perFrame, bytesPerFrame, after[0]-before[0])
 	if after[0] != before[0] {
 		t.Errorf("%d heap allocations in %d frames, want 0", after[0]-before[0], measured)
+	}
+}
+
+// Config.OverlayText adds the game's line after the diagnostics' lines,
+// and the overlay shows it (it fits the panel's lines).
+func TestOverlayShowsTheGamesLine(t *testing.T) {
+	e := newScene(t, 10)
+	cfg := testConfig()
+	cfg.Frames = 5
+	cfg.Overlay = true
+	calls := 0
+	cfg.OverlayText = func(b []byte) []byte {
+		calls++
+		return append(b, "score 42"...)
+	}
+	r := newRunner(t, e, cfg)
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	text := desktop.OverlayText(r)
+	lines := strings.Split(text, "\n")
+	if calls == 0 || lines[len(lines)-1] != "score 42" || len(lines) > gfx.OverlayTextLines {
+		t.Errorf("%d calls; overlay text %q: want %d lines at most, the last \"score 42\"", calls, text, gfx.OverlayTextLines)
 	}
 }
