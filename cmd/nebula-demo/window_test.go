@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -324,6 +325,11 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 		t.Fatalf("several demo windows: %q", id)
 	}
 	time.Sleep(time.Second)
+	// The title shows the rates and the score (a resource in the world),
+	// updated twice a second.
+	if title := x.mustXdo(t, "getwindowname", id); !regexp.MustCompile(`^Nebula demo  \d+ FPS  \d+ UPS  60 Hz tick  score \d+$`).MatchString(title) {
+		t.Errorf("window title %q, want \"Nebula demo  <fps> FPS  <ups> UPS  60 Hz tick  score <points>\"", title)
+	}
 	x.mustXdo(t, "windowminimize", "--sync", id)
 	const away = 1500 * time.Millisecond
 	time.Sleep(away)
