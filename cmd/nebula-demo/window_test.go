@@ -69,7 +69,7 @@ func needDisplay(t *testing.T) {
 	}
 }
 
-// statsRow is one row of the -stats CSV, the columns DESIGN.md names plus
+// statsRow is one row of the -stats CSV (diag.CSV): the loop columns plus
 // dropped_ms.
 type statsRow struct {
 	frame, steps, tick      int
