@@ -2,7 +2,8 @@
 // event loop that drives timing.Loop (through engine.Engine.Frame), draws
 // with the gfx renderer and paces the frames.
 //
-// Each frame, Run
+// Each frame, Run does this, in this order (the one place the windowed
+// frame is written down; docs/loop.md links here):
 //
 //  1. processes the window's events: keys, mouse buttons, cursor and wheel
 //     go to the engine's Input, stamped on the clock that drives the loop;
@@ -11,10 +12,12 @@
 //     the Update systems, interpolation into the render buffer with alpha,
 //     the Render systems;
 //  3. draws the render buffer's instances with Runner.Camera and
-//     Runner.ClearColor, which Update systems may change, and swaps;
+//     Runner.ClearColor, which Update systems may change; then, when it is
+//     on (Config.Overlay, SetOverlay), the diagnostics overlay over them,
+//     with the previous frame's figures (this frame's are complete only
+//     after the swap); then swaps;
 //  4. records the frame's diagnostics (Runner.Frame: CPU time per phase,
-//     GPU time, memory; Runner.Monitor: warnings, the pacing report),
-//     draws the overlay when it is on (Config.Overlay, SetOverlay), and
+//     GPU time, memory; Runner.Monitor: warnings, the pacing report) and
 //     calls Config.OnFrame with the loop's statistics;
 //  5. waits for the pacer's next deadline (Config.FPS, 144 by default),
 //     with or without vsync.
