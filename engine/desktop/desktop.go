@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/desktop/internal/pause"
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
@@ -56,29 +57,17 @@ type Runner struct {
 	pacer *timing.Pacer
 	log   logrus.FieldLogger
 
-	frameLimit     uint64
-	duration       time.Duration
-	pauseUnfocused bool
-	onFrame        func(timing.Stats)
-	onKey          keyHook
+	frameLimit uint64
+	duration   time.Duration
+	onFrame    func(timing.Stats)
+	onKey      keyHook
 
 	quit    atomic.Bool
 	running bool
 	closed  bool
 
-	userPaused bool          // SetPaused
-	simPaused  bool          // the runner has paused the loop
-	suspended  bool          // minimised or 0x0: no frames
-	holdPause  bool          // keep the loop paused for one more frame
-	focused    bool          // as of the previous frame
-	lastNow    time.Duration // start of the last frame run
-
-	// What the simulation has been told, for resynchronising with the
-	// devices when it resumes: input is not queued while it is paused.
-	simKeys    [engine.KeyCount]bool
-	simButtons [engine.MouseButtonCount]bool
-	cursorX    float64
-	cursorY    float64
+	gate    *pause.Gate   // pause, suspend, focus and input resynchronisation
+	lastNow time.Duration // start of the last frame run
 
 	// The last frame drawn, which Screenshot draws again.
 	drawn struct {
@@ -185,37 +174,36 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
 	r := &Runner{
-		Camera:         cfg.Camera,
-		ClearColor:     cfg.ClearColor,
-		e:              e,
-		win:            win,
-		ren:            ren,
-		clock:          clock,
-		pacer:          pacer,
-		log:            log,
-		frameLimit:     cfg.Frames,
-		duration:       cfg.Duration,
-		pauseUnfocused: cfg.PauseWhenUnfocused,
-		onFrame:        cfg.OnFrame,
-		focused:        win.Focused(),
-		monitor:        diag.NewMonitor(dcfg, log),
-		diagRate:       diagRate,
-		gpu:            gpu,
-		overlay:        overlay,
-		overlayOn:      cfg.Overlay,
-		overlayText:    cfg.OverlayText,
-		overlayAt:      -1,
+		Camera:      cfg.Camera,
+		ClearColor:  cfg.ClearColor,
+		e:           e,
+		win:         win,
+		ren:         ren,
+		clock:       clock,
+		pacer:       pacer,
+		log:         log,
+		frameLimit:  cfg.Frames,
+		duration:    cfg.Duration,
+		onFrame:     cfg.OnFrame,
+		monitor:     diag.NewMonitor(dcfg, log),
+		diagRate:    diagRate,
+		gpu:         gpu,
+		overlay:     overlay,
+		overlayOn:   cfg.Overlay,
+		overlayText: cfg.OverlayText,
+		overlayAt:   -1,
 	}
 	r.ov.Text = make([]byte, 0, 512)
 	r.ov.Graph = make([]float32, 0, diag.RecentFrames)
 	r.ov.Marks = r.marks[:0]
 	r.frameBody = r.runFrame
 	r.paceBody = func() { r.pacer.Wait() }
+	r.gate = pause.New(win, e, cfg.PauseWhenUnfocused, log)
 	e.SetPhaseClock(clock.Now)
 	r.setLabels(e.Context())
 	win.SetCallbacks(platform.Callbacks{
 		Clock:           clock.Now,
-		Input:           r.input,
+		Input:           r.gate.Input,
 		Key:             r.key,
 		FramebufferSize: r.framebufferSize,
 		Focus:           r.focus,
@@ -263,8 +251,7 @@ func (r *Runner) Run() error {
 	// the loop's time reference (a first frame runs no tick anyway), and
 	// after an earlier Run it stops the time between the Runs from being
 	// simulated.
-	r.pauseSim()
-	r.holdPause = true
+	r.gate.Start()
 	_ = r.pacer.SetRate(r.pacer.Rate()) // restart the deadline grid now
 
 	start := r.clock.Now()
@@ -286,7 +273,7 @@ func (r *Runner) Run() error {
 			r.win.WaitEvents(wait)
 			continue
 		}
-		r.updatePause(now)
+		r.gate.Update(now, r.lastNow)
 
 		r.lastNow = now
 		trace.WithRegion(r.e.Context(), "frame", r.frameBody)
@@ -315,117 +302,15 @@ func (r *Runner) Run() error {
 	return nil
 }
 
-// suspend notices the window being minimised or shrunk to nothing, and
-// back, and reports whether it is away now. Going away pauses the
-// simulation; coming back keeps it paused for one more frame, so that the
-// loop resumes from a frame that was drawn and not from the last one before
-// the window went away.
+// suspend reports whether the window is away (minimised or 0x0), and
+// restarts the pacer's deadline grid when it has just come back: the time
+// away is not "late".
 func (r *Runner) suspend() bool {
-	w, h := r.win.FramebufferSize()
-	away := r.win.Iconified() || w <= 0 || h <= 0
-	switch {
-	case away && !r.suspended:
-		r.suspended = true
-		r.pauseSim()
-		r.log.WithFields(logrus.Fields{"tick": r.e.Loop.Ticks(), "width": w, "height": h, "iconified": r.win.Iconified()}).
-			Debug("window minimised or empty: simulation and drawing suspended")
-	case !away && r.suspended:
-		r.suspended = false
-		r.holdPause = true
-		_ = r.pacer.SetRate(r.pacer.Rate()) // a new grid from now: the time away is not "late"
-		r.log.WithFields(logrus.Fields{"tick": r.e.Loop.Ticks(), "width": w, "height": h}).
-			Debug("window back: simulation resumes")
+	away, back := r.gate.Suspend()
+	if back {
+		_ = r.pacer.SetRate(r.pacer.Rate())
 	}
 	return away
-}
-
-// updatePause pauses or resumes the simulation for this frame, and releases
-// the held keys when the window has lost the focus.
-func (r *Runner) updatePause(now time.Duration) {
-	focused := r.win.Focused()
-	if r.focused && !focused {
-		// The window system will not report the releases that happen
-		// elsewhere: release everything now so nothing sticks.
-		r.e.Input.ReleaseAll(now)
-		r.simKeys = [engine.KeyCount]bool{}
-		r.simButtons = [engine.MouseButtonCount]bool{}
-	}
-	r.focused = focused
-
-	want := r.userPaused || r.holdPause || (r.pauseUnfocused && !focused)
-	r.holdPause = false
-	switch {
-	case want && !r.simPaused:
-		r.pauseSim()
-	case !want && r.simPaused:
-		r.resumeSim(now)
-	}
-}
-
-// pauseSim stops the loop's ticks and the queueing of input events.
-func (r *Runner) pauseSim() {
-	if r.simPaused {
-		return
-	}
-	r.simPaused = true
-	r.e.Loop.Pause()
-}
-
-// resumeSim restarts the ticks. The loop's time reference is the previous
-// frame, which ran paused (every path to here goes through one), so this
-// frame accumulates one frame interval and no more.
-//
-// While paused, input was not queued: the ticks after the pause would
-// otherwise replay everything pressed during it. Instead the simulation is
-// told now about every key and button whose state changed meanwhile, and
-// where the cursor is.
-func (r *Runner) resumeSim(now time.Duration) {
-	r.simPaused = false
-	for k := range engine.KeyCount {
-		if k == engine.KeyUnknown {
-			continue
-		}
-		if held := r.win.KeyHeld(k); held != r.simKeys[k] {
-			kind := engine.KeyUp
-			if held {
-				kind = engine.KeyDown
-			}
-			r.input(engine.InputEvent{Time: now, Kind: kind, Key: k})
-		}
-	}
-	for b := range engine.MouseButtonCount {
-		if held := r.win.ButtonHeld(b); held != r.simButtons[b] {
-			kind := engine.ButtonUp
-			if held {
-				kind = engine.ButtonDown
-			}
-			r.input(engine.InputEvent{Time: now, Kind: kind, Button: b})
-		}
-	}
-	if x, y := r.win.CursorPos(); x != r.cursorX || y != r.cursorY {
-		r.input(engine.InputEvent{Time: now, Kind: engine.CursorMove, X: x, Y: y})
-	}
-	r.e.Loop.Resume(r.lastNow)
-}
-
-// input queues a device event for the simulation, unless it is paused.
-func (r *Runner) input(ev engine.InputEvent) {
-	if r.simPaused {
-		return
-	}
-	switch ev.Kind {
-	case engine.KeyDown:
-		r.simKeys[ev.Key] = true
-	case engine.KeyUp:
-		r.simKeys[ev.Key] = false
-	case engine.ButtonDown:
-		r.simButtons[ev.Button] = true
-	case engine.ButtonUp:
-		r.simButtons[ev.Button] = false
-	case engine.CursorMove:
-		r.cursorX, r.cursorY = ev.X, ev.Y
-	}
-	r.e.Input.Push(ev)
 }
 
 func (r *Runner) key(k engine.Key, pressed, repeat bool) {
@@ -596,12 +481,12 @@ func (r *Runner) Quit() {
 // running, but no tick runs. Resuming continues from that frame, without
 // catching up the pause. Input is not queued for the simulation while it
 // is paused; on resume it learns which keys and buttons are held.
-func (r *Runner) SetPaused(paused bool) { r.mustOpen("SetPaused"); r.userPaused = paused }
+func (r *Runner) SetPaused(paused bool) { r.mustOpen("SetPaused"); r.gate.SetUser(paused) }
 
 // Paused reports whether SetPaused paused the simulation. (The window's
 // state may pause it too; e.Loop.Paused() says whether it is paused at
 // all.)
-func (r *Runner) Paused() bool { return r.userPaused }
+func (r *Runner) Paused() bool { return r.gate.User() }
 
 // SetFPS changes the render rate cap (0 = uncapped) from the next frame.
 func (r *Runner) SetFPS(hz float64) error {
