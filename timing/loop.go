@@ -67,7 +67,8 @@ type Loop struct {
 
 	started bool          // a frame has set the time reference
 	paused  bool          // no time accumulates
-	last    time.Duration // now of the previous frame
+	resumed bool          // Resume set the time reference; no frame since
+	last    time.Duration // now of the previous frame, or of the Resume
 	origin  time.Duration // now of the first frame
 
 	stats  Stats
@@ -102,13 +103,15 @@ func (l *Loop) setRate(hz int) {
 }
 
 // Tick runs one frame that starts at now (a Clock reading). The first Tick
-// after NewLoop, Reset or Resume only sets the time reference and runs no
-// tick. Otherwise the interval since the previous frame is clamped to
-// MaxFrameTime and accumulated; fixed is called for each whole tick, at most
-// MaxStepsPerFrame times (whole ticks beyond the cap are dropped and
-// counted); a zero or negative interval runs no tick and is counted. While
-// paused no time accumulates. Finally render is called exactly once with
-// alpha in [0, 1). Tick returns the number of ticks it ran.
+// after NewLoop or Reset only sets the time reference and runs no tick.
+// Otherwise the interval since the time reference (the previous frame, or
+// the Resume after it) is clamped to MaxFrameTime and accumulated; fixed is
+// called for each whole tick, at most MaxStepsPerFrame times (whole ticks
+// beyond the cap are dropped and counted); a zero or negative interval runs
+// no tick and is counted as an anomaly, except a zero interval right after
+// Resume (Resume(t) then Tick(t)), which is expected. While paused no time
+// accumulates. Finally render is called exactly once with alpha in [0, 1).
+// Tick returns the number of ticks it ran.
 //
 // Either callback may be nil. Stats is up to date when render is called.
 // The fixed callback may call SetTickRate and Pause; see their docs for
@@ -131,6 +134,8 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 	prev := l.last
 	interval := now - prev
 	l.last = now
+	resumed := l.resumed
+	l.resumed = false
 	s.Interval = interval
 	s.Time = now - l.origin
 
@@ -139,6 +144,9 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 	case first || l.paused:
 		// Nothing to accumulate: the reference was just set, or time is
 		// stopped.
+	case interval == 0 && resumed:
+		// Resume(now) then Tick(now): nothing to accumulate, and nothing
+		// wrong either.
 	case interval <= 0:
 		s.NonPositiveFrames++
 		if interval < 0 {
@@ -237,13 +245,17 @@ func (l *Loop) Paused() bool { return l.paused }
 // headless run that pauses at tick n ends exactly at tick n.
 func (l *Loop) Pause() { l.paused = true }
 
-// Resume restarts a paused simulation. The time reference becomes now, so
-// the pause is not caught up in a burst of ticks; the leftover fraction of a
-// tick is kept, so the picture does not jump.
+// Resume restarts a paused simulation. The time reference becomes now: the
+// next Tick accumulates only the time from now to its own start, so the
+// pause is not caught up in a burst of ticks, and a Tick at now itself runs
+// no tick and is not counted as a non-positive frame. The leftover fraction
+// of a tick is kept, so the picture does not jump. Before the first Tick,
+// Resume only unpauses: that Tick sets the time reference.
 func (l *Loop) Resume(now time.Duration) {
 	l.paused = false
 	if l.started {
 		l.last = now
+		l.resumed = true
 	}
 }
 
