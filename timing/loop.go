@@ -25,10 +25,13 @@ type Step struct {
 	// down to the nanosecond), never by summing DT.
 	SimTime time.Duration
 	// Due is the clock time at which the accumulator came to hold this
-	// tick: between the previous frame and this one. Input events with
-	// times up to Due belong to this tick. When a frame was clamped, the
-	// ticks' due times are compressed into the start of the frame; the
-	// events after them wait for later ticks, and none is lost.
+	// tick: between the previous frame and this one, never after the
+	// frame's start. Input events with times up to Due belong to this
+	// tick. Due never decreases from one tick to the next while the clock
+	// does not go backwards, also across a tick-rate change (see
+	// SetTickRate). When a frame was clamped, the ticks' due times are
+	// compressed into the start of the frame; the events after them wait
+	// for later ticks, and none is lost.
 	Due time.Duration
 }
 
@@ -50,6 +53,13 @@ type Loop struct {
 	ticks  uint64
 	frames uint64
 
+	// While Tick runs the fixed callbacks, stepping is set and fedEnd is
+	// the clock time up to which the frame fed the accumulator (its start,
+	// or the start of its clamped part): a tick is due at fedEnd minus the
+	// time still owed after it.
+	stepping bool
+	fedEnd   time.Duration
+
 	// Sim time is baseTime + (ticks-baseTicks)/rate; the base moves when
 	// the tick rate changes, so earlier ticks keep their times.
 	baseTicks uint64
@@ -57,7 +67,8 @@ type Loop struct {
 
 	started bool          // a frame has set the time reference
 	paused  bool          // no time accumulates
-	last    time.Duration // now of the previous frame
+	resumed bool          // Resume set the time reference; no frame since
+	last    time.Duration // now of the previous frame, or of the Resume
 	origin  time.Duration // now of the first frame
 
 	stats  Stats
@@ -92,21 +103,26 @@ func (l *Loop) setRate(hz int) {
 }
 
 // Tick runs one frame that starts at now (a Clock reading). The first Tick
-// after NewLoop, Reset or Resume only sets the time reference and runs no
-// tick. Otherwise the interval since the previous frame is clamped to
-// MaxFrameTime and accumulated; fixed is called for each whole tick, at most
-// MaxStepsPerFrame times (whole ticks beyond the cap are dropped and
-// counted); a zero or negative interval runs no tick and is counted. While
-// paused no time accumulates. Finally render is called exactly once with
-// alpha in [0, 1). Tick returns the number of ticks it ran.
+// after NewLoop or Reset only sets the time reference and runs no tick.
+// Otherwise the interval since the time reference (the previous frame, or
+// the Resume after it) is clamped to MaxFrameTime and accumulated; fixed is
+// called for each whole tick, at most MaxStepsPerFrame times (whole ticks
+// beyond the cap are dropped and counted); a zero or negative interval runs
+// no tick and is counted as an anomaly, except a zero interval right after
+// Resume (Resume(t) then Tick(t)), which is expected. While paused no time
+// accumulates. Finally render is called exactly once with alpha in [0, 1).
+// Tick returns the number of ticks it ran.
 //
 // Either callback may be nil. Stats is up to date when render is called.
+// The fixed callback may call SetTickRate and Pause; see their docs for
+// what that does to the ticks the frame still owes.
 func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float64)) int {
 	s := &l.stats
 	l.frames++
 	s.Frame = l.frames
 	s.Steps = 0
 
+	l.stepping = false // a fixed callback that panicked left it set
 	first := !l.started
 	if first {
 		l.started = true
@@ -118,14 +134,19 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 	prev := l.last
 	interval := now - prev
 	l.last = now
+	resumed := l.resumed
+	l.resumed = false
 	s.Interval = interval
 	s.Time = now - l.origin
 
-	accBefore := l.acc
+	l.fedEnd = prev
 	switch {
 	case first || l.paused:
 		// Nothing to accumulate: the reference was just set, or time is
 		// stopped.
+	case interval == 0 && resumed:
+		// Resume(now) then Tick(now): nothing to accumulate, and nothing
+		// wrong either.
 	case interval <= 0:
 		s.NonPositiveFrames++
 		if interval < 0 {
@@ -138,9 +159,11 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 			interval = l.cfg.MaxFrameTime
 		}
 		l.acc += int64(interval) * l.rate
+		l.fedEnd = prev + interval
 	}
 	s.Debt = time.Duration(l.acc / l.rate)
 
+	l.stepping = true
 	for l.acc >= unitsPerTick && !l.paused {
 		if l.cfg.MaxStepsPerFrame > 0 && s.Steps == l.cfg.MaxStepsPerFrame {
 			whole := l.acc / unitsPerTick
@@ -154,13 +177,15 @@ func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float
 		l.ticks++
 		s.Steps++
 		if fixed != nil {
-			// The frame's time was added from the previous frame on; this
-			// tick became due once (Steps*1e9 - accBefore) units had come.
-			owed := int64(s.Steps)*unitsPerTick - accBefore
-			due := prev + time.Duration((owed+l.rate-1)/l.rate)
-			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks), Due: min(due, now)})
+			// The accumulator was fed up to fedEnd and still holds acc
+			// after this tick, so the tick became due acc/rate before
+			// fedEnd (rounded up to the nanosecond). The accumulator holds
+			// time, in whichever rate, so this holds across SetTickRate.
+			due := l.fedEnd - time.Duration(l.acc/l.rate)
+			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks), Due: due})
 		}
 	}
+	l.stepping = false
 
 	if l.paused {
 		// Paused by a fixed callback: the ticks still owed are not run,
@@ -220,13 +245,17 @@ func (l *Loop) Paused() bool { return l.paused }
 // headless run that pauses at tick n ends exactly at tick n.
 func (l *Loop) Pause() { l.paused = true }
 
-// Resume restarts a paused simulation. The time reference becomes now, so
-// the pause is not caught up in a burst of ticks; the leftover fraction of a
-// tick is kept, so the picture does not jump.
+// Resume restarts a paused simulation. The time reference becomes now: the
+// next Tick accumulates only the time from now to its own start, so the
+// pause is not caught up in a burst of ticks, and a Tick at now itself runs
+// no tick and is not counted as a non-positive frame. The leftover fraction
+// of a tick is kept, so the picture does not jump. Before the first Tick,
+// Resume only unpauses: that Tick sets the time reference.
 func (l *Loop) Resume(now time.Duration) {
 	l.paused = false
 	if l.started {
 		l.last = now
+		l.resumed = true
 	}
 }
 
@@ -238,15 +267,39 @@ func (l *Loop) Reset() {
 }
 
 // SetTickRate changes the tick rate from the next tick on. Ticks already run
-// keep their simulation times, and the leftover fraction of a tick (alpha)
-// is kept, so rendering does not jump. It returns an error, and changes
-// nothing, when hz is out of range.
+// keep their simulation times. It returns an error, and changes nothing,
+// when hz is out of range. What happens to the time not yet simulated
+// depends on when it is called:
+//
+//   - Between frames (outside Tick, or from the render callback), the
+//     accumulator holds less than a tick, and that fraction of a tick
+//     (alpha) is kept as a fraction, so rendering does not jump: the next
+//     tick comes after (1-alpha) ticks of the new rate. The real time it
+//     stood for changes from alpha/old to alpha/new seconds, less than one
+//     tick of the slower rate; that is the rate change's phase, not a
+//     frame's time, and is not counted in Stats.
+//   - From the fixed callback, during Tick (a snapshot restored in a tick
+//     hook, a replay reaching a recorded rate change), the frame may still
+//     owe ticks at the old rate. Their real time is kept: the accumulator
+//     is converted to the new rate exactly, acc*new/old rounded down to its
+//     unit (1/new of a nanosecond, so less than a nanosecond is lost per
+//     change), and the frame goes on running the whole ticks that time
+//     holds at the new rate, under the same MaxStepsPerFrame cap (ticks
+//     beyond it are dropped and counted in CappedTicks and CappedTime).
+//     Step.Due goes on increasing from the tick that made the change and
+//     never passes the frame's start, and alpha after the frame is the
+//     fraction of a new-rate tick left over.
 func (l *Loop) SetTickRate(hz int) error {
 	if err := ValidateTickRate(hz); err != nil {
 		return err
 	}
 	l.baseTime = l.simTime(l.ticks)
 	l.baseTicks = l.ticks
+	if l.stepping {
+		// acc is at most MaxMaxFrameTime*MaxTickRate + a tick, about
+		// 3.6e15, so acc*hz (hz at most 1000) fits in an int64.
+		l.acc = l.acc * int64(hz) / l.rate
+	}
 	l.setRate(hz)
 	return nil
 }

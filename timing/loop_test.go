@@ -487,3 +487,50 @@ func TestPauseFromFixedStopsTheFrame(t *testing.T) {
 		t.Errorf("alpha %v after pausing mid-frame", a)
 	}
 }
+
+// Resume(t) makes t the time reference: a Tick at t runs nothing and is no
+// anomaly, and the next frame accumulates only the time since t.
+func TestResumeSetsTheTimeReference(t *testing.T) {
+	l := newLoop(t, 100, 0) // 10 ms ticks, no cap so a burst would show
+	l.Tick(0, nil, nil)
+	l.Tick(15*time.Millisecond, nil, nil) // one tick, half a tick left
+	l.Pause()
+	l.Tick(20*time.Millisecond, nil, nil)
+	alpha := l.Alpha()
+
+	resume := 10 * time.Second
+	l.Resume(resume)
+	if n := l.Tick(resume, nil, nil); n != 0 {
+		t.Errorf("Tick at the resume ran %d ticks", n)
+	}
+	if s := l.Stats(); s.NonPositiveFrames != 0 || s.ClampedFrames != 0 || l.Alpha() != alpha {
+		t.Errorf("Resume(t) then Tick(t): %d non-positive, %d clamped frames, alpha %v -> %v", s.NonPositiveFrames, s.ClampedFrames, alpha, l.Alpha())
+	}
+	// The half tick kept plus 5 ms: one tick, due 5 ms after the resume.
+	var dues []time.Duration
+	if n := l.Tick(resume+7*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil); n != 1 || dues[0] != resume+5*time.Millisecond {
+		t.Errorf("frame 7 ms after the resume ran %d ticks due %v, want 1 due %v", n, dues, resume+5*time.Millisecond)
+	}
+	// A zero interval is an anomaly again once a frame has run.
+	l.Tick(resume+7*time.Millisecond, nil, nil)
+	if s := l.Stats(); s.NonPositiveFrames != 1 {
+		t.Errorf("a repeated frame counted %d non-positive frames, want 1", s.NonPositiveFrames)
+	}
+
+	// Without a Tick at the resume, the first frame accumulates the time
+	// since Resume and no more.
+	l.Pause()
+	l.Tick(resume+8*time.Millisecond, nil, nil)
+	before := l.Ticks()
+	l.Resume(time.Minute)
+	if n := l.Tick(time.Minute+25*time.Millisecond, nil, nil); n != 2 || l.Ticks() != before+2 {
+		t.Errorf("first frame 25 ms after a resume ran %d ticks, want 2", n)
+	}
+	// Time going backwards from the resume is still an anomaly.
+	l.Pause()
+	l.Resume(2 * time.Minute)
+	l.Tick(2*time.Minute-time.Millisecond, nil, nil)
+	if s := l.Stats(); s.NonPositiveFrames != 2 {
+		t.Errorf("a frame before the resume counted %d non-positive frames, want 2", s.NonPositiveFrames)
+	}
+}
