@@ -27,11 +27,17 @@ import (
 
 // Devices is what the gate reads of the window and its devices.
 type Devices interface {
+	// Focused reports whether the window has the input focus.
 	Focused() bool
+	// Iconified reports whether the window is minimised.
 	Iconified() bool
+	// FramebufferSize returns the size of the window's framebuffer.
 	FramebufferSize() (width, height int)
+	// KeyHeld reports whether a key is down now.
 	KeyHeld(engine.Key) bool
+	// ButtonHeld reports whether a mouse button is down now.
 	ButtonHeld(engine.MouseButton) bool
+	// CursorPos returns the cursor's position in the window.
 	CursorPos() (x, y float64)
 }
 
