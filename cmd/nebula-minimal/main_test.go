@@ -58,7 +58,7 @@ func TestMain(m *testing.M) {
 // hash, and a bad flag ends with status 2 and one line.
 func TestHeadlessAndBadFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "120", "-print-hash", "-log-level", "error"}, &stdout, &stderr, game); code != 0 {
+	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "120", "-print-hash", "-log-level", "error"}, &stdout, &stderr, app.Game{Run: game}); code != 0 {
 		t.Fatalf("exit status %d: %s", code, stderr.String())
 	}
 	if got := stdout.String(); !strings.HasPrefix(got, "state-hash 120 ") || len(got) != len("state-hash 120 ")+17 {
@@ -66,18 +66,18 @@ func TestHeadlessAndBadFlag(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := app.Main("nebula-minimal", []string{"-power", "eco"}, &stdout, &stderr, game); code != 2 {
+	if code := app.Main("nebula-minimal", []string{"-power", "eco"}, &stdout, &stderr, app.Game{Run: game}); code != 2 {
 		t.Errorf("-power eco: exit status %d, want 2", code)
 	}
 	if got, want := stderr.String(), "nebula-minimal: -power eco: must be normal or low\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
-	// The recording flags are the demo's: refused, not ignored.
+	// The recording flags are the demo's: unknown here, refused.
 	stderr.Reset()
-	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", t.TempDir() + "/r.rep"}, &stdout, &stderr, game); code != 2 {
+	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", t.TempDir() + "/r.rep"}, &stdout, &stderr, app.Game{Run: game}); code != 2 {
 		t.Errorf("-record: exit status %d, want 2", code)
 	}
-	if got, want := stderr.String(), "nebula-minimal: -record: nebula-minimal does not record or replay (nebula-demo does; see package engine/replay)\n"; got != want {
+	if got, want := stderr.String(), "nebula-minimal: flag provided but not defined: -record (see -h)\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 }

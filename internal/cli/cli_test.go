@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,34 +16,46 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
+// parse defines the common and the recording flags on a FlagSet named
+// nebula-demo, parses args and checks them, as package app does.
+func parse(args []string, usage io.Writer) (*Options, error) {
+	fs := flag.NewFlagSet("nebula-demo", flag.ContinueOnError)
+	o := Register(fs)
+	o.RegisterRecording(fs)
+	if err := Parse(fs, args, usage); err != nil {
+		return o, err
+	}
+	return o, o.Check(fs)
+}
+
 func TestProfilingFlags(t *testing.T) {
 	defaultDir := filepath.Join(os.TempDir(), "nebula-hitches")
 	for _, tc := range []struct {
 		args []string
-		want func(o Options) bool
+		want func(o *Options) bool
 		desc string
 	}{
-		{nil, func(o Options) bool {
+		{nil, func(o *Options) bool {
 			return o.CPUProfile == "" && o.MemProfile == "" && o.Trace == "" && o.Pprof == "" &&
 				o.Hitch == 50*time.Millisecond && o.HitchDir == defaultDir
 		}, "profiling off, hitch capture at 50ms into " + defaultDir},
-		{[]string{"-cpuprofile", "cpu.prof", "-memprofile", "mem.prof", "-trace", "trace.out"}, func(o Options) bool {
+		{[]string{"-cpuprofile", "cpu.prof", "-memprofile", "mem.prof", "-trace", "trace.out"}, func(o *Options) bool {
 			return o.ProfOptions() == prof.Options{CPUProfile: "cpu.prof", MemProfile: "mem.prof", Trace: "trace.out"}
 		}, "the three files"},
-		{[]string{"-pprof", ":6060"}, func(o Options) bool { return o.Pprof == ":6060" && o.ProfOptions().PprofAddr == ":6060" }, "pprof :6060"},
-		{[]string{"-pprof", "6060"}, func(o Options) bool { return o.Pprof == "6060" }, "pprof 6060"},
-		{[]string{"-pprof", "0.0.0.0:6060"}, func(o Options) bool { return o.Pprof == "0.0.0.0:6060" }, "pprof on all interfaces"},
-		{[]string{"-pprof", "[::1]:6060"}, func(o Options) bool { return o.Pprof == "[::1]:6060" }, "pprof on IPv6 loopback"},
-		{[]string{"-hitch", "0"}, func(o Options) bool { return o.Hitch == 0 }, "hitch off"},
-		{[]string{"-hitch", "33ms", "-hitch-dir", "h"}, func(o Options) bool {
+		{[]string{"-pprof", ":6060"}, func(o *Options) bool { return o.Pprof == ":6060" && o.ProfOptions().PprofAddr == ":6060" }, "pprof :6060"},
+		{[]string{"-pprof", "6060"}, func(o *Options) bool { return o.Pprof == "6060" }, "pprof 6060"},
+		{[]string{"-pprof", "0.0.0.0:6060"}, func(o *Options) bool { return o.Pprof == "0.0.0.0:6060" }, "pprof on all interfaces"},
+		{[]string{"-pprof", "[::1]:6060"}, func(o *Options) bool { return o.Pprof == "[::1]:6060" }, "pprof on IPv6 loopback"},
+		{[]string{"-hitch", "0"}, func(o *Options) bool { return o.Hitch == 0 }, "hitch off"},
+		{[]string{"-hitch", "33ms", "-hitch-dir", "h"}, func(o *Options) bool {
 			c := o.HitchConfig()
 			d := diag.DefaultHitchConfig()
 			return o.Hitch == 33*time.Millisecond && o.HitchDir == "h" &&
 				c.Threshold == 33*time.Millisecond && c.Dir == "h" && c.MinGap == d.MinGap && c.MaxFiles == d.MaxFiles && c.Window == d.Window
 		}, "hitch 33ms into h"},
-		{[]string{"-hitch-dir", "h"}, func(o Options) bool { return o.Hitch == 50*time.Millisecond && o.HitchDir == "h" }, "hitch dir with the default threshold"},
+		{[]string{"-hitch-dir", "h"}, func(o *Options) bool { return o.Hitch == 50*time.Millisecond && o.HitchDir == "h" }, "hitch dir with the default threshold"},
 	} {
-		o, err := Parse("nebula-demo", tc.args, nil)
+		o, err := parse(tc.args, nil)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tc.args, err)
 			continue
@@ -69,7 +83,7 @@ func TestProfilingFlagErrors(t *testing.T) {
 		{[]string{"-pprof", "localhost"}, "-pprof localhost: " + accepted},
 		{[]string{"-cpuprofile"}, "flag needs an argument: -cpuprofile (see -h)"},
 	} {
-		_, err := Parse("nebula-demo", tc.args, nil)
+		_, err := parse(tc.args, nil)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("Parse(%q) = %v, want a *UsageError", tc.args, err)
@@ -83,7 +97,7 @@ func TestProfilingFlagErrors(t *testing.T) {
 
 func TestProfilingFlagsInUsage(t *testing.T) {
 	var usage bytes.Buffer
-	if _, err := Parse("nebula-demo", []string{"-h"}, &usage); !errors.Is(err, ErrHelp) {
+	if _, err := parse([]string{"-h"}, &usage); !errors.Is(err, ErrHelp) {
 		t.Fatalf("Parse(-h) = %v, want ErrHelp", err)
 	}
 	for _, want := range []string{
@@ -118,7 +132,7 @@ func TestPowerFlags(t *testing.T) {
 		{[]string{"-pause-unfocused"}, timing.PowerNormal, 60, 144, true},
 		{[]string{"-power", "low", "-pause-unfocused"}, timing.PowerLow, 30, 30, true},
 	} {
-		o, err := Parse("nebula-demo", tc.args, nil)
+		o, err := parse(tc.args, nil)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tc.args, err)
 			continue
@@ -131,17 +145,17 @@ func TestPowerFlags(t *testing.T) {
 			t.Errorf("Parse(%q).LoopConfig().TickRate = %d, want %d", tc.args, lc.TickRate, tc.tick)
 		}
 	}
-	_, err := Parse("nebula-demo", []string{"-power", "eco"}, nil)
+	_, err := parse([]string{"-power", "eco"}, nil)
 	var ue *UsageError
 	if !errors.As(err, &ue) || err.Error() != "-power eco: must be normal or low" {
 		t.Errorf("Parse(-power eco) = %v, want the usage error %q", err, "-power eco: must be normal or low")
 	}
-	o, _ := Parse("nebula-demo", []string{"-power", "low", "-pause-unfocused"}, nil)
+	o, _ := parse([]string{"-power", "low", "-pause-unfocused"}, nil)
 	if s := o.Summary(); !strings.Contains(s, "tick 30 Hz, render cap 30 Hz") || !strings.Contains(s, "power low, paused when unfocused") {
 		t.Errorf("Summary() = %q, want the low-power rates and both modes", s)
 	}
 	var usage bytes.Buffer
-	Parse("nebula-demo", []string{"-h"}, &usage)
+	parse([]string{"-h"}, &usage)
 	for _, want := range []string{
 		"  -power mode\n    \tpower mode: normal (60 Hz ticks, 144 FPS cap) or low (30 Hz ticks, 30 FPS cap); -tick-rate and -fps, when given, win (default \"normal\")\n",
 		"  -pause-unfocused\n    \tpause the simulation while the window does not have the input focus\n",
