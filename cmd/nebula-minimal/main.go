@@ -29,7 +29,11 @@ import (
 // speed is how fast the arrow keys move the cube, in units per second.
 const speed = 8
 
-func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, app.Game{Run: game})) }
+// minimal is the game: the common flags only (app.Game.Flags would add its
+// own), no recording, and game as its run.
+var minimal = app.Game{Run: game}
+
+func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
 
 func game(s *app.Session) error {
 	e, err := engine.New(s.EngineConfig()) // 60 Hz ticks unless -tick-rate or -power say otherwise

@@ -165,3 +165,104 @@ func TestPowerFlags(t *testing.T) {
 		}
 	}
 }
+
+// A flag given in a mode where it means nothing is refused with one line
+// that says why; the same flag in its own mode, or left at its default, is
+// accepted.
+func TestModeRefusals(t *testing.T) {
+	const (
+		window = " needs a window: it means nothing with -headless"
+		verify = " means nothing with -verify (it steps the recorded ticks at the recording's rate, without a display)"
+	)
+	headless := []string{"-headless", "-ticks", "10"}
+	verifying := []string{"-replay", "r.rep", "-headless", "-verify"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		// A window's flags with -headless.
+		{append(headless, "-fps", "60"), "-fps" + window},
+		{append(headless, "-vsync"), "-vsync" + window},
+		{append(headless, "-duration", "10s"), "-duration" + window},
+		{append(headless, "-pause-unfocused"), "-pause-unfocused" + window},
+		{append(headless, "-screenshot", "s.png"), "-screenshot" + window},
+		{append(headless, "-width", "640"), "-width" + window},
+		{append(headless, "-height", "480"), "-height" + window},
+		{append(headless, "-fullscreen"), "-fullscreen" + window},
+		{append(headless, "-hitch", "30ms"), "-hitch" + window},
+		{append(headless, "-hitch-dir", "/etc/passwd"), "-hitch-dir" + window},
+		// A simulated display's flags without -headless.
+		{[]string{"-ticks", "10"}, "-ticks needs -headless"},
+		{[]string{"-display-hz", "30"}, "-display-hz needs -headless"},
+		{[]string{"-jitter", "0.5"}, "-jitter needs -headless"},
+		{[]string{"-jitter-seed", "7"}, "-jitter-seed needs -headless"},
+		// A flag that tunes another that is off.
+		{[]string{"-hitch", "0", "-hitch-dir", "h"}, "-hitch-dir needs -hitch above 0"},
+		{append(headless, "-jitter-seed", "7"), "-jitter-seed needs -jitter above 0"},
+		{append(headless, "-jitter", "0", "-jitter-seed", "7"), "-jitter-seed needs -jitter above 0"},
+		// Recording and replay.
+		{[]string{"-verify"}, "-verify needs -replay and -headless"},
+		{[]string{"-replay", "r.rep", "-verify"}, "-verify needs -replay and -headless"},
+		{[]string{"-replay", "r.rep", "-headless"}, "-replay with -headless needs -verify (a headless replay only checks the recording)"},
+		{[]string{"-replay", "r.rep", "-record", "s.rep"}, "-record and -replay exclude each other (a replay is already a recording)"},
+		{[]string{"-partial"}, "-partial needs -replay"},
+		{append(verifying, "-ticks", "5"), "-ticks conflicts with -replay (a replay runs its recording's ticks)"},
+		{[]string{"-replay", "r.rep", "-crash-dir", "d"}, "-crash-dir conflicts with -replay (a replay writes no crash replay)"},
+		{[]string{"-crash-dir", ""}, `-crash-dir "": must name a directory`},
+		// What -verify does not use: it steps the recorded ticks.
+		{append(verifying, "-power", "low"), "-power" + verify},
+		{append(verifying, "-max-frame", "1s"), "-max-frame" + verify},
+		{append(verifying, "-max-steps", "3"), "-max-steps" + verify},
+		{append(verifying, "-frames", "100"), "-frames" + verify},
+		{append(verifying, "-display-hz", "30"), "-display-hz" + verify},
+		{append(verifying, "-jitter", "0.5"), "-jitter" + verify},
+		{append(verifying, "-stats", "s.csv"), "-stats" + verify},
+		{[]string{"-headless"}, "-headless needs -ticks or -frames (a headless run has no window to close)"},
+	} {
+		_, err := parse(tc.args, nil)
+		var ue *UsageError
+		if !errors.As(err, &ue) || err.Error() != tc.want {
+			t.Errorf("%q: %v, want the usage error %q", tc.args, err, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		nil,
+		{"-width", "640", "-height", "480", "-fps", "60", "-vsync", "-duration", "1s", "-pause-unfocused", "-screenshot", "s.png", "-fullscreen", "-hitch", "30ms", "-hitch-dir", "h"},
+		{"-headless", "-ticks", "10", "-display-hz", "30", "-jitter", "0.5", "-jitter-seed", "7", "-max-frame", "1s", "-max-steps", "3", "-stats", "s.csv"},
+		{"-headless", "-frames", "10", "-power", "low", "-record", "r.rep", "-crash-dir", "d"}, // -power sets -fps, which was not given
+		{"-replay", "r.rep", "-frames", "100", "-power", "low", "-partial", "-stats", "s.csv", "-hitch", "0"},
+		{"-replay", "r.rep", "-headless", "-verify", "-partial", "-tick-rate", "60", "-seed", "3", "-print-hash"},
+	} {
+		if _, err := parse(args, nil); err != nil {
+			t.Errorf("%q: %v, want no error", args, err)
+		}
+	}
+}
+
+// Given knows every flag given, the program's own too; the recording flags
+// exist only where RegisterRecording defined them.
+func TestGivenAndOwnFlags(t *testing.T) {
+	fs := flag.NewFlagSet("my-game", flag.ContinueOnError)
+	o := Register(fs)
+	greeting := fs.String("greeting", "hello", "what the game says")
+	if err := Parse(fs, []string{"-greeting", "hi", "-seed", "4"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Check(fs); err != nil {
+		t.Fatal(err)
+	}
+	if *greeting != "hi" || !o.Given("greeting") || !o.Given("seed") || o.Given("tick-rate") || o.Seed != 4 {
+		t.Errorf("greeting %q, given greeting %v, seed %v, tick-rate %v; seed %d", *greeting, o.Given("greeting"), o.Given("seed"), o.Given("tick-rate"), o.Seed)
+	}
+	for _, name := range []string{"record", "replay", "verify", "partial", "crash-dir", "entities", "panic-at-tick"} {
+		if fs.Lookup(name) != nil {
+			t.Errorf("Register defined -%s", name)
+		}
+		fs := flag.NewFlagSet("my-game", flag.ContinueOnError)
+		Register(fs)
+		err := Parse(fs, []string{"-" + name}, nil)
+		if want := "flag provided but not defined: -" + name + " (see -h)"; err == nil || err.Error() != want {
+			t.Errorf("-%s without RegisterRecording: %v, want %q", name, err, want)
+		}
+	}
+}
