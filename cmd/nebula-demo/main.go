@@ -27,7 +27,9 @@
 //	nebula-demo -headless -ticks 3600 -print-hash
 //
 // prints the same "state-hash 3600 <hash>" whatever -display-hz and
-// -jitter say. Run nebula-demo -h for every flag.
+// -jitter say. Run nebula-demo -h for every flag. A flag that means nothing
+// in the chosen mode (-width with -headless, -ticks without it, -stats with
+// -verify, ...) is refused with status 2 and the reason (package cli).
 package main
 
 import (
