@@ -14,8 +14,11 @@
 //	nebula-demo -headless -ticks 3600 -record r.rep
 //	nebula-demo -replay r.rep -headless -verify      # "replay ok 3600"
 //
-// -panic-at-tick N (debug) makes a fixed system panic at tick N, to test
-// crash capture; the recording carries it, so its replay panics there too.
+// The demo's own flags, defined in this package beside the common ones:
+// -entities N sets the number of cubes (default 1000); -panic-at-tick N
+// (debug) makes a fixed system panic at tick N, to test crash capture. The
+// recording carries both, so a replay has the same cubes and panics there
+// too.
 //
 // With -headless it needs no window and no GL: a simulated display drives
 // the loop as fast as the CPU allows, and the player's input comes from a
@@ -24,11 +27,14 @@
 //	nebula-demo -headless -ticks 3600 -print-hash
 //
 // prints the same "state-hash 3600 <hash>" whatever -display-hz and
-// -jitter say. Run nebula-demo -h for every flag.
+// -jitter say. Run nebula-demo -h for every flag. A flag that means nothing
+// in the chosen mode (-width with -headless, -ticks without it, -stats with
+// -verify, ...) is refused with status 2 and the reason (package cli).
 package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -39,27 +45,57 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/app"
+	"github.com/nebulaengine/nebula/internal/cli"
 )
 
 const program = "nebula-demo"
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run is the whole program; it returns the exit status: 0 success, 2 bad
-// usage, 1 any other failure (reported in one line on stderr). Flags,
-// logging, profiling and the -stats file are set up by package app, which
-// nebula-minimal shares.
-func run(args []string, stdout, stderr io.Writer) int {
-	return app.Main(program, args, stdout, stderr, runDemo)
+// maxEntities is the largest -entities.
+const maxEntities = 1_000_000
+
+// flags are the demo's own flags, beside the common ones (package cli).
+type flags struct {
+	entities    int    // -entities: cubes in the scene
+	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
 }
 
-func runDemo(s *app.Session) (err error) {
-	s.Records = true // record.go handles -record, -replay and the rest
-	// A replay takes the tick rate, seed and entity count from its file;
-	// a bad file fails here, before any window opens.
+func (f *flags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.entities, "entities", 1000, "cubes in the scene")
+	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
+}
+
+func (f *flags) check(opts *cli.Options) error {
+	switch {
+	case f.entities < 0 || f.entities > maxEntities:
+		return cli.Usagef("-entities %d: must be from 0 to %d", f.entities, maxEntities)
+	case opts.Replay != "" && opts.Given("panic-at-tick"):
+		return cli.Usagef("-panic-at-tick conflicts with -replay (the recording says where a panic was injected)")
+	}
+	return nil
+}
+
+// run is the whole program; it returns the exit status: 0 success, 2 bad
+// usage, 1 any other failure (reported in one line on stderr). The common
+// flags, logging, profiling and the -stats file are set up by package app,
+// which nebula-minimal shares; the demo adds its own flags and records.
+func run(args []string, stdout, stderr io.Writer) int {
+	f := &flags{}
+	return app.Main(program, args, stdout, stderr, app.Game{
+		Flags:   f.register,
+		Check:   f.check,
+		Records: true, // record.go handles -record, -replay and the rest
+		Run:     func(s *app.Session) error { return runDemo(s, f) },
+	})
+}
+
+func runDemo(s *app.Session, f *flags) (err error) {
+	// A replay takes the tick rate, seed, entity count and injected panic
+	// from its file; a bad file fails here, before any window opens.
 	var rep *replay.Replay
 	if s.Opts.Replay != "" {
-		if rep, err = openReplay(&s.Opts); err != nil {
+		if rep, err = openReplay(s.Opts, f); err != nil {
 			return err
 		}
 		logReplay(rep, s.Opts.Replay, s.Log)
@@ -75,8 +111,8 @@ func runDemo(s *app.Session) (err error) {
 	if !opts.Headless {
 		e.Jobs.SetMode(engine.JobsLive)
 	}
-	sc := scene.Setup(e, opts.Entities)
-	sc.PanicAt = opts.PanicAtTick
+	sc := scene.Setup(e, f.entities)
+	sc.PanicAt = f.panicAtTick
 
 	s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	switch {
@@ -109,7 +145,7 @@ func runDemo(s *app.Session) (err error) {
 		return err
 	}
 
-	rec, err := startRecording(e, opts)
+	rec, err := startRecording(e, opts, f)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,12 @@ func TestBadFlagsExitWithStatus2(t *testing.T) {
 		{[]string{"-ticks", "10"}, "nebula-demo: -ticks needs -headless"},
 		{[]string{"-headless"}, "nebula-demo: -headless needs -ticks or -frames (a headless run has no window to close)"},
 		{[]string{"extra"}, `nebula-demo: unexpected argument "extra": nebula-demo takes only flags (see -h)`},
+		// A flag that means nothing in the chosen mode.
+		{[]string{"-headless", "-ticks", "10", "-hitch-dir", "/etc/passwd"}, "nebula-demo: -hitch-dir needs a window: it means nothing with -headless"},
+		{[]string{"-headless", "-ticks", "10", "-width", "640"}, "nebula-demo: -width needs a window: it means nothing with -headless"},
+		{[]string{"-headless", "-ticks", "10", "-jitter-seed", "7"}, "nebula-demo: -jitter-seed needs -jitter above 0"},
+		{[]string{"-entities", "2000000"}, "nebula-demo: -entities 2000000: must be from 0 to 1000000"},
+		{[]string{"-entities", "many"}, `nebula-demo: invalid value "many" for flag -entities: parse error (see -h)`},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -50,8 +56,15 @@ func TestHelpExitsWithStatus0(t *testing.T) {
 	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 {
 		t.Errorf("exit status %d, want 0", code)
 	}
-	if !strings.Contains(stderr.String(), "-tick-rate int") {
-		t.Errorf("usage does not list -tick-rate:\n%s", stderr.String())
+	// The common flags, the recording flags and the demo's own.
+	for _, want := range []string{
+		"  -tick-rate int\n", "  -headless\n", "  -record file\n", "  -replay file\n", "  -verify\n", "  -crash-dir dir\n",
+		"  -entities int\n    \tcubes in the scene (default 1000)\n",
+		"  -panic-at-tick uint\n    \tdebug: make a fixed system panic at this tick, to test crash capture (0 = off)\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("usage does not list %q:\n%s", want, stderr.String())
+		}
 	}
 }
 

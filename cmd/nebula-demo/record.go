@@ -29,7 +29,7 @@ type recording struct {
 
 // startRecording creates the -record file (if any) and installs the
 // recorder on e.
-func startRecording(e *engine.Engine, opts cli.Options) (*recording, error) {
+func startRecording(e *engine.Engine, opts *cli.Options, f *flags) (*recording, error) {
 	r := &recording{path: opts.Record}
 	var w io.Writer = &r.mem
 	if opts.Record != "" {
@@ -41,9 +41,9 @@ func startRecording(e *engine.Engine, opts cli.Options) (*recording, error) {
 		w = io.MultiWriter(&r.mem, f)
 	}
 	h := replay.Header{
-		TickRate: opts.TickRate, Seed: opts.Seed, Entities: opts.Entities,
+		TickRate: opts.TickRate, Seed: opts.Seed, Entities: f.entities,
 		HashEvery: replay.DefaultHashEvery, Scene: scene.ID,
-		PanicAtTick: opts.PanicAtTick, JobMode: e.Jobs.Mode(), Schema: e.World.Schema(),
+		PanicAtTick: f.panicAtTick, JobMode: e.Jobs.Mode(), Schema: e.World.Schema(),
 	}
 	rec, err := replay.NewRecorder(w, h)
 	if err != nil {
@@ -109,11 +109,11 @@ func crashError(perr *engine.PanicError, crashFile string, log logrus.FieldLogge
 	return fmt.Errorf("%w; crash replay saved to %s (reproduce it with -replay %s -headless -verify)", perr, crashFile, crashFile)
 }
 
-// openReplay reads and checks a replay file and makes opts agree with its
-// header: the tick rate, seed, entity count and injected panic come from
-// the file; a flag given with another value, or a file of another scene,
-// is an error naming the header field.
-func openReplay(opts *cli.Options) (*replay.Replay, error) {
+// openReplay reads and checks a replay file and makes opts and the demo's
+// flags f agree with its header: the tick rate, seed, entity count and
+// injected panic come from the file; a flag given with another value, or a
+// file of another scene, is an error naming the header field.
+func openReplay(opts *cli.Options, f *flags) (*replay.Replay, error) {
 	path := opts.Replay
 	st, err := os.Stat(path)
 	if err != nil {
@@ -146,16 +146,17 @@ func openReplay(opts *cli.Options) (*replay.Replay, error) {
 		return fmt.Errorf("replay %s: header field %s: the recording has %v, but -%s %v was given (leave the flag out: a replay takes it from the file)", path, field, file, flag, given)
 	}
 	switch {
-	case opts.TickRateSet && opts.TickRate != h.TickRate:
+	case opts.Given("tick-rate") && opts.TickRate != h.TickRate:
 		return nil, conflict("tick rate", "tick-rate", h.TickRate, opts.TickRate)
-	case opts.SeedSet && opts.Seed != h.Seed:
+	case opts.Given("seed") && opts.Seed != h.Seed:
 		return nil, conflict("seed", "seed", h.Seed, opts.Seed)
-	case opts.EntitiesSet && opts.Entities != h.Entities:
-		return nil, conflict("entities", "entities", h.Entities, opts.Entities)
-	case h.Entities > cli.MaxEntities:
-		return nil, fmt.Errorf("replay %s: header field entities: %d, more than the %d this program runs", path, h.Entities, cli.MaxEntities)
+	case opts.Given("entities") && f.entities != h.Entities:
+		return nil, conflict("entities", "entities", h.Entities, f.entities)
+	case h.Entities > maxEntities:
+		return nil, fmt.Errorf("replay %s: header field entities: %d, more than the %d this program runs", path, h.Entities, maxEntities)
 	}
-	opts.TickRate, opts.Seed, opts.Entities, opts.PanicAtTick = h.TickRate, h.Seed, h.Entities, h.PanicAtTick
+	opts.TickRate, opts.Seed = h.TickRate, h.Seed
+	f.entities, f.panicAtTick = h.Entities, h.PanicAtTick
 	return r, nil
 }
 
@@ -174,7 +175,7 @@ func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
 
 // verifyReplay replays r headless as fast as possible and prints "replay
 // ok <ticks>", or returns the first divergence (or the reproduced panic).
-func verifyReplay(e *engine.Engine, r *replay.Replay, opts cli.Options, stdout io.Writer, log logrus.FieldLogger) error {
+func verifyReplay(e *engine.Engine, r *replay.Replay, opts *cli.Options, stdout io.Writer, log logrus.FieldLogger) error {
 	start := time.Now()
 	res, err := replay.Verify(e, r)
 	wall := time.Since(start)

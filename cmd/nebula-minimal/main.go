@@ -1,8 +1,10 @@
 // Command nebula-minimal is the smallest complete game on Nebula: one cube
 // that the arrow keys move, simulated in a FixedUpdate system and drawn
 // interpolated between ticks by the windowed runner. Esc quits. It takes the
-// demo's common flags (nebula-minimal -h): -power low, -headless, -stats,
-// -cpuprofile and the rest (-entities is the demo's and means nothing here).
+// common flags of Nebula's programs (nebula-minimal -h): -power low,
+// -headless, -stats, -cpuprofile and the rest. It has none of its own and
+// does not record, so the demo's -entities and -record are unknown here;
+// a game adds its own flags with app.Game.Flags.
 //
 // To start a game of your own, copy this file: simulation goes in
 // FixedUpdate systems and keeps the determinism rules (docs/loop.md), the
@@ -27,7 +29,11 @@ import (
 // speed is how fast the arrow keys move the cube, in units per second.
 const speed = 8
 
-func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, game)) }
+// minimal is the game: the common flags only (app.Game.Flags would add its
+// own), no recording, and game as its run.
+var minimal = app.Game{Run: game}
+
+func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
 
 func game(s *app.Session) error {
 	e, err := engine.New(s.EngineConfig()) // 60 Hz ticks unless -tick-rate or -power say otherwise

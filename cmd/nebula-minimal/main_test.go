@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/internal/app"
+	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 )
 
@@ -58,7 +60,7 @@ func TestMain(m *testing.M) {
 // hash, and a bad flag ends with status 2 and one line.
 func TestHeadlessAndBadFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "120", "-print-hash", "-log-level", "error"}, &stdout, &stderr, game); code != 0 {
+	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "120", "-print-hash", "-log-level", "error"}, &stdout, &stderr, minimal); code != 0 {
 		t.Fatalf("exit status %d: %s", code, stderr.String())
 	}
 	if got := stdout.String(); !strings.HasPrefix(got, "state-hash 120 ") || len(got) != len("state-hash 120 ")+17 {
@@ -66,19 +68,77 @@ func TestHeadlessAndBadFlag(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := app.Main("nebula-minimal", []string{"-power", "eco"}, &stdout, &stderr, game); code != 2 {
+	if code := app.Main("nebula-minimal", []string{"-power", "eco"}, &stdout, &stderr, minimal); code != 2 {
 		t.Errorf("-power eco: exit status %d, want 2", code)
 	}
 	if got, want := stderr.String(), "nebula-minimal: -power eco: must be normal or low\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
-	// The recording flags are the demo's: refused, not ignored.
+	// The recording flags are the demo's: unknown here, refused.
 	stderr.Reset()
-	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", t.TempDir() + "/r.rep"}, &stdout, &stderr, game); code != 2 {
+	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", t.TempDir() + "/r.rep"}, &stdout, &stderr, minimal); code != 2 {
 		t.Errorf("-record: exit status %d, want 2", code)
 	}
-	if got, want := stderr.String(), "nebula-minimal: -record: nebula-minimal does not record or replay (nebula-demo does; see package engine/replay)\n"; got != want {
+	if got, want := stderr.String(), "nebula-minimal: flag provided but not defined: -record (see -h)\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+// -h lists the common flags and nothing else: the demo's own flags and the
+// recording flags mean nothing here.
+func TestHelpListsOnlyItsFlags(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := app.Main("nebula-minimal", []string{"-h"}, &stdout, &stderr, minimal); code != 0 {
+		t.Fatalf("-h: exit status %d", code)
+	}
+	usage := stderr.String()
+	if !strings.HasPrefix(usage, "Usage: nebula-minimal [flags]\n") {
+		t.Errorf("usage starts %q", usage[:min(len(usage), 40)])
+	}
+	common := flag.NewFlagSet("common", flag.ContinueOnError)
+	cli.Register(common)
+	n := 0
+	common.VisitAll(func(f *flag.Flag) {
+		n++
+		if !strings.Contains(usage, "\n  -"+f.Name+" ") && !strings.Contains(usage, "\n  -"+f.Name+"\n") {
+			t.Errorf("usage lacks the common flag -%s", f.Name)
+		}
+	})
+	if got := strings.Count(usage, "\n  -"); got != n {
+		t.Errorf("usage lists %d flags, want the %d common ones:\n%s", got, n, usage)
+	}
+	for _, name := range []string{"entities", "panic-at-tick", "record", "replay", "verify", "partial", "crash-dir"} {
+		if strings.Contains(usage, "-"+name) {
+			t.Errorf("usage lists -%s, which means nothing to nebula-minimal", name)
+		}
+		stderr.Reset()
+		if code := app.Main("nebula-minimal", []string{"-" + name, "1"}, &stdout, &stderr, minimal); code != 2 {
+			t.Errorf("-%s: exit status %d, want 2", name, code)
+		}
+		if got, want := stderr.String(), "nebula-minimal: flag provided but not defined: -"+name+" (see -h)\n"; got != want {
+			t.Errorf("stderr %q, want %q", got, want)
+		}
+	}
+}
+
+// A flag that means nothing in the chosen mode is refused, not ignored.
+func TestModeRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-headless", "-ticks", "10", "-hitch-dir", "/etc/passwd"}, "-hitch-dir needs a window: it means nothing with -headless"},
+		{[]string{"-headless", "-ticks", "10", "-screenshot", "s.png"}, "-screenshot needs a window: it means nothing with -headless"},
+		{[]string{"-headless", "-frames", "10", "-duration", "1s"}, "-duration needs a window: it means nothing with -headless"},
+		{[]string{"-display-hz", "30"}, "-display-hz needs -headless"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := app.Main("nebula-minimal", tc.args, &stdout, &stderr, minimal); code != 2 {
+			t.Errorf("%q: exit status %d, want 2", tc.args, code)
+		}
+		if got, want := stderr.String(), "nebula-minimal: "+tc.want+"\n"; got != want {
+			t.Errorf("%q: stderr %q, want %q", tc.args, got, want)
+		}
 	}
 }
 

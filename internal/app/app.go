@@ -1,10 +1,11 @@
 // Package app is the set-up Nebula's programs share, so that a game's main
-// is only its game: parsing the common flags (package cli), the logger,
-// exit statuses, the profiling switches, the -stats file and hitch
-// capture, the engine and runner configurations the flags ask for, and the
-// windowed or headless run with its report, screenshot and state hash.
+// is only its game: the common flags (package cli) defined beside the
+// game's own on one flag.FlagSet, the logger, exit statuses, the profiling
+// switches, the -stats file and hitch capture, the engine and runner
+// configurations the flags ask for, and the windowed or headless run with
+// its report, screenshot and state hash.
 //
-//	func main() { os.Exit(app.Main("my-game", os.Args[1:], os.Stdout, os.Stderr, game)) }
+//	func main() { os.Exit(app.Main("my-game", os.Args[1:], os.Stdout, os.Stderr, app.Game{Run: game})) }
 //
 //	func game(s *app.Session) error {
 //		e, err := engine.New(s.EngineConfig())
@@ -18,6 +19,24 @@
 //		return s.RunWindowed(e, s.DesktopConfig("My game"), nil)
 //	}
 //
+// A game's own flags are defined by Game.Flags, in the game's main package,
+// and listed by -h with the common ones:
+//
+//	var level int
+//	app.Game{
+//		Flags: func(fs *flag.FlagSet) { fs.IntVar(&level, "level", 1, "the level to start on") },
+//		Check: func(*cli.Options) error {
+//			if level < 1 {
+//				return cli.Usagef("-level %d: must be 1 or more", level)
+//			}
+//			return nil
+//		},
+//		Run: game,
+//	}
+//
+// The recording and replay flags exist only in a game that records
+// (Game.Records); to any other they are unknown flags.
+//
 // Exit statuses: 0 success (and -h); 2 bad usage, with one line naming the
 // flag; 1 any other failure, with one line "<program>: <what went wrong>"
 // on stderr.
@@ -25,11 +44,11 @@ package app
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -47,7 +66,7 @@ import (
 // outputs the flags opened.
 type Session struct {
 	// Opts are the parsed common flags.
-	Opts cli.Options
+	Opts *cli.Options
 	// Log is the program's logger (stderr, at -log-level).
 	Log *logrus.Logger
 	// Stdout is where -print-hash writes.
@@ -58,24 +77,39 @@ type Session struct {
 	// Hitches is the hitch recorder of a windowed run with -hitch above 0,
 	// else nil; RunWindowed feeds it.
 	Hitches *diag.HitchRecorder
-	// Records says that the program handles the recording and replay
-	// flags itself (as nebula-demo does, with package engine/replay).
-	// Otherwise RunWindowed and RunHeadless refuse them as bad usage
-	// (status 2), rather than ignore them.
-	Records bool
-
-	program string
 }
 
-// Main parses args (without the program name) with cli.Parse, makes the
-// logger, starts the profiling switches, opens the -stats file and the
-// hitch recorder, and runs game; it returns the exit status. Everything that
-// can fail on bad input (a profile file, the pprof address, the hitch
-// directory, the statistics file) fails here, before game opens a window.
-// Profiles, statistics and traces are written and closed when game
-// returns, whether it failed or not.
-func Main(program string, args []string, stdout, stderr io.Writer, game func(*Session) error) int {
-	opts, err := cli.Parse(program, args, stderr)
+// Game is a program on Nebula: its own flags and its run.
+type Game struct {
+	// Flags, if not nil, defines the game's own flags on fs, beside the
+	// common ones (package cli), before the command line is parsed.
+	Flags func(fs *flag.FlagSet)
+	// Check, if not nil, checks the game's own flags once the common ones
+	// are parsed and checked, before anything starts: an error it returns
+	// is bad usage (status 2), printed as its one line. cli.Usagef makes
+	// one; opts.Given tells which flags were given.
+	Check func(opts *cli.Options) error
+	// Records says that the game records and replays (as nebula-demo
+	// does, with package engine/replay): the recording flags (-record,
+	// -replay, -verify, -partial, -crash-dir) are defined, and Run
+	// handles them. Without it they are unknown flags.
+	Records bool
+	// Run is the game, run once the flags are parsed and the outputs they
+	// ask for are open.
+	Run func(*Session) error
+}
+
+// Main defines the common flags and the game's own (g.Flags) on one
+// flag.FlagSet named program, parses args (without the program name) and
+// checks them (cli.Options.Check, then g.Check); it makes the logger,
+// starts the profiling switches, opens the -stats file and the hitch
+// recorder, and runs g.Run; it returns the exit status. Everything that can
+// fail on bad input (a flag, a profile file, the pprof address, the hitch
+// directory, the statistics file) fails here, before the game opens a
+// window. Profiles, statistics and traces are written and closed when
+// g.Run returns, whether it failed or not.
+func Main(program string, args []string, stdout, stderr io.Writer, g Game) int {
+	opts, err := parse(program, args, stderr, g)
 	if errors.Is(err, cli.ErrHelp) {
 		return 0
 	}
@@ -86,8 +120,8 @@ func Main(program string, args []string, stdout, stderr io.Writer, game func(*Se
 	log := logrus.New()
 	log.SetOutput(stderr)
 	log.SetLevel(opts.LogLevel)
-	s := &Session{Opts: opts, Log: log, Stdout: stdout, program: program}
-	if err := s.run(game); err != nil {
+	s := &Session{Opts: opts, Log: log, Stdout: stdout}
+	if err := s.run(g.Run); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", program, err)
 		var usage *cli.UsageError
 		if errors.As(err, &usage) {
@@ -96,6 +130,30 @@ func Main(program string, args []string, stdout, stderr io.Writer, game func(*Se
 		return 1
 	}
 	return 0
+}
+
+// parse defines g's flags, parses args and checks them.
+func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options, error) {
+	fs := flag.NewFlagSet(program, flag.ContinueOnError)
+	opts := cli.Register(fs)
+	if g.Records {
+		opts.RegisterRecording(fs)
+	}
+	if g.Flags != nil {
+		g.Flags(fs)
+	}
+	if err := cli.Parse(fs, args, usage); err != nil {
+		return nil, err
+	}
+	if err := opts.Check(fs); err != nil {
+		return nil, err
+	}
+	if g.Check != nil {
+		if err := g.Check(opts); err != nil {
+			return nil, err
+		}
+	}
+	return opts, nil
 }
 
 func (s *Session) run(game func(*Session) error) (err error) {
@@ -172,9 +230,6 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 // cfg.OnFrame, which it keeps). Then it logs the pacing report, saves the
 // -screenshot and prints the -print-hash line.
 func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner)) error {
-	if err := s.checkRecordingFlags(); err != nil {
-		return err
-	}
 	var r *desktop.Runner
 	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
 	cfg.OnFrame = func(st timing.Stats) {
@@ -237,9 +292,6 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 // prints the -print-hash line. Input comes only from e's input script, if
 // it has one (engine.Engine.SetInputScript).
 func (s *Session) RunHeadless(e *engine.Engine) error {
-	if err := s.checkRecordingFlags(); err != nil {
-		return err
-	}
 	hc := s.Opts.HeadlessConfig()
 	if stats := s.Stats; stats != nil {
 		var f diag.Frame
@@ -263,15 +315,6 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
 	}).Info("headless run done")
 	s.PrintHash(e)
-	return nil
-}
-
-// checkRecordingFlags refuses the recording and replay flags in a program
-// that does not handle them (Records).
-func (s *Session) checkRecordingFlags() error {
-	if given := s.Opts.RecordingFlags(); !s.Records && len(given) > 0 {
-		return cli.Usagef("%s: %s does not record or replay (nebula-demo does; see package engine/replay)", strings.Join(given, ", "), s.program)
-	}
 	return nil
 }
 

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,34 +16,46 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
+// parse defines the common and the recording flags on a FlagSet named
+// nebula-demo, parses args and checks them, as package app does.
+func parse(args []string, usage io.Writer) (*Options, error) {
+	fs := flag.NewFlagSet("nebula-demo", flag.ContinueOnError)
+	o := Register(fs)
+	o.RegisterRecording(fs)
+	if err := Parse(fs, args, usage); err != nil {
+		return o, err
+	}
+	return o, o.Check(fs)
+}
+
 func TestProfilingFlags(t *testing.T) {
 	defaultDir := filepath.Join(os.TempDir(), "nebula-hitches")
 	for _, tc := range []struct {
 		args []string
-		want func(o Options) bool
+		want func(o *Options) bool
 		desc string
 	}{
-		{nil, func(o Options) bool {
+		{nil, func(o *Options) bool {
 			return o.CPUProfile == "" && o.MemProfile == "" && o.Trace == "" && o.Pprof == "" &&
 				o.Hitch == 50*time.Millisecond && o.HitchDir == defaultDir
 		}, "profiling off, hitch capture at 50ms into " + defaultDir},
-		{[]string{"-cpuprofile", "cpu.prof", "-memprofile", "mem.prof", "-trace", "trace.out"}, func(o Options) bool {
+		{[]string{"-cpuprofile", "cpu.prof", "-memprofile", "mem.prof", "-trace", "trace.out"}, func(o *Options) bool {
 			return o.ProfOptions() == prof.Options{CPUProfile: "cpu.prof", MemProfile: "mem.prof", Trace: "trace.out"}
 		}, "the three files"},
-		{[]string{"-pprof", ":6060"}, func(o Options) bool { return o.Pprof == ":6060" && o.ProfOptions().PprofAddr == ":6060" }, "pprof :6060"},
-		{[]string{"-pprof", "6060"}, func(o Options) bool { return o.Pprof == "6060" }, "pprof 6060"},
-		{[]string{"-pprof", "0.0.0.0:6060"}, func(o Options) bool { return o.Pprof == "0.0.0.0:6060" }, "pprof on all interfaces"},
-		{[]string{"-pprof", "[::1]:6060"}, func(o Options) bool { return o.Pprof == "[::1]:6060" }, "pprof on IPv6 loopback"},
-		{[]string{"-hitch", "0"}, func(o Options) bool { return o.Hitch == 0 }, "hitch off"},
-		{[]string{"-hitch", "33ms", "-hitch-dir", "h"}, func(o Options) bool {
+		{[]string{"-pprof", ":6060"}, func(o *Options) bool { return o.Pprof == ":6060" && o.ProfOptions().PprofAddr == ":6060" }, "pprof :6060"},
+		{[]string{"-pprof", "6060"}, func(o *Options) bool { return o.Pprof == "6060" }, "pprof 6060"},
+		{[]string{"-pprof", "0.0.0.0:6060"}, func(o *Options) bool { return o.Pprof == "0.0.0.0:6060" }, "pprof on all interfaces"},
+		{[]string{"-pprof", "[::1]:6060"}, func(o *Options) bool { return o.Pprof == "[::1]:6060" }, "pprof on IPv6 loopback"},
+		{[]string{"-hitch", "0"}, func(o *Options) bool { return o.Hitch == 0 }, "hitch off"},
+		{[]string{"-hitch", "33ms", "-hitch-dir", "h"}, func(o *Options) bool {
 			c := o.HitchConfig()
 			d := diag.DefaultHitchConfig()
 			return o.Hitch == 33*time.Millisecond && o.HitchDir == "h" &&
 				c.Threshold == 33*time.Millisecond && c.Dir == "h" && c.MinGap == d.MinGap && c.MaxFiles == d.MaxFiles && c.Window == d.Window
 		}, "hitch 33ms into h"},
-		{[]string{"-hitch-dir", "h"}, func(o Options) bool { return o.Hitch == 50*time.Millisecond && o.HitchDir == "h" }, "hitch dir with the default threshold"},
+		{[]string{"-hitch-dir", "h"}, func(o *Options) bool { return o.Hitch == 50*time.Millisecond && o.HitchDir == "h" }, "hitch dir with the default threshold"},
 	} {
-		o, err := Parse("nebula-demo", tc.args, nil)
+		o, err := parse(tc.args, nil)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tc.args, err)
 			continue
@@ -69,7 +83,7 @@ func TestProfilingFlagErrors(t *testing.T) {
 		{[]string{"-pprof", "localhost"}, "-pprof localhost: " + accepted},
 		{[]string{"-cpuprofile"}, "flag needs an argument: -cpuprofile (see -h)"},
 	} {
-		_, err := Parse("nebula-demo", tc.args, nil)
+		_, err := parse(tc.args, nil)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("Parse(%q) = %v, want a *UsageError", tc.args, err)
@@ -83,7 +97,7 @@ func TestProfilingFlagErrors(t *testing.T) {
 
 func TestProfilingFlagsInUsage(t *testing.T) {
 	var usage bytes.Buffer
-	if _, err := Parse("nebula-demo", []string{"-h"}, &usage); !errors.Is(err, ErrHelp) {
+	if _, err := parse([]string{"-h"}, &usage); !errors.Is(err, ErrHelp) {
 		t.Fatalf("Parse(-h) = %v, want ErrHelp", err)
 	}
 	for _, want := range []string{
@@ -118,7 +132,7 @@ func TestPowerFlags(t *testing.T) {
 		{[]string{"-pause-unfocused"}, timing.PowerNormal, 60, 144, true},
 		{[]string{"-power", "low", "-pause-unfocused"}, timing.PowerLow, 30, 30, true},
 	} {
-		o, err := Parse("nebula-demo", tc.args, nil)
+		o, err := parse(tc.args, nil)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tc.args, err)
 			continue
@@ -131,23 +145,124 @@ func TestPowerFlags(t *testing.T) {
 			t.Errorf("Parse(%q).LoopConfig().TickRate = %d, want %d", tc.args, lc.TickRate, tc.tick)
 		}
 	}
-	_, err := Parse("nebula-demo", []string{"-power", "eco"}, nil)
+	_, err := parse([]string{"-power", "eco"}, nil)
 	var ue *UsageError
 	if !errors.As(err, &ue) || err.Error() != "-power eco: must be normal or low" {
 		t.Errorf("Parse(-power eco) = %v, want the usage error %q", err, "-power eco: must be normal or low")
 	}
-	o, _ := Parse("nebula-demo", []string{"-power", "low", "-pause-unfocused"}, nil)
+	o, _ := parse([]string{"-power", "low", "-pause-unfocused"}, nil)
 	if s := o.Summary(); !strings.Contains(s, "tick 30 Hz, render cap 30 Hz") || !strings.Contains(s, "power low, paused when unfocused") {
 		t.Errorf("Summary() = %q, want the low-power rates and both modes", s)
 	}
 	var usage bytes.Buffer
-	Parse("nebula-demo", []string{"-h"}, &usage)
+	parse([]string{"-h"}, &usage)
 	for _, want := range []string{
 		"  -power mode\n    \tpower mode: normal (60 Hz ticks, 144 FPS cap) or low (30 Hz ticks, 30 FPS cap); -tick-rate and -fps, when given, win (default \"normal\")\n",
 		"  -pause-unfocused\n    \tpause the simulation while the window does not have the input focus\n",
 	} {
 		if !strings.Contains(usage.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, usage.String())
+		}
+	}
+}
+
+// A flag given in a mode where it means nothing is refused with one line
+// that says why; the same flag in its own mode, or left at its default, is
+// accepted.
+func TestModeRefusals(t *testing.T) {
+	const (
+		window = " needs a window: it means nothing with -headless"
+		verify = " means nothing with -verify (it steps the recorded ticks at the recording's rate, without a display)"
+	)
+	headless := []string{"-headless", "-ticks", "10"}
+	verifying := []string{"-replay", "r.rep", "-headless", "-verify"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		// A window's flags with -headless.
+		{append(headless, "-fps", "60"), "-fps" + window},
+		{append(headless, "-vsync"), "-vsync" + window},
+		{append(headless, "-duration", "10s"), "-duration" + window},
+		{append(headless, "-pause-unfocused"), "-pause-unfocused" + window},
+		{append(headless, "-screenshot", "s.png"), "-screenshot" + window},
+		{append(headless, "-width", "640"), "-width" + window},
+		{append(headless, "-height", "480"), "-height" + window},
+		{append(headless, "-fullscreen"), "-fullscreen" + window},
+		{append(headless, "-hitch", "30ms"), "-hitch" + window},
+		{append(headless, "-hitch-dir", "/etc/passwd"), "-hitch-dir" + window},
+		// A simulated display's flags without -headless.
+		{[]string{"-ticks", "10"}, "-ticks needs -headless"},
+		{[]string{"-display-hz", "30"}, "-display-hz needs -headless"},
+		{[]string{"-jitter", "0.5"}, "-jitter needs -headless"},
+		{[]string{"-jitter-seed", "7"}, "-jitter-seed needs -headless"},
+		// A flag that tunes another that is off.
+		{[]string{"-hitch", "0", "-hitch-dir", "h"}, "-hitch-dir needs -hitch above 0"},
+		{append(headless, "-jitter-seed", "7"), "-jitter-seed needs -jitter above 0"},
+		{append(headless, "-jitter", "0", "-jitter-seed", "7"), "-jitter-seed needs -jitter above 0"},
+		// Recording and replay.
+		{[]string{"-verify"}, "-verify needs -replay and -headless"},
+		{[]string{"-replay", "r.rep", "-verify"}, "-verify needs -replay and -headless"},
+		{[]string{"-replay", "r.rep", "-headless"}, "-replay with -headless needs -verify (a headless replay only checks the recording)"},
+		{[]string{"-replay", "r.rep", "-record", "s.rep"}, "-record and -replay exclude each other (a replay is already a recording)"},
+		{[]string{"-partial"}, "-partial needs -replay"},
+		{append(verifying, "-ticks", "5"), "-ticks conflicts with -replay (a replay runs its recording's ticks)"},
+		{[]string{"-replay", "r.rep", "-crash-dir", "d"}, "-crash-dir conflicts with -replay (a replay writes no crash replay)"},
+		{[]string{"-crash-dir", ""}, `-crash-dir "": must name a directory`},
+		// What -verify does not use: it steps the recorded ticks.
+		{append(verifying, "-power", "low"), "-power" + verify},
+		{append(verifying, "-max-frame", "1s"), "-max-frame" + verify},
+		{append(verifying, "-max-steps", "3"), "-max-steps" + verify},
+		{append(verifying, "-frames", "100"), "-frames" + verify},
+		{append(verifying, "-display-hz", "30"), "-display-hz" + verify},
+		{append(verifying, "-jitter", "0.5"), "-jitter" + verify},
+		{append(verifying, "-stats", "s.csv"), "-stats" + verify},
+		{[]string{"-headless"}, "-headless needs -ticks or -frames (a headless run has no window to close)"},
+	} {
+		_, err := parse(tc.args, nil)
+		var ue *UsageError
+		if !errors.As(err, &ue) || err.Error() != tc.want {
+			t.Errorf("%q: %v, want the usage error %q", tc.args, err, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		nil,
+		{"-width", "640", "-height", "480", "-fps", "60", "-vsync", "-duration", "1s", "-pause-unfocused", "-screenshot", "s.png", "-fullscreen", "-hitch", "30ms", "-hitch-dir", "h"},
+		{"-headless", "-ticks", "10", "-display-hz", "30", "-jitter", "0.5", "-jitter-seed", "7", "-max-frame", "1s", "-max-steps", "3", "-stats", "s.csv"},
+		{"-headless", "-frames", "10", "-power", "low", "-record", "r.rep", "-crash-dir", "d"}, // -power sets -fps, which was not given
+		{"-replay", "r.rep", "-frames", "100", "-power", "low", "-partial", "-stats", "s.csv", "-hitch", "0"},
+		{"-replay", "r.rep", "-headless", "-verify", "-partial", "-tick-rate", "60", "-seed", "3", "-print-hash"},
+	} {
+		if _, err := parse(args, nil); err != nil {
+			t.Errorf("%q: %v, want no error", args, err)
+		}
+	}
+}
+
+// Given knows every flag given, the program's own too; the recording flags
+// exist only where RegisterRecording defined them.
+func TestGivenAndOwnFlags(t *testing.T) {
+	fs := flag.NewFlagSet("my-game", flag.ContinueOnError)
+	o := Register(fs)
+	greeting := fs.String("greeting", "hello", "what the game says")
+	if err := Parse(fs, []string{"-greeting", "hi", "-seed", "4"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Check(fs); err != nil {
+		t.Fatal(err)
+	}
+	if *greeting != "hi" || !o.Given("greeting") || !o.Given("seed") || o.Given("tick-rate") || o.Seed != 4 {
+		t.Errorf("greeting %q, given greeting %v, seed %v, tick-rate %v; seed %d", *greeting, o.Given("greeting"), o.Given("seed"), o.Given("tick-rate"), o.Seed)
+	}
+	for _, name := range []string{"record", "replay", "verify", "partial", "crash-dir", "entities", "panic-at-tick"} {
+		if fs.Lookup(name) != nil {
+			t.Errorf("Register defined -%s", name)
+		}
+		fs := flag.NewFlagSet("my-game", flag.ContinueOnError)
+		Register(fs)
+		err := Parse(fs, []string{"-" + name}, nil)
+		if want := "flag provided but not defined: -" + name + " (see -h)"; err == nil || err.Error() != want {
+			t.Errorf("-%s without RegisterRecording: %v, want %q", name, err, want)
 		}
 	}
 }

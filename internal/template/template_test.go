@@ -2,6 +2,7 @@ package template
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"go/parser"
 	"go/token"
 	"os"
@@ -64,6 +65,92 @@ func TestCopyWithGonewBuildsAndRuns(t *testing.T) {
 		t.Errorf("the copy printed %q, the original %q", got, want)
 	}
 	t.Logf("copied %d files to %s as %s; both print %q", len(files), dst, newPath, strings.TrimSpace(got))
+
+	addFlagToCopy(t, dst, filepath.Join(bin, "mygame"))
+}
+
+// addFlagToCopy does what a game made from the copy does first: it adds a
+// flag of its own, -greeting, in cmd/nebula-minimal/main.go and nowhere
+// else (nothing under internal/ changes). The copy builds; -h lists the
+// flag beside the common ones; the game prints the greeting, then plays.
+func addFlagToCopy(t *testing.T, dst, bin string) {
+	t.Helper()
+	before := treeDigest(t, dst)
+	main := filepath.Join(dst, "cmd", "nebula-minimal", "main.go")
+	data, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	for _, edit := range []struct{ old, new string }{
+		{"import (\n", "import (\n\t\"flag\"\n\t\"fmt\"\n"},
+		{"var minimal = app.Game{Run: game}\n", `var greeting string
+
+var minimal = app.Game{
+	Flags: func(fs *flag.FlagSet) { fs.StringVar(&greeting, "greeting", "", "say this before playing") },
+	Run: func(s *app.Session) error {
+		fmt.Fprintln(s.Stdout, greeting)
+		return game(s)
+	},
+}
+`},
+	} {
+		if strings.Count(src, edit.old) != 1 {
+			t.Fatalf("cmd/nebula-minimal/main.go has %d of %q, want one: the test no longer knows how to add a flag to it", strings.Count(src, edit.old), edit.old)
+		}
+		src = strings.Replace(src, edit.old, edit.new, 1)
+	}
+	if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goCmd(t, dst, "build", "-o", bin, "./cmd/nebula-minimal")
+	after := treeDigest(t, dst)
+	for f, d := range after {
+		if before[f] != d && f != "cmd/nebula-minimal/main.go" {
+			t.Errorf("the copy's %s changed (or appeared) when its game added a flag", f)
+		}
+	}
+	if after["cmd/nebula-minimal/main.go"] == before["cmd/nebula-minimal/main.go"] {
+		t.Error("cmd/nebula-minimal/main.go did not change")
+	}
+
+	out := runOut(t, bin, "-greeting", "hello from mygame", "-headless", "-ticks", "60", "-print-hash", "-log-level", "error")
+	if !strings.HasPrefix(out, "hello from mygame\nstate-hash 60 ") {
+		t.Errorf("the copy's game printed %q, want the greeting, then its state hash", out)
+	}
+	cmd := exec.Command(bin, "-h")
+	help, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("-h: %v\n%s", err, help)
+	}
+	for _, want := range []string{"  -greeting string\n    \tsay this before playing\n", "  -headless\n", "  -tick-rate int\n"} {
+		if !strings.Contains(string(help), want) {
+			t.Errorf("the copy's -h lacks %q:\n%s", want, help)
+		}
+	}
+}
+
+// treeDigest returns the contents of every regular file under dir, by path
+// relative to dir, as their SHA-256.
+func treeDigest(t *testing.T, dir string) map[string][sha256.Size]byte {
+	t.Helper()
+	m := map[string][sha256.Size]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = sha256.Sum256(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // moduleRoot returns the directory of the module's go.mod and its path.
