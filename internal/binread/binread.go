@@ -108,19 +108,30 @@ func (r *Reader) FailAt(off int, field string, err error) {
 // Take returns the next n bytes of the input (not a copy), or nil after a
 // fault or when fewer than n are left, which is a fault.
 func (r *Reader) Take(field string, n int) []byte {
-	if r.err != nil {
-		return nil
+	off := r.off
+	if r.err != nil || uint(n) > uint(r.end-off) { // n < 0 too
+		return r.short(field, n)
 	}
-	if n < 0 || r.end-r.off < n {
-		r.short(field, n)
-		return nil
-	}
-	r.off += n
-	return r.b[r.off-n : r.off : r.off]
+	r.off = off + n
+	return r.b[off:r.off:r.off]
 }
 
-func (r *Reader) short(field string, n int) {
-	r.Fail(field, &ShortError{Need: n, Left: r.end - r.off, Limited: r.end < len(r.b)})
+// Peek returns the next n bytes of the input without reading them, or nil
+// after a fault or when fewer than n are left, which is a fault: a check
+// that a run of values is whole before reading them one by one.
+func (r *Reader) Peek(field string, n int) []byte {
+	s := r.Take(field, n)
+	r.off -= len(s)
+	return s
+}
+
+// short records a read of n bytes past the end, unless a fault was
+// recorded before, and returns nil.
+func (r *Reader) short(field string, n int) []byte {
+	if r.err == nil {
+		r.Fail(field, &ShortError{Need: n, Left: r.end - r.off, Limited: r.end < len(r.b)})
+	}
+	return nil
 }
 
 // U8 reads a byte.

@@ -79,3 +79,13 @@ func TestFailAt(t *testing.T) {
 		t.Fatalf("Err = %v", err)
 	}
 }
+
+func TestPeek(t *testing.T) {
+	r := New([]byte{1, 2, 3})
+	if s := r.Peek("p", 3); len(s) != 3 || r.Offset() != 0 {
+		t.Fatalf("Peek = % x at %d, want 3 bytes at 0", s, r.Offset())
+	}
+	if s := r.Peek("p", 4); s != nil || r.Err() == nil || r.Err().Error() != "byte 0, field p: truncated: needs 4 bytes, 3 left" {
+		t.Fatalf("Peek past the end = % x, %v", s, r.Err())
+	}
+}
