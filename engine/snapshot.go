@@ -118,7 +118,8 @@ var ErrSnapshotTruncated = binread.ErrTruncated
 func (e *Engine) Restore(snap []byte) error {
 	r := binread.New(snap)
 	rate := readSnapshotHeader(&r)
-	table := e.World.readState(&r)
+	var table World
+	e.World.readState(&r, &table)
 	var in Input
 	in.readState(&r)
 	jobs := e.Jobs.readState(&r)
@@ -130,7 +131,7 @@ func (e *Engine) Restore(snap []byte) error {
 	}
 
 	_ = e.Loop.SetTickRate(rate) // checked above
-	e.World.commitState(table)
+	e.World.commitState(&table)
 	*e.Input = in
 	e.Jobs.commitState(jobs)
 	return nil

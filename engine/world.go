@@ -330,10 +330,10 @@ func (w *World) appendState(b []byte) []byte {
 
 // readState decodes what appendState wrote, refusing another schema than
 // w's, and checks the entity table for consistency (free slots dead and
-// distinct, the live count matching the generations). It returns the
-// decoded table and stages every column's values; w itself is unchanged
-// until commitState.
-func (w *World) readState(r *binread.Reader) *World {
+// distinct, the live count matching the generations). It decodes the
+// table into t (a zero World the caller keeps, on its stack) and stages
+// every column's values; w itself is unchanged until commitState.
+func (w *World) readState(r *binread.Reader, t *World) {
 	at := r.Offset()
 	if schema := readSchema(r, "schema"); r.Err() == nil {
 		if err := schema.Compare(w.schema); err != nil {
@@ -341,7 +341,6 @@ func (w *World) readState(r *binread.Reader) *World {
 		}
 	}
 
-	t := &World{}
 	t.tick = r.U64("world tick")
 	st, inc := r.U64("rng state"), r.U64("rng inc")
 	t.rng.SetState(st, inc)
@@ -408,11 +407,10 @@ func (w *World) readState(r *binread.Reader) *World {
 			c.stageSnapshot(r, t.gen)
 		}
 	}
-	return t
 }
 
-// commitState makes the table readState returned, and the columns it
-// staged, the world's.
+// commitState makes the table readState decoded into t, and the columns
+// it staged, the world's.
 func (w *World) commitState(t *World) {
 	w.setTable(t)
 	for _, c := range w.cols {
