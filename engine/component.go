@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/nebulaengine/nebula/internal/binread"
 )
 
 // A column is a game's registered state in a World: a component (a value
@@ -28,7 +32,7 @@ type column interface {
 	// stageSnapshot decodes the column from r for a world of the given
 	// slots (and their generations), keeping the result aside until
 	// commit.
-	stageSnapshot(r *snapReader, gen []uint32)
+	stageSnapshot(r *binread.Reader, gen []uint32)
 	// commit makes the staged column current.
 	commit()
 	// save copies the column into *dst (made on first use) for LoadState.
@@ -395,26 +399,25 @@ func (c *Component[T]) appendSnapshot(b []byte) []byte {
 	return b
 }
 
-func (c *Component[T]) stageSnapshot(r *snapReader, gen []uint32) {
+func (c *Component[T]) stageSnapshot(r *binread.Reader, gen []uint32) {
 	field := fmt.Sprintf("component %q", c.name)
 	n := len(gen)
 	c.stHas = make([]bool, n)
 	c.stVals = make([]T, n)
 	c.stN = 0
-	for i, b := range r.take(field, n) {
+	for i, b := range r.Take(field, n) {
 		if b > 1 || b == 1 && gen[i]&1 == 0 {
-			r.fail(field, fmt.Errorf("slot %d has presence byte %d (0, or 1 for a live slot)", i, b))
+			r.Fail(field, fmt.Errorf("slot %d has presence byte %d (0, or 1 for a live slot)", i, b))
 			return
 		}
 		c.stHas[i] = b == 1
 		c.stN += int(b)
 	}
 	if c.l.kind != marshalled {
-		at := r.off
-		if src := r.take(field, n*c.l.size); src != nil {
+		at := r.Offset()
+		if src := r.Take(field, n*c.l.size); src != nil {
 			if err := readCanonical(c.stVals, &c.l, src); err != nil {
-				r.off = at
-				r.fail(field, err)
+				r.FailAt(at, field, err)
 			}
 		}
 		return
@@ -427,20 +430,19 @@ func (c *Component[T]) stageSnapshot(r *snapReader, gen []uint32) {
 }
 
 // readMarshalled decodes one length-prefixed value into v.
-func readMarshalled[T any](r *snapReader, field string, slot int, v *T) {
-	at := r.off
-	b := r.take(field, r.count(field, 1, MaxValueBytes))
-	if r.err != nil {
+func readMarshalled[T any](r *binread.Reader, field string, slot int, v *T) {
+	at := r.Offset()
+	b := r.Take(field, r.Count(field, MaxValueBytes, 1))
+	if r.Err() != nil {
 		return
 	}
 	if err := any(v).(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
-		r.off = at
 		if slot >= 0 {
 			err = fmt.Errorf("slot %d: %T.UnmarshalBinary: %w", slot, *v, err)
 		} else {
 			err = fmt.Errorf("%T.UnmarshalBinary: %w", *v, err)
 		}
-		r.fail(field, err)
+		r.FailAt(at, field, err)
 	}
 }
 
@@ -575,7 +577,7 @@ func (r *Resource[T]) appendSnapshot(b []byte) []byte {
 	return appendCanonical(b, &r.l, r.one())
 }
 
-func (r *Resource[T]) stageSnapshot(sr *snapReader, _ []uint32) {
+func (r *Resource[T]) stageSnapshot(sr *binread.Reader, _ []uint32) {
 	field := fmt.Sprintf("resource %q", r.name)
 	var zero T
 	r.st = zero
@@ -583,11 +585,10 @@ func (r *Resource[T]) stageSnapshot(sr *snapReader, _ []uint32) {
 		readMarshalled(sr, field, -1, &r.st)
 		return
 	}
-	at := sr.off
-	if src := sr.take(field, r.l.size); src != nil {
+	at := sr.Offset()
+	if src := sr.Take(field, r.l.size); src != nil {
 		if err := readCanonical(unsafe.Slice(&r.st, 1), &r.l, src); err != nil {
-			sr.off = at
-			sr.fail(field, err)
+			sr.FailAt(at, field, err)
 		}
 	}
 }
@@ -665,10 +666,67 @@ func AppendSchema(b []byte, s Schema) []byte {
 // ParseSchema reads a schema AppendSchema wrote at the start of b and
 // returns it with the number of bytes it took.
 func ParseSchema(b []byte) (Schema, int, error) {
-	r := &snapReader{b: b}
-	s := r.schema("schema")
-	if r.err != nil {
-		return nil, 0, fmt.Errorf("byte %d: %w", r.err.Offset, r.err.Err)
+	r := binread.New(b)
+	s := readSchema(&r, "schema")
+	if err := r.Err(); err != nil {
+		return nil, 0, fmt.Errorf("byte %d: %w", err.Offset, err.Err)
 	}
-	return s, r.off, nil
+	return s, r.Offset(), nil
+}
+
+// readSchema reads a schema (see AppendSchema), checking every entry.
+func readSchema(r *binread.Reader, field string) Schema {
+	n := int(r.U16(field))
+	if r.Err() != nil {
+		return nil
+	}
+	if n > MaxColumns {
+		r.Fail(field, fmt.Errorf("%d entries, at most %d allowed", n, MaxColumns))
+		return nil
+	}
+	s := make(Schema, 0, min(n, r.Left()/7))
+	for range n {
+		var e SchemaEntry
+		switch k := r.U8(field); {
+		case r.Err() != nil:
+			return nil
+		case k > 1:
+			r.Fail(field, fmt.Errorf("entry %d has kind %d (0 component, 1 resource)", len(s), k))
+			return nil
+		case k == 0:
+			e.Kind = "component"
+		default:
+			e.Kind = "resource"
+		}
+		at := r.Offset()
+		e.Name = string(r.Take(field, int(r.U8(field))))
+		e.Type = string(r.Take(field, int(r.U8(field))))
+		e.Size = int(int32(r.U32(field)))
+		e.Shape = r.U64(field)
+		switch {
+		case r.Err() != nil:
+			return nil
+		case !printable(e.Name) || !printable(e.Type) || e.Name == "" || e.Type == "":
+			r.FailAt(at, field, fmt.Errorf("entry %d has name %q and type %q (non-empty printable text wanted)", len(s), e.Name, e.Type))
+			return nil
+		case e.Size < -1:
+			r.FailAt(at, field, fmt.Errorf("entry %d (%q) has size %d (-1 or more wanted)", len(s), e.Name, e.Size))
+			return nil
+		}
+		s = append(s, e)
+	}
+	return s
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, c := range s {
+		if !unicode.IsPrint(c) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/nebulaengine/nebula/internal/binread"
 )
 
 // EventKind says what an InputEvent reports.
@@ -365,4 +368,70 @@ func keyWordMask(i int) uint64 {
 		return ^uint64(0)
 	}
 	return 1<<(hi-lo) - 1
+}
+
+// appendState appends the input's part of a snapshot to b: the snapshot's
+// words, what was pushed, and the queue (see the format in snapshot.go).
+func (in *Input) appendState(b []byte) []byte {
+	var words [InputWords]uint64
+	in.state.Words(&words)
+	for _, v := range words {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	for _, v := range in.pushedKeys {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	b = append(b, uint8(in.pushedButtons))
+	b = binary.LittleEndian.AppendUint64(b, uint64(in.last))
+	b = append(b, boolByte(in.havePush))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(in.queue)))
+	for _, ev := range in.queue {
+		b = binary.LittleEndian.AppendUint64(b, uint64(ev.Time))
+		b = append(b, uint8(ev.Kind), uint8(ev.Key), uint8(ev.Button))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.X))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.Y))
+	}
+	return b
+}
+
+// readState decodes what appendState wrote into in, checking every key,
+// button and event.
+func (in *Input) readState(r *binread.Reader) {
+	var words [InputWords]uint64
+	for i := range words {
+		words[i] = r.U64("input snapshot")
+	}
+	if r.Err() == nil {
+		if err := in.state.SetWords(&words); err != nil {
+			r.Fail("input snapshot", err)
+		}
+	}
+	var pushed [len(keySet{})]uint64
+	for i := range pushed {
+		pushed[i] = r.U64("keys pushed")
+	}
+	if r.Err() == nil {
+		for i, v := range pushed {
+			if v&^keyWordMask(i) != 0 {
+				r.Fail("keys pushed", fmt.Errorf("bits for keys beyond the last key"))
+			}
+		}
+	}
+	in.pushedKeys = keySet(pushed)
+	in.pushedButtons = buttonSet(r.U8("buttons pushed"))
+	in.last = time.Duration(r.U64("latest event time"))
+	in.havePush = r.U8("an event pushed") != 0
+	nq := r.Count("input queue", MaxInputQueue, 27)
+	in.queue = make([]InputEvent, nq)
+	for i := range in.queue {
+		ev := &in.queue[i]
+		ev.Time = time.Duration(r.U64("input queue"))
+		at := r.Offset()
+		ev.Kind, ev.Key, ev.Button = EventKind(r.U8("input queue")), Key(r.U8("input queue")), MouseButton(r.U8("input queue"))
+		if r.Err() == nil && (ev.Kind < KeyDown || ev.Kind > Scroll || ev.Key >= KeyCount || ev.Button >= MouseButtonCount) {
+			r.FailAt(at, "input queue", fmt.Errorf("event %d is not a valid event (kind %d, key %d, button %d)", i, ev.Kind, ev.Key, ev.Button))
+		}
+		ev.X = math.Float64frombits(r.U64("input queue"))
+		ev.Y = math.Float64frombits(r.U64("input queue"))
+	}
 }

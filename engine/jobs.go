@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
+
+	"github.com/nebulaengine/nebula/internal/binread"
 )
 
 // JobID numbers the jobs of an engine in the order they were submitted,
@@ -238,5 +241,79 @@ func (j *Jobs) due(jb *job, tick uint64) bool {
 			jb.ready = true
 		}
 		return true
+	}
+}
+
+// appendState appends the jobs' part of a snapshot to b: the next id and
+// every pending job, with its result when it is known (see the format in
+// snapshot.go).
+func (j *Jobs) appendState(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint64(b, uint64(j.nextID))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(j.pending)))
+	for _, jb := range j.pending {
+		b = binary.LittleEndian.AppendUint64(b, uint64(jb.id))
+		b = binary.LittleEndian.AppendUint16(b, uint16(jb.kind))
+		b = binary.LittleEndian.AppendUint64(b, jb.due)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(jb.input)))
+		b = append(b, jb.input...)
+		ready := jb.ready && j.mode != JobsReplay
+		if !ready && j.mode != JobsReplay {
+			select {
+			case <-jb.done:
+				ready = jb.panicV == nil
+			default:
+			}
+		}
+		b = append(b, boolByte(ready))
+		if ready {
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(jb.result)))
+			b = append(b, jb.result...)
+		}
+	}
+	return b
+}
+
+// jobsState is what Jobs.readState decoded, not yet in effect.
+type jobsState struct {
+	nextID  JobID
+	pending []*job
+}
+
+// readState decodes what appendState wrote, checking the ids' order and
+// the kinds against those registered; j is unchanged until commitState.
+func (j *Jobs) readState(r *binread.Reader) jobsState {
+	s := jobsState{nextID: JobID(r.U64("next job id"))}
+	nj := r.Count("jobs", MaxJobsInFlight, 8+2+8+4+1)
+	s.pending = make([]*job, 0, nj)
+	for i := range nj {
+		jb := &job{}
+		at := r.Offset()
+		jb.id = JobID(r.U64("job id"))
+		if r.Err() == nil && (jb.id >= s.nextID || i > 0 && jb.id <= s.pending[i-1].id) {
+			r.FailAt(at, "job id", fmt.Errorf("job %d has id %d, not increasing or not below the next id %d", i, jb.id, s.nextID))
+		}
+		at = r.Offset()
+		jb.kind = JobKind(r.U16("job kind"))
+		if r.Err() == nil && int(jb.kind) >= len(j.kinds) {
+			r.FailAt(at, "job kind", fmt.Errorf("job %d has kind %d, but %d kinds are registered", jb.id, jb.kind, len(j.kinds)))
+		}
+		jb.due = r.U64("job due tick")
+		jb.input = slices.Clone(r.Take("job input", r.Count("job input", MaxJobInput, 1)))
+		if r.U8("job result known") != 0 {
+			jb.result = slices.Clone(r.Take("job result", r.Count("job result", MaxJobResult, 1)))
+			jb.ready = true
+		}
+		s.pending = append(s.pending, jb)
+	}
+	return s
+}
+
+// commitState puts what readState decoded in effect, starting the work of
+// every job whose result is not known.
+func (j *Jobs) commitState(s jobsState) {
+	j.nextID = s.nextID
+	j.pending = s.pending
+	for _, jb := range s.pending {
+		j.start(jb)
 	}
 }

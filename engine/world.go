@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/zeebo/xxh3"
+
+	"github.com/nebulaengine/nebula/internal/binread"
 )
 
 // Entity names one entity of a World. It pairs a slot index with the
@@ -280,4 +284,176 @@ func (w *World) setTable(from *World) {
 	w.gen, w.free, w.count = from.gen, from.free, from.count
 	w.cur, w.prev, w.snap = from.cur, from.prev, from.snap
 	w.rng, w.tick = from.rng, from.tick
+}
+
+// appendState appends the world's part of a snapshot to b: the schema,
+// the entity table, the transforms and the marks, then every column (see
+// the format in snapshot.go).
+func (w *World) appendState(b []byte) []byte {
+	b = AppendSchema(b, w.schema)
+	b = binary.LittleEndian.AppendUint64(b, w.tick)
+	st, inc := w.rng.State()
+	b = binary.LittleEndian.AppendUint64(b, st)
+	b = binary.LittleEndian.AppendUint64(b, inc)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(w.gen)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(w.count))
+	for _, g := range w.gen {
+		b = binary.LittleEndian.AppendUint32(b, g)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(w.free)))
+	for _, f := range w.free {
+		b = binary.LittleEndian.AppendUint32(b, f)
+	}
+	b = appendVec3s(b, w.cur.Pos)
+	b = appendQuats(b, w.cur.Rot)
+	b = appendVec3s(b, w.cur.Scale)
+	b = appendVec3s(b, w.cur.Vel)
+	b = appendVec3s(b, w.cur.AngVel)
+	for _, m := range w.cur.Mode {
+		b = append(b, uint8(m))
+	}
+	for _, c := range w.cur.Color {
+		b = append(b, c[:]...)
+	}
+	b = appendVec3s(b, w.prev.Pos)
+	b = appendQuats(b, w.prev.Rot)
+	b = appendVec3s(b, w.prev.Scale)
+	b = appendVec3s(b, w.prev.Vel)
+	for _, s := range w.snap {
+		b = append(b, boolByte(s))
+	}
+	for _, c := range w.cols {
+		b = c.appendSnapshot(b)
+	}
+	return b
+}
+
+// readState decodes what appendState wrote, refusing another schema than
+// w's, and checks the entity table for consistency (free slots dead and
+// distinct, the live count matching the generations). It decodes the
+// table into t (a zero World the caller keeps, on its stack) and stages
+// every column's values; w itself is unchanged until commitState.
+func (w *World) readState(r *binread.Reader, t *World) {
+	at := r.Offset()
+	if schema := readSchema(r, "schema"); r.Err() == nil {
+		if err := schema.Compare(w.schema); err != nil {
+			r.FailAt(at, "schema", err)
+		}
+	}
+
+	t.tick = r.U64("world tick")
+	st, inc := r.U64("rng state"), r.U64("rng inc")
+	t.rng.SetState(st, inc)
+	at = r.Offset()
+	n := r.Count("slots", MaxSlots, snapshotSlotBytes)
+	count := int(r.U32("live count"))
+	t.gen = make([]uint32, n)
+	live := 0
+	for i := range t.gen {
+		t.gen[i] = r.U32("generations")
+		live += int(t.gen[i] & 1)
+	}
+	if r.Err() == nil && live != count {
+		r.FailAt(at, "live count", fmt.Errorf("%d live entities, but %d generations are odd (alive)", count, live))
+	}
+	at = r.Offset()
+	nf := r.Count("free list", n, 4)
+	t.free = make([]uint32, nf)
+	seen := make([]bool, n)
+	for i := range t.free {
+		f := r.U32("free list")
+		if r.Err() == nil && (int(f) >= n || t.gen[f]&1 == 1 || seen[f]) {
+			r.Fail("free list", fmt.Errorf("entry %d is slot %d, which is not a distinct dead slot of %d", i, f, n))
+		}
+		if r.Err() == nil {
+			seen[f] = true
+		}
+		t.free[i] = f
+	}
+	if r.Err() == nil && nf != n-count {
+		r.FailAt(at, "free list", fmt.Errorf("%d free slots, want %d (slots less live entities)", nf, n-count))
+	}
+	t.count = count
+	t.cur.Pos = readVec3s(r, "current positions", n)
+	t.cur.Rot = readQuats(r, "current rotations", n)
+	t.cur.Scale = readVec3s(r, "current scales", n)
+	t.cur.Vel = readVec3s(r, "velocities", n)
+	t.cur.AngVel = readVec3s(r, "angular velocities", n)
+	t.cur.Mode = make([]DrawMode, n)
+	for i := range t.cur.Mode {
+		at := r.Offset()
+		m := DrawMode(r.U8("draw modes"))
+		if r.Err() == nil && m > NoInterpolation {
+			r.FailAt(at, "draw modes", fmt.Errorf("slot %d has draw mode %d, not a DrawMode", i, m))
+		}
+		t.cur.Mode[i] = m
+	}
+	t.cur.Color = make([][4]uint8, n)
+	for i := range t.cur.Color {
+		if c := r.Take("colours", 4); c != nil {
+			t.cur.Color[i] = [4]uint8(c)
+		}
+	}
+	t.prev.Pos = readVec3s(r, "previous positions", n)
+	t.prev.Rot = readQuats(r, "previous rotations", n)
+	t.prev.Scale = readVec3s(r, "previous scales", n)
+	t.prev.Vel = readVec3s(r, "previous velocities", n)
+	t.snap = make([]bool, n)
+	for i := range t.snap {
+		t.snap[i] = r.U8("teleport marks") != 0
+	}
+	for _, c := range w.cols {
+		if r.Err() == nil {
+			c.stageSnapshot(r, t.gen)
+		}
+	}
+}
+
+// commitState makes the table readState decoded into t, and the columns
+// it staged, the world's.
+func (w *World) commitState(t *World) {
+	w.setTable(t)
+	for _, c := range w.cols {
+		c.commit()
+	}
+}
+
+func appendVec3s(b []byte, vs []mgl32.Vec3) []byte {
+	for _, v := range vs {
+		for _, f := range v {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+		}
+	}
+	return b
+}
+
+func appendQuats(b []byte, qs []mgl32.Quat) []byte {
+	for _, q := range qs {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(q.W))
+		for _, f := range q.V {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+		}
+	}
+	return b
+}
+
+func readF32(r *binread.Reader, field string) float32 {
+	return math.Float32frombits(r.U32(field))
+}
+
+func readVec3s(r *binread.Reader, field string, n int) []mgl32.Vec3 {
+	vs := make([]mgl32.Vec3, n)
+	for i := range vs {
+		vs[i] = mgl32.Vec3{readF32(r, field), readF32(r, field), readF32(r, field)}
+	}
+	return vs
+}
+
+func readQuats(r *binread.Reader, field string, n int) []mgl32.Quat {
+	qs := make([]mgl32.Quat, n)
+	for i := range qs {
+		qs[i].W = readF32(r, field)
+		qs[i].V = mgl32.Vec3{readF32(r, field), readF32(r, field), readF32(r, field)}
+	}
+	return qs
 }

@@ -443,12 +443,12 @@ func BenchmarkRecorderTick(b *testing.B) {
 // chunkEnds returns the offset just after each chunk of a recording.
 func chunkEnds(t *testing.T, data []byte) []int {
 	t.Helper()
-	d := &decoder{data: data, chunk: -1}
+	d := newDecoder(data)
 	if err := d.header(new(Header)); err != nil {
 		t.Fatal(err)
 	}
 	var ends []int
-	for off := d.off; off < len(data); {
+	for off := d.r.Offset(); off < len(data); {
 		off += 5 + int(binary.LittleEndian.Uint32(data[off+1:])) + 4
 		ends = append(ends, off)
 	}
