@@ -392,12 +392,14 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 		}
 	}
 	// Over the whole run the ticks are the time the window was not away,
-	// at 60 Hz: the paused time is not simulated.
+	// at 60 Hz: the paused time is not simulated. A loaded machine may
+	// stall frames past the clamp (250 ms) or the step cap; the loop drops
+	// that time and counts it (dropped_ms), so it is not owed either.
 	last := rows[len(rows)-1]
 	awayMS := after.tMS - before.tMS
-	wantTicks := (last.tMS - awayMS) * 60 / 1000
+	wantTicks := (last.tMS - awayMS - last.droppedMS) * 60 / 1000
 	if got := float64(last.tick); math.Abs(got-wantTicks) > 6 {
-		t.Errorf("%d ticks over %.0f ms with %.0f ms minimised, want about %.0f", last.tick, last.tMS, awayMS, wantTicks)
+		t.Errorf("%d ticks over %.0f ms with %.0f ms minimised and %.0f ms dropped, want about %.0f", last.tick, last.tMS, awayMS, last.droppedMS, wantTicks)
 	}
 }
 
