@@ -86,3 +86,34 @@ func TestCameraViewProjection(t *testing.T) {
 }
 
 func with(c gfx.Camera, f func(*gfx.Camera)) gfx.Camera { f(&c); return c }
+
+// BoxEdges gives the box's 12 edges, each once, each along one axis and
+// as long as the box.
+func TestBoxEdges(t *testing.T) {
+	half := mgl32.Vec3{1, 2, 3}
+	pts := gfx.BoxEdges(half)
+	if len(pts) != 24 {
+		t.Fatalf("%d points, want 24 (12 edges)", len(pts))
+	}
+	seen := map[[2]mgl32.Vec3]bool{}
+	for i := 0; i < len(pts); i += 2 {
+		a, b := pts[i], pts[i+1]
+		d := b.Sub(a)
+		axes := 0
+		for k := range 3 {
+			if d[k] != 0 {
+				axes++
+				if d[k] != 2*half[k] {
+					t.Errorf("edge %v-%v is %v long along axis %d, want %v", a, b, d[k], k, 2*half[k])
+				}
+			}
+			if a[k] != half[k] && a[k] != -half[k] {
+				t.Errorf("point %v is not a corner", a)
+			}
+		}
+		if axes != 1 || seen[[2]mgl32.Vec3{a, b}] {
+			t.Errorf("edge %v-%v: along %d axes, or twice", a, b, axes)
+		}
+		seen[[2]mgl32.Vec3{a, b}] = true
+	}
+}

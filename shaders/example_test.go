@@ -18,6 +18,8 @@ func ExampleFS() {
 	// cube.frag
 	// cube.vert
 	// cube_single.vert
+	// lines.frag
+	// lines.vert
 	// overlay.frag
 	// overlay.vert
 }

@@ -79,6 +79,9 @@ type Config struct {
 	// Overlay shows the diagnostics overlay from the first frame
 	// (SetOverlay toggles it). Default off.
 	Overlay bool
+	// Drawer draws each frame (see Drawer); nil draws the instances as lit
+	// cubes with the runner's gfx.Renderer.
+	Drawer Drawer
 	// OverlayText, if set, appends the game's own line to the overlay's
 	// text, after the diagnostics (for example a score): it is called
 	// with the text so far, which ends with a newline, whenever the

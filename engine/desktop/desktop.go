@@ -50,12 +50,13 @@ type Runner struct {
 	// ClearColor is the background of the next frame, RGBA in [0, 1].
 	ClearColor [4]float32
 
-	e     *engine.Engine
-	win   *platform.Window
-	ren   *gfx.Renderer
-	clock *timing.MonotonicClock
-	pacer *timing.Pacer
-	log   logrus.FieldLogger
+	e      *engine.Engine
+	win    *platform.Window
+	ren    *gfx.Renderer
+	drawer Drawer // Config.Drawer, or ren
+	clock  *timing.MonotonicClock
+	pacer  *timing.Pacer
+	log    logrus.FieldLogger
 
 	frameLimit uint64
 	duration   time.Duration
@@ -71,11 +72,9 @@ type Runner struct {
 
 	// The last frame drawn, which Screenshot draws again.
 	drawn struct {
-		ok            bool
-		width, height int
-		cam           gfx.Camera
-		clear         [4]float32
-		overlay       bool // the overlay was drawn over it
+		ok      bool
+		view    View // the last frame's (its instances are read again from the render buffer)
+		overlay bool // the overlay was drawn over it
 	}
 	shot *image.RGBA
 
@@ -179,6 +178,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		e:           e,
 		win:         win,
 		ren:         ren,
+		drawer:      cfg.Drawer,
 		clock:       clock,
 		pacer:       pacer,
 		log:         log,
@@ -199,6 +199,9 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	r.frameBody = r.runFrame
 	r.paceBody = func() { r.pacer.Wait() }
 	r.gate = pause.New(win, e, cfg.PauseWhenUnfocused, log)
+	if r.drawer == nil {
+		r.drawer = rendererDrawer{ren}
+	}
 	e.SetPhaseClock(clock.Now)
 	r.setLabels(e.Context())
 	win.SetCallbacks(platform.Callbacks{
@@ -335,9 +338,9 @@ func (r *Runner) iconify(iconified bool) {
 // clear colour, and remembers what it drew for Screenshot.
 func (r *Runner) draw() {
 	w, h := r.win.FramebufferSize()
-	d := &r.drawn
-	d.ok, d.width, d.height, d.cam, d.clear = true, w, h, r.Camera, r.ClearColor
-	r.ren.Frame(w, h, r.ClearColor, r.Camera, r.e.Render.Instances)
+	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances}
+	r.drawn.ok, r.drawn.view = true, v
+	r.drawer.Draw(v)
 }
 
 // runFrame runs one frame at r.lastNow: the engine's frame, drawing,
@@ -547,13 +550,15 @@ func (r *Runner) Screenshot(path string) error {
 	case r.win.Lost():
 		return fmt.Errorf("desktop: screenshot %s: %w", path, errWindowLost)
 	}
-	if r.shot == nil || r.shot.Rect.Dx() != d.width || r.shot.Rect.Dy() != d.height {
-		r.shot = image.NewRGBA(image.Rect(0, 0, d.width, d.height))
+	v := d.view
+	v.Instances = r.e.Render.Instances
+	if r.shot == nil || r.shot.Rect.Dx() != v.Width || r.shot.Rect.Dy() != v.Height {
+		r.shot = image.NewRGBA(image.Rect(0, 0, v.Width, v.Height))
 	}
 	r.win.MakeCurrent()
-	r.ren.Frame(d.width, d.height, d.clear, d.cam, r.e.Render.Instances)
+	r.drawer.Draw(v)
 	if d.overlay {
-		r.overlay.Redraw(d.width, d.height)
+		r.overlay.Redraw(v.Width, v.Height)
 	}
 	if err := r.ren.ReadRGBA(r.shot); err != nil {
 		return fmt.Errorf("desktop: screenshot %s: %w", path, err)

@@ -1,0 +1,46 @@
+package desktop
+
+import (
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/gfx"
+)
+
+// A Drawer draws each frame into the window: the runner calls Draw once a
+// frame, after the engine's frame (the ticks, Update, interpolation and the
+// Render systems), with the window's framebuffer bound, and before the
+// overlay and the swap; Screenshot calls it again with the last frame's
+// View. Draw must draw the whole frame (clear it first) and must not
+// allocate, as the runner does not.
+//
+// The default Drawer is the runner's gfx.Renderer (Runner.Renderer), which
+// draws the instances as lit cubes. A game that draws more, or otherwise,
+// sets Config.Drawer: a Drawer of its own may call the renderer's Frame and
+// then draw over it (DrawerFunc makes one of a function).
+type Drawer interface {
+	// Draw draws the frame v describes.
+	Draw(v View)
+}
+
+// View is what a frame draws.
+type View struct {
+	// Width and Height are the framebuffer's size in pixels.
+	Width, Height int
+	// Clear is the background, RGBA in [0, 1] (Runner.ClearColor).
+	Clear [4]float32
+	// Camera is Runner.Camera as the Update systems left it.
+	Camera gfx.Camera
+	// Instances are the render buffer's interpolated instances
+	// (engine.RenderBuffer.Instances), one per entity drawn.
+	Instances []engine.Instance
+}
+
+// DrawerFunc is a function that is a Drawer.
+type DrawerFunc func(v View)
+
+// Draw calls f(v).
+func (f DrawerFunc) Draw(v View) { f(v) }
+
+// rendererDrawer is the default Drawer: the cube renderer.
+type rendererDrawer struct{ ren *gfx.Renderer }
+
+func (d rendererDrawer) Draw(v View) { d.ren.Frame(v.Width, v.Height, v.Clear, v.Camera, v.Instances) }
