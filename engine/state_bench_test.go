@@ -207,11 +207,11 @@ func benchHashedBytes(w *World, oldOrder bool) []byte {
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(w.free)))
 	b = append(b, bytesOf(w.free)...)
 	b = binary.LittleEndian.AppendUint64(b, uint64(w.count))
-	b = appendVec3s(b, w.cur.Pos)
-	b = appendQuats(b, w.cur.Rot)
-	b = appendVec3s(b, w.cur.Scale)
-	b = appendVec3s(b, w.cur.Vel)
-	b = appendVec3s(b, w.cur.AngVel)
+	b = appendColumn(b, w.cur.Pos)
+	b = appendColumn(b, w.cur.Rot)
+	b = appendColumn(b, w.cur.Scale)
+	b = appendColumn(b, w.cur.Vel)
+	b = appendColumn(b, w.cur.AngVel)
 	if oldOrder {
 		for i, m := range w.cur.Mode {
 			b = append(b, byte(m))

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/zeebo/xxh3"
@@ -297,28 +296,20 @@ func (w *World) appendState(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, inc)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(w.gen)))
 	b = binary.LittleEndian.AppendUint32(b, uint32(w.count))
-	for _, g := range w.gen {
-		b = binary.LittleEndian.AppendUint32(b, g)
-	}
+	b = appendColumn(b, w.gen)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(w.free)))
-	for _, f := range w.free {
-		b = binary.LittleEndian.AppendUint32(b, f)
-	}
-	b = appendVec3s(b, w.cur.Pos)
-	b = appendQuats(b, w.cur.Rot)
-	b = appendVec3s(b, w.cur.Scale)
-	b = appendVec3s(b, w.cur.Vel)
-	b = appendVec3s(b, w.cur.AngVel)
-	for _, m := range w.cur.Mode {
-		b = append(b, uint8(m))
-	}
-	for _, c := range w.cur.Color {
-		b = append(b, c[:]...)
-	}
-	b = appendVec3s(b, w.prev.Pos)
-	b = appendQuats(b, w.prev.Rot)
-	b = appendVec3s(b, w.prev.Scale)
-	b = appendVec3s(b, w.prev.Vel)
+	b = appendColumn(b, w.free)
+	b = appendColumn(b, w.cur.Pos)
+	b = appendColumn(b, w.cur.Rot)
+	b = appendColumn(b, w.cur.Scale)
+	b = appendColumn(b, w.cur.Vel)
+	b = appendColumn(b, w.cur.AngVel)
+	b = appendColumn(b, w.cur.Mode)
+	b = appendColumn(b, w.cur.Color)
+	b = appendColumn(b, w.prev.Pos)
+	b = appendColumn(b, w.prev.Rot)
+	b = appendColumn(b, w.prev.Scale)
+	b = appendColumn(b, w.prev.Vel)
 	for _, s := range w.snap {
 		b = append(b, boolByte(s))
 	}
@@ -347,11 +338,10 @@ func (w *World) readState(r *binread.Reader, t *World) {
 	at = r.Offset()
 	n := r.Count("slots", MaxSlots, snapshotSlotBytes)
 	count := int(r.U32("live count"))
-	t.gen = make([]uint32, n)
+	t.gen = readColumn[uint32](r, "generations", n)
 	live := 0
-	for i := range t.gen {
-		t.gen[i] = r.U32("generations")
-		live += int(t.gen[i] & 1)
+	for _, g := range t.gen {
+		live += int(g & 1)
 	}
 	if r.Err() == nil && live != count {
 		r.FailAt(at, "live count", fmt.Errorf("%d live entities, but %d generations are odd (alive)", count, live))
@@ -374,30 +364,23 @@ func (w *World) readState(r *binread.Reader, t *World) {
 		r.FailAt(at, "free list", fmt.Errorf("%d free slots, want %d (slots less live entities)", nf, n-count))
 	}
 	t.count = count
-	t.cur.Pos = readVec3s(r, "current positions", n)
-	t.cur.Rot = readQuats(r, "current rotations", n)
-	t.cur.Scale = readVec3s(r, "current scales", n)
-	t.cur.Vel = readVec3s(r, "velocities", n)
-	t.cur.AngVel = readVec3s(r, "angular velocities", n)
-	t.cur.Mode = make([]DrawMode, n)
-	for i := range t.cur.Mode {
-		at := r.Offset()
-		m := DrawMode(r.U8("draw modes"))
+	t.cur.Pos = readColumn[mgl32.Vec3](r, "current positions", n)
+	t.cur.Rot = readColumn[mgl32.Quat](r, "current rotations", n)
+	t.cur.Scale = readColumn[mgl32.Vec3](r, "current scales", n)
+	t.cur.Vel = readColumn[mgl32.Vec3](r, "velocities", n)
+	t.cur.AngVel = readColumn[mgl32.Vec3](r, "angular velocities", n)
+	at = r.Offset()
+	t.cur.Mode = readColumn[DrawMode](r, "draw modes", n)
+	for i, m := range t.cur.Mode {
 		if r.Err() == nil && m > NoInterpolation {
-			r.FailAt(at, "draw modes", fmt.Errorf("slot %d has draw mode %d, not a DrawMode", i, m))
-		}
-		t.cur.Mode[i] = m
-	}
-	t.cur.Color = make([][4]uint8, n)
-	for i := range t.cur.Color {
-		if c := r.Take("colours", 4); c != nil {
-			t.cur.Color[i] = [4]uint8(c)
+			r.FailAt(at+i, "draw modes", fmt.Errorf("slot %d has draw mode %d, not a DrawMode", i, m))
 		}
 	}
-	t.prev.Pos = readVec3s(r, "previous positions", n)
-	t.prev.Rot = readQuats(r, "previous rotations", n)
-	t.prev.Scale = readVec3s(r, "previous scales", n)
-	t.prev.Vel = readVec3s(r, "previous velocities", n)
+	t.cur.Color = readColumn[[4]uint8](r, "colours", n)
+	t.prev.Pos = readColumn[mgl32.Vec3](r, "previous positions", n)
+	t.prev.Rot = readColumn[mgl32.Quat](r, "previous rotations", n)
+	t.prev.Scale = readColumn[mgl32.Vec3](r, "previous scales", n)
+	t.prev.Vel = readColumn[mgl32.Vec3](r, "previous velocities", n)
 	t.snap = make([]bool, n)
 	for i := range t.snap {
 		t.snap[i] = r.U8("teleport marks") != 0
@@ -418,42 +401,17 @@ func (w *World) commitState(t *World) {
 	}
 }
 
-func appendVec3s(b []byte, vs []mgl32.Vec3) []byte {
-	for _, v := range vs {
-		for _, f := range v {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
-		}
-	}
-	return b
-}
+// appendColumn appends the exact bytes of a column of the world's own
+// values, all packed plain data (no padding; see layout.go), which on a
+// little-endian machine are their canonical bytes.
+func appendColumn[T any](b []byte, vs []T) []byte { return append(b, bytesOf(vs)...) }
 
-func appendQuats(b []byte, qs []mgl32.Quat) []byte {
-	for _, q := range qs {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(q.W))
-		for _, f := range q.V {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
-		}
-	}
-	return b
-}
-
-func readF32(r *binread.Reader, field string) float32 {
-	return math.Float32frombits(r.U32(field))
-}
-
-func readVec3s(r *binread.Reader, field string, n int) []mgl32.Vec3 {
-	vs := make([]mgl32.Vec3, n)
-	for i := range vs {
-		vs[i] = mgl32.Vec3{readF32(r, field), readF32(r, field), readF32(r, field)}
+// readColumn reads n values that appendColumn wrote.
+func readColumn[T any](r *binread.Reader, field string, n int) []T {
+	vs := make([]T, n)
+	mem := bytesOf(vs)
+	if src := r.Take(field, len(mem)); src != nil {
+		copy(mem, src)
 	}
 	return vs
-}
-
-func readQuats(r *binread.Reader, field string, n int) []mgl32.Quat {
-	qs := make([]mgl32.Quat, n)
-	for i := range qs {
-		qs[i].W = readF32(r, field)
-		qs[i].V = mgl32.Vec3{readF32(r, field), readF32(r, field), readF32(r, field)}
-	}
-	return qs
 }
