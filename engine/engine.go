@@ -235,7 +235,7 @@ func (e *Engine) Context() context.Context { return e.ctx }
 // SetPhaseClock makes Frame measure its phases with now (PhaseTimes); nil,
 // the default, turns the measuring off. The windowed runner passes its
 // monotonic clock; a headless run needs none. Runner plumbing: a game
-// reads the figures from desktop.Runner.Frame instead.
+// reads the figures from desktop.Runner.Figures instead.
 func (e *Engine) SetPhaseClock(now func() time.Duration) { e.phaseClock = now }
 
 // PhaseTimes returns how long the last Frame spent in each phase.
@@ -305,7 +305,7 @@ func (e *Engine) Frame(now time.Duration) int {
 	}
 	e.phases = PhaseTimes{}
 	defer e.recoverPanic()
-	return e.Loop.Tick(now, e.fixedStep, e.renderFrame)
+	return e.Loop.Frame(now, e.fixedStep, e.renderFrame)
 }
 
 // since returns the phase clock's time since start, and the clock's now.

@@ -24,7 +24,7 @@ func ExampleEngine_Frame() {
 	e.AddFixed("simulate", func(c *engine.FixedContext) {}) // once per tick
 	e.AddRender("draw", func(c *engine.FrameContext) {      // once per frame
 		s := c.Stats
-		fmt.Printf("frame %d at %3v ms: %d steps, tick %2d, alpha %.2f\n", s.Frame, s.Time.Milliseconds(), s.Steps, s.Tick, c.Alpha)
+		fmt.Printf("frame %d at %3v ms: %d steps, tick %2d, alpha %.2f\n", s.Frames, s.Time.Milliseconds(), s.Steps, s.Tick, c.Alpha)
 	})
 	for _, ms := range []int{0, 10, 50, 57, 457} {
 		e.Frame(time.Duration(ms) * time.Millisecond)

@@ -19,14 +19,14 @@ func TestFrameErrorCheckFollowsTheBuildTag(t *testing.T) {
 		func() {
 			defer func() { got = recover() }()
 			gl.Enable(0xFFFF) // records GL_INVALID_ENUM, unchecked
-			r.Frame(w, h, black, testCamera, gridInstances(3, 3))
+			r.Draw(w, h, black, testCamera, gridInstances(3, 3))
 		}()
 		after = gfx.CheckError()
 	})
 	if gfx.DebugChecks {
 		msg, _ := got.(string)
-		if !strings.HasPrefix(msg, "gfx: ") || !strings.Contains(msg, "GL_INVALID_ENUM") || !strings.Contains(msg, "Renderer.Frame") {
-			t.Errorf("nebuladebug Frame after a GL error panicked with %v, want a gfx: message naming Renderer.Frame and GL_INVALID_ENUM", got)
+		if !strings.HasPrefix(msg, "gfx: ") || !strings.Contains(msg, "GL_INVALID_ENUM") || !strings.Contains(msg, "Renderer.Draw") {
+			t.Errorf("nebuladebug Frame after a GL error panicked with %v, want a gfx: message naming Renderer.Draw and GL_INVALID_ENUM", got)
 		}
 		if after != nil {
 			t.Errorf("CheckError after the panic = %v, want nil (the check drained it)", after)

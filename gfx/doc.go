@@ -39,7 +39,7 @@
 //		win.PollEvents()
 //	}
 //
-// Renderer.Frame streams the instances into a GPU buffer that is orphaned
+// Renderer.Draw streams the instances into a GPU buffer that is orphaned
 // every frame and grows by doubling, then draws them all at once: the
 // vertex shader reads each cube from that buffer (a buffer texture) and
 // builds the three faces that can face the camera from gl_VertexID. Its GL
@@ -60,7 +60,7 @@
 //
 //	ov, err := gfx.NewOverlay()
 //	// ... handle err, defer ov.Delete(); likewise gt, err := gfx.NewGPUTimer()
-//	f := &gfx.OverlayFrame{Marks: []float32{6.94, 16.67}} // reused every frame
+//	f := &gfx.OverlayPanel{Marks: []float32{6.94, 16.67}} // reused every frame
 //	for !win.ShouldClose() {
 //		gt.Begin()
 //		r.Frame(w, h, clear, cam, rb.Instances)
@@ -74,7 +74,7 @@
 //		win.SwapBuffers()
 //	}
 //
-// Draw leaves the state Renderer.Frame draws with (depth test and culling
+// Draw leaves the state Renderer.Draw draws with (depth test and culling
 // on, blending off, texture unit 0 active and untouched), so the next frame
 // is the same with or without an overlay.
 //
@@ -92,7 +92,7 @@
 // # Allocation
 //
 // Functions that may run every frame (Clear, ReadPixels, CheckError,
-// Renderer.Frame, Renderer.DrawPerInstance, Renderer.ReadRGBA,
+// Renderer.Draw, Renderer.DrawPerInstance, Renderer.ReadRGBA,
 // Camera.ViewProjection, Overlay.Draw, the GPUTimer's methods) do not allocate on the Go heap; the instance
 // buffer grows on the GPU side only.
 //

@@ -28,7 +28,7 @@ import (
 //
 // Call it with the renderer's context current; show the frame with the
 // window's SwapBuffers afterwards, and read it back (ReadRGBA) before that.
-func (r *Renderer) Frame(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
+func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
 	if !r.begin("Frame", width, height, clear, cam) {
 		return
 	}
@@ -53,7 +53,7 @@ func (r *Renderer) Frame(width, height int, clear [4]float32, cam Camera, instan
 	}
 	r.end(len(instances), draws)
 	r.stats.Dropped = dropped
-	checkFrame("Renderer.Frame")
+	checkFrame("Renderer.Draw")
 }
 
 // stream copies the instances into the instance buffer. The buffer is

@@ -17,7 +17,7 @@ import (
 
 // The overlay's fixed layout. Everything is in framebuffer pixels, from the
 // framebuffer's top-left corner; OverlayTextColumns, OverlayTextLines and
-// OverlayGraphSamples say how much of an OverlayFrame is shown.
+// OverlayGraphSamples say how much of an OverlayPanel is shown.
 const (
 	// OverlayTextColumns is the number of characters of a text line the
 	// overlay shows; the rest of a longer line is cut off.
@@ -27,13 +27,13 @@ const (
 	OverlayTextLines = 8
 	// OverlayGraphSamples is the number of frame intervals the graph shows,
 	// one pixel column each: the last OverlayGraphSamples of
-	// OverlayFrame.Graph.
+	// OverlayPanel.Graph.
 	OverlayGraphSamples = 240
 	// OverlayMaxMarks is the number of reference lines the graph draws:
-	// the first OverlayMaxMarks of OverlayFrame.Marks.
+	// the first OverlayMaxMarks of OverlayPanel.Marks.
 	OverlayMaxMarks = 4
 	// OverlayMaxBuckets is the number of histogram bars the overlay draws:
-	// the first OverlayMaxBuckets of OverlayFrame.Histogram.
+	// the first OverlayMaxBuckets of OverlayPanel.Histogram.
 	OverlayMaxBuckets = 16
 )
 
@@ -108,11 +108,11 @@ var (
 	}
 )
 
-// OverlayFrame is what one Overlay.Draw shows. Draw reads it and keeps
+// OverlayPanel is what one Overlay.Draw shows. Draw reads it and keeps
 // nothing; reuse it, and the slices in it, from frame to frame so that
 // building it does not allocate either (strconv.AppendFloat and friends
 // append to a reused Text without allocating).
-type OverlayFrame struct {
+type OverlayPanel struct {
 	// Text is ASCII text, lines separated by '\n', drawn from the panel's
 	// top-left corner in white. A line shows its first OverlayTextColumns
 	// characters and the panel its first OverlayTextLines lines. '\r' is
@@ -211,7 +211,7 @@ func NewOverlay() (*Overlay, error) {
 	// mipmaps still matters, as a texture whose minification filter wants
 	// mipmaps it lacks is incomplete and reads 0. Rows are 4*panelW
 	// bytes, a multiple of GL_UNPACK_ALIGNMENT's default 4.
-	o.build(&emptyOverlayFrame)
+	o.build(&emptyOverlayPanel)
 	gl.GenTextures(1, &o.tex)
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
@@ -293,23 +293,23 @@ func (o *Overlay) Rect(width, height int) image.Rectangle {
 
 // Draw draws the overlay showing f (nil shows an empty panel) over the
 // bound framebuffer, of width×height pixels, replacing the pixels of Rect.
-// Call it after the scene, for example after Renderer.Frame.
+// Call it after the scene, for example after Renderer.Draw.
 //
 // It makes the same 14 OpenGL calls, one of them the draw, whatever f
 // holds: it uploads the panel into its texture and draws one quad. It sets
 // the viewport to the whole framebuffer, draws without depth test, face
 // culling or blending, and then leaves depth testing and back-face culling
-// enabled, as Renderer.Frame has them; its program stays bound, texture
+// enabled, as Renderer.Draw has them; its program stays bound, texture
 // unit 0 is the active one again and its bindings are untouched (the
 // panel is on unit 1). It does not allocate. A framebuffer of zero width
 // or height draws nothing and makes no GL call.
-func (o *Overlay) Draw(width, height int, f *OverlayFrame) {
+func (o *Overlay) Draw(width, height int, f *OverlayPanel) {
 	o.mustLive("Draw")
 	if width <= 0 || height <= 0 {
 		return
 	}
 	if f == nil {
-		f = &emptyOverlayFrame
+		f = &emptyOverlayPanel
 	}
 	o.build(f)
 	o.draw(width, height, true)
@@ -349,13 +349,13 @@ func (o *Overlay) draw(width, height int, upload bool) {
 	checkFrame("Overlay.Draw")
 }
 
-// emptyOverlayFrame is what Draw shows for a nil frame.
-var emptyOverlayFrame OverlayFrame
+// emptyOverlayPanel is what Draw shows for a nil frame.
+var emptyOverlayPanel OverlayPanel
 
 // build rasterises f into o.img, back to front: the panel, the graph's
 // background, fill, marks, scale label and line, the histogram, and the
 // text on top. Coordinates are framebuffer pixels, as Rect has them.
-func (o *Overlay) build(f *OverlayFrame) {
+func (o *Overlay) build(f *OverlayPanel) {
 	o.solid(overlayMargin, overlayMargin, overlayMargin+panelW, overlayMargin+panelH, panelColor)
 	o.graph(f)
 	o.histogram(f.Histogram)
@@ -363,7 +363,7 @@ func (o *Overlay) build(f *OverlayFrame) {
 }
 
 // graph lays out the frame-time graph.
-func (o *Overlay) graph(f *OverlayFrame) {
+func (o *Overlay) graph(f *OverlayPanel) {
 	const x0, y0, y1 = graphX, graphY, graphY + graphH
 	o.solid(x0, y0, x0+OverlayGraphSamples, y1, areaColor)
 
@@ -412,7 +412,7 @@ func (o *Overlay) graph(f *OverlayFrame) {
 	}
 }
 
-// autoGraphMax is the top of the graph when OverlayFrame.GraphMax is 0.
+// autoGraphMax is the top of the graph when OverlayPanel.GraphMax is 0.
 func autoGraphMax(samples, marks []float32) float32 {
 	// Not the built-in max, which returns NaN when either argument is:
 	// NaN and infinite values are skipped.

@@ -63,7 +63,7 @@ func TestOverlayDrawsItsImageExactly(t *testing.T) {
 	cfg := platformtest.SmallHidden()
 	cfg.Width, cfg.Height = size, size
 	platformtest.OpenWindow(t, cfg)
-	f := &OverlayFrame{
+	f := &OverlayPanel{
 		Text:      []byte("FPS 144.0  UPS 60.0\nframe 6.94 ms  steps 1\n~!@#$%^&*()_+{}|:<>?"),
 		Marks:     []float32{6.94, 16.67},
 		Histogram: []uint64{5, 100, 7},
@@ -156,7 +156,7 @@ func TestOver(t *testing.T) {
 // it) and does not allocate.
 func TestOverlayLayoutStaysInThePanel(t *testing.T) {
 	o := newPanel()
-	f := &OverlayFrame{
+	f := &OverlayPanel{
 		Text:      []byte(strings.Repeat(strings.Repeat("#", 100)+"\n", 100)),
 		Graph:     make([]float32, 1000),
 		Marks:     []float32{1, 2, 3, 4, 5, 6},
@@ -184,7 +184,7 @@ func TestOverlayLayoutStaysInThePanel(t *testing.T) {
 // on the CPU (the part of Overlay.Draw before the upload).
 func BenchmarkOverlayBuild(b *testing.B) {
 	o := newPanel()
-	f := &OverlayFrame{
+	f := &OverlayPanel{
 		Text:      []byte("FPS 144.0  UPS 60.0\nframe 6.94 ms  steps 1  alpha 0.42\nfixed 0.21 ms  update 0.03 ms\nrender 1.60 ms  gpu 3.2 ms\ndebt 2.1 ms  dropped 0 ms\nclamped 0  capped 0  snaps 3\nentities 1003  heap 12.3 MiB  gc 42"),
 		Marks:     []float32{6.94, 16.67},
 		Histogram: []uint64{300, 200, 5, 1, 0, 0},

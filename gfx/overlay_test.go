@@ -38,12 +38,12 @@ func newOverlay(t testing.TB) (r *gfx.Renderer, o *gfx.Overlay, w, h int) {
 
 // overlayFrame draws the scene (insts over sceneClear), then the overlay
 // showing f unless f is nil, checks for GL errors and reads the frame back.
-func overlayFrame(t testing.TB, r *gfx.Renderer, o *gfx.Overlay, w, h int, insts []engine.Instance, f *gfx.OverlayFrame) *image.RGBA {
+func overlayFrame(t testing.TB, r *gfx.Renderer, o *gfx.Overlay, w, h int, insts []engine.Instance, f *gfx.OverlayPanel) *image.RGBA {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
 	onMain(func() {
-		r.Frame(w, h, sceneClear, testCamera, insts)
+		r.Draw(w, h, sceneClear, testCamera, insts)
 		if f != nil {
 			o.Draw(w, h, f)
 		}
@@ -72,11 +72,11 @@ func diff(a, b *image.RGBA) (pts []image.Point, bounds image.Rectangle) {
 	return pts, bounds
 }
 
-// fullOverlayFrame is a frame using every part of the overlay, beyond its
+// fullOverlayPanel is a frame using every part of the overlay, beyond its
 // limits: text too long and with too many lines, more samples than the
 // graph shows, more marks and buckets than it draws.
-func fullOverlayFrame() *gfx.OverlayFrame {
-	f := &gfx.OverlayFrame{
+func fullOverlayPanel() *gfx.OverlayPanel {
+	f := &gfx.OverlayPanel{
 		Text:      []byte(strings.Repeat("fps 144.0  frame 6.94 ms  steps 1  alpha 0.42  tick 123456\n", 20)),
 		GraphMax:  0,
 		Marks:     []float32{6.94, 16.67, 30, 40, 50},
@@ -95,7 +95,7 @@ func TestOverlayCoversItsRectOnly(t *testing.T) {
 	r, o, w, h := newOverlay(t)
 	insts := gridInstances(49, 7)
 	scene := overlayFrame(t, r, o, w, h, insts, nil)
-	with := overlayFrame(t, r, o, w, h, insts, fullOverlayFrame())
+	with := overlayFrame(t, r, o, w, h, insts, fullOverlayPanel())
 	after := overlayFrame(t, r, o, w, h, insts, nil)
 
 	var rect image.Rectangle
@@ -153,9 +153,9 @@ func TestOverlayDrawsGlyphs(t *testing.T) {
 	r, o, w, h := newOverlay(t)
 	var rect image.Rectangle
 	onMain(func() { rect = o.Rect(w, h) })
-	blank := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{Text: []byte(" ")})
+	blank := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{Text: []byte(" ")})
 	for _, c := range []byte("8Ag|") {
-		img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{Text: []byte{c}})
+		img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{Text: []byte{c}})
 		pts, b := diff(blank, img)
 		want := glyphPixels(t, rune(c))
 		if len(pts) != len(want) {
@@ -180,8 +180,8 @@ func TestOverlayDrawsGlyphs(t *testing.T) {
 	}
 
 	// A second line starts one line height lower, at the same column.
-	one := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{Text: []byte("8")})
-	two := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{Text: []byte(" \n8")})
+	one := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{Text: []byte("8")})
+	two := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{Text: []byte(" \n8")})
 	_, b1 := diff(blank, one)
 	_, b2 := diff(blank, two)
 	if b2.Min.X != b1.Min.X || b2.Min.Y-b1.Min.Y != basicfont.Face7x13.Height {
@@ -230,14 +230,14 @@ func topChange(base, img *image.RGBA) (top, cols int) {
 func TestOverlayGraph(t *testing.T) {
 	r, o, w, h := newOverlay(t)
 	const top = 20
-	base := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{GraphMax: top})
+	base := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{GraphMax: top})
 	prev := math.MaxInt
 	for _, v := range []float32{0, 2, 5, 10, 15, 19.5, 20, 50} {
 		graph := make([]float32, 240)
 		for i := range graph {
 			graph[i] = v
 		}
-		img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{GraphMax: top, Graph: graph})
+		img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{GraphMax: top, Graph: graph})
 		row, cols := topChange(base, img)
 		t.Logf("value %v: line at row %d over %d columns", v, row, cols)
 		if cols != 240 {
@@ -253,9 +253,9 @@ func TestOverlayGraph(t *testing.T) {
 	}
 
 	// Fewer samples than columns are drawn at the right end.
-	short := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{GraphMax: top, Graph: []float32{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}})
+	short := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{GraphMax: top, Graph: []float32{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}})
 	_, b := diff(base, short)
-	full := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{GraphMax: top, Graph: make([]float32, 240)})
+	full := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{GraphMax: top, Graph: make([]float32, 240)})
 	_, fb := diff(base, full)
 	if b.Dx() != 10 || b.Max.X != fb.Max.X {
 		t.Errorf("10 samples drawn over columns %d to %d, want 10 columns ending at %d like 240 samples", b.Min.X, b.Max.X, fb.Max.X)
@@ -264,7 +264,7 @@ func TestOverlayGraph(t *testing.T) {
 	// Each mark is a one-pixel line across the graph, higher for more.
 	var rows []int
 	for _, m := range []float32{6.94, 16.67} {
-		img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{GraphMax: top, Marks: []float32{m}})
+		img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{GraphMax: top, Marks: []float32{m}})
 		pts, b := diff(base, img)
 		t.Logf("mark %v: %d pixels over %v", m, len(pts), b)
 		if b.Dy() != 1 || b.Dx() != 240 || len(pts) != 240 {
@@ -282,8 +282,8 @@ func TestOverlayGraph(t *testing.T) {
 func TestOverlayHistogram(t *testing.T) {
 	r, o, w, h := newOverlay(t)
 	counts := []uint64{1, 2, 4, 8, 4, 0}
-	base := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{Histogram: make([]uint64, len(counts))})
-	img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayFrame{Histogram: counts})
+	base := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{Histogram: make([]uint64, len(counts))})
+	img := overlayFrame(t, r, o, w, h, nil, &gfx.OverlayPanel{Histogram: counts})
 	pts, _ := diff(base, img)
 	// Group the changed pixels into bars: runs of adjacent columns.
 	heights := map[int]int{} // column -> changed pixels
@@ -319,9 +319,9 @@ func TestOverlayEmptyFramebufferDrawsNothing(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
 	onMain(func() {
-		r.Frame(w, h, sceneClear, testCamera, nil)
+		r.Draw(w, h, sceneClear, testCamera, nil)
 		for _, size := range [][2]int{{0, 0}, {w, 0}, {0, h}, {-1, -1}} {
-			o.Draw(size[0], size[1], fullOverlayFrame())
+			o.Draw(size[0], size[1], fullOverlayPanel())
 		}
 		glErr = gfx.CheckError()
 		readErr = r.ReadRGBA(img)
@@ -339,7 +339,7 @@ func TestOverlayEmptyFramebufferDrawsNothing(t *testing.T) {
 func TestOverlayOddInputs(t *testing.T) {
 	r, o, w, h := newOverlay(t)
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
-	frames := []*gfx.OverlayFrame{
+	frames := []*gfx.OverlayPanel{
 		nil,
 		{},
 		{Text: []byte("tab\there\r\n\x00\xff héllo"), Graph: []float32{nan, inf, -inf, -1, 0, 1e30}, Marks: []float32{nan, -1, inf}},
@@ -356,7 +356,7 @@ func TestOverlayOddInputs(t *testing.T) {
 func TestOverlayDrawDoesNotAllocate(t *testing.T) {
 	r, o, w, h := newOverlay(t)
 	insts := gridInstances(100, 10)
-	f := fullOverlayFrame()
+	f := fullOverlayPanel()
 	var err error
 	allocs := map[string]float64{}
 	onMain(func() {
@@ -374,7 +374,7 @@ func TestOverlayDrawDoesNotAllocate(t *testing.T) {
 			check()
 		})
 		allocs["Frame+Draw"] = testing.AllocsPerRun(50, func() {
-			r.Frame(w, h, sceneClear, testCamera, insts)
+			r.Draw(w, h, sceneClear, testCamera, insts)
 			o.Draw(w, h, f)
 			check()
 		})
@@ -405,11 +405,11 @@ func TestDeletedOverlayPanics(t *testing.T) {
 
 func BenchmarkOverlayDraw(b *testing.B) {
 	r, o, w, h := newOverlay(b)
-	f := fullOverlayFrame()
+	f := fullOverlayPanel()
 	b.ReportAllocs()
 	var err error
 	onMain(func() {
-		r.Frame(w, h, sceneClear, testCamera, nil)
+		r.Draw(w, h, sceneClear, testCamera, nil)
 		for b.Loop() {
 			o.Draw(w, h, f)
 		}

@@ -27,7 +27,7 @@ func BenchmarkRenderer(b *testing.B) {
 		name string
 		draw func(w, h int, clear [4]float32, cam gfx.Camera, insts []engine.Instance)
 	}{
-		{"instanced-10k", r.Frame},
+		{"instanced-10k", r.Draw},
 		{"per-cube-10k", r.DrawPerInstance},
 	}
 	fps := make(map[string]float64, len(paths))

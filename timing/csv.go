@@ -48,7 +48,7 @@ func (c *StatsCSV) Write(s Stats) error {
 // continue the row. It allocates only when dst has to grow.
 func AppendStatsCSV(dst []byte, s Stats) []byte {
 	b := dst
-	b = strconv.AppendUint(b, s.Frame, 10)
+	b = strconv.AppendUint(b, s.Frames, 10)
 	b = append(b, ',')
 	b = appendMS(b, s.Time)
 	b = append(b, ',')

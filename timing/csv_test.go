@@ -13,7 +13,7 @@ func TestStatsCSV(t *testing.T) {
 	c := NewStatsCSV(&buf)
 	l := newLoop(t, 60, 5)
 	for k := int64(0); k < 3; k++ {
-		l.Tick(frameAt(k, 30), nil, nil)
+		l.Frame(frameAt(k, 30), nil, nil)
 		if err := c.Write(l.Stats()); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 func TestStatsCSVReportsWriteErrors(t *testing.T) {
 	c := NewStatsCSV(failingWriter{})
 	for range 2000 { // more than the buffer holds
-		c.Write(Stats{Frame: 1, Interval: time.Millisecond})
+		c.Write(Stats{Frames: 1, Interval: time.Millisecond})
 	}
 	if err := c.Flush(); err == nil || err.Error() != "disk full" {
 		t.Errorf("Flush error %v, want disk full", err)
@@ -51,14 +51,14 @@ func TestStatsCSVWriteDoesNotAllocate(t *testing.T) {
 	var buf bytes.Buffer
 	buf.Grow(1 << 20)
 	c := NewStatsCSV(&buf)
-	s := Stats{Frame: 123456, Time: time.Hour, Interval: 6944444, Steps: 1, Alpha: 0.25, FPS: 144, UPS: 60}
+	s := Stats{Frames: 123456, Time: time.Hour, Interval: 6944444, Steps: 1, Alpha: 0.25, FPS: 144, UPS: 60}
 	if n := testing.AllocsPerRun(1000, func() { c.Write(s) }); n != 0 {
 		t.Errorf("Write allocates %v times per row", n)
 	}
 }
 
 func TestAppendStatsCSV(t *testing.T) {
-	s := Stats{Frame: 7, Time: 100 * time.Millisecond, Interval: 6944444, Steps: 1, Alpha: 0.5, Tick: 6,
+	s := Stats{Frames: 7, Time: 100 * time.Millisecond, Interval: 6944444, Steps: 1, Alpha: 0.5, Tick: 6,
 		FPS: 144, UPS: 60, Debt: 20 * time.Millisecond, ClampedFrames: 1, ClampedTime: time.Millisecond,
 		CappedFrames: 2, CappedTime: 2 * time.Millisecond}
 	got := string(AppendStatsCSV([]byte("x,"), s))

@@ -16,7 +16,7 @@ import (
 // loop's promises:
 //
 //   - render runs once per frame with alpha in [0, 1), no frame runs more
-//     ticks than the cap, Tick returns the steps it ran;
+//     ticks than the cap, Frame returns the steps it ran;
 //   - each step's DT is that of the rate in force, its sim time is later
 //     than the previous step's, and its due time is within its frame (after
 //     the previous frame's start, not after this frame's start) and not
@@ -101,7 +101,7 @@ func FuzzLoopTick(f *testing.F) {
 				t.Fatalf("alpha %v outside [0, 1)", a)
 			}
 		}
-		l.Tick(now, fixed, render)
+		l.Frame(now, fixed, render)
 		for len(data) >= 4 {
 			d := time.Duration(int32(binary.LittleEndian.Uint32(data)))
 			data = data[4:]
@@ -130,12 +130,12 @@ func FuzzLoopTick(f *testing.F) {
 			now += d
 			stepsNow, renders = 0, 0
 			cappedBefore := l.Stats().CappedTicks
-			n := l.Tick(now, fixed, render)
+			n := l.Frame(now, fixed, render)
 			if renders != 1 {
 				t.Fatalf("render ran %d times in a frame", renders)
 			}
 			if n != stepsNow {
-				t.Fatalf("Tick returned %d but ran %d steps", n, stepsNow)
+				t.Fatalf("Frame returned %d but ran %d steps", n, stepsNow)
 			}
 			if cfg.MaxStepsPerFrame > 0 && n > cfg.MaxStepsPerFrame {
 				t.Fatalf("frame ran %d steps, cap %d", n, cfg.MaxStepsPerFrame)

@@ -5,8 +5,8 @@ import "time"
 // Stats describes the latest frame of a Loop and counts what the loop had to
 // throw away. Every field is a plain value; reading Stats does not allocate.
 type Stats struct {
-	// Frame is the number of frames run, this one included.
-	Frame uint64
+	// Frames is the number of frames run, this one included.
+	Frames uint64
 	// Time is when this frame started, measured from the first frame.
 	Time time.Duration
 	// Interval is the measured time since the previous frame, before any

@@ -81,7 +81,7 @@ type Runner struct {
 	// Diagnostics: the figures of the frame in progress, the monitor that
 	// keeps and judges them, the GPU timer and the overlay with the
 	// buffers it is fed from (reused every frame).
-	frame     diag.Frame
+	frame     diag.Figures
 	monitor   *diag.Monitor
 	diagRate  int // the tick rate the default thresholds were scaled to; 0 = the caller's Config.Diagnostics
 	gpu       *gfx.GPUTimer
@@ -91,7 +91,7 @@ type Runner struct {
 	overlayText func([]byte) []byte
 	overlayAt   time.Duration // when the overlay was last laid out (r.lastNow); -1 = never
 	diagOff     bool          // SetDiagnostics(false)
-	ov          gfx.OverlayFrame
+	ov          gfx.OverlayPanel
 	marks       [2]float32
 	hist        [diag.StepsBuckets]uint64
 
@@ -434,7 +434,7 @@ func (r *Runner) setLabels(ctx context.Context) {
 // Frame returns the diagnostics of the frame just run: in Config.OnFrame,
 // the frame OnFrame is called for. Its figures are complete (CPU time of
 // each phase, the GPU time of a frame a few frames back, memory).
-func (r *Runner) Frame() *diag.Frame { return &r.frame }
+func (r *Runner) Figures() *diag.Figures { return &r.frame }
 
 // Monitor returns the runner's diagnostics monitor: the recent frame
 // intervals, the steps histogram, and the pacing report (Monitor.Report).

@@ -208,8 +208,8 @@ func TestRunFrames(t *testing.T) {
 		t.Fatalf("OnFrame saw %d frames, want %d", len(got), frames)
 	}
 	last := got[len(got)-1]
-	if last.Frame != frames {
-		t.Errorf("last frame's Stats.Frame = %d, want %d", last.Frame, frames)
+	if last.Frames != frames {
+		t.Errorf("last frame's Stats.Frames = %d, want %d", last.Frames, frames)
 	}
 	if got[0].Steps != 0 {
 		t.Errorf("the first frame ran %d ticks, want 0 (it starts the clock)", got[0].Steps)
@@ -271,7 +271,7 @@ func checkNoBurst(t *testing.T, frames []timing.Stats, i int, after string) {
 		allowed := max(2, int(f.Interval*60/time.Second)+1)
 		if f.Steps > allowed {
 			t.Errorf("frame %d, %s, ran %d ticks in a %v interval, want at most %d: a catch-up burst",
-				f.Frame, after, f.Steps, f.Interval.Round(time.Microsecond), allowed)
+				f.Frames, after, f.Steps, f.Interval.Round(time.Microsecond), allowed)
 		}
 	}
 }

@@ -16,7 +16,7 @@
 //     on (Config.Overlay, SetOverlay), the diagnostics overlay over them,
 //     with the previous frame's figures (this frame's are complete only
 //     after the swap); then swaps;
-//  4. records the frame's diagnostics (Runner.Frame: CPU time per phase,
+//  4. records the frame's diagnostics (Runner.Figures: CPU time per phase,
 //     GPU time, memory; Runner.Monitor: warnings, the pacing report) and
 //     calls Config.OnFrame with the loop's statistics;
 //  5. waits for the pacer's next deadline (Config.FPS, 144 by default),

@@ -43,4 +43,4 @@ func (f DrawerFunc) Draw(v View) { f(v) }
 // rendererDrawer is the default Drawer: the cube renderer.
 type rendererDrawer struct{ ren *gfx.Renderer }
 
-func (d rendererDrawer) Draw(v View) { d.ren.Frame(v.Width, v.Height, v.Clear, v.Camera, v.Instances) }
+func (d rendererDrawer) Draw(v View) { d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances) }

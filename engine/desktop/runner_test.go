@@ -36,7 +36,7 @@ func TestScreenshot(t *testing.T) {
 	cfg.Camera.Eye = mgl32.Vec3{0, 0, 4}
 	r := newRunner(t, e, cfg)
 	e.AddUpdate("turn green", func(c *engine.FrameContext) {
-		if c.Stats.Frame >= 5 {
+		if c.Stats.Frames >= 5 {
 			r.ClearColor = [4]float32{0, 1, 0, 1}
 		}
 	})
@@ -314,7 +314,7 @@ func testNoAllocationsPerFrame(t *testing.T, mouse, overlay, diagnostics bool) {
 	var ticksBefore, ticksAfter uint64
 	var cursorBefore, cursorAfter int
 	cfg.OnFrame = func(s timing.Stats) {
-		switch s.Frame {
+		switch s.Frames {
 		case warm:
 			metrics.Read(samples)
 			before = [2]uint64{samples[0].Value.Uint64(), samples[1].Value.Uint64()}

@@ -115,7 +115,7 @@ func TestCloseRequestEndsRun(t *testing.T) {
 	cfg.OnFrame = log.add
 	r := newRunner(t, e, cfg)
 	e.AddUpdate("close at frame 10", func(c *engine.FrameContext) {
-		if c.Stats.Frame == 10 {
+		if c.Stats.Frames == 10 {
 			r.Window().SetShouldClose(true)
 		}
 	})
@@ -240,7 +240,7 @@ func TestKeysFromXdotoolReachInputAndOnKey(t *testing.T) {
 	// The frame whose events held the press.
 	var interval time.Duration
 	for _, f := range log.snapshot() {
-		if f.Frame == keys[0].frame+1 {
+		if f.Frames == keys[0].frame+1 {
 			interval = f.Interval
 		}
 	}

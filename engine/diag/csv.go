@@ -34,7 +34,7 @@ func NewCSV(w io.Writer) *CSV {
 
 // Write appends the row for f. After an error it does nothing and keeps
 // returning that error.
-func (c *CSV) Write(f *Frame) error {
+func (c *CSV) Write(f *Figures) error {
 	if c.err != nil {
 		return c.err
 	}

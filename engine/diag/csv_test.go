@@ -10,9 +10,9 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
-func sampleFrame() Frame {
-	return Frame{
-		Loop: timing.Stats{Frame: 42, Time: 290 * ms, Interval: 6944444, Steps: 1, Alpha: 0.42, Tick: 17,
+func sampleFrame() Figures {
+	return Figures{
+		Loop: timing.Stats{Frames: 42, Time: 290 * ms, Interval: 6944444, Steps: 1, Alpha: 0.42, Tick: 17,
 			FPS: 144, UPS: 60, Debt: 2100 * time.Microsecond, ClampedFrames: 1, ClampedTime: 3 * ms,
 			CappedFrames: 2, CappedTime: 4 * ms},
 		FixedCPU: 210 * time.Microsecond, UpdateCPU: 30 * time.Microsecond, RenderCPU: 1600 * time.Microsecond,

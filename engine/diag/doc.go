@@ -3,7 +3,7 @@
 // "fixed systems over budget" or "running in slow motion". It is pure Go
 // (no cgo, no GL, no window), so a headless run can use it too.
 //
-// The windowed runner fills a Frame every frame (the loop's timing.Stats,
+// The windowed runner fills a Figures every frame (the loop's timing.Stats,
 // the CPU time of the fixed systems, update systems and rendering, a recent
 // GPU time, snaps, entities) and hands it to:
 //
@@ -31,7 +31,7 @@
 //
 // A game rarely imports diag: the windowed runner (engine/desktop) and the
 // shared program set-up (internal/app) feed it, and a game reads it through
-// desktop.Runner.Frame (in Config.OnFrame) and desktop.Runner.Monitor. It is
+// desktop.Runner.Figures (in Config.OnFrame) and desktop.Runner.Monitor. It is
 // a public package, not an internal one, because those two types appear in
 // the runner's API and because a game's own runner or tool may use it.
 package diag

@@ -21,11 +21,11 @@ func Example() {
 
 	loop := timing.MustNewLoop(timing.DefaultConfig())
 	mon := diag.NewMonitor(diag.DefaultConfig(loop.TickRate()), log)
-	var f diag.Frame
+	var f diag.Figures
 	for i := range 101 {
 		now := time.Duration(i) * 10 * time.Millisecond
-		loop.Tick(now, nil, nil)
-		f = diag.Frame{Loop: loop.Stats(), RenderCPU: 2 * time.Millisecond, Entities: 1000}
+		loop.Frame(now, nil, nil)
+		f = diag.Figures{Loop: loop.Stats(), RenderCPU: 2 * time.Millisecond, Entities: 1000}
 		if i == 50 {
 			f.FixedCPU = 40 * time.Millisecond
 		}

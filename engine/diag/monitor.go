@@ -47,10 +47,10 @@ const (
 // over a Critical threshold counts as critical only, not also as a warning.
 type Config struct {
 	// FixedWarn and FixedCritical bound the fixed systems' CPU time in one
-	// frame (Frame.FixedCPU, all of the frame's ticks together). Defaults:
+	// frame (Figures.FixedCPU, all of the frame's ticks together). Defaults:
 	// 84% of a tick and one tick (14 ms and 16.67 ms at 60 Hz).
 	FixedWarn, FixedCritical time.Duration
-	// RenderWarn and RenderCritical bound Frame.RenderCPU. Defaults: 72% and
+	// RenderWarn and RenderCritical bound Figures.RenderCPU. Defaults: 72% and
 	// 96% of a tick (12 ms and 16 ms at 60 Hz).
 	RenderWarn, RenderCritical time.Duration
 	// StepsWarn and StepsCritical bound the fixed steps one frame runs.
@@ -255,7 +255,7 @@ type Monitor struct {
 	samples [3]metrics.Sample
 	memOK   bool // the runtime knows the metrics
 
-	last Frame
+	last Figures
 
 	recent  [RecentFrames]float32 // intervals in ms, a ring
 	nRecent uint64
@@ -358,7 +358,7 @@ func (m *Monitor) setThresholds() {
 // 0.6 µs (Observe about 1 µs in all, see BenchmarkObserve), does not stop
 // the world (runtime.ReadMemStats does, and costs 25-40 µs) and does not
 // allocate. Observe allocates nothing except when it writes a log line.
-func (m *Monitor) Observe(now time.Duration, f *Frame) {
+func (m *Monitor) Observe(now time.Duration, f *Figures) {
 	if m.memOK {
 		metrics.Read(m.samples[:])
 		f.HeapInUse = m.samples[0].Value.Uint64() + m.samples[1].Value.Uint64()
@@ -368,7 +368,7 @@ func (m *Monitor) Observe(now time.Duration, f *Frame) {
 	m.frames++
 	m.hist[min(max(s.Steps, 0), StepsBuckets-1)]++
 	m.ticks += uint64(max(s.Steps, 0))
-	if s.Frame > 1 { // the first frame has no interval
+	if s.Frames > 1 { // the first frame has no interval
 		m.recent[m.nRecent%RecentFrames] = float32(float64(s.Interval) / 1e6)
 		m.nRecent++
 		m.pacing[m.nPacing%ReportFrames] = s.Interval
@@ -376,7 +376,7 @@ func (m *Monitor) Observe(now time.Duration, f *Frame) {
 		m.elapsed += s.Interval
 	}
 
-	if s.Frame > uint64(m.cfg.Warmup) {
+	if s.Frames > uint64(m.cfg.Warmup) {
 		m.check(now, kindFixed, int64(f.FixedCPU), s)
 		m.check(now, kindRender, int64(f.RenderCPU), s)
 		m.check(now, kindSteps, int64(s.Steps), s)
@@ -407,7 +407,7 @@ func (m *Monitor) check(now time.Duration, k kind, v int64, s *timing.Stats) {
 	a := &m.alerts[k][lvl]
 	a.pending++
 	if a.pending == 1 || v > a.worst {
-		a.worst, a.frame, a.tick = v, s.Frame, s.Tick
+		a.worst, a.frame, a.tick = v, s.Frames, s.Tick
 	}
 }
 
@@ -467,7 +467,7 @@ func (m *Monitor) slowMotion(now time.Duration, s *timing.Stats) {
 		if covered >= m.cfg.SlowMin {
 			m.slow, m.slowSince, m.slowDropped = true, now, dropped-m.dropLost
 			m.log.WithFields(logrus.Fields{
-				"frame":   s.Frame,
+				"frame":   s.Frames,
 				"tick":    s.Tick,
 				"frames":  m.dropN,
 				"covered": covered,
@@ -485,7 +485,7 @@ func (m *Monitor) slowMotion(now time.Duration, s *timing.Stats) {
 		}
 		m.slow = false
 		m.log.WithFields(logrus.Fields{
-			"frame":   s.Frame,
+			"frame":   s.Frames,
 			"tick":    s.Tick,
 			"lasted":  m.lastDrop - m.slowSince,
 			"dropped": dropped - m.slowDropped,
@@ -525,4 +525,4 @@ func (m *Monitor) Intervals(dst []float32) []float32 {
 func (m *Monitor) StepsHistogram() [StepsBuckets]uint64 { return m.hist }
 
 // Last returns the last observed frame, with its memory figures filled.
-func (m *Monitor) Last() Frame { return m.last }
+func (m *Monitor) Last() Figures { return m.last }

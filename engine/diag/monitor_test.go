@@ -109,7 +109,7 @@ func TestScaledThresholdsApply(t *testing.T) {
 		{120, 8333334, logrus.ErrorLevel},
 	} {
 		m, hook := newTestMonitor(t, DefaultConfig(c.hz))
-		m.Observe(0, &Frame{Loop: timing.Stats{Frame: 1}, FixedCPU: c.fixed})
+		m.Observe(0, &Figures{Loop: timing.Stats{Frames: 1}, FixedCPU: c.fixed})
 		got := hook.AllEntries()
 		switch {
 		case c.level == 0 && len(got) != 0:
@@ -179,13 +179,13 @@ func TestNewMonitorWithInvalidConfigLogsAndUsesDefaults(t *testing.T) {
 	if m.Config() != DefaultConfig(timing.DefaultTickRate) {
 		t.Errorf("Config() = %+v, want the defaults", m.Config())
 	}
-	NewMonitor(DefaultConfig(60), nil).Observe(0, &Frame{FixedCPU: time.Hour}) // a nil logger discards
+	NewMonitor(DefaultConfig(60), nil).Observe(0, &Figures{FixedCPU: time.Hour}) // a nil logger discards
 }
 
 // fixedAt returns frame n (1-based) of a 60 Hz display with the given fixed
 // time; it starts at now.
-func fixedAt(n int, fixed time.Duration) (time.Duration, *Frame) {
-	return time.Duration(n-1) * time.Second / 60, &Frame{Loop: timing.Stats{Frame: uint64(n), Tick: uint64(n - 1)}, FixedCPU: fixed}
+func fixedAt(n int, fixed time.Duration) (time.Duration, *Figures) {
+	return time.Duration(n-1) * time.Second / 60, &Figures{Loop: timing.Stats{Frames: uint64(n), Tick: uint64(n - 1)}, FixedCPU: fixed}
 }
 
 func TestWarningsAreRateLimitedWithACount(t *testing.T) {
@@ -241,27 +241,27 @@ func TestCriticalAndWarningAreSeparate(t *testing.T) {
 	for _, c := range []struct {
 		kind             string
 		msg              string
-		under, warn, bad func(*Frame)
+		under, warn, bad func(*Figures)
 		warnThr, critThr any
 		warnVal, critVal any
 	}{
 		{"fixed", "fixed systems over budget",
-			func(f *Frame) { f.FixedCPU = 14 * ms }, func(f *Frame) { f.FixedCPU = 15 * ms }, func(f *Frame) { f.FixedCPU = 17 * ms },
+			func(f *Figures) { f.FixedCPU = 14 * ms }, func(f *Figures) { f.FixedCPU = 15 * ms }, func(f *Figures) { f.FixedCPU = 17 * ms },
 			14 * ms, cfg.FixedCritical, 15 * ms, 17 * ms},
 		{"render", "rendering over budget",
-			func(f *Frame) { f.RenderCPU = 12 * ms }, func(f *Frame) { f.RenderCPU = 13 * ms }, func(f *Frame) { f.RenderCPU = 16*ms + 1 },
+			func(f *Figures) { f.RenderCPU = 12 * ms }, func(f *Figures) { f.RenderCPU = 13 * ms }, func(f *Figures) { f.RenderCPU = 16*ms + 1 },
 			12 * ms, 16 * ms, 13 * ms, 16*ms + 1},
 		{"steps", "too many fixed steps in one frame",
-			func(f *Frame) { f.Loop.Steps = 2 }, func(f *Frame) { f.Loop.Steps = 3 }, func(f *Frame) { f.Loop.Steps = 5 },
+			func(f *Figures) { f.Loop.Steps = 2 }, func(f *Figures) { f.Loop.Steps = 3 }, func(f *Figures) { f.Loop.Steps = 5 },
 			2, 4, 3, 5},
 		{"debt", "simulation falling behind: accumulator debt high",
-			func(f *Frame) { f.Loop.Debt = 50 * ms }, func(f *Frame) { f.Loop.Debt = 60 * ms }, func(f *Frame) { f.Loop.Debt = 150 * ms },
+			func(f *Figures) { f.Loop.Debt = 50 * ms }, func(f *Figures) { f.Loop.Debt = 60 * ms }, func(f *Figures) { f.Loop.Debt = 150 * ms },
 			50 * ms, 100 * ms, 60 * ms, 150 * ms},
 	} {
 		t.Run(c.kind, func(t *testing.T) {
 			m, hook := newTestMonitor(t, cfg)
-			at := func(n int, set func(*Frame)) {
-				f := &Frame{Loop: timing.Stats{Frame: uint64(n), Tick: 7}}
+			at := func(n int, set func(*Figures)) {
+				f := &Figures{Loop: timing.Stats{Frames: uint64(n), Tick: 7}}
 				set(f)
 				m.Observe(time.Duration(n)*10*ms, f)
 			}
@@ -298,7 +298,7 @@ type dropper struct {
 func (d *dropper) at(now, interval, lost time.Duration) {
 	d.frame++
 	d.dropped += lost
-	d.m.Observe(now, &Frame{Loop: timing.Stats{Frame: d.frame, Interval: interval, ClampedTime: d.dropped}})
+	d.m.Observe(now, &Figures{Loop: timing.Stats{Frames: d.frame, Interval: interval, ClampedTime: d.dropped}})
 }
 
 // run observes frames every step from (and excluding) from until to, none
@@ -446,8 +446,8 @@ func TestSlowMotionWithALoop(t *testing.T) {
 	now := time.Duration(0)
 	frame := func(step time.Duration) {
 		now += step
-		loop.Tick(now, nil, nil)
-		m.Observe(now, &Frame{Loop: loop.Stats()})
+		loop.Frame(now, nil, nil)
+		m.Observe(now, &Figures{Loop: loop.Stats()})
 	}
 	frame(0)
 	for range 6 {
@@ -500,7 +500,7 @@ func TestIntervals(t *testing.T) {
 		t.Errorf("Intervals before any frame = %v", got)
 	}
 	observe := func(n int) {
-		m.Observe(0, &Frame{Loop: timing.Stats{Frame: uint64(n), Interval: time.Duration(n) * ms / 4}})
+		m.Observe(0, &Figures{Loop: timing.Stats{Frames: uint64(n), Interval: time.Duration(n) * ms / 4}})
 	}
 	for n := 1; n <= 4; n++ {
 		observe(n) // the first frame has no interval
@@ -525,12 +525,12 @@ func TestIntervals(t *testing.T) {
 func TestStepsHistogramAndLast(t *testing.T) {
 	m, _ := newTestMonitor(t, DefaultConfig(60))
 	for i, steps := range []int{0, 1, 1, 2, 3, 4, 5, 9, 1} {
-		m.Observe(time.Duration(i)*time.Second, &Frame{Loop: timing.Stats{Frame: uint64(i + 1), Steps: steps}, Entities: i})
+		m.Observe(time.Duration(i)*time.Second, &Figures{Loop: timing.Stats{Frames: uint64(i + 1), Steps: steps}, Entities: i})
 	}
 	if got, want := m.StepsHistogram(), [StepsBuckets]uint64{1, 3, 1, 1, 1, 2}; got != want {
 		t.Errorf("StepsHistogram() = %v, want %v", got, want)
 	}
-	if last := m.Last(); last.Entities != 8 || last.Loop.Frame != 9 {
+	if last := m.Last(); last.Entities != 8 || last.Loop.Frames != 9 {
 		t.Errorf("Last() = %+v, want frame 9", last)
 	}
 }
@@ -540,7 +540,7 @@ func TestObserveFillsMemory(t *testing.T) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	var f Frame
+	var f Figures
 	m.Observe(0, &f)
 	if f.HeapInUse == 0 || f.GCCycles < uint64(ms.NumGC) {
 		t.Errorf("HeapInUse %d, GCCycles %d; want > 0 and >= %d", f.HeapInUse, f.GCCycles, ms.NumGC)
@@ -552,11 +552,11 @@ func TestObserveFillsMemory(t *testing.T) {
 
 func TestObserveDoesNotAllocate(t *testing.T) {
 	m, hook := newTestMonitor(t, DefaultConfig(60))
-	f := Frame{Loop: timing.Stats{Interval: 7 * ms, Steps: 3, Debt: 60 * ms}, FixedCPU: 20 * ms, RenderCPU: 2 * ms}
+	f := Figures{Loop: timing.Stats{Interval: 7 * ms, Steps: 3, Debt: 60 * ms}, FixedCPU: 20 * ms, RenderCPU: 2 * ms}
 	now := time.Duration(0)
 	frame := func(step time.Duration) {
 		now += step
-		f.Loop.Frame++
+		f.Loop.Frames++
 		f.Loop.ClampedTime += time.Millisecond // every frame drops time
 		m.Observe(now, &f)
 	}
@@ -579,12 +579,12 @@ func TestObserveDoesNotAllocate(t *testing.T) {
 
 func BenchmarkObserve(b *testing.B) {
 	m, _ := newTestMonitor(b, DefaultConfig(60))
-	f := Frame{Loop: timing.Stats{Frame: 1, Interval: 6944444, Steps: 1, Debt: 20 * ms}, FixedCPU: ms, RenderCPU: 2 * ms}
+	f := Figures{Loop: timing.Stats{Frames: 1, Interval: 6944444, Steps: 1, Debt: 20 * ms}, FixedCPU: ms, RenderCPU: 2 * ms}
 	now := time.Duration(0)
 	b.ReportAllocs()
 	for b.Loop() {
 		now += 6944444
-		f.Loop.Frame++
+		f.Loop.Frames++
 		m.Observe(now, &f)
 	}
 }
@@ -593,11 +593,11 @@ func BenchmarkObserve(b *testing.B) {
 func TestWarmup(t *testing.T) {
 	log, hook := newLogger()
 	m := NewMonitor(DefaultConfig(60), log)
-	m.Observe(0, &Frame{Loop: timing.Stats{Frame: 1}, RenderCPU: time.Second})
+	m.Observe(0, &Figures{Loop: timing.Stats{Frames: 1}, RenderCPU: time.Second})
 	if n := len(hook.AllEntries()); n != 0 {
 		t.Fatalf("frame 1 over budget logged %d lines, want none (warm-up)", n)
 	}
-	m.Observe(ms, &Frame{Loop: timing.Stats{Frame: 2}, RenderCPU: time.Second})
+	m.Observe(ms, &Figures{Loop: timing.Stats{Frames: 2}, RenderCPU: time.Second})
 	if n := len(hook.AllEntries()); n != 1 {
 		t.Fatalf("frame 2 over budget logged %d lines, want 1", n)
 	}
@@ -607,7 +607,7 @@ func TestWarmup(t *testing.T) {
 // refused and the old one stays.
 func TestSetConfig(t *testing.T) {
 	m, hook := newTestMonitor(t, DefaultConfig(60))
-	m.Observe(0, &Frame{Loop: timing.Stats{Frame: 1, Debt: 80 * ms}}) // over 50 ms at 60 Hz
+	m.Observe(0, &Figures{Loop: timing.Stats{Frames: 1, Debt: 80 * ms}}) // over 50 ms at 60 Hz
 	if n := len(hook.AllEntries()); n != 1 {
 		t.Fatalf("debt 80 ms at 60 Hz logged %d lines, want 1", n)
 	}
@@ -615,7 +615,7 @@ func TestSetConfig(t *testing.T) {
 	if err := m.SetConfig(DefaultConfig(10)); err != nil { // debt warning at 300 ms
 		t.Fatal(err)
 	}
-	m.Observe(5*time.Second, &Frame{Loop: timing.Stats{Frame: 2, Debt: 80 * ms}})
+	m.Observe(5*time.Second, &Figures{Loop: timing.Stats{Frames: 2, Debt: 80 * ms}})
 	if n := len(hook.AllEntries()); n != 0 {
 		t.Errorf("debt 80 ms at 10 Hz logged %d lines, want none", n)
 	}

@@ -13,10 +13,10 @@ import (
 // (in ms), with steps i%3.
 func observeIntervals(m *Monitor, intervals []time.Duration) {
 	now := time.Duration(0)
-	m.Observe(now, &Frame{Loop: timing.Stats{Frame: 1}})
+	m.Observe(now, &Figures{Loop: timing.Stats{Frames: 1}})
 	for i, iv := range intervals {
 		now += iv
-		m.Observe(now, &Frame{Loop: timing.Stats{Frame: uint64(i + 2), Interval: iv, Steps: (i + 1) % 3}})
+		m.Observe(now, &Figures{Loop: timing.Stats{Frames: uint64(i + 2), Interval: iv, Steps: (i + 1) % 3}})
 	}
 }
 
@@ -27,7 +27,7 @@ func TestReport(t *testing.T) {
 		in = append(in, time.Duration(i)*ms)
 	}
 	observeIntervals(m, in)
-	m.Observe(5050*ms, &Frame{Loop: timing.Stats{Frame: 102, Interval: 0, ClampedFrames: 2, ClampedTime: 30 * ms,
+	m.Observe(5050*ms, &Figures{Loop: timing.Stats{Frames: 102, Interval: 0, ClampedFrames: 2, ClampedTime: 30 * ms,
 		CappedFrames: 1, CappedTime: 50 * ms}, TotalSnaps: 7})
 	// Frame 102 also has an interval, 0 ms: 101 intervals, 5.05 s.
 	r := m.Report(10 * ms)

@@ -21,7 +21,7 @@ import (
 // gpu reads "gpu -" until a GPU time is known; clamped, capped, dropped and
 // snaps are running counts. It does not allocate when dst has the capacity
 // (a few hundred bytes).
-func AppendText(dst []byte, f *Frame) []byte {
+func AppendText(dst []byte, f *Figures) []byte {
 	s := &f.Loop
 	b := dst
 	b = append(b, "FPS "...)

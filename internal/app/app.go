@@ -234,12 +234,12 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
 	cfg.OnFrame = func(st timing.Stats) {
 		if stats != nil {
-			stats.Write(r.Frame())
+			stats.Write(r.Figures())
 		}
 		// The first frame has no interval, and a frame that ran paused
 		// (the first of a run, the first after the window comes back)
 		// measured the time away, not a hitch.
-		if hitches != nil && st.Frame > 1 && !e.Loop.Paused() {
+		if hitches != nil && st.Frames > 1 && !e.Loop.Paused() {
 			hitches.Observe(st.Time, st.Interval)
 		}
 		if next != nil {
@@ -294,7 +294,7 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 func (s *Session) RunHeadless(e *engine.Engine) error {
 	hc := s.Opts.HeadlessConfig()
 	if stats := s.Stats; stats != nil {
-		var f diag.Frame
+		var f diag.Figures
 		hc.OnFrame = func(st timing.Stats) {
 			f.Loop, f.Snaps, f.TotalSnaps, f.Entities = st, e.Render.Snaps, int(e.Render.TotalSnaps), e.World.Len()
 			stats.Write(&f)

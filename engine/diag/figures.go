@@ -6,11 +6,11 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
-// Frame is one frame's figures. The windowed runner fills one Frame every
+// Figures is one frame's figures. The windowed runner fills one Figures every
 // frame (it is a plain value: filling it does not allocate) and hands it to
 // Monitor.Observe, CSV.Write and AppendText.
-type Frame struct {
-	// Loop is the loop's statistics after this frame's Tick: interval,
+type Figures struct {
+	// Loop is the loop's statistics after this frame's Loop.Frame: interval,
 	// steps, alpha, rolling FPS and UPS, debt, and the running counts of
 	// clamped and capped frames and of dropped time.
 	Loop timing.Stats
