@@ -136,7 +136,9 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 	case engine.KeyEscape:
 		d.r.Quit()
 	case engine.KeyF3:
-		d.r.SetOverlay(!d.r.Overlay())
+		if err := d.r.SetOverlay(!d.r.Overlay()); err != nil {
+			d.log.WithError(err).Warn("cannot show the overlay")
+		}
 	case engine.KeyF12:
 		d.shots++
 		path := fmt.Sprintf("nebula-%s-%d.png", time.Now().Format("20060102-150405"), d.shots)

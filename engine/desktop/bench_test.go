@@ -34,8 +34,12 @@ func BenchmarkDiagnosticsOverhead(b *testing.B) {
 	var cpu, wall [3]time.Duration
 	runBlock := func(i int) {
 		platformtest.OnMain(func() {
-			r.SetDiagnostics(i > 0)
-			r.SetOverlay(i == 2)
+			if err := r.SetDiagnostics(i > 0); err != nil {
+				b.Fatal(err)
+			}
+			if err := r.SetOverlay(i == 2); err != nil {
+				b.Fatal(err)
+			}
 			c0, w0 := processCPU(b), time.Now()
 			if err := r.Run(); err != nil {
 				b.Fatal(err)

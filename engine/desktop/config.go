@@ -92,6 +92,10 @@ type Config struct {
 	// zero value means diag.DefaultConfig at the engine's tick rate,
 	// rescaled whenever the tick rate changes.
 	Diagnostics diag.Config
+	// DiagnosticsOff starts the runner without its diagnostics layer (no
+	// phase timing, GPU timer, monitor or overlay; see
+	// Runner.SetDiagnostics). Default off: the diagnostics are on.
+	DiagnosticsOff bool
 }
 
 // DefaultConfig returns a visible 1280x720 window without vsync, frames
@@ -117,6 +121,11 @@ func (c Config) Validate() error {
 	}
 	if err := validateCamera(c.Camera); err != nil {
 		return err
+	}
+	if c.Diagnostics != (diag.Config{}) {
+		if err := c.Diagnostics.Validate(); err != nil {
+			return fmt.Errorf("desktop: %w", err)
+		}
 	}
 	return nil
 }

@@ -78,22 +78,14 @@ type Runner struct {
 	}
 	shot *image.RGBA
 
-	// Diagnostics: the figures of the frame in progress, the monitor that
-	// keeps and judges them, the GPU timer and the overlay with the
-	// buffers it is fed from (reused every frame).
-	frame     diag.Figures
-	monitor   *diag.Monitor
-	diagRate  int // the tick rate the default thresholds were scaled to; 0 = the caller's Config.Diagnostics
-	gpu       *gfx.GPUTimer
-	overlay   *gfx.Overlay
-	overlayOn bool
-	// overlayText appends the game's line (Config.OverlayText).
+	// Diagnostics: the figures of the frame just run (the loop's statistics
+	// alone while the diagnostics are off), and the diagnostics layer,
+	// which exists only while they are on, with what it is made from.
+	figures     diag.Figures
+	diag        *diagnostics
+	diagCfg     diag.Config
+	overlayOn   bool
 	overlayText func([]byte) []byte
-	overlayAt   time.Duration // when the overlay was last laid out (r.lastNow); -1 = never
-	diagOff     bool          // SetDiagnostics(false)
-	ov          gfx.OverlayPanel
-	marks       [2]float32
-	hist        [diag.StepsBuckets]uint64
 
 	// Profiling labels of the runner's own work (see engine.Labels).
 	drawLabels, swapLabels, paceLabels context.Context
@@ -123,15 +115,6 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		log = l
 	}
 
-	dcfg, diagRate := cfg.Diagnostics, 0
-	if dcfg == (diag.Config{}) {
-		diagRate = e.Loop.TickRate()
-		dcfg = diag.DefaultConfig(diagRate)
-	}
-	if err := dcfg.Validate(); err != nil {
-		return nil, fmt.Errorf("desktop: %w", err)
-	}
-
 	win, err := platform.Open(cfg.Window)
 	if err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
@@ -149,27 +132,10 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
-	overlay, err := gfx.NewOverlay()
-	if err != nil {
-		ren.Delete()
-		return nil, fmt.Errorf("desktop: %w", err)
-	}
-	// A driver without a usable GL_TIME_ELAPSED counter only loses the
-	// GPU figure.
-	gpu, err := gfx.NewGPUTimer()
-	if err != nil {
-		log.WithError(err).Warn("no GPU timing")
-		gpu = nil
-	}
-
 	clock := timing.NewMonotonicClock()
 	pacer, err := timing.NewPacer(clock, cfg.FPS)
 	if err != nil { // Validate checked the rate
 		ren.Delete()
-		overlay.Delete()
-		if gpu != nil {
-			gpu.Delete()
-		}
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
 	r := &Runner{
@@ -185,24 +151,22 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		frameLimit:  cfg.Frames,
 		duration:    cfg.Duration,
 		onFrame:     cfg.OnFrame,
-		monitor:     diag.NewMonitor(dcfg, log),
-		diagRate:    diagRate,
-		gpu:         gpu,
-		overlay:     overlay,
+		diagCfg:     cfg.Diagnostics,
 		overlayOn:   cfg.Overlay,
 		overlayText: cfg.OverlayText,
-		overlayAt:   -1,
 	}
-	r.ov.Text = make([]byte, 0, 512)
-	r.ov.Graph = make([]float32, 0, diag.RecentFrames)
-	r.ov.Marks = r.marks[:0]
+	if !cfg.DiagnosticsOff {
+		if err := r.SetDiagnostics(true); err != nil {
+			ren.Delete()
+			return nil, err
+		}
+	}
 	r.frameBody = r.runFrame
 	r.paceBody = func() { r.pacer.Wait() }
 	r.gate = pause.New(win, e, cfg.PauseWhenUnfocused, log)
 	if r.drawer == nil {
 		r.drawer = rendererDrawer{ren}
 	}
-	e.SetPhaseClock(clock.Now)
 	r.setLabels(e.Context())
 	win.SetCallbacks(platform.Callbacks{
 		Clock:           clock.Now,
@@ -287,7 +251,7 @@ func (r *Runner) Run() error {
 			return err
 		}
 		if r.onFrame != nil {
-			r.onFrame(r.frame.Loop)
+			r.onFrame(r.figures.Loop)
 		}
 		frames++
 		if r.frameLimit > 0 && frames >= r.frameLimit {
@@ -343,85 +307,34 @@ func (r *Runner) draw() {
 	r.drawer.Draw(v)
 }
 
-// runFrame runs one frame at r.lastNow: the engine's frame, drawing,
-// the swap, then the frame's diagnostics (Frame, the monitor). It is one
-// runtime/trace region, "frame".
+// runFrame runs one frame at r.lastNow: the engine's frame, drawing (the
+// overlay over it when shown), the swap, then, with the diagnostics on,
+// the frame's figures. It is one runtime/trace region, "frame".
 func (r *Runner) runFrame() {
 	r.e.Frame(r.lastNow)
-	// With the diagnostics off, gpu is nil here and nothing is timed.
-	on, gpu := !r.diagOff, r.gpu
-	if !on {
-		gpu = nil
-	}
-	var start time.Duration
-	if on {
-		start = r.clock.Now()
-	}
+	d := r.diag
 	pprof.SetGoroutineLabels(r.drawLabels)
-	if gpu != nil {
-		gpu.Begin()
+	if d != nil {
+		d.begin(r.clock.Now())
 	}
 	r.draw()
-	r.drawn.overlay = on && r.overlayOn
+	r.drawn.overlay = d != nil && r.overlayOn
 	if r.drawn.overlay {
-		r.drawOverlay()
+		w, h := r.win.FramebufferSize()
+		d.drawOverlay(w, h, r.lastNow, r.pacer.Rate(), r.e.Loop.TickRate())
 	}
-	if gpu != nil {
-		gpu.End()
+	if d != nil {
+		d.end()
 	}
 	pprof.SetGoroutineLabels(r.swapLabels)
 	r.win.SwapBuffers()
 	pprof.SetGoroutineLabels(r.e.Context())
-	if !on {
-		r.frame.Loop = r.e.Loop.Stats()
+	if d == nil {
+		loopOnly(&r.figures, r.e.Loop.Stats())
 		return
 	}
-
-	f := &r.frame
-	ph := r.e.PhaseTimes()
-	f.Loop = r.e.Loop.Stats()
-	f.FixedCPU, f.UpdateCPU = ph.Fixed, ph.Update
-	f.RenderCPU = ph.Render + (r.clock.Now() - start)
-	f.GPUValid = false
-	if r.gpu != nil {
-		f.GPU, f.GPUValid = r.gpu.Latest()
-	}
-	f.Snaps, f.TotalSnaps = r.e.Render.Snaps, int(r.e.Render.TotalSnaps)
-	f.Entities = r.e.World.Len()
-	// The default thresholds follow the tick rate when it changes.
-	if rate := r.e.Loop.TickRate(); r.diagRate != 0 && rate != r.diagRate {
-		r.diagRate = rate
-		_ = r.monitor.SetConfig(diag.DefaultConfig(rate)) // valid for any rate the loop accepts
-	}
-	r.monitor.Observe(r.lastNow, f)
-}
-
-// drawOverlay draws the diagnostics overlay over the frame: the previous
-// frame's figures (this frame's are not complete before the swap), the
-// last frame intervals against the render target and the tick, and the
-// steps-per-frame histogram. It lays the panel out at most every
-// OverlayRefresh and draws the last one again in between.
-func (r *Runner) drawOverlay() {
-	w, h := r.win.FramebufferSize()
-	if r.overlayAt >= 0 && r.lastNow-r.overlayAt < OverlayRefresh {
-		r.overlay.Redraw(w, h)
-		return
-	}
-	r.overlayAt = r.lastNow
-	last := r.monitor.Last()
-	r.ov.Text = diag.AppendText(r.ov.Text[:0], &last)
-	if r.overlayText != nil {
-		r.ov.Text = r.overlayText(append(r.ov.Text, '\n'))
-	}
-	r.ov.Graph = r.monitor.Intervals(r.ov.Graph[:0])
-	r.ov.Marks = r.ov.Marks[:0]
-	if fps := r.pacer.Rate(); fps > 0 {
-		r.ov.Marks = append(r.ov.Marks, float32(1000/fps))
-	}
-	r.ov.Marks = append(r.ov.Marks, float32(1000/float64(r.e.Loop.TickRate())))
-	r.hist = r.monitor.StepsHistogram()
-	r.ov.Histogram = r.hist[:]
-	r.overlay.Draw(w, h, &r.ov)
+	r.figures.Loop = r.e.Loop.Stats()
+	d.observe(r.e, &r.figures, r.lastNow, r.clock.Now())
 }
 
 // setLabels makes the pprof labels of the runner's own work under ctx.
@@ -431,44 +344,82 @@ func (r *Runner) setLabels(ctx context.Context) {
 	r.paceLabels = engine.Labels(ctx, engine.PhasePace, "pacer")
 }
 
-// Frame returns the diagnostics of the frame just run: in Config.OnFrame,
-// the frame OnFrame is called for. Its figures are complete (CPU time of
-// each phase, the GPU time of a frame a few frames back, memory).
-func (r *Runner) Figures() *diag.Figures { return &r.frame }
+// Figures returns the figures of the frame just run: in Config.OnFrame,
+// those of the frame OnFrame is called for. With the diagnostics on they
+// are complete (CPU time of each phase, the GPU time of a frame a few
+// frames back, memory); off, they hold the loop's statistics alone.
+func (r *Runner) Figures() *diag.Figures { return &r.figures }
 
-// Monitor returns the runner's diagnostics monitor: the recent frame
-// intervals, the steps histogram, and the pacing report (Monitor.Report).
-func (r *Runner) Monitor() *diag.Monitor { return r.monitor }
-
-// SetOverlay shows (true) or hides the diagnostics overlay.
-func (r *Runner) SetOverlay(on bool) {
-	r.mustOpen("SetOverlay")
-	r.overlayOn = on
-	r.overlayAt = -1 // lay it out afresh when it shows again
+// Monitor returns the diagnostics monitor: the recent frame intervals, the
+// steps histogram, and the pacing report (Monitor.Report). It is nil while
+// the diagnostics are off, and a new one, starting afresh, each time they
+// are switched on.
+func (r *Runner) Monitor() *diag.Monitor {
+	if r.diag == nil {
+		return nil
+	}
+	return r.diag.monitor
 }
 
-// Overlay reports whether the diagnostics overlay is shown.
+// SetOverlay shows (true) or hides the diagnostics overlay. It shows only
+// while the diagnostics are on; the overlay's GL objects are made the first
+// time it shows. The error is the overlay's, when they cannot be made (the
+// overlay then stays hidden).
+func (r *Runner) SetOverlay(on bool) error {
+	r.mustOpen("SetOverlay")
+	r.overlayOn = on
+	if on && r.diag != nil {
+		if err := r.diag.showOverlay(); err != nil {
+			r.overlayOn = false
+			return err
+		}
+	}
+	return nil
+}
+
+// Overlay reports whether the diagnostics overlay is to be shown (it shows
+// while the diagnostics are on).
 func (r *Runner) Overlay() bool { return r.overlayOn }
 
-// SetDiagnostics turns the per-frame diagnostics on (the default) or off.
-// Off, a frame is only the engine's frame, the drawing of the render
-// buffer and the swap: the phases are not timed, the GPU timer and the
-// monitor (figures, warnings, the pacing report) see nothing and the
-// overlay is not drawn; Frame keeps only the loop's statistics. It exists
-// for measuring what the diagnostics cost, and for a shipped game that
-// wants none of them.
-func (r *Runner) SetDiagnostics(on bool) {
+// SetDiagnostics switches the per-frame diagnostics on (the default, unless
+// Config.DiagnosticsOff) or off. On, the runner times each phase, runs the
+// GPU timer, feeds a new Monitor (figures, warnings, the pacing report) and
+// can show the overlay. Off, none of that exists: the layer and its GL
+// objects are deleted, a frame is only the engine's frame, the drawing and
+// the swap, and Figures keeps the loop's statistics alone. A shipped game
+// that wants none of it sets Config.DiagnosticsOff; switching is also how
+// BenchmarkDiagnosticsOverhead measures what they cost. The error says why
+// the layer could not be made (an invalid Config.Diagnostics, or the
+// overlay's GL objects).
+func (r *Runner) SetDiagnostics(on bool) error {
 	r.mustOpen("SetDiagnostics")
-	r.diagOff = !on
-	if on {
-		r.e.SetPhaseClock(r.clock.Now)
-	} else {
-		r.e.SetPhaseClock(nil)
+	if on == (r.diag != nil) {
+		return nil
 	}
+	r.win.MakeCurrent()
+	if !on {
+		r.diag.delete()
+		r.diag = nil
+		r.e.SetPhaseClock(nil)
+		return nil
+	}
+	d, err := newDiagnostics(r.e, r.diagCfg, r.overlayText, r.log)
+	if err != nil {
+		return err
+	}
+	if r.overlayOn {
+		if err := d.showOverlay(); err != nil {
+			d.delete()
+			return err
+		}
+	}
+	r.diag = d
+	r.e.SetPhaseClock(r.clock.Now)
+	return nil
 }
 
 // Diagnostics reports whether the per-frame diagnostics are on.
-func (r *Runner) Diagnostics() bool { return !r.diagOff }
+func (r *Runner) Diagnostics() bool { return r.diag != nil }
 
 // Quit makes Run return after the frame in progress. Unlike the other
 // methods it may be called from any goroutine; it wakes a Run that is
@@ -557,8 +508,8 @@ func (r *Runner) Screenshot(path string) error {
 	}
 	r.win.MakeCurrent()
 	r.drawer.Draw(v)
-	if d.overlay {
-		r.overlay.Redraw(v.Width, v.Height)
+	if d.overlay && r.diag != nil && r.diag.overlay != nil {
+		r.diag.overlay.Redraw(v.Width, v.Height)
 	}
 	if err := r.ren.ReadRGBA(r.shot); err != nil {
 		return fmt.Errorf("desktop: screenshot %s: %w", path, err)
@@ -584,9 +535,9 @@ func (r *Runner) Close() {
 	r.closed = true
 	r.win.MakeCurrent()
 	r.ren.Delete()
-	r.overlay.Delete()
-	if r.gpu != nil {
-		r.gpu.Delete()
+	if r.diag != nil {
+		r.diag.delete()
+		r.diag = nil
 	}
 	r.win.Close()
 }

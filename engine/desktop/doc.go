@@ -11,13 +11,15 @@
 //  2. runs engine.Engine.Frame: the FixedUpdate systems once per due tick,
 //     the Update systems, interpolation into the render buffer with alpha,
 //     the Render systems;
-//  3. draws the render buffer's instances with Runner.Camera and
-//     Runner.ClearColor, which Update systems may change; then, when it is
-//     on (Config.Overlay, SetOverlay), the diagnostics overlay over them,
-//     with the previous frame's figures (this frame's are complete only
-//     after the swap); then swaps;
-//  4. records the frame's diagnostics (Runner.Figures: CPU time per phase,
-//     GPU time, memory; Runner.Monitor: warnings, the pacing report) and
+//  3. draws the frame through the Drawer (Config.Drawer; the lit cubes of
+//     the gfx renderer by default) with the render buffer's instances,
+//     Runner.Camera and Runner.ClearColor, which Update systems may
+//     change; then, when it is shown (Config.Overlay, SetOverlay), the
+//     diagnostics overlay over them, with the previous frame's figures
+//     (this frame's are complete only after the swap); then swaps;
+//  4. with the diagnostics on, completes the frame's figures
+//     (Runner.Figures: CPU time per phase, GPU time, memory) and hands them
+//     to the monitor (Runner.Monitor: warnings, the pacing report); then
 //     calls Config.OnFrame with the loop's statistics;
 //  5. waits for the pacer's next deadline (Config.FPS, 144 by default),
 //     with or without vsync.
@@ -29,6 +31,13 @@
 // set, and always releases the keys held, so none sticks; SetPaused is the
 // game's own pause. Every resume continues from the moment of the resume:
 // there is no burst of catch-up ticks. Nothing on the frame path allocates.
+//
+// The runner is in layers, each in its own file: the window, clock, pacer
+// and Run (desktop.go); pause, suspend, focus and input resynchronisation
+// (internal/pause, pure Go, tested without a window); drawing, a seam
+// (drawer.go: Drawer and View); and the diagnostics (diagnostics.go: the
+// monitor, the GPU timer and the overlay), a layer that exists only while
+// it is switched on (Config.DiagnosticsOff, SetDiagnostics).
 //
 // Power modes: the tick rate (engine.Config.Loop.TickRate) and the render
 // cap (Config.FPS) are the two numbers of a power mode. The low-power

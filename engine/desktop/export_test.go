@@ -18,4 +18,9 @@ func SetPollHook(r *Runner, f func()) { r.testHookPoll = f }
 func ShotBuffer(r *Runner) any { return r.shot }
 
 // OverlayText returns the text the overlay was last laid out with.
-func OverlayText(r *Runner) string { return string(r.ov.Text) }
+func OverlayText(r *Runner) string {
+	if r.diag == nil {
+		return ""
+	}
+	return string(r.diag.panel.Text)
+}

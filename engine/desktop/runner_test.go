@@ -79,7 +79,11 @@ func TestScreenshot(t *testing.T) {
 
 	// With the overlay shown, the screenshot shows it too: its panel
 	// starts 8 pixels from the corner, where the clear colour was.
-	platformtest.OnMain(func() { r.SetOverlay(true) })
+	platformtest.OnMain(func() {
+		if err := r.SetOverlay(true); err != nil {
+			t.Error(err)
+		}
+	})
 	if _, err := run(r); err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +360,11 @@ xdotool mousemove 1000 900`, "sh", id, stop)
 		}
 	} else {
 		r := newRunner(t, e, cfg)
-		platformtest.OnMain(func() { r.SetDiagnostics(diagnostics) })
+		platformtest.OnMain(func() {
+			if err := r.SetDiagnostics(diagnostics); err != nil {
+				t.Error(err)
+			}
+		})
 		if _, err := run(r); err != nil {
 			t.Fatal(err)
 		}
@@ -396,5 +404,69 @@ func TestOverlayShowsTheGamesLine(t *testing.T) {
 	lines := strings.Split(text, "\n")
 	if calls == 0 || lines[len(lines)-1] != "score 42" || len(lines) > gfx.OverlayTextLines {
 		t.Errorf("%d calls; overlay text %q: want %d lines at most, the last \"score 42\"", calls, text, gfx.OverlayTextLines)
+	}
+}
+
+// The diagnostics are a layer that exists only while switched on: with
+// Config.DiagnosticsOff there is no monitor and the figures are the loop's
+// alone; switched on, a new monitor sees the frames and the overlay shows
+// (its panel covers pixel (9, 9)); switched off again, the overlay is gone
+// from the picture although SetOverlay still asks for it.
+func TestDiagnosticsLayerExistsOnlyWhileOn(t *testing.T) {
+	e := newScene(t, 1)
+	cfg := testConfig()
+	cfg.Frames = 5
+	cfg.DiagnosticsOff = true
+	cfg.Overlay = true
+	r := newRunner(t, e, cfg)
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	shot := func(name string) color.Color {
+		path := filepath.Join(dir, name)
+		var err error
+		platformtest.OnMain(func() { err = r.Screenshot(path) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return color.RGBAModel.Convert(decodePNG(t, path).At(9, 9))
+	}
+	var on bool
+	var m *diag.Monitor
+	var f diag.Figures
+	platformtest.OnMain(func() { on, m, f = r.Diagnostics(), r.Monitor(), *r.Figures() })
+	if on || m != nil || f.Loop.Frames != 5 || f.HeapInUse != 0 || f.Entities != 0 {
+		t.Fatalf("with DiagnosticsOff: on %v, monitor %v, figures %+v; want off, no monitor, the loop's statistics alone", on, m, f)
+	}
+	clear := shot("off.png")
+
+	platformtest.OnMain(func() {
+		if err := r.SetDiagnostics(true); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	platformtest.OnMain(func() { m, f = r.Monitor(), *r.Figures() })
+	if m == nil || m.Last().Loop.Frames != 10 || f.Entities != 1 || f.HeapInUse == 0 {
+		t.Fatalf("switched on: monitor %v, figures %+v; want a monitor that saw frame 10, and full figures", m, f)
+	}
+	if c := shot("on.png"); c == clear {
+		t.Errorf("switched on with the overlay asked for, pixel (9, 9) = %v, the background: no overlay", c)
+	}
+
+	platformtest.OnMain(func() {
+		if err := r.SetDiagnostics(false); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	platformtest.OnMain(func() { m = r.Monitor() })
+	if c := shot("off-again.png"); m != nil || c != clear {
+		t.Errorf("switched off again: monitor %v, pixel (9, 9) = %v; want no monitor and the background %v", m, c, clear)
 	}
 }

@@ -276,7 +276,9 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 	if cfg.FPS > 0 {
 		target = time.Duration(float64(time.Second) / cfg.FPS)
 	}
-	r.Monitor().Report(target).Log(s.Log)
+	if m := r.Monitor(); m != nil { // nil when a game switched the diagnostics off
+		m.Report(target).Log(s.Log)
+	}
 	if s.Opts.Screenshot != "" {
 		if err := r.Screenshot(s.Opts.Screenshot); err != nil {
 			return err
