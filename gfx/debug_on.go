@@ -4,8 +4,8 @@ package gfx
 
 import "strings"
 
-// DebugChecks is true in builds with the nebuladebug tag, where Frame and
-// DrawPerInstance check for OpenGL errors after every frame and panic with
+// DebugChecks is true in builds with the nebuladebug tag, where Renderer.Draw
+// checks for OpenGL errors after every frame and panics with
 // the error's name.
 const DebugChecks = true
 

@@ -34,7 +34,7 @@
 //		// ... run the fixed ticks, then:
 //		world.Interpolate(alpha, tickDT, cfg, &rb)
 //		w, h := win.FramebufferSize()
-//		r.Frame(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
+//		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
 //		win.SwapBuffers()
 //		win.PollEvents()
 //	}
@@ -44,7 +44,7 @@
 // vertex shader reads each cube from that buffer (a buffer texture) and
 // builds the three faces that can face the camera from gl_VertexID. Its GL
 // call count (Renderer.Stats) does not depend on the number of instances.
-// A screenshot is read with Renderer.ReadRGBA after Frame and before
+// A screenshot is read with Renderer.ReadRGBA after Draw and before
 // SwapBuffers, and written with SavePNG.
 //
 // # Overlay and GPU timing
@@ -63,7 +63,7 @@
 //	f := &gfx.OverlayPanel{Marks: []float32{6.94, 16.67}} // reused every frame
 //	for !win.ShouldClose() {
 //		gt.Begin()
-//		r.Frame(w, h, clear, cam, rb.Instances)
+//		r.Draw(w, h, clear, cam, rb.Instances)
 //		gt.End()
 //		f.Text = append(f.Text[:0], "gpu "...)
 //		if d, ok := gt.Latest(); ok {
@@ -85,14 +85,14 @@
 // and the driver's log with its line numbers), a file that cannot be
 // written. OpenGL's own error flags are read with CheckError, which the
 // tests call after every frame; builds with the nebuladebug tag
-// (go build -tags nebuladebug) check after every Frame and panic with the
+// (go build -tags nebuladebug) check after every Draw and panic with the
 // error's name. Misuse (a nil or deleted Renderer, a camera with Near <= 0,
 // calling before Init) panics with a message starting with "gfx: ".
 //
 // # Allocation
 //
 // Functions that may run every frame (Clear, ReadPixels, CheckError,
-// Renderer.Draw, Renderer.DrawPerInstance, Renderer.ReadRGBA,
+// Renderer.Draw, Renderer.ReadRGBA,
 // Camera.ViewProjection, Overlay.Draw, the GPUTimer's methods) do not allocate on the Go heap; the instance
 // buffer grows on the GPU side only.
 //

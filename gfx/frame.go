@@ -12,7 +12,7 @@ import (
 // r.gl (a glCounter), so Stats.GLCalls is exact; a test checks that no gl
 // function is called here directly. Nothing here allocates.
 
-// Frame draws one frame into the bound framebuffer (a window's back
+// Draw draws one frame into the bound framebuffer (a window's back
 // buffer): it sets the viewport to width×height, clears colour (to clear,
 // RGBA in [0, 1]) and depth, and draws a lit cube for every instance, seen
 // by cam, with depth testing and back-face culling. The instances are
@@ -22,14 +22,14 @@ import (
 // counts them).
 //
 // A framebuffer of zero width or height (a minimised window) draws nothing
-// and makes no GL call. Frame does not allocate. In builds with the
+// and makes no GL call. Draw does not allocate. In builds with the
 // nebuladebug tag it checks for OpenGL errors afterwards and panics with the
 // error's name.
 //
 // Call it with the renderer's context current; show the frame with the
 // window's SwapBuffers afterwards, and read it back (ReadRGBA) before that.
 func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
-	if !r.begin("Frame", width, height, clear, cam) {
+	if !r.begin("Draw", width, height, clear, cam) {
 		return
 	}
 	dropped := 0
@@ -72,36 +72,6 @@ func (r *Renderer) stream(instances []engine.Instance) {
 	c.orphan(gl.TEXTURE_BUFFER, r.bufCap, gl.STREAM_DRAW)
 	c.bufferSubData(gl.TEXTURE_BUFFER, 0, size, unsafe.Pointer(unsafe.SliceData(instances)))
 	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
-}
-
-// DrawPerInstance draws the same frame as Frame the naive way: one
-// glDrawElements per cube, its transform and colour set as uniforms before
-// each. It exists only as the baseline BenchmarkRenderer measures
-// instancing against; do not use it to draw a game. It makes 5 GL calls per
-// instance plus a constant few, and does not allocate. It draws every
-// instance (MaxInstances does not apply).
-func (r *Renderer) DrawPerInstance(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
-	if !r.begin("DrawPerInstance", width, height, clear, cam) {
-		return
-	}
-	c := &r.gl
-	u := &r.singleLoc
-	if len(instances) > 0 {
-		c.useProgram(r.single)
-		c.uniformMatrix4(u.viewProj, &r.vp)
-		c.bindVertexArray(r.mesh.vao)
-		for i := range instances {
-			in := &instances[i]
-			c.uniform3f(u.pos, in.Pos[0], in.Pos[1], in.Pos[2])
-			c.uniform4f(u.rot, in.Rot.W, in.Rot.V[0], in.Rot.V[1], in.Rot.V[2])
-			c.uniform3f(u.scale, in.Scale[0], in.Scale[1], in.Scale[2])
-			c.uniform4f(u.color, float32(in.Color[0])/255, float32(in.Color[1])/255, float32(in.Color[2])/255, float32(in.Color[3])/255)
-			c.drawElements(gl.TRIANGLES, r.mesh.indices, gl.UNSIGNED_SHORT)
-		}
-		c.bindVertexArray(0)
-	}
-	r.end(len(instances), len(instances))
-	checkFrame("Renderer.DrawPerInstance")
 }
 
 // begin starts a frame: it resets the statistics and, unless the

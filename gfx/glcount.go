@@ -35,11 +35,6 @@ func (c *glCounter) uniformMatrix4(loc int32, m *mgl32.Mat4) {
 
 func (c *glCounter) uniform3f(loc int32, x, y, z float32) { c.calls++; gl.Uniform3f(loc, x, y, z) }
 
-func (c *glCounter) uniform4f(loc int32, x, y, z, w float32) {
-	c.calls++
-	gl.Uniform4f(loc, x, y, z, w)
-}
-
 func (c *glCounter) bindVertexArray(vao uint32) { c.calls++; gl.BindVertexArray(vao) }
 
 func (c *glCounter) bindBuffer(target, buf uint32) { c.calls++; gl.BindBuffer(target, buf) }
@@ -55,13 +50,6 @@ func (c *glCounter) orphan(target uint32, size int, usage uint32) {
 func (c *glCounter) bufferSubData(target uint32, offset, size int, data unsafe.Pointer) {
 	c.calls++
 	gl.BufferSubData(target, offset, size, data)
-}
-
-// drawElements draws count indices of the bound element buffer from its
-// start.
-func (c *glCounter) drawElements(mode uint32, count int32, xtype uint32) {
-	c.calls++
-	gl.DrawElements(mode, count, xtype, nil)
 }
 
 // drawArrays draws count vertices from first, with no index buffer.

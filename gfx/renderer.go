@@ -58,21 +58,21 @@ func DefaultLight() Light {
 	return Light{Dir: mgl32.Vec3{0.3, 0.8, 0.5}, Ambient: 0.3, Diffuse: 0.7}
 }
 
-// Stats describes the last frame drawn by Frame or DrawPerInstance.
+// Stats describes the last frame the Renderer drew.
 type Stats struct {
 	// Width and Height are the framebuffer size the frame was drawn at.
 	Width, Height int
 	// Instances is the number of cubes drawn.
 	Instances int
-	// Dropped is the number of instances Frame was given beyond
+	// Dropped is the number of instances Draw was given beyond
 	// Renderer.MaxInstances, which it did not draw. It is 0 unless a
 	// frame asks for more cubes than the driver's buffer textures can hold.
 	Dropped int
-	// DrawCalls is the number of draw calls: 1 for Frame with instances,
-	// one per instance for DrawPerInstance, 0 when nothing was drawn.
+	// DrawCalls is the number of draw calls: 1 for a frame with
+	// instances, 0 when nothing was drawn.
 	DrawCalls int
 	// GLCalls is the number of OpenGL calls the frame made, draw calls
-	// included. For Frame it is the same for any number of instances above
+	// included. For Draw it is the same for any number of instances above
 	// zero. The error check of nebuladebug builds is not counted.
 	GLCalls int
 	// InstanceBufferBytes is the capacity of the GPU buffer the instances
@@ -95,9 +95,7 @@ type Stats struct {
 // renderer was made in is current (the main thread), with that context
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
-	prog   Program // cube.vert + cube.frag: the one-call path
-	single Program // cube_single.vert + cube.frag: DrawPerInstance
-	mesh   Mesh    // the cube, for DrawPerInstance
+	prog   Program // cube.vert + cube.frag
 	vao    uint32  // an empty vertex array: cube.vert has no attributes
 	buf    uint32  // the instance buffer
 	tex    uint32  // the buffer texture over buf that cube.vert reads
@@ -110,21 +108,19 @@ type Renderer struct {
 	loc struct { // uniform locations in prog
 		viewProj, eye, lightDir, ambient, diffuse, instances int32
 	}
-	singleLoc struct { // uniform locations in single
-		viewProj, lightDir, ambient, diffuse int32
-		pos, rot, scale, color               int32
-	}
 
 	// vp is the current frame's view-projection matrix. It lives here, not
-	// on Frame's stack, because its address goes to OpenGL (through cgo),
+	// on Draw's stack, because its address goes to OpenGL (through cgo),
 	// which would move a local to the heap on every frame.
 	vp mgl32.Mat4
+
+	light Light // as SetLight set it, Dir normalised
 
 	gl    glCounter
 	stats Stats
 }
 
-// NewRenderer builds the renderer's programs (from shaders.FS), the cube
+// NewRenderer builds the renderer's program (from shaders.FS), the empty
 // mesh and the instance buffer. A context must be current and Init must
 // have been called. Errors name what failed; shader errors are
 // *ShaderError.
@@ -142,25 +138,7 @@ func NewRenderer() (*Renderer, error) {
 	if r.prog, err = NewProgram(shaders.FS, "cube.vert", "cube.frag"); err != nil {
 		return nil, err
 	}
-	if r.single, err = NewProgram(shaders.FS, "cube_single.vert", "cube.frag"); err != nil {
-		return nil, err
-	}
-	if err := checkAttribs(r.single, "cube_single.vert", map[string]int32{"aPos": attrPos, "aNormal": attrNormal}); err != nil {
-		return nil, err
-	}
-	u := uniforms{prog: r.single, files: "cube_single.vert + cube.frag"}
-	r.singleLoc.viewProj = u.find("uViewProj")
-	r.singleLoc.lightDir = u.find("uLightDir")
-	r.singleLoc.ambient = u.find("uAmbient")
-	r.singleLoc.diffuse = u.find("uDiffuse")
-	r.singleLoc.pos = u.find("uPos")
-	r.singleLoc.rot = u.find("uRot")
-	r.singleLoc.scale = u.find("uScale")
-	r.singleLoc.color = u.find("uColor")
-	if u.err != nil {
-		return nil, u.err
-	}
-	u = uniforms{prog: r.prog, files: "cube.vert + cube.frag"}
+	u := uniforms{prog: r.prog, files: "cube.vert + cube.frag"}
 	r.loc.viewProj = u.find("uViewProj")
 	r.loc.eye = u.find("uEye")
 	r.loc.lightDir = u.find("uLightDir")
@@ -169,10 +147,6 @@ func NewRenderer() (*Renderer, error) {
 	r.loc.instances = u.find("uInstances")
 	if u.err != nil {
 		return nil, u.err
-	}
-
-	if r.mesh, err = NewCubeMesh(); err != nil {
-		return nil, err
 	}
 
 	var maxTexels int32
@@ -243,28 +217,23 @@ func (r *Renderer) SetLight(l Light) {
 	gl.Uniform3f(r.loc.lightDir, d[0], d[1], d[2])
 	gl.Uniform1f(r.loc.ambient, l.Ambient)
 	gl.Uniform1f(r.loc.diffuse, l.Diffuse)
-	gl.UseProgram(uint32(r.single))
-	gl.Uniform3f(r.singleLoc.lightDir, d[0], d[1], d[2])
-	gl.Uniform1f(r.singleLoc.ambient, l.Ambient)
-	gl.Uniform1f(r.singleLoc.diffuse, l.Diffuse)
 	gl.UseProgram(0)
+	r.light = Light{Dir: d, Ambient: l.Ambient, Diffuse: l.Diffuse}
 }
 
-// MaxInstances is the most instances one Frame draws: the driver's
+// MaxInstances is the most instances one Draw draws: the driver's
 // GL_MAX_TEXTURE_BUFFER_SIZE divided by the 11 words of an instance.
 // OpenGL 4.1 guarantees only 5,957, but desktop drivers offer millions
 // (llvmpipe: 12,201,611).
 func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
 
-// Stats returns what the last Frame or DrawPerInstance did.
+// Stats returns what the last Draw did.
 func (r *Renderer) Stats() Stats { return r.stats }
 
 // Delete frees the renderer's GPU objects. Using the renderer afterwards
 // panics; deleting it again does nothing.
 func (r *Renderer) Delete() {
 	r.prog.Delete()
-	r.single.Delete()
-	r.mesh.Delete()
 	if r.vao != 0 {
 		gl.DeleteVertexArrays(1, &r.vao)
 		r.vao = 0

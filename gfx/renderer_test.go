@@ -45,6 +45,19 @@ func newRenderer(t testing.TB, size int) (r *gfx.Renderer, w, h int) {
 	return r, w, h
 }
 
+// newPerInstance builds the per-cube baseline beside r.
+func newPerInstance(t testing.TB, r *gfx.Renderer) *gfx.PerInstance {
+	t.Helper()
+	var per *gfx.PerInstance
+	var err error
+	onMain(func() { per, err = gfx.NewPerInstance(r) })
+	if err != nil {
+		t.Fatalf("the per-instance baseline: %v", err)
+	}
+	t.Cleanup(func() { onMain(per.Delete) })
+	return per
+}
+
 // testCamera looks down -Z at the origin from far away through a narrow
 // field of view: nearly orthographic, so a unit cube's coloured pixels are
 // centred on its projected centre to well within a pixel.
@@ -274,13 +287,14 @@ func absDiff(a, b uint8) int {
 }
 
 // The baseline draws the same picture as the instanced path.
-// Frame builds each cube's three visible faces in the vertex shader from the
-// camera's position; DrawPerInstance draws the six faces of the mesh and
+// Draw builds each cube's three visible faces in the vertex shader from the
+// camera's position; the per-instance baseline draws the six faces of the mesh and
 // lets OpenGL cull the hidden ones. The two must agree to the bit from
 // every side, including from inside a cube's slab along an axis (the camera
 // level with a face) and with flat and stretched cubes.
-func TestDrawPerInstanceMatchesFrame(t *testing.T) {
+func TestDrawPerInstanceMatchesDraw(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
+	per := newPerInstance(t, r)
 	insts := gridInstances(49, 7)
 	insts[3].Scale[0] = 0                      // flat: no X extent
 	insts[4].Scale = mgl32.Vec3{0.1, 1.2, 0.5} // stretched
@@ -295,7 +309,7 @@ func TestDrawPerInstanceMatchesFrame(t *testing.T) {
 		b := image.NewRGBA(a.Rect)
 		var glErr, readErr error
 		onMain(func() {
-			r.DrawPerInstance(w, h, black, cam, insts)
+			per.Draw(w, h, black, cam, insts)
 			glErr = gfx.CheckError()
 			readErr = r.ReadRGBA(b)
 		})
@@ -312,7 +326,7 @@ func TestDrawPerInstanceMatchesFrame(t *testing.T) {
 			}
 		}
 		if diff > 0 {
-			t.Errorf("eye %v: DrawPerInstance and Frame differ in %d of %d bytes", eye, diff, len(a.Pix))
+			t.Errorf("eye %v: the baseline and Draw differ in %d of %d bytes", eye, diff, len(a.Pix))
 		}
 		if n := findBlob(a, rgba(black)).n; n < w*h/10 {
 			t.Errorf("eye %v: the grid covers %d pixels, want at least a tenth of the image", eye, n)
@@ -463,7 +477,7 @@ func TestEmptyFramebufferDrawsNothing(t *testing.T) {
 	}
 }
 
-func TestFrameDoesNotAllocate(t *testing.T) {
+func TestDrawDoesNotAllocate(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	world := engine.NewWorld(1)
 	for _, in := range gridInstances(1000, 40) {
@@ -486,17 +500,13 @@ func TestFrameDoesNotAllocate(t *testing.T) {
 		r.Draw(w, h, black, testCamera, rb.Instances) // grows the instance buffer
 		check()
 		alpha := float32(0)
-		allocs["Interpolate+Frame"] = testing.AllocsPerRun(50, func() {
+		allocs["Interpolate+Draw"] = testing.AllocsPerRun(50, func() {
 			alpha = float32(math.Mod(float64(alpha)+0.1, 1))
 			world.Interpolate(alpha, 1.0/60, cfg, &rb)
 			r.Draw(w, h, black, testCamera, rb.Instances)
 			check()
 		})
-		allocs["DrawPerInstance"] = testing.AllocsPerRun(5, func() {
-			r.DrawPerInstance(w, h, black, testCamera, rb.Instances)
-			check()
-		})
-		allocs["Frame+ReadRGBA"] = testing.AllocsPerRun(20, func() {
+		allocs["Draw+ReadRGBA"] = testing.AllocsPerRun(20, func() {
 			r.Draw(w, h, black, testCamera, rb.Instances)
 			check()
 			if e := r.ReadRGBA(img); e != nil && err == nil {

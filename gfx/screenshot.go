@@ -7,7 +7,7 @@ import (
 	"os"
 )
 
-// ReadRGBA reads the last frame drawn by Frame (or DrawPerInstance) from
+// ReadRGBA reads the last frame drawn (by Draw or anything else) from
 // the framebuffer into img, row 0 at the top as images have it. img must be
 // exactly the frame's size, with its pixels contiguous (Stride 4*width, as
 // image.NewRGBA makes it); it is reused, so ReadRGBA does not allocate.

@@ -16,7 +16,7 @@
 //   - cube.frag: writes the colour cube.vert lit (a face is flat, so its
 //     colour is the same across it).
 //   - cube_single.vert: the cube mesh transformed by uniforms, one draw call
-//     per cube; only gfx's deliberately naive baseline (DrawPerInstance),
+//     per cube; only gfx's deliberately naive baseline (in its tests),
 //     kept to measure the one-call path against.
 //
 // The attribute locations and uniform names are a contract with package gfx,
