@@ -1,51 +1,22 @@
 package timing
 
 import (
-	"bufio"
-	"io"
 	"strconv"
 	"time"
 )
 
-// StatsCSVHeader is the header row StatsCSV writes: the frame number, the
+// StatsCSVHeader is the header of the loop's CSV columns: the frame number, the
 // frame's start since the first frame, the measured frame interval, the
 // ticks it ran, alpha, ticks so far, rolling FPS and UPS, the accumulator
 // debt, and the running counts of clamped and capped frames and of dropped
 // time.
 const StatsCSVHeader = "frame,t_ms,frame_ms,steps,alpha,tick,fps,ups,debt_ms,clamped_frames,capped_frames,dropped_ms"
 
-// StatsCSV writes one CSV row per frame. It buffers, and reuses one line
-// buffer, so writing a row does not allocate. Call Flush at the end.
-type StatsCSV struct {
-	w    *bufio.Writer
-	line []byte
-	err  error
-}
-
-// NewStatsCSV returns a writer to w and writes the header row.
-func NewStatsCSV(w io.Writer) *StatsCSV {
-	c := &StatsCSV{w: bufio.NewWriterSize(w, 64<<10), line: make([]byte, 0, 256)}
-	_, c.err = c.w.WriteString(StatsCSVHeader + "\n")
-	return c
-}
-
-// Write appends the row for s. After an error it does nothing and keeps
-// returning that error.
-func (c *StatsCSV) Write(s Stats) error {
-	if c.err != nil {
-		return c.err
-	}
-	b := AppendStatsCSV(c.line[:0], s)
-	b = append(b, '\n')
-	c.line = b
-	_, c.err = c.w.Write(b)
-	return c.err
-}
-
-// AppendStatsCSV appends the fields of the row StatsCSV writes for s, in the
+// AppendStatsCSV appends the fields of the loop's CSV row for s, in the
 // order of StatsCSVHeader, to dst and returns the extended slice. It writes
-// no trailing newline, so a writer with more columns (package diag's) can
-// continue the row. It allocates only when dst has to grow.
+// no trailing newline, so a writer with more columns can continue the row:
+// package diag's CSV, which writes the -stats file. It allocates only when
+// dst has to grow.
 func AppendStatsCSV(dst []byte, s Stats) []byte {
 	b := dst
 	b = strconv.AppendUint(b, s.Frames, 10)
@@ -77,13 +48,4 @@ func AppendStatsCSV(dst []byte, s Stats) []byte {
 // appendMS appends d in milliseconds with four decimals (100 ns).
 func appendMS(b []byte, d time.Duration) []byte {
 	return strconv.AppendFloat(b, float64(d)/1e6, 'f', 4, 64)
-}
-
-// Flush writes any buffered rows.
-func (c *StatsCSV) Flush() error {
-	if c.err != nil {
-		return c.err
-	}
-	c.err = c.w.Flush()
-	return c.err
 }

@@ -14,49 +14,27 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
+	"github.com/nebulaengine/nebula/internal/testbin"
 )
 
 // The windowed demo is tested as a whole program: the binary, built once,
 // run under an X server with its flags, its statistics file read back.
 
-var demoBin struct {
-	once sync.Once
-	path string
-	err  error
-}
+// demo is the demo's binary, built once for every test of the package.
+var demo = testbin.New("nebula-demo", ".")
 
-// demoBinary builds the demo once per test process and returns its path.
-func demoBinary(t *testing.T) string {
-	t.Helper()
-	demoBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "nebula-demo-test-")
-		if err != nil {
-			demoBin.err = err
-			return
-		}
-		demoBin.path = filepath.Join(dir, "nebula-demo")
-		if out, err := exec.Command("go", "build", "-o", demoBin.path, ".").CombinedOutput(); err != nil {
-			demoBin.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if demoBin.err != nil {
-		t.Fatal(demoBin.err)
-	}
-	return demoBin.path
-}
+// demoBinary returns the demo's binary, building it on first use.
+func demoBinary(t *testing.T) string { t.Helper(); return demo.Path(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if demoBin.path != "" {
-		os.RemoveAll(filepath.Dir(demoBin.path))
-	}
+	demo.Remove()
 	os.Exit(code)
 }
 

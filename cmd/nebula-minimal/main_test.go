@@ -10,49 +10,27 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
+	"github.com/nebulaengine/nebula/internal/testbin"
 )
 
 // The game is tested as a user plays it: the binary, built once, run under
 // an X server, its keys sent with xdotool, its screenshots compared.
 
-var minimalBin struct {
-	once sync.Once
-	path string
-	err  error
-}
+// minimalProgram is the game's binary, built once for every test of the package.
+var minimalProgram = testbin.New("nebula-minimal", ".")
 
-// minimalBinary builds the game once per test process and returns its path.
-func minimalBinary(t *testing.T) string {
-	t.Helper()
-	minimalBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "nebula-minimal-test-")
-		if err != nil {
-			minimalBin.err = err
-			return
-		}
-		minimalBin.path = filepath.Join(dir, "nebula-minimal")
-		if out, err := exec.Command("go", "build", "-o", minimalBin.path, ".").CombinedOutput(); err != nil {
-			minimalBin.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if minimalBin.err != nil {
-		t.Fatal(minimalBin.err)
-	}
-	return minimalBin.path
-}
+// minimalBinary returns the game's binary, building it on first use.
+func minimalBinary(t *testing.T) string { t.Helper(); return minimalProgram.Path(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if minimalBin.path != "" {
-		os.RemoveAll(filepath.Dir(minimalBin.path))
-	}
+	minimalProgram.Remove()
 	os.Exit(code)
 }
 
