@@ -33,15 +33,21 @@ func DefaultConfig() Config {
 }
 
 // FixedContext is what a FixedUpdate system may read: the world, the tick's
-// input snapshot, the fixed step and the tick number. Fixed systems must not
-// read anything else that varies (the wall clock, the frame time, map
-// iteration order); that is what makes the simulation a pure function of its
-// inputs. Take randomness from World.RNG.
+// players and their inputs, the fixed step and the tick number. Fixed
+// systems must not read anything else that varies (the wall clock, the
+// frame time, map iteration order); that is what makes the simulation a
+// pure function of its inputs. Take randomness from World.RNG.
 type FixedContext struct {
 	// World is the simulated world: read and change it here.
 	World *World
-	// Input is this tick's input snapshot (keys, buttons, cursor, scroll).
+	// Input is player 0's input snapshot at this tick (keys, buttons,
+	// cursor, scroll), or a zero snapshot when player 0 is not in the
+	// match: in a single-player game, the player's input.
 	Input *InputSnapshot
+	// Players is who plays at this tick, each with its input, and who
+	// joined and left at it (the same as World.Players). Read it; only a
+	// tick hook changes it, in BeginTick.
+	Players *Players
 	// DT is the fixed step in seconds (1/tick rate).
 	DT float32
 	// Tick is the number of this tick, from 1.
@@ -58,7 +64,9 @@ type FrameContext struct {
 	// DT is the real time since the previous frame, in seconds: for
 	// cameras, UI and effects, never for the simulation.
 	DT float64
-	// Alpha is how far the frame is between the last two ticks, in [0, 1).
+	// Alpha is how far the frame is between the last two ticks, in [0, 1]:
+	// 1 only while a held tick is owed (see TickGate), when the picture
+	// shows the latest tick.
 	Alpha float32
 	// Stats are the loop's statistics for this frame.
 	Stats timing.Stats
@@ -120,12 +128,16 @@ type Engine struct {
 
 	fixedCtx FixedContext
 	frameCtx FrameContext
-	snapshot InputSnapshot
+	local    InputSnapshot // the tick's local input
+	snapshot InputSnapshot // player 0's input, FixedContext.Input
 	info     TickInfo
 
 	// Jobs is the engine's off-loop job system (see Jobs).
 	Jobs *Jobs
 	hook TickHook
+	gate TickGate // hook, when it is one
+	// ownsPlayers: the hook is a PlayerOwner that owns the players.
+	ownsPlayers bool
 
 	// Crash capture: what runs now (for the PanicError of a panic), and
 	// the panic recovered at the loop, if any.
@@ -320,6 +332,10 @@ func (e *Engine) since(start time.Duration) (time.Duration, time.Duration) {
 // argument in a field.
 
 func (e *Engine) runTick(s timing.Step) {
+	if !e.tickReady() {
+		e.Loop.Hold()
+		return
+	}
 	var start time.Duration
 	if e.phaseClock != nil {
 		start = e.phaseClock()
@@ -339,10 +355,12 @@ func (e *Engine) runTick(s timing.Step) {
 // same as the loop's count, unless a snapshot was restored), its step is
 // 1/Loop.TickRate() as of the start of the tick. In order: the hook's
 // PreTick (a replayer may restore a recorded snapshot there), the input
-// script and the tick's input snapshot, the hook's BeginTick (a recorder
-// records the snapshot, a replayer replaces it), saving the previous
-// state, applying the job results due in this tick, the fixed systems,
-// and the hook's EndTick.
+// script and the tick's local input snapshot, the tick's players (the
+// previous tick's; unless the hook owns the players, player 0 joins at
+// tick 1 and gets the local input), the hook's BeginTick (a recorder
+// notes the tick, a replayer or a lockstep client sets the players and
+// their inputs), saving the previous state, applying the job results due
+// in this tick, the fixed systems, and the hook's EndTick.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
@@ -355,14 +373,34 @@ func (e *Engine) runTickBody() {
 	if e.inputScript != nil {
 		e.inputScript(tick, s.Due, e.Input)
 	}
-	e.snapshot = e.Input.Advance(s.Due)
+	e.local = e.Input.Advance(s.Due)
+	local := &e.local
+	p := &e.World.players
+	if e.ownsPlayers {
+		p.startTick(nil)
+	} else {
+		p.startTick(local)
+		if tick == 1 && !p.Has(0) {
+			_ = p.Join(0) // cannot fail: 0 is in range, not in, and nobody left
+		}
+		if in := p.Input(0); in != nil {
+			*in = *local
+		}
+	}
 	if e.hook != nil {
-		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: e.snapshot}
+		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: *local, Players: p}
 		e.hook.BeginTick(&e.info)
-		e.snapshot = e.info.Input
+		if in := p.Input(0); in != nil && e.info.Input != *local {
+			*in = e.info.Input
+		}
+	}
+	p.endStart()
+	e.snapshot = InputSnapshot{}
+	if in := p.Input(0); in != nil {
+		e.snapshot = *in
 	}
 	e.World.BeginTick(tick)
-	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs}
+	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, Players: p, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs}
 	e.Jobs.applyDue(&e.fixedCtx)
 	for i := range e.fixed {
 		pprof.SetGoroutineLabels(e.fixed[i].labels)
@@ -425,6 +463,7 @@ func (e *Engine) recoverPanic() {
 		return
 	}
 	e.crash = &PanicError{Tick: e.curTick, Phase: e.curPhase, System: e.curSystem, Value: v, Stack: debug.Stack()}
+	e.World.players.endStart() // a hook's BeginTick may have panicked
 	e.Loop.Pause()
 	pprof.SetGoroutineLabels(e.ctx)
 }

@@ -13,6 +13,9 @@ import "encoding/binary"
 //   - for every slot, column by column: current position, rotation
 //     (W, X, Y, Z), scale, velocity and angular velocity (float32 bits),
 //     draw mode (a byte), colour (4 bytes), teleport mark (a byte);
+//   - the players in the match: their number (uint64), then their IDs
+//     (uint16 each), ascending. Their inputs are input, not state, and
+//     are left out, like the engine's input queue;
 //   - the schema's fingerprint (uint64), then each component in
 //     registration order (a presence byte per slot, then every slot's
 //     value) and each resource's value. A fixed-size value is its exact
@@ -58,6 +61,9 @@ func (w *World) Hash() uint64 {
 	h.Write(bytesOf(w.cur.Mode))
 	h.Write(bytesOf(w.cur.Color))
 	h.Write(bytesOf(w.snap))
+	binary.LittleEndian.PutUint64(head[0:], uint64(len(w.players.ids)))
+	h.Write(head[:8])
+	h.Write(bytesOf(w.players.ids))
 	binary.LittleEndian.PutUint64(head[0:], w.fingerprint)
 	h.Write(head[:8])
 	for _, c := range w.cols {

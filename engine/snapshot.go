@@ -32,6 +32,9 @@ import (
 //	  padding), for a variable-size one a uint32 length + AppendBinary
 //	  bytes for each slot that has it
 //	  resource: its value, size bytes or uint32 length + bytes
+//	players: count uint16 (<= MaxPlayers), then per player, ascending by
+//	  ID: id uint16, its latest input InputWords x uint64
+//	  (InputSnapshot.Words)
 //	input:
 //	  snapshot InputWords x uint64 (InputSnapshot.Words)
 //	  keys pushed len(keySet) x uint64, buttons pushed uint8
@@ -49,8 +52,9 @@ import (
 const (
 	snapshotMagic = "NEBSNAP1"
 	// SnapshotVersion is the version of the snapshot format written and
-	// read. Version 2 added components and resources.
-	SnapshotVersion = 2
+	// read. Version 2 added components and resources, version 3 the
+	// players.
+	SnapshotVersion = 3
 	// MaxSlots caps the entity slots a snapshot may hold.
 	MaxSlots = 1 << 24
 	// MaxInputQueue caps the queued input events a snapshot may hold.
@@ -65,12 +69,13 @@ const snapshotSlotBytes = 12 + 16 + 12 + 12 + 12 + 1 + 4 + 12 + 16 + 12 + 12 + 4
 // Snapshot returns the engine's state at the tick boundary: the world
 // (entity table with its id allocator, current and previous transforms,
 // velocities, modes, colours, teleport marks, RNG, tick, components and
-// resources), the input state, the loop's tick rate and the jobs in flight
+// resources, the players in the match and their latest inputs), the input
+// state, the loop's tick rate and the jobs in flight
 // (with their results when they are known). Call it between frames.
 // Restore returns to it.
 func (e *Engine) Snapshot() []byte {
 	w := e.World
-	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+256)
+	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*InputWords)+256)
 	b = append(b, snapshotMagic...)
 	b = binary.LittleEndian.AppendUint16(b, SnapshotVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))

@@ -5,8 +5,8 @@ import "fmt"
 // State is the whole simulated state of an Engine, saved in memory by
 // SaveState for LoadState: the world (entity table, current and previous
 // transforms, velocities, draw modes, colours, teleport marks, RNG, tick,
-// components and resources), the input state, the tick rate and the jobs
-// in flight. It is what rollback netcode saves at its last confirmed tick
+// components and resources, the players in the match and their latest
+// inputs), the input state, the tick rate and the jobs in flight. It is what rollback netcode saves at its last confirmed tick
 // and loads to re-simulate from there, many times a second, so it copies
 // memory rather than encoding bytes: a State reuses its buffers, and once
 // they have grown to the world's size SaveState and LoadState do not
@@ -37,8 +37,8 @@ func (st *State) Tick() uint64 { return st.table.tick }
 // copyInto makes *dst a copy of src, reusing *dst's memory.
 func copyInto[T any](dst *[]T, src []T) { *dst = append((*dst)[:0], src...) }
 
-// copyTable makes dst's entity table and bodies a copy of src's, reusing
-// dst's memory.
+// copyTable makes dst's entity table, bodies and players a copy of src's,
+// reusing dst's memory.
 func copyTable(dst, src *World) {
 	dst.tick, dst.rng, dst.count = src.tick, src.rng, src.count
 	copyInto(&dst.gen, src.gen)
@@ -55,6 +55,7 @@ func copyTable(dst, src *World) {
 	copyInto(&dst.prev.Scale, src.prev.Scale)
 	copyInto(&dst.prev.Vel, src.prev.Vel)
 	copyInto(&dst.snap, src.snap)
+	copyPlayers(&dst.players, &src.players)
 }
 
 // SaveState saves the engine's whole simulated state into st, replacing

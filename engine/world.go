@@ -104,6 +104,10 @@ type World struct {
 	rng  RNG
 	tick uint64
 
+	// players is who plays at the current tick (see Players); its
+	// membership is simulated state.
+	players Players
+
 	// The game's components and resources, in registration order, and
 	// their schema.
 	cols        []column
@@ -116,8 +120,15 @@ type World struct {
 
 // NewWorld returns an empty world whose RNG is seeded with seed.
 func NewWorld(seed uint64) *World {
-	return &World{rng: NewRNG(seed), fingerprint: Schema(nil).Fingerprint()}
+	return &World{rng: NewRNG(seed), fingerprint: Schema(nil).Fingerprint(), players: Players{locked: true}}
 }
+
+// Players returns who plays at the current tick: the players in the match
+// with their inputs, and who joined and left at the tick. Update and Render
+// systems may read it (a scoreboard); fixed systems get it as
+// FixedContext.Players; a tick hook changes it in BeginTick, and at no
+// other time.
+func (w *World) Players() *Players { return &w.players }
 
 // Tick returns the number of the last tick the world has begun (0 before the
 // first).
@@ -283,11 +294,13 @@ func (w *World) setTable(from *World) {
 	w.gen, w.free, w.count = from.gen, from.free, from.count
 	w.cur, w.prev, w.snap = from.cur, from.prev, from.snap
 	w.rng, w.tick = from.rng, from.tick
+	w.players.ids, w.players.inputs = from.players.ids, from.players.inputs
+	w.players.joined, w.players.left = w.players.joined[:0], w.players.left[:0]
 }
 
 // appendState appends the world's part of a snapshot to b: the schema,
-// the entity table, the transforms and the marks, then every column (see
-// the format in snapshot.go).
+// the entity table, the transforms and the marks, every column, then the
+// players (see the format in snapshot.go).
 func (w *World) appendState(b []byte) []byte {
 	b = AppendSchema(b, w.schema)
 	b = binary.LittleEndian.AppendUint64(b, w.tick)
@@ -316,7 +329,7 @@ func (w *World) appendState(b []byte) []byte {
 	for _, c := range w.cols {
 		b = c.appendSnapshot(b)
 	}
-	return b
+	return w.players.appendState(b)
 }
 
 // readState decodes what appendState wrote, refusing another schema than
@@ -390,6 +403,7 @@ func (w *World) readState(r *binread.Reader, t *World) {
 			c.stageSnapshot(r, t.gen)
 		}
 	}
+	t.players.readState(r)
 }
 
 // commitState makes the table readState decoded into t, and the columns

@@ -40,7 +40,8 @@ type Step struct {
 // clamps it, adds it to an exact integer accumulator, runs the fixed-step
 // callback once for every whole tick the accumulator holds (up to the step
 // cap), then calls the render callback once with alpha, the fraction of a
-// tick left over, in [0, 1).
+// tick left over, in [0, 1] (1 only in a frame whose tick was held: see
+// Hold).
 //
 // A Loop is not safe for concurrent use; call it from the thread that owns
 // the frame. Frame does not allocate.
@@ -49,9 +50,13 @@ type Loop struct {
 	rate      int64
 	dtSeconds float64
 
-	acc    int64 // not yet simulated time in ns*rate; below unitsPerTick between frames
+	acc    int64 // not yet simulated time in ns*rate; below unitsPerTick between frames, unless a tick was held
 	ticks  uint64
 	frames uint64
+
+	// held is set by Hold during the fixed callback: the step being run
+	// is not run.
+	held bool
 
 	// While Frame runs the fixed callbacks, stepping is set and fedEnd is
 	// the clock time up to which the frame fed the accumulator (its start,
@@ -140,6 +145,7 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 	s.Time = now - l.origin
 
 	l.fedEnd = prev
+	fed := false // only a frame that fed time runs ticks (ticks held earlier may be owed)
 	switch {
 	case first || l.paused:
 		// Nothing to accumulate: the reference was just set, or time is
@@ -160,11 +166,13 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 		}
 		l.acc += int64(interval) * l.rate
 		l.fedEnd = prev + interval
+		fed = true
 	}
 	s.Debt = time.Duration(l.acc / l.rate)
 
-	l.stepping = true
-	for l.acc >= unitsPerTick && !l.paused {
+	l.stepping, l.held = true, false
+	held := false
+	for fed && l.acc >= unitsPerTick && !l.paused {
 		if l.cfg.MaxStepsPerFrame > 0 && s.Steps == l.cfg.MaxStepsPerFrame {
 			whole := l.acc / unitsPerTick
 			l.acc -= whole * unitsPerTick
@@ -182,7 +190,23 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 			// fedEnd (rounded up to the nanosecond). The accumulator holds
 			// time, in whichever rate, so this holds across SetTickRate.
 			due := l.fedEnd - time.Duration(l.acc/l.rate)
+			baseTicks, baseTime, rate := l.baseTicks, l.baseTime, l.rate
 			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks), Due: due})
+			if l.held {
+				// Not run after all: the tick is owed again (below) and
+				// keeps its number for when it runs.
+				l.held, held = false, true
+				l.ticks--
+				s.Steps--
+				if l.baseTicks > l.ticks {
+					// SetTickRate in the held step based the new rate on
+					// the held tick: base it on the tick before, at the
+					// time the old rate gave it.
+					l.baseTime = simTimeAt(baseTicks, baseTime, rate, l.ticks)
+					l.baseTicks = l.ticks
+				}
+				break
+			}
 		}
 	}
 	l.stepping = false
@@ -191,6 +215,18 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 		// Paused by a fixed callback: the ticks still owed are not run,
 		// like the rest of the pause; the fraction of a tick is kept.
 		l.acc %= unitsPerTick
+	}
+	if held {
+		// The held tick is owed again, and so is the time behind it, up
+		// to the cap of a frame's ticks (one tick without a cap): a long
+		// wait does not become a burst of ticks afterwards.
+		l.acc += unitsPerTick
+		limit := int64(max(l.cfg.MaxStepsPerFrame, 1)) * unitsPerTick
+		if l.acc > limit {
+			s.HeldTime += time.Duration((l.acc - limit) / l.rate)
+			l.acc = limit
+		}
+		s.HeldFrames++
 	}
 	s.Alpha = l.Alpha()
 	s.Tick = l.ticks
@@ -206,14 +242,22 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 
 // simTime returns the simulation time after tick n.
 func (l *Loop) simTime(n uint64) time.Duration {
-	hi, lo := bits.Mul64(n-l.baseTicks, uint64(time.Second))
-	q, _ := bits.Div64(hi, lo, uint64(l.rate))
-	return l.baseTime + time.Duration(q)
+	return simTimeAt(l.baseTicks, l.baseTime, l.rate, n)
+}
+
+// simTimeAt returns the simulation time after tick n at rate Hz, tick
+// baseTicks having ended at baseTime.
+func simTimeAt(baseTicks uint64, baseTime time.Duration, rate int64, n uint64) time.Duration {
+	hi, lo := bits.Mul64(n-baseTicks, uint64(time.Second))
+	q, _ := bits.Div64(hi, lo, uint64(rate))
+	return baseTime + time.Duration(q)
 }
 
 // Alpha returns how far the present is between the last tick and the next,
-// as a fraction of a tick in [0, 1). Renderers interpolate with it.
-func (l *Loop) Alpha() float64 { return float64(l.acc) / float64(unitsPerTick) }
+// as a fraction of a tick in [0, 1]. Renderers interpolate with it. It is
+// below 1, except after a frame whose tick was held (Hold) with a whole
+// tick owed: then it is exactly 1, and the picture shows the latest tick.
+func (l *Loop) Alpha() float64 { return min(float64(l.acc)/float64(unitsPerTick), 1) }
 
 // Ticks returns the number of fixed ticks run since NewLoop or Reset.
 func (l *Loop) Ticks() uint64 { return l.ticks }
@@ -245,6 +289,31 @@ func (l *Loop) Paused() bool { return l.paused }
 // headless run that pauses at tick n ends exactly at tick n.
 func (l *Loop) Pause() { l.paused = true }
 
+// Hold declares the tick being run not run. A fixed callback calls it when
+// the tick cannot run yet (a lockstep client that does not hold the tick's
+// inputs, which the engine's TickGate asks for) and returns without
+// simulating anything. The loop then:
+//
+//   - does not count the tick: Ticks, Stats.Steps and Frame's result leave
+//     it out, and the next tick run has the held tick's Step.Tick and
+//     SimTime (and its Due, unless time was cut, below);
+//   - runs no more ticks in this frame;
+//   - keeps the time owed, the held tick's included, but at most
+//     MaxStepsPerFrame ticks of it (one tick when there is no cap), so that
+//     a long wait does not become a burst of catch-up ticks: the real time
+//     cut is counted in Stats.HeldTime (and so in DroppedTime), the frame in
+//     Stats.HeldFrames;
+//   - renders with alpha exactly 1: the picture shows the latest tick, and
+//     stays there until ticks run again.
+//
+// A callback that holds a tick after calling SetTickRate in it gets the new
+// rate from the held tick on. Outside the fixed callback Hold does nothing.
+func (l *Loop) Hold() {
+	if l.stepping {
+		l.held = true
+	}
+}
+
 // Resume restarts a paused simulation. The time reference becomes now: the
 // next Frame accumulates only the time from now to its own start, so the
 // pause is not caught up in a burst of ticks, and a Frame at now itself runs
@@ -274,7 +343,9 @@ func (l *Loop) Reset() {
 //   - Between frames (outside Frame, or from the render callback), the
 //     accumulator holds less than a tick, and that fraction of a tick
 //     (alpha) is kept as a fraction, so rendering does not jump: the next
-//     tick comes after (1-alpha) ticks of the new rate. The real time it
+//     tick comes after (1-alpha) ticks of the new rate. After a frame
+//     whose tick was held, the accumulator holds whole ticks: their real
+//     time is kept, converted as from the fixed callback (below). The real time it
 //     stood for changes from alpha/old to alpha/new seconds, less than one
 //     tick of the slower rate; that is the rate change's phase, not a
 //     frame's time, and is not counted in Stats.
@@ -295,7 +366,7 @@ func (l *Loop) SetTickRate(hz int) error {
 	}
 	l.baseTime = l.simTime(l.ticks)
 	l.baseTicks = l.ticks
-	if l.stepping {
+	if l.stepping || l.acc >= unitsPerTick {
 		// acc is at most MaxMaxFrameTime*MaxTickRate + a tick, about
 		// 3.6e15, so acc*hz (hz at most 1000) fits in an int64.
 		l.acc = l.acc * int64(hz) / l.rate

@@ -14,7 +14,8 @@ type Stats struct {
 	Interval time.Duration
 	// Steps is the number of fixed ticks this frame ran.
 	Steps int
-	// Alpha is the interpolation fraction handed to render, in [0, 1).
+	// Alpha is the interpolation fraction handed to render, in [0, 1]: 1
+	// only in a frame whose tick was held (Loop.Hold).
 	Alpha float64
 	// Tick is the number of ticks run so far, and SimTime the simulation
 	// time they reached.
@@ -39,11 +40,18 @@ type Stats struct {
 	CappedFrames uint64
 	CappedTicks  uint64        // whole ticks dropped by the cap
 	CappedTime   time.Duration // real time dropped by the cap
+	// HeldFrames counts frames whose tick was held (Loop.Hold), and
+	// HeldTime the real time cut from the time owed while ticks were held
+	// (what was owed beyond MaxStepsPerFrame ticks, or one tick without a
+	// cap).
+	HeldFrames uint64
+	HeldTime   time.Duration // real time cut while ticks were held
 }
 
-// DroppedTime is all the real time the simulation did not get: clamped plus
-// capped. A game that keeps dropping time runs in slow motion.
-func (s Stats) DroppedTime() time.Duration { return s.ClampedTime + s.CappedTime }
+// DroppedTime is all the real time the simulation did not get: clamped,
+// capped and cut while held. A game that keeps dropping time runs in slow
+// motion.
+func (s Stats) DroppedTime() time.Duration { return s.ClampedTime + s.CappedTime + s.HeldTime }
 
 // rateWindowSize bounds the frames a rateWindow remembers. At frame rates
 // above it per second the window covers less than a second, which still

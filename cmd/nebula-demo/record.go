@@ -164,7 +164,7 @@ func openReplay(opts *cli.Options, f *flags) (*replay.Replay, error) {
 func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
 	st := r.Stats
 	log.WithFields(logrus.Fields{
-		"file": path, "ticks": r.Records(), "input_changes": st.InputChanges, "job_results": st.JobResults,
+		"file": path, "ticks": r.Records(), "input_changes": st.InputChanges, "joins": st.Joins, "leaves": st.Leaves, "job_results": st.JobResults,
 		"restores": st.Restores, "rate_changes": st.RateChanges, "hashes": st.Hashes, "crashed": r.End.Crash != nil,
 	}).Info("replay opened")
 	if m := r.End.Missing; m != nil {

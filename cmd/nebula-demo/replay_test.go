@@ -100,6 +100,8 @@ func TestBadReplayFiles(t *testing.T) {
 	binary.LittleEndian.PutUint16(newer[8:], replay.Version+1)
 	older := bytes.Clone(good)
 	binary.LittleEndian.PutUint16(older[8:], 1)
+	version2 := bytes.Clone(good)
+	binary.LittleEndian.PutUint16(version2[8:], 2)
 	otherScene := rewriteHeader(t, good, func(f []byte) []byte {
 		schema := bytes.Clone(f[38+int(f[37]):])
 		return append(append(f[:37], byte(len("other-game"))), append([]byte("other-game"), schema...)...)
@@ -126,8 +128,9 @@ func TestBadReplayFiles(t *testing.T) {
 		{"empty", nil, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: truncated: the file ends after 0 of 8 bytes$`},
 		{"flipped byte", flip, nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk CRC: checksum mismatch: stored [0-9a-f]{8}, computed [0-9a-f]{8} over bytes \d+ to \d+$`},
 		{"wrong magic", magic, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: not a Nebula replay: magic "NOTNEBUL", want "NEBREPLY"$`},
-		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 3 is newer than this build reads \(2\); replay it with a newer nebula$`},
-		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads version 2 only$`},
+		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 4 is newer than this build reads \(3\); replay it with a newer nebula$`},
+		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads version 3 only$`},
+		{"version 2", version2, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2, written by an older build of Nebula \(before players\); this build reads version 3 only$`},
 		{"other component type", otherType, nil, `^nebula-demo: replay \S+: recorded with component "bounces" float32, this program has "bounces" uint32 \(entry 1 of the schema\)$`},
 		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 4 components and resources, the recording 5\)$`},
 		{"other scene", otherScene, nil, `^nebula-demo: replay \S+: header field scene: recorded with scene "other-game", this program plays "nebula-demo/cubes"$`},

@@ -1,9 +1,10 @@
 // Package replay records a run of an engine.Engine tick by tick and plays
-// it back bit for bit: a Recorder (an engine.TickHook) writes every tick's
-// input snapshot, the job results applied in it, tick-rate changes,
-// restored snapshots and, every HashEvery ticks, the world's state hash; a
-// Player feeds a recording back to an engine, and Verify replays one as
-// fast as the CPU allows and compares every stored hash.
+// it back bit for bit: a Recorder (an engine.TickHook) writes, for every
+// tick, the players who joined and left and every player's input, the job
+// results applied in it, tick-rate changes, restored snapshots and, every
+// HashEvery ticks, the world's state hash; a Player feeds a recording back
+// to an engine (the players included), and Verify replays one as fast as
+// the CPU allows and compares every stored hash.
 //
 //	rec, err := replay.NewRecorder(f, replay.Header{Scene: "my-game", TickRate: 60, Seed: 1, HashEvery: 60})
 //	e.SetTickHook(rec)
@@ -13,7 +14,7 @@
 //	r, err := replay.Open(data) // checks the whole file first
 //	res, err := replay.Verify(e, r)
 //
-// # Format (version 1)
+// # Format (version 3)
 //
 // All integers are little-endian; "uvarint" is encoding/binary's unsigned
 // varint. A file is a header followed by chunks, the last of which is the
@@ -22,7 +23,7 @@
 // Header:
 //
 //	offset 0   magic        8 bytes  "NEBREPLY"
-//	offset 8   version      uint16   2 (another version is refused, not guessed at)
+//	offset 8   version      uint16   3 (another version is refused, not guessed at)
 //	offset 10  length       uint32   bytes of header fields that follow (40..40+64+MaxSchema)
 //	offset 14  tick rate    uint32   Hz of the first tick
 //	offset 18  seed         uint64   world RNG seed
@@ -48,20 +49,32 @@
 // record count (1..MaxTicksPerChunk), then the records. Each record starts
 // with an op byte whose bits say which parts follow, in this order:
 //
-//	0x01 restore  uvarint length + an engine snapshot, restored before the tick
-//	              (the tick's number is then the snapshot's tick + 1)
+//	0x01 restore  uvarint tick, uvarint length + an engine snapshot, restored
+//	              before the tick (the tick's number is then the snapshot's
+//	              tick + 1)
 //	0x02 rate     uvarint tick rate in Hz, from this tick on
-//	0x04 input    uvarint mask of the engine.InputWords words of the input
-//	              snapshot that changed since the previous record, then each
-//	              changed word as uint64, lowest index first
-//	0x08 jobs     uvarint count (1..MaxJobsPerTick), then per result uvarint
+//	0x04 players  who joined, then who left at the tick: each a uvarint count
+//	              and that many uvarint player IDs (< engine.MaxPlayers),
+//	              ascending; at least one in all, no player in both
+//	0x08 input    player 0's input changed: an input change (below)
+//	0x10 inputs   other players' inputs changed: uvarint count
+//	              (1..engine.MaxPlayers-1), then per player, ascending, uvarint
+//	              ID (1..engine.MaxPlayers-1) and an input change
+//	0x20 jobs     uvarint count (1..MaxJobsPerTick), then per result uvarint
 //	              job id, uvarint length (<= engine.MaxJobResult) and the bytes,
 //	              in the order they were applied (job id order)
-//	0x10 hash     uint64 the world's state hash at the end of the tick
+//	0x40 hash     uint64 the world's state hash at the end of the tick
 //
-// A tick whose input did not change and that has nothing else costs one
-// byte (op 0). Tick numbers go up by one per record, except after a
-// restore.
+// An input change is a uvarint mask of the engine.InputWords words of the
+// player's input snapshot that differ from its previous recorded input
+// (zero before the first), then each changed word as uint64, lowest index
+// first. A player's input is recorded when it changes, whether it joined,
+// left or stayed: a player whose input did not change costs nothing, and a
+// tick in which nobody's input changed and that has nothing else costs one
+// byte (op 0). Player 0, the single player of most recordings, has its own
+// op bit, so a single-player recording is as compact as one without
+// players. The players and their inputs are those the tick's fixed systems
+// saw. Tick numbers go up by one per record, except after a restore.
 //
 // The end chunk: uvarint record count, uvarint last tick, status uint8 (0
 // the run ended, 1 it crashed), uint64 state hash at the end (0 after a

@@ -15,8 +15,9 @@ const (
 	Magic = "NEBREPLY"
 	// Version is the format version written and read. Version 2 added
 	// the schema of the world's components and resources to the header
-	// (and the header's length became a uint32).
-	Version = 2
+	// (and the header's length became a uint32); version 3 the players:
+	// per tick, who joined and left, and every player's input.
+	Version = 3
 
 	MaxScene = 64
 	// MaxSchema caps the bytes of the schema in a header: MaxColumns
@@ -41,10 +42,12 @@ const (
 
 	opRestore = 0x01
 	opRate    = 0x02
-	opInput   = 0x04
-	opJobs    = 0x08
-	opHash    = 0x10
-	opAll     = opRestore | opRate | opInput | opJobs | opHash
+	opPlayers = 0x04 // joins and leaves
+	opInput   = 0x08 // player 0's input
+	opInputs  = 0x10 // the other players' inputs
+	opJobs    = 0x20
+	opHash    = 0x40
+	opAll     = opRestore | opRate | opPlayers | opInput | opInputs | opJobs | opHash
 
 	headerFixed = 14 // magic, version, length
 	fieldsMin   = 4 + 8 + 4 + 4 + 8 + 8 + 1 + 1
@@ -178,7 +181,12 @@ type Missing struct {
 
 // Stats counts what a recording holds, for logs and tests.
 type Stats struct {
-	InputChanges int // ticks whose input snapshot differs from the previous one
+	// InputChanges counts the recorded input changes: a tick counts once
+	// for every player whose input differs from its previous recorded
+	// input.
+	InputChanges int
+	Joins        int // players joining, over all ticks
+	Leaves       int // players leaving, over all ticks
 	JobResults   int // job results applied
 	Restores     int // snapshots restored
 	RateChanges  int // tick rate changes
@@ -191,13 +199,24 @@ type JobResult struct {
 	Result []byte       // its result, as JobRun returned it
 }
 
+// PlayerInput is a player's input at a recorded tick.
+type PlayerInput struct {
+	Player engine.PlayerID      // the player
+	Input  engine.InputSnapshot // its input
+}
+
 // Record is one recorded tick.
 type Record struct {
-	Tick    uint64               // the tick's number
-	Restore []byte               // snapshot restored before the tick, or nil
-	Rate    int                  // tick rate from this tick on, or 0 when unchanged
-	Input   engine.InputSnapshot // the tick's input
-	Jobs    []JobResult          // job results applied in the tick, in order
-	HasHash bool                 // whether Hash holds a stored state hash
-	Hash    uint64               // the state hash at the end of the tick
+	Tick    uint64            // the tick's number
+	Restore []byte            // snapshot restored before the tick, or nil
+	Rate    int               // tick rate from this tick on, or 0 when unchanged
+	Joined  []engine.PlayerID // players who joined at the tick, ascending
+	Left    []engine.PlayerID // players who left at the tick, ascending
+	// Inputs are the inputs of the players whose input differs from
+	// their previous recorded input, ascending by player. A player's
+	// input at a tick is the last one recorded for it (zero before any).
+	Inputs  []PlayerInput
+	Jobs    []JobResult // job results applied in the tick, in order
+	HasHash bool        // whether Hash holds a stored state hash
+	Hash    uint64      // the state hash at the end of the tick
 }

@@ -11,12 +11,13 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 )
 
-// fuzzSeeds are small valid recordings: a run with jobs and hashes, and a
-// crash.
+// fuzzSeeds are small valid recordings: a run with jobs and hashes, a
+// crash, and a four-player match with joins and leaves.
 func fuzzSeeds(t testing.TB) [][]byte {
 	ok, _ := record(t, engine.JobsDeterministic, 130, 0)
 	crash, _ := record(t, engine.JobsDeterministic, 130, 65)
-	return [][]byte{ok, crash}
+	match, _, _ := recordMatch(t)
+	return [][]byte{ok, crash, match}
 }
 
 // FuzzOpen feeds Open arbitrary bytes: it must return a *FormatError or a

@@ -69,11 +69,12 @@ func (e *SchemaError) Error() string { return "replay: " + e.Err.Error() }
 func (e *SchemaError) Unwrap() error { return e.Err }
 
 // Player feeds a recording to an engine, one record per tick: it is the
-// engine's TickHook. The engine must be set up as the recording's was
-// (same scene, seed and entity count: see Header), with no input script;
-// NewPlayer sets its tick rate and puts its jobs in replay mode. It
-// stops the loop after the last record (Done), or at the first
-// disagreement (Err).
+// engine's TickHook, and a PlayerOwner: each tick's players join, leave
+// and get their inputs as recorded, and the local input is ignored. The
+// engine must be set up as the recording's was (same scene, seed and
+// entity count: see Header), with no input script; NewPlayer sets its tick
+// rate and puts its jobs in replay mode. It stops the loop after the last
+// record (Done), or at the first disagreement (Err).
 type Player struct {
 	e      *engine.Engine
 	r      *Replay
@@ -155,13 +156,32 @@ func (p *Player) PreTick() {
 	}
 }
 
-// BeginTick implements engine.TickHook: the tick sees the recorded input
-// and the recorded job results.
+// OwnsPlayers implements engine.PlayerOwner: the recording says who plays.
+func (p *Player) OwnsPlayers() bool { return true }
+
+// BeginTick implements engine.TickHook: the tick sees the recorded joins,
+// leaves and inputs, and the recorded job results.
 func (p *Player) BeginTick(t *engine.TickInfo) {
 	if p.err != nil {
 		return
 	}
-	t.Input = p.rec.Input
+	ps := t.Players
+	for _, id := range p.rec.Left {
+		if err := ps.Leave(id); err != nil {
+			p.fail(&DivergenceError{Tick: t.Tick, Reason: fmt.Sprintf("the recording has player %d leave: %v", id, err)})
+			return
+		}
+	}
+	for _, id := range p.rec.Joined {
+		if err := ps.Join(id); err != nil {
+			p.fail(&DivergenceError{Tick: t.Tick, Reason: fmt.Sprintf("the recording has player %d join: %v", id, err)})
+			return
+		}
+	}
+	for i := range ps.Len() {
+		id, _ := ps.At(i)
+		_ = ps.SetInput(id, p.d.inputs[id]) // id is in the match
+	}
 	for _, j := range p.rec.Jobs {
 		if err := p.e.Jobs.Deliver(j.ID, j.Result); err != nil {
 			p.fail(&DivergenceError{Tick: t.Tick, Reason: fmt.Sprintf("the recording applies a result of job %d: %v", j.ID, err)})

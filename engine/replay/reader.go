@@ -103,6 +103,8 @@ func open(data []byte, stop int) (*Replay, error) {
 			st.Hashes++
 		}
 		st.JobResults += len(rec.Jobs)
+		st.Joins += len(rec.Joined)
+		st.Leaves += len(rec.Left)
 	}
 	r.End = d.end
 	if stop > 0 {
@@ -131,11 +133,12 @@ type decoder struct {
 	left     uint64 // records left in the current chunk
 	nextTick uint64
 	records  uint64
-	words    [engine.InputWords]uint64
-	input    engine.InputSnapshot
-	ended    bool
-	end      End
-	stop     int // above 0: the records end at this offset, between chunks
+	// Every player's last recorded input, as words and as a snapshot.
+	words  [engine.MaxPlayers][engine.InputWords]uint64
+	inputs [engine.MaxPlayers]engine.InputSnapshot
+	ended  bool
+	end    End
+	stop   int // above 0: the records end at this offset, between chunks
 
 	inputChanges int
 }
@@ -197,7 +200,11 @@ func (d *decoder) header(h *Header) error {
 	case v > Version:
 		r.FailAt(8, "version", fmt.Errorf("%w: version %d is newer than this build reads (%d); replay it with a newer nebula", ErrVersion, v, Version))
 	case v != Version:
-		r.FailAt(8, "version", fmt.Errorf("%w: version %d, written by an older build of Nebula (before components and resources); this build reads version %d only", ErrVersion, v, Version))
+		before := "players"
+		if v < 2 {
+			before = "components and resources"
+		}
+		r.FailAt(8, "version", fmt.Errorf("%w: version %d, written by an older build of Nebula (before %s); this build reads version %d only", ErrVersion, v, before, Version))
 	default:
 		h.Version = int(v)
 	}
@@ -350,8 +357,60 @@ func (d *decoder) endChunk() {
 	d.ended = true
 }
 
+// playerList reads a uvarint count and that many player IDs, below
+// MaxPlayers and ascending, into ids[:0].
+func (d *decoder) playerList(field string, ids []engine.PlayerID) []engine.PlayerID {
+	r := &d.r
+	ids = ids[:0]
+	at := r.Offset()
+	n := r.Uvarint(field)
+	if r.Err() == nil && n > engine.MaxPlayers {
+		r.FailAt(at, field, fmt.Errorf("%w: %d players, at most %d", ErrInvalid, n, engine.MaxPlayers))
+	}
+	for i := 0; uint64(i) < n && r.Err() == nil; i++ {
+		at := r.Offset()
+		id := r.Uvarint(field)
+		if r.Err() == nil && (id >= engine.MaxPlayers || i > 0 && id <= uint64(ids[i-1])) {
+			r.FailAt(at, field, fmt.Errorf("%w: player %d (players are below %d, ascending)", ErrInvalid, id, engine.MaxPlayers))
+		}
+		ids = append(ids, engine.PlayerID(id))
+	}
+	return ids
+}
+
+// input reads an input change of player id (a uvarint mask and the words
+// it selects), applies it to the player's last recorded input, and
+// appends the result to ins.
+func (d *decoder) input(id engine.PlayerID, ins []PlayerInput) []PlayerInput {
+	r := &d.r
+	at := r.Offset()
+	mask := r.Uvarint("input mask")
+	if r.Err() == nil && (mask == 0 || mask>>engine.InputWords != 0) {
+		r.FailAt(at, "input mask", fmt.Errorf("%w: mask %#x, want 1 to %d bits", ErrInvalid, mask, engine.InputWords))
+	}
+	r.Peek("input words", 8*bits.OnesCount64(mask))
+	words := d.words[id]
+	at = r.Offset()
+	for i := range engine.InputWords {
+		if mask&(1<<i) != 0 {
+			words[i] = r.U64("input words")
+		}
+	}
+	if r.Err() != nil {
+		return ins
+	}
+	if err := d.inputs[id].SetWords(&words); err != nil {
+		r.FailAt(at, "input words", fmt.Errorf("%w: player %d: %v", ErrInvalid, id, err))
+		return ins
+	}
+	d.words[id] = words
+	d.inputChanges++
+	return append(ins, PlayerInput{Player: id, Input: d.inputs[id]})
+}
+
 // next decodes the next record into rec and reports whether there was one.
-// rec's slices point into the file (Jobs is reused).
+// rec's slices point into the file (Joined, Left, Inputs and Jobs are
+// reused).
 func (d *decoder) next(rec *Record) (bool, error) {
 	r := &d.r
 	for d.left == 0 {
@@ -381,7 +440,7 @@ func (d *decoder) next(rec *Record) (bool, error) {
 		r.FailAt(at, "record op", fmt.Errorf("%w: op 0x%02x has unknown bits 0x%02x (record of tick %d)", ErrInvalid, op, op&^opAll, d.nextTick))
 	}
 	rec.Restore, rec.Rate, rec.HasHash, rec.Hash = nil, 0, false, 0
-	rec.Jobs = rec.Jobs[:0]
+	rec.Joined, rec.Left, rec.Inputs, rec.Jobs = rec.Joined[:0], rec.Left[:0], rec.Inputs[:0], rec.Jobs[:0]
 	if op&opRestore != 0 {
 		at := r.Offset()
 		t := r.Uvarint("restore tick")
@@ -400,29 +459,45 @@ func (d *decoder) next(rec *Record) (bool, error) {
 		}
 		rec.Rate = int(v)
 	}
-	if op&opInput != 0 {
+	if op&opPlayers != 0 {
 		at := r.Offset()
-		mask := r.Uvarint("input mask")
-		if r.Err() == nil && (mask == 0 || mask>>engine.InputWords != 0) {
-			r.FailAt(at, "input mask", fmt.Errorf("%w: mask %#x, want 1 to %d bits", ErrInvalid, mask, engine.InputWords))
+		rec.Joined = d.playerList("joined", rec.Joined)
+		rec.Left = d.playerList("left", rec.Left)
+		if r.Err() == nil && len(rec.Joined)+len(rec.Left) == 0 {
+			r.FailAt(at, "joined", fmt.Errorf("%w: no player joined or left (record of tick %d)", ErrInvalid, rec.Tick))
 		}
-		r.Peek("input words", 8*bits.OnesCount64(mask))
-		words := d.words
-		at = r.Offset()
-		for i := range engine.InputWords {
-			if mask&(1<<i) != 0 {
-				words[i] = r.U64("input words")
+		var joined [engine.MaxPlayers / 64]uint64
+		for _, id := range rec.Joined {
+			joined[id/64] |= 1 << (id % 64)
+		}
+		for _, id := range rec.Left {
+			if r.Err() == nil && joined[id/64]&(1<<(id%64)) != 0 {
+				r.FailAt(at, "left", fmt.Errorf("%w: player %d joins and leaves at tick %d", ErrInvalid, id, rec.Tick))
 			}
 		}
-		if r.Err() == nil {
-			if err := d.input.SetWords(&words); err != nil {
-				r.FailAt(at, "input words", fmt.Errorf("%w: %v", ErrInvalid, err))
-			}
-		}
-		d.words = words
-		d.inputChanges++
 	}
-	rec.Input = d.input
+	if op&opInput != 0 {
+		rec.Inputs = d.input(0, rec.Inputs)
+	}
+	if op&opInputs != 0 {
+		at := r.Offset()
+		n := r.Uvarint("input count")
+		if r.Err() == nil && (n == 0 || n >= engine.MaxPlayers) {
+			r.FailAt(at, "input count", fmt.Errorf("%w: %d players, want 1 to %d", ErrInvalid, n, engine.MaxPlayers-1))
+		}
+		var last uint64
+		for i := 0; uint64(i) < n && r.Err() == nil; i++ {
+			at := r.Offset()
+			id := r.Uvarint("input player")
+			if r.Err() == nil && (id == 0 || id >= engine.MaxPlayers || id <= last) {
+				r.FailAt(at, "input player", fmt.Errorf("%w: player %d after %d (the players other than 0, below %d, ascending)", ErrInvalid, id, last, engine.MaxPlayers))
+			}
+			last = id
+			if r.Err() == nil {
+				rec.Inputs = d.input(engine.PlayerID(id), rec.Inputs)
+			}
+		}
+	}
 	if op&opJobs != 0 {
 		at := r.Offset()
 		n := r.Uvarint("job count")

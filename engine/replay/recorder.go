@@ -17,6 +17,13 @@ import (
 // second. In steady state it does not allocate: the chunk buffers grow to
 // their largest size once and are reused.
 //
+// It records what each tick's fixed systems saw of the players: who joined
+// and left, and every player's input that changed since its previous
+// recorded one. A hook that steers the players (a lockstep client)
+// records by embedding a Recorder and calling its methods from its own
+// (PreTick, BeginTick, JobApplied, EndTick), in any order within each:
+// the Recorder reads the players when the tick ends.
+//
 // A write error is kept (Err) and ends the writing; the run goes on.
 type Recorder struct {
 	w   io.Writer
@@ -40,13 +47,17 @@ type Recorder struct {
 	// restoreFrom is the state hash of the world the restore replaced:
 	// the end hash of a run that ends before the restored world ticks.
 	restoreFrom uint64
-	rate        int // the rate last recorded
-	tickRate    int // the rate of the tick in progress
-	mask        uint64
-	prev, cur   [engine.InputWords]uint64
+	rate        int             // the rate last recorded
+	tickRate    int             // the rate of the tick in progress
+	players     *engine.Players // of the tick in progress
 	jobs        []byte
 	njobs       int
 	closed      bool
+
+	// prev is every player's last recorded input; others holds the
+	// changed inputs of the players other than 0 while a record is made.
+	prev   [engine.MaxPlayers][engine.InputWords]uint64
+	others []byte
 }
 
 // NewRecorder writes h (with h.Version set to Version) to w and returns a
@@ -56,7 +67,7 @@ func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 		return nil, fmt.Errorf("replay: header: %w", err)
 	}
 	h.Version = Version
-	r := &Recorder{w: w, hdr: h, rate: h.TickRate, recs: make([]byte, 0, 4096), frame: make([]byte, 0, 4096), jobs: make([]byte, 0, 256)}
+	r := &Recorder{w: w, hdr: h, rate: h.TickRate, recs: make([]byte, 0, 4096), frame: make([]byte, 0, 4096), jobs: make([]byte, 0, 256), others: make([]byte, 0, 256)}
 	if _, err := w.Write(appendHeader(nil, &h)); err != nil {
 		return nil, fmt.Errorf("replay: writing the header: %w", err)
 	}
@@ -99,7 +110,8 @@ func (r *Recorder) Restored(snap []byte, w *engine.World, before uint64) {
 // PreTick implements engine.TickHook.
 func (r *Recorder) PreTick() {}
 
-// BeginTick implements engine.TickHook: it notes the tick's input and rate.
+// BeginTick implements engine.TickHook: it notes the tick's number, rate
+// and players (read when the tick ends).
 func (r *Recorder) BeginTick(t *engine.TickInfo) {
 	r.inTick, r.tick = true, t.Tick
 	if t.Rate != r.rate {
@@ -107,17 +119,7 @@ func (r *Recorder) BeginTick(t *engine.TickInfo) {
 		r.rate = t.Rate
 	}
 	r.tickRate = t.Rate
-	t.Input.Words(&r.cur)
-	r.mask = 0
-	for i := range r.cur {
-		if r.cur[i] != r.prev[i] {
-			r.mask |= 1 << i
-		}
-	}
-	if r.mask != 0 {
-		r.op |= opInput
-		r.prev = r.cur
-	}
+	r.players = t.Players
 }
 
 // JobApplied implements engine.TickHook: it notes the result.
@@ -157,6 +159,37 @@ func (r *Recorder) commit(hash uint64) {
 			}
 		}
 	}
+	// The players: joins and leaves, and the inputs that changed (player
+	// 0's apart, the others gathered in r.others).
+	p := r.players
+	var in0 [engine.InputWords]uint64
+	var mask0 uint64
+	nothers := 0
+	r.others = r.others[:0]
+	if p != nil {
+		if len(p.Joined()) > 0 || len(p.Left()) > 0 {
+			r.op |= opPlayers
+		}
+		for i := range p.Len() {
+			id, in := p.At(i)
+			var cur [engine.InputWords]uint64
+			in.Words(&cur)
+			mask := inputMask(&cur, &r.prev[id])
+			switch {
+			case mask == 0:
+			case id == 0:
+				r.op |= opInput
+				in0, mask0 = cur, mask
+			default:
+				r.op |= opInputs
+				nothers++
+				r.others = binary.AppendUvarint(r.others, uint64(id))
+				r.others = appendInput(r.others, mask, &cur)
+			}
+			r.prev[id] = cur
+		}
+	}
+
 	b := append(r.recs, r.op)
 	if r.op&opRestore != 0 {
 		b = binary.AppendUvarint(b, r.restoreAt)
@@ -166,13 +199,16 @@ func (r *Recorder) commit(hash uint64) {
 	if r.op&opRate != 0 {
 		b = binary.AppendUvarint(b, uint64(r.rate))
 	}
+	if r.op&opPlayers != 0 {
+		b = appendPlayerList(b, p.Joined())
+		b = appendPlayerList(b, p.Left())
+	}
 	if r.op&opInput != 0 {
-		b = binary.AppendUvarint(b, r.mask)
-		for i := range r.cur {
-			if r.mask&(1<<i) != 0 {
-				b = binary.LittleEndian.AppendUint64(b, r.cur[i])
-			}
-		}
+		b = appendInput(b, mask0, &in0)
+	}
+	if r.op&opInputs != 0 {
+		b = binary.AppendUvarint(b, uint64(nothers))
+		b = append(b, r.others...)
 	}
 	if r.op&opJobs != 0 {
 		b = binary.AppendUvarint(b, uint64(r.njobs))
@@ -185,12 +221,44 @@ func (r *Recorder) commit(hash uint64) {
 	r.count++
 	r.records++
 	r.last = r.tick
-	r.op, r.njobs, r.jobs, r.inTick = 0, 0, r.jobs[:0], false
+	r.op, r.njobs, r.jobs, r.inTick, r.players = 0, 0, r.jobs[:0], false, nil
 	if cap(r.restore) > 1<<20 {
 		r.restore = nil
 	} else {
 		r.restore = r.restore[:0]
 	}
+}
+
+// inputMask returns the mask of the words of cur that differ from prev.
+func inputMask(cur, prev *[engine.InputWords]uint64) uint64 {
+	var mask uint64
+	for i := range cur {
+		if cur[i] != prev[i] {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// appendInput appends an input change: the uvarint mask, then the words
+// of w it selects.
+func appendInput(b []byte, mask uint64, w *[engine.InputWords]uint64) []byte {
+	b = binary.AppendUvarint(b, mask)
+	for i := range w {
+		if mask&(1<<i) != 0 {
+			b = binary.LittleEndian.AppendUint64(b, w[i])
+		}
+	}
+	return b
+}
+
+// appendPlayerList appends a uvarint count and the uvarint IDs.
+func appendPlayerList(b []byte, ids []engine.PlayerID) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	return b
 }
 
 // Flush writes the chunk being built, if it has records.

@@ -60,6 +60,38 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
 		}
 	})
+	e.AddFixed("players", func(c *engine.FixedContext) {
+		// Player id steers the body in slot id+1 with its arrow keys; a
+		// player who joins is put back at the origin, one who leaves is
+		// greyed out.
+		ps := c.Players
+		for i := range ps.Len() {
+			id, in := ps.At(i)
+			body, ok := c.World.EntityAt(int(id) + 1)
+			if !ok {
+				continue
+			}
+			var v mgl32.Vec3
+			if in.Down(engine.KeyArrowUp) {
+				v[1] = 2
+			}
+			if in.Down(engine.KeyArrowDown) {
+				v[1] = -2
+			}
+			_, ang := c.World.Velocity(body)
+			c.World.SetVelocity(body, v, ang)
+		}
+		for _, id := range ps.Joined() {
+			if body, ok := c.World.EntityAt(int(id) + 1); ok {
+				c.World.Teleport(body, engine.NewTransform(mgl32.Vec3{}))
+			}
+		}
+		for _, id := range ps.Left() {
+			if body, ok := c.World.EntityAt(int(id) + 1); ok {
+				c.World.SetColor(body, [4]uint8{128, 128, 128, 255})
+			}
+		}
+	})
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.World.Slots() {
@@ -403,12 +435,26 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 	return s, rec
 }
 
+// fourPlayers returns a Players with players 0 to 3 in it.
+func fourPlayers(t testing.TB) *engine.Players {
+	var ps engine.Players
+	for id := range engine.PlayerID(4) {
+		if err := ps.Join(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &ps
+}
+
 func TestRecorderDoesNotAllocate(t *testing.T) {
 	s, rec := fileRecorder(t)
 	var info engine.TickInfo
 	info.Rate = 60
+	info.Players = fourPlayers(t)
 	tick := func() {
 		info.Tick++
+		id := engine.PlayerID(info.Tick % 4)
+		_ = info.Players.SetInput(id, keyInput(engine.Key(info.Tick%uint64(engine.KeyCount))))
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
 	}
@@ -421,17 +467,18 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 }
 
 // BenchmarkRecorderTick measures what recording adds to a tick of a
-// 1,000-body world: the hooks, a hash every 60 ticks and a chunk written
-// to a file every second.
+// 1,000-body world with four players: the hooks, an input change every 20
+// ticks, a hash every 60 ticks and a chunk written to a file every second.
 func BenchmarkRecorderTick(b *testing.B) {
 	s, rec := fileRecorder(b)
 	var info engine.TickInfo
 	info.Rate = 60
+	info.Players = fourPlayers(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		info.Tick++
 		if info.Tick%20 == 0 {
-			info.Input = engine.InputSnapshot{}
+			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(engine.Key(info.Tick/20%uint64(engine.KeyCount))))
 		}
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
