@@ -65,14 +65,11 @@ func TestSizes(t *testing.T) {
 	one := held(engine.KeyArrowLeft)
 	two := held(engine.KeyArrowLeft, engine.KeyArrowUp)
 	press := snap(0, 0, engine.KeySpace)
-	cursor := snap(0, 0)
-	{
-		var in engine.Input
-		in.Push(engine.InputEvent{Kind: engine.CursorMove, X: 812.25, Y: 407.5})
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
-		in.Advance(0)
-		cursor = in.Advance(time.Millisecond)
-	}
+	var in engine.Input
+	in.Push(engine.InputEvent{Kind: engine.CursorMove, X: 812.25, Y: 407.5})
+	in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
+	in.Advance(0)
+	cursor := in.Advance(time.Millisecond)
 	for _, tc := range []struct {
 		name string
 		s    engine.InputSnapshot
