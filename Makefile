@@ -93,6 +93,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=10s ./timing
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=10s ./engine/replay
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10s ./engine
+	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=10s ./engine/netplay/wire
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...
