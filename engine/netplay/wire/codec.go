@@ -158,7 +158,7 @@ func (d *decoder) ids(field string, old []PlayerID) []PlayerID {
 	s := resize(old, n)
 	for i := range s {
 		at := d.Offset()
-		s[i] = d.U16(field)
+		s[i] = PlayerID(d.U16(field))
 		if d.Err() != nil {
 			return s[:0]
 		}
@@ -253,7 +253,7 @@ func appendIDs(b []byte, ids []PlayerID) []byte {
 	ids = ids[:min(len(ids), math.MaxUint16)]
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(ids)))
 	for _, id := range ids {
-		b = binary.LittleEndian.AppendUint16(b, id)
+		b = binary.LittleEndian.AppendUint16(b, uint16(id))
 	}
 	return b
 }

@@ -92,7 +92,7 @@ type Welcome struct {
 func (*Welcome) Type() Type { return TypeWelcome }
 
 func (m *Welcome) appendBody(b []byte) []byte {
-	b = binary.LittleEndian.AppendUint16(b, m.Player)
+	b = binary.LittleEndian.AppendUint16(b, uint16(m.Player))
 	b = binary.LittleEndian.AppendUint16(b, m.TickRate)
 	b = appendString8(b, m.Scene)
 	b = binary.LittleEndian.AppendUint64(b, m.Fingerprint)
@@ -104,7 +104,7 @@ func (m *Welcome) appendBody(b []byte) []byte {
 
 func (m *Welcome) decode(d *decoder) {
 	at := d.Offset()
-	m.Player = d.U16("player")
+	m.Player = PlayerID(d.U16("player"))
 	d.refuse(at, "player", checkPlayer(m.Player))
 	at = d.Offset()
 	m.TickRate = d.U16("tick rate")
@@ -324,7 +324,7 @@ func (m *Confirmed) appendBody(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint16(b, uint16(ni))
 		for j := range ni {
 			p := &t.Inputs[j]
-			b = binary.LittleEndian.AppendUint16(b, p.Player)
+			b = binary.LittleEndian.AppendUint16(b, uint16(p.Player))
 			b = appendSnapshot(b, &p.Input)
 		}
 		var flags byte
@@ -356,7 +356,7 @@ func (m *Confirmed) decode(d *decoder) {
 		for j := range t.Inputs {
 			p := &t.Inputs[j]
 			at := d.Offset()
-			p.Player = d.U16("input player")
+			p.Player = PlayerID(d.U16("input player"))
 			if d.Err() == nil {
 				err := checkPlayerID(p.Player)
 				if err == nil && j > 0 {

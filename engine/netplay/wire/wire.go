@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/nebulaengine/nebula/engine"
 )
 
 // The preamble, the version and the limits of the protocol.
@@ -32,14 +34,13 @@ const (
 	MaxSnapshot     = 64 << 20 // bytes of a Snapshot's data
 	MaxInputRun     = 64       // ticks of one Input message
 	MaxConfirmedRun = 1024     // ticks of one Confirmed message
-	// MaxPlayers is the most players a match has (the engine's limit):
+	// MaxPlayers is the most players a match has, the engine's limit:
 	// player IDs run from 0 to MaxPlayers-1.
-	MaxPlayers = 256
+	MaxPlayers = engine.MaxPlayers
 )
 
-// PlayerID identifies a player in a match. It carries the engine's player
-// IDs, 0 to MaxPlayers-1.
-type PlayerID = uint16
+// PlayerID identifies a player in a match: the engine's player ID.
+type PlayerID = engine.PlayerID
 
 // NoPlayer is Welcome.Player for a spectator.
 const NoPlayer PlayerID = math.MaxUint16
