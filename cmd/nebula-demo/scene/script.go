@@ -48,3 +48,18 @@ func Script(tick uint64, due time.Duration, in *engine.Input) {
 		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
 	}
 }
+
+// PlayerScriptShift is how many ticks each player's script runs ahead of
+// the previous player's, so that the players of a headless match press
+// different keys at the same tick. It is prime to ScriptPeriod, 700 and
+// 150, so no two of the first MaxPlayers players share a script.
+const PlayerScriptShift = 97
+
+// PlayerScript returns the input script of player p in a headless
+// multiplayer run: Script shifted by p*PlayerScriptShift ticks. Player 0's
+// is Script itself. Like Script it is a pure function of the tick, so a
+// match between headless clients is a pure function of their flags.
+func PlayerScript(p engine.PlayerID) func(tick uint64, due time.Duration, in *engine.Input) {
+	shift := uint64(p) * PlayerScriptShift
+	return func(tick uint64, due time.Duration, in *engine.Input) { Script(tick+shift, due, in) }
+}
