@@ -100,15 +100,8 @@ func TestProxyDelayAndOrder(t *testing.T) {
 			const n = 200
 			ln, stop := server(t, func(c net.Conn) { got <- readRecords(t, c, n) })
 			defer stop()
-			p, err := Listen(ln.Addr().String(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, c := dialThrough(t, ln.Addr().String(), cfg)
 			defer p.Close()
-			c, err := net.Dial("tcp", p.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
 			defer c.Close()
 			// Writes 0.5 ms apart: far closer than the jitter, so that
 			// without the order rule they would overtake each other.
@@ -149,15 +142,8 @@ func TestProxyRoundTrip(t *testing.T) {
 		ln, stop := server(t, echo)
 		defer stop()
 		cfg := Config{Delay: 25 * time.Millisecond}
-		p, err := Listen(ln.Addr().String(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, c := dialThrough(t, ln.Addr().String(), cfg)
 		defer p.Close()
-		c, err := net.Dial("tcp", p.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
 		defer c.Close()
 		for i := range 5 {
 			if _, err := c.Write(appendRecord(nil, 0)); err != nil { // readRecords counts from 0
@@ -384,4 +370,20 @@ func TestWrapPeerCloses(t *testing.T) {
 			t.Fatalf("read %q, %v; want the words, then the end", b, err)
 		}
 	})
+}
+
+// dialThrough starts a proxy to target and dials it. The caller closes
+// both (before its leak check).
+func dialThrough(t *testing.T, target string, cfg Config) (*Proxy, net.Conn) {
+	t.Helper()
+	p, err := Listen(target, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", p.Addr().String())
+	if err != nil {
+		p.Close()
+		t.Fatal(err)
+	}
+	return p, c
 }
