@@ -1,0 +1,527 @@
+package netplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/timing"
+)
+
+// ClientConfig describes a client: what it runs and how it joins.
+type ClientConfig struct {
+	// Role is wire.RolePlayer or wire.RoleSpectator.
+	Role wire.Role
+	// Scene is the scene's id and Fingerprint the schema fingerprint of
+	// the client's world (engine.Schema.Fingerprint): a server running
+	// another refuses the client.
+	Scene       string
+	Fingerprint uint64
+	// Name names the client in the server's logs (at most wire.MaxName
+	// bytes).
+	Name string
+	// InputDelay is the input delay in ticks (0 to 255): the input
+	// sampled when the client's clock is at tick L is for tick L plus the
+	// delay. -1 takes the server's advice (Welcome.InputDelay).
+	InputDelay int
+	// Slack is the least margin by which the client aims its inputs to
+	// arrive before their deadline; the clock adds the jitter it measures
+	// on top.
+	Slack time.Duration
+	// DumpDir is where the client writes its state dump when the server
+	// reports a desync ("" = no dump).
+	DumpDir string
+	// HandshakeTimeout bounds the connection and the server's answer to
+	// the Hello (the wait for the match to start is not bounded).
+	HandshakeTimeout time.Duration
+	// IdleTimeout: a server that sends nothing for that long is gone
+	// (it answers pings twice a second).
+	IdleTimeout time.Duration
+	// Dial opens the connection (nil: a net.Dialer's DialContext on
+	// "tcp"); a test or -net-delay wraps it in a network simulator.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Log receives the client's log lines (nil: logrus's standard logger).
+	Log logrus.FieldLogger
+}
+
+// DefaultClientConfig returns a player's configuration with the default
+// margins; set Scene and Fingerprint.
+func DefaultClientConfig() ClientConfig {
+	return ClientConfig{
+		Role: wire.RolePlayer, InputDelay: -1, Slack: time.Millisecond,
+		HandshakeTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
+	}
+}
+
+// Client is one peer of a lockstep match: it sends its player's input,
+// stamped with the tick it is for, and simulates each tick once it holds
+// the tick's confirmed inputs from the server. Installed on an engine
+// (Attach), it is the engine's tick hook: a engine.TickGate that holds
+// every tick until it is confirmed, and a engine.PlayerOwner that sets
+// every player's input from the confirmed tick.
+type Client struct {
+	cfg     ClientConfig
+	log     logrus.FieldLogger
+	conn    net.Conn
+	addr    string
+	welcome wire.Welcome
+	delay   int
+	epoch   time.Time
+	rate    time.Duration // ticks per second
+
+	bytesUp, bytesDown atomic.Int64
+
+	mu        sync.Mutex
+	ring      []wire.ConfirmedTick // confirmed ticks not yet simulated, from head
+	head, n   int
+	next      uint64 // the tick the next Confirmed must start at
+	snap      []byte // a snapshot to restore before the next tick
+	snapTick  uint64
+	desyncs   []wire.Desync // reported, not yet dumped
+	endTick   uint64
+	ended     bool
+	err       error
+	joinTick  uint64 // the tick this client's player joined at (0: not yet)
+	clk       clockSync
+	stats     ClientReport
+	failed    chan struct{}
+	closed    chan struct{}
+	closeOnce sync.Once
+	readDone  chan struct{}
+	sendDone  chan struct{}
+
+	// Owned by the engine's goroutine (the hook).
+	e        *engine.Engine
+	cur      wire.ConfirmedTick
+	states   [hashRing]engine.State
+	simTick  atomic.Uint64
+	attached chan struct{}
+
+	// The local input, sampled by the sender.
+	inMu   sync.Mutex
+	local  engine.Input
+	script func(tick uint64, due time.Duration, in *engine.Input)
+	hashes chan wire.Hash
+	notify chan struct{} // signalled when a message arrives
+}
+
+// ClientReport is what a client counts about its match.
+type ClientReport struct {
+	Ticks       uint64        // ticks simulated
+	Sent        uint64        // inputs sent
+	Substituted uint64        // of this player's inputs, how many the server substituted
+	Desyncs     int           // desyncs the server reported
+	Resyncs     int           // snapshots restored after a desync
+	Adjustments int           // changes of the send clock by more than half a millisecond
+	RTT         time.Duration // the best round trip measured
+	BytesUp     int64
+	BytesDown   int64
+}
+
+// Dial connects to the server at addr and does the handshake: it returns
+// once the server has welcomed the client into the match (which, before
+// the match starts, waits for its players), or the error that stopped it:
+// not a Nebula server, a refusal (with the server's reason), a timeout.
+// Build the engine from Welcome's parameters, then Attach it.
+func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
+	if cfg.Role != wire.RolePlayer && cfg.Role != wire.RoleSpectator {
+		return nil, fmt.Errorf("netplay: client: role %v: must be player or spectator", cfg.Role)
+	}
+	if cfg.InputDelay < -1 || cfg.InputDelay > 255 {
+		return nil, fmt.Errorf("netplay: client: input delay %d: must be from 0 to 255 ticks (-1: the server's)", cfg.InputDelay)
+	}
+	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout <= 0 {
+		return nil, fmt.Errorf("netplay: client: the handshake and idle timeouts must be above 0")
+	}
+	dial := cfg.Dial
+	if dial == nil {
+		d := &net.Dialer{Timeout: cfg.HandshakeTimeout}
+		dial = d.DialContext
+	}
+	log := cfg.Log
+	if log == nil {
+		log = logrus.StandardLogger()
+	}
+	dctx, cancel := context.WithTimeout(ctx, cfg.HandshakeTimeout)
+	conn, err := dial(dctx, "tcp", addr)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to %s: %w", addr, err)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetNoDelay(true)
+	}
+	c := &Client{
+		cfg: cfg, log: log, conn: conn, addr: addr, epoch: time.Now(),
+		failed: make(chan struct{}), closed: make(chan struct{}),
+		readDone: make(chan struct{}), sendDone: make(chan struct{}),
+		attached: make(chan struct{}), hashes: make(chan wire.Hash, 16), notify: make(chan struct{}, 1),
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	r, err := c.handshake()
+	if err != nil {
+		conn.Close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("server %s: %w", addr, ctx.Err())
+		}
+		return nil, fmt.Errorf("server %s: %w", addr, err)
+	}
+	c.delay = cfg.InputDelay
+	if c.delay < 0 {
+		c.delay = int(c.welcome.InputDelay)
+	}
+	c.rate = time.Duration(c.welcome.TickRate)
+	c.next = c.welcome.FirstTick
+	c.clk.init(time.Second/c.rate, cfg.Slack, c.delay)
+	go c.readLoop(r)
+	go c.sendLoop()
+	return c, nil
+}
+
+// handshake sends the preamble and Hello and reads the server's answer.
+func (c *Client) handshake() (*wire.Reader, error) {
+	c.conn.SetDeadline(time.Now().Add(c.cfg.HandshakeTimeout))
+	defer c.conn.SetDeadline(time.Time{})
+	w := wire.NewWriter(countingWriter{c.conn, &c.bytesUp})
+	hello := &wire.Hello{Version: wire.Version, Role: c.cfg.Role, Scene: c.cfg.Scene, Fingerprint: c.cfg.Fingerprint, Name: c.cfg.Name}
+	if err := wire.Check(hello); err != nil {
+		return nil, err
+	}
+	if err := w.WritePreamble(); err != nil {
+		return nil, fmt.Errorf("cannot send the handshake: %w", err)
+	}
+	if err := w.WriteMessage(hello); err != nil {
+		return nil, fmt.Errorf("cannot send the handshake: %w", err)
+	}
+	r := wire.NewReader(countingReader{c.conn, &c.bytesDown}, wire.MaxServerMessage)
+	version, err := r.ReadServerPreamble()
+	switch {
+	case errors.Is(err, wire.ErrNotServer):
+		return nil, fmt.Errorf("not a Nebula server: %w", err)
+	case isTimeout(err):
+		return nil, fmt.Errorf("no answer to the handshake within %v (is it a Nebula server?)", c.cfg.HandshakeTimeout)
+	case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated):
+		return nil, fmt.Errorf("the server closed the connection during the handshake (a server that is not Nebula's, or one that is full or shutting down)")
+	case err != nil && !errors.Is(err, wire.ErrVersion):
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	// The Welcome comes when the match starts: no deadline but the
+	// server's liveness, checked by the pings the sender starts now.
+	c.conn.SetDeadline(time.Time{})
+	stop, done := make(chan struct{}), make(chan struct{})
+	go c.pingWhileWaiting(stop, done)
+	defer func() { close(stop); <-done }()
+	for {
+		c.conn.SetReadDeadline(time.Now().Add(c.cfg.IdleTimeout))
+		m, err := r.ReadMessage()
+		if err != nil {
+			if isTimeout(err) {
+				return nil, fmt.Errorf("the server stopped answering during the handshake")
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed) {
+				return nil, fmt.Errorf("the server closed the connection during the handshake")
+			}
+			return nil, fmt.Errorf("handshake: %w", err)
+		}
+		switch m := m.(type) {
+		case *wire.Refuse:
+			return nil, fmt.Errorf("refused: %v", m)
+		case *wire.Pong:
+			continue
+		case *wire.Welcome:
+			if version != wire.Version {
+				return nil, fmt.Errorf("protocol version %d, this client speaks %d", version, wire.Version)
+			}
+			if err := c.checkWelcome(m); err != nil {
+				wire.NewWriter(c.conn).WriteMessage(&wire.Refuse{Reason: wire.ReasonOther, Text: err.Error()})
+				return nil, err
+			}
+			c.welcome = *m
+			c.welcome.Params = slices.Clone(m.Params)
+			return r, nil
+		default:
+			return nil, fmt.Errorf("the server sent a %v message before its Welcome", m.Type())
+		}
+	}
+}
+
+// checkWelcome refuses a Welcome this client cannot play.
+func (c *Client) checkWelcome(m *wire.Welcome) error {
+	switch {
+	case m.Scene != c.cfg.Scene:
+		return fmt.Errorf("scene mismatch: the server runs %q, this client %q", m.Scene, c.cfg.Scene)
+	case m.Fingerprint != c.cfg.Fingerprint:
+		return fmt.Errorf("schema mismatch: the server's fingerprint is %016x, this client's %016x", m.Fingerprint, c.cfg.Fingerprint)
+	case timing.ValidateTickRate(int(m.TickRate)) != nil:
+		return fmt.Errorf("the server's tick rate, %d Hz, is outside %d to %d", m.TickRate, timing.MinTickRate, timing.MaxTickRate)
+	case (c.cfg.Role == wire.RoleSpectator) != (m.Player == wire.NoPlayer):
+		return fmt.Errorf("the server welcomed a %v as player %d", c.cfg.Role, m.Player)
+	case m.FirstTick != m.SnapshotTick+1:
+		return fmt.Errorf("the server's first tick %d does not follow its snapshot tick %d", m.FirstTick, m.SnapshotTick)
+	}
+	return nil
+}
+
+// pingWhileWaiting pings the server while the client waits for its
+// Welcome, so that a server that went away is noticed, until stop is
+// closed; it closes done when it returns.
+func (c *Client) pingWhileWaiting(stop, done chan struct{}) {
+	defer close(done)
+	t := time.NewTicker(pingEvery)
+	defer t.Stop()
+	w := wire.NewWriter(countingWriter{c.conn, &c.bytesUp})
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+			if w.WriteMessage(&wire.Ping{Time: c.now()}) != nil {
+				return
+			}
+		}
+	}
+}
+
+// pingEvery is how often a client pings its server.
+const pingEvery = 500 * time.Millisecond
+
+// Welcome returns the server's Welcome: the player ID, the tick rate, the
+// scene's parameters, the first tick.
+func (c *Client) Welcome() wire.Welcome { return c.welcome }
+
+// InputDelay returns the input delay the client stamps its inputs with.
+func (c *Client) InputDelay() int { return c.delay }
+
+func (c *Client) now() time.Duration { return time.Since(c.epoch) }
+
+// Attach makes the client e's tick hook, from e's tick 0: e must be built
+// from the Welcome's parameters and tick rate. script, if not nil, is the
+// player's input (a headless client's script, called for every tick the
+// client sends input for, with that tick); otherwise the input is what
+// PushInput queued. Attach starts the client's input clock.
+func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *engine.Input)) error {
+	switch {
+	case e.World.Tick() != 0:
+		return fmt.Errorf("netplay: client: the engine is at tick %d; attach it at tick 0", e.World.Tick())
+	case e.World.Schema().Fingerprint() != c.welcome.Fingerprint:
+		return fmt.Errorf("netplay: client: the engine's schema fingerprint %016x is not the server's %016x", e.World.Schema().Fingerprint(), c.welcome.Fingerprint)
+	case e.Loop.TickRate() != int(c.welcome.TickRate):
+		return fmt.Errorf("netplay: client: the engine ticks at %d Hz, the server at %d Hz", e.Loop.TickRate(), c.welcome.TickRate)
+	}
+	c.e = e
+	c.script = script
+	e.Jobs.SetMode(engine.JobsDeterministic)
+	e.SetTickHook(c)
+	close(c.attached)
+	return nil
+}
+
+// PushInput queues a device event of the local player (a window's keys),
+// for the input the client sends next. Safe from any goroutine; the
+// event's time is replaced by the client's clock.
+func (c *Client) PushInput(ev engine.InputEvent) {
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	ev.Time = c.now()
+	c.local.Push(ev)
+}
+
+// ReleaseInput releases every key and button of the local player, as a
+// window that loses the focus does.
+func (c *Client) ReleaseInput() {
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	c.local.ReleaseAll(c.now())
+}
+
+// Err returns why the client stopped (the connection failed, the server
+// went away or sent something wrong), or nil.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Failed returns a channel closed when Err becomes set.
+func (c *Client) Failed() <-chan struct{} { return c.failed }
+
+// End returns the match's last tick once the server has ended the match.
+func (c *Client) End() (last uint64, ended bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.endTick, c.ended
+}
+
+// Done reports whether the match has ended and the client has simulated
+// its last tick.
+func (c *Client) Done() bool {
+	last, ended := c.End()
+	return ended && c.simTick.Load() >= last
+}
+
+// Report returns what the client counted so far.
+func (c *Client) Report() ClientReport {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.stats
+	r.Ticks = c.simTick.Load()
+	r.RTT = c.clk.bestRTT
+	r.Adjustments = c.clk.adjustments
+	r.BytesUp, r.BytesDown = c.bytesUp.Load(), c.bytesDown.Load()
+	return r
+}
+
+// Close leaves the match: it tells the server (Bye) and closes the
+// connection. Safe to call more than once.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	select {
+	case <-c.sendDone:
+	case <-time.After(time.Second):
+	}
+	c.conn.Close()
+	<-c.readDone
+	return nil
+}
+
+// fail records the first error and closes the connection.
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failLocked(err)
+}
+
+// failLocked is fail with c.mu held.
+func (c *Client) failLocked(err error) {
+	if c.err != nil || c.ended && c.simTick.Load() >= c.endTick {
+		return
+	}
+	c.err = err
+	close(c.failed)
+	c.conn.Close()
+}
+
+// readLoop reads the server's messages until the connection ends.
+func (c *Client) readLoop(r *wire.Reader) {
+	defer close(c.readDone)
+	for {
+		c.conn.SetReadDeadline(time.Now().Add(c.cfg.IdleTimeout))
+		m, err := r.ReadMessage()
+		if err != nil {
+			select {
+			case <-c.closed:
+				return
+			default:
+			}
+			if _, ended := c.End(); ended {
+				return
+			}
+			switch {
+			case isTimeout(err):
+				c.fail(fmt.Errorf("server %s stopped answering (nothing for %v)", c.addr, c.cfg.IdleTimeout))
+			case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed) || errors.Is(err, os.ErrDeadlineExceeded):
+				c.fail(fmt.Errorf("server %s went away (the connection closed before the match ended)", c.addr))
+			default:
+				c.fail(fmt.Errorf("server %s: %w", c.addr, err))
+			}
+			return
+		}
+		if err := c.receive(m); err != nil {
+			c.fail(fmt.Errorf("server %s: %w", c.addr, err))
+			return
+		}
+	}
+}
+
+// receive acts on one message from the server.
+func (c *Client) receive(m wire.Message) error {
+	now := c.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch m := m.(type) {
+	case *wire.Confirmed:
+		if c.ended {
+			return fmt.Errorf("a confirmed tick after the match's end")
+		}
+		if m.First != c.next {
+			return fmt.Errorf("confirmed ticks from %d, expected %d", m.First, c.next)
+		}
+		me := c.welcome.Player
+		for i := range m.Ticks {
+			t := &m.Ticks[i]
+			tick := m.First + uint64(i)
+			if c.cfg.Role == wire.RolePlayer && c.joinTick == 0 && slices.Contains(t.Joins, me) {
+				c.joinTick = tick
+			}
+			c.push(t)
+			if c.cfg.Role == wire.RolePlayer && c.joinTick != 0 && tick >= c.joinTick {
+				if t.Substituted {
+					c.stats.Substituted++
+				}
+				c.clk.feedback(t.Early, t.Substituted)
+			}
+		}
+		c.next = m.First + uint64(len(m.Ticks))
+	case *wire.Snapshot:
+		for c.n > 0 && c.peekTick() <= m.Tick {
+			c.pop()
+		}
+		if c.n > 0 {
+			return fmt.Errorf("a snapshot of tick %d, with later ticks already confirmed", m.Tick)
+		}
+		c.snap, c.snapTick = slices.Clone(m.Data), m.Tick
+		c.next = m.Tick + 1
+	case *wire.Desync:
+		c.stats.Desyncs++
+		c.desyncs = append(c.desyncs, *m)
+		c.log.WithFields(logrus.Fields{"tick": m.Tick, "server_hash": fmt.Sprintf("%016x", m.Server), "client_hash": fmt.Sprintf("%016x", m.Client)}).
+			Error("desync: this client's state hash differs from the server's; resynchronising from the server's snapshot")
+	case *wire.Pong:
+		c.clk.pong(now, m.Echo, m.Time)
+	case *wire.End:
+		c.ended, c.endTick = true, m.Tick
+		c.log.WithFields(logrus.Fields{"last_tick": m.Tick, "reason": m.Reason.String()}).Info("the server ended the match")
+	default:
+		return fmt.Errorf("unexpected %v message", m.Type())
+	}
+	select {
+	case c.notify <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// The ring of confirmed ticks not yet simulated: head is the oldest, of
+// tick next-n. c.mu is held.
+
+func (c *Client) peekTick() uint64 { return c.next - uint64(c.n) }
+
+func (c *Client) push(t *wire.ConfirmedTick) {
+	if c.n == len(c.ring) {
+		grown := make([]wire.ConfirmedTick, max(2*len(c.ring), 64))
+		for i := range c.n {
+			grown[i] = c.ring[(c.head+i)%len(c.ring)]
+		}
+		c.ring, c.head = grown, 0
+	}
+	copyTick(&c.ring[(c.head+c.n)%len(c.ring)], t)
+	c.n++
+}
+
+func (c *Client) pop() {
+	c.head = (c.head + 1) % len(c.ring)
+	c.n--
+}

@@ -1,0 +1,202 @@
+package netplay
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
+)
+
+// HashEvery is how often, in ticks, a client sends its state hash for the
+// server to compare: at every tick that is a multiple of it.
+const HashEvery = 60
+
+// MaxInputAhead is how far, in ticks, beyond the server's last confirmed
+// tick a client's input may be stamped, and how far behind it: an input
+// outside that window is not a client keeping time but a broken or
+// hostile one, and the server drops its connection.
+const MaxInputAhead = 512
+
+// applyTick sets p as the confirmed tick ct says, from TickHook.BeginTick:
+// the leaves, then the joins, then every player's input. It returns an
+// error when ct does not fit the match: a join of a player already in, a
+// leave of one who is not, or inputs that are not exactly the players in
+// the match once the joins and leaves are applied.
+func applyTick(p *engine.Players, ct *wire.ConfirmedTick) error {
+	for _, id := range ct.Leaves {
+		if err := p.Leave(id); err != nil {
+			return err
+		}
+	}
+	for _, id := range ct.Joins {
+		if err := p.Join(id); err != nil {
+			return err
+		}
+	}
+	if len(ct.Inputs) != p.Len() {
+		return fmt.Errorf("%d inputs for the %d players in the match", len(ct.Inputs), p.Len())
+	}
+	for i := range ct.Inputs {
+		in := &ct.Inputs[i]
+		if id, _ := p.At(i); id != in.Player {
+			return fmt.Errorf("an input for player %d, who is not in the match", in.Player)
+		}
+		if err := p.SetInput(in.Player, in.Input); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyTick makes *dst a deep copy of src, reusing dst's slices.
+func copyTick(dst, src *wire.ConfirmedTick) {
+	dst.Joins = append(dst.Joins[:0], src.Joins...)
+	dst.Leaves = append(dst.Leaves[:0], src.Leaves...)
+	dst.Inputs = append(dst.Inputs[:0], src.Inputs...)
+	dst.Early, dst.Substituted = src.Early, src.Substituted
+}
+
+// Latencies is a histogram of durations from 0 to MaxLatency in steps of
+// LatencyStep, for percentiles without keeping every sample; larger
+// durations count in the last bucket.
+type Latencies struct {
+	counts [latencyBuckets]uint32
+	n      uint64
+	max    time.Duration
+}
+
+// The histogram's resolution and range.
+const (
+	LatencyStep    = 20 * time.Microsecond
+	MaxLatency     = 400 * time.Millisecond
+	latencyBuckets = int(MaxLatency/LatencyStep) + 1
+)
+
+// Add counts d (negative counts as 0).
+func (l *Latencies) Add(d time.Duration) {
+	d = max(d, 0)
+	l.max = max(l.max, d)
+	l.counts[min(int(d/LatencyStep), latencyBuckets-1)]++
+	l.n++
+}
+
+// Count returns the number of durations added.
+func (l *Latencies) Count() uint64 { return l.n }
+
+// Max returns the largest duration added.
+func (l *Latencies) Max() time.Duration { return l.max }
+
+// Percentile returns the duration below which a fraction q (0 to 1) of
+// the added durations fall, to LatencyStep (the top of its bucket, at most
+// Max); 0 when none were added.
+func (l *Latencies) Percentile(q float64) time.Duration {
+	if l.n == 0 {
+		return 0
+	}
+	rank := uint64(q*float64(l.n) + 0.5)
+	rank = min(max(rank, 1), l.n)
+	var seen uint64
+	for i, c := range l.counts {
+		seen += uint64(c)
+		if seen >= rank {
+			return min(time.Duration(i+1)*LatencyStep, l.max)
+		}
+	}
+	return l.max
+}
+
+// rateLog logs warnings of a kind at most once a second: the first at
+// once, the ones in the following second counted and reported with the
+// next line of that kind (field "repeats"), or by flush.
+type rateLog struct {
+	log   logrus.FieldLogger
+	now   func() time.Time
+	mu    sync.Mutex
+	kinds map[string]*rateKind
+}
+
+type rateKind struct {
+	last     time.Time
+	repeats  int
+	lastMsg  string
+	lastData logrus.Fields
+}
+
+func newRateLog(log logrus.FieldLogger) *rateLog {
+	return &rateLog{log: log, now: time.Now, kinds: map[string]*rateKind{}}
+}
+
+// warn logs msg with fields under kind, unless a line of that kind was
+// logged less than a second ago, in which case it is counted.
+func (l *rateLog) warn(kind string, fields logrus.Fields, msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	k := l.kinds[kind]
+	if k == nil {
+		k = &rateKind{}
+		l.kinds[kind] = k
+	} else if now.Sub(k.last) < time.Second {
+		k.repeats++
+		k.lastMsg, k.lastData = msg, fields
+		return
+	}
+	f := logrus.Fields{"kind": kind}
+	for key, v := range fields {
+		f[key] = v
+	}
+	if k.repeats > 0 {
+		f["repeats"] = k.repeats // since the last line of this kind
+	}
+	k.last, k.repeats = now, 0
+	l.log.WithFields(f).Warn(msg)
+}
+
+// flush logs, for every kind with counted repeats, one line with the
+// count and the last of them.
+func (l *rateLog) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	kinds := make([]string, 0, len(l.kinds))
+	for kind := range l.kinds {
+		kinds = append(kinds, kind)
+	}
+	slices.Sort(kinds)
+	for _, kind := range kinds {
+		k := l.kinds[kind]
+		if k.repeats == 0 {
+			continue
+		}
+		f := logrus.Fields{"kind": kind, "repeats": k.repeats}
+		for key, v := range k.lastData {
+			f[key] = v
+		}
+		l.log.WithFields(f).Warn(k.lastMsg)
+		k.repeats = 0
+	}
+}
+
+// tickTime is tick n's time at rate ticks per second, n/rate seconds,
+// exact to the nanosecond at any n.
+func tickTime(n uint64, rate time.Duration) time.Duration {
+	r := uint64(rate)
+	return time.Duration(n/r)*time.Second + time.Duration(n%r)*time.Second/rate
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w interface{ Write([]byte) (int, error) }
+	n *atomic.Int64
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}

@@ -1,0 +1,488 @@
+package netplay_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"github.com/sirupsen/logrus/hooks/test"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
+)
+
+const testScene = "netplay-test"
+
+// testGame is a tiny deterministic game: a resource that folds in every
+// player's input, every join and leave and a draw of the RNG each tick,
+// so that any difference in what a peer simulated changes the hash.
+type testGame struct {
+	sum *engine.Resource[uint64]
+	// perturbAt, when not 0, changes the sum at that tick: a desync.
+	perturbAt uint64
+}
+
+func newTestEngine(t testing.TB) (*engine.Engine, *testGame) {
+	t.Helper()
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &testGame{sum: engine.NewResource(e.World, "sum", uint64(0))}
+	e.AddFixed("fold", func(c *engine.FixedContext) {
+		s := g.sum.Ptr()
+		for _, id := range c.Players.Joined() {
+			*s = *s*31 + 1000 + uint64(id)
+		}
+		for _, id := range c.Players.Left() {
+			*s = *s*31 + 2000 + uint64(id)
+		}
+		for i := range c.Players.Len() {
+			id, in := c.Players.At(i)
+			var w [engine.InputWords]uint64
+			in.Words(&w)
+			for _, v := range w {
+				*s = *s*1099511628211 + v + uint64(id)
+			}
+		}
+		*s += uint64(c.World.RNG().Uint32())
+		if g.perturbAt != 0 && c.Tick == g.perturbAt {
+			*s ^= 1
+		}
+	})
+	return e, g
+}
+
+// script is player id's input: keys held over spans that differ per player.
+func script(id wire.PlayerID) func(tick uint64, due time.Duration, in *engine.Input) {
+	return func(tick uint64, due time.Duration, in *engine.Input) {
+		k := (tick + 7*uint64(id)) % 40
+		key := engine.KeyArrowLeft + engine.Key(id%4)
+		switch k {
+		case 0:
+			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: key})
+		case 20:
+			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: key})
+		}
+	}
+}
+
+func quietLog() (logrus.FieldLogger, *test.Hook) {
+	l, h := test.NewNullLogger()
+	l.SetLevel(logrus.DebugLevel)
+	return l, h
+}
+
+type testServer struct {
+	srv  *netplay.Server
+	e    *engine.Engine
+	addr string
+	done chan error
+	hook *test.Hook
+}
+
+func startServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
+	t.Helper()
+	e, _ := newTestEngine(t)
+	cfg.Scene = testScene
+	log, hook := quietLog()
+	cfg.Log = log
+	srv, err := netplay.NewServer(e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{srv: srv, e: e, addr: ln.Addr().String(), done: make(chan error, 1), hook: hook}
+	go func() { ts.done <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		srv.Close()
+		select {
+		case <-ts.done:
+		case <-time.After(10 * time.Second):
+			t.Error("the server did not stop within 10 s of Close")
+		}
+	})
+	return ts
+}
+
+// wait waits for the server's match to end and returns its report.
+func (ts *testServer) wait(t *testing.T) netplay.Report {
+	t.Helper()
+	select {
+	case err := <-ts.done:
+		ts.done <- err
+		if err != nil {
+			t.Fatalf("server: %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the match did not end within 60 s")
+	}
+	return ts.srv.Report()
+}
+
+type testClient struct {
+	c *netplay.Client
+	e *engine.Engine
+	g *testGame
+}
+
+func dialClient(t *testing.T, addr string, role wire.Role, mod func(*netplay.ClientConfig)) (*testClient, error) {
+	t.Helper()
+	e, g := newTestEngine(t)
+	cfg := netplay.DefaultClientConfig()
+	cfg.Role, cfg.Scene, cfg.Fingerprint = role, testScene, e.World.Schema().Fingerprint()
+	cfg.Log, _ = quietLog()
+	if mod != nil {
+		mod(&cfg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := netplay.Dial(ctx, addr, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var s func(uint64, time.Duration, *engine.Input)
+	if role == wire.RolePlayer {
+		s = script(c.Welcome().Player)
+	}
+	if err := c.Attach(e, s); err != nil {
+		c.Close()
+		return nil, err
+	}
+	t.Cleanup(func() { c.Close() })
+	return &testClient{c: c, e: e, g: g}, nil
+}
+
+// play runs clients headless, each in its own goroutine, and returns
+// their errors.
+func play(clients ...*testClient) []error {
+	errs := make([]error, len(clients))
+	var wg sync.WaitGroup
+	for i, tc := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			errs[i] = tc.c.RunHeadless(ctx)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+func matchConfig(players int, ticks uint64) netplay.ServerConfig {
+	cfg := netplay.DefaultServerConfig()
+	cfg.Players, cfg.Ticks = players, ticks
+	cfg.StartDelay = 100 * time.Millisecond
+	return cfg
+}
+
+func TestMatchEveryPeerEndsWithTheServersHash(t *testing.T) {
+	ts := startServer(t, matchConfig(3, 180))
+	var clients []*testClient
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			role := wire.RolePlayer
+			if i == 3 {
+				role = wire.RoleSpectator
+			}
+			tc, err := dialClient(t, ts.addr, role, nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			clients = append(clients, tc)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	for i, err := range play(clients...) {
+		if err != nil {
+			t.Errorf("client %d: %v", i, err)
+		}
+	}
+	rep := ts.wait(t)
+	want := ts.e.World.Hash()
+	if ts.e.World.Tick() != 180 {
+		t.Errorf("server ended at tick %d, want 180", ts.e.World.Tick())
+	}
+	for i, tc := range clients {
+		if got := tc.e.World.Tick(); got != 180 {
+			t.Errorf("client %d ended at tick %d, want 180", i, got)
+		}
+		if got := tc.e.World.Hash(); got != want {
+			t.Errorf("client %d hash %016x, server %016x", i, got, want)
+		}
+	}
+	if rep.Ticks != 180 || rep.Spectators != 1 || len(rep.Players) != 4 || rep.Desyncs != 0 {
+		t.Errorf("report: %d ticks, %d spectators, %d clients, %d desyncs; want 180, 1, 4, 0", rep.Ticks, rep.Spectators, len(rep.Players), rep.Desyncs)
+	}
+	var b strings.Builder
+	rep.WriteText(&b)
+	t.Logf("\n%s", b.String())
+	for _, p := range rep.Players {
+		if !p.Spectator && (p.Inputs+p.Substituted != 180 || p.JoinTick != 1 || p.Hashes != 3) {
+			t.Errorf("player %d: %d inputs + %d substituted, joined at %d, %d hashes; want 180 ticks, 1, 3", p.Player, p.Inputs, p.Substituted, p.JoinTick, p.Hashes)
+		}
+	}
+}
+
+func TestLateJoinerAndLeaverKeepTheMatchInSync(t *testing.T) {
+	for _, keyframe := range []uint64{0, 100} {
+		t.Run(map[uint64]string{0: "snapshot", 100: "keyframe"}[keyframe], func(t *testing.T) {
+			cfg := matchConfig(2, 300)
+			cfg.KeyframeEvery = keyframe
+			ts := startServer(t, cfg)
+			a, err := dialClient(t, ts.addr, wire.RolePlayer, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := dialClient(t, ts.addr, wire.RolePlayer, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			var errA, errLate error
+			var late *testClient
+			wg.Add(2)
+			go func() { defer wg.Done(); errA = play(a)[0] }()
+			go func() {
+				defer wg.Done()
+				// b leaves at about tick 100 (its connection is cut).
+				ctx, cancel := context.WithCancel(context.Background())
+				go func() {
+					for b.e.World.Tick() < 100 {
+						time.Sleep(5 * time.Millisecond)
+					}
+					cancel()
+				}()
+				b.c.RunHeadless(ctx)
+				b.c.Close()
+				// A third player joins at about tick 150.
+				for a.e.World.Tick() < 150 {
+					time.Sleep(5 * time.Millisecond)
+				}
+				late, errLate = dialClient(t, ts.addr, wire.RolePlayer, nil)
+				if errLate == nil {
+					errLate = play(late)[0]
+				}
+			}()
+			wg.Wait()
+			if errA != nil || errLate != nil {
+				t.Fatalf("client errors: %v, %v", errA, errLate)
+			}
+			rep := ts.wait(t)
+			want := ts.e.World.Hash()
+			for name, tc := range map[string]*testClient{"a": a, "late": late} {
+				if got := tc.e.World.Hash(); got != want || tc.e.World.Tick() != 300 {
+					t.Errorf("client %s: tick %d hash %016x, server tick 300 hash %016x", name, tc.e.World.Tick(), got, want)
+				}
+			}
+			if len(rep.Players) != 3 {
+				t.Fatalf("report has %d clients, want 3", len(rep.Players))
+			}
+			if p := rep.Players[1]; p.LeftTick < 100 || p.LeftTick > 130 {
+				t.Errorf("the leaver left at tick %d, want about 100", p.LeftTick)
+			}
+			if p := rep.Players[2]; p.JoinTick < 150 || p.JoinTick > 190 || p.Player != 1 {
+				t.Errorf("the late joiner joined at tick %d as player %d, want about 150 as player 1 (the leaver's ID is free again)", p.JoinTick, p.Player)
+			}
+		})
+	}
+}
+
+func TestDesyncIsDetectedDumpedAndResynchronised(t *testing.T) {
+	dir := t.TempDir()
+	cfg := matchConfig(2, 240)
+	cfg.DumpDir = dir
+	ts := startServer(t, cfg)
+	a, err := dialClient(t, ts.addr, wire.RolePlayer, func(c *netplay.ClientConfig) { c.DumpDir = dir })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := dialClient(t, ts.addr, wire.RolePlayer, func(c *netplay.ClientConfig) { c.DumpDir = dir })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.g.perturbAt = 70
+	for i, err := range play(a, b) {
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+	}
+	rep := ts.wait(t)
+	want := ts.e.World.Hash()
+	for i, tc := range []*testClient{a, b} {
+		if got := tc.e.World.Hash(); got != want {
+			t.Errorf("client %d hash %016x, server %016x", i, got, want)
+		}
+	}
+	if rep.Desyncs != 1 {
+		t.Errorf("report: %d desyncs, want 1", rep.Desyncs)
+	}
+	if r := b.c.Report(); r.Desyncs != 1 || r.Resyncs != 1 {
+		t.Errorf("client b: %d desyncs, %d resyncs; want 1 and 1", r.Desyncs, r.Resyncs)
+	}
+	who := "player" + string(rune('0'+b.c.Welcome().Player))
+	server, err1 := os.ReadFile(filepath.Join(dir, "desync-120-server.dump"))
+	client, err2 := os.ReadFile(filepath.Join(dir, "desync-120-"+who+".dump"))
+	if err1 != nil || err2 != nil {
+		entries, _ := os.ReadDir(dir)
+		t.Fatalf("dumps: %v, %v (the directory holds %v)", err1, err2, entries)
+	}
+	diff := engine.DiffDumps(server, client, 10)
+	if len(diff) == 0 || !strings.Contains(strings.Join(diff, "\n"), `"sum"`) {
+		t.Errorf("the dumps should differ in the resource \"sum\"; the diff:\n%s", strings.Join(diff, "\n"))
+	}
+}
+
+func TestClientRefusesWhatIsNotANebulaServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				bufio.NewReader(conn).ReadString('\n')
+				conn.Write([]byte("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))
+			}()
+		}
+	}()
+	start := time.Now()
+	_, err = dialClient(t, ln.Addr().String(), wire.RolePlayer, nil)
+	if err == nil || !strings.Contains(err.Error(), "not a Nebula server") {
+		t.Errorf("Dial: %v, want an error saying it is not a Nebula server", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Dial took %v to give up, want under 3 s", d)
+	}
+}
+
+func TestClientNoticesTheServerGoingAway(t *testing.T) {
+	ts := startServer(t, matchConfig(1, 0))
+	a, err := dialClient(t, ts.addr, wire.RolePlayer, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for a.e.World.Tick() < 30 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		ts.srv.Close()
+	}()
+	start := time.Now()
+	err = play(a)[0]
+	if err != nil {
+		t.Errorf("a server that shuts down ends the match: RunHeadless returned %v, want nil", err)
+	}
+	if last, ended := a.c.End(); !ended || a.e.World.Tick() != last {
+		t.Errorf("client at tick %d, end %d (%v)", a.e.World.Tick(), last, ended)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// A server whose process dies sends no End: the client must say so.
+func TestClientNoticesAVanishedServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := newTestEngine(t)
+	cfg := matchConfig(1, 0)
+	cfg.Scene = testScene
+	cfg.Log, _ = quietLog()
+	srv, err := netplay.NewServer(e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A proxy in front of the server that cuts the connection at once.
+	proxy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.Close()
+	var cut sync.Once
+	cutNow := make(chan struct{})
+	go func() {
+		conn, err := proxy.Accept()
+		if err != nil {
+			return
+		}
+		up, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			conn.Close()
+			return
+		}
+		go func() { <-cutNow; conn.Close(); up.Close() }()
+		go copyConn(up, conn)
+		copyConn(conn, up)
+	}()
+	go srv.Serve(ln)
+	defer srv.Close()
+	a, err := dialClient(t, proxy.Addr().String(), wire.RolePlayer, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for a.e.World.Tick() < 30 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cut.Do(func() { close(cutNow) })
+	}()
+	start := time.Now()
+	err = play(a)[0]
+	if err == nil || !strings.Contains(err.Error(), "went away") {
+		t.Errorf("RunHeadless: %v, want an error saying the server went away", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to notice", d)
+	}
+}
+
+func copyConn(dst, src net.Conn) {
+	buf := make([]byte, 4096)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			dst.Close()
+			return
+		}
+	}
+}
+
+var _ = errors.New

@@ -1,0 +1,124 @@
+package netplay
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
+)
+
+// Percentiles summarises durations: the median, the 95th and 99th
+// percentiles and the largest, to Latencies' resolution.
+type Percentiles struct {
+	Count         uint64
+	P50, P95, P99 time.Duration
+	Max           time.Duration
+}
+
+func percentiles(l *Latencies) Percentiles {
+	return Percentiles{Count: l.Count(), P50: l.Percentile(0.50), P95: l.Percentile(0.95), P99: l.Percentile(0.99), Max: l.Max()}
+}
+
+// String formats the percentiles as "p50 1.2ms p95 3.4ms p99 5.6ms".
+func (p Percentiles) String() string {
+	if p.Count == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("p50 %v p95 %v p99 %v", round(p.P50), round(p.P95), round(p.P99))
+}
+
+func round(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(10 * time.Microsecond)
+}
+
+// Report is what a server reports at the end of a match.
+type Report struct {
+	Ticks      uint64        // the last confirmed tick
+	Duration   time.Duration // from the match's start to its end
+	Desyncs    int           // client hashes that differed from the server's
+	Spectators int           // spectators let in
+	// TickTime is the server's time per tick: from the moment it began to
+	// confirm the tick to the moment the tick had been simulated and
+	// queued to every client.
+	TickTime Percentiles
+	// Players has one entry per client let in, players and spectators, in
+	// the order they came.
+	Players []PlayerReport
+}
+
+// PlayerReport is one client's part of a match report.
+type PlayerReport struct {
+	Player    wire.PlayerID // the player ID (wire.NoPlayer for a spectator)
+	Name      string        // the name the client gave
+	Remote    string        // its address
+	Spectator bool
+	JoinTick  uint64 // the tick it joined at (0 for a spectator)
+	LeftTick  uint64 // the tick it left at, 0 if it stayed to the end
+	// Inputs counts the ticks whose input arrived in time; Substituted
+	// those for which the server used the player's previous input; Late
+	// the inputs that arrived after their tick was confirmed.
+	Inputs, Substituted, Late uint64
+	// Latency is, for the inputs that arrived in time, the time from an
+	// input's arrival to the server having queued the confirmed tick that
+	// holds it to every client.
+	Latency Percentiles
+	// Hashes counts the client's hashes compared, Desyncs those that
+	// differed.
+	Hashes, Desyncs int
+	// BytesUp and BytesDown are the bytes the client sent and was sent
+	// (the protocol's, without TCP/IP headers), over Connected.
+	BytesUp, BytesDown int64
+	Connected          time.Duration
+}
+
+// UpRate and DownRate are the client's bytes per second each way.
+func (p PlayerReport) UpRate() float64 { return rate(p.BytesUp, p.Connected) }
+
+// DownRate: see UpRate.
+func (p PlayerReport) DownRate() float64 { return rate(p.BytesDown, p.Connected) }
+
+func rate(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+// WriteText writes the report as a few lines and a table, for a person.
+func (r Report) WriteText(w io.Writer) error {
+	players := 0
+	var subst, inputs uint64
+	for _, p := range r.Players {
+		if !p.Spectator {
+			players++
+			subst += p.Substituted
+			inputs += p.Inputs + p.Substituted
+		}
+	}
+	fmt.Fprintf(w, "match report: %d ticks in %v, %d players, %d spectators, %d desyncs, %d of %d inputs substituted\n",
+		r.Ticks, r.Duration.Round(time.Millisecond), players, r.Spectators, r.Desyncs, subst, inputs)
+	fmt.Fprintf(w, "server tick time: %v (max %v)\n", r.TickTime, round(r.TickTime.Max))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "player\tname\tticks\tinputs\tsubstituted\tlate\tinput latency\tup B/s\tdown B/s\thashes\tdesyncs")
+	for _, p := range r.Players {
+		who := fmt.Sprint(p.Player)
+		ticks := "-"
+		if p.Spectator {
+			who = "spectator"
+		} else {
+			end := "end"
+			if p.LeftTick != 0 {
+				end = fmt.Sprint(p.LeftTick)
+			}
+			ticks = fmt.Sprintf("%d-%s", p.JoinTick, end)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%v\t%.0f\t%.0f\t%d\t%d\n", who, p.Name, ticks, p.Inputs, p.Substituted, p.Late,
+			p.Latency, p.UpRate(), p.DownRate(), p.Hashes, p.Desyncs)
+	}
+	return tw.Flush()
+}
