@@ -27,6 +27,8 @@ type column interface {
 	// hash writes the column's canonical bytes to h; scratch is a buffer
 	// to reuse.
 	hash(h *xxh3.Hasher, scratch []byte) []byte
+	// dump writes the column's lines of a state dump (see WriteDump).
+	dump(d *dumper)
 	// appendSnapshot appends the column's portable bytes to b.
 	appendSnapshot(b []byte) []byte
 	// stageSnapshot decodes the column from r for a world of the given
