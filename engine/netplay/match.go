@@ -108,8 +108,44 @@ func (m *match) run() error {
 			m.finish(wire.EndShutdown)
 		}
 	}
+	m.drain(timer)
 	m.closeAll()
 	return m.err
+}
+
+// drainTime is how long a server waits, after the match's end, for its
+// clients' last hashes (of the last tick) and their goodbyes.
+const drainTime = 2 * time.Second
+
+// drain compares the hashes that arrive after the match's end, until
+// every client has gone or drainTime has passed.
+func (m *match) drain(timer *time.Timer) {
+	timer.Reset(drainTime)
+	for m.anyLive() {
+		select {
+		case ev := <-m.s.events:
+			switch ev.kind {
+			case evHash:
+				m.hash(ev.p, ev.hash)
+			case evGone:
+				ev.p.gone = true
+			}
+		case <-timer.C:
+			return
+		case <-m.s.quit:
+			return
+		}
+	}
+}
+
+// anyLive reports whether a client let in is still connected.
+func (m *match) anyLive() bool {
+	for _, p := range m.peers {
+		if !p.gone {
+			return true
+		}
+	}
+	return false
 }
 
 // nextWake is when the next tick may be confirmed: its deadline, or with

@@ -165,6 +165,37 @@ func dialClient(t *testing.T, addr string, role wire.Role, mod func(*netplay.Cli
 	return &testClient{c: c, e: e, g: g}, nil
 }
 
+// dialPlayers dials n players at once (a match waits for all of them
+// before it welcomes any).
+func dialPlayers(t *testing.T, addr string, n int, mod func(*netplay.ClientConfig)) []*testClient {
+	t.Helper()
+	clients := make([]*testClient, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			clients[i], errs[i] = dialClient(t, addr, wire.RolePlayer, mod)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// In player order.
+	for i := range clients {
+		for j := i + 1; j < len(clients); j++ {
+			if clients[j].c.Welcome().Player < clients[i].c.Welcome().Player {
+				clients[i], clients[j] = clients[j], clients[i]
+			}
+		}
+	}
+	return clients
+}
+
 // play runs clients headless, each in its own goroutine, and returns
 // their errors.
 func play(clients ...*testClient) []error {
@@ -242,8 +273,8 @@ func TestMatchEveryPeerEndsWithTheServersHash(t *testing.T) {
 	rep.WriteText(&b)
 	t.Logf("\n%s", b.String())
 	for _, p := range rep.Players {
-		if !p.Spectator && (p.Inputs+p.Substituted != 180 || p.JoinTick != 1 || p.Hashes != 3) {
-			t.Errorf("player %d: %d inputs + %d substituted, joined at %d, %d hashes; want 180 ticks, 1, 3", p.Player, p.Inputs, p.Substituted, p.JoinTick, p.Hashes)
+		if !p.Spectator && (p.Inputs+p.Substituted != 180 || p.JoinTick != 1 || p.Hashes != 3 || p.Substituted != 0) {
+			t.Errorf("player %d: %d inputs + %d substituted, joined at %d, %d hashes; want 180 inputs and none substituted, 1, 3", p.Player, p.Inputs, p.Substituted, p.JoinTick, p.Hashes)
 		}
 	}
 }
@@ -254,14 +285,8 @@ func TestLateJoinerAndLeaverKeepTheMatchInSync(t *testing.T) {
 			cfg := matchConfig(2, 300)
 			cfg.KeyframeEvery = keyframe
 			ts := startServer(t, cfg)
-			a, err := dialClient(t, ts.addr, wire.RolePlayer, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := dialClient(t, ts.addr, wire.RolePlayer, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ab := dialPlayers(t, ts.addr, 2, nil)
+			a, b := ab[0], ab[1]
 			var wg sync.WaitGroup
 			var errA, errLate error
 			var late *testClient
@@ -317,14 +342,8 @@ func TestDesyncIsDetectedDumpedAndResynchronised(t *testing.T) {
 	cfg := matchConfig(2, 240)
 	cfg.DumpDir = dir
 	ts := startServer(t, cfg)
-	a, err := dialClient(t, ts.addr, wire.RolePlayer, func(c *netplay.ClientConfig) { c.DumpDir = dir })
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := dialClient(t, ts.addr, wire.RolePlayer, func(c *netplay.ClientConfig) { c.DumpDir = dir })
-	if err != nil {
-		t.Fatal(err)
-	}
+	ab := dialPlayers(t, ts.addr, 2, func(c *netplay.ClientConfig) { c.DumpDir = dir })
+	a, b := ab[0], ab[1]
 	b.g.perturbAt = 70
 	for i, err := range play(a, b) {
 		if err != nil {
@@ -371,8 +390,8 @@ func TestClientRefusesWhatIsNotANebulaServer(t *testing.T) {
 			}
 			go func() {
 				defer conn.Close()
-				bufio.NewReader(conn).ReadString('\n')
 				conn.Write([]byte("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))
+				bufio.NewReader(conn).ReadString('\n')
 			}()
 		}
 	}()

@@ -168,6 +168,9 @@ func (c *Client) sendLoop() {
 	player := c.cfg.Role == wire.RolePlayer
 	var next uint64 // the next local tick to send input for; 0: not started
 	var in wire.Input
+	if !write(&wire.Ping{Time: c.now()}) {
+		return
+	}
 	for {
 		select {
 		case <-c.closed:
