@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/desktop/internal/pause"
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
@@ -79,6 +80,11 @@ type Config struct {
 	// Overlay shows the diagnostics overlay from the first frame
 	// (SetOverlay toggles it). Default off.
 	Overlay bool
+	// Input, if set, receives the window's device events (keys, buttons,
+	// cursor, scroll, and the releases when the focus is lost) instead of
+	// the engine's Input: a networked client sends its player's input to
+	// the server, and the simulation sees it in the confirmed ticks.
+	Input InputSink
 	// Drawer draws each frame (see Drawer); nil draws the instances as lit
 	// cubes with the runner's gfx.Renderer.
 	Drawer Drawer
@@ -147,3 +153,7 @@ func validateCamera(c gfx.Camera) error {
 
 // keyHook is the type of SetOnKey's hook, named for the fields that hold it.
 type keyHook = func(key engine.Key, pressed, repeat bool)
+
+// InputSink receives a window's device events (Config.Input). An
+// *engine.Input is one; so is a networked client's local input.
+type InputSink = pause.InputSink

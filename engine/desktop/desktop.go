@@ -164,6 +164,9 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	r.frameBody = r.runFrame
 	r.paceBody = func() { r.pacer.Wait() }
 	r.gate = pause.New(win, e, cfg.PauseWhenUnfocused, log)
+	if cfg.Input != nil {
+		r.gate.SetSink(cfg.Input)
+	}
 	if r.drawer == nil {
 		r.drawer = rendererDrawer{ren}
 	}

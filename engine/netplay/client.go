@@ -311,7 +311,7 @@ func (c *Client) now() time.Duration { return time.Since(c.epoch) }
 // from the Welcome's parameters and tick rate. script, if not nil, is the
 // player's input (a headless client's script, called for every tick the
 // client sends input for, with that tick); otherwise the input is what
-// PushInput queued. Attach starts the client's input clock.
+// LocalInput queued. Attach starts the client's input clock.
 func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *engine.Input)) error {
 	switch {
 	case e.World.Tick() != 0:
@@ -329,19 +329,30 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	return nil
 }
 
-// PushInput queues a device event of the local player (a window's keys),
-// for the input the client sends next. Safe from any goroutine; the
-// event's time is replaced by the client's clock.
-func (c *Client) PushInput(ev engine.InputEvent) {
+// LocalInput returns the local player's device input, for a window to
+// push its events to (desktop.Config.Input): the client samples it on its
+// input clock and sends it. Without an input script (Attach), it is the
+// player's input.
+func (c *Client) LocalInput() *LocalInput { return &LocalInput{c} }
+
+// LocalInput is a client's local player's device input. Its methods are
+// safe from any goroutine; an event's time is replaced by the client's
+// clock.
+type LocalInput struct{ c *Client }
+
+// Push queues a device event.
+func (l *LocalInput) Push(ev engine.InputEvent) {
+	c := l.c
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
 	ev.Time = c.now()
 	c.local.Push(ev)
 }
 
-// ReleaseInput releases every key and button of the local player, as a
-// window that loses the focus does.
-func (c *Client) ReleaseInput() {
+// ReleaseAll releases every key and button held, as a window that loses
+// the focus does (the time is the client's clock's).
+func (l *LocalInput) ReleaseAll(time.Duration) {
+	c := l.c
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
 	c.local.ReleaseAll(c.now())

@@ -94,6 +94,11 @@ type Game struct {
 	// -replay, -verify, -partial, -crash-dir) are defined, and Run
 	// handles them. Without it they are unknown flags.
 	Records bool
+	// Networked says that the game plays over the network (as nebula-demo
+	// does, with package engine/netplay): the multiplayer flags (-serve,
+	// -connect, -spectate, -players, -max-players, -input-delay,
+	// -net-delay, -net-jitter) are defined, and Run handles them.
+	Networked bool
 	// Run is the game, run once the flags are parsed and the outputs they
 	// ask for are open.
 	Run func(*Session) error
@@ -138,6 +143,9 @@ func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options
 	opts := cli.Register(fs)
 	if g.Records {
 		opts.RegisterRecording(fs)
+	}
+	if g.Networked {
+		opts.RegisterNetwork(fs)
 	}
 	if g.Flags != nil {
 		g.Flags(fs)

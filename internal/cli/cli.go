@@ -34,6 +34,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,8 +101,22 @@ type Options struct {
 	Replay  string // -replay file
 	Verify  bool   // -verify
 	Partial bool   // -partial: play a -replay file whose end is missing up to its last whole chunk
-	// CrashDir is the directory a crash replay is written to.
+	// CrashDir is the directory a crash replay is written to (and, in a
+	// networked run, the state dumps of a desync).
 	CrashDir string
+
+	// Multiplayer (package engine/netplay), defined only by
+	// RegisterNetwork. At most one of Serve, Connect and Spectate is set:
+	// a dedicated server (headless, real time), a player or a spectator.
+	Serve      string        // -serve addr, as given; ParseListenAddr has accepted it
+	Connect    string        // -connect addr
+	Spectate   string        // -spectate addr
+	Players    int           // -players: the match starts once this many are in
+	MaxPlayers int           // -max-players
+	InputDelay int           // -input-delay in ticks; -1 when not given (the server's advice)
+	NetDelay   time.Duration // -net-delay: simulated one-way latency of a client's traffic
+	NetJitter  time.Duration // -net-jitter: its variation
+	network    bool          // RegisterNetwork was called
 
 	// The flags' raw values, checked and converted by Check.
 	power, level  string
@@ -158,6 +174,37 @@ func (o *Options) RegisterRecording(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Verify, "verify", false, `with -replay and -headless: replay as fast as possible, compare every stored hash and print "replay ok <ticks>"`)
 	fs.BoolVar(&o.Partial, "partial", false, "with -replay: play a recording whose end is missing (the run was killed) up to its last whole chunk")
 	fs.StringVar(&o.CrashDir, "crash-dir", ".", "`dir`ectory for the crash replay written when a system panics")
+}
+
+// RegisterNetwork defines the multiplayer flags on fs, into o: -serve,
+// -connect, -spectate, -players, -max-players, -input-delay, -net-delay
+// and -net-jitter. Only a program that plays over the network (with
+// package engine/netplay, as nebula-demo does) registers them.
+func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
+	o.network = true
+	fs.StringVar(&o.Serve, "serve", "", "run a dedicated match server on `addr` (port, :port or host:port; no host = 127.0.0.1 only; port 0 picks one): headless, real time")
+	fs.StringVar(&o.Connect, "connect", "", "join the match of the server at `addr` as a player")
+	fs.StringVar(&o.Spectate, "spectate", "", "watch the match of the server at `addr`, without a player")
+	fs.IntVar(&o.Players, "players", 1, "with -serve: start the match once this many players are in")
+	fs.IntVar(&o.MaxPlayers, "max-players", 8, "with -serve: the most players in the match at once")
+	fs.IntVar(&o.InputDelay, "input-delay", -1, "ticks between the tick a player's input is sampled at and the tick it is for (-serve: advised to every client, default 0; -connect: this client's, default the server's)")
+	fs.DurationVar(&o.NetDelay, "net-delay", 0, "with -connect or -spectate: add this one-way latency to the client's traffic, both ways (network simulator)")
+	fs.DurationVar(&o.NetJitter, "net-jitter", 0, "with -net-delay: vary each chunk's latency by up to this much")
+}
+
+// Networked reports whether the run is a match's server or client.
+func (o *Options) Networked() bool { return o.Serve != "" || o.Client() }
+
+// Client reports whether the run is a match's client (-connect or
+// -spectate).
+func (o *Options) Client() bool { return o.Connect != "" || o.Spectate != "" }
+
+// ServerAddr returns the address a -connect or -spectate run dials.
+func (o *Options) ServerAddr() string {
+	if o.Connect != "" {
+		return o.Connect
+	}
+	return o.Spectate
 }
 
 // ProfOptions returns the profiling switches the flags ask for.
@@ -311,6 +358,29 @@ var (
 // checkModes refuses the flags given in a mode where they mean nothing,
 // and the combinations that contradict each other.
 func (o *Options) checkModes() error {
+	if o.network {
+		if err := o.checkNetwork(); err != nil {
+			return err
+		}
+	}
+	if o.Serve != "" {
+		// A server is headless by nature and has no simulated display.
+		for _, name := range append(append([]string{"headless", "frames"}, windowFlags...), "display-hz", "jitter", "jitter-seed") {
+			if o.Given(name) {
+				return Usagef("-%s means nothing with -serve (a server has no window and runs in real time)", name)
+			}
+		}
+		o.Headless = true
+		return nil
+	}
+	if o.Client() && o.Headless {
+		for _, name := range []string{"ticks", "frames", "display-hz", "jitter", "jitter-seed"} {
+			if o.Given(name) {
+				return Usagef("-%s means nothing for a networked client (it runs in real time until the server ends the match)", name)
+			}
+		}
+		return nil
+	}
 	if !o.Headless {
 		for _, name := range headlessFlags {
 			if o.Given(name) {
@@ -355,6 +425,79 @@ func (o *Options) checkModes() error {
 		return Usagef("-headless needs -ticks or -frames (a headless run has no window to close)")
 	}
 	return nil
+}
+
+// checkNetwork checks the multiplayer flags.
+func (o *Options) checkNetwork() error {
+	n := 0
+	for _, a := range []string{o.Serve, o.Connect, o.Spectate} {
+		if a != "" {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return Usagef("-serve, -connect and -spectate exclude each other")
+	case o.Players < 1 || o.Players > engine.MaxPlayers:
+		return Usagef("-players %d: must be from 1 to %d", o.Players, engine.MaxPlayers)
+	case o.MaxPlayers < 1 || o.MaxPlayers > engine.MaxPlayers:
+		return Usagef("-max-players %d: must be from 1 to %d", o.MaxPlayers, engine.MaxPlayers)
+	case o.Players > o.MaxPlayers:
+		return Usagef("-players %d: more than -max-players %d", o.Players, o.MaxPlayers)
+	case o.Given("input-delay") && (o.InputDelay < 0 || o.InputDelay > 255):
+		return Usagef("-input-delay %d: must be from 0 to 255 ticks", o.InputDelay)
+	case o.NetDelay < 0:
+		return Usagef("-net-delay %v: must be 0 or more", o.NetDelay)
+	case o.NetJitter < 0:
+		return Usagef("-net-jitter %v: must be 0 or more", o.NetJitter)
+	}
+	if o.Serve != "" {
+		if _, err := ParseListenAddr(o.Serve); err != nil {
+			return Usagef("-serve %s: %v", o.Serve, err)
+		}
+	}
+	for _, name := range []string{"players", "max-players"} {
+		if o.Given(name) && o.Serve == "" {
+			return Usagef("-%s needs -serve", name)
+		}
+	}
+	for _, name := range []string{"net-delay", "net-jitter"} {
+		if o.Given(name) && !o.Client() {
+			return Usagef("-%s needs -connect or -spectate (it delays a client's traffic)", name)
+		}
+	}
+	switch {
+	case o.Given("input-delay") && !o.Networked():
+		return Usagef("-input-delay needs -serve or -connect")
+	case o.Given("input-delay") && o.Spectate != "":
+		return Usagef("-input-delay means nothing with -spectate (a spectator sends no input)")
+	case o.Networked() && (o.Replay != "" || o.Verify || o.Partial):
+		return Usagef("-replay conflicts with -serve, -connect and -spectate (replay the server's recording on its own)")
+	case o.Client() && o.Record != "":
+		return Usagef("-record means nothing on a client: the server's -record is the match's recording")
+	case o.Client() && o.Given("ticks") && !o.Headless:
+		return Usagef("-ticks needs -headless")
+	case o.Client() && o.Given("ticks"):
+		return Usagef("-ticks means nothing for a client: the server's -ticks ends the match")
+	}
+	return nil
+}
+
+// ParseListenAddr turns a -serve address into one to listen on: a port,
+// :port or host:port; without a host it is 127.0.0.1 (this machine only),
+// as -pprof's. Port 0 picks a free port.
+func ParseListenAddr(s string) (string, error) {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		host, port = "", s
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return "", fmt.Errorf("want a port (7000), :port or host:port (0.0.0.0:7000 to accept other machines)")
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
 }
 
 // Summary describes the options in one line for the log.

@@ -56,6 +56,8 @@ type Gate struct {
 
 	// What the simulation has been told, for resynchronising with the
 	// devices when it resumes.
+	sink InputSink // where device events go: the engine's Input unless SetSink
+
 	keys    [engine.KeyCount]bool
 	buttons [engine.MouseButtonCount]bool
 	cursorX float64
@@ -66,7 +68,7 @@ type Gate struct {
 // pauseUnfocused, the simulation also stops while the window does not have
 // the focus.
 func New(dev Devices, e *engine.Engine, pauseUnfocused bool, log logrus.FieldLogger) *Gate {
-	return &Gate{dev: dev, e: e, log: log, pauseUnfocused: pauseUnfocused, focused: dev.Focused()}
+	return &Gate{dev: dev, e: e, log: log, pauseUnfocused: pauseUnfocused, focused: dev.Focused(), sink: e.Input}
 }
 
 // SetUser sets the game's own pause.
@@ -119,7 +121,7 @@ func (g *Gate) Update(now, last time.Duration) {
 	if g.focused && !focused {
 		// The window system will not report the releases that happen
 		// elsewhere: release everything now so nothing sticks.
-		g.e.Input.ReleaseAll(now)
+		g.sink.ReleaseAll(now)
 		g.keys = [engine.KeyCount]bool{}
 		g.buttons = [engine.MouseButtonCount]bool{}
 	}
@@ -198,5 +200,15 @@ func (g *Gate) Input(ev engine.InputEvent) {
 	case engine.CursorMove:
 		g.cursorX, g.cursorY = ev.X, ev.Y
 	}
-	g.e.Input.Push(ev)
+	g.sink.Push(ev)
 }
+
+// InputSink receives a window's device events: an engine's Input, or a
+// networked client's local input.
+type InputSink interface {
+	Push(engine.InputEvent)
+	ReleaseAll(t time.Duration)
+}
+
+// SetSink sends the device events to s instead of the engine's Input.
+func (g *Gate) SetSink(s InputSink) { g.sink = s }
