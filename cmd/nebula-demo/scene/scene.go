@@ -1,22 +1,30 @@
 // Package scene is the demo's world: cubes bouncing and spinning in a box,
-// a cube the player steers, one that orbits and spins fast (to exercise
-// slerp and Hermite interpolation), one that teleports every two
-// seconds (to exercise the teleport snap), and a planner: every PlanEvery
-// ticks it submits an off-loop job that takes 50 to 500 ms and picks new
-// velocities for a few cubes, applied at a tick boundary (engine.Jobs).
+// a cube for each player, steered by that player, one that orbits and spins
+// fast (to exercise slerp and Hermite interpolation), one that teleports
+// every two seconds (to exercise the teleport snap), and a planner: every
+// PlanEvery ticks it submits an off-loop job that takes 50 to 500 ms and
+// picks new velocities for a few cubes, applied at a tick boundary
+// (engine.Jobs).
+//
+// Player 0's cube (Scene.Player) is made by Setup and stays for the whole
+// run, at rest while player 0 is not in the match: a single-player game is
+// player 0 alone. In a match, every other player gets a cube at the tick
+// it joins (on the floor, at a place and in a colour fixed by its ID) and
+// loses it at the tick it leaves. Each player cube carries its player's ID
+// (component "owner"); Scene.PlayerCube finds a player's cube.
 //
 // The scene keeps its own state in the world, where snapshots, the state
 // hash, replays and rollback see it: every bouncing cube counts its wall
-// bounces (component "bounces") and knows whether it touches the player
+// bounces (component "bounces") and knows whether it touches a player cube
 // (component "touching"), the teleporter counts down to its next jump
-// (component "countdown"), and the player scores a point for every cube
-// that comes to touch it (resource "score").
+// (component "countdown"), and the match scores a point for every cube
+// that comes to touch a player cube (resource "score", one for the match).
 //
 // Everything here runs in FixedUpdate and follows the determinism rules:
-// it reads only the world, the tick's input, the fixed step and the tick
-// number, takes randomness from the world's RNG, and rounds every product
-// explicitly (package detmath), so a run hashes the same on every display
-// and every build.
+// it reads only the world, the tick's players and their inputs, the fixed
+// step and the tick number, takes randomness from the world's RNG, walks
+// entities in slot order, and rounds every product explicitly (package
+// detmath), so a run hashes the same on every display and every build.
 package scene
 
 import (
@@ -40,8 +48,11 @@ var (
 )
 
 const (
-	// PlayerSpeed is how fast the arrow keys move the player, units/s.
+	// PlayerSpeed is how fast the arrow keys move a player's cube,
+	// units/s.
 	PlayerSpeed = 6
+	// PlayerSize is the edge of a player's cube.
+	PlayerSize = 1.5
 	// OrbitRadius and OrbitSpeed (rad/s) describe the orbiting cube's path;
 	// OrbitSpin (rad/s) is how fast it turns about its own axis: 2 turns a
 	// second, 12 degrees a tick at 60 Hz.
@@ -67,16 +78,34 @@ const ID = "nebula-demo/cubes"
 // CrashSystem is the name of the system that panics at PanicAt.
 const CrashSystem = "crash-test"
 
-// Score is the player's score, the scene's resource.
+// Score is the match's score, the scene's resource: one for all the
+// players.
 type Score struct {
-	Points  uint32 // one for every cube that came to touch the player
-	Touches uint32 // cubes touching the player at the end of the last tick
+	Points  uint32 // one for every cube that came to touch a player cube
+	Touches uint32 // cubes touching a player cube at the end of the last tick
+}
+
+// playerColors are the colours of the player cubes: player id's cube is
+// playerColors[id%len(playerColors)], player 0's green.
+var playerColors = [...][4]uint8{
+	{60, 220, 90, 255},   // green
+	{70, 130, 250, 255},  // blue
+	{220, 80, 220, 255},  // magenta
+	{60, 220, 230, 255},  // cyan
+	{250, 140, 40, 255},  // orange
+	{240, 240, 240, 255}, // white
+	{140, 90, 240, 255},  // violet
+	{250, 130, 170, 255}, // pink
 }
 
 // Scene holds the demo's special entities and its components and
 // resources.
 type Scene struct {
-	Player, Orbiter, Teleporter engine.Entity // the steered, the orbiting and the teleporting cube
+	// Player is player 0's cube, made by Setup; the cubes of the other
+	// players come and go with them (PlayerCube finds them).
+	Player engine.Entity
+	// Orbiter and Teleporter are the orbiting and the teleporting cube.
+	Orbiter, Teleporter engine.Entity
 	// Cubes is the number of bouncing cubes.
 	Cubes int
 	// PanicAt makes the CrashSystem panic at that tick (0 = never): a
@@ -85,19 +114,24 @@ type Scene struct {
 
 	// Bounces counts each bouncing cube's bounces off the walls.
 	Bounces *engine.Component[uint32]
-	// Touching marks the bouncing cubes that touch the player.
+	// Touching marks the bouncing cubes that touch a player cube.
 	Touching *engine.Component[bool]
 	// Countdown is the ticks left before the teleporter's next jump.
 	Countdown *engine.Component[uint32]
-	// Score is the player's score.
+	// Score is the match's score.
 	Score *engine.Resource[Score]
+	// Owner marks the player cubes (player 0's included) with the ID of
+	// the player who steers them.
+	Owner *engine.Component[engine.PlayerID]
 
 	plan engine.JobKind
 }
 
-// Setup spawns cubes bouncing cubes plus the three special ones into e's
-// world and adds the scene's systems to FixedUpdate. Positions, velocities,
-// spins, sizes and colours come from the world's RNG.
+// Setup spawns cubes bouncing cubes plus the three special ones (player
+// 0's cube, the orbiter and the teleporter) into e's world and adds the
+// scene's systems to FixedUpdate. The bouncing cubes' positions,
+// velocities, spins, sizes and colours come from the world's RNG. The
+// cubes of the other players are spawned as they join (see PlayerCube).
 func Setup(e *engine.Engine, cubes int) *Scene {
 	w := e.World
 	rng := w.RNG()
@@ -107,6 +141,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 		Touching:  engine.NewComponent[bool](w, "touching"),
 		Countdown: engine.NewComponent[uint32](w, "countdown"),
 		Score:     engine.NewResource(w, "score", Score{}),
+		Owner:     engine.NewComponent[engine.PlayerID](w, "owner"),
 	}
 	for range cubes {
 		size := rng.Range(0.3, 0.8)
@@ -124,8 +159,9 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 		s.Touching.Set(c, false)
 	}
 
-	s.Player = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] + 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.5, 1.5, 1.5}}, engine.Interpolate)
-	w.SetColor(s.Player, [4]uint8{60, 220, 90, 255})
+	s.Player = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] + 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
+	w.SetColor(s.Player, playerColors[0])
+	s.Owner.Set(s.Player, 0)
 
 	s.Orbiter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{OrbitRadius, 0, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Hermite)
 	w.SetColor(s.Orbiter, [4]uint8{250, 200, 40, 255})
@@ -135,6 +171,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
 	s.Countdown.Set(s.Teleporter, teleportTicks(float32(e.Loop.DT())))
 
+	e.AddFixed("join", s.joinLeave)
 	e.AddFixed("player", s.steerPlayer)
 	e.AddFixed("move", s.move)
 	e.AddFixed("orbit", s.orbit)
@@ -218,27 +255,90 @@ func (s *Scene) applyPlan(c *engine.FixedContext, _, out []byte) {
 	}
 }
 
-// steerPlayer sets the player's velocity from the arrow keys; Space gives it
-// a new colour.
+// PlayerCube returns the cube of player id, and whether it has one: player
+// 0 always has one (Player), another player while it is in the match. w is
+// the world Setup was given.
+func (s *Scene) PlayerCube(w *engine.World, id engine.PlayerID) (engine.Entity, bool) {
+	owners, _ := s.Owner.Slices()
+	for _, i := range s.Owner.Indices() {
+		if owners[i] == id {
+			return w.EntityAt(int(i))
+		}
+	}
+	return engine.Entity{}, false
+}
+
+// PlayerSpot returns where the cube of player id appears when it joins:
+// on the floor, 2 units or more from the walls, at whole-unit x and z
+// fixed by the ID. The spots of players 1 to engine.MaxPlayers-1 are all
+// different, and none is player 0's (the centre of the floor).
+func PlayerSpot(id engine.PlayerID) mgl32.Vec3 {
+	n := uint32(id)
+	xs := max(uint32(2*Box[0]-4), 1) // whole units across the floor, x
+	zs := max(uint32(2*Box[2]-4), 1) // and z
+	// x fixes n mod xs (3 is prime to 28, the default); z adds n/xs, so
+	// that IDs with the same x differ in z.
+	x := n * 3 % xs
+	z := (n%xs*7 + n/xs + 1) % zs
+	return mgl32.Vec3{-Box[0] + 2 + float32(x), -Box[1] + 1, -Box[2] + 2 + float32(z)}
+}
+
+// joinLeave despawns the cube of every player who left the match at this
+// tick, then spawns one for every player who joined (player 0 keeps
+// Player, which stays: it rests while player 0 is out). It runs first in
+// the tick, so the tick's other systems see the cubes of exactly the
+// players in the match.
+func (s *Scene) joinLeave(c *engine.FixedContext) {
+	w := c.World
+	for _, id := range c.Players.Left() {
+		if id == 0 {
+			continue
+		}
+		if cube, ok := s.PlayerCube(w, id); ok {
+			w.Despawn(cube)
+		}
+	}
+	for _, id := range c.Players.Joined() {
+		if _, ok := s.PlayerCube(w, id); ok {
+			continue // player 0's, or already spawned
+		}
+		cube := w.Spawn(engine.Transform{Pos: PlayerSpot(id), Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
+		w.SetColor(cube, playerColors[int(id)%len(playerColors)])
+		s.Owner.Set(cube, id)
+	}
+}
+
+// steerPlayer sets the velocity of every player cube, in slot order, from
+// its owner's arrow keys (zero while the owner is not in the match); Space
+// gives the cube a new colour.
 func (s *Scene) steerPlayer(c *engine.FixedContext) {
-	var v mgl32.Vec3
-	in := c.Input
-	if in.Down(engine.KeyArrowRight) {
-		v[0] += PlayerSpeed
-	}
-	if in.Down(engine.KeyArrowLeft) {
-		v[0] -= PlayerSpeed
-	}
-	if in.Down(engine.KeyArrowUp) {
-		v[2] -= PlayerSpeed
-	}
-	if in.Down(engine.KeyArrowDown) {
-		v[2] += PlayerSpeed
-	}
-	c.World.SetVelocity(s.Player, v, mgl32.Vec3{})
-	if in.JustPressed(engine.KeySpace) {
-		rng := c.World.RNG()
-		c.World.SetColor(s.Player, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
+	w := c.World
+	owners, _ := s.Owner.Slices()
+	for _, i := range s.Owner.Indices() {
+		cube, _ := w.EntityAt(int(i))
+		in := c.Players.Input(owners[i])
+		if in == nil {
+			w.SetVelocity(cube, mgl32.Vec3{}, mgl32.Vec3{})
+			continue
+		}
+		var v mgl32.Vec3
+		if in.Down(engine.KeyArrowRight) {
+			v[0] += PlayerSpeed
+		}
+		if in.Down(engine.KeyArrowLeft) {
+			v[0] -= PlayerSpeed
+		}
+		if in.Down(engine.KeyArrowUp) {
+			v[2] -= PlayerSpeed
+		}
+		if in.Down(engine.KeyArrowDown) {
+			v[2] += PlayerSpeed
+		}
+		w.SetVelocity(cube, v, mgl32.Vec3{})
+		if in.JustPressed(engine.KeySpace) {
+			rng := w.RNG()
+			w.SetColor(cube, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
+		}
 	}
 }
 
@@ -323,14 +423,14 @@ func (s *Scene) teleport(c *engine.FixedContext) {
 	w.Teleport(s.Teleporter, t)
 }
 
-// touch scores a point for every bouncing cube that comes to touch the
-// player: their boxes (at their scale, ignoring rotation) overlap at the
-// end of the tick and did not at the end of the tick before.
+// touch scores a point for every bouncing cube that comes to touch a
+// player cube: its box (at its scale, ignoring rotation) overlaps that of
+// some player cube at the end of the tick and overlapped none at the end
+// of the tick before. A cube touching several player cubes counts once.
 func (s *Scene) touch(c *engine.FixedContext) {
 	w := c.World
 	b := w.Bodies()
-	player := s.Player.Index()
-	pp, ps := b.Pos[player], b.Scale[player]
+	players := s.Owner.Indices()
 	touching, has := s.Touching.Slices()
 	score := s.Score.Ptr()
 	score.Touches = 0
@@ -339,11 +439,10 @@ func (s *Scene) touch(c *engine.FixedContext) {
 			continue
 		}
 		p, sc := b.Pos[i], b.Scale[i]
-		now := true
-		for a := range 3 {
-			reach := float32(0.5*ps[a]) + float32(0.5*sc[a])
-			if d := p[a] - pp[a]; d > reach || d < -reach {
-				now = false
+		now := false
+		for _, j := range players {
+			if overlap(b.Pos[j], b.Scale[j], p, sc) {
+				now = true
 				break
 			}
 		}
@@ -355,4 +454,17 @@ func (s *Scene) touch(c *engine.FixedContext) {
 		}
 		touching[i] = now
 	}
+}
+
+// overlap reports whether the boxes centred at p and q with sizes sp and
+// sq (ignoring rotation) overlap: on every axis their centres are no
+// further apart than the sum of their half sizes.
+func overlap(p, sp, q, sq mgl32.Vec3) bool {
+	for a := range 3 {
+		reach := float32(0.5*sp[a]) + float32(0.5*sq[a])
+		if d := q[a] - p[a]; d > reach || d < -reach {
+			return false
+		}
+	}
+	return true
 }
