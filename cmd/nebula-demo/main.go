@@ -59,11 +59,16 @@ const maxEntities = 1_000_000
 type flags struct {
 	entities    int    // -entities: cubes in the scene
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
+	// desyncAtTick (debug, a networked client): a fixed system nudges a
+	// cube at that tick, so that the client's state differs from the
+	// server's; 0 is off.
+	desyncAtTick uint64
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "cubes in the scene")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
+	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: nudge a cube at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
 }
 
 func (f *flags) check(opts *cli.Options) error {
@@ -72,6 +77,10 @@ func (f *flags) check(opts *cli.Options) error {
 		return cli.Usagef("-entities %d: must be from 0 to %d", f.entities, maxEntities)
 	case opts.Replay != "" && opts.Given("panic-at-tick"):
 		return cli.Usagef("-panic-at-tick conflicts with -replay (the recording says where a panic was injected)")
+	case opts.Given("panic-at-tick") && opts.Client():
+		return cli.Usagef("-panic-at-tick means nothing on a client (the server's scene parameters say where a panic is injected)")
+	case opts.Given("desync-at-tick") && opts.Connect == "":
+		return cli.Usagef("-desync-at-tick needs -connect (it makes a player's state differ from the server's)")
 	}
 	return nil
 }
@@ -83,14 +92,21 @@ func (f *flags) check(opts *cli.Options) error {
 func run(args []string, stdout, stderr io.Writer) int {
 	f := &flags{}
 	return app.Main(program, args, stdout, stderr, app.Game{
-		Flags:   f.register,
-		Check:   f.check,
-		Records: true, // record.go handles -record, -replay and the rest
-		Run:     func(s *app.Session) error { return runDemo(s, f) },
+		Flags:     f.register,
+		Check:     f.check,
+		Records:   true, // record.go handles -record, -replay and the rest
+		Networked: true, // net.go handles -serve, -connect and -spectate
+		Run:       func(s *app.Session) error { return runDemo(s, f) },
 	})
 }
 
 func runDemo(s *app.Session, f *flags) (err error) {
+	switch {
+	case s.Opts.Serve != "":
+		return runServer(s, f)
+	case s.Opts.Client():
+		return runClient(s, f)
+	}
 	// A replay takes the tick rate, seed, entity count and injected panic
 	// from its file; a bad file fails here, before any window opens.
 	var rep *replay.Replay

@@ -13,6 +13,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/app"
@@ -45,6 +46,7 @@ type windowDemo struct {
 // demoSession is what the windowed demo records or replays: a recording
 // (and the F5 snapshot), or a replay being played.
 type demoSession struct {
+	net    *netplay.Client // a networked client's session
 	rec    *recording
 	player *replay.Player
 	snap   []byte // the F5 snapshot
@@ -57,9 +59,15 @@ func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, sess *demoSe
 	cfg.Camera = camera
 	cfg.Overlay = true
 	cfg.OverlayText = d.overlayText
+	if sess.net != nil {
+		cfg.Input = sess.net.LocalInput()
+	}
 	return s.RunWindowed(e, cfg, func(r *desktop.Runner) {
 		d.r = r
 		r.SetOnKey(d.key)
+		if c := sess.net; c != nil {
+			e.AddUpdate("match-end", watchMatch(c, r))
+		}
 		if p := sess.player; p != nil {
 			// The window closes when the replay ends or stops agreeing
 			// with its recording.
@@ -148,6 +156,9 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 			d.log.WithField("path", path).Info("screenshot saved")
 		}
 	case engine.KeyP:
+		if netKeyOff(d, "pause") {
+			return
+		}
 		d.r.SetPaused(!d.r.Paused())
 	case engine.KeyI:
 		cfg := d.e.Interpolation()
@@ -176,6 +187,9 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 }
 
 func (d *windowDemo) setTickRate(hz int, remember bool) {
+	if netKeyOff(d, "changing the tick rate") {
+		return
+	}
 	if d.sess.player != nil {
 		// A replay ticks at the recording's rates, or it diverges.
 		d.log.Info("the tick rate is the recording's during a replay")
@@ -193,6 +207,9 @@ func (d *windowDemo) setTickRate(hz int, remember bool) {
 
 // saveSnapshot keeps a snapshot of the simulation in memory (F5).
 func (d *windowDemo) saveSnapshot() {
+	if netKeyOff(d, "saving a snapshot") {
+		return
+	}
 	if d.sess.player != nil {
 		d.log.Info("snapshots are off during a replay")
 		return
@@ -204,6 +221,9 @@ func (d *windowDemo) saveSnapshot() {
 // loadSnapshot restores the F5 snapshot (F9); the recording notes it, so
 // that the replay restores it at the same point.
 func (d *windowDemo) loadSnapshot() {
+	if netKeyOff(d, "loading a snapshot") {
+		return
+	}
 	switch {
 	case d.sess.player != nil:
 		d.log.Info("snapshots are off during a replay")

@@ -128,7 +128,7 @@ func (m *match) drain(timer *time.Timer) {
 			case evHash:
 				m.hash(ev.p, ev.hash)
 			case evGone:
-				ev.p.gone = true
+				ev.p.gone, ev.p.until = true, m.s.now()
 			}
 		case <-timer.C:
 			return
@@ -583,7 +583,7 @@ func (m *match) closeAll() {
 	for _, p := range m.peers {
 		p.out.close()
 		p.out.wait(max(time.Until(deadline), 10*time.Millisecond))
-		if !p.gone {
+		if p.until == 0 {
 			p.until = m.s.now()
 		}
 		p.conn.Close()

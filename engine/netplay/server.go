@@ -3,6 +3,7 @@ package netplay
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -447,7 +448,7 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 			switch {
 			case isTimeout(err):
 				s.bad.warn("idle", logrus.Fields{"conn": p.id, "remote": p.remote}, fmt.Sprintf("dropped a connection silent for %v", s.cfg.IdleTimeout))
-			case errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed):
+			case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed):
 				log.WithError(err).Info("connection closed")
 			default:
 				s.bad.warn("bad message", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that sent a bad message")
