@@ -59,8 +59,8 @@ const maxEntities = 1_000_000
 type flags struct {
 	entities    int    // -entities: cubes in the scene
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
-	// desyncAtTick (debug, a networked client): a fixed system nudges a
-	// cube at that tick, so that the client's state differs from the
+	// desyncAtTick (debug, a networked client): a fixed system adds a
+	// point to the score at that tick, so that the client's state differs from the
 	// server's; 0 is off.
 	desyncAtTick uint64
 }
@@ -68,7 +68,7 @@ type flags struct {
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "cubes in the scene")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
-	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: nudge a cube at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
+	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: add a point to the score at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
 }
 
 func (f *flags) check(opts *cli.Options) error {

@@ -111,8 +111,8 @@ type Scene struct {
 	// PanicAt makes the CrashSystem panic at that tick (0 = never): a
 	// debug switch to test crash capture.
 	PanicAt uint64
-	// DesyncAt makes the CrashSystem nudge the teleporting cube by a
-	// thousandth of a unit at that tick (0 = never): a debug switch that
+	// DesyncAt makes the CrashSystem add a point to the score at that tick
+	// (0 = never): a debug switch that
 	// makes one networked client's state differ from everyone else's, to
 	// test desync detection.
 	DesyncAt uint64
@@ -188,13 +188,11 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	return s
 }
 
-// crashTest panics at tick PanicAt, and nudges the teleporter at tick
-// DesyncAt.
+// crashTest panics at tick PanicAt, and adds a point to the score at
+// tick DesyncAt.
 func (s *Scene) crashTest(c *engine.FixedContext) {
 	if s.DesyncAt != 0 && c.Tick == s.DesyncAt {
-		t := c.World.Transform(s.Teleporter)
-		t.Pos[0] += 0.001
-		c.World.SetTransform(s.Teleporter, t)
+		s.Score.Ptr().Points++
 	}
 	if s.PanicAt != 0 && c.Tick == s.PanicAt {
 		panic(fmt.Sprintf("injected panic at tick %d (-panic-at-tick)", c.Tick))

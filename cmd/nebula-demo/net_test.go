@@ -1,0 +1,417 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
+)
+
+// proc is the demo binary running as a child of a network test.
+type proc struct {
+	name   string
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	done   chan struct{}
+	err    error
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+// startProc starts the demo with args; it is killed when the test ends.
+func startProc(t *testing.T, name string, env []string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, done: make(chan struct{})}
+	p.cmd = exec.Command(demoBinary(t), args...)
+	p.cmd.Env = env
+	p.cmd.Stdout = lockedWriter{&p.mu, &p.stdout}
+	p.cmd.Stderr = lockedWriter{&p.mu, &p.stderr}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+func (p *proc) out() (string, string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stdout.String(), p.stderr.String()
+}
+
+// wait waits for the process to end and returns its stdout; it fails the
+// test unless it exits with status 0.
+func (p *proc) wait(t *testing.T, timeout time.Duration) string {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(timeout):
+		out, errs := p.out()
+		t.Fatalf("%s did not end within %v\nstdout:\n%s\nstderr:\n%s", p.name, timeout, out, errs)
+	}
+	out, errs := p.out()
+	if p.err != nil {
+		t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", p.name, p.err, out, errs)
+	}
+	return out
+}
+
+// startServer starts a match server on a free loopback port and returns
+// it and its address.
+func startServer(t *testing.T, args ...string) (*proc, string) {
+	t.Helper()
+	p := startProc(t, "server", os.Environ(), append([]string{"-serve", "127.0.0.1:0"}, args...)...)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		out, _ := p.out()
+		if m := regexp.MustCompile(`listening on (\S+)\n`).FindStringSubmatch(out); m != nil {
+			return p, m[1]
+		}
+		select {
+		case <-p.done:
+			_, errs := p.out()
+			t.Fatalf("the server ended before listening: %v\n%s", p.err, errs)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatal("the server did not print its address within 20 s")
+	return nil, ""
+}
+
+var hashLine = regexp.MustCompile(`state-hash (\d+) ([0-9a-f]{16})`)
+
+// stateHash returns the state-hash line of a program's stdout.
+func stateHash(t *testing.T, name, out string) string {
+	t.Helper()
+	m := hashLine.FindString(out)
+	if m == "" {
+		t.Fatalf("%s printed no state-hash line:\n%s", name, out)
+	}
+	return m
+}
+
+// verifyRecording replays a server's recording headless and checks it
+// prints "replay ok <ticks>" and the match's final hash.
+func verifyRecording(t *testing.T, path string, ticks int, hash string) {
+	t.Helper()
+	out, err := exec.Command(demoBinary(t), "-replay", path, "-headless", "-verify", "-print-hash", "-log-level", "error").CombinedOutput()
+	if err != nil {
+		t.Fatalf("verifying the recording: %v\n%s", err, out)
+	}
+	if want := fmt.Sprintf("replay ok %d\n", ticks); !strings.Contains(string(out), want) || !strings.Contains(string(out), hash) {
+		t.Errorf("the recording's verification printed %q, want %q and %q", out, want, hash)
+	}
+}
+
+// A server, three headless players (one of them behind 50 ms +/- 10 ms of
+// simulated latency each way) and a spectator play 1,200 ticks: all five
+// end with the same state hash, and the server's recording verifies.
+func TestMatchOverTCP(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "match.rep")
+	srv, addr := startServer(t, "-players", "3", "-ticks", "1200", "-record", rec, "-print-hash")
+	clients := []*proc{
+		startProc(t, "player A", os.Environ(), "-connect", addr, "-headless", "-print-hash"),
+		startProc(t, "player B", os.Environ(), "-connect", addr, "-headless", "-print-hash"),
+		startProc(t, "player C (50 ms)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-net-delay", "50ms", "-net-jitter", "10ms"),
+		startProc(t, "spectator", os.Environ(), "-spectate", addr, "-headless", "-print-hash"),
+	}
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	if !strings.HasPrefix(want, "state-hash 1200 ") {
+		t.Fatalf("server: %q, want tick 1200", want)
+	}
+	for _, c := range clients {
+		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+	}
+	out, _ := srv.out()
+	if !strings.Contains(out, "1200 ticks") || !strings.Contains(out, "3 players, 1 spectators, 0 desyncs") {
+		t.Errorf("the match report does not say 1200 ticks, 3 players, 1 spectator, 0 desyncs:\n%s", out)
+	}
+	t.Logf("server:\n%s", out)
+	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
+}
+
+// A player joins at about tick 600 and ends with everyone's hash; one
+// killed with SIGKILL at about tick 400 leaves the others playing on, and
+// the recording verifies.
+func TestLateJoinAndKilledPlayer(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "match.rep")
+	srv, addr := startServer(t, "-players", "2", "-ticks", "1200", "-record", rec, "-print-hash")
+	a := startProc(t, "player A", os.Environ(), "-connect", addr, "-headless", "-print-hash")
+	b := startProc(t, "player B (killed)", os.Environ(), "-connect", addr, "-headless", "-print-hash")
+	// The match starts once both are in; tick n is due n/60 s later.
+	waitLog(t, srv, "match started", 20*time.Second)
+	start := time.Now()
+	time.Sleep(time.Until(start.Add(400 * time.Second / 60)))
+	b.cmd.Process.Signal(syscall.SIGKILL)
+	<-b.done
+	time.Sleep(time.Until(start.Add(600 * time.Second / 60)))
+	late := startProc(t, "late joiner", os.Environ(), "-connect", addr, "-headless", "-print-hash")
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	for _, c := range []*proc{a, late} {
+		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+	}
+	out, _ := srv.out()
+	t.Logf("server:\n%s", out)
+	rows := reportRows(out)
+	if len(rows) != 3 {
+		t.Fatalf("the report has %d clients, want 3:\n%s", len(rows), out)
+	}
+	if left := tickRange(t, rows[1]); left[1] < 380 || left[1] > 460 {
+		t.Errorf("the killed player left at tick %d, want about 400", left[1])
+	}
+	if joined := tickRange(t, rows[2]); joined[0] < 590 || joined[0] > 680 {
+		t.Errorf("the late joiner joined at tick %d, want about 600 (plus the join lead)", joined[0])
+	}
+	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
+}
+
+// waitLog waits until p's stderr holds text.
+func waitLog(t *testing.T, p *proc, text string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if _, errs := p.out(); strings.Contains(errs, text) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, errs := p.out()
+	t.Fatalf("%s did not log %q within %v:\n%s", p.name, text, timeout, errs)
+}
+
+// reportRows returns the rows of the match report's table (players and
+// spectators), without its header.
+func reportRows(out string) [][]string {
+	var rows [][]string
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 0 && f[0] == "player" && len(f) > 1 && f[1] == "name":
+			in = true
+		case in && len(f) >= 3 && (f[0] == "spectator" || f[0][0] >= '0' && f[0][0] <= '9'):
+			rows = append(rows, f)
+		default:
+			in = false
+		}
+	}
+	return rows
+}
+
+// tickRange parses a report row's "join-leave" ticks ("end" is 0).
+func tickRange(t *testing.T, row []string) [2]uint64 {
+	t.Helper()
+	for _, f := range row {
+		var a uint64
+		var b string
+		if n, _ := fmt.Sscanf(f, "%d-%s", &a, &b); n == 2 {
+			var l uint64
+			fmt.Sscanf(b, "%d", &l)
+			return [2]uint64{a, l}
+		}
+	}
+	t.Fatalf("no tick range in report row %q", row)
+	return [2]uint64{}
+}
+
+// -desync-at-tick on one client: the server detects it at the next hash
+// (tick 120), both sides report it and write their dumps, the client
+// resynchronises, and the match ends with matching hashes.
+func TestDesyncIsDetectedAndResynchronised(t *testing.T) {
+	dir := t.TempDir()
+	srv, addr := startServer(t, "-players", "2", "-ticks", "300", "-print-hash", "-crash-dir", dir)
+	a := startProc(t, "player A", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-crash-dir", dir)
+	b := startProc(t, "player B (desync)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-crash-dir", dir, "-desync-at-tick", "100")
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	for _, c := range []*proc{a, b} {
+		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+	}
+	out, serr := srv.out()
+	if !strings.Contains(out, "1 desyncs") || !strings.Contains(serr, "desync") || !strings.Contains(serr, "tick=120") {
+		t.Errorf("the server did not report one desync at tick 120:\n%s\n%s", out, serr)
+	}
+	_, berr := b.out()
+	if !strings.Contains(berr, "resynchronised") {
+		t.Errorf("player B did not report its resynchronisation:\n%s", berr)
+	}
+	dumps, _ := filepath.Glob(filepath.Join(dir, "desync-120-*.dump"))
+	if len(dumps) != 2 {
+		t.Fatalf("dumps %v, want the server's and player B's", dumps)
+	}
+	s, _ := os.ReadFile(dumps[0])
+	c, _ := os.ReadFile(dumps[1])
+	if diff := engine.DiffDumps(s, c, 20); !strings.Contains(strings.Join(diff, "\n"), `resource "score"`) {
+		t.Errorf("the dumps should differ in the score; the diff:\n%s", strings.Join(diff, "\n"))
+	}
+}
+
+// Bad input, each kind on its own connection, while a player plays a
+// match: the server drops that connection and the player finishes with
+// the server's hash.
+func TestBadInputDoesNotStopTheServer(t *testing.T) {
+	srv, addr := startServer(t, "-players", "1", "-ticks", "600", "-print-hash")
+	player := startProc(t, "player", os.Environ(), "-connect", addr, "-headless", "-print-hash")
+	waitLog(t, srv, "match started", 20*time.Second)
+
+	probe, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	scene.Setup(probe, 0)
+	fp := probe.World.Schema().Fingerprint()
+	hello := func(scene string, fp uint64) []byte {
+		b := wire.AppendPreamble(nil)
+		return wire.AppendMessage(b, &wire.Hello{Version: wire.Version, Role: wire.RolePlayer, Scene: scene, Fingerprint: fp, Name: "bad"})
+	}
+	frame := func(typ byte, body []byte) []byte {
+		b := binary.LittleEndian.AppendUint32(nil, uint32(1+len(body)))
+		return append(append(b, typ), body...)
+	}
+	var wrongVersion []byte
+	wrongVersion = append(wrongVersion, wire.Magic...)
+	wrongVersion = binary.LittleEndian.AppendUint16(wrongVersion, 99)
+	good := hello(scene.ID, fp)
+	farInput := append(append([]byte{}, good...), wire.AppendMessage(nil, &wire.Input{First: 1 << 40, Inputs: make([]engine.InputSnapshot, 1)})...)
+	cases := []struct {
+		name string
+		send []byte
+		want string // in the reply, if any
+	}{
+		{"garbage", []byte("\x00\x01\x02garbage\xff\xfe"), ""},
+		{"http", []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), ""},
+		{"wrong version", wrongVersion, "version mismatch"},
+		{"wrong scene", hello("another/scene", fp), "scene mismatch"},
+		{"wrong schema", hello(scene.ID, fp^1), "schema mismatch"},
+		{"oversized message", append(append([]byte{}, good...), frame(byte(wire.TypeInput), make([]byte, 1<<20))...), ""},
+		{"unknown type", append(append([]byte{}, good...), frame(200, nil)...), ""},
+		{"truncated message", append(append([]byte{}, good...), frame(byte(wire.TypeHash), []byte{1, 2, 3})...), ""},
+		{"input far in the future", farInput, ""},
+		{"server message", append(append([]byte{}, good...), wire.AppendMessage(nil, &wire.End{Tick: 1, Reason: wire.EndTicks})...), ""},
+	}
+	for _, tc := range cases {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		conn.Write(tc.send)
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		reply, _ := io.ReadAll(conn) // the server closes the connection
+		conn.Close()
+		if tc.want != "" && !bytes.Contains(reply, []byte(tc.want)) && !bytes.Contains(reply, []byte(strings.Split(tc.want, " ")[0])) {
+			t.Errorf("%s: the server answered %q, want a refusal naming %q", tc.name, reply, tc.want)
+		}
+	}
+	// A handshake that never finishes, and a burst of connections.
+	silent, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	for range 300 {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+		}
+	}
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	if got := stateHash(t, player.name, player.wait(t, 10*time.Second)); got != want {
+		t.Errorf("player: %q, server %q", got, want)
+	}
+	_, serr := srv.out()
+	for _, kind := range []string{`kind="not a client"`, `kind=version`, `kind=refused`, `kind="bad message"`, `kind="input out of window"`, `kind="handshake timeout"`} {
+		if !strings.Contains(serr, kind) {
+			t.Errorf("the server's log has no line of %s", kind)
+		}
+	}
+	if t.Failed() {
+		t.Logf("server log:\n%s", serr)
+	}
+}
+
+// A client whose server is not a Nebula server, or goes away, exits with
+// status 1 and one line, within seconds.
+func TestClientExitsWhenTheServerIsNotThereOrGoesAway(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				conn.Write([]byte("SSH-2.0-OpenSSH_9.2\r\n"))
+				bufio.NewReader(conn).ReadString('\n')
+			}()
+		}
+	}()
+	check := func(name string, p *proc, want string) {
+		t.Helper()
+		select {
+		case <-p.done:
+		case <-time.After(8 * time.Second):
+			t.Fatalf("%s: the client did not exit within 8 s", name)
+		}
+		_, errs := p.out()
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		last := lines[len(lines)-1]
+		if code := p.cmd.ProcessState.ExitCode(); code != 1 || !strings.HasPrefix(last, "nebula-demo: ") || !strings.Contains(last, want) {
+			t.Errorf("%s: exit status %d, last line %q; want 1 and a line saying %q", name, code, last, want)
+		}
+	}
+	check("not Nebula", startProc(t, "client", os.Environ(), "-connect", ln.Addr().String(), "-headless"), "not a Nebula server")
+	refused := startProc(t, "client", os.Environ(), "-connect", "127.0.0.1:1", "-headless")
+	check("nothing listening", refused, "cannot connect")
+
+	srv, addr := startServer(t, "-players", "1")
+	c := startProc(t, "client", os.Environ(), "-connect", addr, "-headless")
+	waitLog(t, srv, "match started", 20*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	srv.cmd.Process.Signal(syscall.SIGKILL)
+	check("server killed", c, "went away")
+}
