@@ -27,7 +27,7 @@ type ClientConfig struct {
 	// the client's world (engine.Schema.Fingerprint): a server running
 	// another refuses the client.
 	Scene       string
-	Fingerprint uint64
+	Fingerprint uint64 // the client world's schema fingerprint
 	// Name names the client in the server's logs (at most wire.MaxName
 	// bytes).
 	Name string
@@ -125,8 +125,8 @@ type ClientReport struct {
 	Resyncs     int           // snapshots restored after a desync
 	Adjustments int           // changes of the send clock by more than half a millisecond
 	RTT         time.Duration // the best round trip measured
-	BytesUp     int64
-	BytesDown   int64
+	BytesUp     int64         // bytes sent to the server
+	BytesDown   int64         // bytes received from it
 }
 
 // Dial connects to the server at addr and does the handshake: it returns
@@ -382,6 +382,10 @@ func (c *Client) Done() bool {
 	last, ended := c.End()
 	return ended && c.simTick.Load() >= last
 }
+
+// Tick returns the last tick the client simulated. Safe from any
+// goroutine, unlike the engine's World.Tick while the engine runs.
+func (c *Client) Tick() uint64 { return c.simTick.Load() }
 
 // Report returns what the client counted so far.
 func (c *Client) Report() ClientReport {

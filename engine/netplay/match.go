@@ -312,7 +312,7 @@ func (m *match) start() {
 // joinLead is how many ticks after the last confirmed one a late joiner
 // joins: StartDelay in ticks, at least 1.
 func (m *match) joinLead() uint64 {
-	return max(uint64((m.s.cfg.StartDelay+m.dt-1)/m.dt), 1)
+	return max(uint64((m.s.cfg.StartDelay*m.rate+time.Second-1)/time.Second), 1)
 }
 
 // welcomeLate lets p into the running match: a snapshot (of the latest

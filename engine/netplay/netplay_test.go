@@ -297,7 +297,7 @@ func TestLateJoinerAndLeaverKeepTheMatchInSync(t *testing.T) {
 				// b leaves at about tick 100 (its connection is cut).
 				ctx, cancel := context.WithCancel(context.Background())
 				go func() {
-					for b.e.World.Tick() < 100 {
+					for b.c.Tick() < 100 {
 						time.Sleep(5 * time.Millisecond)
 					}
 					cancel()
@@ -305,7 +305,7 @@ func TestLateJoinerAndLeaverKeepTheMatchInSync(t *testing.T) {
 				b.c.RunHeadless(ctx)
 				b.c.Close()
 				// A third player joins at about tick 150.
-				for a.e.World.Tick() < 150 {
+				for a.c.Tick() < 150 {
 					time.Sleep(5 * time.Millisecond)
 				}
 				late, errLate = dialClient(t, ts.addr, wire.RolePlayer, nil)
@@ -412,7 +412,7 @@ func TestClientNoticesTheServerGoingAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		for a.e.World.Tick() < 30 {
+		for a.c.Tick() < 30 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		ts.srv.Close()
@@ -473,7 +473,7 @@ func TestClientNoticesAVanishedServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		for a.e.World.Tick() < 30 {
+		for a.c.Tick() < 30 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cut.Do(func() { close(cutNow) })

@@ -12,9 +12,9 @@ import (
 // Percentiles summarises durations: the median, the 95th and 99th
 // percentiles and the largest, to Latencies' resolution.
 type Percentiles struct {
-	Count         uint64
-	P50, P95, P99 time.Duration
-	Max           time.Duration
+	Count         uint64        // how many durations
+	P50, P95, P99 time.Duration // the median, the 95th and the 99th percentiles
+	Max           time.Duration // the largest
 }
 
 func percentiles(l *Latencies) Percentiles {
@@ -56,9 +56,9 @@ type PlayerReport struct {
 	Player    wire.PlayerID // the player ID (wire.NoPlayer for a spectator)
 	Name      string        // the name the client gave
 	Remote    string        // its address
-	Spectator bool
-	JoinTick  uint64 // the tick it joined at (0 for a spectator)
-	LeftTick  uint64 // the tick it left at, 0 if it stayed to the end
+	Spectator bool          // a spectator, not a player
+	JoinTick  uint64        // the tick it joined at (0 for a spectator)
+	LeftTick  uint64        // the tick it left at, 0 if it stayed to the end
 	// Inputs counts the ticks whose input arrived in time; Substituted
 	// those for which the server used the player's previous input; Late
 	// the inputs that arrived after their tick was confirmed.
@@ -73,7 +73,7 @@ type PlayerReport struct {
 	// BytesUp and BytesDown are the bytes the client sent and was sent
 	// (the protocol's, without TCP/IP headers), over Connected.
 	BytesUp, BytesDown int64
-	Connected          time.Duration
+	Connected          time.Duration // how long it was connected
 }
 
 // UpRate and DownRate are the client's bytes per second each way.

@@ -308,6 +308,18 @@ type peer struct {
 // may stamp inputs for, both ways.
 const inputRing = 2 * MaxInputAhead
 
+// connLog is log with the connection's fields that do not change once
+// its handshake is done: safe from the connection's own goroutine.
+func (p *peer) connLog(log logrus.FieldLogger) logrus.FieldLogger {
+	f := logrus.Fields{"conn": p.id, "remote": p.remote}
+	if p.name != "" {
+		f["name"] = p.name
+	}
+	return log.WithFields(f)
+}
+
+// logger is log with the connection's fields and its player: only on the
+// match goroutine, which assigns the player.
 func (p *peer) logger(log logrus.FieldLogger) logrus.FieldLogger {
 	f := logrus.Fields{"conn": p.id, "remote": p.remote}
 	if p.name != "" {
@@ -433,7 +445,7 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 // hashes to the match goroutine and answering pings, until the connection
 // ends; it returns why (nil for a Bye).
 func (s *Server) read(p *peer, r *wire.Reader) error {
-	log := p.logger(s.log)
+	log := p.connLog(s.log)
 	var window time.Time
 	var count int
 	for {
