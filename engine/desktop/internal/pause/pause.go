@@ -206,7 +206,9 @@ func (g *Gate) Input(ev engine.InputEvent) {
 // InputSink receives a window's device events: an engine's Input, or a
 // networked client's local input.
 type InputSink interface {
+	// Push queues a device event.
 	Push(engine.InputEvent)
+	// ReleaseAll releases, at time t, every key and button held.
 	ReleaseAll(t time.Duration)
 }
 
