@@ -52,8 +52,8 @@ const program = "nebula-demo"
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// maxEntities is the largest -entities.
-const maxEntities = 1_000_000
+// maxEntities is the largest -entities: what the scene's parameters carry.
+const maxEntities = scene.MaxEntities
 
 // flags are the demo's own flags, beside the common ones (package cli).
 type flags struct {

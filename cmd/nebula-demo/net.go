@@ -190,8 +190,9 @@ func runClient(s *app.Session, f *flags) error {
 	return nil
 }
 
-// netKeys handles, in a networked window, the keys that would change the
-// simulation outside the confirmed inputs: they are off.
+// netKeyOff reports, and logs, that a key that would change the
+// simulation outside the confirmed inputs (what) is off in a networked
+// window.
 func netKeyOff(d *windowDemo, what string) bool {
 	if d.sess.net == nil {
 		return false

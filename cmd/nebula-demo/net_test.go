@@ -196,11 +196,23 @@ func TestLateJoinAndKilledPlayer(t *testing.T) {
 	if len(rows) != 3 {
 		t.Fatalf("the report has %d clients, want 3:\n%s", len(rows), out)
 	}
-	if left := tickRange(t, rows[1]); left[1] < 380 || left[1] > 460 {
-		t.Errorf("the killed player left at tick %d, want about 400", left[1])
+	// The rows come in the order the clients were let in, and A and B
+	// raced: find the one that left and the one that joined late.
+	var left, joined []uint64
+	for _, row := range rows {
+		r := tickRange(t, row)
+		if r[1] != 0 {
+			left = append(left, r[1])
+		}
+		if r[0] != 1 {
+			joined = append(joined, r[0])
+		}
 	}
-	if joined := tickRange(t, rows[2]); joined[0] < 590 || joined[0] > 680 {
-		t.Errorf("the late joiner joined at tick %d, want about 600 (plus the join lead)", joined[0])
+	if len(left) != 1 || left[0] < 380 || left[0] > 460 {
+		t.Errorf("leave ticks %v, want one, about 400 (the killed player's)", left)
+	}
+	if len(joined) != 1 || joined[0] < 590 || joined[0] > 680 {
+		t.Errorf("late join ticks %v, want one, about 600 plus the join lead", joined)
 	}
 	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
 }
@@ -321,9 +333,9 @@ func TestBadInputDoesNotStopTheServer(t *testing.T) {
 	}{
 		{"garbage", []byte("\x00\x01\x02garbage\xff\xfe"), ""},
 		{"http", []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), ""},
-		{"wrong version", wrongVersion, "version mismatch"},
-		{"wrong scene", hello("another/scene", fp), "scene mismatch"},
-		{"wrong schema", hello(scene.ID, fp^1), "schema mismatch"},
+		{"wrong version", wrongVersion, "protocol version 99"},
+		{"wrong scene", hello("another/scene", fp), `scene "another/scene"`},
+		{"wrong schema", hello(scene.ID, fp^1), "schema fingerprint"},
 		{"oversized message", append(append([]byte{}, good...), frame(byte(wire.TypeInput), make([]byte, 1<<20))...), ""},
 		{"unknown type", append(append([]byte{}, good...), frame(200, nil)...), ""},
 		{"truncated message", append(append([]byte{}, good...), frame(byte(wire.TypeHash), []byte{1, 2, 3})...), ""},
@@ -339,7 +351,7 @@ func TestBadInputDoesNotStopTheServer(t *testing.T) {
 		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 		reply, _ := io.ReadAll(conn) // the server closes the connection
 		conn.Close()
-		if tc.want != "" && !bytes.Contains(reply, []byte(tc.want)) && !bytes.Contains(reply, []byte(strings.Split(tc.want, " ")[0])) {
+		if tc.want != "" && !bytes.Contains(reply, []byte(tc.want)) {
 			t.Errorf("%s: the server answered %q, want a refusal naming %q", tc.name, reply, tc.want)
 		}
 	}

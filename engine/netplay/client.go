@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -447,8 +447,8 @@ func (c *Client) readLoop(r *wire.Reader) {
 			switch {
 			case isTimeout(err):
 				c.fail(fmt.Errorf("server %s stopped answering (nothing for %v)", c.addr, c.cfg.IdleTimeout))
-			case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed) || errors.Is(err, os.ErrDeadlineExceeded):
-				c.fail(fmt.Errorf("server %s went away (the connection closed before the match ended)", c.addr))
+			case closedByPeer(err):
+				c.fail(c.wentAway())
 			default:
 				c.fail(fmt.Errorf("server %s: %w", c.addr, err))
 			}
@@ -459,6 +459,19 @@ func (c *Client) readLoop(r *wire.Reader) {
 			return
 		}
 	}
+}
+
+// wentAway is the error of a server whose connection ended before the
+// match did.
+func (c *Client) wentAway() error {
+	return fmt.Errorf("server %s went away (the connection closed before the match ended)", c.addr)
+}
+
+// closedByPeer reports whether err means the connection is gone: closed,
+// reset or broken, rather than a message that could not be read.
+func closedByPeer(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED)
 }
 
 // receive acts on one message from the server.

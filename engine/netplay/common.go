@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -191,7 +192,7 @@ func tickTime(n uint64, rate time.Duration) time.Duration {
 
 // countingWriter counts the bytes written through it.
 type countingWriter struct {
-	w interface{ Write([]byte) (int, error) }
+	w io.Writer
 	n *atomic.Int64
 }
 

@@ -383,7 +383,7 @@ func (m *match) confirm(n uint64, now time.Duration) {
 	delete(m.leaves, n)
 	for _, id := range ct.Leaves {
 		if i := m.playerIndex(id); i >= 0 {
-			m.players[i].leftTick = n
+			m.players[i].stats.LeftTick = n
 			m.players = slices.Delete(m.players, i, i+1)
 		}
 	}
@@ -537,27 +537,29 @@ func (m *match) gone(p *peer, err error) {
 		fields["error"] = err.Error()
 	}
 	if p.role == wire.RolePlayer {
-		if i := m.playerIndex(p.player); i >= 0 && m.players[i] == p {
-			if !m.started || p.joinTick > m.confirmed+1 {
-				// Not in the match yet: it never joins.
-				if list := m.joins[p.joinTick]; list != nil {
-					m.joins[p.joinTick] = slices.DeleteFunc(list, func(id wire.PlayerID) bool { return id == p.player })
-				}
-				m.players = slices.Delete(m.players, i, i+1)
-			} else {
-				at := m.confirmed + 1
-				if p.joinTick == at {
-					// It would join and leave in one tick: it never joins.
-					m.joins[at] = slices.DeleteFunc(m.joins[at], func(id wire.PlayerID) bool { return id == p.player })
-					m.players = slices.Delete(m.players, i, i+1)
-				} else {
-					m.leaves[at] = append(m.leaves[at], p.player)
-					fields["leave_tick"] = at
-				}
-			}
-		}
+		m.drop(p, fields)
 	}
 	p.logger(s.log).WithFields(fields).Info("client left")
+}
+
+// drop takes a player whose connection ended out of the match: it leaves
+// at the next tick, or, if it would not be in the match by then, never
+// joins (a player cannot join and leave in one tick).
+func (m *match) drop(p *peer, fields logrus.Fields) {
+	i := m.playerIndex(p.player)
+	if i < 0 || m.players[i] != p {
+		return
+	}
+	next := m.confirmed + 1
+	if !m.started || p.joinTick >= next {
+		if list, ok := m.joins[p.joinTick]; ok {
+			m.joins[p.joinTick] = slices.DeleteFunc(list, func(id wire.PlayerID) bool { return id == p.player })
+		}
+		m.players = slices.Delete(m.players, i, i+1)
+		return
+	}
+	m.leaves[next] = append(m.leaves[next], p.player)
+	fields["leave_tick"] = next
 }
 
 // finish ends the match: every client is told, and what is queued for it
@@ -601,7 +603,6 @@ func (m *match) report() Report {
 	}
 	for _, p := range m.peers {
 		st := p.stats
-		st.LeftTick = p.leftTick
 		st.JoinTick = p.joinTick
 		st.Latency = percentiles(&p.latency)
 		st.BytesUp, st.BytesDown = p.bytesIn.Load(), p.out.sent.Load()

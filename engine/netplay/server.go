@@ -301,7 +301,6 @@ type peer struct {
 	last     engine.InputSnapshot // its latest confirmed input
 	stats    PlayerReport
 	latency  Latencies
-	leftTick uint64
 }
 
 // inputRing holds a player's inputs by tick: the window of ticks a client

@@ -153,7 +153,11 @@ func (c *Client) sendLoop() {
 	write := func(m wire.Message) bool {
 		c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if err := w.WriteMessage(m); err != nil {
-			c.fail(fmt.Errorf("cannot send to server %s: %w", c.addr, err))
+			if closedByPeer(err) {
+				c.fail(c.wentAway())
+			} else {
+				c.fail(fmt.Errorf("cannot send to server %s: %w", c.addr, err))
+			}
 			return false
 		}
 		return true

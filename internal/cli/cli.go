@@ -374,7 +374,7 @@ func (o *Options) checkModes() error {
 		return nil
 	}
 	if o.Client() && o.Headless {
-		for _, name := range []string{"ticks", "frames", "display-hz", "jitter", "jitter-seed"} {
+		for _, name := range []string{"frames", "display-hz", "jitter", "jitter-seed"} {
 			if o.Given(name) {
 				return Usagef("-%s means nothing for a networked client (it runs in real time until the server ends the match)", name)
 			}
@@ -475,8 +475,6 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-replay conflicts with -serve, -connect and -spectate (replay the server's recording on its own)")
 	case o.Client() && o.Record != "":
 		return Usagef("-record means nothing on a client: the server's -record is the match's recording")
-	case o.Client() && o.Given("ticks") && !o.Headless:
-		return Usagef("-ticks needs -headless")
 	case o.Client() && o.Given("ticks"):
 		return Usagef("-ticks means nothing for a client: the server's -ticks ends the match")
 	}

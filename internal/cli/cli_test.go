@@ -266,3 +266,68 @@ func TestGivenAndOwnFlags(t *testing.T) {
 		}
 	}
 }
+
+// parseNet is parse with the multiplayer flags too.
+func parseNet(args []string) (*Options, error) {
+	fs := flag.NewFlagSet("nebula-demo", flag.ContinueOnError)
+	o := Register(fs)
+	o.RegisterRecording(fs)
+	o.RegisterNetwork(fs)
+	if err := Parse(fs, args, io.Discard); err != nil {
+		return o, err
+	}
+	return o, o.Check(fs)
+}
+
+func TestNetworkFlags(t *testing.T) {
+	serve := []string{"-serve", ":0"}
+	conn := []string{"-connect", "127.0.0.1:7000"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-serve", ":0", "-connect", "x:1"}, "-serve, -connect and -spectate exclude each other"},
+		{[]string{"-serve", "nope"}, "-serve nope: want a port (7000), :port or host:port (0.0.0.0:7000 to accept other machines)"},
+		{append(serve, "-players", "0"), "-players 0: must be from 1 to 256"},
+		{append(serve, "-players", "9"), "-players 9: more than -max-players 8"},
+		{append(serve, "-max-players", "257"), "-max-players 257: must be from 1 to 256"},
+		{append(serve, "-input-delay", "256"), "-input-delay 256: must be from 0 to 255 ticks"},
+		{append(serve, "-width", "640"), "-width means nothing with -serve (a server has no window and runs in real time)"},
+		{append(serve, "-headless"), "-headless means nothing with -serve (a server has no window and runs in real time)"},
+		{append(serve, "-display-hz", "30"), "-display-hz means nothing with -serve (a server has no window and runs in real time)"},
+		{append(serve, "-net-delay", "50ms"), "-net-delay needs -connect or -spectate (it delays a client's traffic)"},
+		{append(conn, "-players", "2"), "-players needs -serve"},
+		{append(conn, "-net-delay", "-1s"), "-net-delay -1s: must be 0 or more"},
+		{append(conn, "-record", "r.rep"), "-record means nothing on a client: the server's -record is the match's recording"},
+		{append(conn, "-ticks", "10"), "-ticks means nothing for a client: the server's -ticks ends the match"},
+		{append(conn, "-headless", "-ticks", "10"), "-ticks means nothing for a client: the server's -ticks ends the match"},
+		{append(conn, "-headless", "-display-hz", "30"), "-display-hz means nothing for a networked client (it runs in real time until the server ends the match)"},
+		{append(conn, "-replay", "r.rep"), "-replay conflicts with -serve, -connect and -spectate (replay the server's recording on its own)"},
+		{[]string{"-spectate", "x:1", "-input-delay", "2"}, "-input-delay means nothing with -spectate (a spectator sends no input)"},
+		{[]string{"-input-delay", "2"}, "-input-delay needs -serve or -connect"},
+	} {
+		_, err := parseNet(tc.args)
+		var ue *UsageError
+		if !errors.As(err, &ue) || err.Error() != tc.want {
+			t.Errorf("%q: %v, want the usage error %q", tc.args, err, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		append(serve, "-players", "3", "-max-players", "4", "-ticks", "100", "-record", "m.rep", "-print-hash", "-input-delay", "2"),
+		append(conn, "-headless", "-print-hash", "-net-delay", "50ms", "-net-jitter", "10ms", "-seed", "7"),
+		append(conn, "-width", "640", "-frames", "100"),
+		{"-spectate", "x:1", "-headless"},
+	} {
+		o, err := parseNet(args)
+		if err != nil {
+			t.Errorf("%q: %v, want no error", args, err)
+			continue
+		}
+		if o.Serve != "" && !o.Headless {
+			t.Errorf("%q: a server runs headless", args)
+		}
+	}
+	if a, err := ParseListenAddr("7000"); err != nil || a != "127.0.0.1:7000" {
+		t.Errorf("ParseListenAddr(7000) = %q, %v; want 127.0.0.1:7000 (a host-less address is this machine only)", a, err)
+	}
+}
