@@ -222,3 +222,24 @@ func BenchmarkRollback(b *testing.B) {
 		check(b, e, "after the benchmark")
 	})
 }
+
+// BenchmarkTouch measures the touch system on 1,000 cubes with 1 and with
+// 64 player cubes.
+func BenchmarkTouch(b *testing.B) {
+	for _, n := range []int{1, 64} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			e, err := engine.New(engine.DefaultConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := Setup(e, 1000)
+			e.SetTickHook(&crowdHook{t: b, n: n})
+			stepTo(b, e, 120, nil)
+			ctx := &engine.FixedContext{World: e.World, Players: e.World.Players(), DT: 1.0 / 60, Tick: 121}
+			b.ReportAllocs()
+			for b.Loop() {
+				s.touch(ctx)
+			}
+		})
+	}
+}

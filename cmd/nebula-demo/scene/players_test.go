@@ -412,3 +412,78 @@ func TestPlayerSpots(t *testing.T) {
 		seen[p] = id
 	}
 }
+
+// crowdHook joins players 0 to n-1 at tick 1, each holding an arrow key
+// of its own, so that the player cubes spread and cross the floor.
+type crowdHook struct {
+	t testing.TB
+	n int
+}
+
+func (h *crowdHook) OwnsPlayers() bool { return true }
+func (h *crowdHook) PreTick()          {}
+func (h *crowdHook) BeginTick(ti *engine.TickInfo) {
+	p := ti.Players
+	for id := range engine.PlayerID(h.n) {
+		if ti.Tick == 1 {
+			if err := p.Join(id); err != nil {
+				h.t.Fatal(err)
+			}
+		}
+		key := engine.KeyArrowLeft + engine.Key((uint64(id)+ti.Tick/90)%4)
+		hold, _ := held(key)
+		if err := p.SetInput(id, hold); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+}
+func (h *crowdHook) JobApplied(uint64, engine.JobID, []byte) {}
+func (h *crowdHook) EndTick(uint64, *engine.World)           {}
+
+// touchingByEveryPair is touch's answer for bouncing cube i, found by
+// testing every player cube.
+func touchingByEveryPair(s *Scene, w *engine.World, i int) bool {
+	b := w.Bodies()
+	for _, j := range s.Owner.Indices() {
+		if overlap(b.Pos[j], b.Scale[j], b.Pos[i], b.Scale[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// With 64 players, touch (which tests only the player cubes near each
+// cube on x) marks exactly the cubes that testing every pair marks, tick
+// after tick, and many cubes touch.
+func TestTouchMatchesEveryPairWithManyPlayers(t *testing.T) {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Setup(e, 1000)
+	e.SetTickHook(&crowdHook{t: t, n: 64})
+	touches := 0
+	stepTo(t, e, 600, func(tick uint64) {
+		w := e.World
+		touching, has := s.Touching.Slices()
+		n := uint32(0)
+		for i, ok := range has {
+			if !ok {
+				continue
+			}
+			if want := touchingByEveryPair(s, w, i); touching[i] != want {
+				t.Fatalf("tick %d: cube in slot %d: touching %v, testing every pair says %v", tick, i, touching[i], want)
+			}
+			if touching[i] {
+				n++
+			}
+		}
+		if got := s.Score.Get().Touches; got != n {
+			t.Fatalf("tick %d: Touches %d, %d cubes touching", tick, got, n)
+		}
+		touches += int(n)
+	})
+	if touches < 600 {
+		t.Errorf("%d touches in 600 ticks: too few for the test to mean much", touches)
+	}
+}
