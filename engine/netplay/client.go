@@ -98,7 +98,11 @@ type Client struct {
 	failed    chan struct{}
 	closed    chan struct{}
 	closeOnce sync.Once
-	readDone  chan struct{}
+	// finished is closed once the match has ended and its last tick is
+	// simulated: the sender then says goodbye.
+	finished   chan struct{}
+	finishOnce sync.Once
+	readDone   chan struct{}
 	sendDone  chan struct{}
 
 	// Owned by the engine's goroutine (the hook).
@@ -164,7 +168,7 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	}
 	c := &Client{
 		cfg: cfg, log: log, conn: conn, addr: addr, epoch: time.Now(),
-		failed: make(chan struct{}), closed: make(chan struct{}),
+		failed: make(chan struct{}), closed: make(chan struct{}), finished: make(chan struct{}),
 		readDone: make(chan struct{}), sendDone: make(chan struct{}),
 		attached: make(chan struct{}), hashes: make(chan wire.Hash, 16), notify: make(chan struct{}, 1),
 	}
@@ -383,6 +387,14 @@ func (c *Client) Done() bool {
 	return ended && c.simTick.Load() >= last
 }
 
+// finishIfDone closes finished once the match has ended and its last
+// tick is simulated. c.mu is held.
+func (c *Client) finishIfDone() {
+	if c.ended && c.simTick.Load() >= c.endTick {
+		c.finishOnce.Do(func() { close(c.finished) })
+	}
+}
+
 // Tick returns the last tick the client simulated. Safe from any
 // goroutine, unlike the engine's World.Tick while the engine runs.
 func (c *Client) Tick() uint64 { return c.simTick.Load() }
@@ -522,6 +534,7 @@ func (c *Client) receive(m wire.Message) error {
 	case *wire.End:
 		c.ended, c.endTick = true, m.Tick
 		c.log.WithFields(logrus.Fields{"last_tick": m.Tick, "reason": m.Reason.String()}).Info("the server ended the match")
+		c.finishIfDone()
 	default:
 		return fmt.Errorf("unexpected %v message", m.Type())
 	}

@@ -579,12 +579,27 @@ func (m *match) finish(reason wire.EndReason) {
 }
 
 // closeAll waits (a little) for every client's last messages to go out,
-// then closes the connections.
+// then closes the connections. It closes the sending side first and
+// waits for each client to finish (its Bye, or its side closing): closing
+// a socket whose received messages are still unread makes the kernel
+// reset the connection, and a reset makes the client's kernel discard
+// what the client has not read yet, the match's last ticks and End
+// included, where the client is busy (catching up, or on a loaded
+// machine).
 func (m *match) closeAll() {
 	deadline := time.Now().Add(3 * time.Second)
 	for _, p := range m.peers {
 		p.out.close()
 		p.out.wait(max(time.Until(deadline), 10*time.Millisecond))
+		if cw, ok := p.conn.(interface{ CloseWrite() error }); ok {
+			cw.CloseWrite()
+		}
+	}
+	for _, p := range m.peers {
+		select {
+		case <-p.readDone:
+		case <-time.After(max(time.Until(deadline), 10*time.Millisecond)):
+		}
 		if p.until == 0 {
 			p.until = m.s.now()
 		}

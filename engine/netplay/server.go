@@ -287,6 +287,9 @@ type peer struct {
 	role    wire.Role
 	out     *outbox
 	bytesIn atomic.Int64
+	// readDone is closed when the connection's reader has stopped: the
+	// client closed its side, said goodbye, or broke the rules.
+	readDone chan struct{}
 
 	// Owned by the match goroutine.
 	player   wire.PlayerID // NoPlayer for a spectator
@@ -334,7 +337,7 @@ func (p *peer) logger(log logrus.FieldLogger) logrus.FieldLogger {
 // closes.
 func (s *Server) handle(conn net.Conn, id int64) {
 	defer s.wg.Done()
-	p := &peer{id: id, conn: conn, remote: conn.RemoteAddr().String(), player: wire.NoPlayer}
+	p := &peer{id: id, conn: conn, remote: conn.RemoteAddr().String(), player: wire.NoPlayer, readDone: make(chan struct{})}
 	if tc, ok := conn.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
 	}
@@ -358,6 +361,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 		return
 	}
 	err = s.read(p, r)
+	close(p.readDone)
 	s.send(event{kind: evGone, p: p, err: err})
 	// The match goroutine closes the outbox; wait for the writer so that
 	// the last messages (End, a refusal) go out before the socket closes.

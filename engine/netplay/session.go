@@ -103,16 +103,18 @@ func (c *Client) JobApplied(uint64, engine.JobID, []byte) {}
 // sends its state hash (and keeps its state, for a dump).
 func (c *Client) EndTick(tick uint64, w *engine.World) {
 	c.simTick.Store(tick)
-	if tick%HashEvery != 0 {
-		return
+	if tick%HashEvery == 0 {
+		if c.cfg.DumpDir != "" {
+			c.e.SaveState(&c.states[(tick/HashEvery)%hashRing])
+		}
+		select {
+		case c.hashes <- wire.Hash{Tick: tick, Hash: w.Hash()}:
+		default: // the sender is far behind; the next hash will do
+		}
 	}
-	if c.cfg.DumpDir != "" {
-		c.e.SaveState(&c.states[(tick/HashEvery)%hashRing])
-	}
-	select {
-	case c.hashes <- wire.Hash{Tick: tick, Hash: w.Hash()}:
-	default: // the sender is far behind; the next hash will do
-	}
+	c.mu.Lock()
+	c.finishIfDone()
+	c.mu.Unlock()
 }
 
 // RunHeadless simulates the match's ticks as their confirmed inputs
@@ -178,6 +180,23 @@ func (c *Client) sendLoop() {
 	for {
 		select {
 		case <-c.closed:
+			write(&wire.Bye{})
+			return
+		case <-c.finished:
+			// The match is over and its last tick simulated: send the
+			// last hash, say goodbye, and let the server close the
+			// connection (the reader goes on until it does).
+			for {
+				select {
+				case h := <-c.hashes:
+					if !write(&h) {
+						return
+					}
+					continue
+				default:
+				}
+				break
+			}
 			write(&wire.Bye{})
 			return
 		case <-c.failed:
