@@ -103,7 +103,7 @@ type Client struct {
 	finished   chan struct{}
 	finishOnce sync.Once
 	readDone   chan struct{}
-	sendDone  chan struct{}
+	sendDone   chan struct{}
 
 	// Owned by the engine's goroutine (the hook).
 	e        *engine.Engine
