@@ -360,3 +360,83 @@ func BenchmarkMatchScale(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLateJoinAfterAMinute is the late-join figure: a player joins a
+// 60 Hz match of the demo scene (1,000 cubes) that has run for a minute,
+// and is timed from the moment it dials to the moment it has simulated
+// the tick the match is at (caught up, playing live). Two servers run it,
+// started 3 s apart: one sends a joiner a snapshot of the tick it joins
+// at (the demo's server), one keeps only the snapshot of tick 0 and sends
+// the whole minute of confirmed ticks (KeyframeEvery beyond the match:
+// the worst backlog a joiner can get). Target: live within 1 s. Each
+// match goes on for 10 s after the join, and the joiner must end with
+// the server's hash.
+func BenchmarkLateJoinAfterAMinute(b *testing.B) {
+	const entities, joinAt, ticks = 1000, 3600, 3600 + 600
+	modes := []struct {
+		name  string
+		every uint64
+	}{
+		{"snapshot-of-the-join-tick", 0},
+		{"the-whole-minute-of-ticks", 1 << 40},
+	}
+	for range b.N {
+		joins := make([]time.Duration, len(modes))
+		var wg sync.WaitGroup
+		for i, mode := range modes {
+			time.Sleep(time.Duration(i) * 3 * time.Second)
+			wg.Go(func() {
+				joins[i] = lateJoin(b, mode.every, entities, joinAt, ticks)
+			})
+		}
+		wg.Wait()
+		for i, mode := range modes {
+			b.ReportMetric(float64(joins[i])/float64(time.Millisecond), "join-ms/"+mode.name)
+			b.Logf("%s: live %v after dialling", mode.name, joins[i].Round(time.Millisecond))
+		}
+	}
+}
+
+// lateJoin runs one match of lateJoin's benchmark and returns the time
+// from the joiner's dial to its catching up.
+func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks uint64) time.Duration {
+	cfg := netplay.DefaultServerConfig()
+	cfg.Players, cfg.MaxPlayers, cfg.Ticks, cfg.KeyframeEvery = 1, 2, ticks, keyframeEvery
+	m := startBenchServer(b, cfg, entities)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	first, err := m.dial(b, ctx, entities, 0)
+	if err != nil {
+		b.Error(err)
+		return 0
+	}
+	firstDone := make(chan error, 1)
+	go func() { firstDone <- first.c.RunHeadless(ctx) }()
+	for first.c.Tick() < joinAt {
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	joiner, err := m.dial(b, ctx, entities, 1)
+	if err != nil {
+		b.Error(err)
+		return 0
+	}
+	joinerDone := make(chan error, 1)
+	go func() { joinerDone <- joiner.c.RunHeadless(ctx) }()
+	for joiner.c.Tick() < first.c.Tick() {
+		time.Sleep(time.Millisecond)
+	}
+	live := time.Since(start)
+	for _, ch := range []chan error{firstDone, joinerDone} {
+		if err := <-ch; err != nil {
+			b.Error(err)
+		}
+	}
+	if err := <-m.done; err != nil {
+		b.Error(err)
+	}
+	if got, want := joiner.e.World.Hash(), m.e.World.Hash(); got != want {
+		b.Errorf("the joiner ended with hash %016x, the server with %016x", got, want)
+	}
+	return live
+}
