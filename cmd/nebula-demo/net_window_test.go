@@ -85,8 +85,12 @@ func TestTwoWindowedClients(t *testing.T) {
 		t.Fatalf("server: %q, want tick %d", want, ticks)
 	}
 	for _, c := range []*proc{a, b} {
-		if got := stateHash(t, c.name, c.wait(t, 15*time.Second)); got != want {
+		out := c.wait(t, 15*time.Second)
+		if got := stateHash(t, c.name, out); got != want {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+		if n := len(hashLine.FindAllString(out, -1)); n != 1 {
+			t.Errorf("%s printed %d state-hash lines, want 1:\n%s", c.name, n, out)
 		}
 	}
 	out, _ := srv.out()
