@@ -39,39 +39,40 @@ func TestTwoWindowedClients(t *testing.T) {
 		return startProc(t, name, x.env, "-connect", addr, "-print-hash",
 			"-width", "320", "-height", "240", "-fps", "30", "-hitch", "0")
 	}
-	a, b := client("client A"), client("client B")
 	// Each client holds a key of its own. Both players' cubes start at
 	// least 15 units from the walls in these directions (scene.PlayerSpot:
 	// player 0 at the centre, player 1 at x -11, z -6), so a hold of under
 	// two seconds moves them without a bounce.
-	keys := map[*proc]struct {
-		xdo string
+	type driven struct {
+		*proc
+		xdo string // the key's xdotool name
 		key engine.Key
-		dir mgl32.Vec3
-	}{
-		a: {"Right", engine.KeyArrowRight, mgl32.Vec3{1, 0, 0}},
-		b: {"Down", engine.KeyArrowDown, mgl32.Vec3{0, 0, 1}},
+		dir mgl32.Vec3 // where the key moves the cube
+		win string     // the X window
+	}
+	clients := []*driven{
+		{proc: client("client A"), xdo: "Right", key: engine.KeyArrowRight, dir: mgl32.Vec3{1, 0, 0}},
+		{proc: client("client B"), xdo: "Down", key: engine.KeyArrowDown, dir: mgl32.Vec3{0, 0, 1}},
 	}
 	const hold = 700 * time.Millisecond
 
 	start := time.Now()
+	for _, c := range clients {
+		c.win = clientWindow(t, x, c.proc)
+	}
 	// A client ticks once the match has started: both are in by now.
-	winA, winB := clientWindow(t, x, a), clientWindow(t, x, b)
 	waitLog(t, srv, "match started", time.Second)
 	t.Logf("both windows are running frames %v after the start", time.Since(start).Round(time.Millisecond))
-	for _, c := range []struct {
-		p   *proc
-		win string
-	}{{a, winA}, {b, winB}} {
-		k := keys[c.p]
+	for _, c := range clients {
 		// windowactivate makes jwm give the window the input focus; the
 		// key events then come from XTEST, as a real keyboard's do, and
-		// reach the focused window. Leaving the window releases the key
-		// anyway (desktop's focus handling), so release it first.
+		// reach the focused window. The key goes up before the other
+		// window is activated: a window that loses the focus releases
+		// its keys itself (package pause), which is not what is tested.
 		x.mustXdo(t, "windowactivate", "--sync", c.win)
-		x.mustXdo(t, "keydown", k.xdo)
+		x.mustXdo(t, "keydown", c.xdo)
 		time.Sleep(hold)
-		x.mustXdo(t, "keyup", k.xdo)
+		x.mustXdo(t, "keyup", c.xdo)
 	}
 	select {
 	case <-srv.done:
@@ -84,7 +85,7 @@ func TestTwoWindowedClients(t *testing.T) {
 	if !strings.HasPrefix(want, fmt.Sprintf("state-hash %d ", ticks)) {
 		t.Fatalf("server: %q, want tick %d", want, ticks)
 	}
-	for _, c := range []*proc{a, b} {
+	for _, c := range clients {
 		out := c.wait(t, 15*time.Second)
 		if got := stateHash(t, c.name, out); got != want {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
@@ -101,30 +102,29 @@ func TestTwoWindowedClients(t *testing.T) {
 	verifyRecording(t, rec, ticks, want[strings.LastIndexByte(want, ' ')+1:])
 
 	seen := watchRecording(t, rec)
-	for _, c := range []*proc{a, b} {
-		k := keys[c]
-		id := playerID(t, c)
+	for _, c := range clients {
+		id := playerID(t, c.proc)
 		pl, ok := seen[id]
 		if !ok {
 			t.Errorf("%s is player %d, who is not in the recording", c.name, id)
 			continue
 		}
-		t.Logf("%s (player %d): %v held %d ticks; cube moved %v", c.name, id, k.key, pl.held[k.key], pl.moved)
+		t.Logf("%s (player %d): %v held %d ticks; cube moved %v", c.name, id, c.key, pl.held[c.key], pl.moved)
 		// A 700 ms hold is about 42 ticks; allow for a loaded machine
 		// delivering the key up early or the key down late.
-		if n := pl.held[k.key]; n < 10 {
-			t.Errorf("%s (player %d) held %v for %d ticks, want its %v hold (at least 10)", c.name, id, k.key, n, hold)
+		if n := pl.held[c.key]; n < 10 {
+			t.Errorf("%s (player %d) held %v for %d ticks, want its %v hold (at least 10)", c.name, id, c.key, n, hold)
 		}
 		for key, n := range pl.held {
-			if key != k.key {
-				t.Errorf("%s (player %d) held %v for %d ticks, which only the other client pressed", c.name, id, key, n)
+			if key != c.key {
+				t.Errorf("%s (player %d) held %v for %d ticks; it was sent only %v", c.name, id, key, n, c.key)
 			}
 		}
 		// The cube moves PlayerSpeed units a second along the key's
 		// direction while it is held, and not otherwise.
-		wantMove := k.dir.Mul(float32(pl.held[k.key]) * scene.PlayerSpeed / float32(pl.rate))
+		wantMove := c.dir.Mul(float32(pl.held[c.key]) * scene.PlayerSpeed * pl.dt)
 		if d := pl.moved.Sub(wantMove); math.Abs(float64(d[0])) > 1e-3 || math.Abs(float64(d[2])) > 1e-3 {
-			t.Errorf("%s (player %d): the cube moved %v, want %v (%d ticks at %d units/s)", c.name, id, pl.moved, wantMove, pl.held[k.key], scene.PlayerSpeed)
+			t.Errorf("%s (player %d): the cube moved %v, want %v (%d ticks at %d units/s)", c.name, id, pl.moved, wantMove, pl.held[c.key], scene.PlayerSpeed)
 		}
 	}
 }
@@ -180,7 +180,7 @@ func playerID(t *testing.T, p *proc) engine.PlayerID {
 type playerSeen struct {
 	held  map[engine.Key]int
 	moved mgl32.Vec3
-	rate  int // the tick rate, for turning ticks into distance
+	dt    float32 // the fixed step, for turning ticks into distance
 	first mgl32.Vec3
 }
 
@@ -228,7 +228,7 @@ func watchRecording(t *testing.T, path string) map[engine.PlayerID]*playerSeen {
 				seen[id] = &playerSeen{held: map[engine.Key]int{}, first: pos}
 				continue
 			}
-			pl.rate = e.Loop.TickRate()
+			pl.dt = c.DT
 			pl.moved = pos.Sub(pl.first)
 			for _, k := range arrows {
 				if in.Down(k) {
