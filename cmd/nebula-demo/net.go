@@ -167,7 +167,12 @@ func runClient(s *app.Session, f *flags) error {
 	if opts.Headless {
 		err = c.RunHeadless(ctx)
 	} else {
-		err = runWindowed(s, e, sc, &demoSession{net: c})
+		// RunWindowed prints the -print-hash line when the window
+		// closes, whatever became of the match; a client prints it
+		// below, once, and only when the match ended well.
+		ws, o := *s, *s.Opts
+		o.PrintHash, ws.Opts = false, &o
+		err = runWindowed(&ws, e, sc, &demoSession{net: c})
 		if err == nil {
 			if err = c.Err(); err == nil && !c.Done() {
 				c.Close() // the window closed: leave the match

@@ -430,6 +430,37 @@ func TestClientNoticesTheServerGoingAway(t *testing.T) {
 	}
 }
 
+// A client still behind when the server, its match over, closes the
+// connection (a loaded machine, or a window that was minimised: a window
+// does not catch up the time away) has every confirmed tick, since they
+// come before the End: it simulates them alone and ends with the server's
+// hash, not with "server went away".
+func TestClientBehindAtTheEndFinishesAlone(t *testing.T) {
+	ts := startServer(t, matchConfig(1, 60))
+	a, err := dialClient(t, ts.addr, wire.RolePlayer, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a simulates nothing while the server plays the match, waits in
+	// vain for a's last hash and closes the connection.
+	ts.wait(t)
+	// a sends input on its clock all along: its next write meets the
+	// closed connection.
+	select {
+	case <-a.c.Failed():
+	case <-time.After(500 * time.Millisecond):
+	}
+	if err := play(a)[0]; err != nil {
+		t.Fatalf("a client behind at the end: RunHeadless returned %v, want nil", err)
+	}
+	if got, want := a.e.World.Tick(), ts.e.World.Tick(); got != want || want != 60 {
+		t.Errorf("client at tick %d, server %d, want 60", got, want)
+	}
+	if got, want := a.e.World.Hash(), ts.e.World.Hash(); got != want {
+		t.Errorf("client hash %016x, server %016x", got, want)
+	}
+}
+
 // A server whose process dies sends no End: the client must say so.
 func TestClientNoticesAVanishedServer(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

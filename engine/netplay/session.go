@@ -155,9 +155,18 @@ func (c *Client) sendLoop() {
 	write := func(m wire.Message) bool {
 		c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if err := w.WriteMessage(m); err != nil {
-			if closedByPeer(err) {
+			_, ended := c.End()
+			switch {
+			case ended:
+				// The End follows the last confirmed tick: the client
+				// needs nothing more from the server, which closes the
+				// connection once the match is over. A client still
+				// simulating the last ticks (a loaded machine, a window
+				// that was minimised) finishes them alone, as readLoop
+				// lets it.
+			case closedByPeer(err):
 				c.fail(c.wentAway())
-			} else {
+			default:
 				c.fail(fmt.Errorf("cannot send to server %s: %w", c.addr, err))
 			}
 			return false
