@@ -45,7 +45,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 }
 
 // startProc starts the demo with args; it is killed when the test ends.
-func startProc(t *testing.T, name string, env []string, args ...string) *proc {
+func startProc(t testing.TB, name string, env []string, args ...string) *proc {
 	t.Helper()
 	p := &proc{name: name, done: make(chan struct{})}
 	p.cmd = exec.Command(demoBinary(t), args...)
@@ -75,7 +75,7 @@ func (p *proc) out() (string, string) {
 
 // wait waits for the process to end and returns its stdout; it fails the
 // test unless it exits with status 0.
-func (p *proc) wait(t *testing.T, timeout time.Duration) string {
+func (p *proc) wait(t testing.TB, timeout time.Duration) string {
 	t.Helper()
 	select {
 	case <-p.done:
@@ -92,7 +92,7 @@ func (p *proc) wait(t *testing.T, timeout time.Duration) string {
 
 // startServer starts a match server on a free loopback port and returns
 // it and its address.
-func startServer(t *testing.T, args ...string) (*proc, string) {
+func startServer(t testing.TB, args ...string) (*proc, string) {
 	t.Helper()
 	p := startProc(t, "server", os.Environ(), append([]string{"-serve", "127.0.0.1:0"}, args...)...)
 	deadline := time.Now().Add(20 * time.Second)
@@ -115,7 +115,7 @@ func startServer(t *testing.T, args ...string) (*proc, string) {
 var hashLine = regexp.MustCompile(`state-hash (\d+) ([0-9a-f]{16})`)
 
 // stateHash returns the state-hash line of a program's stdout.
-func stateHash(t *testing.T, name, out string) string {
+func stateHash(t testing.TB, name, out string) string {
 	t.Helper()
 	m := hashLine.FindString(out)
 	if m == "" {

@@ -30,7 +30,7 @@ import (
 var demo = testbin.New("nebula-demo", ".")
 
 // demoBinary returns the demo's binary, building it on first use.
-func demoBinary(t *testing.T) string { t.Helper(); return demo.Path(t) }
+func demoBinary(t testing.TB) string { t.Helper(); return demo.Path(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
