@@ -20,12 +20,13 @@ import (
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
-// The match benchmarks run the demo's server and many headless clients of
-// the demo scene in this one process, over real loopback TCP sockets: the
-// capacity the clients' processes would otherwise take from a 2-core
-// machine goes to the server. Each client simulates every tick, as a
-// player's machine does. They report what the match report says and what
-// only a process holding both ends can time on one clock.
+// The match benchmarks run many headless clients of the demo scene in
+// this one process, over real loopback TCP sockets, against a server in
+// this process or the demo's own (nebula-demo -serve): 64 client processes
+// would spend a 2-core machine on 64 Go runtimes. Each client simulates
+// every tick, as a player's machine does. They report what the match
+// report says and what only a process holding every client can time on
+// one clock.
 //
 //	go test -run '^$' -bench 'BenchmarkMatch|BenchmarkLateJoin' -benchtime 1x ./cmd/nebula-demo/
 
