@@ -501,6 +501,15 @@ func ParseListenAddr(s string) (string, error) {
 // Summary describes the options in one line for the log.
 func (o *Options) Summary() string {
 	var b strings.Builder
+	if o.Serve != "" {
+		// A server draws nothing and runs in real time: only the match's
+		// own settings mean something.
+		fmt.Fprintf(&b, "match server: tick %d Hz, seed %d", o.TickRate, o.Seed)
+		if o.Record != "" {
+			fmt.Fprintf(&b, ", recording to %s", o.Record)
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "tick %d Hz, render cap %v Hz, vsync %v, seed %d", o.TickRate, o.FPS, o.VSync, o.Seed)
 	if o.Power != timing.PowerNormal {
 		fmt.Fprintf(&b, ", power %v", o.Power)

@@ -331,3 +331,15 @@ func TestNetworkFlags(t *testing.T) {
 		t.Errorf("ParseListenAddr(7000) = %q, %v; want 127.0.0.1:7000 (a host-less address is this machine only)", a, err)
 	}
 }
+
+// A server's summary names only what a server has: no render cap, vsync
+// or simulated display.
+func TestServerSummary(t *testing.T) {
+	o, err := parseNet([]string{"-serve", ":0", "-seed", "7", "-record", "m.rep"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := o.Summary(), "match server: tick 60 Hz, seed 7, recording to m.rep"; got != want {
+		t.Errorf("Summary() = %q, want %q", got, want)
+	}
+}
