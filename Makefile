@@ -2,7 +2,7 @@
 #
 #   make deps    check (and install, where allowed) the Debian packages below
 #   make run     build cmd/nebula-demo into bin/ and run it; pass flags with ARGS="-frames 300"
-#   make test    go vet, the race-enabled tests with real OpenGL, the simulation tests on arm64, 386 and amd64-v3, a short fuzz pass
+#   make test    go vet, the race-enabled tests with real OpenGL, the simulation tests on arm64, 386 and amd64-v3, the demo's sync test, a short fuzz pass
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
 #
@@ -90,6 +90,9 @@ test: deps
 	$(GO) vet ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 5m ./...
 	GO=$(GO) scripts/crossarch.sh
+	# The demo's sync test at full length (3,600 ticks, 8 deep), which the
+	# race detector makes too slow to run above.
+	$(GO) test -run='^TestSyncTest$$' -count=1 ./cmd/nebula-demo
 	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=10s ./timing
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=10s ./engine/replay
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10s ./engine

@@ -63,11 +63,15 @@ type flags struct {
 	// point to the score at that tick, so that the client's state differs from the
 	// server's; 0 is off.
 	desyncAtTick uint64
+	// nondetAtTick (debug): from that tick on, a fixed system adds the
+	// wall clock to the score, which -synctest catches; 0 is off.
+	nondetAtTick uint64
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "cubes in the scene")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
+	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
 	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: add a point to the score at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
 }
 
@@ -79,6 +83,8 @@ func (f *flags) check(opts *cli.Options) error {
 		return cli.Usagef("-panic-at-tick conflicts with -replay (the recording says where a panic was injected)")
 	case opts.Given("panic-at-tick") && opts.Client():
 		return cli.Usagef("-panic-at-tick means nothing on a client (the server's scene parameters say where a panic is injected)")
+	case opts.Given("nondeterminism-at-tick") && (opts.Replay != "" || opts.Serve != "" || opts.Client()):
+		return cli.Usagef("-nondeterminism-at-tick works in a game of its own only (not with -replay, -serve, -connect or -spectate)")
 	case opts.Given("desync-at-tick") && opts.Connect == "":
 		return cli.Usagef("-desync-at-tick needs -connect (it makes a player's state differ from the server's)")
 	}
@@ -128,7 +134,7 @@ func runDemo(s *app.Session, f *flags) (err error) {
 		e.Jobs.SetMode(engine.JobsLive)
 	}
 	sc := scene.Setup(e, f.entities)
-	sc.PanicAt = f.panicAtTick
+	sc.PanicAt, sc.NondeterministicFrom = f.panicAtTick, f.nondetAtTick
 
 	s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	switch {

@@ -34,6 +34,14 @@ func TestBadFlagsExitWithStatus2(t *testing.T) {
 		{[]string{"-headless", "-ticks", "10", "-jitter-seed", "7"}, "nebula-demo: -jitter-seed needs -jitter above 0"},
 		{[]string{"-entities", "2000000"}, "nebula-demo: -entities 2000000: must be from 0 to 1000000"},
 		{[]string{"-entities", "many"}, `nebula-demo: invalid value "many" for flag -entities: parse error (see -h)`},
+		// The sync test.
+		{[]string{"-synctest", "8"}, "nebula-demo: -synctest needs -headless"},
+		{[]string{"-headless", "-frames", "10", "-synctest", "8"}, "nebula-demo: -synctest needs -ticks"},
+		{[]string{"-headless", "-ticks", "10", "-synctest", "0"}, "nebula-demo: -synctest 0: must be from 1 to 64 ticks"},
+		{[]string{"-headless", "-ticks", "10", "-synctest", "65"}, "nebula-demo: -synctest 65: must be from 1 to 64 ticks"},
+		{[]string{"-headless", "-ticks", "10", "-synctest", "8", "-display-hz", "30"}, "nebula-demo: -display-hz means nothing with -synctest (it steps the ticks without a display)"},
+		{[]string{"-serve", ":0", "-synctest", "8"}, "nebula-demo: -synctest means nothing with -serve (a server has no window and runs in real time)"},
+		{[]string{"-connect", "127.0.0.1:1", "-headless", "-nondeterminism-at-tick", "5"}, "nebula-demo: -nondeterminism-at-tick works in a game of its own only (not with -replay, -serve, -connect or -spectate)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -144,6 +152,49 @@ func TestHeadlessHashAcrossDisplaysAndBuilds(t *testing.T) {
 				t.Errorf("GOAMD64=%s %v: %q, want %q", level, d, out, want)
 			}
 		}
+	}
+}
+
+// The sync test on the demo scene: 3,600 ticks, each re-simulated 8 deep,
+// pass and end on the plain run's hash (the golden hash of package
+// scene's determinism test); with -nondeterminism-at-tick it fails at
+// exactly that tick with status 1, naming the score. Under the race
+// detector it runs 600 ticks (1,000 ticks, 9 simulations each, take a
+// minute there); make test runs it again without it, at full length.
+func TestSyncTest(t *testing.T) {
+	ticks, hash := "3600", "dd0ab78cc5bc34d6"
+	if raceEnabled {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-headless", "-ticks", "600", "-print-hash", "-log-level", "error"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit status %d: %s", code, stderr.String())
+		}
+		ticks, hash = "600", strings.TrimPrefix(strings.TrimSpace(stdout.String()), "state-hash 600 ")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-headless", "-ticks", ticks, "-synctest", "8", "-print-hash", "-log-level", "error"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	if got, want := stdout.String(), "synctest ok "+ticks+" depth 8\nstate-hash "+ticks+" "+hash+"\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	code := run([]string{"-headless", "-ticks", ticks, "-synctest", "8", "-nondeterminism-at-tick", "300", "-print-hash", "-log-level", "fatal"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	got := stderr.String()
+	for _, want := range []string{"nebula-demo: sync test: tick 300 simulated again from tick 292 gives hash ", `resource "score"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stderr %q lacks %q", got, want)
+		}
+	}
+	if strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr %q, want one line", got)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing (no hash of a failed run)", stdout.String())
 	}
 }
 

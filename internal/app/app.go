@@ -302,6 +302,9 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 // prints the -print-hash line. Input comes only from e's input script, if
 // it has one (engine.Engine.SetInputScript).
 func (s *Session) RunHeadless(e *engine.Engine) error {
+	if s.Opts.SyncTest > 0 {
+		return s.runSyncTest(e)
+	}
 	hc := s.Opts.HeadlessConfig()
 	if stats := s.Stats; stats != nil {
 		var f diag.Figures
@@ -324,6 +327,26 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 		"ticks_per_sec": int(float64(res.Ticks) / wall.Seconds()),
 		"x_real_time":   fmt.Sprintf("%.0f", res.SimTime.Seconds()/wall.Seconds()),
 	}).Info("headless run done")
+	s.PrintHash(e)
+	return nil
+}
+
+// runSyncTest runs -synctest: engine.SyncTest to -ticks, every tick
+// re-simulated -synctest deep. It prints "synctest ok <ticks> depth <n>"
+// and, with -print-hash, the state hash, which is a plain run's.
+func (s *Session) runSyncTest(e *engine.Engine) error {
+	start := time.Now()
+	err := engine.SyncTest(e, engine.SyncTestConfig{Ticks: s.Opts.Ticks, Depth: s.Opts.SyncTest})
+	var se *engine.SyncTestError
+	if errors.As(err, &se) {
+		s.Log.WithFields(logrus.Fields{"tick": se.Tick, "from": se.From, "first_hash": fmt.Sprintf("%016x", se.First), "again_hash": fmt.Sprintf("%016x", se.Again), "diff": se.Diff}).
+			Error("sync test failed: a tick simulated again from an earlier state differs")
+	}
+	if err != nil {
+		return err
+	}
+	s.Log.WithFields(logrus.Fields{"ticks": e.World.Tick(), "depth": s.Opts.SyncTest, "wall": time.Since(start).Round(time.Millisecond)}).Info("sync test passed")
+	fmt.Fprintf(s.Stdout, "synctest ok %d depth %d\n", e.World.Tick(), s.Opts.SyncTest)
 	s.PrintHash(e)
 	return nil
 }

@@ -67,6 +67,7 @@ type Options struct {
 	Jitter     float64       // -jitter, with -headless
 	JitterSeed uint64        // -jitter-seed, with -headless
 	PrintHash  bool          // -print-hash
+	SyncTest   int           // -synctest depth, with -headless; 0 is off
 	Stats      string        // -stats file, or ""
 	Screenshot string        // -screenshot file, or ""
 	LogLevel   logrus.Level  // -log-level
@@ -148,6 +149,7 @@ func Register(fs *flag.FlagSet) *Options {
 	fs.Float64Var(&o.DisplayHz, "display-hz", engine.DefaultDisplayHz, "with -headless: the simulated display rate")
 	fs.Float64Var(&o.Jitter, "jitter", 0, "with -headless: random frame-time jitter, as a fraction of a frame (0..0.9)")
 	fs.Uint64Var(&o.JitterSeed, "jitter-seed", 0, "with -headless: seed for that jitter")
+	fs.IntVar(&o.SyncTest, "synctest", 0, "with -headless and -ticks: after every tick, load the state of this many ticks ago and simulate them again, checking each hash; exit 1 at the first that differs (0 = off)")
 	fs.BoolVar(&o.PrintHash, "print-hash", false, `at exit print one line: "state-hash <tick> <16 hex digits>"`)
 	fs.StringVar(&o.Stats, "stats", "", "write per-frame statistics to this CSV file")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "save the last rendered frame to this PNG file at exit")
@@ -349,7 +351,7 @@ var (
 	// windowFlags mean nothing with -headless: no window, no real frames.
 	windowFlags = []string{"fps", "vsync", "duration", "pause-unfocused", "screenshot", "width", "height", "fullscreen", "hitch", "hitch-dir"}
 	// headlessFlags describe the simulated display of -headless.
-	headlessFlags = []string{"ticks", "display-hz", "jitter", "jitter-seed"}
+	headlessFlags = []string{"ticks", "display-hz", "jitter", "jitter-seed", "synctest"}
 	// notVerified mean nothing with -verify, which steps the recorded
 	// ticks at the recording's rate: no display, no frames, no loop.
 	notVerified = []string{"power", "max-frame", "max-steps", "frames", "display-hz", "jitter", "jitter-seed", "stats"}
@@ -365,7 +367,7 @@ func (o *Options) checkModes() error {
 	}
 	if o.Serve != "" {
 		// A server is headless by nature and has no simulated display.
-		for _, name := range append(append([]string{"headless", "frames"}, windowFlags...), "display-hz", "jitter", "jitter-seed") {
+		for _, name := range append(append([]string{"headless", "frames"}, windowFlags...), "display-hz", "jitter", "jitter-seed", "synctest") {
 			if o.Given(name) {
 				return Usagef("-%s means nothing with -serve (a server has no window and runs in real time)", name)
 			}
@@ -374,7 +376,7 @@ func (o *Options) checkModes() error {
 		return nil
 	}
 	if o.Client() && o.Headless {
-		for _, name := range []string{"frames", "display-hz", "jitter", "jitter-seed"} {
+		for _, name := range []string{"frames", "display-hz", "jitter", "jitter-seed", "synctest"} {
 			if o.Given(name) {
 				return Usagef("-%s means nothing for a networked client (it runs in real time until the server ends the match)", name)
 			}
@@ -418,6 +420,21 @@ func (o *Options) checkModes() error {
 		for _, name := range notVerified {
 			if o.Given(name) {
 				return Usagef("-%s means nothing with -verify (it steps the recorded ticks at the recording's rate, without a display)", name)
+			}
+		}
+	}
+	if o.Given("synctest") {
+		switch {
+		case o.SyncTest < 1 || o.SyncTest > engine.MaxSyncTestDepth:
+			return Usagef("-synctest %d: must be from 1 to %d ticks", o.SyncTest, engine.MaxSyncTestDepth)
+		case o.Replay != "":
+			return Usagef("-synctest conflicts with -replay (a sync test simulates the game itself)")
+		case o.Ticks == 0:
+			return Usagef("-synctest needs -ticks")
+		}
+		for _, name := range notVerified {
+			if o.Given(name) {
+				return Usagef("-%s means nothing with -synctest (it steps the ticks without a display)", name)
 			}
 		}
 	}

@@ -118,6 +118,11 @@ type Scene struct {
 	// makes one networked client's state differ from everyone else's, to
 	// test desync detection.
 	DesyncAt uint64
+	// NondeterministicFrom makes the CrashSystem add the wall clock's
+	// nanoseconds to the score at every tick from that one on (0 =
+	// never): a debug switch that breaks determinism the way a game's own
+	// mistake would, for the sync test to catch.
+	NondeterministicFrom uint64
 
 	// Bounces counts each bouncing cube's bounces off the walls.
 	Bounces *engine.Component[uint32]
@@ -193,11 +198,14 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	return s
 }
 
-// crashTest panics at tick PanicAt, and adds a point to the score at
-// tick DesyncAt.
+// crashTest panics at tick PanicAt, adds a point to the score at tick
+// DesyncAt, and from tick NondeterministicFrom adds the wall clock to it.
 func (s *Scene) crashTest(c *engine.FixedContext) {
 	if s.DesyncAt != 0 && c.Tick == s.DesyncAt {
 		s.Score.Ptr().Points++
+	}
+	if s.NondeterministicFrom != 0 && c.Tick >= s.NondeterministicFrom {
+		s.Score.Ptr().Points += uint32(time.Now().UnixNano())
 	}
 	if s.PanicAt != 0 && c.Tick == s.PanicAt {
 		panic(fmt.Sprintf("injected panic at tick %d (-panic-at-tick)", c.Tick))
