@@ -144,3 +144,40 @@ func TestSyncTestRefusesABadDepth(t *testing.T) {
 		}
 	}
 }
+
+// A sync test started from a later tick re-simulates from that tick while
+// it has fewer than Depth ticks behind it, so a mistake in its first
+// ticks is caught too.
+func TestSyncTestFromALaterTick(t *testing.T) {
+	g := newSyncGame(t, 52)
+	for g.e.World.Tick() < 50 {
+		if !g.e.StepTick(engine.TickTime(g.e.World.Tick()+1, 60)) {
+			t.Fatal(g.e.Err())
+		}
+	}
+	err := engine.SyncTest(g.e, engine.SyncTestConfig{Ticks: 100, Depth: 8})
+	var se *engine.SyncTestError
+	if !errors.As(err, &se) || se.Tick != 52 || se.From != 50 {
+		t.Fatalf("SyncTest from tick 50 = %v, want tick 52 re-simulated from 50", err)
+	}
+}
+
+func TestTickTime(t *testing.T) {
+	for _, tc := range []struct {
+		n    uint64
+		rate int
+		want time.Duration
+	}{
+		{0, 60, 0},
+		{1, 60, 16_666_666},
+		{3600, 60, time.Minute},
+		{7, 144, 48_611_111},
+		// Exact where n*time.Second would overflow int64: 2^40 =
+		// 7,635,497,415 × 144 + 16.
+		{1 << 40, 144, 7_635_497_415*time.Second + 111_111_111},
+	} {
+		if got := engine.TickTime(tc.n, tc.rate); got != tc.want {
+			t.Errorf("TickTime(%d, %d) = %v, want %v", tc.n, tc.rate, got, tc.want)
+		}
+	}
+}

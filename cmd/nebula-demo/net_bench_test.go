@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"net"
 	"regexp"
 	"strconv"
@@ -32,12 +31,11 @@ import (
 
 // benchMatch is a server of the demo scene and its players, in process.
 type benchMatch struct {
-	srv     *netplay.Server
-	e       *engine.Engine
-	addr    string
-	done    chan error
-	tap     *tap
-	clients []*benchClient
+	srv  *netplay.Server
+	e    *engine.Engine
+	addr string
+	done chan error
+	tap  *tap
 }
 
 type benchClient struct {
@@ -85,9 +83,9 @@ func startBenchServer(b *testing.B, cfg netplay.ServerConfig, entities int) *ben
 	return m
 }
 
-// dial connects one client of the demo scene at entities cubes; with a
-// tap, its connection is timed.
-func (m *benchMatch) dial(b *testing.B, ctx context.Context, entities, index int) (*benchClient, error) {
+// dialBench connects client index of the demo scene at entities cubes to
+// the server at addr; with a tap, its connection is timed.
+func dialBench(b *testing.B, ctx context.Context, addr string, tap *tap, entities, index int) (*benchClient, error) {
 	e, err := engine.New(engine.DefaultConfig())
 	if err != nil {
 		return nil, err
@@ -97,10 +95,10 @@ func (m *benchMatch) dial(b *testing.B, ctx context.Context, entities, index int
 	cfg.Role, cfg.Scene, cfg.Fingerprint = wire.RolePlayer, scene.ID, e.World.Schema().Fingerprint()
 	cfg.Name = fmt.Sprintf("bench-%d", index)
 	cfg.Log = quietLogger(b)
-	if m.tap != nil {
-		cfg.Dial = m.tap.dialer(index)
+	if tap != nil {
+		cfg.Dial = tap.dialer(index)
 	}
-	c, err := netplay.Dial(ctx, m.addr, cfg)
+	c, err := netplay.Dial(ctx, addr, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -117,12 +115,12 @@ func (m *benchMatch) dial(b *testing.B, ctx context.Context, entities, index int
 // server's report.
 func (m *benchMatch) play(b *testing.B, players, entities int) netplay.Report {
 	b.Helper()
-	m.clients = runClients(b, m.addr, players, entities, m.tap)
+	clients := runClients(b, m.addr, players, entities, m.tap)
 	if err := <-m.done; err != nil {
 		b.Fatalf("server: %v", err)
 	}
 	want := m.e.World.Hash()
-	for i, bc := range m.clients {
+	for i, bc := range clients {
 		if got := bc.e.World.Hash(); got != want || bc.e.World.Tick() != m.e.World.Tick() {
 			b.Fatalf("client %d ended at tick %d with hash %016x; the server at tick %d with %016x",
 				i, bc.e.World.Tick(), got, m.e.World.Tick(), want)
@@ -138,7 +136,6 @@ func runClients(b *testing.B, addr string, players, entities int, tap *tap) []*b
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	m := &benchMatch{addr: addr, tap: tap}
 	clients := make([]*benchClient, players)
 	errs := make([]error, players)
 	var wg sync.WaitGroup
@@ -148,7 +145,7 @@ func runClients(b *testing.B, addr string, players, entities int, tap *tap) []*b
 		// their handshake at once.
 		time.Sleep(5 * time.Millisecond)
 		wg.Go(func() {
-			bc, err := m.dial(b, ctx, entities, i)
+			bc, err := dialBench(b, ctx, addr, tap, entities, i)
 			if err != nil {
 				errs[i] = err
 				return
@@ -388,8 +385,6 @@ func (c *tapConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var _ io.ReadWriter = (*tapConn)(nil)
-
 // BenchmarkLateJoinAfterAMinute is the late-join figure: a player joins a
 // 60 Hz match of the demo scene (1,000 cubes) that has run for a minute,
 // and is timed from the moment it dials to the moment it has simulated
@@ -434,7 +429,7 @@ func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks ui
 	m := startBenchServer(b, cfg, entities)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	first, err := m.dial(b, ctx, entities, 0)
+	first, err := dialBench(b, ctx, m.addr, nil, entities, 0)
 	if err != nil {
 		b.Error(err)
 		return 0
@@ -445,7 +440,7 @@ func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks ui
 		time.Sleep(10 * time.Millisecond)
 	}
 	start := time.Now()
-	joiner, err := m.dial(b, ctx, entities, 1)
+	joiner, err := dialBench(b, ctx, m.addr, nil, entities, 1)
 	if err != nil {
 		b.Error(err)
 		return 0

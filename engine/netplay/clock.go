@@ -3,6 +3,8 @@ package netplay
 import (
 	"slices"
 	"time"
+
+	"github.com/nebulaengine/nebula/engine"
 )
 
 // clockSync times a client's inputs so that they reach the server just
@@ -68,7 +70,7 @@ func (k *clockSync) pong(now, echo, server time.Duration) {
 // sendTime is the local time at which the input of local tick l (stamped
 // l plus the delay) is sent.
 func (k *clockSync) sendTime(l uint64, rate time.Duration) time.Duration {
-	return tickTime(l, rate) - k.lead - k.off
+	return engine.TickTime(l, int(rate)) - k.lead - k.off
 }
 
 // feedback takes how early the server received one of this client's

@@ -183,13 +183,6 @@ func (l *rateLog) flush() {
 	}
 }
 
-// tickTime is tick n's time at rate ticks per second, n/rate seconds,
-// exact to the nanosecond at any n.
-func tickTime(n uint64, rate time.Duration) time.Duration {
-	r := uint64(rate)
-	return time.Duration(n/r)*time.Second + time.Duration(n%r)*time.Second/rate
-}
-
 // countingWriter counts the bytes written through it.
 type countingWriter struct {
 	w io.Writer

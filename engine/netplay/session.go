@@ -127,7 +127,7 @@ func (c *Client) RunHeadless(ctx context.Context) error {
 		return fmt.Errorf("netplay: client: RunHeadless before Attach")
 	}
 	for {
-		for e.StepTick(tickTime(e.World.Tick()+1, c.rate)) {
+		for e.StepTick(engine.TickTime(e.World.Tick()+1, int(c.rate))) {
 		}
 		if err := e.Err(); err != nil {
 			return err
@@ -195,16 +195,10 @@ func (c *Client) sendLoop() {
 			// The match is over and its last tick simulated: send the
 			// last hash, say goodbye, and let the server close the
 			// connection (the reader goes on until it does).
-			for {
-				select {
-				case h := <-c.hashes:
-					if !write(&h) {
-						return
-					}
-					continue
-				default:
+			for len(c.hashes) > 0 { // this goroutine alone receives
+				if h := <-c.hashes; !write(&h) {
+					return
 				}
-				break
 			}
 			write(&wire.Bye{})
 			return
@@ -280,7 +274,7 @@ func (c *Client) sample(tick uint64) engine.InputSnapshot {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
 	if c.script != nil {
-		due := tickTime(tick, c.rate)
+		due := engine.TickTime(tick, int(c.rate))
 		c.script(tick, due, &c.local)
 		return c.local.Advance(due)
 	}
