@@ -50,7 +50,10 @@ type Loop struct {
 	rate      int64
 	dtSeconds float64
 
-	acc    int64 // not yet simulated time in ns*rate; below unitsPerTick between frames, unless a tick was held
+	acc int64 // not yet simulated time in ns*rate; below unitsPerTick between frames, unless a tick was held
+	// speed scales the real time fed to the accumulator, in units of
+	// 1/speedOne (speedOne: real time; see SetSpeed).
+	speed  int64
 	ticks  uint64
 	frames uint64
 
@@ -86,7 +89,7 @@ func NewLoop(cfg Config) (*Loop, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	l := &Loop{cfg: cfg}
+	l := &Loop{cfg: cfg, speed: speedOne}
 	l.setRate(cfg.TickRate)
 	return l, nil
 }
@@ -164,7 +167,7 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 			s.ClampedTime += interval - l.cfg.MaxFrameTime
 			interval = l.cfg.MaxFrameTime
 		}
-		l.acc += int64(interval) * l.rate
+		l.acc += l.scale(interval) * l.rate
 		l.fedEnd = prev + interval
 		fed = true
 	}
@@ -189,7 +192,7 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 			// after this tick, so the tick became due acc/rate before
 			// fedEnd (rounded up to the nanosecond). The accumulator holds
 			// time, in whichever rate, so this holds across SetTickRate.
-			due := l.fedEnd - time.Duration(l.acc/l.rate)
+			due := l.fedEnd - l.unscale(l.acc/l.rate)
 			baseTicks, baseTime, rate := l.baseTicks, l.baseTime, l.rate
 			fixed(Step{Tick: l.ticks, DT: l.dtSeconds, SimTime: l.simTime(l.ticks), Due: due})
 			if l.held {
@@ -332,7 +335,60 @@ func (l *Loop) Resume(now time.Duration) {
 // configuration (including a tick rate set by SetTickRate): no ticks, no
 // frames, an empty accumulator, cleared statistics, not paused.
 func (l *Loop) Reset() {
-	*l = Loop{cfg: l.cfg, rate: l.rate, dtSeconds: l.dtSeconds}
+	*l = Loop{cfg: l.cfg, rate: l.rate, dtSeconds: l.dtSeconds, speed: speedOne}
+}
+
+// Speed limits: SetSpeed accepts factors from MinSpeed to MaxSpeed.
+const (
+	MinSpeed = 0.5
+	MaxSpeed = 2.0
+)
+
+// speedOne is a speed of 1 (real time) in the loop's fixed-point unit.
+const speedOne = 1 << 16
+
+// SetSpeed makes the loop's tick clock run at factor times real time from
+// the next frame on: each frame's interval (after the MaxFrameTime clamp)
+// is multiplied by factor before it is added to the accumulator, so ticks
+// come factor times as often, and alpha moves factor times as fast. A
+// networked client steers its tick clock with it, a few percent either
+// way, to stay at the right distance behind (or ahead of) the server's
+// ticks without a burst or a pause. The factor is rounded to a multiple of
+// 1/65536; 1, the default, is exactly real time. It returns an error, and
+// changes nothing, for a factor outside [MinSpeed, MaxSpeed] or NaN.
+// Reset keeps the factor at 1.
+func (l *Loop) SetSpeed(factor float64) error {
+	if !(factor >= MinSpeed && factor <= MaxSpeed) {
+		return fmt.Errorf("timing: speed must be from %v to %v times real time, got %v", MinSpeed, MaxSpeed, factor)
+	}
+	l.speed = int64(factor*speedOne + 0.5)
+	return nil
+}
+
+// Speed returns the factor set by SetSpeed (1: real time).
+func (l *Loop) Speed() float64 {
+	if l.speed == 0 {
+		return 1
+	}
+	return float64(l.speed) / speedOne
+}
+
+// scale returns a real interval in the loop's sped-up time. The interval
+// is at most MaxMaxFrameTime (3.6e12 ns), so times the speed (at most
+// 2*speedOne) it fits in an int64.
+func (l *Loop) scale(d time.Duration) int64 {
+	if l.speed == speedOne || l.speed == 0 { // 0: a Loop not made by NewLoop
+		return int64(d)
+	}
+	return int64(d) * l.speed / speedOne
+}
+
+// unscale returns the real time of an interval of sped-up time.
+func (l *Loop) unscale(t int64) time.Duration {
+	if l.speed == speedOne || l.speed == 0 {
+		return time.Duration(t)
+	}
+	return time.Duration(t * speedOne / l.speed)
 }
 
 // SetTickRate changes the tick rate from the next tick on. Ticks already run

@@ -536,3 +536,55 @@ func TestResumeSetsTheTimeReference(t *testing.T) {
 		t.Errorf("a frame before the resume counted %d non-positive frames, want 2", s.NonPositiveFrames)
 	}
 }
+
+func TestSetSpeedRunsTicksFasterOrSlower(t *testing.T) {
+	for _, c := range []struct {
+		speed float64
+		ticks uint64 // in 10 s of 60 Hz frames at 60 Hz ticks
+	}{{1, 600}, {1.05, 630}, {0.97, 582}, {2, 1200}, {0.5, 300}} {
+		l := MustNewLoop(DefaultConfig())
+		if err := l.SetSpeed(c.speed); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Duration(0)
+		l.Frame(now, nil, nil)
+		for range 600 {
+			now += time.Second / 60
+			l.Frame(now, nil, nil)
+		}
+		// Within one tick: the last fraction is still in the accumulator.
+		if got := l.Ticks(); got+1 < c.ticks || got > c.ticks {
+			t.Errorf("speed %v: %d ticks in 10 s, want %d (or one less)", c.speed, got, c.ticks)
+		}
+	}
+}
+
+func TestSetSpeedRefusesOutOfRange(t *testing.T) {
+	l := MustNewLoop(DefaultConfig())
+	for _, f := range []float64{0, 0.49, 2.01, math.NaN(), -1} {
+		if err := l.SetSpeed(f); err == nil {
+			t.Errorf("SetSpeed(%v) accepted", f)
+		}
+	}
+	if l.Speed() != 1 {
+		t.Errorf("speed %v after refused changes, want 1", l.Speed())
+	}
+}
+
+func TestSetSpeedKeepsDueTimesWithinTheFrame(t *testing.T) {
+	l := MustNewLoop(DefaultConfig())
+	l.SetSpeed(1.5)
+	now := time.Duration(0)
+	l.Frame(now, nil, nil)
+	prevDue := time.Duration(-1)
+	for range 300 {
+		start := now
+		now += 7 * time.Millisecond
+		l.Frame(now, func(s Step) {
+			if s.Due < start || s.Due > now || s.Due < prevDue {
+				t.Fatalf("tick %d due at %v, outside the frame (%v, %v] or before the previous tick's %v", s.Tick, s.Due, start, now, prevDue)
+			}
+			prevDue = s.Due
+		}, nil)
+	}
+}
