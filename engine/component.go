@@ -487,6 +487,19 @@ func (c *Component[T]) save(dst *any) {
 	}
 }
 
+// copyTo makes *dst (made on first use) a copy of s, for State.CopyFrom.
+func (s *componentState[T]) copyTo(dst *any) {
+	d, _ := (*dst).(*componentState[T])
+	if d == nil {
+		d = new(componentState[T])
+		*dst = d
+	}
+	d.vals = append(d.vals[:0], s.vals...)
+	d.has = append(d.has[:0], s.has...)
+	d.n = s.n
+	d.enc = append(d.enc[:0], s.enc...)
+}
+
 func (c *Component[T]) canLoad(src any) bool {
 	_, ok := src.(*componentState[T])
 	return ok
@@ -617,6 +630,17 @@ func (r *Resource[T]) save(dst *any) {
 		return
 	}
 	s.v = r.v
+}
+
+// copyTo makes *dst (made on first use) a copy of s, for State.CopyFrom.
+func (s *resourceState[T]) copyTo(dst *any) {
+	d, _ := (*dst).(*resourceState[T])
+	if d == nil {
+		d = new(resourceState[T])
+		*dst = d
+	}
+	d.v = s.v
+	d.enc = append(d.enc[:0], s.enc...)
 }
 
 func (r *Resource[T]) canLoad(src any) bool {

@@ -54,6 +54,12 @@ type FixedContext struct {
 	Tick uint64
 	// Jobs submits off-loop work whose results land in a later tick.
 	Jobs *Jobs
+	// Predicted is true when the tick runs on predicted inputs (a
+	// rollback client ahead of its confirmed ticks): it may be simulated
+	// again. Resimulated is true when it is simulated again, after a
+	// correction. A system whose effect must not repeat (a sound, a log
+	// line) checks them; the simulation itself must not depend on them.
+	Predicted, Resimulated bool
 }
 
 // FrameContext is what Update and Render systems see, once per frame.
@@ -136,6 +142,9 @@ type Engine struct {
 	Jobs *Jobs
 	hook TickHook
 	gate TickGate // hook, when it is one
+	// starter and corrector: hook, when it is one.
+	starter   FrameStarter
+	corrector RenderCorrector
 	// ownsPlayers: the hook is a PlayerOwner that owns the players.
 	ownsPlayers bool
 
@@ -317,6 +326,12 @@ func (e *Engine) Frame(now time.Duration) int {
 	}
 	e.phases = PhaseTimes{}
 	defer e.recoverPanic()
+	if e.starter != nil {
+		e.starter.StartFrame()
+		if e.crash != nil {
+			return 0
+		}
+	}
 	return e.Loop.Frame(now, e.fixedStep, e.renderFrame)
 }
 
@@ -387,6 +402,7 @@ func (e *Engine) runTickBody() {
 			*in = *local
 		}
 	}
+	e.info = TickInfo{}
 	if e.hook != nil {
 		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: *local, Players: p}
 		e.hook.BeginTick(&e.info)
@@ -400,7 +416,8 @@ func (e *Engine) runTickBody() {
 		e.snapshot = *in
 	}
 	e.World.BeginTick(tick)
-	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, Players: p, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs}
+	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, Players: p, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs,
+		Predicted: e.info.Predicted, Resimulated: e.info.Resimulated}
 	e.Jobs.applyDue(&e.fixedCtx)
 	for i := range e.fixed {
 		pprof.SetGoroutineLabels(e.fixed[i].labels)
@@ -448,6 +465,9 @@ func (e *Engine) runRenderBody() {
 	pprof.SetGoroutineLabels(e.interpLabels)
 	e.curPhase, e.curSystem = PhaseRender, "interpolate"
 	e.World.Interpolate(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
+	if e.corrector != nil {
+		e.corrector.CorrectRender(e.frameCtx.DT, &e.Render)
+	}
 	for i := range e.render {
 		pprof.SetGoroutineLabels(e.render[i].labels)
 		e.curSystem = e.render[i].name

@@ -29,6 +29,11 @@ type TickInfo struct {
 	// given the local input (and given it when BeginTick joins it).
 	// BeginTick may Join, Leave and SetInput.
 	Players *Players
+	// Predicted and Resimulated are what BeginTick says of the tick, for
+	// its fixed systems (FixedContext): the tick runs on predicted inputs,
+	// and the tick was simulated before and runs again after a correction
+	// (see Rollback). Both start false.
+	Predicted, Resimulated bool
 }
 
 // A TickHook observes or steers every fixed tick: a recorder writes down
@@ -92,10 +97,28 @@ type PlayerOwner interface {
 	OwnsPlayers() bool
 }
 
+// A FrameStarter is a TickHook that does something at the start of every
+// frame, before the frame's ticks: a Rollback takes the confirmed ticks
+// that arrived and re-simulates when they need it. Engine.Frame calls
+// StartFrame first; a panic in it is the engine's, like a system's.
+type FrameStarter interface {
+	StartFrame()
+}
+
+// A RenderCorrector is a TickHook that changes what is drawn: after the
+// engine interpolates the frame's instances, and before the Render
+// systems run, it calls CorrectRender with the frame's real time (FrameContext.DT)
+// and the render buffer. A Rollback eases its corrections there.
+type RenderCorrector interface {
+	CorrectRender(dt float64, r *RenderBuffer)
+}
+
 // SetTickHook installs h (nil removes it). There is one hook at a time.
 func (e *Engine) SetTickHook(h TickHook) {
 	e.hook = h
 	e.gate, _ = h.(TickGate)
+	e.starter, _ = h.(FrameStarter)
+	e.corrector, _ = h.(RenderCorrector)
 	o, ok := h.(PlayerOwner)
 	e.ownsPlayers = ok && o.OwnsPlayers()
 }

@@ -81,6 +81,32 @@ func (e *Engine) SaveState(st *State) {
 	copyInto(&st.jobs, e.Jobs.pending)
 }
 
+// savedColumn is a component or resource saved in a State.
+type savedColumn interface {
+	copyTo(dst *any)
+}
+
+// CopyFrom makes st a copy of src, reusing st's memory: a rollback keeps
+// the states of a few ticks and hands them out, and a caller that wants
+// one for longer copies it. Values are copied as SaveState copies them
+// (a component of a fixed-size type bit for bit, a variable-size one as
+// its encoding).
+func (st *State) CopyFrom(src *State) {
+	st.saved, st.fingerprint, st.rate = src.saved, src.fingerprint, src.rate
+	copyTable(&st.table, &src.table)
+	if len(st.cols) != len(src.cols) {
+		st.cols = make([]any, len(src.cols))
+	}
+	for i, c := range src.cols {
+		c.(savedColumn).copyTo(&st.cols[i])
+	}
+	q := st.input.queue
+	st.input = src.input
+	st.input.queue = append(q[:0], src.input.queue...)
+	st.jobNext = src.jobNext
+	copyInto(&st.jobs, src.jobs)
+}
+
 // LoadState returns the engine to the state st holds: the next tick is
 // st.Tick()+1 and the run continues exactly as it did from the save. The
 // Bodies and component slices taken before are invalid afterwards. Jobs

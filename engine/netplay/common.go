@@ -12,6 +12,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/timing"
 )
 
 // HashEvery is how often, in ticks, a client sends its state hash for the
@@ -63,54 +64,15 @@ func copyTick(dst, src *wire.ConfirmedTick) {
 	dst.Early, dst.Substituted = src.Early, src.Substituted
 }
 
-// Latencies is a histogram of durations from 0 to MaxLatency in steps of
-// LatencyStep, for percentiles without keeping every sample; larger
-// durations count in the last bucket.
-type Latencies struct {
-	counts [latencyBuckets]uint32
-	n      uint64
-	max    time.Duration
-}
+// Latencies is a histogram of durations, for percentiles without keeping
+// every sample (see timing.Durations).
+type Latencies = timing.Durations
 
 // The histogram's resolution and range.
 const (
-	LatencyStep    = 20 * time.Microsecond
-	MaxLatency     = 400 * time.Millisecond
-	latencyBuckets = int(MaxLatency/LatencyStep) + 1
+	LatencyStep = timing.DurationStep
+	MaxLatency  = timing.MaxDuration
 )
-
-// Add counts d (negative counts as 0).
-func (l *Latencies) Add(d time.Duration) {
-	d = max(d, 0)
-	l.max = max(l.max, d)
-	l.counts[min(int(d/LatencyStep), latencyBuckets-1)]++
-	l.n++
-}
-
-// Count returns the number of durations added.
-func (l *Latencies) Count() uint64 { return l.n }
-
-// Max returns the largest duration added.
-func (l *Latencies) Max() time.Duration { return l.max }
-
-// Percentile returns the duration below which a fraction q (0 to 1) of
-// the added durations fall, to LatencyStep (the top of its bucket, at most
-// Max); 0 when none were added.
-func (l *Latencies) Percentile(q float64) time.Duration {
-	if l.n == 0 {
-		return 0
-	}
-	rank := uint64(q*float64(l.n) + 0.5)
-	rank = min(max(rank, 1), l.n)
-	var seen uint64
-	for i, c := range l.counts {
-		seen += uint64(c)
-		if seen >= rank {
-			return min(time.Duration(i+1)*LatencyStep, l.max)
-		}
-	}
-	return l.max
-}
 
 // rateLog logs warnings of a kind at most once a second: the first at
 // once, the ones in the following second counted and reported with the
