@@ -107,6 +107,11 @@ func runClient(s *app.Session, f *flags) error {
 		cfg.Role = wire.RoleSpectator
 	}
 	cfg.InputDelay = opts.InputDelay
+	cfg.Predict = opts.Predict
+	cfg.Smoothing.HalfLife = opts.Smooth
+	if !opts.Headless && opts.FPS > 0 {
+		cfg.FrameBudget = time.Duration(float64(time.Second) / float64(opts.FPS)) // a frame's time at the render cap
+	}
 	cfg.Name = fmt.Sprintf("%s-%d", program, os.Getpid())
 	cfg.DumpDir = opts.CrashDir
 	cfg.Log = s.Log
@@ -182,8 +187,21 @@ func runClient(s *app.Session, f *flags) error {
 	rep := c.Report()
 	s.Log.WithFields(logrus.Fields{
 		"ticks": rep.Ticks, "sent": rep.Sent, "substituted": rep.Substituted, "desyncs": rep.Desyncs, "resyncs": rep.Resyncs,
-		"clock_adjustments": rep.Adjustments, "rtt": rep.RTT, "bytes_up": rep.BytesUp, "bytes_down": rep.BytesDown,
+		"send_clock_adjustments": rep.Adjustments, "rtt": rep.RTT, "bytes_up": rep.BytesUp, "bytes_down": rep.BytesDown,
 	}).Info("match left")
+	if cfg.Role == wire.RolePlayer {
+		rb := rep.Rollback
+		resimMean := 0.0
+		if rb.Rollbacks > 0 {
+			resimMean = float64(rb.Resimulated) / float64(rb.Rollbacks)
+		}
+		s.Log.WithFields(logrus.Fields{
+			"predict": rep.Predict, "rollbacks": rb.Rollbacks, "resimulated_mean": fmt.Sprintf("%.2f", resimMean), "resimulated_max": rb.MaxResimulated,
+			"resim_p50": rb.ResimTime.Percentile(0.5), "resim_p99": rb.ResimTime.Percentile(0.99), "late_frames": rb.LateFrames,
+			"depth_mean": fmt.Sprintf("%.2f", rb.DepthMean), "depth_max": rb.DepthMax, "stalls": rb.Stalls, "stall_time": rb.StallTime,
+			"tick_clock_adjustments": rep.ClockAdjustments, "smoothed": rb.Smoothed, "snapped": rb.Snapped,
+		}).Info("prediction")
+	}
 	var pe *engine.PanicError
 	if errors.As(err, &pe) {
 		return crashError(pe, "", s.Log)

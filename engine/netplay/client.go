@@ -39,6 +39,17 @@ type ClientConfig struct {
 	// arrive before their deadline; the clock adds the jitter it measures
 	// on top.
 	Slack time.Duration
+	// Predict is how many ticks the client may simulate past its last
+	// confirmed tick, predicting the inputs it does not have yet (every
+	// player keeps its last confirmed input; its own is what it sampled),
+	// from 0 to engine.MaxRollbackDepth; 0 is lockstep. See engine.Rollback.
+	Predict int
+	// Smoothing eases what corrections of predictions move on screen
+	// (engine.CorrectionSmoothing; the zero value shows them at once).
+	Smoothing engine.CorrectionSmoothing
+	// FrameBudget is how long a frame may spend re-simulating before it
+	// counts as late (engine.RollbackConfig.FrameBudget; 0: none counted).
+	FrameBudget time.Duration
 	// DumpDir is where the client writes its state dump when the server
 	// reports a desync ("" = no dump).
 	DumpDir string
@@ -56,11 +67,13 @@ type ClientConfig struct {
 }
 
 // DefaultClientConfig returns a player's configuration with the default
-// margins; set Scene and Fingerprint.
+// margins, predicting up to 8 ticks ahead with corrections eased (see
+// engine.DefaultRollbackConfig); set Scene and Fingerprint.
 func DefaultClientConfig() ClientConfig {
 	return ClientConfig{
 		Role: wire.RolePlayer, InputDelay: -1, Slack: time.Millisecond,
 		HandshakeTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
+		Predict: 8, Smoothing: engine.DefaultRollbackConfig().Smoothing,
 	}
 }
 
@@ -105,18 +118,26 @@ type Client struct {
 	readDone   chan struct{}
 	sendDone   chan struct{}
 
-	// Owned by the engine's goroutine (the hook).
+	// Owned by the engine's goroutine (the rollback session's source).
 	e        *engine.Engine
+	rb       *engine.Rollback
+	headless bool    // RunHeadless drives the engine: no clock to steer
+	gap      float64 // steer's smoothed gap, in ticks
 	cur      wire.ConfirmedTick
 	states   [hashRing]engine.State
-	simTick  atomic.Uint64
+	simTick  atomic.Uint64 // the last tick simulated with its confirmed inputs
 	attached chan struct{}
 
 	// The local input, sampled by the sender.
 	inMu   sync.Mutex
 	local  engine.Input
 	script func(tick uint64, due time.Duration, in *engine.Input)
-	hashes chan wire.Hash
+	// sampled holds the inputs sampled for the latest ticks, by tick
+	// modulo its length, for the predictions; lastSampled is the latest
+	// tick sampled.
+	sampled     [256]sampledInput
+	lastSampled uint64
+	hashes      chan wire.Hash
 	notify chan struct{} // signalled when a message arrives
 }
 
@@ -128,6 +149,16 @@ type ClientReport struct {
 	Desyncs     int           // desyncs the server reported
 	Resyncs     int           // snapshots restored after a desync
 	Adjustments int           // changes of the send clock by more than half a millisecond
+	// ClockAdjustments counts the changes of a windowed client's tick
+	// clock speed (time synchronisation; see ClientConfig.Predict).
+	ClockAdjustments int
+	// Predict is the prediction window, in ticks (0: lockstep), and
+	// Rollback what the rollback session counted: rollbacks, ticks
+	// re-simulated, their time, late frames, prediction depth, stalls.
+	// A headless lockstep client simulates as fast as its inputs come, so
+	// its stalls say nothing: they are not counted.
+	Predict  int
+	Rollback engine.RollbackStats
 	RTT         time.Duration // the best round trip measured
 	BytesUp     int64         // bytes sent to the server
 	BytesDown   int64         // bytes received from it
@@ -144,6 +175,9 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	}
 	if cfg.InputDelay < -1 || cfg.InputDelay > 255 {
 		return nil, fmt.Errorf("netplay: client: input delay %d: must be from 0 to 255 ticks (-1: the server's)", cfg.InputDelay)
+	}
+	if cfg.Predict < 0 || cfg.Predict > engine.MaxRollbackDepth {
+		return nil, fmt.Errorf("netplay: client: prediction of %d ticks: must be from 0 (lockstep) to %d", cfg.Predict, engine.MaxRollbackDepth)
 	}
 	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout <= 0 {
 		return nil, fmt.Errorf("netplay: client: the handshake and idle timeouts must be above 0")
@@ -325,10 +359,16 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	case e.Loop.TickRate() != int(c.welcome.TickRate):
 		return fmt.Errorf("netplay: client: the engine ticks at %d Hz, the server at %d Hz", e.Loop.TickRate(), c.welcome.TickRate)
 	}
-	c.e = e
+	rcfg := engine.RollbackConfig{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
+	if c.cfg.Role != wire.RolePlayer {
+		rcfg.MaxPrediction = 0 // a spectator has nothing to predict with
+	}
+	rb, err := engine.NewRollback(e, c, rcfg)
+	if err != nil {
+		return fmt.Errorf("netplay: client: %w", err)
+	}
+	c.e, c.rb = e, rb
 	c.script = script
-	e.Jobs.SetMode(engine.JobsDeterministic)
-	e.SetTickHook(c)
 	close(c.attached)
 	return nil
 }
@@ -407,6 +447,13 @@ func (c *Client) Report() ClientReport {
 	r.Ticks = c.simTick.Load()
 	r.RTT = c.clk.bestRTT
 	r.Adjustments = c.clk.adjustments
+	r.Predict = c.cfg.Predict
+	if c.rb != nil {
+		r.Rollback = c.rb.Stats()
+		if c.headless && c.cfg.Predict == 0 {
+			r.Rollback.Stalls, r.Rollback.StallTime = 0, 0
+		}
+	}
 	r.BytesUp, r.BytesDown = c.bytesUp.Load(), c.bytesDown.Load()
 	return r
 }

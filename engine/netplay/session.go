@@ -3,26 +3,28 @@ package netplay
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/timing"
 )
 
-// OwnsPlayers implements engine.PlayerOwner: the server's confirmed ticks
-// say who plays, with what input.
-func (c *Client) OwnsPlayers() bool { return true }
+// The client is an engine.RollbackSource: the engine's rollback session
+// (Attach makes it) takes the confirmed ticks from it, predicts past them
+// up to ClientConfig.Predict ticks, and reports each tick once confirmed
+// (confirmed, below). With Predict 0 the session is lockstep: every tick
+// waits for its confirmed inputs.
 
-// PreTick implements engine.TickHook.
-func (c *Client) PreTick() {}
-
-// TickReady implements engine.TickGate: tick n runs once its confirmed
-// inputs are here. Between ticks, it also restores a snapshot the server
-// sent (a late join's start, or a resynchronisation after a desync) and
-// writes the dumps of reported desyncs.
-func (c *Client) TickReady(n uint64) bool {
+// Sync implements engine.RollbackSource. At the start of every frame it
+// writes the dumps of reported desyncs, restores a snapshot the server
+// sent (a late join's start, or a resynchronisation after a desync),
+// tells the session where the match ends, and, in a window, steers the
+// engine's tick clock (see steer).
+func (c *Client) Sync(e *engine.Engine) (restored bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -36,12 +38,12 @@ func (c *Client) TickReady(n uint64) bool {
 		snap, tick := c.snap, c.snapTick
 		c.snap = nil
 		resync := c.simTick.Load() > 0
-		if err := c.e.Restore(snap); err != nil {
+		if err := e.Restore(snap); err != nil {
 			c.failLocked(fmt.Errorf("server %s sent a snapshot that cannot be restored: %w", c.addr, err))
 			return false
 		}
-		if c.e.World.Tick() != tick {
-			c.failLocked(fmt.Errorf("server %s sent a snapshot of tick %d labelled %d", c.addr, c.e.World.Tick(), tick))
+		if e.World.Tick() != tick {
+			c.failLocked(fmt.Errorf("server %s sent a snapshot of tick %d labelled %d", c.addr, e.World.Tick(), tick))
 			return false
 		}
 		c.simTick.Store(tick)
@@ -49,16 +51,55 @@ func (c *Client) TickReady(n uint64) bool {
 			c.stats.Resyncs++
 			c.log.WithField("tick", tick).Info("resynchronised from the server's snapshot")
 		}
-		n = tick + 1
+		restored = true
 	}
-	if c.n == 0 {
+	if c.ended {
+		c.rb.EndAt(c.endTick)
+	}
+	if !c.headless {
+		c.steer(e)
+	}
+	return restored
+}
+
+// Confirmed implements engine.RollbackSource: tick's confirmed players
+// and inputs, once they have arrived.
+func (c *Client) Confirmed(tick uint64, p *engine.Players) bool {
+	c.mu.Lock()
+	if c.err != nil || c.n == 0 {
+		c.mu.Unlock()
 		return false
 	}
-	if t := c.peekTick(); t != n {
-		c.failLocked(fmt.Errorf("netplay: client: the next confirmed tick is %d, the engine's next is %d", t, n))
+	if t := c.peekTick(); t != tick {
+		c.failLocked(fmt.Errorf("netplay: client: the next confirmed tick is %d, the engine's next is %d", t, tick))
+		c.mu.Unlock()
+		return false
+	}
+	copyTick(&c.cur, &c.ring[c.head])
+	c.pop()
+	c.mu.Unlock()
+	if err := applyTick(p, &c.cur); err != nil {
+		c.fail(fmt.Errorf("server %s: confirmed tick %d does not fit the match: %w", c.addr, tick, err))
 		return false
 	}
 	return true
+}
+
+// Local implements engine.RollbackSource: the input this client sampled
+// for tick, or its latest for a tick past those.
+func (c *Client) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+	if c.cfg.Role != wire.RolePlayer {
+		return 0, engine.InputSnapshot{}, false
+	}
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	if s := &c.sampled[tick%uint64(len(c.sampled))]; s.tick == tick && tick != 0 {
+		return c.welcome.Player, s.in, true
+	}
+	if c.lastSampled != 0 && tick > c.lastSampled {
+		return c.welcome.Player, c.sampled[c.lastSampled%uint64(len(c.sampled))].in, true
+	}
+	return 0, engine.InputSnapshot{}, false
 }
 
 // dump writes the client's state at a desynchronised tick, if it kept it.
@@ -84,31 +125,17 @@ func (c *Client) dump(d wire.Desync) {
 	c.log.WithFields(logrus.Fields{"tick": d.Tick, "dump": path}).Error("desync: wrote this client's state at the tick (diff it with the server's)")
 }
 
-// BeginTick implements engine.TickHook: the tick's players and inputs
-// are the confirmed tick's.
-func (c *Client) BeginTick(t *engine.TickInfo) {
-	c.mu.Lock()
-	copyTick(&c.cur, &c.ring[c.head])
-	c.pop()
-	c.mu.Unlock()
-	if err := applyTick(t.Players, &c.cur); err != nil {
-		c.fail(fmt.Errorf("server %s: confirmed tick %d does not fit the match: %w", c.addr, t.Tick, err))
-	}
-}
-
-// JobApplied implements engine.TickHook.
-func (c *Client) JobApplied(uint64, engine.JobID, []byte) {}
-
-// EndTick implements engine.TickHook: every HashEvery ticks the client
-// sends its state hash (and keeps its state, for a dump).
-func (c *Client) EndTick(tick uint64, w *engine.World) {
+// confirmed is the rollback session's report of a tick simulated with its
+// confirmed inputs: every HashEvery ticks the client sends its state hash
+// (and keeps its state, for a dump).
+func (c *Client) confirmed(tick, hash uint64, st *engine.State) {
 	c.simTick.Store(tick)
 	if tick%HashEvery == 0 {
 		if c.cfg.DumpDir != "" {
-			c.e.SaveState(&c.states[(tick/HashEvery)%hashRing])
+			c.states[(tick/HashEvery)%hashRing].CopyFrom(st)
 		}
 		select {
-		case c.hashes <- wire.Hash{Tick: tick, Hash: w.Hash()}:
+		case c.hashes <- wire.Hash{Tick: tick, Hash: hash}:
 		default: // the sender is far behind; the next hash will do
 		}
 	}
@@ -117,17 +144,24 @@ func (c *Client) EndTick(tick uint64, w *engine.World) {
 	c.mu.Unlock()
 }
 
-// RunHeadless simulates the match's ticks as their confirmed inputs
-// arrive, as fast as the CPU allows, until the match ends and its last
-// tick is simulated (nil), the connection fails, the simulation panics
-// (the engine's *engine.PanicError) or ctx is done.
+// RunHeadless simulates the match's ticks until the match ends and its
+// last tick is simulated (nil), the connection fails, the simulation
+// panics (the engine's *engine.PanicError) or ctx is done. In lockstep it
+// simulates each tick as soon as its confirmed inputs arrive, as fast as
+// the CPU allows; with prediction it simulates each tick when its own
+// input is sampled (the client's input clock), predicting the others.
 func (c *Client) RunHeadless(ctx context.Context) error {
 	e := c.e
 	if e == nil {
 		return fmt.Errorf("netplay: client: RunHeadless before Attach")
 	}
+	c.headless = true
+	var timer *time.Timer
+	var wake <-chan time.Time
 	for {
-		for e.StepTick(engine.TickTime(e.World.Tick()+1, int(c.rate))) {
+		c.rb.StartFrame()
+		target, next := c.headlessTarget()
+		for e.World.Tick() < target && e.StepTick(engine.TickTime(e.World.Tick()+1, int(c.rate))) {
 		}
 		if err := e.Err(); err != nil {
 			return err
@@ -138,12 +172,76 @@ func (c *Client) RunHeadless(ctx context.Context) error {
 		if err := c.Err(); err != nil {
 			return err
 		}
+		wake = nil
+		if next > 0 {
+			if timer == nil {
+				timer = time.NewTimer(next)
+				defer timer.Stop()
+			} else {
+				timer.Reset(next)
+			}
+			wake = timer.C
+		}
 		select {
 		case <-c.notify:
+		case <-wake:
 		case <-c.failed:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	}
+}
+
+// headlessTarget is the tick a headless client simulates up to now, and
+// how long until that changes (0: when a message arrives). In lockstep it
+// is every tick there is; with prediction, the last tick whose own input
+// the client has sampled (its input clock's tick plus the input delay),
+// or the confirmed ticks while the clock is not set yet.
+func (c *Client) headlessTarget() (uint64, time.Duration) {
+	if c.cfg.Predict == 0 || c.cfg.Role != wire.RolePlayer {
+		return math.MaxUint64, 0
+	}
+	c.mu.Lock()
+	clk := c.clk
+	c.mu.Unlock()
+	if !clk.haveOff {
+		return c.rb.Available(), 0
+	}
+	now := c.now()
+	l := c.firstLocalTick(&clk, now) - 1 // the last local tick whose send time has come
+	return l + uint64(c.delay), max(clk.sendTime(l+1, c.rate)-now, 0) + time.Millisecond/4
+}
+
+// steer sets the engine loop's speed so that its ticks keep their place:
+// in lockstep, about a tick behind the last confirmed tick received (so
+// that a tick's inputs are there when the tick is due, without waiting
+// behind a backlog); with prediction, at the tick whose own input the
+// client samples now, but not past the prediction window. The gap is
+// smoothed over about 20 frames; the speed moves from 0.97 to 1.03 times
+// real time in steps of 0.5%, and up to twice real time to catch up more
+// than six ticks (after a stall, or a minimised window). Every change of
+// speed counts in ClientReport.ClockAdjustments. c.mu is held.
+func (c *Client) steer(e *engine.Engine) {
+	if c.next == 0 {
+		return
+	}
+	at := float64(e.World.Tick()) + e.Loop.Alpha()
+	received := float64(c.next - 1)
+	ref := received - 1
+	if c.cfg.Predict > 0 && c.cfg.Role == wire.RolePlayer && c.clk.haveOff {
+		lt := c.now() + c.clk.lead + c.clk.off
+		local := lt.Seconds()*float64(c.rate) + float64(c.delay)
+		ref = min(local, received+float64(c.cfg.Predict)-1)
+	}
+	c.gap += (ref - at - c.gap) * 0.05
+	speed := 1 + min(max(c.gap*0.02, -0.03), 0.03)
+	if c.gap > 6 {
+		speed = min(1.03+0.1*(c.gap-6), timing.MaxSpeed)
+	}
+	speed = math.Round(speed*200) / 200
+	if speed != e.Loop.Speed() {
+		_ = e.Loop.SetSpeed(speed) // within 0.97 to MaxSpeed
+		c.stats.ClockAdjustments++
 	}
 }
 
@@ -273,10 +371,21 @@ func (c *Client) firstLocalTick(clk *clockSync, now time.Duration) uint64 {
 func (c *Client) sample(tick uint64) engine.InputSnapshot {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
+	var in engine.InputSnapshot
 	if c.script != nil {
 		due := engine.TickTime(tick, int(c.rate))
 		c.script(tick, due, &c.local)
-		return c.local.Advance(due)
+		in = c.local.Advance(due)
+	} else {
+		in = c.local.Advance(c.now())
 	}
-	return c.local.Advance(c.now())
+	c.sampled[tick%uint64(len(c.sampled))] = sampledInput{tick, in}
+	c.lastSampled = max(c.lastSampled, tick)
+	return in
+}
+
+// sampledInput is the local input sampled for a tick.
+type sampledInput struct {
+	tick uint64
+	in   engine.InputSnapshot
 }

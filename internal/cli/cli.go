@@ -117,6 +117,8 @@ type Options struct {
 	InputDelay int           // -input-delay in ticks; -1 when not given (the server's advice)
 	NetDelay   time.Duration // -net-delay: simulated one-way latency of a client's traffic
 	NetJitter  time.Duration // -net-jitter: its variation
+	Predict    int           // -predict: ticks a client may run past its last confirmed tick (0: lockstep)
+	Smooth     time.Duration // -smooth: the half-life of a client's eased corrections (0: off)
 	network    bool          // RegisterNetwork was called
 
 	// The flags' raw values, checked and converted by Check.
@@ -179,8 +181,8 @@ func (o *Options) RegisterRecording(fs *flag.FlagSet) {
 }
 
 // RegisterNetwork defines the multiplayer flags on fs, into o: -serve,
-// -connect, -spectate, -players, -max-players, -input-delay, -net-delay
-// and -net-jitter. Only a program that plays over the network (with
+// -connect, -spectate, -players, -max-players, -input-delay, -net-delay,
+// -net-jitter, -predict and -smooth. Only a program that plays over the network (with
 // package engine/netplay, as nebula-demo does) registers them.
 func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	o.network = true
@@ -192,6 +194,8 @@ func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	fs.IntVar(&o.InputDelay, "input-delay", -1, "ticks between the tick a player's input is sampled at and the tick it is for (-serve: advised to every client, default 0; -connect: this client's, default the server's)")
 	fs.DurationVar(&o.NetDelay, "net-delay", 0, "with -connect or -spectate: add this one-way latency to the client's traffic, both ways (network simulator)")
 	fs.DurationVar(&o.NetJitter, "net-jitter", 0, "with -net-delay: vary each chunk's latency by up to this much")
+	fs.IntVar(&o.Predict, "predict", 8, "with -connect: simulate up to this many ticks past the last confirmed tick, predicting the others' inputs and rolling back when they differ (0: lockstep, every tick waits for its confirmed inputs)")
+	fs.DurationVar(&o.Smooth, "smooth", 50*time.Millisecond, "with -connect: ease what a corrected prediction moves on screen, halving the jump every this long (0: show corrections at once)")
 }
 
 // Networked reports whether the run is a match's server or client.
@@ -467,6 +471,10 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-net-delay %v: must be 0 or more", o.NetDelay)
 	case o.NetJitter < 0:
 		return Usagef("-net-jitter %v: must be 0 or more", o.NetJitter)
+	case o.Predict < 0 || o.Predict > engine.MaxRollbackDepth:
+		return Usagef("-predict %d: must be from 0 (lockstep) to %d ticks", o.Predict, engine.MaxRollbackDepth)
+	case o.Smooth < 0:
+		return Usagef("-smooth %v: must be 0 (off) or more", o.Smooth)
 	}
 	if o.Serve != "" {
 		if _, err := ParseListenAddr(o.Serve); err != nil {
@@ -476,6 +484,11 @@ func (o *Options) checkNetwork() error {
 	for _, name := range []string{"players", "max-players"} {
 		if o.Given(name) && o.Serve == "" {
 			return Usagef("-%s needs -serve", name)
+		}
+	}
+	for _, name := range []string{"predict", "smooth"} {
+		if o.Given(name) && o.Connect == "" {
+			return Usagef("-%s needs -connect (a player predicts; a server and a spectator only take confirmed ticks)", name)
 		}
 	}
 	for _, name := range []string{"net-delay", "net-jitter"} {
