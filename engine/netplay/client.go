@@ -138,17 +138,17 @@ type Client struct {
 	sampled     [256]sampledInput
 	lastSampled uint64
 	hashes      chan wire.Hash
-	notify chan struct{} // signalled when a message arrives
+	notify      chan struct{} // signalled when a message arrives
 }
 
 // ClientReport is what a client counts about its match.
 type ClientReport struct {
-	Ticks       uint64        // ticks simulated
-	Sent        uint64        // inputs sent
-	Substituted uint64        // of this player's inputs, how many the server substituted
-	Desyncs     int           // desyncs the server reported
-	Resyncs     int           // snapshots restored after a desync
-	Adjustments int           // changes of the send clock by more than half a millisecond
+	Ticks       uint64 // ticks simulated
+	Sent        uint64 // inputs sent
+	Substituted uint64 // of this player's inputs, how many the server substituted
+	Desyncs     int    // desyncs the server reported
+	Resyncs     int    // snapshots restored after a desync
+	Adjustments int    // changes of the send clock by more than half a millisecond
 	// ClockAdjustments counts the changes of a windowed client's tick
 	// clock speed (time synchronisation; see ClientConfig.Predict).
 	ClockAdjustments int
@@ -157,11 +157,11 @@ type ClientReport struct {
 	// re-simulated, their time, late frames, prediction depth, stalls.
 	// A headless lockstep client simulates as fast as its inputs come, so
 	// its stalls say nothing: they are not counted.
-	Predict  int
-	Rollback engine.RollbackStats
-	RTT         time.Duration // the best round trip measured
-	BytesUp     int64         // bytes sent to the server
-	BytesDown   int64         // bytes received from it
+	Predict   int
+	Rollback  engine.RollbackStats
+	RTT       time.Duration // the best round trip measured
+	BytesUp   int64         // bytes sent to the server
+	BytesDown int64         // bytes received from it
 }
 
 // Dial connects to the server at addr and does the handshake: it returns
