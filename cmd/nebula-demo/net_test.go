@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -146,7 +147,7 @@ func TestMatchOverTCP(t *testing.T) {
 	srv, addr := startServer(t, "-players", "3", "-ticks", "1200", "-record", rec, "-print-hash")
 	clients := []*proc{
 		startProc(t, "player A", os.Environ(), "-connect", addr, "-headless", "-print-hash"),
-		startProc(t, "player B", os.Environ(), "-connect", addr, "-headless", "-print-hash"),
+		startProc(t, "player B (lockstep)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-predict", "0"),
 		startProc(t, "player C (50 ms)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-net-delay", "50ms", "-net-jitter", "10ms"),
 		startProc(t, "spectator", os.Environ(), "-spectate", addr, "-headless", "-print-hash"),
 	}
@@ -159,12 +160,70 @@ func TestMatchOverTCP(t *testing.T) {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
 		}
 	}
+	if _, errOut := clients[1].out(); predictionField(t, clients[1].name, errOut, "rollbacks") != "0" || predictionField(t, clients[1].name, errOut, "predict") != "0" {
+		t.Errorf("the lockstep player rolled back:\n%s", errOut)
+	}
 	out, _ := srv.out()
 	if !strings.Contains(out, "1200 ticks") || !strings.Contains(out, "3 players, 1 spectators, 0 desyncs") {
 		t.Errorf("the match report does not say 1200 ticks, 3 players, 1 spectator, 0 desyncs:\n%s", out)
 	}
 	t.Logf("server:\n%s", out)
 	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
+}
+
+// predictionField returns the value of field in the "prediction" line a
+// client logs when it leaves the match.
+func predictionField(t *testing.T, name, out, field string) string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, "msg=prediction") {
+			continue
+		}
+		m := regexp.MustCompile(` ` + field + `=("[^"]*"|\S+)`).FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%s: no %s in its prediction line %q", name, field, line)
+		}
+		return strings.Trim(m[1], `"`)
+	}
+	t.Fatalf("%s logged no prediction line:\n%s", name, out)
+	return ""
+}
+
+// Two players predict up to 8 ticks ahead, one behind 100 ms +/- 20 ms of
+// simulated latency each way: both end with the server's hash, the
+// recording verifies, and both rolled back (each mispredicted the other's
+// input changes, which the script makes every few ticks).
+func TestPredictingPlayersRollBack(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "match.rep")
+	srv, addr := startServer(t, "-players", "2", "-ticks", "900", "-record", rec, "-print-hash")
+	clients := []*proc{
+		startProc(t, "player A", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-predict", "8"),
+		startProc(t, "player B (100 ms)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-predict", "8", "-net-delay", "100ms", "-net-jitter", "20ms"),
+	}
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	if !strings.HasPrefix(want, "state-hash 900 ") {
+		t.Fatalf("server: %q, want tick 900", want)
+	}
+	for _, c := range clients {
+		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+		_, errOut := c.out()
+		n, err := strconv.Atoi(predictionField(t, c.name, errOut, "rollbacks"))
+		if err != nil || n == 0 {
+			t.Errorf("%s: rollbacks %d (%v), want some", c.name, n, err)
+		}
+		if depth := predictionField(t, c.name, errOut, "depth_max"); depth == "0" {
+			t.Errorf("%s: never ahead of its confirmed ticks (depth_max 0)", c.name)
+		}
+		for _, line := range strings.Split(errOut, "\n") {
+			if strings.Contains(line, "msg=prediction") || strings.Contains(line, `msg="match left"`) {
+				t.Logf("%s: %s", c.name, line)
+			}
+		}
+	}
+	verifyRecording(t, rec, 900, want[len("state-hash 900 "):])
 }
 
 // A player joins at about tick 600 and ends with everyone's hash; one

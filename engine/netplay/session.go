@@ -196,20 +196,24 @@ func (c *Client) RunHeadless(ctx context.Context) error {
 // how long until that changes (0: when a message arrives). In lockstep it
 // is every tick there is; with prediction, the last tick whose own input
 // the client has sampled (its input clock's tick plus the input delay),
-// or the confirmed ticks while the clock is not set yet.
+// but no further than the prediction window past the last tick received
+// (a round trip longer than the window delays the client's picture
+// rather than stalling it every tick), or the confirmed ticks while the
+// clock is not set yet.
 func (c *Client) headlessTarget() (uint64, time.Duration) {
 	if c.cfg.Predict == 0 || c.cfg.Role != wire.RolePlayer {
 		return math.MaxUint64, 0
 	}
 	c.mu.Lock()
 	clk := c.clk
+	window := c.next - 1 + uint64(c.cfg.Predict) // the last tick received, plus the window
 	c.mu.Unlock()
 	if !clk.haveOff {
 		return c.rb.Available(), 0
 	}
 	now := c.now()
 	l := c.firstLocalTick(&clk, now) - 1 // the last local tick whose send time has come
-	return l + uint64(c.delay), max(clk.sendTime(l+1, c.rate)-now, 0) + time.Millisecond/4
+	return min(l+uint64(c.delay), window), max(clk.sendTime(l+1, c.rate)-now, 0) + time.Millisecond/4
 }
 
 // steer sets the engine loop's speed so that its ticks keep their place:
