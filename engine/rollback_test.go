@@ -475,3 +475,30 @@ func TestStateCopyFromLoadsLikeTheOriginal(t *testing.T) {
 		t.Errorf("loaded the copy: tick %d hash %016x, want tick 30 hash %016x", e.World.Tick(), e.World.Hash(), want)
 	}
 }
+
+func TestRollbackHashesOnlyTheTicksAskedFor(t *testing.T) {
+	_, every, _ := runRollback(t, 60, 0, 0)
+	g, _ := moveGame(t)
+	src := &lagSource{lag: 4, joinAt: 40, next: 1}
+	cfg := engine.DefaultRollbackConfig()
+	cfg.HashEvery = 10
+	var got []uint64
+	cfg.Confirmed = func(tick, hash uint64, _ *engine.State) { got = append(got, hash) }
+	r, _ := engine.NewRollback(g.e, src, cfg)
+	r.EndAt(60)
+	for r.Confirmed() < 60 {
+		src.now++
+		r.StartFrame()
+		g.e.StepTick(engine.TickTime(g.e.World.Tick()+1, 60))
+	}
+	for i, h := range got {
+		tick := i + 1
+		want := uint64(0)
+		if tick%10 == 0 {
+			want = every[i]
+		}
+		if h != want {
+			t.Errorf("tick %d: hash %016x, want %016x", tick, h, want)
+		}
+	}
+}

@@ -359,7 +359,7 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	case e.Loop.TickRate() != int(c.welcome.TickRate):
 		return fmt.Errorf("netplay: client: the engine ticks at %d Hz, the server at %d Hz", e.Loop.TickRate(), c.welcome.TickRate)
 	}
-	rcfg := engine.RollbackConfig{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
+	rcfg := engine.RollbackConfig{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, HashEvery: HashEvery, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
 	if c.cfg.Role != wire.RolePlayer {
 		rcfg.MaxPrediction = 0 // a spectator has nothing to predict with
 	}
