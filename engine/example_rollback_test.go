@@ -36,12 +36,6 @@ func (s *delayedSource) Local(uint64) (engine.PlayerID, engine.InputSnapshot, bo
 // hand; in a window, the engine's frames do.
 func ExampleNewRollback() {
 	e, _ := engine.New(engine.DefaultConfig())
-	held := 0
-	e.AddFixed("count", func(c *engine.FixedContext) {
-		if in := c.Players.Input(1); in != nil && in.Down(engine.KeyArrowRight) {
-			held++ // counts every simulation, the predicted and the corrected
-		}
-	})
 	src := &delayedSource{}
 	cfg := engine.DefaultRollbackConfig()
 	confirmed := 0
