@@ -17,6 +17,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -536,3 +537,74 @@ func copyConn(dst, src net.Conn) {
 }
 
 var _ = errors.New
+
+// Two predicting players, one behind 40 ms of simulated latency each way,
+// and a lockstep one: everyone ends on the server's hash, the predicting
+// players rolled back (each player's key changes reach the others late),
+// and the lockstep player never predicted.
+func TestPredictingClientsRollBackToTheServersHash(t *testing.T) {
+	ts := startServer(t, matchConfig(3, 240))
+	slow := func(cfg *netplay.ClientConfig) {
+		cfg.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			var d net.Dialer
+			conn, err := d.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return netsim.Wrap(conn, netsim.Config{Delay: 40 * time.Millisecond, Seed: 1}), nil
+		}
+	}
+	var (
+		clients = make([]*testClient, 3)
+		errs    = make([]error, 3)
+		wg      sync.WaitGroup
+	)
+	for i, mod := range []func(*netplay.ClientConfig){
+		nil,
+		slow,
+		func(cfg *netplay.ClientConfig) { cfg.Predict = 0 },
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			clients[i], errs[i] = dialClient(t, ts.addr, wire.RolePlayer, mod)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, err := range play(clients...) {
+		if err != nil {
+			t.Errorf("client %d: %v", i, err)
+		}
+	}
+	rep := ts.wait(t)
+	if rep.Desyncs != 0 {
+		t.Errorf("%d desyncs", rep.Desyncs)
+	}
+	want := ts.e.World.Hash()
+	for i, tc := range clients {
+		r := tc.c.Report()
+		rb := r.Rollback
+		t.Logf("client %d (predict %d): %d rollbacks, %d ticks re-simulated (max %d), %d predicted, depth mean %.2f max %d, %d stalls",
+			i, r.Predict, rb.Rollbacks, rb.Resimulated, rb.MaxResimulated, rb.Predicted, rb.DepthMean, rb.DepthMax, rb.Stalls)
+		if got := tc.e.World.Hash(); got != want || tc.e.World.Tick() != 240 {
+			t.Errorf("client %d: tick %d hash %016x, server tick 240 hash %016x", i, tc.e.World.Tick(), got, want)
+		}
+		if rb.Confirmed != 240 {
+			t.Errorf("client %d: confirmed up to tick %d, want 240", i, rb.Confirmed)
+		}
+		switch {
+		case i < 2 && (rb.Rollbacks == 0 || rb.Predicted == 0):
+			t.Errorf("client %d predicts but never rolled back (%d) or predicted (%d)", i, rb.Rollbacks, rb.Predicted)
+		case i == 2 && (rb.Rollbacks != 0 || rb.Predicted != 0):
+			t.Errorf("the lockstep client rolled back %d times, predicted %d ticks", rb.Rollbacks, rb.Predicted)
+		}
+	}
+	if d := clients[1].c.Report().Rollback.DepthMax; d < 4 {
+		t.Errorf("the slow client was at most %d ticks ahead of its confirmed ticks; 80 ms of round trip is about 5", d)
+	}
+}
