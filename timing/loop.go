@@ -262,6 +262,12 @@ func simTimeAt(baseTicks uint64, baseTime time.Duration, rate int64, n uint64) t
 // tick owed: then it is exactly 1, and the picture shows the latest tick.
 func (l *Loop) Alpha() float64 { return min(float64(l.acc)/float64(unitsPerTick), 1) }
 
+// Owed returns the time the accumulator holds, in ticks: below 1 between
+// frames (it is alpha then), and up to MaxStepsPerFrame after frames
+// whose tick was held (Hold), which Alpha clamps to 1. A networked client
+// steering its tick clock reads where its loop really is from it.
+func (l *Loop) Owed() float64 { return float64(l.acc) / float64(unitsPerTick) }
+
 // Ticks returns the number of fixed ticks run since NewLoop or Reset.
 func (l *Loop) Ticks() uint64 { return l.ticks }
 

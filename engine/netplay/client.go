@@ -123,6 +123,7 @@ type Client struct {
 	rb       *engine.Rollback
 	headless bool    // RunHeadless drives the engine: no clock to steer
 	gap      float64 // steer's smoothed gap, in ticks
+	steering bool    // steer has measured the gap once
 	cur      wire.ConfirmedTick
 	states   [hashRing]engine.State
 	simTick  atomic.Uint64 // the last tick simulated with its confirmed inputs

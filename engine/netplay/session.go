@@ -217,19 +217,25 @@ func (c *Client) headlessTarget() (uint64, time.Duration) {
 }
 
 // steer sets the engine loop's speed so that its ticks keep their place:
-// in lockstep, about a tick behind the last confirmed tick received (so
-// that a tick's inputs are there when the tick is due, without waiting
-// behind a backlog); with prediction, at the tick whose own input the
-// client samples now, but not past the prediction window. The gap is
-// smoothed over about 20 frames; the speed moves from 0.97 to 1.03 times
-// real time in steps of 0.5%, and up to twice real time to catch up more
-// than six ticks (after a stall, or a minimised window). Every change of
-// speed counts in ClientReport.ClockAdjustments. c.mu is held.
+// in lockstep, about a tick and a half behind the last confirmed tick
+// received (so that a tick's inputs are there when the tick is due,
+// without waiting behind a backlog); with prediction, at the tick whose
+// own input the client samples now, but not past the prediction window.
+// Where the loop is counts the time it owes (timing.Loop.Owed): a loop
+// that held ticks is further ahead than its alpha says. The gap is
+// smoothed over about 20 frames. The speed is 1 plus 2% per tick of gap,
+// from 0.97 to 1.03 times real time; more than two ticks ahead it slows
+// down to as little as half real time (a loop that held ticks at the
+// start of the match owes several), and more than six behind (after a stall, or
+// a minimised window) it catches up at up to twice real time. It moves
+// in steps of 1%, and only when the speed wanted is a step away from the
+// current one, so that noise does not flip it. Every change counts in
+// ClientReport.ClockAdjustments. c.mu is held.
 func (c *Client) steer(e *engine.Engine) {
 	if c.next == 0 {
 		return
 	}
-	at := float64(e.World.Tick()) + e.Loop.Alpha()
+	at := float64(e.World.Tick()) + e.Loop.Owed()
 	received := float64(c.next - 1)
 	ref := received - 1
 	if c.cfg.Predict > 0 && c.cfg.Role == wire.RolePlayer && c.clk.haveOff {
@@ -237,14 +243,19 @@ func (c *Client) steer(e *engine.Engine) {
 		local := lt.Seconds()*float64(c.rate) + float64(c.delay)
 		ref = min(local, received+float64(c.cfg.Predict)-1)
 	}
-	c.gap += (ref - at - c.gap) * 0.05
-	speed := 1 + min(max(c.gap*0.02, -0.03), 0.03)
-	if c.gap > 6 {
-		speed = min(1.03+0.1*(c.gap-6), timing.MaxSpeed)
+	if !c.steering { // the first measure: no history to smooth
+		c.gap, c.steering = ref-at, true
 	}
-	speed = math.Round(speed*200) / 200
-	if speed != e.Loop.Speed() {
-		_ = e.Loop.SetSpeed(speed) // within 0.97 to MaxSpeed
+	c.gap += (ref - at - c.gap) * 0.05
+	want := 1 + min(max(c.gap*0.02, -0.03), 0.03)
+	switch {
+	case c.gap > 6:
+		want = min(1.03+0.1*(c.gap-6), timing.MaxSpeed)
+	case c.gap < -2:
+		want = max(0.97+0.1*(c.gap+2), timing.MinSpeed)
+	}
+	if cur := e.Loop.Speed(); math.Abs(want-cur) >= 0.01 || want == 1 && math.Abs(want-cur) >= 0.005 {
+		_ = e.Loop.SetSpeed(math.Round(want*100) / 100) // within MinSpeed to MaxSpeed
 		c.stats.ClockAdjustments++
 	}
 }
