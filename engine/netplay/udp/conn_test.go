@@ -231,7 +231,9 @@ func TestOrderedDeliveryUnderLossDupAndReorder(t *testing.T) {
 	defer ln.Close()
 	var largest atomic.Int64
 	sim := netsim.Config{Delay: 5 * time.Millisecond, Jitter: 2 * time.Millisecond, Loss: 0.10, Dup: 0.05, Reorder: 0.05, Seed: 7}
-	wrap := func(pc net.PacketConn) net.PacketConn { return &sizeTap{PacketConn: netsim.WrapPacketConn(pc, sim), largest: &largest} }
+	wrap := func(pc net.PacketConn) net.PacketConn {
+		return &sizeTap{PacketConn: netsim.WrapPacketConn(pc, sim), largest: &largest}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	client, err := Dial(ctx, ln.Addr().String(), DialConfig{Wrap: wrap})
