@@ -21,16 +21,16 @@ const (
 	TCP Transport = iota
 	// UDP: package udp. Every packet repeats the inputs (and confirmed
 	// ticks) the peer has not acknowledged, so a lost packet costs one
-	// packet interval. A UDP client aims its inputs UDPLossTicks ticks
-	// earlier than ClientConfig.Slack alone says, so that an input whose
-	// packet is lost that many times in a row still arrives in time.
+	// packet interval. A UDP client aims its inputs UDPLossTicks and a
+	// half ticks earlier than ClientConfig.Slack alone says, so that an
+	// input whose packet is lost that many times in a row still arrives
+	// in time with the next one (the half tick: the jitter between the
+	// lost packet's delay and the delay of the one that brings it).
 	UDP
 )
 
-// UDPLossTicks is the margin, in ticks, a UDP client adds to its slack:
-// an input lost in that many packets in a row still arrives before its
-// deadline with the next one (at 5% loss, two in a row happen once in 400
-// ticks, three once in 8,000).
+// UDPLossTicks is the losses in a row a UDP client's margin covers (at 5%
+// loss, two in a row happen once in 400 ticks, three once in 8,000).
 const UDPLossTicks = 2
 
 // String returns "tcp" or "udp".
@@ -70,7 +70,7 @@ type udpStats interface{ Stats() udp.Stats }
 // rate.
 func udpSlack(t Transport, slack, dt time.Duration) time.Duration {
 	if t == UDP {
-		return slack + UDPLossTicks*dt
+		return slack + UDPLossTicks*dt + dt/2
 	}
 	return slack
 }

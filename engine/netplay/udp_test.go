@@ -45,7 +45,9 @@ func startUDPServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
 // most 0.1% of the inputs.
 func TestMatchOverUDPWithLoss(t *testing.T) {
 	const ticks = 900
-	ts := startUDPServer(t, matchConfig(2, ticks))
+	cfg := matchConfig(2, ticks)
+	cfg.StartDelay = 300 * time.Millisecond // time for the lossy client's clock sync
+	ts := startUDPServer(t, cfg)
 	sim := netsim.Config{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Dup: 0.01, Reorder: 0.01, Seed: 3}
 	var mu sync.Mutex
 	n := 0
