@@ -117,6 +117,10 @@ type Options struct {
 	InputDelay int           // -input-delay in ticks; -1 when not given (the server's advice)
 	NetDelay   time.Duration // -net-delay: simulated one-way latency of a client's traffic
 	NetJitter  time.Duration // -net-jitter: its variation
+	Transport  string        // -transport: "tcp" or "udp"
+	NetLoss    float64       // -net-loss: with udp, the probability a client's packet is lost, each way
+	NetDup     float64       // -net-dup: ... duplicated
+	NetReorder float64       // -net-reorder: ... reordered
 	network    bool          // RegisterNetwork was called
 
 	// The flags' raw values, checked and converted by Check.
@@ -179,8 +183,8 @@ func (o *Options) RegisterRecording(fs *flag.FlagSet) {
 }
 
 // RegisterNetwork defines the multiplayer flags on fs, into o: -serve,
-// -connect, -spectate, -players, -max-players, -input-delay, -net-delay
-// and -net-jitter. Only a program that plays over the network (with
+// -connect, -spectate, -transport, -players, -max-players, -input-delay,
+// -net-delay, -net-jitter, -net-loss, -net-dup and -net-reorder. Only a program that plays over the network (with
 // package engine/netplay, as nebula-demo does) registers them.
 func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	o.network = true
@@ -192,6 +196,10 @@ func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	fs.IntVar(&o.InputDelay, "input-delay", -1, "ticks between the tick a player's input is sampled at and the tick it is for (-serve: advised to every client, default 0; -connect: this client's, default the server's)")
 	fs.DurationVar(&o.NetDelay, "net-delay", 0, "with -connect or -spectate: add this one-way latency to the client's traffic, both ways (network simulator)")
 	fs.DurationVar(&o.NetJitter, "net-jitter", 0, "with -net-delay: vary each chunk's latency by up to this much")
+	fs.StringVar(&o.Transport, "transport", "tcp", "with -serve, -connect or -spectate: `tcp` or udp (the server listens on UDP at the same address)")
+	fs.Float64Var(&o.NetLoss, "net-loss", 0, "with -transport udp and -connect or -spectate: lose this fraction (0 to 1) of the client's packets, each way (network simulator)")
+	fs.Float64Var(&o.NetDup, "net-dup", 0, "with -transport udp and -connect or -spectate: duplicate this fraction (0 to 1) of the client's packets, each way")
+	fs.Float64Var(&o.NetReorder, "net-reorder", 0, "with -transport udp and -connect or -spectate: delay this fraction (0 to 1) of the client's packets so later ones overtake them, each way")
 }
 
 // Networked reports whether the run is a match's server or client.
@@ -467,6 +475,23 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-net-delay %v: must be 0 or more", o.NetDelay)
 	case o.NetJitter < 0:
 		return Usagef("-net-jitter %v: must be 0 or more", o.NetJitter)
+	case o.Transport != "tcp" && o.Transport != "udp":
+		return Usagef("-transport %s: must be tcp or udp", o.Transport)
+	case o.Given("transport") && !o.Networked():
+		return Usagef("-transport needs -serve, -connect or -spectate")
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"net-loss", o.NetLoss}, {"net-dup", o.NetDup}, {"net-reorder", o.NetReorder}} {
+		switch {
+		case !(f.v >= 0 && f.v <= 1): // NaN too
+			return Usagef("-%s %v: must be from 0 to 1", f.name, f.v)
+		case o.Given(f.name) && !o.Client():
+			return Usagef("-%s needs -connect or -spectate (it simulates a client's network)", f.name)
+		case o.Given(f.name) && o.Transport != "udp":
+			return Usagef("-%s needs -transport udp (TCP loses, duplicates and reorders nothing its reader sees; -net-delay and -net-jitter model its retransmissions)", f.name)
+		}
 	}
 	if o.Serve != "" {
 		if _, err := ParseListenAddr(o.Serve); err != nil {
