@@ -89,4 +89,3 @@ func (s *Server) ServeUDP(pc net.PacketConn) error {
 	})
 	return s.Serve(ln)
 }
-

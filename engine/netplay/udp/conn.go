@@ -823,7 +823,9 @@ func (c *Conn) countSeq(seq uint32) {
 // ack drops what the peer acknowledges and samples the round trip. c.mu
 // is held.
 func (c *Conn) ack(p *packet, now time.Time) {
+	acked := false
 	if n := p.ackTick - c.itemBase; n > 0 && n <= uint32(len(c.items)) {
+		acked = true
 		for i := range n {
 			if it := &c.items[i]; it.sends == 1 {
 				c.sample(now.Sub(it.last))
@@ -837,6 +839,7 @@ func (c *Conn) ack(p *packet, now time.Time) {
 		c.itemBase = p.ackTick
 	}
 	if n := p.ackRel - c.segBase; n > 0 && n <= uint32(len(c.segs)) {
+		acked = true
 		for i := range n {
 			s := &c.segs[i]
 			if s.sends == 1 && !s.acked {
@@ -858,8 +861,8 @@ func (c *Conn) ack(p *packet, now time.Time) {
 			}
 		}
 	}
-	if c.closed && c.settled() {
-		signal(c.wake)
+	if acked || c.closed && c.settled() {
+		signal(c.wake) // the window moved: what waited for it can go
 	}
 }
 
