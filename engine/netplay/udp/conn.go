@@ -65,7 +65,8 @@ var errWriteClosed = errors.New("udp: write after CloseWrite")
 
 // Stats are a connection's counters. Bytes are UDP payloads.
 type Stats struct {
-	PacketsSent, PacketsReceived uint64
+	PacketsSent     uint64 // packets sent, acknowledgements alone included
+	PacketsReceived uint64 // packets received from the peer, duplicates included
 	// PacketsLost estimates the peer's packets that never arrived (or
 	// arrived more than 64 packets late): the packet numbers missing
 	// below the highest received.
@@ -73,8 +74,9 @@ type Stats struct {
 	Duplicates  uint64 // packets received more than once
 	// Resends counts tick items and reliable segments sent again
 	// (redundancy and retransmission).
-	Resends                  uint64
-	BytesSent, BytesReceived int64
+	Resends       uint64
+	BytesSent     int64 // UDP payload bytes sent
+	BytesReceived int64 // UDP payload bytes received
 }
 
 // outItem is a tick item the peer has not acknowledged.
