@@ -637,18 +637,19 @@ func (c *Conn) relBits() uint32 {
 // packTicks appends tick items to b: all (oldest first) or only those
 // never sent. c.mu is held.
 func (c *Conn) packTicks(b []byte, now time.Time, all bool) []byte {
-	runAt, count := -1, 0
+	countAt, count := -1, 0
 	var prev *outItem
 	for i := range min(len(c.items), tickWindow) {
 		it := &c.items[i]
 		if !all && it.sends > 0 {
 			continue
 		}
-		cont := runAt >= 0 && count < maxRunItems && i > 0 && prev == &c.items[i-1] &&
+		cont := countAt >= 0 && count < maxRunItems && i > 0 && prev == &c.items[i-1] &&
 			it.typ == prev.typ && it.tick == prev.tick+1 && it.rel == prev.rel
-		need := itemHeader + len(it.body)
+		index := c.itemBase + uint32(i)
+		need := uvarintLen(uint64(len(it.body))) + len(it.body)
 		if !cont {
-			need += runHeader
+			need += runHeaderLen(index, it.tick, it.rel)
 		}
 		if len(b)+need > MaxPacket {
 			if all {
@@ -657,11 +658,11 @@ func (c *Conn) packTicks(b []byte, now time.Time, all bool) []byte {
 			continue
 		}
 		if !cont {
-			if runAt >= 0 {
-				b[runAt+runHeader-1] = byte(count)
+			if countAt >= 0 {
+				b[countAt] = byte(count)
 			}
-			runAt, count = len(b), 0
-			b = appendRunHeader(b, it.typ, c.itemBase+uint32(i), it.tick, it.rel, 0)
+			b = appendRunHeader(b, it.typ, index, it.tick, it.rel, 0)
+			countAt, count = len(b)-1, 0
 		}
 		b = appendItem(b, it.body)
 		count++
@@ -671,8 +672,8 @@ func (c *Conn) packTicks(b []byte, now time.Time, all bool) []byte {
 		it.last = now
 		prev = it
 	}
-	if runAt >= 0 {
-		b[runAt+runHeader-1] = byte(count)
+	if countAt >= 0 {
+		b[countAt] = byte(count)
 	}
 	return b
 }
@@ -687,7 +688,7 @@ func (c *Conn) packSegs(b []byte, now time.Time, first bool) []byte {
 			continue
 		}
 		due := s.sends == 0 || !now.Before(s.last.Add(c.backoff(s.sends))) || first && len(s.data) <= smallSeg
-		if !due || len(b)+segHeader+len(s.data) > MaxPacket {
+		if !due || len(b)+segLen(c.segBase+uint32(i), len(s.data)) > MaxPacket {
 			continue
 		}
 		b = appendSeg(b, c.segBase+uint32(i), s.data)
@@ -703,7 +704,7 @@ func (c *Conn) packSegs(b []byte, now time.Time, first bool) []byte {
 func (c *Conn) packFrames(b []byte) []byte {
 	kept := c.frames[:0]
 	for _, f := range c.frames {
-		if len(b)+frameHeader+len(f.data) > MaxPacket {
+		if len(b)+segLen(f.rel, len(f.data)) > MaxPacket {
 			kept = append(kept, f)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/internal/binread"
@@ -33,11 +34,13 @@ const (
 	connectSize = 2 + 1 + 8 + connectPad
 	acceptSize  = 2 + 8 + 8
 	closeSize   = 2 + 8
-	dataHeader  = 2 + 8 + 4 + 4 + 4 + 4
-	runHeader   = 1 + 1 + 4 + 8 + 4 + 1 // chunk, type, index, tick, rel, count
-	itemHeader  = 2                     // an item's length
-	segHeader   = 1 + 4 + 2             // chunk, seq, length
-	frameHeader = 1 + 4 + 2             // chunk, rel, length
+	// The most bytes of each header: its numbers are varints (a uint32
+	// in at most 5 bytes, a uint64 in 10, a length in 2).
+	dataHeader  = 2 + 8 + 5 + 5 + 5 + 5
+	runHeader   = 1 + 1 + 5 + 10 + 5 + 1 // chunk, type, index, tick, rel, count
+	itemHeader  = 2                      // an item's length
+	segHeader   = 1 + 5 + 2              // chunk, seq, length
+	frameHeader = 1 + 5 + 2              // chunk, rel, length
 	maxRunItems = 255
 	// maxItem is the most bytes of one tick item: one that is larger goes
 	// in the reliable stream instead.
@@ -123,10 +126,10 @@ func parsePacket(p *packet, b []byte) error {
 		p.token = r.U64("token")
 	case kindData:
 		p.token = r.U64("token")
-		p.seq = r.U32("seq")
-		p.ackTick = r.U32("tick ack")
-		p.ackRel = r.U32("reliable ack")
-		p.relBits = r.U32("reliable ack bits")
+		p.seq = u32(&r, "seq")
+		p.ackTick = u32(&r, "tick ack")
+		p.ackRel = u32(&r, "reliable ack")
+		p.relBits = u32(&r, "reliable ack bits")
 		// Chunks come in the order of their kinds: runs, segments,
 		// frames.
 		last := byte(0)
@@ -163,9 +166,9 @@ func parseChunk(p *packet, r *binread.Reader) {
 		if r.Err() == nil && rn.typ != wire.TypeInput && rn.typ != wire.TypeConfirmed {
 			r.FailAt(tat, "run type", fmt.Errorf("%v, want Input or Confirmed", rn.typ))
 		}
-		rn.index = r.U32("run index")
-		rn.tick = r.U64("run tick")
-		rn.rel = r.U32("run rel")
+		rn.index = u32(r, "run index")
+		rn.tick = uvarint(r, "run tick")
+		rn.rel = u32(r, "run rel")
 		cat := r.Offset()
 		n := int(r.U8("run count"))
 		if r.Err() == nil && n == 0 {
@@ -176,7 +179,7 @@ func parseChunk(p *packet, r *binread.Reader) {
 		}
 		for range n {
 			lat := r.Offset()
-			k := int(r.U16("item length"))
+			k := int(min(uvarint(r, "item length"), MaxPacket+1))
 			if r.Err() == nil && (k == 0 || k > maxItem) {
 				r.FailAt(lat, "item length", fmt.Errorf("%d bytes, want 1 to %d", k, maxItem))
 			}
@@ -191,9 +194,9 @@ func parseChunk(p *packet, r *binread.Reader) {
 		}
 	case chunkSeg:
 		var s seg
-		s.seq = r.U32("segment seq")
+		s.seq = u32(r, "segment seq")
 		lat := r.Offset()
-		k := int(r.U16("segment length"))
+		k := int(min(uvarint(r, "segment length"), MaxPacket+1))
 		if r.Err() == nil && (k == 0 || k > maxSeg) {
 			r.FailAt(lat, "segment length", fmt.Errorf("%d bytes, want 1 to %d", k, maxSeg))
 		}
@@ -203,9 +206,9 @@ func parseChunk(p *packet, r *binread.Reader) {
 		}
 	case chunkFrame:
 		var f frame
-		f.rel = r.U32("frame rel")
+		f.rel = u32(r, "frame rel")
 		lat := r.Offset()
-		k := int(r.U16("frame length"))
+		k := int(min(uvarint(r, "frame length"), MaxPacket+1))
 		f.data = r.Take("frame", k)
 		if r.Err() == nil {
 			if err := checkFrame(f.data); err != nil {
@@ -219,6 +222,35 @@ func parseChunk(p *packet, r *binread.Reader) {
 			r.FailAt(at, "chunk", fmt.Errorf("%d, want %d to %d", c, chunkTicks, chunkFrame))
 		}
 	}
+}
+
+// uvarint reads a varint in its shortest form (so that a packet that
+// parses encodes to the same bytes).
+func uvarint(r *binread.Reader, field string) uint64 {
+	at := r.Offset()
+	v := r.Uvarint(field)
+	if r.Err() == nil && r.Offset()-at != uvarintLen(v) {
+		r.FailAt(at, field, errors.New("a varint not in its shortest form"))
+	}
+	return v
+}
+
+// u32 reads a varint of at most 32 bits.
+func u32(r *binread.Reader, field string) uint32 {
+	at := r.Offset()
+	v := uvarint(r, field)
+	if r.Err() == nil && v > math.MaxUint32 {
+		r.FailAt(at, field, fmt.Errorf("%d, more than 32 bits", v))
+	}
+	return uint32(v)
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for ; v >= 0x80; v >>= 7 {
+		n++
+	}
+	return n
 }
 
 // checkFrame checks that b is one whole wire frame of a Ping or a Pong:
@@ -260,38 +292,48 @@ func appendClose(b []byte, token uint64) []byte {
 func appendDataHeader(b []byte, token uint64, seq, ackTick, ackRel, relBits uint32) []byte {
 	b = append(b, magic, kindData)
 	b = binary.LittleEndian.AppendUint64(b, token)
-	b = binary.LittleEndian.AppendUint32(b, seq)
-	b = binary.LittleEndian.AppendUint32(b, ackTick)
-	b = binary.LittleEndian.AppendUint32(b, ackRel)
-	return binary.LittleEndian.AppendUint32(b, relBits)
+	b = binary.AppendUvarint(b, uint64(seq))
+	b = binary.AppendUvarint(b, uint64(ackTick))
+	b = binary.AppendUvarint(b, uint64(ackRel))
+	return binary.AppendUvarint(b, uint64(relBits))
 }
 
 // appendRunHeader appends a run's header; its count items follow, each
 // appended with appendItem.
 func appendRunHeader(b []byte, typ wire.Type, index uint32, tick uint64, rel uint32, count int) []byte {
 	b = append(b, chunkTicks, byte(typ))
-	b = binary.LittleEndian.AppendUint32(b, index)
-	b = binary.LittleEndian.AppendUint64(b, tick)
-	b = binary.LittleEndian.AppendUint32(b, rel)
+	b = binary.AppendUvarint(b, uint64(index))
+	b = binary.AppendUvarint(b, tick)
+	b = binary.AppendUvarint(b, uint64(rel))
 	return append(b, byte(count))
 }
 
+// runHeaderLen is the bytes of a run's header.
+func runHeaderLen(index uint32, tick uint64, rel uint32) int {
+	return 3 + uvarintLen(uint64(index)) + uvarintLen(tick) + uvarintLen(uint64(rel))
+}
+
 func appendItem(b, item []byte) []byte {
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(item)))
+	b = binary.AppendUvarint(b, uint64(len(item)))
 	return append(b, item...)
 }
 
 func appendSeg(b []byte, seq uint32, data []byte) []byte {
 	b = append(b, chunkSeg)
-	b = binary.LittleEndian.AppendUint32(b, seq)
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(data)))
+	b = binary.AppendUvarint(b, uint64(seq))
+	b = binary.AppendUvarint(b, uint64(len(data)))
 	return append(b, data...)
+}
+
+// segLen is the bytes of a segment chunk.
+func segLen(seq uint32, n int) int {
+	return 1 + uvarintLen(uint64(seq)) + uvarintLen(uint64(n)) + n
 }
 
 func appendFrame(b []byte, rel uint32, data []byte) []byte {
 	b = append(b, chunkFrame)
-	b = binary.LittleEndian.AppendUint32(b, rel)
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(data)))
+	b = binary.AppendUvarint(b, uint64(rel))
+	b = binary.AppendUvarint(b, uint64(len(data)))
 	return append(b, data...)
 }
 
