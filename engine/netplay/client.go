@@ -440,6 +440,15 @@ func (c *Client) Close() error {
 	case <-time.After(time.Second):
 	}
 	c.conn.Close()
+	if d, ok := c.conn.(interface{ Done() <-chan struct{} }); ok {
+		// Over UDP, Close resends what the server has not acknowledged
+		// (the goodbye) in the background: wait for it, so that a
+		// program that exits next does not cut it short.
+		select {
+		case <-d.Done():
+		case <-time.After(2 * time.Second):
+		}
+	}
 	<-c.readDone
 	return nil
 }

@@ -471,12 +471,27 @@ func (c *Conn) Close() error {
 	return nil
 }
 
+// Done returns a channel closed when the connection is over: after
+// Close, once the peer has acknowledged everything (or the linger ran out)
+// and was told; or when the socket closed.
+func (c *Conn) Done() <-chan struct{} { return c.deadCh }
+
 // kill ends the connection at once, without a word to the peer (its
 // socket closed).
 func (c *Conn) kill() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.die()
+}
+
+// sayClose tells the peer, once, that the connection is closed, unless it
+// said so first.
+func (c *Conn) sayClose() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.peerClosed && !c.dead {
+		c.send(appendClose(nil, c.token))
+	}
 }
 
 // die marks the connection over. c.mu is held.

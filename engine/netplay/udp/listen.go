@@ -107,6 +107,11 @@ func (l *Listener) Close() error {
 	var err error
 	l.once.Do(func() {
 		close(l.closed)
+		l.mu.Lock()
+		for _, e := range l.conns {
+			e.c.sayClose()
+		}
+		l.mu.Unlock()
 		err = l.pc.Close()
 		<-l.done
 		l.mu.Lock()
