@@ -226,8 +226,7 @@ func (l *Listener) connect(key netip.AddrPort, from net.Addr, p *packet) {
 		return
 	}
 	var e *entry
-	var c *Conn
-	c = newConn(l.pc.LocalAddr(), from, randomToken(), l.cfg.MaxRecord,
+	c := newConn(l.pc.LocalAddr(), from, randomToken(), l.cfg.MaxRecord,
 		func(b []byte) { l.pc.WriteTo(b, from) },
 		func() {
 			l.mu.Lock()
