@@ -97,6 +97,8 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=10s ./engine/replay
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10s ./engine
 	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=10s ./engine/netplay/wire
+	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=10s ./engine/netplay/udp
+	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=10s ./engine/netplay/udp
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...

@@ -56,12 +56,25 @@ func runServer(s *app.Session, f *flags) (err error) {
 		return err
 	}
 	addr, _ := cli.ParseListenAddr(opts.Serve) // checked with the flags
-	ln, err := net.Listen("tcp", addr)
+	var ln net.Listener
+	var pc net.PacketConn
+	var local net.Addr
+	if opts.Transport == "udp" {
+		pc, err = net.ListenPacket("udp", addr)
+		if err == nil {
+			local = pc.LocalAddr()
+		}
+	} else {
+		ln, err = net.Listen("tcp", addr)
+		if err == nil {
+			local = ln.Addr()
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("cannot serve: %w", err)
 	}
-	fmt.Fprintf(s.Stdout, "listening on %s\n", ln.Addr())
-	s.Log.WithFields(logrus.Fields{"addr": ln.Addr().String(), "players": cfg.Players, "max_players": cfg.MaxPlayers, "ticks": cfg.Ticks, "entities": f.entities}).
+	fmt.Fprintf(s.Stdout, "listening on %s\n", local)
+	s.Log.WithFields(logrus.Fields{"addr": local.String(), "transport": opts.Transport, "players": cfg.Players, "max_players": cfg.MaxPlayers, "ticks": cfg.Ticks, "entities": f.entities}).
 		Info(opts.Summary())
 
 	stop := make(chan os.Signal, 1)
@@ -72,7 +85,12 @@ func runServer(s *app.Session, f *flags) (err error) {
 			srv.Close()
 		}
 	}()
-	runErr := srv.Serve(ln)
+	var runErr error
+	if pc != nil {
+		runErr = srv.ServeUDP(pc)
+	} else {
+		runErr = srv.Serve(ln)
+	}
 	rep := srv.Report()
 	rep.WriteText(s.Stdout)
 	crashFile, ferr := rec.finish(e, runErr, opts.CrashDir)
@@ -115,8 +133,15 @@ func runClient(s *app.Session, f *flags) error {
 	cfg.Name = fmt.Sprintf("%s-%d", program, os.Getpid())
 	cfg.DumpDir = opts.CrashDir
 	cfg.Log = s.Log
-	if opts.NetDelay > 0 || opts.NetJitter > 0 {
-		sim := netsim.Config{Delay: opts.NetDelay, Jitter: opts.NetJitter, Seed: uint64(os.Getpid())}
+	sim := netsim.Config{Delay: opts.NetDelay, Jitter: opts.NetJitter, Loss: opts.NetLoss, Dup: opts.NetDup, Reorder: opts.NetReorder, Seed: uint64(os.Getpid())}
+	simulate := sim.Delay > 0 || sim.Jitter > 0 || sim.Loss > 0 || sim.Dup > 0 || sim.Reorder > 0
+	switch {
+	case opts.Transport == "udp":
+		cfg.Transport = netplay.UDP
+		if simulate {
+			cfg.WrapPacketConn = func(pc net.PacketConn) net.PacketConn { return netsim.WrapPacketConn(pc, sim) }
+		}
+	case simulate:
 		cfg.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			var d net.Dialer
 			conn, err := d.DialContext(ctx, network, addr)
@@ -185,10 +210,15 @@ func runClient(s *app.Session, f *flags) error {
 		}
 	}
 	rep := c.Report()
-	s.Log.WithFields(logrus.Fields{
+	fields = logrus.Fields{
 		"ticks": rep.Ticks, "sent": rep.Sent, "substituted": rep.Substituted, "desyncs": rep.Desyncs, "resyncs": rep.Resyncs,
 		"send_clock_adjustments": rep.Adjustments, "rtt": rep.RTT, "bytes_up": rep.BytesUp, "bytes_down": rep.BytesDown,
-	}).Info("match left")
+	}
+	if u := rep.UDP; u != nil {
+		fields["packets_sent"], fields["packets_received"], fields["packets_lost"] = u.PacketsSent, u.PacketsReceived, u.PacketsLost
+		fields["duplicates"], fields["resends"] = u.Duplicates, u.Resends
+	}
+	s.Log.WithFields(fields).Info("match left")
 	if cfg.Role == wire.RolePlayer {
 		rb := rep.Rollback
 		resimMean := 0.0

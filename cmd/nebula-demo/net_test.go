@@ -486,3 +486,45 @@ func TestClientExitsWhenTheServerIsNotThereOrGoesAway(t *testing.T) {
 	srv.cmd.Process.Signal(syscall.SIGKILL)
 	check("server killed", c, "went away")
 }
+
+// A server and two headless players over UDP, one of them behind 20 ms of
+// simulated latency each way with 5% of its packets lost, 1% duplicated
+// and 1% reordered: both end with the server's hash, the recording
+// verifies, and the server substitutes at most 0.1% of the inputs.
+func TestMatchOverUDP(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "match.rep")
+	srv, addr := startServer(t, "-transport", "udp", "-players", "2", "-ticks", "1200", "-record", rec, "-print-hash")
+	clients := []*proc{
+		startProc(t, "player A", os.Environ(), "-connect", addr, "-transport", "udp", "-headless", "-print-hash"),
+		startProc(t, "player B (lossy)", os.Environ(), "-connect", addr, "-transport", "udp", "-headless", "-print-hash",
+			"-net-loss", "0.05", "-net-dup", "0.01", "-net-reorder", "0.01", "-net-delay", "20ms", "-net-jitter", "5ms"),
+	}
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	if !strings.HasPrefix(want, "state-hash 1200 ") {
+		t.Fatalf("server: %q, want tick 1200", want)
+	}
+	for _, c := range clients {
+		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+	}
+	out, _ := srv.out()
+	t.Logf("server:\n%s", out)
+	m := regexp.MustCompile(`(\d+) of (\d+) inputs substituted`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the match report does not say how many inputs were substituted:\n%s", out)
+	}
+	var subst, inputs int
+	fmt.Sscan(m[1], &subst)
+	fmt.Sscan(m[2], &inputs)
+	t.Logf("substituted %d of %d inputs (%.3f%%)", subst, inputs, 100*float64(subst)/float64(max(inputs, 1)))
+	if inputs != 2400 || subst*1000 > inputs {
+		t.Errorf("%d of %d inputs substituted; want 2400 inputs, at most 0.1%% of them substituted", subst, inputs)
+	}
+	_, lossy := clients[1].out()
+	if !strings.Contains(lossy, "packets_lost=") || !strings.Contains(lossy, "resends=") {
+		t.Errorf("the lossy client's report lacks its UDP counters:\n%s", lossy)
+	}
+	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
+}

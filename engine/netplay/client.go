@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/timing"
 )
@@ -59,9 +60,15 @@ type ClientConfig struct {
 	// IdleTimeout: a server that sends nothing for that long is gone
 	// (it answers pings twice a second).
 	IdleTimeout time.Duration
+	// Transport is TCP (the zero value) or UDP.
+	Transport Transport
 	// Dial opens the connection (nil: a net.Dialer's DialContext on
-	// "tcp"); a test or -net-delay wraps it in a network simulator.
+	// "tcp", or udp.Dial for UDP); a test or -net-delay wraps it in a
+	// network simulator.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// WrapPacketConn, with UDP and no Dial, wraps the client's UDP
+	// socket: a network simulator (netsim.WrapPacketConn).
+	WrapPacketConn func(net.PacketConn) net.PacketConn
 	// Log receives the client's log lines (nil: logrus's standard logger).
 	Log logrus.FieldLogger
 }
@@ -144,12 +151,15 @@ type Client struct {
 
 // ClientReport is what a client counts about its match.
 type ClientReport struct {
-	Ticks       uint64 // ticks simulated
-	Sent        uint64 // inputs sent
-	Substituted uint64 // of this player's inputs, how many the server substituted
-	Desyncs     int    // desyncs the server reported
-	Resyncs     int    // snapshots restored after a desync
-	Adjustments int    // changes of the send clock by more than half a millisecond
+	Ticks       uint64        // ticks simulated
+	Sent        uint64        // inputs sent
+	Substituted uint64        // of this player's inputs, how many the server substituted
+	Desyncs     int           // desyncs the server reported
+	Resyncs     int           // snapshots restored after a desync
+	Adjustments int           // changes of the send clock by more than half a millisecond
+	RTT         time.Duration // the best round trip measured
+	BytesUp     int64         // bytes sent to the server (over UDP, the packets' payloads)
+	BytesDown   int64         // bytes received from it
 	// ClockAdjustments counts the changes of a windowed client's tick
 	// clock speed (time synchronisation; see ClientConfig.Predict).
 	ClockAdjustments int
@@ -158,11 +168,11 @@ type ClientReport struct {
 	// re-simulated, their time, late frames, prediction depth, stalls.
 	// A headless lockstep client simulates as fast as its inputs come, so
 	// its stalls say nothing: they are not counted.
-	Predict   int
-	Rollback  engine.RollbackStats
-	RTT       time.Duration // the best round trip measured
-	BytesUp   int64         // bytes sent to the server
-	BytesDown int64         // bytes received from it
+	Predict  int
+	Rollback engine.RollbackStats
+	// UDP is, over UDP, the transport's counters: packets, losses,
+	// duplicates, resends.
+	UDP *udp.Stats
 }
 
 // Dial connects to the server at addr and does the handshake: it returns
@@ -183,8 +193,14 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout <= 0 {
 		return nil, fmt.Errorf("netplay: client: the handshake and idle timeouts must be above 0")
 	}
-	dial := cfg.Dial
-	if dial == nil {
+	if cfg.Transport != TCP && cfg.Transport != UDP {
+		return nil, fmt.Errorf("netplay: client: transport %v: must be TCP or UDP", cfg.Transport)
+	}
+	dial, network := cfg.Dial, cfg.Transport.String()
+	switch {
+	case dial == nil && cfg.Transport == UDP:
+		dial = dialUDP(&cfg)
+	case dial == nil:
 		d := &net.Dialer{Timeout: cfg.HandshakeTimeout}
 		dial = d.DialContext
 	}
@@ -193,7 +209,7 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 		log = logrus.StandardLogger()
 	}
 	dctx, cancel := context.WithTimeout(ctx, cfg.HandshakeTimeout)
-	conn, err := dial(dctx, "tcp", addr)
+	conn, err := dial(dctx, network, addr)
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to %s: %w", addr, err)
@@ -223,7 +239,7 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	}
 	c.rate = time.Duration(c.welcome.TickRate)
 	c.next = c.welcome.FirstTick
-	c.clk.init(time.Second/c.rate, cfg.Slack, c.delay)
+	c.clk.init(time.Second/c.rate, udpSlack(cfg.Transport, cfg.Slack, time.Second/c.rate), c.delay)
 	go c.readLoop(r)
 	go c.sendLoop()
 	return c, nil
@@ -456,6 +472,10 @@ func (c *Client) Report() ClientReport {
 		}
 	}
 	r.BytesUp, r.BytesDown = c.bytesUp.Load(), c.bytesDown.Load()
+	if u, ok := c.conn.(udpStats); ok {
+		st := u.Stats()
+		r.UDP, r.BytesUp, r.BytesDown = &st, st.BytesSent, st.BytesReceived
+	}
 	return r
 }
 
@@ -468,6 +488,15 @@ func (c *Client) Close() error {
 	case <-time.After(time.Second):
 	}
 	c.conn.Close()
+	if d, ok := c.conn.(interface{ Done() <-chan struct{} }); ok {
+		// Over UDP, Close resends what the server has not acknowledged
+		// (the goodbye) in the background: wait for it, so that a
+		// program that exits next does not cut it short.
+		select {
+		case <-d.Done():
+		case <-time.After(2 * time.Second):
+		}
+	}
 	<-c.readDone
 	return nil
 }

@@ -621,6 +621,10 @@ func (m *match) report() Report {
 		st.JoinTick = p.joinTick
 		st.Latency = percentiles(&p.latency)
 		st.BytesUp, st.BytesDown = p.bytesIn.Load(), p.out.sent.Load()
+		if u, ok := p.conn.(udpStats); ok { // the packets' payloads
+			s := u.Stats()
+			st.BytesUp, st.BytesDown = s.BytesReceived, s.BytesSent
+		}
 		st.Connected = max(p.until-p.since, 0)
 		if p.role == wire.RoleSpectator {
 			r.Spectators++

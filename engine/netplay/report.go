@@ -71,7 +71,8 @@ type PlayerReport struct {
 	// differed.
 	Hashes, Desyncs int
 	// BytesUp and BytesDown are the bytes the client sent and was sent
-	// (the protocol's, without TCP/IP headers), over Connected.
+	// (the protocol's, without TCP/IP headers; over UDP, the packets'
+	// payloads, resends included), over Connected.
 	BytesUp, BytesDown int64
 	Connected          time.Duration // how long it was connected
 }

@@ -119,6 +119,10 @@ type Options struct {
 	NetJitter  time.Duration // -net-jitter: its variation
 	Predict    int           // -predict: ticks a client may run past its last confirmed tick (0: lockstep)
 	Smooth     time.Duration // -smooth: the half-life of a client's eased corrections (0: off)
+	Transport  string        // -transport: "tcp" or "udp"
+	NetLoss    float64       // -net-loss: with udp, the probability a client's packet is lost, each way
+	NetDup     float64       // -net-dup: ... duplicated
+	NetReorder float64       // -net-reorder: ... reordered
 	network    bool          // RegisterNetwork was called
 
 	// The flags' raw values, checked and converted by Check.
@@ -181,8 +185,9 @@ func (o *Options) RegisterRecording(fs *flag.FlagSet) {
 }
 
 // RegisterNetwork defines the multiplayer flags on fs, into o: -serve,
-// -connect, -spectate, -players, -max-players, -input-delay, -net-delay,
-// -net-jitter, -predict and -smooth. Only a program that plays over the network (with
+// -connect, -spectate, -transport, -players, -max-players, -input-delay,
+// -net-delay, -net-jitter, -net-loss, -net-dup, -net-reorder, -predict and
+// -smooth. Only a program that plays over the network (with
 // package engine/netplay, as nebula-demo does) registers them.
 func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	o.network = true
@@ -196,6 +201,10 @@ func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	fs.DurationVar(&o.NetJitter, "net-jitter", 0, "with -net-delay: vary each chunk's latency by up to this much")
 	fs.IntVar(&o.Predict, "predict", 8, "with -connect: simulate up to this many ticks past the last confirmed tick, predicting the others' inputs and rolling back when they differ (0: lockstep, every tick waits for its confirmed inputs)")
 	fs.DurationVar(&o.Smooth, "smooth", 50*time.Millisecond, "with -connect: ease what a corrected prediction moves on screen, halving the jump every this long (0: show corrections at once)")
+	fs.StringVar(&o.Transport, "transport", "tcp", "with -serve, -connect or -spectate: `tcp` or udp (the server listens on UDP at the same address)")
+	fs.Float64Var(&o.NetLoss, "net-loss", 0, "with -transport udp and -connect or -spectate: lose this fraction (0 to 1) of the client's packets, each way (network simulator)")
+	fs.Float64Var(&o.NetDup, "net-dup", 0, "with -transport udp and -connect or -spectate: duplicate this fraction (0 to 1) of the client's packets, each way")
+	fs.Float64Var(&o.NetReorder, "net-reorder", 0, "with -transport udp and -connect or -spectate: delay this fraction (0 to 1) of the client's packets so later ones overtake them, each way")
 }
 
 // Networked reports whether the run is a match's server or client.
@@ -475,6 +484,23 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-predict %d: must be from 0 (lockstep) to %d ticks", o.Predict, engine.MaxRollbackDepth)
 	case o.Smooth < 0:
 		return Usagef("-smooth %v: must be 0 (off) or more", o.Smooth)
+	case o.Transport != "tcp" && o.Transport != "udp":
+		return Usagef("-transport %s: must be tcp or udp", o.Transport)
+	case o.Given("transport") && !o.Networked():
+		return Usagef("-transport needs -serve, -connect or -spectate")
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"net-loss", o.NetLoss}, {"net-dup", o.NetDup}, {"net-reorder", o.NetReorder}} {
+		switch {
+		case !(f.v >= 0 && f.v <= 1): // NaN too
+			return Usagef("-%s %v: must be from 0 to 1", f.name, f.v)
+		case o.Given(f.name) && !o.Client():
+			return Usagef("-%s needs -connect or -spectate (it simulates a client's network)", f.name)
+		case o.Given(f.name) && o.Transport != "udp":
+			return Usagef("-%s needs -transport udp (TCP loses, duplicates and reorders nothing its reader sees; -net-delay and -net-jitter model its retransmissions)", f.name)
+		}
 	}
 	if o.Serve != "" {
 		if _, err := ParseListenAddr(o.Serve); err != nil {

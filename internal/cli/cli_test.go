@@ -305,6 +305,13 @@ func TestNetworkFlags(t *testing.T) {
 		{append(conn, "-replay", "r.rep"), "-replay conflicts with -serve, -connect and -spectate (replay the server's recording on its own)"},
 		{[]string{"-spectate", "x:1", "-input-delay", "2"}, "-input-delay means nothing with -spectate (a spectator sends no input)"},
 		{[]string{"-input-delay", "2"}, "-input-delay needs -serve or -connect"},
+		{append(conn, "-transport", "quic"), "-transport quic: must be tcp or udp"},
+		{[]string{"-transport", "udp"}, "-transport needs -serve, -connect or -spectate"},
+		{append(conn, "-net-loss", "0.05"), "-net-loss needs -transport udp (TCP loses, duplicates and reorders nothing its reader sees; -net-delay and -net-jitter model its retransmissions)"},
+		{append(conn, "-transport", "udp", "-net-dup", "1.5"), "-net-dup 1.5: must be from 0 to 1"},
+		{append(conn, "-transport", "udp", "-net-reorder", "-0.1"), "-net-reorder -0.1: must be from 0 to 1"},
+		{append(conn, "-transport", "udp", "-net-loss", "NaN"), "-net-loss NaN: must be from 0 to 1"},
+		{append(serve, "-transport", "udp", "-net-loss", "0.05"), "-net-loss needs -connect or -spectate (it simulates a client's network)"},
 	} {
 		_, err := parseNet(tc.args)
 		var ue *UsageError
@@ -317,6 +324,9 @@ func TestNetworkFlags(t *testing.T) {
 		append(conn, "-headless", "-print-hash", "-net-delay", "50ms", "-net-jitter", "10ms", "-seed", "7"),
 		append(conn, "-width", "640", "-frames", "100"),
 		{"-spectate", "x:1", "-headless"},
+		append(serve, "-transport", "udp"),
+		append(conn, "-headless", "-transport", "udp", "-net-loss", "0.05", "-net-dup", "0.01", "-net-reorder", "0.01", "-net-delay", "20ms"),
+		{"-spectate", "x:1", "-headless", "-transport", "udp", "-net-loss", "1"},
 	} {
 		o, err := parseNet(args)
 		if err != nil {

@@ -18,8 +18,23 @@
 // later. Jitter therefore bunches bytes up behind a late chunk, as a
 // retransmission on a real network does, and never reorders them.
 //
-// Only the delay is simulated: nothing is lost (TCP hides losses as
-// delay), and the bandwidth is the loopback's.
+// Over TCP only the delay is simulated: nothing is lost (TCP hides losses
+// as delay), and the bandwidth is the loopback's.
+//
+// WrapPacketConn does the same to the packets of a UDP socket (a client's,
+// with -transport udp), each way, and can also lose a packet (Loss),
+// deliver it twice (Dup) or hold it back so that later ones overtake it
+// (Reorder), each with its probability, drawn from the seeded generator:
+//
+//	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+//	sim := netsim.WrapPacketConn(pc, netsim.Config{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Dup: 0.01, Reorder: 0.01, Seed: 1})
+//
+// Packets keep their order unless one is reordered: a packet's due time is
+// its time plus its delay, or the previous packet's due time if that is
+// later, as on a stream; a reordered packet gets an extra delay drawn from
+// (0, ReorderDelay] and does not hold back the ones after it. A duplicate
+// gets a delay of its own. Loss is drawn first: a lost packet is neither
+// duplicated nor reordered.
 package netsim
 
 import (
@@ -32,20 +47,45 @@ import (
 	"time"
 )
 
-// Config is the delay added to each direction of a connection.
+// Config is the delay added to each direction of a connection, and, for
+// packets (WrapPacketConn), their loss, duplication and reordering.
 type Config struct {
 	Delay  time.Duration // one-way delay, in each direction (>= 0)
 	Jitter time.Duration // each chunk's delay varies uniformly in [Delay-Jitter, Delay+Jitter] (>= 0)
-	Seed   uint64        // seeds the jitter: the same seed draws the same delays
+	Seed   uint64        // seeds the jitter (and the packets' fates): the same seed draws the same delays
+
+	// Packets only (WrapPacketConn); Listen refuses them and Wrap
+	// ignores them, since a TCP stream loses, duplicates and reorders
+	// nothing its reader sees.
+	Loss    float64 // the probability that a packet is dropped (0 to 1)
+	Dup     float64 // the probability that a packet is delivered twice (0 to 1)
+	Reorder float64 // the probability that a packet is held back by up to ReorderDelay more, so that later ones overtake it (0 to 1)
 }
 
-// Validate returns an error naming a negative Delay or Jitter.
+// Validate returns an error naming a negative Delay or Jitter, or a
+// probability outside 0 to 1.
 func (c Config) Validate() error {
 	switch {
 	case c.Delay < 0:
 		return fmt.Errorf("netsim: delay %v, want 0 or more", c.Delay)
 	case c.Jitter < 0:
 		return fmt.Errorf("netsim: jitter %v, want 0 or more", c.Jitter)
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"loss", c.Loss}, {"duplication", c.Dup}, {"reordering", c.Reorder}} {
+		if !(p.v >= 0 && p.v <= 1) { // NaN too
+			return fmt.Errorf("netsim: %s probability %v, want 0 to 1", p.name, p.v)
+		}
+	}
+	return nil
+}
+
+// packetsOnly returns an error when c asks for what only packets have.
+func (c Config) packetsOnly() error {
+	if c.Loss != 0 || c.Dup != 0 || c.Reorder != 0 {
+		return errors.New("netsim: loss, duplication and reordering apply to packets (WrapPacketConn), not to a TCP stream")
 	}
 	return nil
 }
@@ -157,6 +197,9 @@ type Proxy struct {
 // target cannot be dialled is closed.
 func Listen(target string, cfg Config) (*Proxy, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.packetsOnly(); err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -286,7 +329,8 @@ func (p *Proxy) serve(a net.Conn, n uint64) {
 // connection has conn's addresses and supports deadlines. Closing it
 // closes conn once what was written before has been delivered (after at
 // most the delay); the goroutines of the wrapper end then. cfg should pass
-// Validate; a negative Delay or Jitter counts as 0.
+// Validate; a negative Delay or Jitter counts as 0, and Loss, Dup and
+// Reorder are ignored (a stream has none).
 func Wrap(conn net.Conn, cfg Config) net.Conn {
 	cfg.Delay, cfg.Jitter = max(cfg.Delay, 0), max(cfg.Jitter, 0)
 	inner, outer := net.Pipe()

@@ -1,0 +1,96 @@
+package netplay_test
+
+import (
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/netplay/netsim"
+)
+
+// startUDPServer is startServer over UDP (Server.ServeUDP).
+func startUDPServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
+	t.Helper()
+	e, _ := newTestEngine(t)
+	cfg.Scene = testScene
+	log, hook := quietLog()
+	cfg.Log = log
+	srv, err := netplay.NewServer(e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{srv: srv, e: e, addr: pc.LocalAddr().String(), done: make(chan error, 1), hook: hook}
+	go func() { ts.done <- srv.ServeUDP(pc) }()
+	t.Cleanup(func() {
+		srv.Close()
+		select {
+		case <-ts.done:
+		case <-time.After(10 * time.Second):
+			t.Error("the server did not stop within 10 s of Close")
+		}
+	})
+	return ts
+}
+
+// A server and two players over UDP, one of them behind 20 ms ± 5 ms each
+// way with 5% of its packets lost, 1% duplicated and 1% reordered, both
+// ways: both end with the server's hash, and the server substitutes at
+// most 0.1% of the inputs.
+func TestMatchOverUDPWithLoss(t *testing.T) {
+	const ticks = 900
+	cfg := matchConfig(2, ticks)
+	cfg.StartDelay = 300 * time.Millisecond // time for the lossy client's clock sync
+	ts := startUDPServer(t, cfg)
+	sim := netsim.Config{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Dup: 0.01, Reorder: 0.01, Seed: 3}
+	var mu sync.Mutex
+	n := 0
+	clients := dialPlayers(t, ts.addr, 2, func(c *netplay.ClientConfig) {
+		c.Transport = netplay.UDP
+		mu.Lock()
+		defer mu.Unlock()
+		if n++; n == 1 {
+			c.WrapPacketConn = func(pc net.PacketConn) net.PacketConn { return netsim.WrapPacketConn(pc, sim) }
+		}
+	})
+	for i, err := range play(clients...) {
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+	}
+	rep := ts.wait(t)
+	want := ts.e.World.Hash()
+	for i, tc := range clients {
+		if got := tc.e.World.Hash(); got != want || tc.e.World.Tick() != ticks {
+			t.Errorf("client %d: tick %d hash %016x; server tick %d hash %016x", i, tc.e.World.Tick(), got, ticks, want)
+		}
+	}
+	var b strings.Builder
+	rep.WriteText(&b)
+	t.Logf("\n%s", b.String())
+	var subst, inputs uint64
+	for _, p := range rep.Players {
+		subst += p.Substituted
+		inputs += p.Inputs + p.Substituted
+	}
+	for i, tc := range clients {
+		r := tc.c.Report()
+		if r.UDP == nil {
+			t.Fatalf("client %d: no UDP counters in its report", i)
+		}
+		t.Logf("client %d: substituted %d, rtt %v, up %d B, down %d B, %+v", i, r.Substituted, r.RTT, r.BytesUp, r.BytesDown, *r.UDP)
+	}
+	t.Logf("substituted %d of %d inputs (%.3f%%)", subst, inputs, 100*float64(subst)/float64(max(inputs, 1)))
+	if inputs != 2*ticks || subst*1000 > inputs {
+		t.Errorf("%d of %d inputs substituted; want %d inputs, at most 0.1%% substituted", subst, inputs, 2*ticks)
+	}
+	if lossy := clients[0].c.Report().UDP; lossy.PacketsLost == 0 && clients[1].c.Report().UDP.PacketsLost == 0 {
+		t.Errorf("neither client counted a lost packet")
+	}
+}
