@@ -30,8 +30,8 @@ import (
 //   - moved_after: moved_tick minus press_tick, in ticks (the input delay
 //     when the tick clock runs the tick whose input it has just sampled);
 //   - drawn_frame, drawn_tick and drawn_ns: the first frame after the
-//     event that drew the cube away from where the frame before the event
-//     drew it, the engine's tick in that frame, and the time its swap
+//     event that drew the cube away (by more than drawnMoved) from where
+//     the frame before the event drew it, the engine's tick in that frame, and the time its swap
 //     returned (Unix nanoseconds);
 //   - shown_after: drawn_ns minus received_ns, and frames, drawn_frame
 //     minus received_frame plus one (1: the frame that polled the event
@@ -52,9 +52,9 @@ type inputTrace struct {
 	presses []tracedPress // received, not yet logged
 
 	// The last frame's drawn position of the player's cube.
-	drawn, haveDrawn bool
-	drawnPos         mgl32.Vec3
-	timeSwap         bool // a press was first drawn moved this frame: time its swap
+	haveDrawn bool
+	drawnPos  mgl32.Vec3
+	timeSwap  bool // a press was first drawn moved this frame: time its swap
 
 	// The sampled input, read up to tick scanned (the last confirmed tick:
 	// by then every tick before it has been sampled).
@@ -64,6 +64,12 @@ type inputTrace struct {
 	moves [traceRing]tickMove // by tick modulo traceRing
 	seq   uint64
 }
+
+// drawnMoved is how far the cube must be drawn from where it rested to
+// count as moved: interpolation draws a cube at rest within a rounding
+// error of its place (s*a + t*a is not always a), and a tick at the
+// scene's speed moves it 0.1.
+const drawnMoved = 1e-4
 
 // traceRing is how many ticks of first moves inputTrace keeps: far more
 // than a press's window (engine.MaxRollbackDepth) plus the confirmation's
@@ -172,7 +178,7 @@ func (tr *inputTrace) render(c *engine.FrameContext) {
 			if p.drawn || !p.haveRest {
 				continue
 			}
-			if pos != p.rest {
+			if d := pos.Sub(p.rest); d.Dot(d) > drawnMoved*drawnMoved {
 				p.drawn, p.drawnFrame, p.drawnTick = true, c.Stats.Frames, c.World.Tick()
 				tr.timeSwap = true
 			}
