@@ -202,7 +202,14 @@ func runClient(s *app.Session, f *flags) error {
 		// below, once, and only when the match ended well.
 		ws, o := *s, *s.Opts
 		o.PrintHash, ws.Opts = false, &o
-		err = runWindowed(&ws, e, sc, &demoSession{net: c})
+		sess := &demoSession{net: c}
+		if cfg.Role == wire.RolePlayer && s.Log.IsLevelEnabled(logrus.DebugLevel) {
+			sess.trace = newInputTrace(c, e, sc, s.Log)
+		}
+		err = runWindowed(&ws, e, sc, sess)
+		if sess.trace != nil {
+			sess.trace.finish()
+		}
 		if err == nil {
 			if err = c.Err(); err == nil && !c.Done() {
 				c.Close() // the window closed: leave the match
@@ -225,12 +232,21 @@ func runClient(s *app.Session, f *flags) error {
 		if rb.Rollbacks > 0 {
 			resimMean = float64(rb.Resimulated) / float64(rb.Rollbacks)
 		}
-		s.Log.WithFields(logrus.Fields{
+		fields := logrus.Fields{
 			"predict": rep.Predict, "rollbacks": rb.Rollbacks, "resimulated_mean": fmt.Sprintf("%.2f", resimMean), "resimulated_max": rb.MaxResimulated,
 			"resim_p50": rb.ResimTime.Percentile(0.5), "resim_p99": rb.ResimTime.Percentile(0.99), "late_frames": rb.LateFrames,
 			"depth_mean": fmt.Sprintf("%.2f", rb.DepthMean), "depth_max": rb.DepthMax, "stalls": rb.Stalls, "stall_time": rb.StallTime,
 			"tick_clock_adjustments": rep.ClockAdjustments, "smoothed": rb.Smoothed, "snapped": rb.Snapped,
-		}).Info("prediction")
+		}
+		if !opts.Headless {
+			// The window's frames, and those that held a tick the
+			// session was not ready for (beyond the prediction window,
+			// or unconfirmed in lockstep): the frame drew the last tick
+			// again.
+			ls := e.Loop.Stats()
+			fields["frames"], fields["held_frames"], fields["held_time"] = ls.Frames, ls.HeldFrames, ls.HeldTime
+		}
+		s.Log.WithFields(fields).Info("prediction")
 	}
 	var pe *engine.PanicError
 	if errors.As(err, &pe) {

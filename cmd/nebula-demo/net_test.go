@@ -277,7 +277,7 @@ func TestLateJoinAndKilledPlayer(t *testing.T) {
 }
 
 // waitLog waits until p's stderr holds text.
-func waitLog(t *testing.T, p *proc, text string, timeout time.Duration) {
+func waitLog(t testing.TB, p *proc, text string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {

@@ -132,7 +132,7 @@ func TestTwoWindowedClients(t *testing.T) {
 // clientWindow returns the X window of the windowed client p, once its
 // title shows the demo running ticks: the title is updated from the frame
 // loop, so a window whose title reports UPS takes input.
-func clientWindow(t *testing.T, x *xserver, p *proc) string {
+func clientWindow(t testing.TB, x *xserver, p *proc) string {
 	t.Helper()
 	pid := strconv.Itoa(p.cmd.Process.Pid)
 	running := regexp.MustCompile(`^Nebula demo  \d+ FPS  [1-9]\d* UPS`)
@@ -160,7 +160,7 @@ func clientWindow(t *testing.T, x *xserver, p *proc) string {
 
 // playerID returns the player ID the server gave the client p, from its
 // "joined the match" log line.
-func playerID(t *testing.T, p *proc) engine.PlayerID {
+func playerID(t testing.TB, p *proc) engine.PlayerID {
 	t.Helper()
 	_, errs := p.out()
 	m := regexp.MustCompile(`msg="joined the match" .*\bplayer=(\d+)`).FindStringSubmatch(errs)

@@ -47,6 +47,7 @@ type windowDemo struct {
 // (and the F5 snapshot), or a replay being played.
 type demoSession struct {
 	net    *netplay.Client // a networked client's session
+	trace  *inputTrace     // with net, at -log-level debug: its own input followed to the screen
 	rec    *recording
 	player *replay.Player
 	snap   []byte // the F5 snapshot
@@ -62,11 +63,18 @@ func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, sess *demoSe
 	if sess.net != nil {
 		cfg.Input = sess.net.LocalInput()
 	}
+	if tr := sess.trace; tr != nil {
+		cfg.Input = tr // which passes the events on to the client's
+		cfg.OnFrame = func(timing.Stats) { tr.frameDone() }
+	}
 	return s.RunWindowed(e, cfg, func(r *desktop.Runner) {
 		d.r = r
 		r.SetOnKey(d.key)
 		if c := sess.net; c != nil {
 			e.AddUpdate("match-end", watchMatch(c, r))
+		}
+		if tr := sess.trace; tr != nil {
+			tr.install()
 		}
 		if p := sess.player; p != nil {
 			// The window closes when the replay ends or stops agreeing

@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 
 // needDisplay skips the test without an X display, or fails it under
 // NEBULA_REQUIRE_GL=1.
-func needDisplay(t *testing.T) {
+func needDisplay(t testing.TB) {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		platformtest.SkipOrFail(t, fmt.Errorf("no X display ($DISPLAY is empty); run under xvfb-run, as make test does"))
@@ -180,7 +180,7 @@ type xserver struct {
 
 // startXServer starts Xvfb on a free display and jwm on it, and waits until
 // the window manager answers. Both are stopped when the test ends.
-func startXServer(t *testing.T) *xserver {
+func startXServer(t testing.TB) *xserver {
 	t.Helper()
 	for _, tool := range []string{"Xvfb", "jwm", "xdotool"} {
 		platformtest.RequireTool(t, tool)
@@ -235,7 +235,7 @@ func (x *xserver) xdo(args ...string) (string, error) {
 	return strings.TrimSpace(stdout.String()), nil
 }
 
-func (x *xserver) mustXdo(t *testing.T, args ...string) string {
+func (x *xserver) mustXdo(t testing.TB, args ...string) string {
 	t.Helper()
 	out, err := x.xdo(args...)
 	if err != nil {
