@@ -219,8 +219,10 @@ func (c *Client) headlessTarget() (uint64, time.Duration) {
 // steer sets the engine loop's speed so that its ticks keep their place:
 // in lockstep, about a tick and a half behind the last confirmed tick
 // received (so that a tick's inputs are there when the tick is due,
-// without waiting behind a backlog); with prediction, at the tick whose
-// own input the client samples now, but not past the prediction window.
+// without waiting behind a backlog); with prediction, half a tick behind
+// the tick whose own input the client samples now (so that a tick never
+// runs before its own input is sampled), but not past the prediction
+// window.
 // Where the loop is counts the time it owes (timing.Loop.Owed): a loop
 // that held ticks is further ahead than its alpha says. The gap is
 // smoothed over about 20 frames. The speed is 1 plus 2% per tick of gap,
@@ -235,12 +237,17 @@ func (c *Client) steer(e *engine.Engine) {
 	if c.next == 0 {
 		return
 	}
-	at := float64(e.World.Tick()) + e.Loop.Owed()
+	// Where the loop will be once this frame's time is fed in (the last
+	// frame's interval stands for this one's, which is not known yet).
+	at := float64(e.World.Tick()) + e.Loop.Owed() + e.Loop.Stats().Interval.Seconds()*float64(c.rate)*e.Loop.Speed()
 	received := float64(c.next - 1)
 	ref := received - 1
 	if c.cfg.Predict > 0 && c.cfg.Role == wire.RolePlayer && c.clk.haveOff {
+		// Half a tick behind the last tick whose own input is sampled,
+		// so that the frame that runs a tick never comes before the
+		// sample for it.
 		lt := c.now() + c.clk.lead + c.clk.off
-		local := lt.Seconds()*float64(c.rate) + float64(c.delay)
+		local := lt.Seconds()*float64(c.rate) + float64(c.delay) - 0.5
 		ref = min(local, received+float64(c.cfg.Predict)-1)
 	}
 	if !c.steering { // the first measure: no history to smooth
