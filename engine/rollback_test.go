@@ -340,8 +340,8 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 // scriptSource confirms tick t when its clock reaches t plus lag, players
 // 0 and 1 joining at tick 1 with input's inputs; player 0 is local.
 type scriptSource struct {
-	now, lag, next uint64
-	input          func(engine.PlayerID, uint64) engine.InputSnapshot
+	now, lag uint64
+	input    func(engine.PlayerID, uint64) engine.InputSnapshot
 }
 
 func (s *scriptSource) Sync(*engine.Engine) bool { return false }

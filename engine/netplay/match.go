@@ -205,7 +205,6 @@ func (m *match) handle(ev event) {
 // the running match.
 func (m *match) letIn(p *peer) {
 	s := m.s
-	log := p.logger(s.log)
 	refuse := func(r *wire.Refuse) {
 		p.out.queue(r)
 		p.out.close()
@@ -239,7 +238,7 @@ func (m *match) letIn(p *peer) {
 	p.since = s.now()
 	p.stats = PlayerReport{Player: p.player, Name: p.name, Remote: p.remote, Spectator: p.role == wire.RoleSpectator}
 	m.peers = append(m.peers, p)
-	log = p.logger(s.log)
+	log := p.logger(s.log)
 	if !m.started {
 		m.waiting = append(m.waiting, p)
 		if n := m.waitingPlayers(); n < s.cfg.Players {

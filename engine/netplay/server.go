@@ -431,7 +431,7 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	fp := s.e.World.Schema().Fingerprint()
 	switch {
 	case h.Version != version:
-		return nil, nil, drop("bad message", fmt.Errorf("Hello says protocol version %d, its preamble %d", h.Version, version), "dropped a connection that sent a bad message")
+		return nil, nil, drop("bad message", fmt.Errorf("the Hello says protocol version %d, its preamble %d", h.Version, version), "dropped a connection that sent a bad message")
 	case h.Scene != s.cfg.Scene:
 		refusal = wire.RefuseScene(h.Scene, s.cfg.Scene)
 	case h.Fingerprint != fp:
