@@ -102,6 +102,7 @@ type PlayerOwner interface {
 // that arrived and re-simulates when they need it. Engine.Frame calls
 // StartFrame first; a panic in it is the engine's, like a system's.
 type FrameStarter interface {
+	// StartFrame is called at the start of every Engine.Frame.
 	StartFrame()
 }
 
@@ -110,6 +111,8 @@ type FrameStarter interface {
 // systems run, it calls CorrectRender with the frame's real time (FrameContext.DT)
 // and the render buffer. A Rollback eases its corrections there.
 type RenderCorrector interface {
+	// CorrectRender changes the frame's instances in r; dt is the
+	// frame's real time in seconds.
 	CorrectRender(dt float64, r *RenderBuffer)
 }
 

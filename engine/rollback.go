@@ -100,18 +100,21 @@ type RollbackStats struct {
 	Resimulated    uint64 // ticks simulated again, over all rollbacks
 	MaxResimulated int    // the most ticks one rollback simulated again
 	// ResimTime is the distribution of the time each rollback took (load
-	// and re-simulation), and LateFrames the rollbacks that took longer
-	// than RollbackConfig.FrameBudget.
-	ResimTime  timing.Durations
+	// and re-simulation).
+	ResimTime timing.Durations
+	// LateFrames counts the rollbacks that took longer than
+	// RollbackConfig.FrameBudget.
 	LateFrames uint64
-	// Depth is how far the session was ahead of its last confirmed tick,
-	// sampled at the start of every frame: the mean and the most.
+	// DepthMean is how far, on average, the session was ahead of its
+	// last confirmed tick, sampled at the start of every frame.
 	DepthMean float64
-	DepthMax  uint64
+	// DepthMax is the most it was ahead.
+	DepthMax uint64
 	// Stalls counts the times a tick could not run because it was beyond
-	// the prediction window (or, in lockstep, not confirmed), and
-	// StallTime the time from each such refusal to the tick running.
-	Stalls    uint64
+	// the prediction window (or, in lockstep, not confirmed).
+	Stalls uint64
+	// StallTime is the time from each such refusal to the tick running,
+	// summed.
 	StallTime time.Duration
 	// Smoothed counts entities whose correction was eased, Snapped those
 	// whose correction snapped (longer than the limit, or teleported).

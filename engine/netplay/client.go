@@ -163,12 +163,13 @@ type ClientReport struct {
 	// ClockAdjustments counts the changes of a windowed client's tick
 	// clock speed (time synchronisation; see ClientConfig.Predict).
 	ClockAdjustments int
-	// Predict is the prediction window, in ticks (0: lockstep), and
-	// Rollback what the rollback session counted: rollbacks, ticks
+	// Predict is the prediction window, in ticks (0: lockstep).
+	Predict int
+	// Rollback is what the rollback session counted: rollbacks, ticks
 	// re-simulated, their time, late frames, prediction depth, stalls.
 	// A headless lockstep client simulates as fast as its inputs come, so
-	// its stalls say nothing: they are not counted.
-	Predict  int
+	// its stalls say nothing: they are not counted. Read it once the
+	// engine has stopped, or from the engine's goroutine.
 	Rollback engine.RollbackStats
 	// UDP is, over UDP, the transport's counters: packets, losses,
 	// duplicates, resends.
