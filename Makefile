@@ -93,12 +93,17 @@ test: deps
 	# The demo's sync test at full length (3,600 ticks, 8 deep), which the
 	# race detector makes too slow to run above.
 	$(GO) test -run='^TestSyncTest$$' -count=1 ./cmd/nebula-demo
-	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=10s ./timing
-	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=10s ./engine/replay
-	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10s ./engine
-	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=10s ./engine/netplay/wire
-	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=10s ./engine/netplay/udp
-	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=10s ./engine/netplay/udp
+	# Fuzz budgets are counts of runs (about 10 s each here), not
+	# durations: at a -fuzztime deadline Go 1.26's fuzz coordinator can
+	# fail a target with "context deadline exceeded" and no finding
+	# (golang/go#75804, fixed in Go 1.27), which a busy worker makes
+	# likely. Minimising a new input is bounded the same way.
+	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=50000x -fuzzminimizetime=100x ./timing
+	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=100000x -fuzzminimizetime=100x ./engine/replay
+	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10000x -fuzzminimizetime=100x ./engine
+	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=60000x -fuzzminimizetime=100x ./engine/netplay/wire
+	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=150000x -fuzzminimizetime=100x ./engine/netplay/udp
+	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...
