@@ -161,7 +161,6 @@ type Rollback struct {
 	conf      Players        // the confirmed players of tick c
 	scratch   Players
 	resim     bool // re-simulating: every tick may run
-	resimLast uint64
 
 	stalled    bool
 	stallStart time.Time
@@ -339,7 +338,7 @@ func (r *Rollback) rollback(wrong, p uint64) {
 		r.beforeGen = append(r.beforeGen[:0], e.World.gen...)
 	}
 	e.LoadState(&r.slot(wrong - 1).state)
-	r.resim, r.resimLast = true, p
+	r.resim = true
 	defer func() { r.resim = false }()
 	for k := wrong; k <= p; k++ {
 		if !e.StepTick(TickTime(k, e.Loop.TickRate())) {
@@ -519,6 +518,9 @@ func (r *Rollback) CorrectRender(dt float64, dst *RenderBuffer) {
 	if hl > 0 {
 		keep = float32(math.Exp2(-dt / hl))
 	}
+	// Every live entity is drawn, so the offsets still to draw are those
+	// counted here; an entity despawned meanwhile drops out.
+	active := 0
 	for k, ent := range dst.Entities {
 		i := int(ent.index)
 		if i >= len(r.offset) || r.offGen[i] != ent.gen || r.offset[i] == (mgl32.Vec3{}) {
@@ -534,8 +536,9 @@ func (r *Rollback) CorrectRender(dt float64, dst *RenderBuffer) {
 			o = mgl32.Vec3{}
 		}
 		r.offset[i] = o
-		if o == (mgl32.Vec3{}) {
-			r.active--
+		if o != (mgl32.Vec3{}) {
+			active++
 		}
 	}
+	r.active = active
 }

@@ -205,14 +205,16 @@ func FuzzLoopTick(f *testing.F) {
 			if heldNow != (after.HeldFrames == before.HeldFrames+1) {
 				t.Fatalf("held a tick: %v, but HeldFrames went from %d to %d", heldNow, before.HeldFrames, after.HeldFrames)
 			}
-			if c := after.HeldTime - before.HeldTime; c > 0 {
-				// Rounded down to the nanosecond: up to 1 ns more was cut.
+			limit := ticksRat(int64(max(cfg.MaxStepsPerFrame, 1)), l.rate)
+			if c := after.HeldTime - before.HeldTime; c > 0 || heldNow && owedRat(l).Cmp(limit) == 0 && owed.Cmp(limit) > 0 {
+				// Rounded down to the nanosecond: up to 1 ns more was cut
+				// (all of it, when less than a nanosecond was).
 				owed.Sub(owed, nsRat(c))
 				roundings.Add(roundings, big.NewRat(1, 1))
 				cut = true
 			}
 			if heldNow {
-				if limit := ticksRat(int64(max(cfg.MaxStepsPerFrame, 1)), l.rate); owedRat(l).Cmp(limit) > 0 {
+				if owedRat(l).Cmp(limit) > 0 {
 					t.Fatalf("after a held frame the loop owes %s ns, more than the %s ns of its cap", owedRat(l).FloatString(3), limit.FloatString(3))
 				}
 			}

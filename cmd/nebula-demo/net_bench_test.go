@@ -55,8 +55,9 @@ type benchLogWriter struct{ b *testing.B }
 
 func (w benchLogWriter) Write(p []byte) (int, error) { w.b.Logf("%s", p); return len(p), nil }
 
-// startBenchServer starts a server of the demo scene at entities cubes.
-func startBenchServer(b *testing.B, cfg netplay.ServerConfig, entities int) *benchMatch {
+// startBenchServer starts a server of the demo scene at entities cubes,
+// on TCP or, with overUDP, on UDP.
+func startBenchServer(b *testing.B, cfg netplay.ServerConfig, entities int, overUDP bool) *benchMatch {
 	b.Helper()
 	e, err := engine.New(engine.DefaultConfig())
 	if err != nil {
@@ -73,12 +74,22 @@ func startBenchServer(b *testing.B, cfg netplay.ServerConfig, entities int) *ben
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
+	m := &benchMatch{srv: srv, e: e, done: make(chan error, 1)}
+	if overUDP {
+		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.addr = pc.LocalAddr().String()
+		go func() { m.done <- srv.ServeUDP(pc) }()
+	} else {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.addr = ln.Addr().String()
+		go func() { m.done <- srv.Serve(ln) }()
 	}
-	m := &benchMatch{srv: srv, e: e, addr: ln.Addr().String(), done: make(chan error, 1)}
-	go func() { m.done <- srv.Serve(ln) }()
 	b.Cleanup(srv.Close)
 	return m
 }
@@ -249,7 +260,7 @@ func BenchmarkMatchIntentToFanOut(b *testing.B) {
 	for range b.N {
 		cfg := netplay.DefaultServerConfig()
 		cfg.Players, cfg.MaxPlayers, cfg.Ticks = 8, 8, 1800
-		m := startBenchServer(b, cfg, 1000)
+		m := startBenchServer(b, cfg, 1000, false)
 		m.tap = newTap(8, cfg.Ticks)
 		reportMatch(b, m.play(b, 8, 1000))
 		l := m.tap.intentToFanOut()
@@ -426,7 +437,7 @@ func BenchmarkLateJoinAfterAMinute(b *testing.B) {
 func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks uint64) time.Duration {
 	cfg := netplay.DefaultServerConfig()
 	cfg.Players, cfg.MaxPlayers, cfg.Ticks, cfg.KeyframeEvery = 1, 2, ticks, keyframeEvery
-	m := startBenchServer(b, cfg, entities)
+	m := startBenchServer(b, cfg, entities, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	first, err := dialBench(b, ctx, m.addr, nil, entities, 0)

@@ -85,49 +85,11 @@ type lossResult struct {
 	downPerSec float64
 }
 
-// benchServer starts a server of the demo scene, on TCP or UDP.
-func benchServer(b *testing.B, cfg netplay.ServerConfig, entities int, overUDP bool) *benchMatch {
-	b.Helper()
-	e, err := engine.New(engine.DefaultConfig())
-	if err != nil {
-		b.Fatal(err)
-	}
-	scene.Setup(e, entities)
-	params, err := scene.Params{Seed: engine.DefaultConfig().Seed, Entities: entities}.MarshalBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.Scene, cfg.Params = scene.ID, params
-	cfg.Log = quietLogger(b)
-	srv, err := netplay.NewServer(e, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m := &benchMatch{srv: srv, e: e, done: make(chan error, 1)}
-	if overUDP {
-		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			b.Fatal(err)
-		}
-		m.addr = pc.LocalAddr().String()
-		go func() { m.done <- srv.ServeUDP(pc) }()
-	} else {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			b.Fatal(err)
-		}
-		m.addr = ln.Addr().String()
-		go func() { m.done <- srv.Serve(ln) }()
-	}
-	b.Cleanup(srv.Close)
-	return m
-}
-
 // lossRun plays one match of two players and counts the stalls.
 func lossRun(b *testing.B, overUDP bool, delay time.Duration, loss float64, penalty time.Duration, ticks uint64) lossResult {
 	cfg := netplay.DefaultServerConfig()
 	cfg.Players, cfg.MaxPlayers, cfg.Ticks = 2, 2, ticks
-	m := benchServer(b, cfg, 100, overUDP)
+	m := startBenchServer(b, cfg, 100, overUDP)
 	t := newTap(2, ticks)
 	clients := lossyClients(b, m.addr, 2, overUDP, delay, loss, penalty, t)
 	if err := <-m.done; err != nil {
@@ -173,7 +135,7 @@ func lossRun(b *testing.B, overUDP bool, delay time.Duration, loss float64, pena
 func udpBandwidth(b *testing.B, players int, delay time.Duration, loss float64, ticks uint64) (up, down float64) {
 	cfg := netplay.DefaultServerConfig()
 	cfg.Players, cfg.MaxPlayers, cfg.Ticks = players, players, ticks
-	m := benchServer(b, cfg, 100, true)
+	m := startBenchServer(b, cfg, 100, true)
 	lossyClients(b, m.addr, players, true, delay, loss, 0, nil)
 	if err := <-m.done; err != nil {
 		b.Fatalf("server: %v", err)

@@ -93,6 +93,13 @@ type testServer struct {
 
 func startServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
 	t.Helper()
+	return startServerOn(t, cfg, false)
+}
+
+// startServerOn starts a server of the test game on TCP or, with overUDP,
+// on UDP (Server.ServeUDP).
+func startServerOn(t *testing.T, cfg netplay.ServerConfig, overUDP bool) *testServer {
+	t.Helper()
 	e, _ := newTestEngine(t)
 	cfg.Scene = testScene
 	log, hook := quietLog()
@@ -101,12 +108,22 @@ func startServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	ts := &testServer{srv: srv, e: e, done: make(chan error, 1), hook: hook}
+	if overUDP {
+		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts.addr = pc.LocalAddr().String()
+		go func() { ts.done <- srv.ServeUDP(pc) }()
+	} else {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts.addr = ln.Addr().String()
+		go func() { ts.done <- srv.Serve(ln) }()
 	}
-	ts := &testServer{srv: srv, e: e, addr: ln.Addr().String(), done: make(chan error, 1), hook: hook}
-	go func() { ts.done <- srv.Serve(ln) }()
 	t.Cleanup(func() {
 		srv.Close()
 		select {

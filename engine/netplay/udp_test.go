@@ -11,34 +11,6 @@ import (
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 )
 
-// startUDPServer is startServer over UDP (Server.ServeUDP).
-func startUDPServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
-	t.Helper()
-	e, _ := newTestEngine(t)
-	cfg.Scene = testScene
-	log, hook := quietLog()
-	cfg.Log = log
-	srv, err := netplay.NewServer(e, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{srv: srv, e: e, addr: pc.LocalAddr().String(), done: make(chan error, 1), hook: hook}
-	go func() { ts.done <- srv.ServeUDP(pc) }()
-	t.Cleanup(func() {
-		srv.Close()
-		select {
-		case <-ts.done:
-		case <-time.After(10 * time.Second):
-			t.Error("the server did not stop within 10 s of Close")
-		}
-	})
-	return ts
-}
-
 // A server and two players over UDP, one of them behind 20 ms ± 5 ms each
 // way with 5% of its packets lost, 1% duplicated and 1% reordered, both
 // ways: both end with the server's hash, and the server substitutes at
@@ -47,7 +19,7 @@ func TestMatchOverUDPWithLoss(t *testing.T) {
 	const ticks = 900
 	cfg := matchConfig(2, ticks)
 	cfg.StartDelay = 300 * time.Millisecond // time for the lossy client's clock sync
-	ts := startUDPServer(t, cfg)
+	ts := startServerOn(t, cfg, true)
 	sim := netsim.Config{Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05, Dup: 0.01, Reorder: 0.01, Seed: 3}
 	var mu sync.Mutex
 	n := 0
