@@ -95,8 +95,9 @@ func startBenchServer(b *testing.B, cfg netplay.ServerConfig, entities int, over
 }
 
 // dialBench connects client index of the demo scene at entities cubes to
-// the server at addr; with a tap, its connection is timed.
-func dialBench(b *testing.B, ctx context.Context, addr string, tap *tap, entities, index int) (*benchClient, error) {
+// the server at addr; dial, if not nil, changes its configuration (a tap
+// timing its connection, a simulated network, a transport).
+func dialBench(b *testing.B, ctx context.Context, addr string, entities, index int, dial func(index int, cfg *netplay.ClientConfig)) (*benchClient, error) {
 	e, err := engine.New(engine.DefaultConfig())
 	if err != nil {
 		return nil, err
@@ -106,8 +107,8 @@ func dialBench(b *testing.B, ctx context.Context, addr string, tap *tap, entitie
 	cfg.Role, cfg.Scene, cfg.Fingerprint = wire.RolePlayer, scene.ID, e.World.Schema().Fingerprint()
 	cfg.Name = fmt.Sprintf("bench-%d", index)
 	cfg.Log = quietLogger(b)
-	if tap != nil {
-		cfg.Dial = tap.dialer(index)
+	if dial != nil {
+		dial(index, &cfg)
 	}
 	c, err := netplay.Dial(ctx, addr, cfg)
 	if err != nil {
@@ -126,7 +127,11 @@ func dialBench(b *testing.B, ctx context.Context, addr string, tap *tap, entitie
 // server's report.
 func (m *benchMatch) play(b *testing.B, players, entities int) netplay.Report {
 	b.Helper()
-	clients := runClients(b, m.addr, players, entities, m.tap)
+	var dial func(int, *netplay.ClientConfig)
+	if m.tap != nil {
+		dial = func(i int, cfg *netplay.ClientConfig) { cfg.Dial = m.tap.dialer(i) }
+	}
+	clients := runClients(b, m.addr, players, entities, dial)
 	if err := <-m.done; err != nil {
 		b.Fatalf("server: %v", err)
 	}
@@ -140,10 +145,11 @@ func (m *benchMatch) play(b *testing.B, players, entities int) netplay.Report {
 	return m.srv.Report()
 }
 
-// runClients dials players clients of the demo scene at addr at once (a
-// tap, if not nil, times their connections) and runs them headless to the
-// end of the match; it fails b unless every one ends well.
-func runClients(b *testing.B, addr string, players, entities int, tap *tap) []*benchClient {
+// runClients dials players clients of the demo scene at addr at once
+// (dial, if not nil, changes each one's configuration: see dialBench) and
+// runs them headless to the end of the match; it fails b unless every one
+// ends well.
+func runClients(b *testing.B, addr string, players, entities int, dial func(index int, cfg *netplay.ClientConfig)) []*benchClient {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -156,7 +162,7 @@ func runClients(b *testing.B, addr string, players, entities int, tap *tap) []*b
 		// their handshake at once.
 		time.Sleep(5 * time.Millisecond)
 		wg.Go(func() {
-			bc, err := dialBench(b, ctx, addr, tap, entities, i)
+			bc, err := dialBench(b, ctx, addr, entities, i, dial)
 			if err != nil {
 				errs[i] = err
 				return
@@ -440,7 +446,7 @@ func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks ui
 	m := startBenchServer(b, cfg, entities, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	first, err := dialBench(b, ctx, m.addr, nil, entities, 0)
+	first, err := dialBench(b, ctx, m.addr, entities, 0, nil)
 	if err != nil {
 		b.Error(err)
 		return 0
@@ -451,7 +457,7 @@ func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks ui
 		time.Sleep(10 * time.Millisecond)
 	}
 	start := time.Now()
-	joiner, err := dialBench(b, ctx, m.addr, nil, entities, 1)
+	joiner, err := dialBench(b, ctx, m.addr, entities, 1, nil)
 	if err != nil {
 		b.Error(err)
 		return 0

@@ -151,15 +151,7 @@ func TestMatchOverTCP(t *testing.T) {
 		startProc(t, "player C (50 ms)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-net-delay", "50ms", "-net-jitter", "10ms"),
 		startProc(t, "spectator", os.Environ(), "-spectate", addr, "-headless", "-print-hash"),
 	}
-	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
-	if !strings.HasPrefix(want, "state-hash 1200 ") {
-		t.Fatalf("server: %q, want tick 1200", want)
-	}
-	for _, c := range clients {
-		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
-			t.Errorf("%s: %q, server %q", c.name, got, want)
-		}
-	}
+	want := matchHash(t, srv, clients, 1200)
 	if _, errOut := clients[1].out(); predictionField(t, clients[1].name, errOut, "rollbacks") != "0" || predictionField(t, clients[1].name, errOut, "predict") != "0" {
 		t.Errorf("the lockstep player rolled back:\n%s", errOut)
 	}
@@ -169,6 +161,23 @@ func TestMatchOverTCP(t *testing.T) {
 	}
 	t.Logf("server:\n%s", out)
 	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
+}
+
+// matchHash waits for the server's match to end at tick ticks and for its
+// clients, checks that every one printed the server's state hash, and
+// returns it (the whole "state-hash" line).
+func matchHash(t *testing.T, srv *proc, clients []*proc, ticks int) string {
+	t.Helper()
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	if prefix := fmt.Sprintf("state-hash %d ", ticks); !strings.HasPrefix(want, prefix) {
+		t.Fatalf("server: %q, want tick %d", want, ticks)
+	}
+	for _, c := range clients {
+		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+			t.Errorf("%s: %q, server %q", c.name, got, want)
+		}
+	}
+	return want
 }
 
 // predictionField returns the value of field in the "prediction" line a
@@ -201,14 +210,8 @@ func TestPredictingPlayersRollBack(t *testing.T) {
 		startProc(t, "player A", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-predict", "8"),
 		startProc(t, "player B (100 ms)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-predict", "8", "-net-delay", "100ms", "-net-jitter", "20ms"),
 	}
-	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
-	if !strings.HasPrefix(want, "state-hash 900 ") {
-		t.Fatalf("server: %q, want tick 900", want)
-	}
+	want := matchHash(t, srv, clients, 900)
 	for _, c := range clients {
-		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
-			t.Errorf("%s: %q, server %q", c.name, got, want)
-		}
 		_, errOut := c.out()
 		n, err := strconv.Atoi(predictionField(t, c.name, errOut, "rollbacks"))
 		if err != nil || n == 0 {
@@ -500,15 +503,7 @@ func TestMatchOverUDP(t *testing.T) {
 		startProc(t, "player B (lossy)", os.Environ(), "-connect", addr, "-transport", "udp", "-headless", "-print-hash",
 			"-net-loss", "0.05", "-net-dup", "0.01", "-net-reorder", "0.01", "-net-delay", "20ms", "-net-jitter", "5ms"),
 	}
-	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
-	if !strings.HasPrefix(want, "state-hash 1200 ") {
-		t.Fatalf("server: %q, want tick 1200", want)
-	}
-	for _, c := range clients {
-		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
-			t.Errorf("%s: %q, server %q", c.name, got, want)
-		}
-	}
+	want := matchHash(t, srv, clients, 1200)
 	out, _ := srv.out()
 	t.Logf("server:\n%s", out)
 	m := regexp.MustCompile(`(\d+) of (\d+) inputs substituted`).FindStringSubmatch(out)

@@ -7,16 +7,13 @@ import (
 	"math/rand/v2"
 	"net"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
-	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
 // BenchmarkLockstepLoss compares, in one run, lockstep over TCP and over
@@ -91,7 +88,7 @@ func lossRun(b *testing.B, overUDP bool, delay time.Duration, loss float64, pena
 	cfg.Players, cfg.MaxPlayers, cfg.Ticks = 2, 2, ticks
 	m := startBenchServer(b, cfg, 100, overUDP)
 	t := newTap(2, ticks)
-	clients := lossyClients(b, m.addr, 2, overUDP, delay, loss, penalty, t)
+	clients := runClients(b, m.addr, 2, 100, lossyDial(overUDP, delay, loss, penalty, t))
 	if err := <-m.done; err != nil {
 		b.Fatalf("server: %v", err)
 	}
@@ -136,7 +133,7 @@ func udpBandwidth(b *testing.B, players int, delay time.Duration, loss float64, 
 	cfg := netplay.DefaultServerConfig()
 	cfg.Players, cfg.MaxPlayers, cfg.Ticks = players, players, ticks
 	m := startBenchServer(b, cfg, 100, true)
-	lossyClients(b, m.addr, players, true, delay, loss, 0, nil)
+	runClients(b, m.addr, players, 100, lossyDial(true, delay, loss, 0, nil))
 	if err := <-m.done; err != nil {
 		b.Fatalf("server: %v", err)
 	}
@@ -146,75 +143,40 @@ func udpBandwidth(b *testing.B, players int, delay time.Duration, loss float64, 
 	return up, down
 }
 
-// lossyClients dials players headless clients of the demo scene (100
-// cubes) behind the simulated network, and runs them to the match's end.
-func lossyClients(b *testing.B, addr string, players int, overUDP bool, delay time.Duration, loss float64, penalty time.Duration, t *tap) []*benchClient {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	clients := make([]*benchClient, players)
-	errs := make([]error, players)
-	var wg sync.WaitGroup
-	for i := range players {
-		wg.Go(func() {
-			e, err := engine.New(engine.DefaultConfig())
+// lossyDial returns a dialBench configuration that puts a client behind
+// the simulated network, over UDP or TCP (see lossyStream); a tap, if not
+// nil, times its connection.
+func lossyDial(overUDP bool, delay time.Duration, loss float64, penalty time.Duration, t *tap) func(int, *netplay.ClientConfig) {
+	return func(i int, cfg *netplay.ClientConfig) {
+		seed := uint64(i + 1)
+		wrap := func(c net.Conn) net.Conn {
+			if t == nil {
+				return c
+			}
+			return &tapConn{Conn: c, t: t, client: i}
+		}
+		if overUDP {
+			cfg.Transport = netplay.UDP
+			sim := netsim.Config{Delay: delay, Loss: loss, Seed: seed}
+			cfg.Dial = func(ctx context.Context, _, addr string) (net.Conn, error) {
+				c, err := udp.Dial(ctx, addr, udp.DialConfig{Wrap: func(pc net.PacketConn) net.PacketConn { return netsim.WrapPacketConn(pc, sim) }})
+				if err != nil {
+					return nil, err
+				}
+				return &statsConn{wrap(c), c}, nil
+			}
+			return
+		}
+		cfg.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			var d net.Dialer
+			c, err := d.DialContext(ctx, network, addr)
 			if err != nil {
-				errs[i] = err
-				return
+				return nil, err
 			}
-			scene.Setup(e, 100)
-			cfg := netplay.DefaultClientConfig()
-			cfg.Role, cfg.Scene, cfg.Fingerprint = wire.RolePlayer, scene.ID, e.World.Schema().Fingerprint()
-			cfg.Name = fmt.Sprintf("bench-%d", i)
-			cfg.Log = quietLogger(b)
-			seed := uint64(i + 1)
-			wrap := func(c net.Conn) net.Conn {
-				if t == nil {
-					return c
-				}
-				return &tapConn{Conn: c, t: t, client: i}
-			}
-			if overUDP {
-				cfg.Transport = netplay.UDP
-				sim := netsim.Config{Delay: delay, Loss: loss, Seed: seed}
-				cfg.Dial = func(ctx context.Context, _, addr string) (net.Conn, error) {
-					c, err := udp.Dial(ctx, addr, udp.DialConfig{Wrap: func(pc net.PacketConn) net.PacketConn { return netsim.WrapPacketConn(pc, sim) }})
-					if err != nil {
-						return nil, err
-					}
-					return &statsConn{wrap(c), c}, nil
-				}
-			} else {
-				cfg.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
-					var d net.Dialer
-					c, err := d.DialContext(ctx, network, addr)
-					if err != nil {
-						return nil, err
-					}
-					c.(*net.TCPConn).SetNoDelay(true)
-					return wrap(lossyStream(c, delay, loss, penalty, seed)), nil
-				}
-			}
-			c, err := netplay.Dial(ctx, addr, cfg)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			b.Cleanup(func() { c.Close() })
-			if err := c.Attach(e, scene.PlayerScript(c.Welcome().Player)); err != nil {
-				errs[i] = err
-				return
-			}
-			clients[i] = &benchClient{c: c, e: e}
-			errs[i] = c.RunHeadless(ctx)
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			b.Fatalf("client %d: %v", i, err)
+			c.(*net.TCPConn).SetNoDelay(true)
+			return wrap(lossyStream(c, delay, loss, penalty, seed)), nil
 		}
 	}
-	return clients
 }
 
 // statsConn is a wrapped UDP connection that still reports the
