@@ -15,5 +15,6 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
+	github.com/qmuntal/gltf v0.28.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

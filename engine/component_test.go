@@ -630,7 +630,7 @@ func TestComponentHashCoversEveryBit(t *testing.T) {
 	// The hash is the same on every machine: this golden value was computed
 	// on amd64 and holds on 386 (GOARCH=386 go test), where padStruct's and
 	// the world's memory layout differ.
-	const golden = 0xd305823dbcaa1849 // with the players in the match (player 0)
+	const golden = 0x4a369c7fc444ee72 // with the players (player 0) and the meshes
 	if h0 != golden {
 		t.Errorf("hash %016x, golden %016x", h0, uint64(golden))
 	}
@@ -1042,21 +1042,21 @@ func TestRestoreRefusesOtherSchema(t *testing.T) {
 	}
 }
 
-// Snapshots of versions 1 (before components) and 2 (before players) are
-// refused as written by an older build.
+// Snapshots of versions 1 (before components), 2 (before players) and 3
+// (before meshes) are refused as written by an older build.
 func TestRestoreRefusesOlderVersions(t *testing.T) {
 	e := schemaEngine(t, func(w *World, a, c Entity) { NewComponent[int32](w, "health") })
 	snap := e.Snapshot()
-	if v := binary.LittleEndian.Uint16(snap[8:]); v != SnapshotVersion || SnapshotVersion != 3 {
-		t.Fatalf("snapshot version %d, SnapshotVersion %d; the test knows version 3", v, SnapshotVersion)
+	if v := binary.LittleEndian.Uint16(snap[8:]); v != SnapshotVersion || SnapshotVersion != 4 {
+		t.Fatalf("snapshot version %d, SnapshotVersion %d; the test knows version 4", v, SnapshotVersion)
 	}
-	for _, v := range []uint16{1, 2} {
+	for _, v := range []uint16{1, 2, 3} {
 		old := slices.Clone(snap)
 		binary.LittleEndian.PutUint16(old[8:], v)
 		before := e.World.Hash()
 		err := e.Restore(old)
 		var se *SnapshotError
-		want := fmt.Sprintf("version %d, written by an older build of Nebula; this build reads version 3 only", v)
+		want := fmt.Sprintf("version %d, written by an older build of Nebula; this build reads version 4 only", v)
 		if !errors.As(err, &se) || se.Field != "version" || se.Offset != 8 || !strings.Contains(err.Error(), want) {
 			t.Errorf("Restore of a version %d snapshot: %v; want field version at byte 8, %q", v, err, want)
 		}

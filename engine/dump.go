@@ -233,6 +233,7 @@ func (w *World) dumpSlot(d *dumper, i int) {
 		b = strconv.AppendUint(append(b, ' '), uint64(v), 10)
 	}
 	d.emit(b)
+	text("mesh", strconv.FormatUint(uint64(c.Mesh[i]), 10))
 	text("teleport", strconv.FormatBool(w.snap[i]))
 	p := &w.prev
 	vec("prev pos (not hashed)", p.Pos[i])

@@ -33,7 +33,7 @@ func ExampleWorld_WriteDump() {
 	// Output:
 	// nebula state dump 1
 	// tick = 1
-	// hash = 08f0e43b98664239
+	// hash = 96f14df2ec45fd20
 	// rng state = 725ae23ed14fec5f
 	// rng inc = 14057b7ef767814f
 	// slots = 2
@@ -50,6 +50,7 @@ func ExampleWorld_WriteDump() {
 	// entity 0:1 angvel = 0 0 0 [00000000 00000000 00000000]
 	// entity 0:1 mode = hermite
 	// entity 0:1 colour = 255 128 0 255
+	// entity 0:1 mesh = 0
 	// entity 0:1 teleport = false
 	// entity 0:1 prev pos (not hashed) = 1.5 -2 0.25 [3fc00000 c0000000 3e800000]
 	// entity 0:1 prev rot (not hashed) = 1 0 0 0 [3f800000 00000000 00000000 00000000]
@@ -63,6 +64,7 @@ func ExampleWorld_WriteDump() {
 	// entity 1:2 angvel = 0 0 0 [00000000 00000000 00000000]
 	// entity 1:2 mode = none
 	// entity 1:2 colour = 255 255 255 255
+	// entity 1:2 mesh = 0
 	// entity 1:2 teleport = false
 	// entity 1:2 prev pos (not hashed) = 0 1 0 [00000000 3f800000 00000000]
 	// entity 1:2 prev rot (not hashed) = 1 0 0 0 [3f800000 00000000 00000000 00000000]
@@ -93,8 +95,8 @@ func ExampleDiffDumps() {
 		fmt.Println(line)
 	}
 	// Output:
-	// - hash = c23fcd3595c7a468
-	// + hash = da14c3ca40c0fbe1
+	// - hash = 5ca11f1d18444e04
+	// + hash = f8428a16b7940cff
 	// - component "bounces" 0:1 = 2 [02000000]
 	// + component "bounces" 0:1 = 3 [03000000]
 }

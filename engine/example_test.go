@@ -62,7 +62,7 @@ func Example() {
 	fmt.Printf("state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
 	// Output:
 	// tick 60: cube at (3.00, 1.50)
-	// state-hash 60 acebfcee83b00819
+	// state-hash 60 f7e6782848b50ab0
 }
 
 // A body that falls under gravity, run headless for one

@@ -60,6 +60,7 @@ func (w *World) Hash() uint64 {
 	h.Write(bytesOf(w.cur.AngVel))
 	h.Write(bytesOf(w.cur.Mode))
 	h.Write(bytesOf(w.cur.Color))
+	h.Write(bytesOf(w.cur.Mesh))
 	h.Write(bytesOf(w.snap))
 	binary.LittleEndian.PutUint64(head[0:], uint64(len(w.players.ids)))
 	h.Write(head[:8])

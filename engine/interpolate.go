@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -9,16 +10,18 @@ import (
 )
 
 // Instance is what the renderer draws for one entity in one frame: its
-// interpolated transform and its colour.
+// interpolated transform, its colour, its mesh and its pose.
 //
 // The renderer uploads a []Instance to the GPU as is, so the layout is part
-// of the contract: 44 bytes, 4-byte aligned, no padding, fields in this
+// of the contract: 48 bytes, 4-byte aligned, no padding, fields in this
 // order:
 //
 //	offset  0  Pos    3 x float32
 //	offset 12  Rot    4 x float32: W first, then X, Y, Z (mgl32.Quat)
 //	offset 28  Scale  3 x float32
 //	offset 40  Color  4 x uint8, RGBA (a normalised attribute in GL)
+//	offset 44  Mesh   uint16
+//	offset 46  Pose   uint16
 //
 // Note the quaternion order: a shader reading Rot as a vec4 gets the scalar
 // part in .x and the vector part in .yzw.
@@ -27,6 +30,10 @@ type Instance struct {
 	Rot   mgl32.Quat // rotation, a unit quaternion (W first)
 	Scale mgl32.Vec3 // scale along each axis
 	Color [4]uint8   // RGBA
+	Mesh  MeshID     // what is drawn (World.SetMesh)
+	// Pose is the number of the instance's pose in RenderBuffer.Poses
+	// (from 1), or 0 for none: a model without one is drawn at rest.
+	Pose uint16
 }
 
 // RenderBuffer receives one frame of interpolated instances from
@@ -38,6 +45,14 @@ type RenderBuffer struct {
 	Instances []Instance
 	// Entities[k] is the entity drawn by Instances[k].
 	Entities []Entity
+	// Poses holds the skinning matrices and blend weights of the animated
+	// instances. Interpolate empties it; Render systems fill it.
+	Poses Poses
+	// Alpha is the fraction of the way from the previous tick to the
+	// current one the instances were drawn at: Interpolate's alpha, or 1
+	// when interpolation is off. Entities drawn at their current state
+	// (AtCurrent) are at 1 whatever Alpha says.
+	Alpha float32
 	// Snaps counts the entities of this frame drawn at their current state
 	// instead of interpolated because they were teleported (World.Teleport)
 	// or moved or turned beyond the configured thresholds during the last
@@ -50,8 +65,29 @@ type RenderBuffer struct {
 	TotalSnaps uint64
 
 	hermite     []int32 // scratch for Interpolate: the instances drawn with Hermite
+	current     []int32 // the instances drawn at their current state although interpolation is on, in order
 	countedTick uint64  // the world tick whose snaps TotalSnaps holds
 	counted     bool    // whether countedTick is set
+}
+
+// Find returns the index in Instances of e's instance, and whether e was
+// drawn this frame.
+func (rb *RenderBuffer) Find(e Entity) (int, bool) {
+	k, ok := slices.BinarySearchFunc(rb.Entities, e.index, func(x Entity, i uint32) int { return cmp.Compare(x.index, i) })
+	return k, ok && rb.Entities[k] == e
+}
+
+// AtCurrent reports whether Instances[k] was drawn at its entity's current
+// state, not between two ticks: it snapped (a teleport or a jump beyond
+// the thresholds), it is drawn with NoInterpolation, or interpolation is
+// off. Whatever is drawn with the entity (an animated model's bones)
+// should then be drawn at the current tick too, never in between.
+func (rb *RenderBuffer) AtCurrent(k int) bool {
+	if rb.Alpha == 1 {
+		return true
+	}
+	_, found := slices.BinarySearch(rb.current, int32(k))
+	return found
 }
 
 // InterpolationConfig says how World.Interpolate draws entities between two
@@ -166,15 +202,19 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	insts := slices.Grow(dst.Instances[:0], live)[:live]
 	ents := slices.Grow(dst.Entities[:0], live)[:live]
 	dst.Instances, dst.Entities, dst.Snaps = insts, ents, 0
+	dst.Poses.Reset()
+	dst.current = dst.current[:0]
+	dst.Alpha = alpha
 
 	gen := w.gen
 	n := len(gen)
 	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
-	modes, colors := w.cur.Mode[:n], w.cur.Color[:n]
+	modes, colors, meshes := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
 	snap := w.snap[:n]
 
 	if !cfg.Enabled {
+		dst.Alpha = 1
 		k := 0
 		for i, g := range gen {
 			if g&1 == 0 {
@@ -185,6 +225,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 			in.Rot = curRot[i]
 			in.Scale = curScale[i]
 			in.Color = colors[i]
+			in.Mesh, in.Pose = meshes[i], 0
 			ents[k] = Entity{index: uint32(i), gen: g}
 			k++
 		}
@@ -209,6 +250,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 
 	snaps := 0
 	hermite := dst.hermite[:0]
+	current := dst.current[:0]
 	k := 0
 	for i, g := range gen {
 		if g&1 == 0 {
@@ -218,10 +260,12 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		ents[k] = Entity{index: uint32(i), gen: g}
 		k++
 		in.Color = colors[i]
+		in.Mesh, in.Pose = meshes[i], 0
 
 		cp, cr, cs := &curPos[i], &curRot[i], &curScale[i]
 		mode := modes[i]
 		if mode == NoInterpolation {
+			current = append(current, int32(k-1))
 			in.Pos = *cp
 			in.Rot = *cr
 			in.Scale = *cs
@@ -234,6 +278,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		adot := math.Float32frombits(math.Float32bits(dot) &^ signBit) // |dot|
 		if snap[i] || dx*dx+dy*dy+dz*dz > maxDist2 || adot < minDot {
 			snaps++
+			current = append(current, int32(k-1))
 			in.Pos = *cp
 			in.Rot = *cr
 			in.Scale = *cs
@@ -276,7 +321,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		in.Rot.V[1] = qy * inv
 		in.Rot.V[2] = qz * inv
 	}
-	dst.hermite = hermite
+	dst.hermite, dst.current = hermite, current
 	dst.Snaps = snaps
 	if !dst.counted || dst.countedTick != w.tick {
 		dst.TotalSnaps += uint64(snaps)

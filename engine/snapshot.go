@@ -23,7 +23,7 @@ import (
 //	  generations n x uint32
 //	  free list: length uint32, then that many uint32 slots, in order
 //	  current pos, rot, scale, vel, angvel (n x 3, 4, 3, 3, 3 float32 bits)
-//	  modes n x uint8, colours n x 4 bytes
+//	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
 //	components and resources, in the schema's order:
@@ -53,8 +53,8 @@ const (
 	snapshotMagic = "NEBSNAP1"
 	// SnapshotVersion is the version of the snapshot format written and
 	// read. Version 2 added components and resources, version 3 the
-	// players.
-	SnapshotVersion = 3
+	// players, version 4 the meshes.
+	SnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
 	MaxSlots = 1 << 24
 	// MaxInputQueue caps the queued input events a snapshot may hold.
@@ -62,13 +62,13 @@ const (
 )
 
 // Sizes of a slot's data in a snapshot: current (pos 12, rot 16, scale 12,
-// vel 12, angvel 12, mode 1, colour 4), previous (pos 12, rot 16, scale 12,
+// vel 12, angvel 12, mode 1, colour 4, mesh 2), previous (pos 12, rot 16, scale 12,
 // vel 12), generation 4, teleport mark 1.
-const snapshotSlotBytes = 12 + 16 + 12 + 12 + 12 + 1 + 4 + 12 + 16 + 12 + 12 + 4 + 1
+const snapshotSlotBytes = 12 + 16 + 12 + 12 + 12 + 1 + 4 + 2 + 12 + 16 + 12 + 12 + 4 + 1
 
 // Snapshot returns the engine's state at the tick boundary: the world
 // (entity table with its id allocator, current and previous transforms,
-// velocities, modes, colours, teleport marks, RNG, tick, components and
+// velocities, modes, colours, meshes, teleport marks, RNG, tick, components and
 // resources, the players in the match and their latest inputs), the input
 // state, the loop's tick rate and the jobs in flight
 // (with their results when they are known). Call it between frames.

@@ -82,6 +82,7 @@ type Bodies struct {
 	AngVel []mgl32.Vec3 // angular velocity, radians per second about each axis
 	Mode   []DrawMode   // how the renderer places the entity between ticks
 	Color  [][4]uint8   // RGBA, for the renderer
+	Mesh   []MeshID     // what the renderer draws for the entity
 }
 
 // World holds the entities of a game and their state. Its fixed-step state
@@ -181,6 +182,7 @@ func (w *World) Spawn(t Transform, mode DrawMode) Entity {
 		w.cur.AngVel = append(w.cur.AngVel, mgl32.Vec3{})
 		w.cur.Mode = append(w.cur.Mode, 0)
 		w.cur.Color = append(w.cur.Color, [4]uint8{})
+		w.cur.Mesh = append(w.cur.Mesh, 0)
 		w.prev.Pos = append(w.prev.Pos, mgl32.Vec3{})
 		w.prev.Rot = append(w.prev.Rot, mgl32.Quat{})
 		w.prev.Scale = append(w.prev.Scale, mgl32.Vec3{})
@@ -197,6 +199,7 @@ func (w *World) Spawn(t Transform, mode DrawMode) Entity {
 	w.prev.Vel[i] = mgl32.Vec3{}
 	w.cur.Mode[i] = mode
 	w.cur.Color[i] = [4]uint8{255, 255, 255, 255}
+	w.cur.Mesh[i] = MeshCube
 	w.snap[i] = false
 	return Entity{index: i, gen: w.gen[i]}
 }
@@ -274,6 +277,23 @@ func (w *World) SetColor(e Entity, rgba [4]uint8) {
 	}
 }
 
+// SetMesh sets the mesh e is drawn with (MeshCube when spawned). The
+// renderer draws what it has registered under id; an id it does not know
+// is not drawn (gfx counts such instances).
+func (w *World) SetMesh(e Entity, id MeshID) {
+	if w.Alive(e) {
+		w.cur.Mesh[e.index] = id
+	}
+}
+
+// Mesh returns the mesh e is drawn with (MeshCube when e is not alive).
+func (w *World) Mesh(e Entity) MeshID {
+	if !w.Alive(e) {
+		return MeshCube
+	}
+	return w.cur.Mesh[e.index]
+}
+
 // BeginTick saves every transform as the previous state and clears the
 // teleport marks; the engine calls it before the fixed systems of tick n,
 // so a frame that runs several ticks interpolates between the last two.
@@ -319,6 +339,7 @@ func (w *World) appendState(b []byte) []byte {
 	b = appendColumn(b, w.cur.AngVel)
 	b = appendColumn(b, w.cur.Mode)
 	b = appendColumn(b, w.cur.Color)
+	b = appendColumn(b, w.cur.Mesh)
 	b = appendColumn(b, w.prev.Pos)
 	b = appendColumn(b, w.prev.Rot)
 	b = appendColumn(b, w.prev.Scale)
@@ -390,6 +411,7 @@ func (w *World) readState(r *binread.Reader, t *World) {
 		}
 	}
 	t.cur.Color = readColumn[[4]uint8](r, "colours", n)
+	t.cur.Mesh = readColumn[MeshID](r, "meshes", n)
 	t.prev.Pos = readColumn[mgl32.Vec3](r, "previous positions", n)
 	t.prev.Rot = readColumn[mgl32.Quat](r, "previous rotations", n)
 	t.prev.Scale = readColumn[mgl32.Vec3](r, "previous scales", n)

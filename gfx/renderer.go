@@ -12,15 +12,17 @@ import (
 )
 
 // The renderer uploads []engine.Instance to the GPU as is and shaders/cube.vert
-// reads it with this layout, 11 32-bit words per instance. These lines stop
+// reads it with this layout, 12 32-bit words per instance. These lines stop
 // compiling (constant index out of range) if engine.Instance's size or field
 // offsets change.
 var (
-	_ = [1]struct{}{}[unsafe.Sizeof(engine.Instance{})-44]
+	_ = [1]struct{}{}[unsafe.Sizeof(engine.Instance{})-48]
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Pos)-0]
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Rot)-12]
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Scale)-28]
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Color)-40]
+	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Mesh)-44]
+	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Pose)-46]
 )
 
 // instanceSize is the size of one engine.Instance in the instance buffer.
@@ -222,9 +224,9 @@ func (r *Renderer) SetLight(l Light) {
 }
 
 // MaxInstances is the most instances one Draw draws: the driver's
-// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 11 words of an instance.
-// OpenGL 4.1 guarantees only 5,957, but desktop drivers offer millions
-// (llvmpipe: 12,201,611).
+// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 12 words of an instance.
+// OpenGL 4.1 guarantees only 5,461, but desktop drivers offer millions
+// (llvmpipe: 11,184,810).
 func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
 
 // Stats returns what the last Draw did.

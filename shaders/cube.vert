@@ -15,12 +15,13 @@
 // per instance.
 //
 // uInstances is the instance buffer as a buffer texture of 32-bit words
-// (GL_R32UI), one engine.Instance per 11 words, exactly as the renderer
+// (GL_R32UI), one engine.Instance per 12 words, exactly as the renderer
 // streams []engine.Instance:
 //   word  0- 2  position    3 x float
 //   word  3- 6  rotation    a unit quaternion stored W FIRST (w, x, y, z)
 //   word  7- 9  scale       3 x float, none negative
 //   word 10     colour      4 bytes RGBA, normalised to [0, 1]
+//   word 11     mesh and pose (16 bits each), unused here
 //
 // A face is flat and the light directional, so the light is worked out here,
 // once per vertex, and the fragment shader only writes the colour.
@@ -54,7 +55,7 @@ void main() {
     int axis = r / 6; // 0, 1, 2: the face across local x, y or z
     vec2 c = corners[r - 6 * axis];
 
-    int b = 11 * instance;
+    int b = 12 * instance;
     vec3 pos = vec3(word(b), word(b + 1), word(b + 2));
     vec4 rot = vec4(word(b + 3), word(b + 4), word(b + 5), word(b + 6));
     vec3 scale = vec3(word(b + 7), word(b + 8), word(b + 9));

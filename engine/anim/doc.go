@@ -1,0 +1,3 @@
+// Package anim plays skeletal animation and blend shapes under the fixed
+// step.
+package anim

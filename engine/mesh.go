@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+)
+
+// MeshID names what the renderer draws for an entity (World.SetMesh): a
+// mesh or a model the renderer has registered under that number. The
+// world only stores it, so that the choice is simulated state like the
+// colour (hashed, snapshotted, replayed, rolled back); what a number
+// means is up to the renderer's registry.
+type MeshID uint16
+
+// The meshes every renderer registers: an entity is a cube until
+// World.SetMesh says otherwise. A game registers its own meshes and models
+// under numbers from MeshFirstGame on.
+const (
+	// MeshCube is the unit cube centred on the origin (corners at ±0.5).
+	MeshCube MeshID = 0
+	// MeshSphere is the sphere of diameter 1 centred on the origin.
+	MeshSphere MeshID = 1
+	// MeshPlane is the unit square in the XZ plane centred on the origin,
+	// facing +Y.
+	MeshPlane MeshID = 2
+	// MeshFirstGame is the first number left for a game's own meshes and
+	// models; the numbers below it are kept for built-in meshes.
+	MeshFirstGame MeshID = 16
+)
+
+// Bone is one skinning matrix of a pose: the top three rows of an affine
+// 4×4 matrix, row by row (m00 m01 m02 m03, m10 ..., m20 ... m23); the
+// fourth row is 0 0 0 1. A vertex v skinned by it goes to (row0·v,
+// row1·v, row2·v) with v = (x, y, z, 1).
+type Bone [12]float32
+
+// PoseRef locates one pose in a frame's Poses.
+type PoseRef struct {
+	// FirstBone is the index of the pose's first matrix in Poses.Bones.
+	FirstBone uint32
+	// FirstWeight is the index of the pose's first blend-shape weight in
+	// Poses.Weights.
+	FirstWeight uint32
+}
+
+// MaxPoses is the most poses one frame's Poses holds: Instance.Pose is 16
+// bits and 0 means none.
+const MaxPoses = 1<<16 - 1
+
+// Poses holds the skinning matrices and blend-shape weights of one frame's
+// animated instances. World.Interpolate empties it and sets every
+// instance's Pose to 0 (none); Render systems (package anim's, or a game's
+// own) add a pose per animated instance and set that instance's Pose to
+// the number Add returns. The renderer uploads it as is. Its slices are
+// reused from frame to frame, so a steady frame does not allocate.
+type Poses struct {
+	// Bones holds every pose's matrices, one pose after the other.
+	Bones []Bone
+	// Weights holds every pose's blend-shape weights, likewise.
+	Weights []float32
+	// Refs[k-1] locates pose k.
+	Refs []PoseRef
+}
+
+// Reset empties p, keeping its memory.
+func (p *Poses) Reset() {
+	p.Bones, p.Weights, p.Refs = p.Bones[:0], p.Weights[:0], p.Refs[:0]
+}
+
+// Len returns the number of poses in p.
+func (p *Poses) Len() int { return len(p.Refs) }
+
+// Add appends a pose of bones matrices and weights blend-shape weights and
+// returns its number, for Instance.Pose, and the slices to fill in (their
+// contents are left from earlier frames). It panics when bones or weights
+// is negative, or when p already holds MaxPoses poses.
+func (p *Poses) Add(bones, weights int) (pose uint16, b []Bone, w []float32) {
+	if bones < 0 || weights < 0 {
+		panic(fmt.Sprintf("engine: Poses.Add(%d, %d): counts must not be negative", bones, weights))
+	}
+	if len(p.Refs) >= MaxPoses {
+		panic(fmt.Sprintf("engine: Poses.Add: a frame holds at most %d poses", MaxPoses))
+	}
+	nb, nw := len(p.Bones), len(p.Weights)
+	p.Refs = append(p.Refs, PoseRef{FirstBone: uint32(nb), FirstWeight: uint32(nw)})
+	p.Bones = slices.Grow(p.Bones, bones)[:nb+bones]
+	p.Weights = slices.Grow(p.Weights, weights)[:nw+weights]
+	return uint16(len(p.Refs)), p.Bones[nb:], p.Weights[nw:]
+}
