@@ -172,7 +172,11 @@ const nlerpMinDot = 0.9995
 // current state and nothing is counted.
 //
 // alpha 0 draws the previous state exactly and alpha 1 the current state
-// exactly. Colours are always the current ones.
+// exactly. Colours and meshes are always the current ones. Interpolate
+// empties dst.Poses and sets every instance's Pose to 0, for the Render
+// systems to fill (package anim's does it for animated models); it records
+// alpha in dst.Alpha and which instances it drew at their current state
+// (dst.AtCurrent).
 //
 // Interpolate panics if alpha is outside [0, 1] or NaN, if tickDT is not a
 // positive finite number, or if cfg is not valid (see Validate). It does not

@@ -72,7 +72,8 @@ func (p *Poses) Len() int { return len(p.Refs) }
 
 // Add appends a pose of bones matrices and weights blend-shape weights and
 // returns its number, for Instance.Pose, and the slices to fill in (their
-// contents are left from earlier frames). It panics when bones or weights
+// contents are left from earlier frames), valid until the next Add. It
+// panics when bones or weights
 // is negative, or when p already holds MaxPoses poses.
 func (p *Poses) Add(bones, weights int) (pose uint16, b []Bone, w []float32) {
 	if bones < 0 || weights < 0 {

@@ -94,6 +94,7 @@ func TestHashCoversEveryBit(t *testing.T) {
 		"neg zero": func(w *World, e Entity) { w.cur.AngVel[e.index][0] = float32(negZero()) },
 		"mode":     func(w *World, e Entity) { w.cur.Mode[e.index] = NoInterpolation },
 		"colour":   func(w *World, e Entity) { w.cur.Color[e.index][3] = 254 },
+		"mesh":     func(w *World, e Entity) { w.SetMesh(e, MeshSphere) },
 		"teleport": func(w *World, e Entity) { w.snap[e.index] = true },
 		"despawn":  func(w *World, e Entity) { w.Despawn(e) },
 		"spawn":    func(w *World, e Entity) { w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate) },

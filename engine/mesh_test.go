@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// An entity is a cube until SetMesh; the mesh is kept by snapshots and
+// SaveState, copied into the frame's instances, and a stale entity never
+// changes the mesh of the entity that reused its slot.
+func TestSetMeshIsWorldState(t *testing.T) {
+	e, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.World
+	a := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	b := w.Spawn(NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+	if got := w.Mesh(a); got != MeshCube {
+		t.Fatalf("a new entity's mesh is %d, want MeshCube", got)
+	}
+	w.SetMesh(b, MeshSphere)
+	snap := e.Snapshot()
+	var st State
+	e.SaveState(&st)
+
+	w.SetMesh(b, MeshPlane)
+	w.Despawn(a)
+	w.SetMesh(a, MeshPlane) // stale: no effect
+	c := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	if w.Mesh(c) != MeshCube || w.Mesh(a) != MeshCube {
+		t.Errorf("the entity in a's old slot has mesh %d, the stale a %d; want MeshCube for both", w.Mesh(c), w.Mesh(a))
+	}
+
+	e.LoadState(&st)
+	if w.Mesh(b) != MeshSphere {
+		t.Errorf("after LoadState b's mesh is %d, want MeshSphere", w.Mesh(b))
+	}
+	w.SetMesh(b, MeshPlane)
+	if err := e.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	if w.Mesh(b) != MeshSphere || w.Mesh(a) != MeshCube {
+		t.Errorf("after Restore a's mesh is %d and b's %d, want MeshCube and MeshSphere", w.Mesh(a), w.Mesh(b))
+	}
+
+	var rb RenderBuffer
+	w.Interpolate(0.5, testTickDT, DefaultInterpolationConfig(), &rb)
+	if len(rb.Instances) != 2 || rb.Instances[0].Mesh != MeshCube || rb.Instances[1].Mesh != MeshSphere {
+		t.Errorf("instances %+v, want a cube then a sphere", rb.Instances)
+	}
+}
+
+// Find locates an entity's instance by binary search over the slot-ordered
+// entities, and refuses a stale entity or one not drawn.
+func TestRenderBufferFind(t *testing.T) {
+	w := NewWorld(1)
+	var es []Entity
+	for i := range 7 {
+		es = append(es, w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate))
+	}
+	w.Despawn(es[2])
+	w.Despawn(es[5])
+	reborn := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate) // slot 5, a new generation
+	var rb RenderBuffer
+	w.Interpolate(0, testTickDT, DefaultInterpolationConfig(), &rb)
+	for _, e := range append(es, reborn) {
+		k, ok := rb.Find(e)
+		want := w.Alive(e)
+		if ok != want {
+			t.Errorf("Find(%v) found %v, want %v", e, ok, want)
+			continue
+		}
+		if ok && rb.Entities[k] != e {
+			t.Errorf("Find(%v) = %d, which draws %v", e, k, rb.Entities[k])
+		}
+	}
+	if _, ok := rb.Find(Entity{}); ok {
+		t.Error("Find found the zero Entity")
+	}
+}
+
+// AtCurrent is true exactly for the instances drawn at their current
+// state while interpolation is on (snaps and NoInterpolation), and for all
+// when interpolation is off.
+func TestRenderBufferAtCurrent(t *testing.T) {
+	w := NewWorld(1)
+	moving := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	jumper := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	far := w.Spawn(NewTransform(mgl32.Vec3{}), Hermite)
+	still := w.Spawn(NewTransform(mgl32.Vec3{}), NoInterpolation)
+	w.BeginTick(1)
+	w.SetTransform(moving, NewTransform(mgl32.Vec3{1, 0, 0}))
+	w.Teleport(jumper, NewTransform(mgl32.Vec3{0.5, 0, 0}))
+	w.SetTransform(far, NewTransform(mgl32.Vec3{50, 0, 0})) // beyond SnapDistance
+	w.SetTransform(still, NewTransform(mgl32.Vec3{1, 0, 0}))
+
+	var rb RenderBuffer
+	w.Interpolate(0.25, testTickDT, DefaultInterpolationConfig(), &rb)
+	if rb.Alpha != 0.25 {
+		t.Errorf("Alpha %v, want 0.25", rb.Alpha)
+	}
+	for e, want := range map[Entity]bool{moving: false, jumper: true, far: true, still: true} {
+		k, _ := rb.Find(e)
+		if got := rb.AtCurrent(k); got != want {
+			t.Errorf("AtCurrent for %v = %v, want %v", e, got, want)
+		}
+	}
+	off := DefaultInterpolationConfig()
+	off.Enabled = false
+	w.Interpolate(0.25, testTickDT, off, &rb)
+	k, _ := rb.Find(moving)
+	if rb.Alpha != 1 || !rb.AtCurrent(k) {
+		t.Errorf("interpolation off: Alpha %v, AtCurrent %v; want 1 and true", rb.Alpha, rb.AtCurrent(k))
+	}
+}
+
+// Poses.Add hands out numbered poses with their own stretch of bones and
+// weights; Interpolate empties the poses and clears every instance's Pose.
+func TestPosesAdd(t *testing.T) {
+	var p Poses
+	n1, b1, w1 := p.Add(3, 2)
+	n2, b2, w2 := p.Add(0, 4)
+	n3, b3, w3 := p.Add(5, 0)
+	if n1 != 1 || n2 != 2 || n3 != 3 || p.Len() != 3 {
+		t.Fatalf("pose numbers %d %d %d, Len %d; want 1 2 3 and 3", n1, n2, n3, p.Len())
+	}
+	if len(b1) != 3 || len(w1) != 2 || len(b2) != 0 || len(w2) != 4 || len(b3) != 5 || len(w3) != 0 {
+		t.Fatalf("lengths %d/%d %d/%d %d/%d", len(b1), len(w1), len(b2), len(w2), len(b3), len(w3))
+	}
+	b3[4][0], w3 = 7, append(w3, 1)
+	if p.Bones[7][0] != 7 || len(p.Weights) != 6 {
+		t.Error("the slices Add returns are not the poses' storage (or reach beyond it)")
+	}
+	want := []PoseRef{{0, 0}, {3, 2}, {3, 6}}
+	for i, r := range p.Refs {
+		if r != want[i] {
+			t.Errorf("Refs[%d] = %+v, want %+v", i, r, want[i])
+		}
+	}
+
+	w := NewWorld(1)
+	w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	rb := RenderBuffer{Poses: p}
+	w.Interpolate(0, testTickDT, DefaultInterpolationConfig(), &rb)
+	rb.Instances[0].Pose = 1
+	w.Interpolate(0, testTickDT, DefaultInterpolationConfig(), &rb)
+	if rb.Poses.Len() != 0 || len(rb.Poses.Bones) != 0 || rb.Instances[0].Pose != 0 {
+		t.Errorf("after Interpolate: %d poses, %d bones, instance pose %d; want none", rb.Poses.Len(), len(rb.Poses.Bones), rb.Instances[0].Pose)
+	}
+
+	allocs := testing.AllocsPerRun(10, func() {
+		rb.Poses.Reset()
+		for range 4 {
+			rb.Poses.Add(64, 8)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a steady frame of poses allocates %v times, want 0", allocs)
+	}
+
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(r.(string), "engine: ") {
+			t.Errorf("Add(-1, 0) panicked with %v, want an engine: message", r)
+		}
+	}()
+	p.Add(-1, 0)
+}
