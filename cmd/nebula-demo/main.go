@@ -15,7 +15,7 @@
 //	nebula-demo -replay r.rep -headless -verify      # "replay ok 3600"
 //
 // The demo's own flags, defined in this package beside the common ones:
-// -entities N sets the number of cubes (default 1000); -panic-at-tick N
+// -entities N sets the number of bouncing bodies (default 1000); -panic-at-tick N
 // (debug) makes a fixed system panic at tick N, to test crash capture. The
 // recording carries both, so a replay has the same cubes and panics there
 // too.
@@ -57,7 +57,7 @@ const maxEntities = scene.MaxEntities
 
 // flags are the demo's own flags, beside the common ones (package cli).
 type flags struct {
-	entities    int    // -entities: cubes in the scene
+	entities    int    // -entities: bouncing bodies in the scene
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
 	// desyncAtTick (debug, a networked client): a fixed system adds a
 	// point to the score at that tick, so that the client's state differs from the
@@ -69,7 +69,7 @@ type flags struct {
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.entities, "entities", 1000, "cubes in the scene")
+	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
 	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: add a point to the score at this tick so this client's state differs from the server's, to test desync detection (0 = off)")

@@ -67,7 +67,7 @@ func TestHelpExitsWithStatus0(t *testing.T) {
 	// The common flags, the recording flags and the demo's own.
 	for _, want := range []string{
 		"  -tick-rate int\n", "  -headless\n", "  -record file\n", "  -replay file\n", "  -verify\n", "  -crash-dir dir\n",
-		"  -entities int\n    \tcubes in the scene (default 1000)\n",
+		"  -entities int\n    \tbouncing bodies in the scene (cubes, every 4th a sphere) (default 1000)\n",
 		"  -panic-at-tick uint\n    \tdebug: make a fixed system panic at this tick, to test crash capture (0 = off)\n",
 	} {
 		if !strings.Contains(stderr.String(), want) {

@@ -67,8 +67,13 @@ func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, sess *demoSe
 		cfg.Input = tr // which passes the events on to the client's
 		cfg.OnFrame = func(timing.Stats) { tr.frameDone() }
 	}
-	return s.RunWindowed(e, cfg, func(r *desktop.Runner) {
+	draw := &sceneDrawer{}
+	cfg.Drawer = draw
+	return s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
 		d.r = r
+		if err := draw.setup(r, sc); err != nil {
+			return err
+		}
 		r.SetOnKey(d.key)
 		if c := sess.net; c != nil {
 			e.AddUpdate("match-end", watchMatch(c, r))

@@ -76,7 +76,7 @@ func game(s *app.Session) error {
 	if s.Opts.Headless {
 		return s.RunHeadless(e)
 	}
-	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) {
+	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) error {
 		r.SetOnKey(func(k engine.Key, pressed, _ bool) {
 			if k == engine.KeyEscape && pressed {
 				r.Quit()
@@ -91,5 +91,6 @@ func game(s *app.Session) error {
 				r.SetTitle("Nebula minimal  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
 			}
 		})
+		return nil
 	})
 }

@@ -232,12 +232,14 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 }
 
 // RunWindowed opens the window cfg describes, calls setup (if not nil) with
-// the runner, for keys and systems that need it, and runs e until the
+// the runner, for keys, systems and GL objects that need it (an error it
+// returns ends the run before the first frame, and is returned), and runs
+// e until the
 // window closes, Esc-like Quit, Ctrl-C or SIGTERM, or the flags' limits.
 // Every frame it writes a -stats row and feeds the hitch recorder (before
 // cfg.OnFrame, which it keeps). Then it logs the pacing report, saves the
 // -screenshot and prints the -print-hash line.
-func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner)) error {
+func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
 	var r *desktop.Runner
 	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
 	cfg.OnFrame = func(st timing.Stats) {
@@ -275,7 +277,9 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 	}()
 
 	if setup != nil {
-		setup(r)
+		if err := setup(r); err != nil {
+			return err
+		}
 	}
 	if err := r.Run(); err != nil {
 		return err

@@ -1,5 +1,7 @@
-// Package scene is the demo's world: cubes bouncing and spinning in a box,
-// a cube for each player, steered by that player, one that orbits and spins
+// Package scene is the demo's world: cubes and spheres bouncing and
+// spinning in a box over a floor, a figure walking along the back wall
+// and waving at each end (a skinned glTF model made by package modelgen,
+// animated by package anim under the fixed step), a cube for each player, steered by that player, one that orbits and spins
 // fast (to exercise slerp and Hermite interpolation), one that teleports
 // every two seconds (to exercise the teleport snap), and a planner: every
 // PlanEvery ticks it submits an off-loop job that takes 50 to 500 ms and
@@ -17,7 +19,9 @@
 // hash, replays and rollback see it: every bouncing cube counts its wall
 // bounces (component "bounces") and knows whether it touches a player cube
 // (component "touching"), the teleporter counts down to its next jump
-// (component "countdown"), and the match scores a point for every cube
+// (component "countdown"), the figure knows where it is in its walk
+// (component "figure") and plays its clips (component "animator"), and
+// the match scores a point for every cube
 // that comes to touch a player cube (resource "score", one for the match).
 //
 // Everything here runs in FixedUpdate and follows the determinism rules:
@@ -38,7 +42,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/anim"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/model"
+	"github.com/nebulaengine/nebula/internal/modelgen"
 )
 
 // The scene's constants, in one place.
@@ -64,6 +71,16 @@ const (
 	orbitLift   = 1.5                   // how far the orbit rises and falls
 	// TeleportEvery is the teleporting cube's period.
 	TeleportEvery = 2 * time.Second
+	// SphereEvery makes every SphereEvery-th bouncing body a sphere.
+	SphereEvery = 4
+	// FigureSpeed (units/s) is how fast the figure walks, between x =
+	// -FigureRange and +FigureRange; at each end it waves for WaveFor,
+	// then turns round in TurnFor.
+	FigureSpeed = 2.5
+	FigureRange = 10
+	FigureScale = 1.5 // the figure's size: its model is 2 units tall
+	WaveFor     = 2400 * time.Millisecond
+	TurnFor     = 600 * time.Millisecond
 	// PlanEvery is the planner's period in ticks; each plan gives
 	// PlanPicks cubes new velocities after a latency drawn from
 	// [PlanMinLatency, PlanMaxLatency].
@@ -72,6 +89,31 @@ const (
 	PlanMinLatency = 50 * time.Millisecond  // shortest latency of a plan's job
 	PlanMaxLatency = 500 * time.Millisecond // longest latency of a plan's job
 )
+
+// MeshFigure is the figure's mesh: the model FigureModel returns, which a
+// windowed run registers with the renderer and the animations.
+const MeshFigure = engine.MeshFirstGame
+
+// The figure model's clips (FigureModel checks their names).
+const (
+	ClipWalk = 0 // "walk"
+	ClipWave = 1 // "wave"
+)
+
+// The phases of the figure's walk (FigureState.Phase).
+const (
+	figureWalk uint8 = iota // walking toward Dir
+	figureWave              // standing at an end, waving
+	figureTurn              // turning round
+)
+
+// FigureState is where the figure is in its walk (component "figure").
+type FigureState struct {
+	Phase uint8  // figureWalk, figureWave or figureTurn
+	Dir   int8   // +1 while walking toward +x, -1 toward -x
+	_     uint16 // padding, always 0
+	Left  uint32 // ticks left in the wave or the turn
+}
 
 // ID identifies the scene in a recording's header: a replay of another
 // scene is refused.
@@ -108,6 +150,8 @@ type Scene struct {
 	Player engine.Entity
 	// Orbiter and Teleporter are the orbiting and the teleporting cube.
 	Orbiter, Teleporter engine.Entity
+	// Floor is the floor plane; Figure the walking, waving figure.
+	Floor, Figure engine.Entity
 	// Cubes is the number of bouncing cubes.
 	Cubes int
 	// PanicAt makes the CrashSystem panic at that tick (0 = never): a
@@ -135,6 +179,12 @@ type Scene struct {
 	// Owner marks the player cubes (player 0's included) with the ID of
 	// the player who steers them.
 	Owner *engine.Component[engine.PlayerID]
+	// Walk is the figure's place in its walk.
+	Walk *engine.Component[FigureState]
+	// Anim plays the figure's clips; its component "animator" is part of
+	// the world. A windowed run gives it the figure's model and adds its
+	// Pose render system (the clock needs no model).
+	Anim *anim.Animations
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
@@ -157,8 +207,10 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 		Countdown: engine.NewComponent[uint32](w, "countdown"),
 		Score:     engine.NewResource(w, "score", Score{}),
 		Owner:     engine.NewComponent[engine.PlayerID](w, "owner"),
+		Walk:      engine.NewComponent[FigureState](w, "figure"),
+		Anim:      anim.New(w),
 	}
-	for range cubes {
+	for i := range cubes {
 		size := rng.Range(0.3, 0.8)
 		t := engine.Transform{
 			Pos:   mgl32.Vec3{rng.Range(-Box[0]+1, Box[0]-1), rng.Range(-Box[1]+1, Box[1]-1), rng.Range(-Box[2]+1, Box[2]-1)},
@@ -170,6 +222,9 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-4, 4), rng.Range(-6, 6)},
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(c, [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255})
+		if i%SphereEvery == SphereEvery-1 {
+			w.SetMesh(c, engine.MeshSphere)
+		}
 		s.Bounces.Set(c, 0)
 		s.Touching.Set(c, false)
 	}
@@ -184,13 +239,34 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	s.Teleporter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
 	w.SetVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
 	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
-	s.Countdown.Set(s.Teleporter, teleportTicks(float32(e.Loop.DT())))
+	s.Countdown.Set(s.Teleporter, ticksOf(TeleportEvery, float32(e.Loop.DT())))
 
+	// The floor, a hair below the box's bottom so that a cube resting on
+	// it does not fight it for the same depth.
+	s.Floor = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] - 0.01, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * Box[0], 1, 2 * Box[2]}}, engine.NoInterpolation)
+	w.SetMesh(s.Floor, engine.MeshPlane)
+	w.SetColor(s.Floor, [4]uint8{70, 74, 84, 255})
+
+	// The figure starts at the left end of its walk, facing +x (its model
+	// faces +z).
+	s.Figure = w.Spawn(engine.Transform{
+		Pos:   mgl32.Vec3{-FigureRange, -Box[1], figureZ},
+		Rot:   detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/2),
+		Scale: mgl32.Vec3{FigureScale, FigureScale, FigureScale},
+	}, engine.Interpolate)
+	w.SetMesh(s.Figure, MeshFigure)
+	s.Walk.Set(s.Figure, FigureState{Phase: figureWalk, Dir: 1})
+	s.Anim.Play(s.Figure, ClipWalk, true)
+
+	// The animations advance first, so that a clip the figure starts later
+	// in the tick starts on this tick.
+	e.AddFixed("animate", s.Anim.Advance)
 	e.AddFixed("join", s.joinLeave)
 	e.AddFixed("player", s.steerPlayer)
 	e.AddFixed("move", s.move)
 	e.AddFixed("orbit", s.orbit)
 	e.AddFixed("teleport", s.teleport)
+	e.AddFixed("figure", s.walkFigure)
 	e.AddFixed("touch", s.touch)
 	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
 	e.AddFixed("planner", s.planner)
@@ -364,7 +440,8 @@ func (s *Scene) steerPlayer(c *engine.FixedContext) {
 	}
 }
 
-// move integrates every body except the orbiter (which orbit places): it
+// move integrates every body except the orbiter (which orbit places), the
+// floor and the figure (which walkFigure moves): it
 // moves by its velocity, bounces off the walls of the box and turns by its
 // angular velocity.
 func (s *Scene) move(c *engine.FixedContext) {
@@ -374,9 +451,9 @@ func (s *Scene) move(c *engine.FixedContext) {
 	n := w.Slots()
 	pos, vel, rot, spin, scale := b.Pos[:n], b.Vel[:n], b.Rot[:n], b.AngVel[:n], b.Scale[:n]
 	bounces, counted := s.Bounces.Slices()
-	orbiter := s.Orbiter.Index()
+	orbiter, floor, figure := s.Orbiter.Index(), s.Floor.Index(), s.Figure.Index()
 	for i := range n {
-		if !w.SlotAlive(i) || i == orbiter {
+		if !w.SlotAlive(i) || i == orbiter || i == floor || i == figure {
 			continue
 		}
 		p, v := &pos[i], &vel[i]
@@ -420,9 +497,67 @@ func (s *Scene) orbit(c *engine.FixedContext) {
 	c.World.SetVelocity(s.Orbiter, vel, mgl32.Vec3{})
 }
 
-// teleportTicks is TeleportEvery in ticks of dt seconds (at least 1).
-func teleportTicks(dt float32) uint32 {
-	return max(uint32(TeleportEvery.Seconds()/float64(dt)+0.5), 1)
+// ticksOf is d in ticks of dt seconds, rounded (at least 1).
+func ticksOf(d time.Duration, dt float32) uint32 {
+	return max(uint32(d.Seconds()/float64(dt)+0.5), 1)
+}
+
+// figureZ is the z of the figure's walk, near the back wall.
+const figureZ = -12
+
+// FigureModel makes the figure's model (package modelgen's Figure,
+// converted by package model) and checks that its clips are where
+// ClipWalk and ClipWave say.
+func FigureModel() (*model.Model, error) {
+	m, err := model.FromDocument(modelgen.Figure(), "figure")
+	if err != nil {
+		return nil, fmt.Errorf("scene: the figure: %w", err)
+	}
+	for _, c := range []struct {
+		i    int
+		name string
+	}{{ClipWalk, "walk"}, {ClipWave, "wave"}} {
+		if c.i >= len(m.Clips) || m.Clips[c.i].Name != c.name {
+			return nil, fmt.Errorf("scene: the figure has no clip %q at %d", c.name, c.i)
+		}
+	}
+	return m, nil
+}
+
+// walkFigure moves the figure along its walk: it walks at FigureSpeed to
+// the end it faces, waves there for WaveFor, turns round in TurnFor (half
+// a turn about the vertical, a step each tick) and walks back.
+func (s *Scene) walkFigure(c *engine.FixedContext) {
+	st := s.Walk.Ptr(s.Figure)
+	if st == nil {
+		return
+	}
+	w := c.World
+	t := w.Transform(s.Figure)
+	switch st.Phase {
+	case figureWalk:
+		x := float32(float32(st.Dir)*float32(FigureSpeed*c.DT)) + t.Pos[0]
+		if x*float32(st.Dir) >= FigureRange {
+			x = FigureRange * float32(st.Dir)
+			st.Phase, st.Left = figureWave, ticksOf(WaveFor, c.DT)
+			s.Anim.Play(s.Figure, ClipWave, true)
+		}
+		t.Pos[0] = x
+	case figureWave:
+		if st.Left--; st.Left == 0 {
+			st.Phase, st.Left = figureTurn, ticksOf(TurnFor, c.DT)
+			s.Anim.Play(s.Figure, ClipWalk, true)
+		}
+	case figureTurn:
+		step := detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/float64(ticksOf(TurnFor, c.DT)))
+		t.Rot = detmath.Normalize(detmath.Mul(step, t.Rot))
+		if st.Left--; st.Left == 0 {
+			// Exactly facing the other way, whatever rounding did.
+			t.Rot = detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, float64(st.Dir)*-math.Pi/2)
+			st.Phase, st.Dir = figureWalk, -st.Dir
+		}
+	}
+	w.SetTransform(s.Figure, t)
 }
 
 // teleport counts the teleporter's countdown down, and when it runs out
@@ -437,7 +572,7 @@ func (s *Scene) teleport(c *engine.FixedContext) {
 		*left--
 		return
 	}
-	*left = teleportTicks(c.DT)
+	*left = ticksOf(TeleportEvery, c.DT)
 	w := c.World
 	rng := w.RNG()
 	t := w.Transform(s.Teleporter)

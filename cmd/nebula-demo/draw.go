@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
+	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/gfx"
+)
+
+// edgeColor is the colour of the box's edges.
+var edgeColor = [4]float32{0.55, 0.6, 0.7, 1}
+
+// sceneDrawer draws the demo's frame: the render buffer's instances
+// (cubes, spheres, the floor and the animated figure) with the runner's
+// renderer, then the box's edges over them.
+//
+// Its GL objects are made by setup, once the window's context exists, and
+// live as long as that context: closing the window frees them.
+type sceneDrawer struct {
+	ren    *gfx.Renderer
+	edges  *gfx.Lines
+	figure *gfx.Model
+}
+
+// setup makes the box's edges and the figure's model on the GPU, registers
+// the model with the renderer under scene.MeshFigure and with the scene's
+// animations, and adds the animations' Pose render system.
+func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
+	m, err := scene.FigureModel()
+	if err != nil {
+		return err
+	}
+	d.ren = r.Renderer()
+	if d.edges, err = gfx.NewLines(gfx.BoxEdges(scene.Box)); err != nil {
+		return fmt.Errorf("the box's edges: %w", err)
+	}
+	if d.figure, err = gfx.NewModel(m); err != nil {
+		return fmt.Errorf("the figure: %w", err)
+	}
+	d.ren.Register(scene.MeshFigure, d.figure)
+	sc.Anim.SetModel(scene.MeshFigure, m)
+	r.Engine().AddRender("pose", sc.Anim.Pose)
+	return nil
+}
+
+// Draw draws v: the instances, then the edges.
+func (d *sceneDrawer) Draw(v desktop.View) {
+	d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
+	d.edges.Draw(v.Width, v.Height, v.Camera, edgeColor)
+}
