@@ -52,11 +52,15 @@ func Single(name string, p Part) *Model {
 // of the triangles (indices, three per triangle, counter-clockwise from
 // the front) that use the vertex, each weighted by its area, normalised.
 // Vertices shared by several triangles get a smooth normal; a vertex no
-// triangle uses gets +Y. Every index must be below len(positions).
+// triangle uses gets +Y. A triangle with an index beyond positions is
+// skipped.
 func SmoothNormals(positions []mgl32.Vec3, indices []uint32) []mgl32.Vec3 {
 	sum := make([][3]float64, len(positions))
 	for t := 0; t+2 < len(indices); t += 3 {
 		a, b, c := indices[t], indices[t+1], indices[t+2]
+		if int64(a) >= int64(len(positions)) || int64(b) >= int64(len(positions)) || int64(c) >= int64(len(positions)) {
+			continue
+		}
 		pa, pb, pc := positions[a], positions[b], positions[c]
 		u := [3]float64{float64(pb[0] - pa[0]), float64(pb[1] - pa[1]), float64(pb[2] - pa[2])}
 		v := [3]float64{float64(pc[0] - pa[0]), float64(pc[1] - pa[1]), float64(pc[2] - pa[2])}

@@ -31,12 +31,12 @@ func BadAccessor() *gltf.Document {
 	return doc
 }
 
-// MissingBuffer returns Arm with a buffer 1 whose uri is "missing.bin", a
+// MissingBuffer returns Arm with a buffer 1 whose uri is "does-not-exist.bin", a
 // file that does not exist, and a buffer view on it. Write it with
 // WriteGLTF (a .glb holds only its first buffer).
 func MissingBuffer() *gltf.Document {
 	doc := Arm()
-	doc.Buffers = append(doc.Buffers, &gltf.Buffer{URI: "missing.bin", ByteLength: 16})
+	doc.Buffers = append(doc.Buffers, &gltf.Buffer{URI: "does-not-exist.bin", ByteLength: 16})
 	doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: 1, ByteLength: 16})
 	return doc
 }
