@@ -142,10 +142,9 @@ func cube(h float32) (pos, nrm [][3]float32, uv [][2]float32, idx []uint16) {
 	return pos, nrm, uv, idx
 }
 
-// quatX, quatY and quatZ return the rotation by deg degrees about an axis,
+// quatX and quatZ return the rotation by deg degrees about an axis,
 // x y z w.
 func quatX(deg float64) [4]float32 { s, c := halfSinCos(deg); return [4]float32{s, 0, 0, c} }
-func quatY(deg float64) [4]float32 { s, c := halfSinCos(deg); return [4]float32{0, s, 0, c} }
 func quatZ(deg float64) [4]float32 { s, c := halfSinCos(deg); return [4]float32{0, 0, s, c} }
 
 func halfSinCos(deg float64) (float32, float32) {
