@@ -6,7 +6,6 @@ import (
 	"image"
 	"io/fs"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -276,9 +275,17 @@ func quatFromRotation(r [3][3]float64) mgl32.Quat {
 	return mgl32.Quat{W: float32(w / l), V: mgl32.Vec3{float32(x / l), float32(y / l), float32(z / l)}}
 }
 
-// checkMeshes checks the meshes the scene's nodes refer to.
+// maxParts bounds the parts of a model: a mesh of many primitives used by
+// many nodes would otherwise make the loader work and allocate far beyond
+// the file's size.
+const maxParts = 1 << 16
+
+// checkMeshes checks the meshes the scene's nodes refer to, once each, and
+// the number of parts they make.
 func (c *converter) checkMeshes() error {
 	doc := c.doc
+	checked := make([]bool, len(doc.Meshes))
+	parts := 0
 	for _, f := range c.order {
 		n := doc.Nodes[f]
 		if n.Mesh == nil {
@@ -289,6 +296,15 @@ func (c *converter) checkMeshes() error {
 			return fmt.Errorf("%s: mesh %d does not exist (the file has %d)", c.nodeName(f), mi, len(doc.Meshes))
 		}
 		mesh := doc.Meshes[mi]
+		if mesh != nil {
+			if parts += len(mesh.Primitives); parts > maxParts {
+				return fmt.Errorf("more than %d parts (primitives of the scene's mesh nodes)", maxParts)
+			}
+		}
+		if checked[mi] {
+			continue
+		}
+		checked[mi] = true
 		if mesh == nil {
 			return fmt.Errorf("mesh %d is null", mi)
 		}
@@ -316,21 +332,22 @@ func (c *converter) checkMeshes() error {
 // node in the model's node order.
 func (c *converter) palette() error {
 	doc := c.doc
-	var used []int
+	used := make([]bool, len(doc.Skins))
 	for _, f := range c.order {
 		n := doc.Nodes[f]
 		if n.Mesh == nil || n.Skin == nil {
 			continue
 		}
-		if s := *n.Skin; s < 0 || s >= len(doc.Skins) {
+		s := *n.Skin
+		if s < 0 || s >= len(doc.Skins) {
 			return fmt.Errorf("%s: skin %d does not exist (the file has %d)", c.nodeName(f), s, len(doc.Skins))
-		} else if !slices.Contains(used, s) {
-			used = append(used, s)
 		}
+		used[s] = true
 	}
-	slices.Sort(used)
-	for _, s := range used {
-		skin := doc.Skins[s]
+	for s, skin := range doc.Skins {
+		if !used[s] {
+			continue
+		}
 		if skin == nil {
 			return fmt.Errorf("skin %d is null", s)
 		}

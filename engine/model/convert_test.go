@@ -372,6 +372,17 @@ func TestConvert(t *testing.T) {
 			doc.Nodes[0].Children = []int{5}
 			return doc
 		}, wantErr: "node 0 (n): child 5 does not exist (the file has 1 nodes)"},
+		{name: "too many parts", build: func(t *testing.T) *gltf.Document {
+			doc, p := oneMesh(quad, quadIdx)
+			for range 299 {
+				doc.Meshes[0].Primitives = append(doc.Meshes[0].Primitives, p)
+			}
+			for i := 1; i < 300; i++ {
+				doc.Nodes = append(doc.Nodes, &gltf.Node{Mesh: gltf.Index(0)})
+				doc.Scenes[0].Nodes = append(doc.Scenes[0].Nodes, i)
+			}
+			return doc
+		}, wantErr: "more than 65536 parts (primitives of the scene's mesh nodes)"},
 		{name: "required extension", build: func(t *testing.T) *gltf.Document {
 			doc, _ := oneMesh(quad, quadIdx)
 			doc.ExtensionsRequired = []string{"KHR_draco_mesh_compression"}
