@@ -45,9 +45,9 @@
 // order (a mesh used by two nodes gives two sets of parts). Primitive modes
 // TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN (strips and fans become
 // triangles); points and lines are refused. Attributes: POSITION (float),
-// NORMAL (float; unit length; computed with SmoothNormals when absent:
-// vertices the file shares between triangles get a smooth normal, others a
-// flat one), COLOR_0 (float, unsigned byte or short; RGB or RGBA; to RGBA8
+// NORMAL (float; made unit length, a zero normal +Y; computed with
+// SmoothNormals when absent: vertices the file shares between triangles
+// get a smooth normal, others a flat one), COLOR_0 (float, unsigned byte or short; RGB or RGBA; to RGBA8
 // as stored, linear, not sRGB-encoded), TEXCOORD_0 (float, normalised
 // unsigned byte or short), JOINTS_0 (unsigned byte or short) and WEIGHTS_0
 // (float, normalised unsigned byte or short). Indices are unsigned bytes,
@@ -76,7 +76,9 @@
 // MaxTextureSide texels a side), decoded into an *image.RGBA whose Pix
 // holds the file's texels as they are: sRGB-encoded, and not premultiplied
 // by alpha, unlike image.RGBA's convention (a texture sampled as
-// GL_SRGB8_ALPHA8 gives linear colours). The texture's sampler (filters,
+// GL_SRGB8_ALPHA8 gives linear colours). A base colour texture on
+// TEXCOORD_1, or on a primitive without TEXCOORD_0, is refused. The
+// texture's sampler (filters,
 // wrapping) is ignored, as are the rest of the material (metallic,
 // roughness, normal, occlusion, emission, alpha mode and cutoff, double
 // sidedness), cameras, lights and extensions; a file that requires an
