@@ -469,3 +469,26 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// BenchmarkDecode decodes the demo's figure (.glb, 17 KB) and the arm
+// (with its PNG texture) from memory.
+func BenchmarkDecode(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		gen  func() ([]byte, error)
+	}{{"figure", modelgen.FigureGLB}, {"arm", modelgen.ArmGLB}} {
+		data, err := c.gen()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := model.Decode(bytes.NewReader(data), c.name); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
