@@ -1,9 +1,3 @@
-// Package model holds 3D models as Nebula uses them, in pure Go: triangle
-// geometry with materials, a node hierarchy, the palette of matrices the
-// vertices are skinned with, blend shapes (morph targets) and animation
-// clips. It loads glTF 2.0 files (.gltf and .glb) into that form and
-// makes the built-in shapes. The renderer (package gfx) uploads a Model;
-// package anim plays its clips under the fixed step.
 package model
 
 import (
