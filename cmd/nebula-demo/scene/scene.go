@@ -78,7 +78,7 @@ const (
 	// then turns round in TurnFor.
 	FigureSpeed = 2.5
 	FigureRange = 10
-	FigureScale = 1.5 // the figure's size: its model is 2 units tall
+	FigureScale = 4 // the figure's height: its model is 1 unit tall
 	WaveFor     = 2400 * time.Millisecond
 	TurnFor     = 600 * time.Millisecond
 	// PlanEvery is the planner's period in ticks; each plan gives
@@ -96,8 +96,8 @@ const MeshFigure = engine.MeshFirstGame
 
 // The figure model's clips (FigureModel checks their names).
 const (
-	ClipWalk = 0 // "walk"
-	ClipWave = 1 // "wave"
+	ClipWalk = 0 // modelgen.ClipWalk
+	ClipWave = 1 // modelgen.ClipWave
 )
 
 // The phases of the figure's walk (FigureState.Phase).
@@ -250,7 +250,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	// The figure starts at the left end of its walk, facing +x (its model
 	// faces +z).
 	s.Figure = w.Spawn(engine.Transform{
-		Pos:   mgl32.Vec3{-FigureRange, -Box[1], figureZ},
+		Pos:   mgl32.Vec3{-FigureRange, -Box[1] + FigureScale/2, figureZ}, // its feet at -0.5
 		Rot:   detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/2),
 		Scale: mgl32.Vec3{FigureScale, FigureScale, FigureScale},
 	}, engine.Interpolate)
@@ -516,7 +516,7 @@ func FigureModel() (*model.Model, error) {
 	for _, c := range []struct {
 		i    int
 		name string
-	}{{ClipWalk, "walk"}, {ClipWave, "wave"}} {
+	}{{ClipWalk, modelgen.ClipWalk}, {ClipWave, modelgen.ClipWave}} {
 		if c.i >= len(m.Clips) || m.Clips[c.i].Name != c.name {
 			return nil, fmt.Errorf("scene: the figure has no clip %q at %d", c.name, c.i)
 		}
