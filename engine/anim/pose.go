@@ -1,0 +1,342 @@
+package anim
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/model"
+)
+
+// rig is a model prepared for posing: what SetModel derives from it once.
+type rig struct {
+	m         *model.Model
+	dur       []uint64      // each clip's duration in nanoseconds
+	parent    []int32       // each node's parent, -1 for a root
+	order     []int32       // the nodes the palette depends on, parents first
+	joints    []int32       // each palette joint's node
+	invBind   []engine.Bone // each palette joint's inverse bind matrix, top three rows
+	identity  []bool        // whether a joint's inverse bind matrix is the identity
+	rest      LocalPose     // the rest pose
+	restBones []engine.Bone // the palette at rest
+}
+
+// newRig prepares m, which Check accepted.
+func newRig(m *model.Model) *rig {
+	r := &rig{
+		m:        m,
+		dur:      make([]uint64, len(m.Clips)),
+		parent:   make([]int32, len(m.Nodes)),
+		joints:   make([]int32, len(m.Palette)),
+		invBind:  make([]engine.Bone, len(m.Palette)),
+		identity: make([]bool, len(m.Palette)),
+	}
+	for c := range m.Clips {
+		r.dur[c] = clipNanos(m.Clips[c].Duration)
+	}
+	needed := make([]bool, len(m.Nodes))
+	for j, jt := range m.Palette {
+		r.joints[j] = int32(jt.Node)
+		ib := &jt.InverseBind // column-major
+		r.invBind[j] = engine.Bone{
+			ib[0], ib[4], ib[8], ib[12],
+			ib[1], ib[5], ib[9], ib[13],
+			ib[2], ib[6], ib[10], ib[14],
+		}
+		r.identity[j] = jt.InverseBind == mgl32.Ident4()
+		for n := jt.Node; n >= 0 && !needed[n]; n = m.Nodes[n].Parent {
+			needed[n] = true
+		}
+	}
+	for i, n := range m.Nodes {
+		r.parent[i] = int32(n.Parent)
+		if needed[i] {
+			r.order = append(r.order, int32(i))
+		}
+	}
+	r.rest.Rest(m)
+	r.restBones = make([]engine.Bone, len(m.Palette))
+	r.palette(&r.rest, make([]engine.Bone, len(m.Nodes)), r.restBones)
+	return r
+}
+
+// poseKey names a sampled pose of a rig: the clip (NoClip: the rest pose)
+// and the time in it, wrapped or held (clipTime).
+type poseKey struct {
+	clip uint16
+	ns   uint64
+}
+
+// key returns the pose key of an animator's clip, time and loop flag; a
+// clip the model does not have is the rest pose.
+func (r *rig) key(clip uint16, ns uint64, loop bool) poseKey {
+	if int(clip) >= len(r.dur) {
+		return poseKey{clip: NoClip}
+	}
+	return poseKey{clip, clipTime(ns, r.dur[clip], loop)}
+}
+
+// palette writes into bones the skinning matrices of the local pose p,
+// using globals (one per node) as scratch.
+func (r *rig) palette(p *LocalPose, globals, bones []engine.Bone) {
+	for _, n := range r.order {
+		g := &globals[n]
+		if par := r.parent[n]; par < 0 {
+			trs(g, &p.T[n], &p.R[n], &p.S[n])
+		} else {
+			var l engine.Bone
+			trs(&l, &p.T[n], &p.R[n], &p.S[n])
+			mul(g, &globals[par], &l)
+		}
+	}
+	bones = bones[:len(r.joints)]
+	for j, n := range r.joints {
+		if r.identity[j] {
+			bones[j] = globals[n]
+		} else {
+			mul(&bones[j], &globals[n], &r.invBind[j])
+		}
+	}
+}
+
+// trs writes into m the matrix of translation t, rotation q (unit) and
+// scale s: T*R*S.
+func trs(m *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
+	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
+	x2, y2, z2 := x+x, y+y, z+z
+	xx, yy, zz := x*x2, y*y2, z*z2
+	xy, xz, yz := x*y2, x*z2, y*z2
+	wx, wy, wz := w*x2, w*y2, w*z2
+	sx, sy, sz := s[0], s[1], s[2]
+	*m = engine.Bone{
+		(1 - (yy + zz)) * sx, (xy - wz) * sy, (xz + wy) * sz, t[0],
+		(xy + wz) * sx, (1 - (xx + zz)) * sy, (yz - wx) * sz, t[1],
+		(xz - wy) * sx, (yz + wx) * sy, (1 - (xx + yy)) * sz, t[2],
+	}
+}
+
+// mul writes a*b into m (affine 3×4 matrices, the fourth row 0 0 0 1); m
+// may not be a or b.
+func mul(m, a, b *engine.Bone) {
+	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+	a4, a5, a6, a7 := a[4], a[5], a[6], a[7]
+	a8, a9, a10, a11 := a[8], a[9], a[10], a[11]
+	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
+	b4, b5, b6, b7 := b[4], b[5], b[6], b[7]
+	b8, b9, b10, b11 := b[8], b[9], b[10], b[11]
+	*m = engine.Bone{
+		a0*b0 + a1*b4 + a2*b8, a0*b1 + a1*b5 + a2*b9, a0*b2 + a1*b6 + a2*b10, a0*b3 + a1*b7 + a2*b11 + a3,
+		a4*b0 + a5*b4 + a6*b8, a4*b1 + a5*b5 + a6*b9, a4*b2 + a5*b6 + a6*b10, a4*b3 + a5*b7 + a6*b11 + a7,
+		a8*b0 + a9*b4 + a10*b8, a8*b1 + a9*b5 + a10*b9, a8*b2 + a9*b6 + a10*b10, a8*b3 + a9*b7 + a10*b11 + a11,
+	}
+}
+
+// nlerpMinDot is the cosine of the half angle between two rotations above
+// which Blend interpolates them linearly and normalises (nlerp) instead of
+// slerping: turns under 3.6 degrees, where the two differ by less than
+// float32 can show (engine's interpolation uses the same bound).
+const nlerpMinDot = 0.9995
+
+// Blend writes into dst the pose t of the way from a to b (t in [0, 1]):
+// per node the translation and scale lerped, the rotation slerped along
+// the shortest arc (nlerp for turns under 3.6 degrees, where the two are
+// the same to float32 precision), and every weight lerped. t 0 gives a and
+// t 1 gives b exactly (a rotation possibly negated: the same rotation). a
+// and b must be poses of the same model; dst may be either. Like Sample it
+// is the same bits on every build, and allocates only when dst is smaller
+// than a.
+func Blend(a, b *LocalPose, t float32, dst *LocalPose) {
+	n := len(a.T)
+	if len(b.T) != n || len(b.Weights) != len(a.Weights) {
+		panic(fmt.Sprintf("anim: Blend: poses of %d and %d nodes, %d and %d weights", n, len(b.T), len(a.Weights), len(b.Weights)))
+	}
+	dst.T, dst.R, dst.S = grow(dst.T, n), grow(dst.R, n), grow(dst.S, n)
+	dst.Weights = grow(dst.Weights, len(a.Weights))
+	blendNodes(a, b, t, dst)
+	lerp(a.Weights, b.Weights, t, dst.Weights)
+}
+
+// blendNodes is Blend's loop over nodes, on poses of the right sizes.
+func blendNodes(a, b *LocalPose, t float32, dst *LocalPose) {
+	n := len(a.T)
+	at, ar, as := a.T[:n], a.R[:n], a.S[:n]
+	bt, br, bs := b.T[:n], b.R[:n], b.S[:n]
+	dt, dr, ds := dst.T[:n], dst.R[:n], dst.S[:n]
+	s := 1 - t
+	for i := range n {
+		p, q := &at[i], &bt[i]
+		dt[i] = mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
+		p, q = &as[i], &bs[i]
+		ds[i] = mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
+		dr[i] = blendRotation(&ar[i], &br[i], s, t)
+	}
+}
+
+// blendRotation returns the rotation t of the way from a to b along the
+// shortest arc; s is 1-t.
+func blendRotation(a, b *mgl32.Quat, s, t float32) mgl32.Quat {
+	switch t {
+	case 0:
+		return *a
+	case 1:
+		return *b
+	}
+	dot := float32(a.W*b.W) + float32(a.V[0]*b.V[0]) + float32(a.V[1]*b.V[1]) + float32(a.V[2]*b.V[2])
+	adot := dot
+	if dot < 0 {
+		adot = -dot
+	}
+	w0, w1 := s, t
+	if adot < nlerpMinDot {
+		w0, w1 = slerpWeights(adot, t)
+	}
+	if dot < 0 {
+		w1 = -w1
+	}
+	return detmath.Normalize(mgl32.Quat{
+		W: float32(w0*a.W) + float32(w1*b.W),
+		V: mgl32.Vec3{
+			float32(w0*a.V[0]) + float32(w1*b.V[0]),
+			float32(w0*a.V[1]) + float32(w1*b.V[1]),
+			float32(w0*a.V[2]) + float32(w1*b.V[2]),
+		},
+	})
+}
+
+// lerp writes the weights t of the way from a to b into dst.
+func lerp(a, b []float32, t float32, dst []float32) {
+	s := 1 - t
+	b, dst = b[:len(a)], dst[:len(a)]
+	for k := range a {
+		dst[k] = float32(s*a[k]) + float32(t*b[k])
+	}
+}
+
+// slotCache is what Pose keeps for the entity in one slot: render-side
+// derived data. It holds the last two local poses it sampled (a frame
+// needs the previous tick's and the current one's; after a tick the old
+// current is the new previous) and the palette of the last pose it drew on
+// its own (at a tick's end, or held).
+type slotCache struct {
+	rig    *rig
+	key    [2]poseKey
+	valid  [2]bool
+	pose   [2]LocalPose
+	palRig *rig // the rig pal was made for, nil: none
+	palKey poseKey
+	pal    []engine.Bone
+}
+
+// sampled returns the local pose of r at key, sampling it unless sc holds
+// it, into the cache entry that does not hold keep.
+func (sc *slotCache) sampled(r *rig, key, keep poseKey) *LocalPose {
+	if key.clip == NoClip {
+		return &r.rest
+	}
+	if sc.rig != r {
+		sc.rig, sc.valid = r, [2]bool{}
+	}
+	for j := range sc.key {
+		if sc.valid[j] && sc.key[j] == key {
+			return &sc.pose[j]
+		}
+	}
+	j := 0
+	if sc.valid[0] && sc.key[0] == keep {
+		j = 1
+	}
+	sampleAt(r.m, int(key.clip), key.ns, &sc.pose[j])
+	sc.key[j], sc.valid[j] = key, true
+	return &sc.pose[j]
+}
+
+// Pose is the Render system: for every entity with an animator whose mesh
+// has a model (SetModel) it adds the entity's pose to the frame's
+// c.Render.Poses (the palette, len(Model.Palette) bones, and the weights,
+// len(Model.RestWeights)) and sets its instance's Pose. The pose is drawn
+// between the end of the previous tick (PrevClip, PrevTime) and the end of
+// the current one (Clip, Time), c.Render.Alpha of the way (Blend), unless
+// the instance is drawn at its current state (RenderBuffer.AtCurrent: a
+// teleport, a jump beyond the snap thresholds, NoInterpolation, or
+// interpolation off): then the model as a whole is at the current tick's
+// pose, never in between. Entities without a model are skipped, as are
+// those beyond engine.MaxPoses in one frame (drawn at rest).
+//
+// Sampling is per tick, not per frame: Pose keeps, per entity, the last
+// two poses it sampled, keyed by clip and clip time, so a frame between
+// two ticks only blends them, and a new tick samples one pose (the old
+// current one is the new previous). A key that does not match (after a
+// rollback, Restore or LoadState) is sampled again. That cache is derived
+// from the animators and never read by fixed code. A steady frame does
+// not allocate.
+//
+// Add it with AddRender; it reads c.Render as World.Interpolate left it.
+func (a *Animations) Pose(c *engine.FrameContext) {
+	rb := c.Render
+	w := a.w
+	if n := w.Slots(); len(a.cache) < n {
+		a.cache = append(a.cache, make([]slotCache, n-len(a.cache))...)
+	}
+	vals, _ := a.comp.Slices()
+	meshes := w.Bodies().Mesh
+	ents := rb.Entities
+	k := 0
+	for _, i := range a.comp.Indices() {
+		r := a.rig(meshes[i])
+		if r == nil {
+			continue
+		}
+		for k < len(ents) && ents[k].Index() < int(i) {
+			k++
+		}
+		if k == len(ents) {
+			break
+		}
+		if ents[k].Index() != int(i) || rb.Poses.Len() >= engine.MaxPoses {
+			continue
+		}
+		an := &vals[i]
+		cur := r.key(an.Clip, an.Time, an.Loop)
+		prev := r.key(an.PrevClip, an.PrevTime, an.PrevLoop)
+		t := rb.Alpha
+		if rb.AtCurrent(k) {
+			t = 1
+		}
+		num, bones, weights := rb.Poses.Add(len(r.joints), len(r.m.RestWeights))
+		rb.Instances[k].Pose = num
+		sc := &a.cache[i]
+		switch {
+		case t == 1 || prev == cur:
+			a.poseOne(sc, r, cur, prev, bones, weights)
+		case t == 0:
+			a.poseOne(sc, r, prev, cur, bones, weights)
+		default:
+			pc := sc.sampled(r, cur, prev)
+			pp := sc.sampled(r, prev, cur)
+			a.mix.T, a.mix.R, a.mix.S = grow(a.mix.T, len(pp.T)), grow(a.mix.R, len(pp.T)), grow(a.mix.S, len(pp.T))
+			blendNodes(pp, pc, t, &a.mix)
+			r.palette(&a.mix, a.globals, bones)
+			lerp(pp.Weights, pc.Weights, t, weights)
+		}
+	}
+}
+
+// poseOne writes the palette and weights of r's pose at key into bones
+// and weights; keep is the other key the entity needs (not to be evicted).
+func (a *Animations) poseOne(sc *slotCache, r *rig, key, keep poseKey, bones []engine.Bone, weights []float32) {
+	if key.clip == NoClip {
+		copy(bones, r.restBones)
+		copy(weights, r.m.RestWeights)
+		return
+	}
+	p := sc.sampled(r, key, keep)
+	if sc.palRig != r || sc.palKey != key {
+		sc.pal = grow(sc.pal, len(r.joints))
+		r.palette(p, a.globals, sc.pal)
+		sc.palRig, sc.palKey = r, key
+	}
+	copy(bones, sc.pal)
+	copy(weights, p.Weights)
+}
