@@ -2,11 +2,11 @@ package anim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
-	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/model"
 )
 
@@ -80,24 +80,56 @@ func (r *rig) key(clip uint16, ns uint64, loop bool) poseKey {
 
 // palette writes into bones the skinning matrices of the local pose p,
 // using globals (one per node) as scratch.
+//
+// This runs per frame for every bone of every animated entity, so it is
+// written for speed (BenchmarkPose): scalars rather than mgl32's arrays
+// (which the compiler keeps in memory), matrices stored element by
+// element (a composite literal is built on the stack and copied), a
+// node's local matrix multiplied into its parent's as it is made.
 func (r *rig) palette(p *LocalPose, globals, bones []engine.Bone) {
+	T, R, S := p.T, p.R, p.S
 	for _, n := range r.order {
-		g := &globals[n]
 		if par := r.parent[n]; par < 0 {
-			trs(g, &p.T[n], &p.R[n], &p.S[n])
+			trs(&globals[n], &T[n], &R[n], &S[n])
 		} else {
-			var l engine.Bone
-			trs(&l, &p.T[n], &p.R[n], &p.S[n])
-			mul(g, &globals[par], &l)
+			mulTRS(&globals[n], &globals[par], &T[n], &R[n], &S[n])
 		}
 	}
+	r.skin(globals, bones)
+}
+
+// skin writes into bones each palette joint's global transform (from
+// globals) times its inverse bind matrix.
+func (r *rig) skin(globals, bones []engine.Bone) {
 	bones = bones[:len(r.joints)]
+	ident, ib := r.identity[:len(bones)], r.invBind[:len(bones)]
 	for j, n := range r.joints {
-		if r.identity[j] {
-			bones[j] = globals[n]
-		} else {
-			mul(&bones[j], &globals[n], &r.invBind[j])
+		a, m := &globals[n], &bones[j]
+		if ident[j] {
+			*m = *a
+			continue
 		}
+		// mul's arithmetic, written out (faster than the call).
+		b := &ib[j]
+		p0, p1, p2 := a[0], a[1], a[2]
+		p4, p5, p6 := a[4], a[5], a[6]
+		p8, p9, p10 := a[8], a[9], a[10]
+		c0, c1, c2 := b[0], b[4], b[8]
+		m[0] = p0*c0 + p1*c1 + p2*c2
+		m[4] = p4*c0 + p5*c1 + p6*c2
+		m[8] = p8*c0 + p9*c1 + p10*c2
+		c0, c1, c2 = b[1], b[5], b[9]
+		m[1] = p0*c0 + p1*c1 + p2*c2
+		m[5] = p4*c0 + p5*c1 + p6*c2
+		m[9] = p8*c0 + p9*c1 + p10*c2
+		c0, c1, c2 = b[2], b[6], b[10]
+		m[2] = p0*c0 + p1*c1 + p2*c2
+		m[6] = p4*c0 + p5*c1 + p6*c2
+		m[10] = p8*c0 + p9*c1 + p10*c2
+		c0, c1, c2 = b[3], b[7], b[11]
+		m[3] = p0*c0 + p1*c1 + p2*c2 + a[3]
+		m[7] = p4*c0 + p5*c1 + p6*c2 + a[7]
+		m[11] = p8*c0 + p9*c1 + p10*c2 + a[11]
 	}
 }
 
@@ -110,27 +142,63 @@ func trs(m *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
 	xy, xz, yz := x*y2, x*z2, y*z2
 	wx, wy, wz := w*x2, w*y2, w*z2
 	sx, sy, sz := s[0], s[1], s[2]
-	*m = engine.Bone{
-		(1 - (yy + zz)) * sx, (xy - wz) * sy, (xz + wy) * sz, t[0],
-		(xy + wz) * sx, (1 - (xx + zz)) * sy, (yz - wx) * sz, t[1],
-		(xz - wy) * sx, (yz + wx) * sy, (1 - (xx + yy)) * sz, t[2],
-	}
+	m[0], m[1], m[2], m[3] = (1-(yy+zz))*sx, (xy-wz)*sy, (xz+wy)*sz, t[0]
+	m[4], m[5], m[6], m[7] = (xy+wz)*sx, (1-(xx+zz))*sy, (yz-wx)*sz, t[1]
+	m[8], m[9], m[10], m[11] = (xz-wy)*sx, (yz+wx)*sy, (1-(xx+yy))*sz, t[2]
+}
+
+// mulTRS writes into m the product of a and the matrix of translation t,
+// rotation q (unit) and scale s; m may not be a.
+func mulTRS(m, a *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
+	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
+	x2, y2, z2 := x+x, y+y, z+z
+	xx, yy, zz := x*x2, y*y2, z*z2
+	xy, xz, yz := x*y2, x*z2, y*z2
+	wx, wy, wz := w*x2, w*y2, w*z2
+	sx, sy, sz := s[0], s[1], s[2]
+	l0, l1, l2, l3 := (1-(yy+zz))*sx, (xy-wz)*sy, (xz+wy)*sz, t[0]
+	l4, l5, l6, l7 := (xy+wz)*sx, (1-(xx+zz))*sy, (yz-wx)*sz, t[1]
+	l8, l9, l10, l11 := (xz-wy)*sx, (yz+wx)*sy, (1-(xx+yy))*sz, t[2]
+	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+	m[0] = a0*l0 + a1*l4 + a2*l8
+	m[1] = a0*l1 + a1*l5 + a2*l9
+	m[2] = a0*l2 + a1*l6 + a2*l10
+	m[3] = a0*l3 + a1*l7 + a2*l11 + a3
+	a0, a1, a2, a3 = a[4], a[5], a[6], a[7]
+	m[4] = a0*l0 + a1*l4 + a2*l8
+	m[5] = a0*l1 + a1*l5 + a2*l9
+	m[6] = a0*l2 + a1*l6 + a2*l10
+	m[7] = a0*l3 + a1*l7 + a2*l11 + a3
+	a0, a1, a2, a3 = a[8], a[9], a[10], a[11]
+	m[8] = a0*l0 + a1*l4 + a2*l8
+	m[9] = a0*l1 + a1*l5 + a2*l9
+	m[10] = a0*l2 + a1*l6 + a2*l10
+	m[11] = a0*l3 + a1*l7 + a2*l11 + a3
 }
 
 // mul writes a*b into m (affine 3×4 matrices, the fourth row 0 0 0 1); m
-// may not be a or b.
+// may not be a or b. Column by column, which keeps a's rotation part and
+// one of b's columns in registers (measured faster than row by row).
 func mul(m, a, b *engine.Bone) {
-	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
-	a4, a5, a6, a7 := a[4], a[5], a[6], a[7]
-	a8, a9, a10, a11 := a[8], a[9], a[10], a[11]
-	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
-	b4, b5, b6, b7 := b[4], b[5], b[6], b[7]
-	b8, b9, b10, b11 := b[8], b[9], b[10], b[11]
-	*m = engine.Bone{
-		a0*b0 + a1*b4 + a2*b8, a0*b1 + a1*b5 + a2*b9, a0*b2 + a1*b6 + a2*b10, a0*b3 + a1*b7 + a2*b11 + a3,
-		a4*b0 + a5*b4 + a6*b8, a4*b1 + a5*b5 + a6*b9, a4*b2 + a5*b6 + a6*b10, a4*b3 + a5*b7 + a6*b11 + a7,
-		a8*b0 + a9*b4 + a10*b8, a8*b1 + a9*b5 + a10*b9, a8*b2 + a9*b6 + a10*b10, a8*b3 + a9*b7 + a10*b11 + a11,
-	}
+	p0, p1, p2 := a[0], a[1], a[2]
+	p4, p5, p6 := a[4], a[5], a[6]
+	p8, p9, p10 := a[8], a[9], a[10]
+	c0, c1, c2 := b[0], b[4], b[8]
+	m[0] = p0*c0 + p1*c1 + p2*c2
+	m[4] = p4*c0 + p5*c1 + p6*c2
+	m[8] = p8*c0 + p9*c1 + p10*c2
+	c0, c1, c2 = b[1], b[5], b[9]
+	m[1] = p0*c0 + p1*c1 + p2*c2
+	m[5] = p4*c0 + p5*c1 + p6*c2
+	m[9] = p8*c0 + p9*c1 + p10*c2
+	c0, c1, c2 = b[2], b[6], b[10]
+	m[2] = p0*c0 + p1*c1 + p2*c2
+	m[6] = p4*c0 + p5*c1 + p6*c2
+	m[10] = p8*c0 + p9*c1 + p10*c2
+	c0, c1, c2 = b[3], b[7], b[11]
+	m[3] = p0*c0 + p1*c1 + p2*c2 + a[3]
+	m[7] = p4*c0 + p5*c1 + p6*c2 + a[7]
+	m[11] = p8*c0 + p9*c1 + p10*c2 + a[11]
 }
 
 // nlerpMinDot is the cosine of the half angle between two rotations above
@@ -170,20 +238,23 @@ func blendNodes(a, b *LocalPose, t float32, dst *LocalPose) {
 		dt[i] = mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
 		p, q = &as[i], &bs[i]
 		ds[i] = mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
-		dr[i] = blendRotation(&ar[i], &br[i], s, t)
+		switch qa, qb := &ar[i], &br[i]; t {
+		case 0:
+			dr[i] = *qa
+		case 1:
+			dr[i] = *qb
+		default:
+			w, x, y, z := blendQuat(qa.W, qa.V[0], qa.V[1], qa.V[2], qb.W, qb.V[0], qb.V[1], qb.V[2], s, t)
+			dr[i] = mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}}
+		}
 	}
 }
 
-// blendRotation returns the rotation t of the way from a to b along the
-// shortest arc; s is 1-t.
-func blendRotation(a, b *mgl32.Quat, s, t float32) mgl32.Quat {
-	switch t {
-	case 0:
-		return *a
-	case 1:
-		return *b
-	}
-	dot := float32(a.W*b.W) + float32(a.V[0]*b.V[0]) + float32(a.V[1]*b.V[1]) + float32(a.V[2]*b.V[2])
+// blendQuat returns the rotation t of the way (strictly between 0 and 1)
+// from the unit quaternion a to b along the shortest arc, normalised; s is
+// 1-t. It is the same bits on every build.
+func blendQuat(aw, ax, ay, az, bw, bx, by, bz, s, t float32) (w, x, y, z float32) {
+	dot := float32(aw*bw) + float32(ax*bx) + float32(ay*by) + float32(az*bz)
 	adot := dot
 	if dot < 0 {
 		adot = -dot
@@ -195,14 +266,104 @@ func blendRotation(a, b *mgl32.Quat, s, t float32) mgl32.Quat {
 	if dot < 0 {
 		w1 = -w1
 	}
-	return detmath.Normalize(mgl32.Quat{
-		W: float32(w0*a.W) + float32(w1*b.W),
-		V: mgl32.Vec3{
-			float32(w0*a.V[0]) + float32(w1*b.V[0]),
-			float32(w0*a.V[1]) + float32(w1*b.V[1]),
-			float32(w0*a.V[2]) + float32(w1*b.V[2]),
-		},
-	})
+	w = float32(w0*aw) + float32(w1*bw)
+	x = float32(w0*ax) + float32(w1*bx)
+	y = float32(w0*ay) + float32(w1*by)
+	z = float32(w0*az) + float32(w1*bz)
+	// Normalise as detmath.Normalize does: one Newton step for 1/sqrt(n2)
+	// when n2 is near 1, as it is after nlerp of near rotations and
+	// slerp.
+	n2 := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z)
+	var inv float32
+	if d := n2 - 1; d > -1e-3 && d < 1e-3 {
+		inv = 1.5 - float32(0.5*n2)
+	} else {
+		inv = 1 / float32(math.Sqrt(float64(n2)))
+	}
+	return w * inv, x * inv, y * inv, z * inv
+}
+
+// paletteBlend writes into bones the skinning matrices of the pose t of
+// the way from a to b (strictly between 0 and 1): Blend and palette in one
+// pass, each node's blended transform made into its local matrix and
+// multiplied into its parent's at once. The arithmetic is written out in
+// the loop (mulTRS's), which BenchmarkPose measures faster than calls.
+func (r *rig) paletteBlend(a, b *LocalPose, t float32, globals, bones []engine.Bone) {
+	s := 1 - t
+	at, ar, as := a.T, a.R, a.S
+	bt, br, bs := b.T, b.R, b.S
+	parent := r.parent
+	for _, n := range r.order {
+		p, o := &at[n], &bt[n]
+		tx, ty, tz := float32(s*p[0])+float32(t*o[0]), float32(s*p[1])+float32(t*o[1]), float32(s*p[2])+float32(t*o[2])
+		p, o = &as[n], &bs[n]
+		sx, sy, sz := p[0], p[1], p[2]
+		if *p != *o { // scale is rarely animated
+			sx, sy, sz = float32(s*sx)+float32(t*o[0]), float32(s*sy)+float32(t*o[1]), float32(s*sz)+float32(t*o[2])
+		}
+		// blendQuat's arithmetic, with only the slerp weights a call.
+		qa, qb := &ar[n], &br[n]
+		aw, ax, ay, az := qa.W, qa.V[0], qa.V[1], qa.V[2]
+		bw, bx, by, bz := qb.W, qb.V[0], qb.V[1], qb.V[2]
+		dot := float32(aw*bw) + float32(ax*bx) + float32(ay*by) + float32(az*bz)
+		adot := dot
+		if dot < 0 {
+			adot = -dot
+		}
+		w0, w1 := s, t
+		if adot < nlerpMinDot {
+			w0, w1 = slerpWeights(adot, t)
+		}
+		if dot < 0 {
+			w1 = -w1
+		}
+		w := float32(w0*aw) + float32(w1*bw)
+		x := float32(w0*ax) + float32(w1*bx)
+		y := float32(w0*ay) + float32(w1*by)
+		z := float32(w0*az) + float32(w1*bz)
+		n2 := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z)
+		var inv float32
+		if d := n2 - 1; d > -1e-3 && d < 1e-3 {
+			inv = 1.5 - float32(0.5*n2)
+		} else {
+			inv = 1 / float32(math.Sqrt(float64(n2)))
+		}
+		w, x, y, z = w*inv, x*inv, y*inv, z*inv
+
+		// The local matrix T*R*S, rows l0..l3, l4..l7, l8..l11.
+		x2, y2, z2 := x+x, y+y, z+z
+		xx, yy, zz := x*x2, y*y2, z*z2
+		xy, xz, yz := x*y2, x*z2, y*z2
+		wx, wy, wz := w*x2, w*y2, w*z2
+		l0, l1, l2 := (1-(yy+zz))*sx, (xy-wz)*sy, (xz+wy)*sz
+		l4, l5, l6 := (xy+wz)*sx, (1-(xx+zz))*sy, (yz-wx)*sz
+		l8, l9, l10 := (xz-wy)*sx, (yz+wx)*sy, (1-(xx+yy))*sz
+		g := &globals[n]
+		par := parent[n]
+		if par < 0 {
+			g[0], g[1], g[2], g[3] = l0, l1, l2, tx
+			g[4], g[5], g[6], g[7] = l4, l5, l6, ty
+			g[8], g[9], g[10], g[11] = l8, l9, l10, tz
+			continue
+		}
+		pg := &globals[par]
+		a0, a1, a2, a3 := pg[0], pg[1], pg[2], pg[3]
+		g[0] = a0*l0 + a1*l4 + a2*l8
+		g[1] = a0*l1 + a1*l5 + a2*l9
+		g[2] = a0*l2 + a1*l6 + a2*l10
+		g[3] = a0*tx + a1*ty + a2*tz + a3
+		a0, a1, a2, a3 = pg[4], pg[5], pg[6], pg[7]
+		g[4] = a0*l0 + a1*l4 + a2*l8
+		g[5] = a0*l1 + a1*l5 + a2*l9
+		g[6] = a0*l2 + a1*l6 + a2*l10
+		g[7] = a0*tx + a1*ty + a2*tz + a3
+		a0, a1, a2, a3 = pg[8], pg[9], pg[10], pg[11]
+		g[8] = a0*l0 + a1*l4 + a2*l8
+		g[9] = a0*l1 + a1*l5 + a2*l9
+		g[10] = a0*l2 + a1*l6 + a2*l10
+		g[11] = a0*tx + a1*ty + a2*tz + a3
+	}
+	r.skin(globals, bones)
 }
 
 // lerp writes the weights t of the way from a to b into dst.
@@ -231,7 +392,7 @@ type slotCache struct {
 
 // sampled returns the local pose of r at key, sampling it unless sc holds
 // it, into the cache entry that does not hold keep.
-func (sc *slotCache) sampled(r *rig, key, keep poseKey) *LocalPose {
+func (a *Animations) sampled(sc *slotCache, r *rig, key, keep poseKey) *LocalPose {
 	if key.clip == NoClip {
 		return &r.rest
 	}
@@ -248,6 +409,7 @@ func (sc *slotCache) sampled(r *rig, key, keep poseKey) *LocalPose {
 		j = 1
 	}
 	sampleAt(r.m, int(key.clip), key.ns, &sc.pose[j])
+	a.samples++
 	sc.key[j], sc.valid[j] = key, true
 	return &sc.pose[j]
 }
@@ -313,11 +475,9 @@ func (a *Animations) Pose(c *engine.FrameContext) {
 		case t == 0:
 			a.poseOne(sc, r, prev, cur, bones, weights)
 		default:
-			pc := sc.sampled(r, cur, prev)
-			pp := sc.sampled(r, prev, cur)
-			a.mix.T, a.mix.R, a.mix.S = grow(a.mix.T, len(pp.T)), grow(a.mix.R, len(pp.T)), grow(a.mix.S, len(pp.T))
-			blendNodes(pp, pc, t, &a.mix)
-			r.palette(&a.mix, a.globals, bones)
+			pc := a.sampled(sc, r, cur, prev)
+			pp := a.sampled(sc, r, prev, cur)
+			r.paletteBlend(pp, pc, t, a.globals, bones)
 			lerp(pp.Weights, pc.Weights, t, weights)
 		}
 	}
@@ -331,7 +491,7 @@ func (a *Animations) poseOne(sc *slotCache, r *rig, key, keep poseKey, bones []e
 		copy(weights, r.m.RestWeights)
 		return
 	}
-	p := sc.sampled(r, key, keep)
+	p := a.sampled(sc, r, key, keep)
 	if sc.palRig != r || sc.palKey != key {
 		sc.pal = grow(sc.pal, len(r.joints))
 		r.palette(p, a.globals, sc.pal)

@@ -34,10 +34,10 @@ func TestSampleVectors(t *testing.T) {
 			0, 0, 0, 1, 1, 1, 7, 7, 7, // key 1: in-tangent, value, out-tangent (unused)
 		}}
 	tests := []struct {
-		name string
-		ch   model.Channel
-		t    float64
-		loop bool
+		name         string
+		ch           model.Channel
+		t            float64
+		loop         bool
 		wantT, wantS mgl32.Vec3
 	}{
 		{"linear before the first key", lin, 0.5, false, mgl32.Vec3{0, 0, 0}, mgl32.Vec3{1, 1, 1}},
