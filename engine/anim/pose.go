@@ -201,12 +201,6 @@ func mul(m, a, b *engine.Bone) {
 	m[11] = p8*c0 + p9*c1 + p10*c2 + a[11]
 }
 
-// nlerpMinDot is the cosine of the half angle between two rotations above
-// which Blend interpolates them linearly and normalises (nlerp) instead of
-// slerping: turns under 3.6 degrees, where the two differ by less than
-// float32 can show (engine's interpolation uses the same bound).
-const nlerpMinDot = 0.9995
-
 // Blend writes into dst the pose t of the way from a to b (t in [0, 1]):
 // per node the translation and scale lerped, the rotation slerped along
 // the shortest arc (nlerp for turns under 3.6 degrees, where the two are
@@ -250,39 +244,6 @@ func blendNodes(a, b *LocalPose, t float32, dst *LocalPose) {
 	}
 }
 
-// blendQuat returns the rotation t of the way (strictly between 0 and 1)
-// from the unit quaternion a to b along the shortest arc, normalised; s is
-// 1-t. It is the same bits on every build.
-func blendQuat(aw, ax, ay, az, bw, bx, by, bz, s, t float32) (w, x, y, z float32) {
-	dot := float32(aw*bw) + float32(ax*bx) + float32(ay*by) + float32(az*bz)
-	adot := dot
-	if dot < 0 {
-		adot = -dot
-	}
-	w0, w1 := s, t
-	if adot < nlerpMinDot {
-		w0, w1 = slerpWeights(adot, t)
-	}
-	if dot < 0 {
-		w1 = -w1
-	}
-	w = float32(w0*aw) + float32(w1*bw)
-	x = float32(w0*ax) + float32(w1*bx)
-	y = float32(w0*ay) + float32(w1*by)
-	z = float32(w0*az) + float32(w1*bz)
-	// Normalise as detmath.Normalize does: one Newton step for 1/sqrt(n2)
-	// when n2 is near 1, as it is after nlerp of near rotations and
-	// slerp.
-	n2 := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z)
-	var inv float32
-	if d := n2 - 1; d > -1e-3 && d < 1e-3 {
-		inv = 1.5 - float32(0.5*n2)
-	} else {
-		inv = 1 / float32(math.Sqrt(float64(n2)))
-	}
-	return w * inv, x * inv, y * inv, z * inv
-}
-
 // paletteBlend writes into bones the skinning matrices of the pose t of
 // the way from a to b (strictly between 0 and 1): Blend and palette in one
 // pass, each node's blended transform made into its local matrix and
@@ -301,7 +262,8 @@ func (r *rig) paletteBlend(a, b *LocalPose, t float32, globals, bones []engine.B
 		if *p != *o { // scale is rarely animated
 			sx, sy, sz = float32(s*sx)+float32(t*o[0]), float32(s*sy)+float32(t*o[1]), float32(s*sz)+float32(t*o[2])
 		}
-		// blendQuat's arithmetic, with only the slerp weights a call.
+		// blendQuat's and normalize's arithmetic, with only the slerp
+		// weights a call.
 		qa, qb := &ar[n], &br[n]
 		aw, ax, ay, az := qa.W, qa.V[0], qa.V[1], qa.V[2]
 		bw, bx, by, bz := qb.W, qb.V[0], qb.V[1], qb.V[2]
@@ -325,8 +287,10 @@ func (r *rig) paletteBlend(a, b *LocalPose, t float32, globals, bones []engine.B
 		var inv float32
 		if d := n2 - 1; d > -1e-3 && d < 1e-3 {
 			inv = 1.5 - float32(0.5*n2)
-		} else {
+		} else if n2 > 0 {
 			inv = 1 / float32(math.Sqrt(float64(n2)))
+		} else {
+			w, inv = 1, 1 // the identity, as normalize
 		}
 		w, x, y, z = w*inv, x*inv, y*inv, z*inv
 

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/model"
 )
 
@@ -100,38 +100,53 @@ func seconds(ns uint64) float32 { return float32(float64(ns) / 1e9) }
 func sampleAt(m *model.Model, clip int, ns uint64, dst *LocalPose) {
 	dst.Rest(m)
 	t := seconds(ns)
+	var seg segment
+	var times *float32 // the key times seg was found in
 	for i := range m.Clips[clip].Channels {
 		ch := &m.Clips[clip].Channels[i]
+		// Channels often share their key times (a glTF sampler's input
+		// accessor, a baked clip's keys): search them once.
+		if p := unsafe.SliceData(ch.Times); p != times || len(ch.Times) != seg.n {
+			seg, times = findSegment(ch.Times, t), p
+		}
 		switch ch.Path {
 		case model.Translation:
 			v := &dst.T[ch.Node]
 			var out [4]float32
-			sampleChannel(ch, 3, t, out[:3])
+			sampleChannel(ch, 3, &seg, out[:3])
 			v[0], v[1], v[2] = out[0], out[1], out[2]
 		case model.Scale:
 			v := &dst.S[ch.Node]
 			var out [4]float32
-			sampleChannel(ch, 3, t, out[:3])
+			sampleChannel(ch, 3, &seg, out[:3])
 			v[0], v[1], v[2] = out[0], out[1], out[2]
 		case model.Rotation:
-			dst.R[ch.Node] = sampleRotation(ch, t)
+			sampleRotation(ch, &seg, &dst.R[ch.Node])
 		case model.Weights:
-			sampleChannel(ch, ch.Count, t, dst.Weights[ch.FirstWeight:ch.FirstWeight+ch.Count])
+			sampleChannel(ch, ch.Count, &seg, dst.Weights[ch.FirstWeight:ch.FirstWeight+ch.Count])
 		}
 	}
 }
 
-// segment finds where t falls among times (increasing, at least one): the
-// key i with times[i] <= t < times[i+1] and the fraction u of the way from
-// key i to key i+1, or only a key (u 0, last true) when t is before the
-// first key or at or after the last.
-func segment(times []float32, t float32) (i int, u float32, last bool) {
+// segment is where a time falls among a channel's keys.
+type segment struct {
+	i    int     // the key at or before the time (0 before the first key)
+	u    float32 // the fraction of the way from key i to key i+1
+	only bool    // the time is before the first key or at or after the last: key i alone
+	n    int     // the number of keys
+}
+
+// findSegment finds where t falls among times (increasing, at least one):
+// the key i with times[i] <= t < times[i+1] and the fraction u of the way
+// from key i to key i+1, or only a key when t is before the first key or
+// at or after the last.
+func findSegment(times []float32, t float32) segment {
 	n := len(times)
 	if !(t > times[0]) { // before the first key (or at it, or NaN)
-		return 0, 0, true
+		return segment{0, 0, true, n}
 	}
 	if t >= times[n-1] {
-		return n - 1, 0, true
+		return segment{n - 1, 0, true, n}
 	}
 	// Binary search for the last key at or before t: times[lo] <= t <
 	// times[hi] throughout.
@@ -145,14 +160,14 @@ func segment(times []float32, t float32) (i int, u float32, last bool) {
 		}
 	}
 	t0, t1 := times[lo], times[hi]
-	u = (t - t0) / (t1 - t0)
-	return lo, min(max(u, 0), 1), false
+	u := (t - t0) / (t1 - t0)
+	return segment{lo, min(max(u, 0), 1), u == 0, n}
 }
 
-// sampleChannel writes the width values of ch at time t into out (Translation,
+// sampleChannel writes the width values of ch at seg into out (Translation,
 // Scale, Weights: everything but rotations).
-func sampleChannel(ch *model.Channel, width int, t float32, out []float32) {
-	i, u, only := segment(ch.Times, t)
+func sampleChannel(ch *model.Channel, width int, seg *segment, out []float32) {
+	i, u, only := seg.i, seg.u, seg.only
 	v := ch.Values
 	if ch.Interpolation == model.CubicSpline {
 		stride := 3 * width
@@ -197,61 +212,88 @@ func hermite(u, td float32) (h00, h10, h01, h11 float32) {
 	return h00, h10, h01, h11
 }
 
-// sampleRotation returns ch's rotation at time t: keys are x y z w as in
-// glTF; linear keys are slerped along the shortest arc, cubic ones
-// interpolated component by component; both normalised.
-func sampleRotation(ch *model.Channel, t float32) mgl32.Quat {
-	i, u, only := segment(ch.Times, t)
+// sampleRotation writes ch's rotation at seg into dst: keys are x y z w
+// as in glTF; linear keys are interpolated along the shortest arc
+// (blendQuat), cubic ones component by component and normalised.
+func sampleRotation(ch *model.Channel, seg *segment, dst *mgl32.Quat) {
+	i, u, only := seg.i, seg.u, seg.only
 	v := ch.Values
-	key := func(at int) mgl32.Quat {
-		return mgl32.Quat{W: v[at+3], V: mgl32.Vec3{v[at], v[at+1], v[at+2]}}
-	}
-	if ch.Interpolation == model.CubicSpline {
+	var w, x, y, z float32
+	switch {
+	case ch.Interpolation == model.CubicSpline:
 		const stride = 12
+		k := i*stride + 4 // key i's value
 		if only || u == 0 {
-			return key(i*stride + 4)
+			w, x, y, z = v[k+3], v[k], v[k+1], v[k+2]
+			break
 		}
 		td := ch.Times[i+1] - ch.Times[i]
 		h00, h10, h01, h11 := hermite(u, td)
-		p0, b0 := v[i*stride+4:i*stride+8], v[i*stride+8:i*stride+12]
-		a1, p1 := v[(i+1)*stride:(i+1)*stride+4], v[(i+1)*stride+4:(i+1)*stride+8]
+		p0, b0 := v[k:k+4], v[k+4:k+8]
+		a1, p1 := v[k+8:k+12], v[k+12:k+16]
 		var q [4]float32
-		for k := range q {
-			q[k] = float32(h00*p0[k]) + float32(h10*b0[k]) + float32(h01*p1[k]) + float32(h11*a1[k])
+		for c := range q {
+			q[c] = float32(h00*p0[c]) + float32(h10*b0[c]) + float32(h01*p1[c]) + float32(h11*a1[c])
 		}
-		return detmath.Normalize(mgl32.Quat{W: q[3], V: mgl32.Vec3{q[0], q[1], q[2]}})
+		w, x, y, z = normalize(q[3], q[0], q[1], q[2])
+	case only || u == 0 || ch.Interpolation == model.Step:
+		k := i * 4
+		w, x, y, z = v[k+3], v[k], v[k+1], v[k+2]
+	default:
+		k := i * 4
+		w, x, y, z = blendQuat(v[k+3], v[k], v[k+1], v[k+2], v[k+7], v[k+4], v[k+5], v[k+6], 1-u, u)
 	}
-	a := key(i * 4)
-	if only || u == 0 || ch.Interpolation == model.Step {
-		return a
-	}
-	return slerp(a, key((i+1)*4), u)
+	dst.W, dst.V[0], dst.V[1], dst.V[2] = w, x, y, z
 }
 
-// slerp returns the rotation u of the way from a to b along the shortest
-// arc (b or -b, whichever is nearer a), normalised; u 0 gives a and u 1
-// gives b (or -b) exactly. It is the same bits on every build.
-func slerp(a, b mgl32.Quat, u float32) mgl32.Quat {
-	dot := float32(a.W*b.W) + float32(a.V[0]*b.V[0]) + float32(a.V[1]*b.V[1]) + float32(a.V[2]*b.V[2])
+// nlerpMinDot is the cosine of the half angle between two rotations above
+// which blendQuat interpolates them linearly and normalises (nlerp)
+// instead of slerping: turns under 3.6 degrees, where the nlerp is within
+// 5e-6 radians of the slerp (TestNlerpNearSlerp) and cheaper. The engine's
+// interpolation uses the same bound.
+const nlerpMinDot = 0.9995
+
+// blendQuat returns the rotation t of the way (strictly between 0 and 1)
+// from the unit quaternion a to b along the shortest arc (towards b or -b,
+// whichever is nearer a), normalised; s is 1-t. It slerps, or nlerps
+// rotations less than 3.6 degrees apart (nlerpMinDot). It is the same bits
+// on every build. (paletteBlend has its arithmetic written out.)
+func blendQuat(aw, ax, ay, az, bw, bx, by, bz, s, t float32) (w, x, y, z float32) {
+	dot := float32(aw*bw) + float32(ax*bx) + float32(ay*by) + float32(az*bz)
+	adot := dot
 	if dot < 0 {
-		b = mgl32.Quat{W: -b.W, V: mgl32.Vec3{-b.V[0], -b.V[1], -b.V[2]}}
-		dot = -dot
+		adot = -dot
 	}
-	switch u {
-	case 0:
-		return a
-	case 1:
-		return b
+	w0, w1 := s, t
+	if adot < nlerpMinDot {
+		w0, w1 = slerpWeights(adot, t)
 	}
-	w0, w1 := slerpWeights(dot, u)
-	return detmath.Normalize(mgl32.Quat{
-		W: float32(w0*a.W) + float32(w1*b.W),
-		V: mgl32.Vec3{
-			float32(w0*a.V[0]) + float32(w1*b.V[0]),
-			float32(w0*a.V[1]) + float32(w1*b.V[1]),
-			float32(w0*a.V[2]) + float32(w1*b.V[2]),
-		},
-	})
+	if dot < 0 {
+		w1 = -w1
+	}
+	return normalize(
+		float32(w0*aw)+float32(w1*bw),
+		float32(w0*ax)+float32(w1*bx),
+		float32(w0*ay)+float32(w1*by),
+		float32(w0*az)+float32(w1*bz))
+}
+
+// normalize returns the quaternion scaled to unit length, as
+// detmath.Normalize does (the same bits on every build): one Newton step
+// for 1/sqrt(n2) when n2 is near 1, as it is after nlerp of near rotations
+// and slerp. A zero quaternion gives the identity.
+func normalize(w, x, y, z float32) (float32, float32, float32, float32) {
+	n2 := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z)
+	var inv float32
+	switch d := n2 - 1; {
+	case d > -1e-3 && d < 1e-3:
+		inv = 1.5 - float32(0.5*n2)
+	case n2 > 0:
+		inv = 1 / float32(math.Sqrt(float64(n2)))
+	default:
+		return 1, 0, 0, 0
+	}
+	return w * inv, x * inv, y * inv, z * inv
 }
 
 // slerpTerms holds the coefficients of the series in slerpWeights: for
@@ -301,8 +343,10 @@ func slerpWeights(c, u float32) (w0, w1 float32) {
 // wrong with it, naming the model and the part: its palette and weights
 // within model.MaxPalette and model.MaxWeights, nodes parent-first, palette
 // joints naming nodes, and every clip's channels driving nodes or weights
-// the model has, with increasing finite key times and as many values as
-// their keys need. Models from package model's loader pass; SetModel
+// the model has, with increasing finite key times and as many finite
+// values as their keys need. (Rotation keys should be unit quaternions, as
+// glTF requires; Check does not hold them to it. A zero one is drawn as no
+// rotation.) Models from package model's loader pass; SetModel
 // panics with Check's error on one that does not.
 func Check(m *model.Model) error {
 	if m == nil {
@@ -384,6 +428,11 @@ func checkChannel(m *model.Model, ch *model.Channel) error {
 	}
 	if len(ch.Values) != len(ch.Times)*per {
 		return fmt.Errorf("%d values for %d keys of %d", len(ch.Values), len(ch.Times), per)
+	}
+	for i, v := range ch.Values {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("value %d (key %d) is %v", i, i/per, v)
+		}
 	}
 	return nil
 }

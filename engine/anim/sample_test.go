@@ -221,7 +221,7 @@ func TestSampleBits(t *testing.T) {
 			h.Write([]byte{byte(b), byte(b >> 8), byte(b >> 16), byte(b >> 24)})
 		}
 	}
-	const want uint64 = 0x5ab56d34be628f83
+	const want uint64 = 0x1b6dd4f516fdf2eb
 	if got := h.Sum64(); got != want {
 		t.Errorf("samples hash to %#016x, want %#016x", got, want)
 	}
@@ -246,6 +246,7 @@ func TestCheck(t *testing.T) {
 		{"time NaN", func(m *model.Model) { m.Clips[0].Channels[2].Times = []float32{0, float32(math.NaN()), 1} }, "key 1 at NaN s"},
 		{"no keys", func(m *model.Model) { m.Clips[0].Channels[2].Times, m.Clips[0].Channels[2].Values = nil, nil }, "channel 2: no keys"},
 		{"duration", func(m *model.Model) { m.Clips[0].Duration = float32(math.Inf(1)) }, "clip 0 (wave): duration +Inf s"},
+		{"value NaN", func(m *model.Model) { m.Clips[0].Channels[1].Values[4] = float32(math.NaN()) }, "channel 1: value 4 (key 1) is NaN"},
 		{"path", func(m *model.Model) { m.Clips[0].Channels[0].Path = 7 }, "channel 0: path 7 unknown"},
 	}
 	for _, tt := range tests {
@@ -260,5 +261,27 @@ func TestCheck(t *testing.T) {
 				t.Errorf("Check: %v, want an error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNlerpNearSlerp bounds what nlerp, used for keys and ticks less than
+// nlerpMinDot apart, differs from the slerp.
+func TestNlerpNearSlerp(t *testing.T) {
+	half := math.Acos(nlerpMinDot) // the widest half angle nlerp is used for
+	a := mgl32.QuatIdent()
+	b := mgl32.Quat{W: float32(math.Cos(half)), V: mgl32.Vec3{0, float32(math.Sin(half)), 0}}
+	worst := 0.0
+	for k := 1; k < 100; k++ {
+		u := float32(k) / 100
+		var q mgl32.Quat
+		q.W, q.V[0], q.V[1], q.V[2] = blendQuat(a.W, a.V[0], a.V[1], a.V[2], b.W, b.V[0], b.V[1], b.V[2], 1-u, u)
+		got := 2 * math.Atan2(float64(q.V[1]), float64(q.W))
+		worst = max(worst, math.Abs(got-2*half*float64(u)))
+	}
+	if worst > 5e-6 {
+		t.Errorf("nlerp up to %g radians from the slerp, want within 5e-6", worst)
+	}
+	if worst < 1e-6 {
+		t.Errorf("nlerp within %g radians of the slerp: the test does not reach the nlerp", worst)
 	}
 }
