@@ -109,7 +109,8 @@ func (r *rig) skin(globals, bones []engine.Bone) {
 			*m = *a
 			continue
 		}
-		// mul's arithmetic, written out (faster than the call).
+		// globals[n] * ib[j], column by column: a's rotation part and one
+		// column of b stay in registers. Written out, not called: faster.
 		b := &ib[j]
 		p0, p1, p2 := a[0], a[1], a[2]
 		p4, p5, p6 := a[4], a[5], a[6]
@@ -174,31 +175,6 @@ func mulTRS(m, a *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
 	m[9] = a0*l1 + a1*l5 + a2*l9
 	m[10] = a0*l2 + a1*l6 + a2*l10
 	m[11] = a0*l3 + a1*l7 + a2*l11 + a3
-}
-
-// mul writes a*b into m (affine 3×4 matrices, the fourth row 0 0 0 1); m
-// may not be a or b. Column by column, which keeps a's rotation part and
-// one of b's columns in registers (measured faster than row by row).
-func mul(m, a, b *engine.Bone) {
-	p0, p1, p2 := a[0], a[1], a[2]
-	p4, p5, p6 := a[4], a[5], a[6]
-	p8, p9, p10 := a[8], a[9], a[10]
-	c0, c1, c2 := b[0], b[4], b[8]
-	m[0] = p0*c0 + p1*c1 + p2*c2
-	m[4] = p4*c0 + p5*c1 + p6*c2
-	m[8] = p8*c0 + p9*c1 + p10*c2
-	c0, c1, c2 = b[1], b[5], b[9]
-	m[1] = p0*c0 + p1*c1 + p2*c2
-	m[5] = p4*c0 + p5*c1 + p6*c2
-	m[9] = p8*c0 + p9*c1 + p10*c2
-	c0, c1, c2 = b[2], b[6], b[10]
-	m[2] = p0*c0 + p1*c1 + p2*c2
-	m[6] = p4*c0 + p5*c1 + p6*c2
-	m[10] = p8*c0 + p9*c1 + p10*c2
-	c0, c1, c2 = b[3], b[7], b[11]
-	m[3] = p0*c0 + p1*c1 + p2*c2 + a[3]
-	m[7] = p4*c0 + p5*c1 + p6*c2 + a[7]
-	m[11] = p8*c0 + p9*c1 + p10*c2 + a[11]
 }
 
 // Blend writes into dst the pose t of the way from a to b (t in [0, 1]):
