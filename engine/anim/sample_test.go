@@ -194,8 +194,8 @@ func TestSlerpWeights(t *testing.T) {
 	}
 }
 
-// TestSampleBits pins the bits of many samples of the chain's clip: the
-// same on every build (run it as GOARCH=arm64 and with GOAMD64=v3, where
+// TestSampleBits pins the bits of many samples of the chain's clip, and of
+// blends between them: the same on every build (run it as GOARCH=arm64 and with GOAMD64=v3, where
 // Go fuses multiply-adds that are not rounded explicitly).
 func TestSampleBits(t *testing.T) {
 	m := chain(16, 4, 12)
@@ -206,10 +206,14 @@ func TestSampleBits(t *testing.T) {
 			0.5, 0.5, 0.5, 1.5, 0.7, 1.1, -0.4, 0.2, 0.3,
 			0, 0, 0, 1, 1, 1, 0, 0, 0,
 		}})
-	var p LocalPose
+	var p, q, mix LocalPose
 	h := xxh3.New()
 	for k := range 997 {
 		Sample(m, 0, uint64(k)*3_333_331, true, &p)
+		// And Blend, from a pose a tick earlier, k/997 of the way.
+		Sample(m, 0, uint64(k)*3_333_331+16_666_668, true, &q)
+		Blend(&p, &q, float32(k)/997, &mix)
+		p.T, p.R, p.S, p.Weights = append(p.T, mix.T...), append(p.R, mix.R...), append(p.S, mix.S...), append(p.Weights, mix.Weights...)
 		for i := range p.T {
 			for _, f := range [...]float32{p.T[i][0], p.T[i][1], p.T[i][2], p.R[i].W, p.R[i].V[0], p.R[i].V[1], p.R[i].V[2], p.S[i][0], p.S[i][1], p.S[i][2]} {
 				b := math.Float32bits(f)
@@ -221,7 +225,7 @@ func TestSampleBits(t *testing.T) {
 			h.Write([]byte{byte(b), byte(b >> 8), byte(b >> 16), byte(b >> 24)})
 		}
 	}
-	const want uint64 = 0x1b6dd4f516fdf2eb
+	const want uint64 = 0xd1f78e77852670cd
 	if got := h.Sum64(); got != want {
 		t.Errorf("samples hash to %#016x, want %#016x", got, want)
 	}
