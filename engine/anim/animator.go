@@ -75,6 +75,8 @@ func (a *Animations) Component() *engine.Component[Animator] { return a.comp }
 // panics, with Check's message, when m is not a model anim can play.
 // SetModel is set-up, not simulation: the model is not part of the world's
 // state, so call it the same way in every run (before the first tick).
+// Animations keeps m and what it derives from it: do not change m
+// afterwards (call SetModel again with the changed model).
 func (a *Animations) SetModel(id engine.MeshID, m *model.Model) {
 	if m == nil {
 		if int(id) < len(a.rigs) {

@@ -110,16 +110,22 @@ func sampleAt(m *model.Model, clip int, ns uint64, dst *LocalPose) {
 			seg, times = findSegment(ch.Times, t), p
 		}
 		switch ch.Path {
-		case model.Translation:
+		case model.Translation, model.Scale:
 			v := &dst.T[ch.Node]
-			var out [4]float32
-			sampleChannel(ch, 3, &seg, out[:3])
-			v[0], v[1], v[2] = out[0], out[1], out[2]
-		case model.Scale:
-			v := &dst.S[ch.Node]
-			var out [4]float32
-			sampleChannel(ch, 3, &seg, out[:3])
-			v[0], v[1], v[2] = out[0], out[1], out[2]
+			if ch.Path == model.Scale {
+				v = &dst.S[ch.Node]
+			}
+			if ch.Interpolation != model.Linear || seg.only {
+				sampleChannel(ch, 3, &seg, v[:])
+				break
+			}
+			// The common case, written out: linear between two keys.
+			k := seg.i * 3
+			ab := ch.Values[k : k+6 : k+6]
+			s, u := 1-seg.u, seg.u
+			v[0] = float32(s*ab[0]) + float32(u*ab[3])
+			v[1] = float32(s*ab[1]) + float32(u*ab[4])
+			v[2] = float32(s*ab[2]) + float32(u*ab[5])
 		case model.Rotation:
 			sampleRotation(ch, &seg, &dst.R[ch.Node])
 		case model.Weights:
@@ -241,7 +247,8 @@ func sampleRotation(ch *model.Channel, seg *segment, dst *mgl32.Quat) {
 		w, x, y, z = v[k+3], v[k], v[k+1], v[k+2]
 	default:
 		k := i * 4
-		w, x, y, z = blendQuat(v[k+3], v[k], v[k+1], v[k+2], v[k+7], v[k+4], v[k+5], v[k+6], 1-u, u)
+		ab := v[k : k+8 : k+8]
+		w, x, y, z = blendQuat(ab[3], ab[0], ab[1], ab[2], ab[7], ab[4], ab[5], ab[6], 1-u, u)
 	}
 	dst.W, dst.V[0], dst.V[1], dst.V[2] = w, x, y, z
 }
