@@ -332,3 +332,29 @@ func TestPoseAllocs(t *testing.T) {
 		t.Errorf("a tick and three frames allocate %v times, want 0", n)
 	}
 }
+
+// TestBlendEnds: Blend at 0 and 1 gives its ends exactly, and refuses
+// poses of different models.
+func TestBlendEnds(t *testing.T) {
+	m := chain(8, 3, 6)
+	var a, b, got LocalPose
+	Sample(m, 0, 100e6, true, &a)
+	Sample(m, 0, 700e6, true, &b)
+	for _, end := range []struct {
+		t    float32
+		want *LocalPose
+	}{{0, &a}, {1, &b}} {
+		Blend(&a, &b, end.t, &got)
+		if !slices.Equal(got.T, end.want.T) || !slices.Equal(got.R, end.want.R) || !slices.Equal(got.S, end.want.S) || !slices.Equal(got.Weights, end.want.Weights) {
+			t.Errorf("Blend at %v is not that end exactly", end.t)
+		}
+	}
+	var other LocalPose
+	Sample(chain(4, 3, 6), 0, 0, false, &other)
+	defer func() {
+		if r := recover(); r == nil || r.(string) != "anim: Blend: poses of 8 and 4 nodes, 3 and 3 weights" {
+			t.Errorf("Blend of different models panicked with %v", r)
+		}
+	}()
+	Blend(&a, &other, 0.5, &got)
+}
