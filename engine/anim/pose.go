@@ -87,12 +87,13 @@ func (r *rig) key(clip uint16, ns uint64, loop bool) poseKey {
 // element (a composite literal is built on the stack and copied), a
 // node's local matrix multiplied into its parent's as it is made.
 func (r *rig) palette(p *LocalPose, globals, bones []engine.Bone) {
-	T, R, S := p.T, p.R, p.S
+	nodes := p.Nodes
 	for _, n := range r.order {
+		l := &nodes[n]
 		if par := r.parent[n]; par < 0 {
-			trs(&globals[n], &T[n], &R[n], &S[n])
+			trs(&globals[n], &l.Pos, &l.Rot, &l.Scale)
 		} else {
-			mulTRS(&globals[n], &globals[par], &T[n], &R[n], &S[n])
+			mulTRS(&globals[n], &globals[par], &l.Pos, &l.Rot, &l.Scale)
 		}
 	}
 	r.skin(globals, bones)
@@ -186,37 +187,35 @@ func mulTRS(m, a *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
 // is the same bits on every build, and allocates only when dst is smaller
 // than a.
 func Blend(a, b *LocalPose, t float32, dst *LocalPose) {
-	n := len(a.T)
-	if len(b.T) != n || len(b.Weights) != len(a.Weights) {
-		panic(fmt.Sprintf("anim: Blend: poses of %d and %d nodes, %d and %d weights", n, len(b.T), len(a.Weights), len(b.Weights)))
+	n := len(a.Nodes)
+	if len(b.Nodes) != n || len(b.Weights) != len(a.Weights) {
+		panic(fmt.Sprintf("anim: Blend: poses of %d and %d nodes, %d and %d weights", n, len(b.Nodes), len(a.Weights), len(b.Weights)))
 	}
-	dst.T, dst.R, dst.S = grow(dst.T, n), grow(dst.R, n), grow(dst.S, n)
+	dst.Nodes = grow(dst.Nodes, n)
 	dst.Weights = grow(dst.Weights, len(a.Weights))
-	blendNodes(a, b, t, dst)
+	blendNodes(a.Nodes, b.Nodes, t, dst.Nodes)
 	lerp(a.Weights, b.Weights, t, dst.Weights)
 }
 
-// blendNodes is Blend's loop over nodes, on poses of the right sizes.
-func blendNodes(a, b *LocalPose, t float32, dst *LocalPose) {
-	n := len(a.T)
-	at, ar, as := a.T[:n], a.R[:n], a.S[:n]
-	bt, br, bs := b.T[:n], b.R[:n], b.S[:n]
-	dt, dr, ds := dst.T[:n], dst.R[:n], dst.S[:n]
+// blendNodes is Blend's loop over nodes, on slices of the same length.
+func blendNodes(a, b []engine.Transform, t float32, dst []engine.Transform) {
+	b, dst = b[:len(a)], dst[:len(a)]
 	s := 1 - t
-	for i := range n {
-		p, q := &at[i], &bt[i]
-		dt[i] = mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
-		p, q = &as[i], &bs[i]
-		ds[i] = mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
-		switch qa, qb := &ar[i], &br[i]; t {
+	for i := range a {
+		p, q := &a[i].Pos, &b[i].Pos
+		pos := mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
+		p, q = &a[i].Scale, &b[i].Scale
+		scale := mgl32.Vec3{float32(s*p[0]) + float32(t*q[0]), float32(s*p[1]) + float32(t*q[1]), float32(s*p[2]) + float32(t*q[2])}
+		var rot mgl32.Quat
+		switch qa, qb := &a[i].Rot, &b[i].Rot; t {
 		case 0:
-			dr[i] = *qa
+			rot = *qa
 		case 1:
-			dr[i] = *qb
+			rot = *qb
 		default:
-			w, x, y, z := blendQuat(qa.W, qa.V[0], qa.V[1], qa.V[2], qb.W, qb.V[0], qb.V[1], qb.V[2], s, t)
-			dr[i] = mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}}
+			rot.W, rot.V[0], rot.V[1], rot.V[2] = blendQuat(qa.W, qa.V[0], qa.V[1], qa.V[2], qb.W, qb.V[0], qb.V[1], qb.V[2], s, t)
 		}
+		dst[i] = engine.Transform{Pos: pos, Rot: rot, Scale: scale}
 	}
 }
 
@@ -227,20 +226,20 @@ func blendNodes(a, b *LocalPose, t float32, dst *LocalPose) {
 // the loop (mulTRS's), which BenchmarkPose measures faster than calls.
 func (r *rig) paletteBlend(a, b *LocalPose, t float32, globals, bones []engine.Bone) {
 	s := 1 - t
-	at, ar, as := a.T, a.R, a.S
-	bt, br, bs := b.T, b.R, b.S
+	an, bn := a.Nodes, b.Nodes
 	parent := r.parent
 	for _, n := range r.order {
-		p, o := &at[n], &bt[n]
+		na, nb := &an[n], &bn[n]
+		p, o := &na.Pos, &nb.Pos
 		tx, ty, tz := float32(s*p[0])+float32(t*o[0]), float32(s*p[1])+float32(t*o[1]), float32(s*p[2])+float32(t*o[2])
-		p, o = &as[n], &bs[n]
+		p, o = &na.Scale, &nb.Scale
 		sx, sy, sz := p[0], p[1], p[2]
 		if *p != *o { // scale is rarely animated
 			sx, sy, sz = float32(s*sx)+float32(t*o[0]), float32(s*sy)+float32(t*o[1]), float32(s*sz)+float32(t*o[2])
 		}
 		// blendQuat's and normalize's arithmetic, with only the slerp
 		// weights a call.
-		qa, qb := &ar[n], &br[n]
+		qa, qb := &na.Rot, &nb.Rot
 		aw, ax, ay, az := qa.W, qa.V[0], qa.V[1], qa.V[2]
 		bw, bx, by, bz := qb.W, qb.V[0], qb.V[1], qb.V[2]
 		dot := float32(aw*bw) + float32(ax*bx) + float32(ay*by) + float32(az*bz)

@@ -124,10 +124,10 @@ func TestPoseBlend(t *testing.T) {
 			t.Errorf("alpha %v: Blend's weight %v, want %v", tt.alpha, mix.Weights[0], tt.weight)
 		}
 		if tt.alpha > 0 && tt.alpha < 1 {
-			if q := mix.R[0]; !sameRotation(q, axisAngle(z, tt.deg), 1e-7) {
+			if q := mix.Nodes[0].Rot; !sameRotation(q, axisAngle(z, tt.deg), 1e-7) {
 				t.Errorf("alpha %v: local rotation %v, want %v degrees about Z along the shortest arc", tt.alpha, q, tt.deg)
 			}
-			if tr, sc := mix.T[0], mix.S[0]; tr != (mgl32.Vec3{tt.tr, 2 * tt.tr, 3 * tt.tr}) || sc != (mgl32.Vec3{tt.sc, tt.sc, tt.sc}) {
+			if tr, sc := mix.Nodes[0].Pos, mix.Nodes[0].Scale; tr != (mgl32.Vec3{tt.tr, 2 * tt.tr, 3 * tt.tr}) || sc != (mgl32.Vec3{tt.sc, tt.sc, tt.sc}) {
 				t.Errorf("alpha %v: local translation %v and scale %v, want %v and %v", tt.alpha, tr, sc, tt.tr, tt.sc)
 			}
 		}
@@ -155,7 +155,7 @@ func TestPaletteMatchesMat4(t *testing.T) {
 	r.palette(&p, make([]engine.Bone, len(m.Nodes)), got)
 	globals := make([]mgl32.Mat4, len(m.Nodes))
 	for i, n := range m.Nodes {
-		l := mgl32.Translate3D(p.T[i][0], p.T[i][1], p.T[i][2]).Mul4(p.R[i].Mat4()).Mul4(mgl32.Scale3D(p.S[i][0], p.S[i][1], p.S[i][2]))
+		l := mgl32.Translate3D(p.Nodes[i].Pos[0], p.Nodes[i].Pos[1], p.Nodes[i].Pos[2]).Mul4(p.Nodes[i].Rot.Mat4()).Mul4(mgl32.Scale3D(p.Nodes[i].Scale[0], p.Nodes[i].Scale[1], p.Nodes[i].Scale[2]))
 		if n.Parent >= 0 {
 			l = globals[n.Parent].Mul4(l)
 		}
@@ -345,7 +345,7 @@ func TestBlendEnds(t *testing.T) {
 		want *LocalPose
 	}{{0, &a}, {1, &b}} {
 		Blend(&a, &b, end.t, &got)
-		if !slices.Equal(got.T, end.want.T) || !slices.Equal(got.R, end.want.R) || !slices.Equal(got.S, end.want.S) || !slices.Equal(got.Weights, end.want.Weights) {
+		if !slices.Equal(got.Nodes, end.want.Nodes) || !slices.Equal(got.Weights, end.want.Weights) {
 			t.Errorf("Blend at %v is not that end exactly", end.t)
 		}
 	}

@@ -8,20 +8,18 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 )
 
 // LocalPose is a model's pose in its nodes' own spaces: per node the
 // translation, rotation and scale relative to its parent (what clips
-// animate), and the model's blend-shape weights. Sample fills one; its
-// slices are reused from call to call.
+// animate, as in model.Node.Rest), and the model's blend-shape weights.
+// Sample fills one; its slices are reused from call to call.
 type LocalPose struct {
-	// T holds each node's translation, indexed like Model.Nodes.
-	T []mgl32.Vec3
-	// R holds each node's rotation, a unit quaternion.
-	R []mgl32.Quat
-	// S holds each node's scale.
-	S []mgl32.Vec3
+	// Nodes holds each node's transform, indexed like Model.Nodes; Rot is
+	// a unit quaternion.
+	Nodes []engine.Transform
 	// Weights holds the model's blend-shape weights, like
 	// Model.RestWeights.
 	Weights []float32
@@ -30,13 +28,9 @@ type LocalPose struct {
 // Rest makes p the rest pose of m: every node at its Rest transform and the
 // weights at RestWeights. It allocates only when p is smaller than m.
 func (p *LocalPose) Rest(m *model.Model) {
-	n := len(m.Nodes)
-	p.T = grow(p.T, n)
-	p.R = grow(p.R, n)
-	p.S = grow(p.S, n)
+	p.Nodes = grow(p.Nodes, len(m.Nodes))
 	for i := range m.Nodes {
-		r := &m.Nodes[i].Rest
-		p.T[i], p.R[i], p.S[i] = r.Pos, r.Rot, r.Scale
+		p.Nodes[i] = m.Nodes[i].Rest
 	}
 	p.Weights = append(p.Weights[:0], m.RestWeights...)
 }
@@ -111,9 +105,9 @@ func sampleAt(m *model.Model, clip int, ns uint64, dst *LocalPose) {
 		}
 		switch ch.Path {
 		case model.Translation, model.Scale:
-			v := &dst.T[ch.Node]
+			v := &dst.Nodes[ch.Node].Pos
 			if ch.Path == model.Scale {
-				v = &dst.S[ch.Node]
+				v = &dst.Nodes[ch.Node].Scale
 			}
 			if ch.Interpolation != model.Linear || seg.only {
 				sampleChannel(ch, 3, &seg, v[:])
@@ -127,7 +121,7 @@ func sampleAt(m *model.Model, clip int, ns uint64, dst *LocalPose) {
 			v[1] = float32(s*ab[1]) + float32(u*ab[4])
 			v[2] = float32(s*ab[2]) + float32(u*ab[5])
 		case model.Rotation:
-			sampleRotation(ch, &seg, &dst.R[ch.Node])
+			sampleRotation(ch, &seg, &dst.Nodes[ch.Node].Rot)
 		case model.Weights:
 			sampleChannel(ch, ch.Count, &seg, dst.Weights[ch.FirstWeight:ch.FirstWeight+ch.Count])
 		}

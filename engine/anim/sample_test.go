@@ -69,11 +69,11 @@ func TestSampleVectors(t *testing.T) {
 			}
 			var p LocalPose
 			Sample(m, 0, ns(tt.t), tt.loop, &p)
-			if p.T[0] != tt.wantT || p.S[0] != tt.wantS {
-				t.Errorf("T %v S %v, want T %v S %v", p.T[0], p.S[0], tt.wantT, tt.wantS)
+			if p.Nodes[0].Pos != tt.wantT || p.Nodes[0].Scale != tt.wantS {
+				t.Errorf("T %v S %v, want T %v S %v", p.Nodes[0].Pos, p.Nodes[0].Scale, tt.wantT, tt.wantS)
 			}
-			if p.R[0] != mgl32.QuatIdent() {
-				t.Errorf("R %v, want the rest rotation", p.R[0])
+			if p.Nodes[0].Rot != mgl32.QuatIdent() {
+				t.Errorf("R %v, want the rest rotation", p.Nodes[0].Rot)
 			}
 		})
 	}
@@ -120,7 +120,7 @@ func TestSampleRotations(t *testing.T) {
 			}
 			var p LocalPose
 			Sample(m, 0, ns(tt.t), false, &p)
-			got := p.R[0]
+			got := p.Nodes[0].Rot
 			if tt.tol == 0 && got != tt.want || tt.tol > 0 && !sameRotation(got, tt.want, tt.tol) {
 				t.Errorf("R %v, want %v (within %g)", got, tt.want, tt.tol)
 			}
@@ -154,7 +154,7 @@ func TestSampleWeights(t *testing.T) {
 		}
 	}
 	Sample(m, NoClip, 0, false, &p)
-	if !slicesEqual(p.Weights, []float32{0.5, 0.5, 0.5}) || p.T[0] != (mgl32.Vec3{}) {
+	if !slicesEqual(p.Weights, []float32{0.5, 0.5, 0.5}) || p.Nodes[0].Pos != (mgl32.Vec3{}) {
 		t.Errorf("NoClip: %+v, want the rest pose", p)
 	}
 }
@@ -213,9 +213,9 @@ func TestSampleBits(t *testing.T) {
 		// And Blend, from a pose a tick earlier, k/997 of the way.
 		Sample(m, 0, uint64(k)*3_333_331+16_666_668, true, &q)
 		Blend(&p, &q, float32(k)/997, &mix)
-		p.T, p.R, p.S, p.Weights = append(p.T, mix.T...), append(p.R, mix.R...), append(p.S, mix.S...), append(p.Weights, mix.Weights...)
-		for i := range p.T {
-			for _, f := range [...]float32{p.T[i][0], p.T[i][1], p.T[i][2], p.R[i].W, p.R[i].V[0], p.R[i].V[1], p.R[i].V[2], p.S[i][0], p.S[i][1], p.S[i][2]} {
+		p.Nodes, p.Weights = append(p.Nodes, mix.Nodes...), append(p.Weights, mix.Weights...)
+		for i := range p.Nodes {
+			for _, f := range [...]float32{p.Nodes[i].Pos[0], p.Nodes[i].Pos[1], p.Nodes[i].Pos[2], p.Nodes[i].Rot.W, p.Nodes[i].Rot.V[0], p.Nodes[i].Rot.V[1], p.Nodes[i].Rot.V[2], p.Nodes[i].Scale[0], p.Nodes[i].Scale[1], p.Nodes[i].Scale[2]} {
 				b := math.Float32bits(f)
 				h.Write([]byte{byte(b), byte(b >> 8), byte(b >> 16), byte(b >> 24)})
 			}
