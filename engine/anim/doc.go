@@ -38,10 +38,12 @@
 // engine.RenderBuffer.Poses.
 //
 // A fixed system that needs a pose (a hand's position for a hit test)
-// calls Sample with the animator's Clip, Time and Loop: sampling and Blend
-// round every product explicitly and use no math-package functions, so
-// their results are the same bits on every build (amd64 with and without
-// FMA, arm64, 386), as the determinism rules require.
+// calls Sample with the animator's Clip, Time and Loop (and Blend, for
+// one between two ticks or two clips): they round every product
+// explicitly and use no math-package function that is not exactly
+// rounded, so their results are the same bits on every build (amd64 with
+// and without FMA, arm64, 386), as the determinism rules require
+// (TestSampleBits).
 //
 // # Sampling and drawing
 //

@@ -49,11 +49,16 @@ func grow[T any](s []T, n int) []T {
 // nanoseconds), so that the end of one round is the start of the next;
 // without, it is held at the duration, on the last keys. Before a
 // channel's first key the channel holds its first value, after its last
-// key its last one. clip NoClip (or any clip the model does not have)
-// gives the rest pose.
+// key its last one. Between keys, Linear interpolates linearly, rotations
+// along the shortest arc (a slerp, or an nlerp for keys less than 3.6
+// degrees apart, within 5e-6 radians of it); Step holds a key until the
+// next; CubicSpline is glTF's Hermite spline, its tangents scaled by the
+// key interval (rotations then normalised). clip NoClip (or any clip the
+// model does not have) gives the rest pose.
 //
 // The result is the same bits on every build (every product rounded
-// explicitly, no math-package functions), so fixed systems may call it:
+// explicitly; of the math package only the exactly rounded Sqrt and
+// Round), so fixed systems may call it:
 // with an Animator's Clip, Time and Loop it gives the pose the entity has
 // at the end of the current tick. m must be a valid model (Check); Sample
 // allocates only when dst is smaller than m.
