@@ -34,7 +34,7 @@
 //		// ... run the fixed ticks, then:
 //		world.Interpolate(alpha, tickDT, cfg, &rb)
 //		w, h := win.FramebufferSize()
-//		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
+//		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances, &rb.Poses)
 //		win.SwapBuffers()
 //		win.PollEvents()
 //	}
@@ -63,7 +63,7 @@
 //	f := &gfx.OverlayPanel{Marks: []float32{6.94, 16.67}} // reused every frame
 //	for !win.ShouldClose() {
 //		gt.Begin()
-//		r.Draw(w, h, clear, cam, rb.Instances)
+//		r.Draw(w, h, clear, cam, rb.Instances, &rb.Poses)
 //		gt.End()
 //		f.Text = append(f.Text[:0], "gpu "...)
 //		if d, ok := gt.Latest(); ok {

@@ -41,7 +41,7 @@ func ExampleRenderer() {
 	for frame := 0; frame < 60 && !win.ShouldClose(); frame++ {
 		world.Interpolate(0.5, 1.0/60, engine.DefaultInterpolationConfig(), &rb)
 		w, h := win.FramebufferSize()
-		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
+		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances, &rb.Poses)
 		if frame == 59 && w > 0 && h > 0 {
 			// Read before SwapBuffers: afterwards the back buffer is undefined.
 			shot = image.NewRGBA(image.Rect(0, 0, w, h))

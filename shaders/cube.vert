@@ -1,8 +1,10 @@
 #version 410 core
 
-// The lit cube, every instance in one draw call: gfx.Renderer.Frame calls
-// glDrawArrays(GL_TRIANGLES, 0, 18 * instances) with no vertex attributes,
-// and this shader builds each vertex from gl_VertexID ("vertex pulling").
+// The lit cube, every instance in one draw call: gfx.Renderer.Draw sorts
+// the instances by mesh, the cubes' run from instance first on, and calls
+// glDrawArrays(GL_TRIANGLES, 18 * first, 18 * cubes) with no vertex
+// attributes; this shader builds each vertex from gl_VertexID ("vertex
+// pulling"), which counts from the draw's first vertex.
 //
 // Vertices 18k .. 18k+17 belong to instance k: the three faces of its cube
 // that can face the camera, two triangles (six vertices) each. Of the two
@@ -21,7 +23,7 @@
 //   word  3- 6  rotation    a unit quaternion stored W FIRST (w, x, y, z)
 //   word  7- 9  scale       3 x float, none negative
 //   word 10     colour      4 bytes RGBA, normalised to [0, 1]
-//   word 11     mesh and pose (16 bits each), unused here
+//   word 11     mesh and pose (16 bits each), unused here (mesh.vert reads the pose)
 //
 // A face is flat and the light directional, so the light is worked out here,
 // once per vertex, and the fragment shader only writes the colour.

@@ -44,7 +44,7 @@ func TestDrawerDrawsTheFrame(t *testing.T) {
 		if withBox {
 			cfg.Drawer = desktop.DrawerFunc(func(v desktop.View) {
 				calls++
-				r.Renderer().Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances)
+				r.Renderer().Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
 				box.Draw(v.Width, v.Height, v.Camera, [4]float32{1, 0, 1, 1})
 			})
 		}
