@@ -70,7 +70,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 			posed = r.beginModels(poses)
 			for s, m := range r.meshes {
 				if r.counts[s] > 0 && !m.pulled {
-					draws += r.drawModel(m, r.starts[s], r.counts[s])
+					draws += r.drawModel(s, r.starts[s], r.counts[s])
 				}
 			}
 			c.activeTexture(gl.TEXTURE0)
@@ -159,8 +159,15 @@ func (r *Renderer) drawCubes(cam Camera, first, count int32) {
 	c.drawArrays(gl.TRIANGLES, first*verticesPerCube, count*verticesPerCube)
 }
 
-// beginModels streams the poses and sets the state every model's draw
-// shares. It returns the number of poses uploaded.
+// beginModels streams the poses, and the rest palette and weights of
+// every model in use (where r.rest says), and sets the state every
+// model's draw shares. It returns the number of poses uploaded.
+//
+// The pose buffer holds the bones (3 RGBA32F texels each: the frame's,
+// then each model's rest palette), the weights from the next whole texel
+// on (the frame's, then each model's rest weights) and the references
+// from the next whole texel on: mesh.vert reads the first two as RGBA32F
+// texels, the last as 32-bit words.
 func (r *Renderer) beginModels(poses *engine.Poses) int {
 	c := &r.gl
 	var bones []engine.Bone
@@ -169,10 +176,16 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	if poses != nil {
 		bones, weights, refs = poses.Bones, poses.Weights, poses.Refs
 	}
-	// Bones, then weights from a whole texel on, then the references from
-	// a whole texel on: sizes in bytes.
-	boneBytes := len(bones) * boneSize
-	weightBytes := (len(weights) + 3) / 4 * 16
+	nb, nw := len(bones), len(weights)
+	for s, m := range r.meshes {
+		if r.counts[s] > 0 && !m.pulled {
+			r.rest[s] = restRef{bone: int32(nb), weight: int32(nw)}
+			nb += len(m.restBones)
+			nw += len(m.restWeights)
+		}
+	}
+	boneBytes := nb * boneSize
+	weightBytes := (nw + 3) / 4 * 16
 	refBytes := len(refs) * poseRefSize
 	size := boneBytes + weightBytes + refBytes
 	for r.poseCap < size {
@@ -185,9 +198,19 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	}
 	c.bindBuffer(gl.TEXTURE_BUFFER, r.poseBuf)
 	c.orphan(gl.TEXTURE_BUFFER, r.poseCap, gl.STREAM_DRAW)
-	c.bufferSubData(gl.TEXTURE_BUFFER, 0, boneBytes, unsafe.Pointer(unsafe.SliceData(bones)))
+	c.bufferSubData(gl.TEXTURE_BUFFER, 0, len(bones)*boneSize, unsafe.Pointer(unsafe.SliceData(bones)))
+	for s, m := range r.meshes {
+		if r.counts[s] > 0 && !m.pulled {
+			c.bufferSubData(gl.TEXTURE_BUFFER, int(r.rest[s].bone)*boneSize, len(m.restBones)*boneSize, unsafe.Pointer(unsafe.SliceData(m.restBones)))
+		}
+	}
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes, 4*len(weights), unsafe.Pointer(unsafe.SliceData(weights)))
-	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+weightBytes, refBytes, unsafe.Pointer(unsafe.SliceData(refs)))
+	for s, m := range r.meshes {
+		if r.counts[s] > 0 && !m.pulled {
+			c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+4*int(r.rest[s].weight), 4*len(m.restWeights), unsafe.Pointer(unsafe.SliceData(m.restWeights)))
+		}
+	}
+	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+weightBytes, len(refs)*poseRefSize, unsafe.Pointer(unsafe.SliceData(refs)))
 	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
 
 	l := &r.meshLoc
@@ -201,14 +224,13 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	return len(refs)
 }
 
-// drawModel draws count instances of m from instance first, one draw call
-// per part, and returns the number of draw calls.
-func (r *Renderer) drawModel(m *Model, first, count int32) int {
+// drawModel draws count instances of the model in slot s from instance
+// first, one draw call per part, and returns the number of draw calls.
+func (r *Renderer) drawModel(s int, first, count int32) int {
 	c := &r.gl
 	l := &r.meshLoc
-	c.activeTexture(gl.TEXTURE0 + restTextureUnit)
-	c.bindTexture(gl.TEXTURE_BUFFER, m.restTex)
-	c.uniform1i(l.restWeights, m.restWeights)
+	m := r.meshes[s]
+	c.uniform2i(l.rest, r.rest[s].bone, r.rest[s].weight)
 	for i := range m.parts {
 		p := &m.parts[i]
 		c.bindVertexArray(p.vao)
@@ -216,7 +238,7 @@ func (r *Renderer) drawModel(m *Model, first, count int32) int {
 		c.bindTexture(gl.TEXTURE_BUFFER, p.targetTex)
 		c.activeTexture(gl.TEXTURE0 + colorTextureUnit)
 		c.bindTexture(gl.TEXTURE_2D, p.texture)
-		c.uniform4i(l.part, first, p.numTargets, p.vertices, p.firstWeight)
+		c.uniform4i(l.part, first, p.numTargets, p.influences, p.firstWeight)
 		col := &p.baseColor
 		c.uniform4f(l.baseColor, col[0], col[1], col[2], col[3])
 		c.drawElementsInstanced(gl.TRIANGLES, p.indices, p.indexType, count)

@@ -62,8 +62,6 @@ func (c *glCounter) activeTexture(unit uint32) { c.calls++; gl.ActiveTexture(uni
 
 func (c *glCounter) bindTexture(target, tex uint32) { c.calls++; gl.BindTexture(target, tex) }
 
-func (c *glCounter) uniform1i(loc int32, x int32) { c.calls++; gl.Uniform1i(loc, x) }
-
 func (c *glCounter) uniform4i(loc int32, x, y, z, w int32) { c.calls++; gl.Uniform4i(loc, x, y, z, w) }
 
 func (c *glCounter) uniform4f(loc int32, x, y, z, w float32) {
@@ -77,3 +75,5 @@ func (c *glCounter) drawElementsInstanced(mode uint32, count int32, xtype uint32
 	c.calls++
 	gl.DrawElementsInstanced(mode, count, xtype, nil, instances)
 }
+
+func (c *glCounter) uniform2i(loc int32, x, y int32) { c.calls++; gl.Uniform2i(loc, x, y) }

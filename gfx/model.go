@@ -3,6 +3,7 @@ package gfx
 import (
 	"fmt"
 	"image"
+	"slices"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -37,9 +38,8 @@ const (
 const (
 	poseTextureUnit     = 2 // the frame's poses, RGBA32F
 	poseWordTextureUnit = 3 // the same buffer as 32-bit words, for the references
-	restTextureUnit     = 4 // the model's rest palette and weights
-	targetTextureUnit   = 5 // the part's morph target deltas
-	colorTextureUnit    = 6 // the part's base colour texture
+	targetTextureUnit   = 4 // the part's morph target deltas
+	colorTextureUnit    = 5 // the part's base colour texture
 )
 
 // Model is a model.Model on the GPU, ready to be registered with a
@@ -49,24 +49,23 @@ const (
 // an index buffer (16-bit when the part has at most 65,536 vertices), the
 // morph targets' deltas in a buffer texture and the base colour texture
 // with its mipmaps (a 1×1 white texture for a part without one); and the
-// model's rest palette and rest weights, which instances without a pose
-// are drawn with.
+// model's rest palette and rest weights (kept in memory: a frame that
+// draws the model uploads them with its poses), which instances without a
+// pose are drawn with.
 //
 // A Model may be registered with several renderers of the same context
 // and under several numbers; the renderers do not own it. Delete it when
 // done: it has no finalizer. A deleted Model that is still registered
 // draws nothing (its instances count as Stats.Unknown).
 type Model struct {
-	name    string
-	parts   []modelPart
-	palette int // entries in the palette, bones a pose must hold
-	weights int // blend-shape weights, a pose must hold as many
-
-	// rest holds the rest palette (3 RGBA32F texels a matrix) then the
-	// rest weights (4 a texel), read through restTex.
-	rest, restTex uint32
-	// restWeights is the texel where the rest weights start in restTex.
-	restWeights int32
+	name  string
+	parts []modelPart
+	// restBones and restWeights are the rest palette (each joint's node's
+	// global rest transform times its inverse bind matrix) and the rest
+	// weights: a frame that draws the model appends them to its poses, for
+	// the instances drawn at rest.
+	restBones   []engine.Bone
+	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
 
 	// pulled marks the renderer's built-in cube, drawn by cube.vert
@@ -80,16 +79,18 @@ type modelPart struct {
 	indices       int32  // the number of indices
 	indexType     uint32 // gl.UNSIGNED_SHORT or gl.UNSIGNED_INT
 	// targets holds the morph target deltas, read through targetTex: for
-	// target t and vertex v, the position delta at texel 2(t·vertices+v)
-	// and the normal delta after it (RGB32F). Both are 0 without targets.
+	// vertex v and target t, the position delta at texel
+	// 2(v·numTargets+t) and the normal delta after it (RGB32F). Both are
+	// 0 without targets.
 	targets, targetTex uint32
-	// info is mesh.vert's uPart without its first component (set per
-	// draw): the number of targets, of vertices and the part's first
-	// weight in the model's weights.
-	numTargets, vertices, firstWeight int32
-	baseColor                         [4]float32
-	texture                           uint32 // base colour, or the model's white texture
-	ownTexture                        bool   // texture is the part's own, not white
+	// numTargets, influences and firstWeight are mesh.vert's uPart
+	// without its first component (set per draw): the number of targets,
+	// the joints that move a vertex (1 to 4: the last weight slot any
+	// vertex uses), the part's first weight in the model's weights.
+	numTargets, influences, firstWeight int32
+	baseColor                           [4]float32
+	texture                             uint32 // base colour, or the model's white texture
+	ownTexture                          bool   // texture is the part's own, not white
 }
 
 // Name returns the name of the model it was made from.
@@ -132,17 +133,12 @@ func NewModel(m *model.Model) (*Model, error) {
 		}
 	}
 
-	g := &Model{name: m.Name, palette: len(m.Palette), weights: len(m.RestWeights)}
+	g := &Model{name: m.Name, restBones: restPalette(m), restWeights: slices.Clone(m.RestWeights)}
 	g.parts = make([]modelPart, len(m.Parts))
 	for i := range m.Parts {
 		g.uploadPart(&g.parts[i], &m.Parts[i])
 	}
-	g.uploadRest(m)
-	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
-	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
-	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
-	gl.BindTexture(gl.TEXTURE_2D, 0)
 	if err := CheckError(); err != nil {
 		g.Delete()
 		return nil, fmt.Errorf("gfx: NewModel %s: %w", m.Name, err)
@@ -250,8 +246,15 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 			v.weights = src.Weights[i]
 		}
 	}
-	p.vertices = int32(n)
 	p.numTargets = int32(len(src.Targets))
+	p.influences = 1
+	for _, w := range src.Weights {
+		for j := 3; j >= int(p.influences); j-- {
+			if w[j] != 0 {
+				p.influences = int32(j + 1)
+			}
+		}
+	}
 	p.firstWeight = int32(src.FirstWeight)
 	p.baseColor = src.Material.BaseColor
 	p.indices = int32(len(src.Indices))
@@ -290,12 +293,13 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 	gl.BindVertexArray(0)
 
 	if len(src.Targets) > 0 {
-		deltas := make([]mgl32.Vec3, 2*len(src.Targets)*n)
+		nt := len(src.Targets)
+		deltas := make([]mgl32.Vec3, 2*nt*n)
 		for t, tg := range src.Targets {
 			for v := range n {
-				deltas[2*(t*n+v)] = tg.Positions[v]
+				deltas[2*(v*nt+t)] = tg.Positions[v]
 				if tg.Normals != nil {
-					deltas[2*(t*n+v)+1] = tg.Normals[v]
+					deltas[2*(v*nt+t)+1] = tg.Normals[v]
 				}
 			}
 		}
@@ -313,12 +317,11 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 	}
 }
 
-// uploadRest computes the rest palette (each joint's node's global rest
-// transform times its inverse bind matrix) and stores it with the rest
-// weights in m.rest.
-func (m *Model) uploadRest(src *model.Model) {
-	global := make([]mgl32.Mat4, len(src.Nodes))
-	for i, n := range src.Nodes {
+// restPalette returns m's palette at rest: each joint's node's global
+// rest transform times the joint's inverse bind matrix.
+func restPalette(m *model.Model) []engine.Bone {
+	global := make([]mgl32.Mat4, len(m.Nodes))
+	for i, n := range m.Nodes {
 		r := n.Rest
 		local := mgl32.Translate3D(r.Pos[0], r.Pos[1], r.Pos[2]).Mul4(r.Rot.Normalize().Mat4()).Mul4(mgl32.Scale3D(r.Scale[0], r.Scale[1], r.Scale[2]))
 		if n.Parent >= 0 {
@@ -326,15 +329,11 @@ func (m *Model) uploadRest(src *model.Model) {
 		}
 		global[i] = local
 	}
-	weightTexels := (len(src.RestWeights) + 3) / 4
-	data := make([]float32, 12*len(src.Palette)+4*max(weightTexels, 1))
-	for i, j := range src.Palette {
-		b := boneOf(global[j.Node].Mul4(j.InverseBind))
-		copy(data[12*i:], b[:])
+	bones := make([]engine.Bone, len(m.Palette))
+	for i, j := range m.Palette {
+		bones[i] = boneOf(global[j.Node].Mul4(j.InverseBind))
 	}
-	copy(data[12*len(src.Palette):], src.RestWeights)
-	m.restWeights = int32(3 * len(src.Palette))
-	m.rest, m.restTex = newBufferTexture(gl.RGBA32F, 4*len(data), unsafe.Pointer(unsafe.SliceData(data)))
+	return bones
 }
 
 // boneOf returns the top three rows of the affine matrix a, as a pose
@@ -409,8 +408,6 @@ func (m *Model) Delete() {
 		}
 	}
 	m.parts = nil
-	deleteBuffer(&m.rest)
-	deleteTexture(&m.restTex)
 	deleteTexture(&m.white)
 }
 

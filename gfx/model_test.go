@@ -361,9 +361,49 @@ func TestSkinnedNormalsFollowTheBones(t *testing.T) {
 	}
 }
 
-// morphQuad is a 2×2 square facing +Z whose top edge target 0 raises by
-// 1 and whose normals it tilts toward +X by 1; its weight is the model's weight 1 (weight 0
-// belongs to nothing, a distractor).
+// A vertex moved by several joints goes where the weighted sum of their
+// matrices takes it, whichever weight slots the joints are in: weights
+// 0.5, 0, 0.25, 0.25 on joints 0 (still), 3 (far away), 1 (up 4) and 2
+// (right 4) move the quad by (1, 1).
+func TestSkinningBlendsJoints(t *testing.T) {
+	r, w, h := newRenderer(t, testSize)
+	quad := morphQuad(0)
+	quad.Name = "blended quad"
+	q := &quad.Parts[0]
+	q.Targets, quad.RestWeights = nil, nil
+	for range q.Positions {
+		q.Joints = append(q.Joints, [4]uint16{0, 3, 1, 2})
+		q.Weights = append(q.Weights, [4]float32{0.5, 0, 0.25, 0.25})
+	}
+	for range 3 {
+		quad.Palette = append(quad.Palette, model.Joint{Node: 0, InverseBind: mgl32.Ident4()})
+	}
+	register(r, engine.MeshFirstGame, newModel(t, quad))
+	var poses engine.Poses
+	p, bones, _ := poses.Add(4, 0)
+	bones[0] = bone(mgl32.Ident4())
+	bones[1] = bone(mgl32.Translate3D(0, 4, 0))
+	bones[2] = bone(mgl32.Translate3D(4, 0, 0))
+	bones[3] = bone(mgl32.Translate3D(100, 100, 0))
+	in := instance(engine.MeshFirstGame, mgl32.Vec3{-1, -1, 0}, 1, mgl32.QuatIdent())
+	for _, c := range []struct {
+		pose uint16
+		at   mgl32.Vec3
+	}{{0, mgl32.Vec3{-1, -1, 0}}, {p, mgl32.Vec3{0, 0, 0}}} {
+		in.Pose = c.pose
+		img, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
+		b := findBlob(img, rgba(black))
+		wx, wy := project(testCamera, w, h, c.at)
+		if b.n == 0 || math.Abs(b.cx-wx) > 1 || math.Abs(b.cy-wy) > 1 {
+			t.Errorf("pose %d: %d pixels centred at (%.1f, %.1f), want the quad centred at %v, (%.1f, %.1f)", c.pose, b.n, b.cx, b.cy, c.at, wx, wy)
+		}
+	}
+}
+
+// morphQuad is a 2×2 square facing +Z. Target 0 raises its top edge by
+// 1 and tilts its normals toward +X by 1; its weight is the model's weight
+// 1 (weight 0 belongs to nothing, a distractor), rest at rest. Target 1
+// lowers its bottom edge by 1, with weight 2, 0.5 at rest.
 func morphQuad(rest float32) *model.Model {
 	p := model.Part{
 		Name:      "quad",
@@ -375,6 +415,7 @@ func morphQuad(rest float32) *model.Model {
 				Positions: []mgl32.Vec3{{}, {}, {0, 1, 0}, {0, 1, 0}},
 				Normals:   []mgl32.Vec3{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},
 			},
+			{Positions: []mgl32.Vec3{{0, -1, 0}, {0, -1, 0}, {}, {}}},
 		},
 		FirstWeight: 1,
 		Material:    model.Material{BaseColor: [4]float32{1, 1, 1, 1}},
@@ -384,20 +425,21 @@ func morphQuad(rest float32) *model.Model {
 		Parts:       []model.Part{p},
 		Nodes:       []model.Node{{Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})}},
 		Palette:     []model.Joint{{Node: 0, InverseBind: mgl32.Ident4()}},
-		RestWeights: []float32{0.9, rest},
+		RestWeights: []float32{0.9, rest, 0.5},
 	}
 }
 
 // A morph target moves its vertices by weight × delta: the quad's top
 // edge is drawn at y = 1, 2 and 1.5 for weights 0, 1 and 0.5, from a pose
-// and from the model's rest weights; the bottom edge stays. Its normal
+// and from the model's rest weights; the bottom edge, moved by the other
+// target at weight 0.5, stays. Its normal
 // deltas turn the normal likewise, which the light shows.
 func TestMorphTargetMovesVertices(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	const id = engine.MeshFirstGame + 3
 	bg := rgba(black)
 	in := instance(id, mgl32.Vec3{0, -1, 0}, 1, mgl32.QuatIdent())
-	_, bottom := project(testCamera, w, h, mgl32.Vec3{0, -2, 0})
+	_, bottom := project(testCamera, w, h, mgl32.Vec3{0, -2.5, 0})
 	for _, weight := range []float32{0, 1, 0.5} {
 		_, wantTop := project(testCamera, w, h, mgl32.Vec3{0, weight, 0})
 		// From a pose, on a model whose rest weight says otherwise.
@@ -405,10 +447,10 @@ func TestMorphTargetMovesVertices(t *testing.T) {
 		var poses engine.Poses
 		// Another pose comes first, with other weights: the instance's
 		// pose must be read where its reference says.
-		_, bones, ws := poses.Add(1, 2)
-		bones[0], ws[0], ws[1] = bone(mgl32.Ident4()), 0.7, 0.7
-		p, bones, ws := poses.Add(1, 2)
-		bones[0], ws[0], ws[1] = bone(mgl32.Ident4()), 0.9, weight
+		_, bones, ws := poses.Add(1, 3)
+		bones[0], ws[0], ws[1], ws[2] = bone(mgl32.Ident4()), 0.7, 0.7, 0.7
+		p, bones, ws := poses.Add(1, 3)
+		bones[0], ws[0], ws[1], ws[2] = bone(mgl32.Ident4()), 0.9, weight, 0.5
 		in.Pose = p
 		posed, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
 		// At rest, with the weight in the model.
@@ -663,5 +705,55 @@ func TestLargeModelUses32BitIndices(t *testing.T) {
 	want := math.Pi / 4 * math.Pow(8*float64(h)/(2*50*math.Tan(6*math.Pi/180)), 2)
 	if math.Abs(float64(b.n)-want) > 0.05*want {
 		t.Errorf("the sphere covers %d pixels, want about %.0f", b.n, want)
+	}
+}
+
+// Several models drawn at rest in one frame each use their own rest
+// palette and rest weights: a quad whose rest weight raises its top edge
+// beside one whose does not, a model whose node's rest transform lifts it,
+// and a sphere, among posed instances.
+func TestRestPalettesOfSeveralModels(t *testing.T) {
+	r, w, h := newRenderer(t, testSize)
+	lifted := model.Plane()
+	lifted.Name = "lifted plane"
+	lifted.Nodes[0].Rest.Pos = mgl32.Vec3{0, 0, -2.5} // up, once the instance turns it to face the camera
+	register(r, engine.MeshFirstGame, newModel(t, morphQuad(1)))
+	register(r, engine.MeshFirstGame+1, newModel(t, morphQuad(0)))
+	register(r, engine.MeshFirstGame+2, newModel(t, lifted))
+	register(r, engine.MeshFirstGame+3, newModel(t, twoBoneBar()))
+	var poses engine.Poses
+	p, bones, _ := poses.Add(2, 0)
+	bones[0], bones[1] = bone(mgl32.Translate3D(0, -0.5, 0)), bone(mgl32.Translate3D(0, -0.5, 0))
+	bar := instance(engine.MeshFirstGame+3, mgl32.Vec3{-1, 4, 0}, 1, mgl32.QuatIdent())
+	bar.Pose = p
+	insts := []engine.Instance{
+		bar,
+		instance(engine.MeshFirstGame, mgl32.Vec3{-3, 0, 0}, 1, mgl32.QuatIdent()),
+		instance(engine.MeshFirstGame+1, mgl32.Vec3{3, 0, 0}, 1, mgl32.QuatIdent()),
+		instance(engine.MeshFirstGame+2, mgl32.Vec3{0, -3, 0}, 1.5, facingCamera),
+		instance(engine.MeshSphere, mgl32.Vec3{-3, -3.5, 0}, 1, mgl32.QuatIdent()),
+	}
+	img, s := framePosed(t, r, w, h, testCamera, insts, &poses)
+	if s.DrawCalls != 5 || s.Meshes != 5 {
+		t.Errorf("Stats %+v, want 5 meshes and draw calls", s)
+	}
+	bg := rgba(black)
+	for _, c := range []struct {
+		what  string
+		p     mgl32.Vec3
+		drawn bool
+	}{
+		{"the raised quad's top", mgl32.Vec3{-3, 1.5, 0}, true},
+		{"above the other quad", mgl32.Vec3{3, 1.5, 0}, false},
+		{"the other quad", mgl32.Vec3{3, 0.5, 0}, true},
+		{"the lifted plane", mgl32.Vec3{0, -3 + 2.5*1.5, 0}, true},
+		{"where the plane would be without its node", mgl32.Vec3{0, -3, 0}, false},
+		{"the sphere", mgl32.Vec3{-3, -3.5, 0}, true},
+		{"the posed bar, lowered", mgl32.Vec3{0, 3.6, 0}, true},
+		{"where the bar is at rest", mgl32.Vec3{0, 4.1, 0}, false},
+	} {
+		if got := at(img, testCamera, c.p) != bg; got != c.drawn {
+			t.Errorf("%s at %v: drawn = %v, want %v", c.what, c.p, got, c.drawn)
+		}
 	}
 }

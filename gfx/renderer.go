@@ -42,9 +42,9 @@ const (
 // instanceSize is the size of one engine.Instance in the instance buffer.
 const instanceSize = int(unsafe.Sizeof(engine.Instance{}))
 
-// instanceWords is instanceSize in the 32-bit texels of the buffer texture
-// cube.vert reads the instances through.
-const instanceWords = instanceSize / 4
+// instanceTexels is instanceSize in the texels (four 32-bit words each) of
+// the buffer texture the shaders read the instances through.
+const instanceTexels = instanceSize / 16
 
 // verticesPerCube is how many vertices cube.vert makes of each instance:
 // three faces, two triangles each.
@@ -153,9 +153,9 @@ type Renderer struct {
 		viewProj, eye, lightDir, ambient, diffuse, instances int32
 	}
 	meshLoc struct { // uniform locations in meshProg
-		viewProj, lightDir, ambient, diffuse            int32
-		frame, part, restWeights, baseColor             int32
-		instances, poses, poseWords, rest, targets, tex int32
+		viewProj, lightDir, ambient, diffuse      int32
+		frame, part, rest, baseColor              int32
+		instances, poses, poseWords, targets, tex int32
 	}
 
 	// The registry: meshes[slot[id]] is the model registered as id, for
@@ -167,10 +167,12 @@ type Renderer struct {
 	cube   *Model          // the built-in cube: the vertex-pulling path
 
 	// Per frame: instances per slot, then where each slot's run starts
-	// in staging, and the instances sorted by mesh.
+	// in staging, and the instances sorted by mesh; where each model's
+	// rest palette and weights are in the pose buffer.
 	counts  []int32
 	starts  []int32
 	staging []engine.Instance
+	rest    []restRef
 
 	// vp is the current frame's view-projection matrix. It lives here, not
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
@@ -183,8 +185,12 @@ type Renderer struct {
 	stats Stats
 }
 
-// sphereSegments is the built-in sphere's resolution (model.Sphere).
-const sphereSegments = 24
+// sphereSegments is the built-in sphere's resolution (model.Sphere): 153
+// vertices, 224 triangles. Software rasterisers pay per triangle (llvmpipe
+// about 150 ns, culled or not), so a thousand spheres of 24 segments (528
+// triangles) cost about 75 ms a frame there; a game that wants a rounder
+// sphere registers model.Sphere(n) of its own.
+const sphereSegments = 16
 
 // minPoseCapacity is the pose buffer's first capacity in bytes.
 const minPoseCapacity = 16 << 10
@@ -234,12 +240,11 @@ func NewRenderer() (*Renderer, error) {
 	ml.diffuse = u.find("uDiffuse")
 	ml.frame = u.find("uFrame")
 	ml.part = u.find("uPart")
-	ml.restWeights = u.find("uRestWeights")
+	ml.rest = u.find("uRest")
 	ml.baseColor = u.find("uBaseColor")
 	ml.instances = u.find("uInstances")
 	ml.poses = u.find("uPoses")
 	ml.poseWords = u.find("uPoseWords")
-	ml.rest = u.find("uRest")
 	ml.targets = u.find("uTargets")
 	ml.tex = u.find("uTexture")
 	if u.err != nil {
@@ -249,14 +254,14 @@ func NewRenderer() (*Renderer, error) {
 	var maxTexels int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
 	r.maxTexels = int(maxTexels)
-	r.maxInstances = int(maxTexels) / instanceWords
+	r.maxInstances = int(maxTexels) / instanceTexels
 
-	// The instance buffer, read through a buffer texture of 32-bit words
-	// on texture unit 0; the vertex array stays empty (cube.vert has no
+	// The instance buffer, read through a buffer texture of four 32-bit
+	// words a texel on texture unit 0; the vertex array stays empty (cube.vert has no
 	// attributes) but the core profile needs one bound to draw.
 	gl.GenVertexArrays(1, &r.vao)
 	r.bufCap = minInstanceCapacity * instanceSize
-	r.buf, r.tex = newStreamTexture(gl.R32UI, r.bufCap)
+	r.buf, r.tex = newStreamTexture(gl.RGBA32UI, r.bufCap)
 	// The pose buffer, read as RGBA32F texels (bones, weights) and as
 	// 32-bit words (references).
 	r.poseCap = minPoseCapacity
@@ -272,7 +277,6 @@ func NewRenderer() (*Renderer, error) {
 	gl.Uniform1i(ml.instances, instanceTextureUnit)
 	gl.Uniform1i(ml.poses, poseTextureUnit)
 	gl.Uniform1i(ml.poseWords, poseWordTextureUnit)
-	gl.Uniform1i(ml.rest, restTextureUnit)
 	gl.Uniform1i(ml.targets, targetTextureUnit)
 	gl.Uniform1i(ml.tex, colorTextureUnit)
 	gl.UseProgram(0)
@@ -358,7 +362,12 @@ func (r *Renderer) Register(id engine.MeshID, m *Model) {
 	}
 	r.counts = make([]int32, len(r.ids))
 	r.starts = make([]int32, len(r.ids))
+	r.rest = make([]restRef, len(r.ids))
 }
+
+// restRef locates a model's rest palette and weights in a frame's pose
+// buffer: its first bone and its first weight.
+type restRef struct{ bone, weight int32 }
 
 // Mesh returns the model registered as id, or nil. For engine.MeshCube
 // it is at first the built-in cube, a Model without GPU objects of its
@@ -419,9 +428,9 @@ func (r *Renderer) SetLight(l Light) {
 }
 
 // MaxInstances is the most instances one Draw draws: the driver's
-// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 12 words of an instance.
-// OpenGL 4.1 guarantees only 5,461, but desktop drivers offer millions
-// (llvmpipe: 11,184,810).
+// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 3 texels (of four 32-bit
+// words) of an instance. OpenGL 4.1 guarantees only 21,845, but desktop
+// drivers offer millions (llvmpipe: 44,739,242).
 func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
 
 // Stats returns what the last Draw did.

@@ -16,9 +16,9 @@
 // every cube, the driver processes vertices in large batches instead of
 // per instance.
 //
-// uInstances is the instance buffer as a buffer texture of 32-bit words
-// (GL_R32UI), one engine.Instance per 12 words, exactly as the renderer
-// streams []engine.Instance:
+// uInstances is the instance buffer as a buffer texture of 4 32-bit words
+// a texel (GL_RGBA32UI), one engine.Instance per 3 texels (12 words),
+// exactly as the renderer streams []engine.Instance:
 //   word  0- 2  position    3 x float
 //   word  3- 6  rotation    a unit quaternion stored W FIRST (w, x, y, z)
 //   word  7- 9  scale       3 x float, none negative
@@ -49,19 +49,20 @@ const vec2 corners[6] = vec2[6](
     vec2(-1, -1), vec2(1, -1), vec2(1, 1),
     vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
 
-float word(int i) { return uintBitsToFloat(texelFetch(uInstances, i).r); }
-
 void main() {
     int instance = gl_VertexID / 18;
     int r = gl_VertexID - 18 * instance;
     int axis = r / 6; // 0, 1, 2: the face across local x, y or z
     vec2 c = corners[r - 6 * axis];
 
-    int b = 12 * instance;
-    vec3 pos = vec3(word(b), word(b + 1), word(b + 2));
-    vec4 rot = vec4(word(b + 3), word(b + 4), word(b + 5), word(b + 6));
-    vec3 scale = vec3(word(b + 7), word(b + 8), word(b + 9));
-    vec4 color = unpackUnorm4x8(texelFetch(uInstances, b + 10).r);
+    int b = 3 * instance;
+    uvec4 i0 = texelFetch(uInstances, b);
+    uvec4 i1 = texelFetch(uInstances, b + 1);
+    uvec4 i2 = texelFetch(uInstances, b + 2);
+    vec3 pos = uintBitsToFloat(i0.xyz);
+    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
+    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
+    vec4 color = unpackUnorm4x8(i2.z);
 
     // The camera in the cube's frame (the inverse rotation) picks the side.
     vec3 eye = rotate(vec4(rot.x, -rot.yzw), uEye - pos);

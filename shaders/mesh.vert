@@ -5,6 +5,9 @@
 // mesh, so a model's instances are uPart.x, uPart.x + 1, ... in the
 // instance buffer, and instance gl_InstanceID of the draw is
 // uPart.x + gl_InstanceID there (OpenGL 4.1 has no base-instance draw).
+// Loops run to uniform bounds (the part's targets and joints per vertex)
+// and every fetch is needed: software rasterisers such as llvmpipe run
+// both sides of a per-vertex branch.
 //
 // The vertex is morphed, then skinned, then placed by the instance:
 //   morphed = aPos + sum over targets t of weight_t * delta_t(gl_VertexID)
@@ -14,9 +17,10 @@
 // transpose up to a positive factor, so non-uniform scale is right and a
 // scale of zero divides nothing), normalised in the fragment shader.
 //
-// The palette and the weights come from the instance's pose (its word 11,
-// high 16 bits) in the frame's pose buffer, or, for pose 0 or a pose past
-// the frame's, from the model's rest palette and weights.
+// The palette and the weights come from the frame's pose buffer: the
+// instance's pose (its word 11, high 16 bits) says where its own start; for
+// pose 0, or a pose past the frame's, the model's rest palette and weights,
+// which the renderer appends to the frame's poses, at uRest.
 
 layout(location = 0) in vec3 aPos;
 layout(location = 1) in vec3 aNormal;
@@ -25,36 +29,31 @@ layout(location = 3) in vec4 aColor;   // normalised bytes
 layout(location = 4) in uvec4 aJoints; // palette entries
 layout(location = 5) in vec4 aWeights;
 
-// The frame's instances, 12 words each, as cube.vert reads them:
-// position (words 0-2), rotation W first (3-6), scale (7-9), colour bytes
-// (10), mesh | pose << 16 (11).
+// The frame's instances, 48 bytes (3 texels of 4 words) each, as cube.vert
+// reads them: position (words 0-2), rotation W first (3-6), scale (7-9),
+// colour bytes (10), mesh | pose << 16 (11).
 uniform usamplerBuffer uInstances;
 // The frame's poses, RGBA32F: every bone (engine.Bone: 3 texels, a row
-// each), then from texel uFrame.y the weights, 4 a texel.
+// each), the frame's then the rest palettes of the models drawn; from
+// texel uFrame.y the weights, 4 a texel, likewise.
 uniform samplerBuffer uPoses;
 // The same buffer as 32-bit words: from word uFrame.z, per pose k (from
 // 1) its first bone and its first weight at words uFrame.z + 2(k-1) and
 // the next (engine.PoseRef).
 uniform usamplerBuffer uPoseWords;
-// The model's rest palette (3 texels a matrix), then from texel
-// uRestWeights its rest weights, 4 a texel.
-uniform samplerBuffer uRest;
-// The part's morph targets, RGB32F: the position delta of target t at
-// vertex v at texel 2(t * uPart.z + v), its normal delta at the next.
+// The part's morph targets, RGB32F: the position delta of vertex v for
+// target t at texel 2(v * uPart.y + t), its normal delta at the next.
 uniform samplerBuffer uTargets;
 
 uniform mat4 uViewProj;
-uniform ivec4 uFrame;   // x: poses in the frame, y: texel of the first weight, z: word of the first reference
-uniform ivec4 uPart;    // x: first instance, y: morph targets, z: vertices, w: the part's first weight in the model's
-uniform int uRestWeights;
+uniform ivec4 uFrame; // x: poses in the frame, y: texel of the first weight, z: word of the first reference
+uniform ivec2 uRest;  // the model's rest palette's first bone, its rest weights' first weight
+uniform ivec4 uPart;  // x: first instance, y: morph targets, z: joints per vertex (1-4), w: the part's first weight in the model's
 uniform vec4 uBaseColor;
 
 out vec3 vNormal; // world space, not normalised
 out vec2 vUV;
 out vec4 vColor; // base colour * vertex colour * instance colour
-
-uint word(int i) { return texelFetch(uInstances, i).r; }
-float fword(int i) { return uintBitsToFloat(word(i)); }
 
 // rotate turns v by the unit quaternion q stored W first (as cube.vert).
 vec3 rotate(vec4 q, vec3 v) {
@@ -62,53 +61,41 @@ vec3 rotate(vec4 q, vec3 v) {
     return v + 2.0 * cross(u, cross(u, v) + q.x * v);
 }
 
-vec4 poseTexel(bool rest, int i) {
-    return rest ? texelFetch(uRest, i) : texelFetch(uPoses, i);
-}
-
-// weight returns float k of the weights starting at texel base.
-float weight(bool rest, int base, int k) {
-    return poseTexel(rest, base + k / 4)[k % 4];
-}
-
 void main() {
-    int b = 12 * (uPart.x + gl_InstanceID);
-    vec3 pos = vec3(fword(b), fword(b + 1), fword(b + 2));
-    vec4 rot = vec4(fword(b + 3), fword(b + 4), fword(b + 5), fword(b + 6));
-    vec3 scale = vec3(fword(b + 7), fword(b + 8), fword(b + 9));
-    vec4 color = unpackUnorm4x8(word(b + 10));
-    int pose = int(word(b + 11) >> 16);
+    int b = 3 * (uPart.x + gl_InstanceID);
+    uvec4 i0 = texelFetch(uInstances, b);
+    uvec4 i1 = texelFetch(uInstances, b + 1);
+    uvec4 i2 = texelFetch(uInstances, b + 2);
+    vec3 pos = uintBitsToFloat(i0.xyz);
+    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
+    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
+    vec4 color = unpackUnorm4x8(i2.z);
+    int pose = int(i2.w >> 16);
 
-    bool rest = pose == 0 || pose > uFrame.x;
-    int firstBone = 0;
-    int weights = uRestWeights; // texel
-    int firstWeight = uPart.w;  // float, from there
-    if (!rest) {
+    int firstBone = uRest.x;
+    int firstWeight = uRest.y + uPart.w;
+    if (pose != 0 && pose <= uFrame.x) {
         int ref = uFrame.z + 2 * (pose - 1);
         firstBone = int(texelFetch(uPoseWords, ref).r);
-        weights = uFrame.y;
-        firstWeight += int(texelFetch(uPoseWords, ref + 1).r);
+        firstWeight = int(texelFetch(uPoseWords, ref + 1).r) + uPart.w;
     }
 
     vec3 p = aPos, n = aNormal;
     for (int t = 0; t < uPart.y; t++) {
-        float w = weight(rest, weights, firstWeight + t);
-        if (w != 0.0) {
-            int d = 2 * (t * uPart.z + gl_VertexID);
-            p += w * texelFetch(uTargets, d).xyz;
-            n += w * texelFetch(uTargets, d + 1).xyz;
-        }
+        int k = firstWeight + t;
+        float w = texelFetch(uPoses, uFrame.y + k / 4)[k % 4];
+        int d = 2 * (gl_VertexID * uPart.y + t);
+        p += w * texelFetch(uTargets, d).xyz;
+        n += w * texelFetch(uTargets, d + 1).xyz;
     }
 
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < uPart.z; i++) {
         float w = aWeights[i];
-        if (w != 0.0) {
-            int m = 3 * (firstBone + int(aJoints[i]));
-            r0 += w * poseTexel(rest, m);
-            r1 += w * poseTexel(rest, m + 1);
-            r2 += w * poseTexel(rest, m + 2);
-        }
+        int m = 3 * (firstBone + int(aJoints[i]));
+        r0 += w * texelFetch(uPoses, m);
+        r1 += w * texelFetch(uPoses, m + 1);
+        r2 += w * texelFetch(uPoses, m + 2);
     }
     vec3 skinned = vec3(dot(r0, vec4(p, 1.0)), dot(r1, vec4(p, 1.0)), dot(r2, vec4(p, 1.0)));
     // The columns of the skinning matrix's 3x3 part, and its cofactor
