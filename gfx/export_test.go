@@ -12,3 +12,10 @@ func NewPerInstance(r *Renderer) (*PerInstance, error) { return newPerInstance(r
 // UploadPoses streams p into the pose buffer as Draw does when a model is
 // in use, and returns the number of poses uploaded.
 func (r *Renderer) UploadPoses(p *engine.Poses) int { return r.beginModels(p) }
+
+// SortInstances sorts instances by mesh as Draw does, into the renderer's
+// staging buffer, and returns how many it kept.
+func (r *Renderer) SortInstances(instances []engine.Instance) int {
+	sorted, _ := r.sort(instances)
+	return len(sorted)
+}

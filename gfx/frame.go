@@ -90,63 +90,78 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 // the number of instances of no registered mesh, left out. When every
 // instance shows the same registered mesh it returns instances itself.
 func (r *Renderer) sort(instances []engine.Instance) (sorted []engine.Instance, unknown int) {
-	counts, slot := r.counts, r.slot
+	counts, starts := r.counts, r.starts
 	clear(counts)
+	clear(starts)
 	if len(instances) == 0 {
 		return nil, 0
 	}
-	for s, m := range r.meshes {
-		r.starts[s] = 0
-		if !m.live() {
-			counts[s] = -1 // a deleted model: its instances are unknown
-		}
-	}
+	// The common frame: every instance shows one mesh.
 	first, same := instances[0].Mesh, true
 	for i := range instances {
-		id := instances[i].Mesh
-		same = same && id == first
+		if instances[i].Mesh != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		if s := r.slotOf(first); s >= 0 && r.meshes[s].live() {
+			counts[s] = int32(len(instances))
+			return instances, 0
+		}
+		return nil, len(instances)
+	}
+
+	// Count, remembering each instance's slot (-1: not registered).
+	if cap(r.which) < len(instances) {
+		r.which = make([]int32, len(instances), max(len(instances), 2*cap(r.which)))
+	}
+	which := r.which[:len(instances)]
+	slot := r.slot
+	for i := range instances {
 		s := int32(-1)
-		if int(id) < len(slot) {
+		if id := int(instances[i].Mesh); id < len(slot) {
 			s = slot[id]
 		}
-		if s < 0 || counts[s] < 0 {
+		which[i] = s
+		if s >= 0 {
+			counts[s]++
+		} else {
 			unknown++
-			continue
 		}
-		counts[s]++
-	}
-	for s := range counts {
-		counts[s] = max(counts[s], 0)
-	}
-	if unknown == 0 && same {
-		return instances, 0
 	}
 	n := int32(0)
-	for s, k := range counts {
-		r.starts[s] = n
-		n += k
+	for s, m := range r.meshes {
+		if !m.live() { // a deleted model: its instances are unknown
+			unknown += int(counts[s])
+			counts[s] = 0
+		}
+		starts[s] = n
+		n += counts[s]
 	}
+
+	// Place each instance at the next free index of its mesh's run.
 	if cap(r.staging) < int(n) {
 		r.staging = make([]engine.Instance, n, max(int(n), 2*cap(r.staging)))
 	}
 	staging := r.staging[:n]
-	next := r.starts // advanced as instances are placed, then put back
-	for i := range instances {
-		id := instances[i].Mesh
-		if int(id) >= len(slot) {
-			continue
+	next := r.next
+	copy(next, starts)
+	for i, s := range which {
+		if s >= 0 && counts[s] > 0 {
+			staging[next[s]] = instances[i]
+			next[s]++
 		}
-		s := slot[id]
-		if s < 0 || counts[s] == 0 {
-			continue
-		}
-		staging[next[s]] = instances[i]
-		next[s]++
-	}
-	for s := range next {
-		next[s] -= counts[s]
 	}
 	return staging, unknown
+}
+
+// slotOf returns the slot of the mesh registered as id, or -1.
+func (r *Renderer) slotOf(id engine.MeshID) int32 {
+	if int(id) < len(r.slot) {
+		return r.slot[id]
+	}
+	return -1
 }
 
 // drawCubes draws count cubes from instance first with cube.vert.

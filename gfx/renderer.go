@@ -171,6 +171,8 @@ type Renderer struct {
 	// rest palette and weights are in the pose buffer.
 	counts  []int32
 	starts  []int32
+	next    []int32 // the next free index of each slot's run, while sorting
+	which   []int32 // each instance's slot, while sorting
 	staging []engine.Instance
 	rest    []restRef
 
@@ -362,6 +364,7 @@ func (r *Renderer) Register(id engine.MeshID, m *Model) {
 	}
 	r.counts = make([]int32, len(r.ids))
 	r.starts = make([]int32, len(r.ids))
+	r.next = make([]int32, len(r.ids))
 	r.rest = make([]restRef, len(r.ids))
 }
 
