@@ -97,7 +97,9 @@ type modelPart struct {
 func (m *Model) Name() string { return m.name }
 
 // Parts returns the number of parts, each drawn with one draw call a frame
-// while any instance shows the model.
+// while any instance shows the model: 0 for a renderer's built-in cube
+// (Renderer.Mesh(engine.MeshCube)), whose instances share one draw call
+// of their own.
 func (m *Model) Parts() int { return len(m.parts) }
 
 // live reports whether the model can be drawn.
