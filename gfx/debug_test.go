@@ -19,7 +19,7 @@ func TestFrameErrorCheckFollowsTheBuildTag(t *testing.T) {
 		func() {
 			defer func() { got = recover() }()
 			gl.Enable(0xFFFF) // records GL_INVALID_ENUM, unchecked
-			r.Draw(w, h, black, testCamera, gridInstances(3, 3))
+			r.Draw(w, h, black, testCamera, gridInstances(3, 3), nil)
 		}()
 		after = gfx.CheckError()
 	})

@@ -11,8 +11,9 @@
 //
 // # Drawing
 //
-// A Renderer draws one lit cube per engine.Instance, the interpolated
-// render buffer the engine fills every frame, with one draw call:
+// A Renderer draws every engine.Instance of the interpolated render buffer
+// the engine fills every frame as the mesh its Mesh names, lit by one
+// directional light, with one draw call per mesh in use:
 //
 //	win, err := platform.Open(platform.DefaultConfig())
 //	if err != nil {
@@ -33,19 +34,88 @@
 //	for !win.ShouldClose() {
 //		// ... run the fixed ticks, then:
 //		world.Interpolate(alpha, tickDT, cfg, &rb)
+//		// ... the Render systems add the animated instances' poses to rb.Poses
 //		w, h := win.FramebufferSize()
-//		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
+//		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances, &rb.Poses)
 //		win.SwapBuffers()
 //		win.PollEvents()
 //	}
 //
-// Renderer.Draw streams the instances into a GPU buffer that is orphaned
-// every frame and grows by doubling, then draws them all at once: the
-// vertex shader reads each cube from that buffer (a buffer texture) and
-// builds the three faces that can face the camera from gl_VertexID. Its GL
-// call count (Renderer.Stats) does not depend on the number of instances.
+// Renderer.Draw sorts the instances by mesh (a counting sort into a reused
+// buffer; a frame whose instances all show one mesh is used as it is),
+// streams them into a GPU buffer that is orphaned every frame and grows
+// by doubling, then draws each mesh in use with one draw call, each part
+// of a model with one. Its GL call count (Renderer.Stats) depends on the
+// meshes in use and their parts, not on the number of instances or poses.
 // A screenshot is read with Renderer.ReadRGBA after Draw and before
 // SwapBuffers, and written with SavePNG.
+//
+// # Meshes and models
+//
+// The renderer keeps a registry of meshes by engine.MeshID. NewRenderer
+// registers the built-in ones: engine.MeshCube, the unit cube, drawn by
+// vertex pulling (the vertex shader reads each cube from the instance
+// buffer, a buffer texture, and builds the three faces that can face the
+// camera from gl_VertexID, all cubes in one glDrawArrays: on llvmpipe a
+// frame of cubes takes about 2.5 times as long with the cube drawn as a
+// regular model, see BenchmarkCubePaths); engine.MeshSphere (model.Sphere of 16 segments) and
+// engine.MeshPlane (model.Plane). A game uploads its own models with
+// NewModel and registers them from engine.MeshFirstGame on; an entity
+// shows one after World.SetMesh:
+//
+//	m, err := gfx.NewModel(loaded) // a *model.Model: a glTF file, model.Sphere(64), ...
+//	if err != nil {
+//		return err // "gfx: NewModel arm.glb: mesh 0 primitive 0: vertex 7: joint 40, the palette has 31 entries"
+//	}
+//	defer m.Delete()
+//	const arm = engine.MeshFirstGame
+//	r.Register(arm, m)          // and world.SetMesh(e, arm) in a fixed system
+//	defer r.Register(arm, nil)  // before m.Delete
+//
+// A Model holds each part's vertices (position, normal, texture
+// coordinates, colour, four joints and their weights) and indices, its
+// morph targets' deltas in a buffer texture, its base colour texture (RGBA8
+// with mipmaps; 1×1 white without one), and the model's rest palette and
+// rest weights. Every part of every model in use is drawn with one
+// glDrawElementsInstanced (OpenGL 4.1 has no base-instance draw: the shader
+// reads instance uFirst + gl_InstanceID of the sorted buffer). The vertex
+// shader (shaders/mesh.vert) morphs the vertex by the part's targets,
+// skins it with the palette (the weighted sum of up to four matrices) and
+// places it by the instance's transform; normals likewise, normalised per
+// fragment. The colour is the base colour factor × the texture × the
+// vertex colour × the instance's colour (World.SetColor still tints a
+// model), lit as the cube is.
+//
+// An instance's Pose picks its palette and weights from the frame's
+// engine.Poses (uploaded once a frame, when a model is in use, into one
+// buffer with the rest palettes of the models drawn); Pose 0, or a pose
+// past Poses.Len, draws the model at rest. A pose for a model holds one
+// engine.Bone per palette entry and one weight per blend-shape weight of
+// the model, in model.Model's order.
+//
+// Instances whose mesh is not registered, or is a deleted Model, are not
+// drawn and are counted in Stats.Unknown.
+//
+// # Limits
+//
+//   - A model: model.MaxPalette (256) palette entries (joints and rigid
+//     mesh nodes), model.MaxTargets (8) morph targets a part,
+//     model.MaxWeights (64) blend-shape weights; four joints a vertex.
+//     NewModel refuses more, naming the model and the part.
+//   - A frame: engine.MaxPoses (65,535) poses; Renderer.MaxInstances
+//     instances (GL_MAX_TEXTURE_BUFFER_SIZE / 3; more are dropped and
+//     counted in Stats.Dropped).
+//   - Buffer textures address GL_MAX_TEXTURE_BUFFER_SIZE texels (OpenGL 4.1
+//     guarantees 65,536; llvmpipe and desktop drivers offer 2^27): a
+//     part's morph targets need 2 × targets × vertices RGB32F texels
+//     (NewModel checks); a frame's pose buffer needs 3 RGBA32F texels a
+//     bone and one 32-bit word per weight and two per pose, counting the
+//     frame's poses and the rest palettes of the models drawn. When the
+//     pose references lie past the words the driver can address, every
+//     model is drawn at rest. At the guaranteed minimum that is about
+//     5,000 bones a frame; llvmpipe's limit is 2,048 times that.
+//   - Parts of more than 65,536 vertices use 32-bit indices, the others
+//     16-bit.
 //
 // # Overlay and GPU timing
 //
@@ -63,7 +133,7 @@
 //	f := &gfx.OverlayPanel{Marks: []float32{6.94, 16.67}} // reused every frame
 //	for !win.ShouldClose() {
 //		gt.Begin()
-//		r.Draw(w, h, clear, cam, rb.Instances)
+//		r.Draw(w, h, clear, cam, rb.Instances, &rb.Poses)
 //		gt.End()
 //		f.Text = append(f.Text[:0], "gpu "...)
 //		if d, ok := gt.Latest(); ok {
@@ -94,15 +164,18 @@
 // Functions that may run every frame (Clear, ReadPixels, CheckError,
 // Renderer.Draw, Renderer.ReadRGBA,
 // Camera.ViewProjection, Overlay.Draw, the GPUTimer's methods) do not allocate on the Go heap; the instance
-// buffer grows on the GPU side only.
+// and pose buffers grow on the GPU side only, and the sort's buffer on
+// the Go side when a frame has more instances than any before.
+// NewModel and Renderer.Register allocate.
 //
 // # Who uses what
 //
-// A game reaches this package for two types: Camera (desktop.Config.Camera,
-// desktop.Runner.Camera) and Light (Runner.Renderer().SetLight). Everything
-// else (Init, the Renderer's drawing, Overlay, GPUTimer, SavePNG) is driven
-// by engine/desktop. The GL helpers (CheckError, ReadPixels, Clear,
+// A game reaches this package for Camera (desktop.Config.Camera,
+// desktop.Runner.Camera), Light (Runner.Renderer().SetLight), and Model
+// (NewModel, Runner.Renderer().Register) to draw meshes of its own.
+// Everything else (Init, the Renderer's drawing, Overlay, GPUTimer,
+// SavePNG) is driven by engine/desktop. The GL helpers (CheckError, ReadPixels, Clear,
 // Program, Mesh, Vertex) stay exported because gfx's own GL tests, in
 // package gfx_test, build their scenes from them, and because a game that
-// replaces the cube renderer starts from them. See docs/api.md.
+// replaces the renderer starts from them. See docs/api.md.
 package gfx

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 )
@@ -41,7 +42,7 @@ func ExampleRenderer() {
 	for frame := 0; frame < 60 && !win.ShouldClose(); frame++ {
 		world.Interpolate(0.5, 1.0/60, engine.DefaultInterpolationConfig(), &rb)
 		w, h := win.FramebufferSize()
-		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances)
+		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances, &rb.Poses)
 		if frame == 59 && w > 0 && h > 0 {
 			// Read before SwapBuffers: afterwards the back buffer is undefined.
 			shot = image.NewRGBA(image.Rect(0, 0, w, h))
@@ -58,4 +59,51 @@ func ExampleRenderer() {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}
+}
+
+// A model of the game's own, registered under a number an entity then
+// shows: a smoother sphere than the built-in engine.MeshSphere, in red.
+func ExampleNewModel() {
+	win, err := platform.Open(platform.DefaultConfig())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer win.Close()
+	if err := gfx.Init(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	r, err := gfx.NewRenderer()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer r.Delete()
+
+	smooth := model.Sphere(64)
+	smooth.Parts[0].Material.BaseColor = [4]float32{1, 0.2, 0.2, 1}
+	m, err := gfx.NewModel(smooth)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err) // names the model and the part
+		return
+	}
+	defer m.Delete()
+	const ball = engine.MeshFirstGame
+	r.Register(ball, m)
+	defer r.Register(ball, nil) // unregister before the model is deleted
+
+	world := engine.NewWorld(1)
+	e := world.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	world.SetMesh(e, ball) // in a game: in a fixed system
+	cam := gfx.Camera{Eye: mgl32.Vec3{0, 1, 3}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 100}
+	var rb engine.RenderBuffer
+	for frame := 0; frame < 60 && !win.ShouldClose(); frame++ {
+		world.Interpolate(1, 1.0/60, engine.DefaultInterpolationConfig(), &rb)
+		w, h := win.FramebufferSize()
+		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, rb.Instances, &rb.Poses)
+		win.SwapBuffers()
+		win.PollEvents()
+	}
+	fmt.Println(r.Stats().DrawCalls, "draw call for", m.Name())
 }

@@ -1,8 +1,21 @@
 package gfx
 
+import "github.com/nebulaengine/nebula/engine"
+
 // PerInstance is the naive per-cube drawing the instanced path is measured
 // and checked against (see perInstance), for the package's external tests.
 type PerInstance = perInstance
 
 // NewPerInstance builds the per-cube baseline beside r.
 func NewPerInstance(r *Renderer) (*PerInstance, error) { return newPerInstance(r) }
+
+// UploadPoses streams p into the pose buffer as Draw does when a model is
+// in use, and returns the number of poses uploaded.
+func (r *Renderer) UploadPoses(p *engine.Poses) int { return r.beginModels(p) }
+
+// SortInstances sorts instances by mesh as Draw does, into the renderer's
+// staging buffer, and returns how many it kept.
+func (r *Renderer) SortInstances(instances []engine.Instance) int {
+	sorted, _ := r.sort(instances)
+	return len(sorted)
+}

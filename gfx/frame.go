@@ -14,21 +14,30 @@ import (
 
 // Draw draws one frame into the bound framebuffer (a window's back
 // buffer): it sets the viewport to width×height, clears colour (to clear,
-// RGBA in [0, 1]) and depth, and draws a lit cube for every instance, seen
-// by cam, with depth testing and back-face culling. The instances are
-// streamed to the GPU (the buffer is orphaned, then written) and drawn with
-// one draw call; the GL calls made do not depend on how many instances
-// there are. Instances beyond MaxInstances are not drawn (Stats.Dropped
-// counts them).
+// RGBA in [0, 1]) and depth, and draws every instance as the mesh
+// registered under its Mesh, seen by cam, lit, with depth testing and
+// back-face culling. A model's instance is skinned and morphed by its
+// Pose, a pose of poses (nil: every model at rest); pose 0, or a pose
+// past poses.Len(), draws the model at rest. A pose for a model must hold
+// a bone per palette entry and a weight per blend-shape weight of the
+// model (as model.Model orders them).
+//
+// The instances are sorted by mesh (a counting sort into a reused buffer;
+// when they all show one mesh they are used as they are), streamed to the
+// GPU (the buffer is orphaned, then written) and drawn with one draw call
+// per mesh in use, or per part of a model: the GL calls made depend on the
+// meshes in use, not on how many instances or poses there are. Instances
+// whose mesh is not registered are not drawn (Stats.Unknown counts them),
+// nor instances beyond MaxInstances (Stats.Dropped).
 //
 // A framebuffer of zero width or height (a minimised window) draws nothing
-// and makes no GL call. Draw does not allocate. In builds with the
-// nebuladebug tag it checks for OpenGL errors afterwards and panics with the
-// error's name.
+// and makes no GL call. Draw does not allocate once its buffers have grown
+// to the frame's needs. In builds with the nebuladebug tag it checks for
+// OpenGL errors afterwards and panics with the error's name.
 //
 // Call it with the renderer's context current; show the frame with the
 // window's SwapBuffers afterwards, and read it back (ReadRGBA) before that.
-func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
+func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instances []engine.Instance, poses *engine.Poses) {
 	if !r.begin("Draw", width, height, clear, cam) {
 		return
 	}
@@ -37,23 +46,219 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		dropped = len(instances) - r.maxInstances
 		instances = instances[:r.maxInstances]
 	}
+	sorted, unknown := r.sort(instances)
 	c := &r.gl
-	draws := 0
-	if n := len(instances); n > 0 {
-		c.useProgram(r.prog)
-		c.uniformMatrix4(r.loc.viewProj, &r.vp)
-		c.uniform3f(r.loc.eye, cam.Eye[0], cam.Eye[1], cam.Eye[2])
-		r.stream(instances)
+	draws, meshes, posed := 0, 0, 0
+	if len(sorted) > 0 {
+		r.stream(sorted)
 		c.activeTexture(gl.TEXTURE0 + instanceTextureUnit)
 		c.bindTexture(gl.TEXTURE_BUFFER, r.tex)
-		c.bindVertexArray(r.vao)
-		c.drawArrays(gl.TRIANGLES, 0, int32(n*verticesPerCube))
-		draws = 1
+		models := false
+		for s, m := range r.meshes {
+			if r.counts[s] == 0 {
+				continue
+			}
+			meshes++
+			if m.pulled {
+				r.drawCubes(cam, r.starts[s], r.counts[s])
+				draws++
+			} else {
+				models = true
+			}
+		}
+		if models {
+			posed = r.beginModels(poses)
+			for s, m := range r.meshes {
+				if r.counts[s] > 0 && !m.pulled {
+					draws += r.drawModel(s, r.starts[s], r.counts[s])
+				}
+			}
+			c.activeTexture(gl.TEXTURE0)
+		}
 		c.bindVertexArray(0)
 	}
-	r.end(len(instances), draws)
+	r.end(len(sorted), draws)
+	r.stats.Unknown = unknown
 	r.stats.Dropped = dropped
+	r.stats.Meshes = meshes
+	r.stats.Poses = posed
 	checkFrame("Renderer.Draw")
+}
+
+// sort counts the instances of every registered mesh into r.counts and
+// returns them sorted by mesh, each mesh's run starting at r.starts, and
+// the number of instances of no registered mesh, left out. When every
+// instance shows the same registered mesh it returns instances itself.
+func (r *Renderer) sort(instances []engine.Instance) (sorted []engine.Instance, unknown int) {
+	counts, starts := r.counts, r.starts
+	clear(counts)
+	clear(starts)
+	if len(instances) == 0 {
+		return nil, 0
+	}
+	// The common frame: every instance shows one mesh.
+	first, same := instances[0].Mesh, true
+	for i := range instances {
+		if instances[i].Mesh != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		if s := r.slotOf(first); s >= 0 && r.meshes[s].live() {
+			counts[s] = int32(len(instances))
+			return instances, 0
+		}
+		return nil, len(instances)
+	}
+
+	// Count, remembering each instance's slot (-1: not registered).
+	if cap(r.which) < len(instances) {
+		r.which = make([]int32, len(instances), max(len(instances), 2*cap(r.which)))
+	}
+	which := r.which[:len(instances)]
+	slot := r.slot
+	for i := range instances {
+		s := int32(-1)
+		if id := int(instances[i].Mesh); id < len(slot) {
+			s = slot[id]
+		}
+		which[i] = s
+		if s >= 0 {
+			counts[s]++
+		} else {
+			unknown++
+		}
+	}
+	n := int32(0)
+	for s, m := range r.meshes {
+		if !m.live() { // a deleted model: its instances are unknown
+			unknown += int(counts[s])
+			counts[s] = 0
+		}
+		starts[s] = n
+		n += counts[s]
+	}
+
+	// Place each instance at the next free index of its mesh's run.
+	if cap(r.staging) < int(n) {
+		r.staging = make([]engine.Instance, n, max(int(n), 2*cap(r.staging)))
+	}
+	staging := r.staging[:n]
+	next := r.next
+	copy(next, starts)
+	for i, s := range which {
+		if s >= 0 && counts[s] > 0 {
+			staging[next[s]] = instances[i]
+			next[s]++
+		}
+	}
+	return staging, unknown
+}
+
+// slotOf returns the slot of the mesh registered as id, or -1.
+func (r *Renderer) slotOf(id engine.MeshID) int32 {
+	if int(id) < len(r.slot) {
+		return r.slot[id]
+	}
+	return -1
+}
+
+// drawCubes draws count cubes from instance first with cube.vert.
+func (r *Renderer) drawCubes(cam Camera, first, count int32) {
+	c := &r.gl
+	c.useProgram(r.prog)
+	c.uniformMatrix4(r.loc.viewProj, &r.vp)
+	c.uniform3f(r.loc.eye, cam.Eye[0], cam.Eye[1], cam.Eye[2])
+	c.bindVertexArray(r.vao)
+	c.drawArrays(gl.TRIANGLES, first*verticesPerCube, count*verticesPerCube)
+}
+
+// beginModels streams the poses, and the rest palette and weights of
+// every model in use (where r.rest says), and sets the state every
+// model's draw shares. It returns the number of poses uploaded.
+//
+// The pose buffer holds the bones (3 RGBA32F texels each: the frame's,
+// then each model's rest palette), the weights from the next whole texel
+// on (the frame's, then each model's rest weights) and the references
+// from the next whole texel on: mesh.vert reads the first two as RGBA32F
+// texels, the last as 32-bit words.
+func (r *Renderer) beginModels(poses *engine.Poses) int {
+	c := &r.gl
+	var bones []engine.Bone
+	var weights []float32
+	var refs []engine.PoseRef
+	if poses != nil {
+		bones, weights, refs = poses.Bones, poses.Weights, poses.Refs
+	}
+	nb, nw := len(bones), len(weights)
+	for s, m := range r.meshes {
+		if r.counts[s] > 0 && !m.pulled {
+			r.rest[s] = restRef{bone: int32(nb), weight: int32(nw)}
+			nb += len(m.restBones)
+			nw += len(m.restWeights)
+		}
+	}
+	boneBytes := nb * boneSize
+	weightBytes := (nw + 3) / 4 * 16
+	refBytes := len(refs) * poseRefSize
+	size := boneBytes + weightBytes + refBytes
+	for r.poseCap < size {
+		r.poseCap *= 2
+	}
+	if size/4 > r.maxTexels {
+		// The references are past what the word view can address: draw
+		// every model at rest rather than with wrong poses.
+		refs = refs[:0]
+	}
+	c.bindBuffer(gl.TEXTURE_BUFFER, r.poseBuf)
+	c.orphan(gl.TEXTURE_BUFFER, r.poseCap, gl.STREAM_DRAW)
+	c.bufferSubData(gl.TEXTURE_BUFFER, 0, len(bones)*boneSize, unsafe.Pointer(unsafe.SliceData(bones)))
+	for s, m := range r.meshes {
+		if r.counts[s] > 0 && !m.pulled {
+			c.bufferSubData(gl.TEXTURE_BUFFER, int(r.rest[s].bone)*boneSize, len(m.restBones)*boneSize, unsafe.Pointer(unsafe.SliceData(m.restBones)))
+		}
+	}
+	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes, 4*len(weights), unsafe.Pointer(unsafe.SliceData(weights)))
+	for s, m := range r.meshes {
+		if r.counts[s] > 0 && !m.pulled {
+			c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+4*int(r.rest[s].weight), 4*len(m.restWeights), unsafe.Pointer(unsafe.SliceData(m.restWeights)))
+		}
+	}
+	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+weightBytes, len(refs)*poseRefSize, unsafe.Pointer(unsafe.SliceData(refs)))
+	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
+
+	l := &r.meshLoc
+	c.useProgram(r.meshProg)
+	c.uniformMatrix4(l.viewProj, &r.vp)
+	c.uniform4i(l.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
+	c.activeTexture(gl.TEXTURE0 + poseTextureUnit)
+	c.bindTexture(gl.TEXTURE_BUFFER, r.poseTex)
+	c.activeTexture(gl.TEXTURE0 + poseWordTextureUnit)
+	c.bindTexture(gl.TEXTURE_BUFFER, r.poseWordTex)
+	return len(refs)
+}
+
+// drawModel draws count instances of the model in slot s from instance
+// first, one draw call per part, and returns the number of draw calls.
+func (r *Renderer) drawModel(s int, first, count int32) int {
+	c := &r.gl
+	l := &r.meshLoc
+	m := r.meshes[s]
+	c.uniform2i(l.rest, r.rest[s].bone, r.rest[s].weight)
+	for i := range m.parts {
+		p := &m.parts[i]
+		c.bindVertexArray(p.vao)
+		c.activeTexture(gl.TEXTURE0 + targetTextureUnit)
+		c.bindTexture(gl.TEXTURE_BUFFER, p.targetTex)
+		c.activeTexture(gl.TEXTURE0 + colorTextureUnit)
+		c.bindTexture(gl.TEXTURE_2D, p.texture)
+		c.uniform4i(l.part, first, p.numTargets, p.influences, p.firstWeight)
+		col := &p.baseColor
+		c.uniform4f(l.baseColor, col[0], col[1], col[2], col[3])
+		c.drawElementsInstanced(gl.TRIANGLES, p.indices, p.indexType, count)
+	}
+	return len(m.parts)
 }
 
 // stream copies the instances into the instance buffer. The buffer is
@@ -82,7 +287,7 @@ func (r *Renderer) begin(method string, width, height int, clear [4]float32, cam
 	r.mustLive(method)
 	c := &r.gl
 	c.calls = 0
-	r.stats = Stats{InstanceBufferBytes: r.bufCap}
+	r.stats = Stats{InstanceBufferBytes: r.bufCap, PoseBufferBytes: r.poseCap}
 	if width <= 0 || height <= 0 {
 		return false
 	}
@@ -106,4 +311,5 @@ func (r *Renderer) end(instances, draws int) {
 	r.stats.DrawCalls = draws
 	r.stats.GLCalls = r.gl.calls
 	r.stats.InstanceBufferBytes = r.bufCap
+	r.stats.PoseBufferBytes = r.poseCap
 }

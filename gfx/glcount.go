@@ -61,3 +61,19 @@ func (c *glCounter) drawArrays(mode uint32, first, count int32) {
 func (c *glCounter) activeTexture(unit uint32) { c.calls++; gl.ActiveTexture(unit) }
 
 func (c *glCounter) bindTexture(target, tex uint32) { c.calls++; gl.BindTexture(target, tex) }
+
+func (c *glCounter) uniform4i(loc int32, x, y, z, w int32) { c.calls++; gl.Uniform4i(loc, x, y, z, w) }
+
+func (c *glCounter) uniform4f(loc int32, x, y, z, w float32) {
+	c.calls++
+	gl.Uniform4f(loc, x, y, z, w)
+}
+
+// drawElementsInstanced draws count indices of the bound element buffer
+// from its start, instances times.
+func (c *glCounter) drawElementsInstanced(mode uint32, count int32, xtype uint32, instances int32) {
+	c.calls++
+	gl.DrawElementsInstanced(mode, count, xtype, nil, instances)
+}
+
+func (c *glCounter) uniform2i(loc int32, x, y int32) { c.calls++; gl.Uniform2i(loc, x, y) }

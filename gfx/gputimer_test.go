@@ -39,12 +39,12 @@ func TestGPUTimerMeasuresFrames(t *testing.T) {
 	)
 	onMain(func() {
 		tm.Begin()
-		r.Draw(w, h, black, testCamera, insts)
+		r.Draw(w, h, black, testCamera, insts, nil)
 		tm.End()
 		_, firstOK = tm.Latest()
 		for frames = 1; frames < 500 && !ok; frames++ {
 			tm.Begin()
-			r.Draw(w, h, black, testCamera, insts)
+			r.Draw(w, h, black, testCamera, insts, nil)
 			tm.End()
 			d, ok = tm.Latest()
 		}
@@ -68,7 +68,7 @@ func TestGPUTimerMeasuresFrames(t *testing.T) {
 	var last time.Duration
 	onMain(func() {
 		tm.Begin()
-		r.Draw(w, h, black, testCamera, insts)
+		r.Draw(w, h, black, testCamera, insts, nil)
 		tm.End()
 		gl.Finish()
 		last, ok = tm.Latest()
@@ -97,7 +97,7 @@ func TestGPUTimerNeverWaits(t *testing.T) {
 	onMain(func() {
 		for range frames {
 			tm.Begin()
-			r.Draw(w, h, black, testCamera, insts)
+			r.Draw(w, h, black, testCamera, insts, nil)
 			tm.End()
 		}
 		gl.Finish()
@@ -125,7 +125,7 @@ func TestGPUTimerDoesNotAllocate(t *testing.T) {
 	onMain(func() {
 		allocs = testing.AllocsPerRun(100, func() {
 			tm.Begin()
-			r.Draw(w, h, black, testCamera, insts)
+			r.Draw(w, h, black, testCamera, insts, nil)
 			tm.End()
 			tm.Latest()
 		})

@@ -43,7 +43,7 @@ func overlayFrame(t testing.TB, r *gfx.Renderer, o *gfx.Overlay, w, h int, insts
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
 	onMain(func() {
-		r.Draw(w, h, sceneClear, testCamera, insts)
+		r.Draw(w, h, sceneClear, testCamera, insts, nil)
 		if f != nil {
 			o.Draw(w, h, f)
 		}
@@ -319,7 +319,7 @@ func TestOverlayEmptyFramebufferDrawsNothing(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
 	onMain(func() {
-		r.Draw(w, h, sceneClear, testCamera, nil)
+		r.Draw(w, h, sceneClear, testCamera, nil, nil)
 		for _, size := range [][2]int{{0, 0}, {w, 0}, {0, h}, {-1, -1}} {
 			o.Draw(size[0], size[1], fullOverlayPanel())
 		}
@@ -374,7 +374,7 @@ func TestOverlayDrawDoesNotAllocate(t *testing.T) {
 			check()
 		})
 		allocs["Frame+Draw"] = testing.AllocsPerRun(50, func() {
-			r.Draw(w, h, sceneClear, testCamera, insts)
+			r.Draw(w, h, sceneClear, testCamera, insts, nil)
 			o.Draw(w, h, f)
 			check()
 		})
@@ -409,7 +409,7 @@ func BenchmarkOverlayDraw(b *testing.B) {
 	b.ReportAllocs()
 	var err error
 	onMain(func() {
-		r.Draw(w, h, sceneClear, testCamera, nil)
+		r.Draw(w, h, sceneClear, testCamera, nil, nil)
 		for b.Loop() {
 			o.Draw(w, h, f)
 		}

@@ -96,11 +96,6 @@ func (p *perInstance) Delete() {
 
 func (c *glCounter) uniform1f(loc int32, x float32) { c.calls++; gl.Uniform1f(loc, x) }
 
-func (c *glCounter) uniform4f(loc int32, x, y, z, w float32) {
-	c.calls++
-	gl.Uniform4f(loc, x, y, z, w)
-}
-
 // drawElements draws count indices of the bound element buffer from its
 // start.
 func (c *glCounter) drawElements(mode uint32, count int32, xtype uint32) {

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/shaders"
 )
 
@@ -25,12 +26,25 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Pose)-46]
 )
 
+// The renderer uploads engine.Poses' slices as they are too.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(engine.Bone{})-boneSize]
+	_ = [1]struct{}{}[unsafe.Sizeof(engine.PoseRef{})-poseRefSize]
+)
+
+// boneSize and poseRefSize are the sizes of an engine.Bone (3 RGBA32F
+// texels) and an engine.PoseRef (2 words) in the pose buffer.
+const (
+	boneSize    = 48
+	poseRefSize = 8
+)
+
 // instanceSize is the size of one engine.Instance in the instance buffer.
 const instanceSize = int(unsafe.Sizeof(engine.Instance{}))
 
-// instanceWords is instanceSize in the 32-bit texels of the buffer texture
-// cube.vert reads the instances through.
-const instanceWords = instanceSize / 4
+// instanceTexels is instanceSize in the texels (four 32-bit words each) of
+// the buffer texture the shaders read the instances through.
+const instanceTexels = instanceSize / 16
 
 // verticesPerCube is how many vertices cube.vert makes of each instance:
 // three faces, two triangles each.
@@ -64,52 +78,103 @@ func DefaultLight() Light {
 type Stats struct {
 	// Width and Height are the framebuffer size the frame was drawn at.
 	Width, Height int
-	// Instances is the number of cubes drawn.
+	// Instances is the number of instances drawn.
 	Instances int
+	// Unknown is the number of instances not drawn because their Mesh is
+	// not registered (or is a deleted Model).
+	Unknown int
 	// Dropped is the number of instances Draw was given beyond
 	// Renderer.MaxInstances, which it did not draw. It is 0 unless a
-	// frame asks for more cubes than the driver's buffer textures can hold.
+	// frame asks for more instances than the driver's buffer textures can
+	// hold.
 	Dropped int
-	// DrawCalls is the number of draw calls: 1 for a frame with
-	// instances, 0 when nothing was drawn.
+	// Meshes is the number of meshes in use: registered meshes with at
+	// least one instance drawn.
+	Meshes int
+	// Poses is the number of poses uploaded: those of the Poses given to
+	// Draw, when a model (not the cube) is in use.
+	Poses int
+	// DrawCalls is the number of draw calls: one for the cubes, one per
+	// part of every model in use.
 	DrawCalls int
 	// GLCalls is the number of OpenGL calls the frame made, draw calls
-	// included. For Draw it is the same for any number of instances above
-	// zero. The error check of nebuladebug builds is not counted.
+	// included. For Draw it depends on the meshes in use and their parts
+	// only, not on the number of instances or poses. The error check of
+	// nebuladebug builds is not counted.
 	GLCalls int
 	// InstanceBufferBytes is the capacity of the GPU buffer the instances
 	// are streamed to. It doubles when a frame needs more and never shrinks.
 	InstanceBufferBytes int
+	// PoseBufferBytes is the capacity of the GPU buffer the poses are
+	// streamed to, likewise.
+	PoseBufferBytes int
 }
 
-// Renderer draws cubes, one per engine.Instance, lit by one directional
-// light, with one draw call per frame.
+// Renderer draws one engine.Instance at a time as the mesh its Mesh names,
+// lit by one directional light, with one draw call per mesh (per part of a
+// model) in use.
 //
-// The instances are streamed every frame into a buffer that the vertex
-// shader reads as a buffer texture, and one glDrawArrays makes every cube's
-// vertices from gl_VertexID (see shaders/cube.vert). This is instancing
-// done in the shader ("vertex pulling") rather than with attribute
-// divisors: the GPU work is the same on hardware, but software rasterisers
-// such as Mesa's llvmpipe run their whole vertex pipeline once per instance
-// of an instanced draw, and one large draw is much cheaper there.
+// Meshes are registered by number (Register): NewRenderer registers the
+// built-in engine.MeshCube, engine.MeshSphere and engine.MeshPlane, and a
+// game registers its own Models from engine.MeshFirstGame on.
+//
+// Every frame the instances are sorted by mesh and streamed into one
+// buffer, which the vertex shaders read as a buffer texture. The cubes are
+// drawn by one glDrawArrays that makes every cube's vertices from
+// gl_VertexID (see shaders/cube.vert): instancing done in the shader
+// ("vertex pulling") rather than with an instanced draw. The GPU work is
+// the same on hardware, but software rasterisers such as Mesa's llvmpipe
+// run their whole vertex pipeline once per instance of an instanced draw,
+// and one large draw is much cheaper there. Every part of every other
+// model in use is drawn with one glDrawElementsInstanced (see
+// shaders/mesh.vert), skinned and morphed by the instance's pose.
 //
 // Every method must be called on the thread where the OpenGL context the
 // renderer was made in is current (the main thread), with that context
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
-	prog   Program // cube.vert + cube.frag
-	vao    uint32  // an empty vertex array: cube.vert has no attributes
-	buf    uint32  // the instance buffer
-	tex    uint32  // the buffer texture over buf that cube.vert reads
-	bufCap int     // buf's capacity in bytes
+	prog     Program // cube.vert + cube.frag
+	meshProg Program // mesh.vert + mesh.frag
+	vao      uint32  // an empty vertex array: cube.vert has no attributes
+	buf      uint32  // the instance buffer
+	tex      uint32  // the buffer texture over buf that both programs read
+	bufCap   int     // buf's capacity in bytes
+
+	poseBuf     uint32 // the frame's poses: bones, weights, references
+	poseTex     uint32 // poseBuf as RGBA32F texels
+	poseWordTex uint32 // poseBuf as 32-bit words
+	poseCap     int    // poseBuf's capacity in bytes
 
 	// maxInstances is how many instances one buffer texture can address
-	// (GL_MAX_TEXTURE_BUFFER_SIZE words).
-	maxInstances int
+	// (GL_MAX_TEXTURE_BUFFER_SIZE words); maxTexels is that size.
+	maxInstances, maxTexels int
 
 	loc struct { // uniform locations in prog
 		viewProj, eye, lightDir, ambient, diffuse, instances int32
 	}
+	meshLoc struct { // uniform locations in meshProg
+		viewProj, lightDir, ambient, diffuse      int32
+		frame, part, rest, baseColor              int32
+		instances, poses, poseWords, targets, tex int32
+	}
+
+	// The registry: meshes[slot[id]] is the model registered as id, for
+	// the ids with slot[id] >= 0. Slots are kept in increasing id order.
+	slot   []int32
+	meshes []*Model
+	ids    []engine.MeshID // ids[s] is the id of meshes[s]
+	owned  []*Model        // the built-in models, deleted with the renderer
+	cube   *Model          // the built-in cube: the vertex-pulling path
+
+	// Per frame: instances per slot, then where each slot's run starts
+	// in staging, and the instances sorted by mesh; where each model's
+	// rest palette and weights are in the pose buffer.
+	counts  []int32
+	starts  []int32
+	next    []int32 // the next free index of each slot's run, while sorting
+	which   []int32 // each instance's slot, while sorting
+	staging []engine.Instance
+	rest    []restRef
 
 	// vp is the current frame's view-projection matrix. It lives here, not
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
@@ -122,10 +187,21 @@ type Renderer struct {
 	stats Stats
 }
 
-// NewRenderer builds the renderer's program (from shaders.FS), the empty
-// mesh and the instance buffer. A context must be current and Init must
-// have been called. Errors name what failed; shader errors are
-// *ShaderError.
+// sphereSegments is the built-in sphere's resolution (model.Sphere): 153
+// vertices, 224 triangles. Software rasterisers pay per triangle (llvmpipe
+// about 150 ns, culled or not), so a thousand spheres of 24 segments (528
+// triangles) cost about 75 ms a frame there; a game that wants a rounder
+// sphere registers model.Sphere(n) of its own.
+const sphereSegments = 16
+
+// minPoseCapacity is the pose buffer's first capacity in bytes.
+const minPoseCapacity = 16 << 10
+
+// NewRenderer builds the renderer's programs (from shaders.FS), the
+// instance and pose buffers and the built-in meshes: the cube (drawn by
+// vertex pulling), model.Sphere and model.Plane. A context must be current
+// and Init must have been called. Errors name what failed; shader errors
+// are *ShaderError.
 func NewRenderer() (*Renderer, error) {
 	mustBeLoaded("NewRenderer")
 	r := &Renderer{}
@@ -150,34 +226,161 @@ func NewRenderer() (*Renderer, error) {
 	if u.err != nil {
 		return nil, u.err
 	}
+	if r.meshProg, err = NewProgram(shaders.FS, "mesh.vert", "mesh.frag"); err != nil {
+		return nil, err
+	}
+	if err := checkAttribs(r.meshProg, "mesh.vert", map[string]int32{
+		"aPos": attrPos, "aNormal": attrNormal, "aUV": attrUV, "aColor": attrColor, "aJoints": attrJoints, "aWeights": attrWeights,
+	}); err != nil {
+		return nil, err
+	}
+	u = uniforms{prog: r.meshProg, files: "mesh.vert + mesh.frag"}
+	ml := &r.meshLoc
+	ml.viewProj = u.find("uViewProj")
+	ml.lightDir = u.find("uLightDir")
+	ml.ambient = u.find("uAmbient")
+	ml.diffuse = u.find("uDiffuse")
+	ml.frame = u.find("uFrame")
+	ml.part = u.find("uPart")
+	ml.rest = u.find("uRest")
+	ml.baseColor = u.find("uBaseColor")
+	ml.instances = u.find("uInstances")
+	ml.poses = u.find("uPoses")
+	ml.poseWords = u.find("uPoseWords")
+	ml.targets = u.find("uTargets")
+	ml.tex = u.find("uTexture")
+	if u.err != nil {
+		return nil, u.err
+	}
 
 	var maxTexels int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &maxTexels)
-	r.maxInstances = int(maxTexels) / instanceWords
+	r.maxTexels = int(maxTexels)
+	r.maxInstances = int(maxTexels) / instanceTexels
 
-	// The instance buffer, read through a buffer texture of 32-bit words
-	// on texture unit 0; the vertex array stays empty (cube.vert has no
+	// The instance buffer, read through a buffer texture of four 32-bit
+	// words a texel on texture unit 0; the vertex array stays empty (cube.vert has no
 	// attributes) but the core profile needs one bound to draw.
 	gl.GenVertexArrays(1, &r.vao)
-	gl.GenBuffers(1, &r.buf)
-	gl.GenTextures(1, &r.tex)
-	gl.BindBuffer(gl.TEXTURE_BUFFER, r.buf)
 	r.bufCap = minInstanceCapacity * instanceSize
-	gl.BufferData(gl.TEXTURE_BUFFER, r.bufCap, nil, gl.STREAM_DRAW)
-	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
-	gl.BindTexture(gl.TEXTURE_BUFFER, r.tex)
-	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32UI, r.buf)
+	r.buf, r.tex = newStreamTexture(gl.RGBA32UI, r.bufCap)
+	// The pose buffer, read as RGBA32F texels (bones, weights) and as
+	// 32-bit words (references).
+	r.poseCap = minPoseCapacity
+	r.poseBuf, r.poseTex = newStreamTexture(gl.RGBA32F, r.poseCap)
+	gl.GenTextures(1, &r.poseWordTex)
+	gl.BindTexture(gl.TEXTURE_BUFFER, r.poseWordTex)
+	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32UI, r.poseBuf)
 	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+
 	gl.UseProgram(uint32(r.prog))
 	gl.Uniform1i(r.loc.instances, instanceTextureUnit)
+	gl.UseProgram(uint32(r.meshProg))
+	gl.Uniform1i(ml.instances, instanceTextureUnit)
+	gl.Uniform1i(ml.poses, poseTextureUnit)
+	gl.Uniform1i(ml.poseWords, poseWordTextureUnit)
+	gl.Uniform1i(ml.targets, targetTextureUnit)
+	gl.Uniform1i(ml.tex, colorTextureUnit)
 	gl.UseProgram(0)
 
 	r.SetLight(DefaultLight())
 	if err := CheckError(); err != nil {
 		return nil, fmt.Errorf("gfx: NewRenderer: %w", err)
 	}
+
+	r.cube = &Model{name: "cube", pulled: true}
+	r.Register(engine.MeshCube, r.cube)
+	for _, b := range []struct {
+		id engine.MeshID
+		m  *model.Model
+	}{{engine.MeshSphere, model.Sphere(sphereSegments)}, {engine.MeshPlane, model.Plane()}} {
+		m, err := NewModel(b.m)
+		if err != nil {
+			return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
+		}
+		r.owned = append(r.owned, m)
+		r.Register(b.id, m)
+	}
 	ok = true
 	return r, nil
+}
+
+// newStreamTexture makes a buffer of size bytes for streaming and a
+// buffer texture of the given format over it, leaving both unbound.
+func newStreamTexture(format uint32, size int) (buf, tex uint32) {
+	gl.GenBuffers(1, &buf)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, buf)
+	gl.BufferData(gl.TEXTURE_BUFFER, size, nil, gl.STREAM_DRAW)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
+	gl.GenTextures(1, &tex)
+	gl.BindTexture(gl.TEXTURE_BUFFER, tex)
+	gl.TexBuffer(gl.TEXTURE_BUFFER, format, buf)
+	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+	return buf, tex
+}
+
+// Register makes the renderer draw m for every instance whose Mesh is id,
+// from the next Draw on, replacing what was registered as id; a nil m
+// unregisters id (its instances are then counted in Stats.Unknown and
+// not drawn). The renderer does not own m: delete it after unregistering
+// it, or after deleting the renderer. Registering a model as
+// engine.MeshCube replaces the built-in cube's vertex-pulling path; Mesh
+// returns what is registered, to put it back later. It panics if m has
+// been deleted.
+func (r *Renderer) Register(id engine.MeshID, m *Model) {
+	r.mustLive("Register")
+	if m != nil && !m.live() {
+		panic(fmt.Sprintf("gfx: Renderer.Register(%d, %s): the model has been deleted", id, m.name))
+	}
+	s := int32(-1)
+	if int(id) < len(r.slot) {
+		s = r.slot[id]
+	}
+	switch {
+	case s >= 0 && m != nil:
+		r.meshes[s] = m
+		return
+	case s >= 0: // unregister: remove the slot, keeping the others in id order
+		r.meshes = append(r.meshes[:s], r.meshes[s+1:]...)
+		r.ids = append(r.ids[:s], r.ids[s+1:]...)
+	case m != nil: // a new slot, in id order
+		for int(id) >= len(r.slot) {
+			r.slot = append(r.slot, -1)
+		}
+		s = int32(len(r.ids))
+		for s > 0 && r.ids[s-1] > id {
+			s--
+		}
+		r.ids = append(r.ids[:s], append([]engine.MeshID{id}, r.ids[s:]...)...)
+		r.meshes = append(r.meshes[:s], append([]*Model{m}, r.meshes[s:]...)...)
+	default:
+		return
+	}
+	for i := range r.slot {
+		r.slot[i] = -1
+	}
+	for s, id := range r.ids {
+		r.slot[id] = int32(s)
+	}
+	r.counts = make([]int32, len(r.ids))
+	r.starts = make([]int32, len(r.ids))
+	r.next = make([]int32, len(r.ids))
+	r.rest = make([]restRef, len(r.ids))
+}
+
+// restRef locates a model's rest palette and weights in a frame's pose
+// buffer: its first bone and its first weight.
+type restRef struct{ bone, weight int32 }
+
+// Mesh returns the model registered as id, or nil. For engine.MeshCube
+// it is at first the built-in cube, a Model without GPU objects of its
+// own that stands for the vertex-pulling path.
+func (r *Renderer) Mesh(id engine.MeshID) *Model {
+	r.mustLive("Mesh")
+	if int(id) < len(r.slot) && r.slot[id] >= 0 {
+		return r.meshes[r.slot[id]]
+	}
+	return nil
 }
 
 // checkAttribs checks that the program's attributes sit at the locations
@@ -219,35 +422,40 @@ func (r *Renderer) SetLight(l Light) {
 	gl.Uniform3f(r.loc.lightDir, d[0], d[1], d[2])
 	gl.Uniform1f(r.loc.ambient, l.Ambient)
 	gl.Uniform1f(r.loc.diffuse, l.Diffuse)
+	gl.UseProgram(uint32(r.meshProg))
+	gl.Uniform3f(r.meshLoc.lightDir, d[0], d[1], d[2])
+	gl.Uniform1f(r.meshLoc.ambient, l.Ambient)
+	gl.Uniform1f(r.meshLoc.diffuse, l.Diffuse)
 	gl.UseProgram(0)
 	r.light = Light{Dir: d, Ambient: l.Ambient, Diffuse: l.Diffuse}
 }
 
 // MaxInstances is the most instances one Draw draws: the driver's
-// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 12 words of an instance.
-// OpenGL 4.1 guarantees only 5,461, but desktop drivers offer millions
-// (llvmpipe: 11,184,810).
+// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 3 texels (of four 32-bit
+// words) of an instance. OpenGL 4.1 guarantees only 21,845, but desktop
+// drivers offer millions (llvmpipe: 44,739,242).
 func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
 
 // Stats returns what the last Draw did.
 func (r *Renderer) Stats() Stats { return r.stats }
 
-// Delete frees the renderer's GPU objects. Using the renderer afterwards
-// panics; deleting it again does nothing.
+// Delete frees the renderer's GPU objects and its built-in models (not the
+// models a game registered). Using the renderer afterwards panics;
+// deleting it again does nothing.
 func (r *Renderer) Delete() {
 	r.prog.Delete()
-	if r.vao != 0 {
-		gl.DeleteVertexArrays(1, &r.vao)
-		r.vao = 0
+	r.meshProg.Delete()
+	deleteVertexArray(&r.vao)
+	deleteTexture(&r.tex)
+	deleteBuffer(&r.buf)
+	deleteTexture(&r.poseTex)
+	deleteTexture(&r.poseWordTex)
+	deleteBuffer(&r.poseBuf)
+	for _, m := range r.owned {
+		m.Delete()
 	}
-	if r.tex != 0 {
-		gl.DeleteTextures(1, &r.tex)
-		r.tex = 0
-	}
-	if r.buf != 0 {
-		gl.DeleteBuffers(1, &r.buf)
-		r.buf = 0
-	}
+	r.owned = nil
+	r.slot, r.meshes, r.ids = nil, nil, nil
 }
 
 func (r *Renderer) mustLive(method string) {

@@ -28,7 +28,9 @@ func BenchmarkRenderer(b *testing.B) {
 		name string
 		draw func(w, h int, clear [4]float32, cam gfx.Camera, insts []engine.Instance)
 	}{
-		{"instanced-10k", r.Draw},
+		{"instanced-10k", func(w, h int, clear [4]float32, cam gfx.Camera, insts []engine.Instance) {
+			r.Draw(w, h, clear, cam, insts, nil)
+		}},
 		{"per-cube-10k", per.Draw},
 	}
 	fps := make(map[string]float64, len(paths))

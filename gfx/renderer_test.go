@@ -82,7 +82,7 @@ func frame(t testing.TB, r *gfx.Renderer, w, h int, clear [4]float32, cam gfx.Ca
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
 	onMain(func() {
-		r.Draw(w, h, clear, cam, insts)
+		r.Draw(w, h, clear, cam, insts, nil)
 		glErr = gfx.CheckError()
 		readErr = r.ReadRGBA(img)
 	})
@@ -363,7 +363,7 @@ func TestScreenshotPNGMatchesFramebuffer(t *testing.T) {
 	raw := make([]byte, 4*w*h)
 	var glErr, readErr, rawErr error
 	onMain(func() {
-		r.Draw(w, h, [4]float32{0.2, 0.4, 0.6, 1}, testCamera, insts)
+		r.Draw(w, h, [4]float32{0.2, 0.4, 0.6, 1}, testCamera, insts, nil)
 		glErr = gfx.CheckError()
 		readErr = r.ReadRGBA(img)
 		rawErr = gfx.ReadPixels(0, 0, w, h, raw)
@@ -424,7 +424,7 @@ func TestGLCallsPerFrameDoNotGrowWithInstances(t *testing.T) {
 		var s gfx.Stats
 		var err error
 		onMain(func() {
-			r.Draw(w, h, black, testCamera, insts)
+			r.Draw(w, h, black, testCamera, insts, nil)
 			s = r.Stats()
 			err = gfx.CheckError()
 		})
@@ -454,7 +454,7 @@ func TestEmptyFramebufferDrawsNothing(t *testing.T) {
 		var s gfx.Stats
 		var glErr, readErr error
 		onMain(func() {
-			r.Draw(size[0], size[1], [4]float32{1, 0, 0, 1}, testCamera, insts)
+			r.Draw(size[0], size[1], [4]float32{1, 0, 0, 1}, testCamera, insts, nil)
 			s = r.Stats()
 			glErr = gfx.CheckError()
 			readErr = gfx.ReadPixels(w/2, h/2, 1, 1, pixel)
@@ -497,17 +497,17 @@ func TestDrawDoesNotAllocate(t *testing.T) {
 		}
 	}
 	onMain(func() {
-		r.Draw(w, h, black, testCamera, rb.Instances) // grows the instance buffer
+		r.Draw(w, h, black, testCamera, rb.Instances, &rb.Poses) // grows the instance buffer
 		check()
 		alpha := float32(0)
 		allocs["Interpolate+Draw"] = testing.AllocsPerRun(50, func() {
 			alpha = float32(math.Mod(float64(alpha)+0.1, 1))
 			world.Interpolate(alpha, 1.0/60, cfg, &rb)
-			r.Draw(w, h, black, testCamera, rb.Instances)
+			r.Draw(w, h, black, testCamera, rb.Instances, &rb.Poses)
 			check()
 		})
 		allocs["Draw+ReadRGBA"] = testing.AllocsPerRun(20, func() {
-			r.Draw(w, h, black, testCamera, rb.Instances)
+			r.Draw(w, h, black, testCamera, rb.Instances, &rb.Poses)
 			check()
 			if e := r.ReadRGBA(img); e != nil && err == nil {
 				err = e
@@ -564,7 +564,7 @@ func TestDeletedRendererPanics(t *testing.T) {
 		r.Delete()
 		r.Delete() // idempotent
 		defer func() { got = recover() }()
-		r.Draw(w, h, black, testCamera, nil)
+		r.Draw(w, h, black, testCamera, nil, nil)
 	})
 	if msg, _ := got.(string); !strings.HasPrefix(msg, "gfx: ") {
 		t.Errorf("Frame on a deleted Renderer panicked with %v, want a message starting with \"gfx: \"", got)

@@ -33,7 +33,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 GO=${GO:-go}
 timeout=${CROSSARCH_TIMEOUT:-3m}
-packages=(./engine ./engine/detmath ./engine/replay ./cmd/nebula-demo/scene)
+packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./cmd/nebula-demo/scene)
 
 host=$("$GO" env GOHOSTARCH)
 tmp=$(mktemp -d)

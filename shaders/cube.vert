@@ -1,8 +1,10 @@
 #version 410 core
 
-// The lit cube, every instance in one draw call: gfx.Renderer.Frame calls
-// glDrawArrays(GL_TRIANGLES, 0, 18 * instances) with no vertex attributes,
-// and this shader builds each vertex from gl_VertexID ("vertex pulling").
+// The lit cube, every instance in one draw call: gfx.Renderer.Draw sorts
+// the instances by mesh, the cubes' run from instance first on, and calls
+// glDrawArrays(GL_TRIANGLES, 18 * first, 18 * cubes) with no vertex
+// attributes; this shader builds each vertex from gl_VertexID ("vertex
+// pulling"), which counts from the draw's first vertex.
 //
 // Vertices 18k .. 18k+17 belong to instance k: the three faces of its cube
 // that can face the camera, two triangles (six vertices) each. Of the two
@@ -14,14 +16,14 @@
 // every cube, the driver processes vertices in large batches instead of
 // per instance.
 //
-// uInstances is the instance buffer as a buffer texture of 32-bit words
-// (GL_R32UI), one engine.Instance per 12 words, exactly as the renderer
-// streams []engine.Instance:
+// uInstances is the instance buffer as a buffer texture of 4 32-bit words
+// a texel (GL_RGBA32UI), one engine.Instance per 3 texels (12 words),
+// exactly as the renderer streams []engine.Instance:
 //   word  0- 2  position    3 x float
 //   word  3- 6  rotation    a unit quaternion stored W FIRST (w, x, y, z)
 //   word  7- 9  scale       3 x float, none negative
 //   word 10     colour      4 bytes RGBA, normalised to [0, 1]
-//   word 11     mesh and pose (16 bits each), unused here
+//   word 11     mesh and pose (16 bits each), unused here (mesh.vert reads the pose)
 //
 // A face is flat and the light directional, so the light is worked out here,
 // once per vertex, and the fragment shader only writes the colour.
@@ -47,19 +49,20 @@ const vec2 corners[6] = vec2[6](
     vec2(-1, -1), vec2(1, -1), vec2(1, 1),
     vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
 
-float word(int i) { return uintBitsToFloat(texelFetch(uInstances, i).r); }
-
 void main() {
     int instance = gl_VertexID / 18;
     int r = gl_VertexID - 18 * instance;
     int axis = r / 6; // 0, 1, 2: the face across local x, y or z
     vec2 c = corners[r - 6 * axis];
 
-    int b = 12 * instance;
-    vec3 pos = vec3(word(b), word(b + 1), word(b + 2));
-    vec4 rot = vec4(word(b + 3), word(b + 4), word(b + 5), word(b + 6));
-    vec3 scale = vec3(word(b + 7), word(b + 8), word(b + 9));
-    vec4 color = unpackUnorm4x8(texelFetch(uInstances, b + 10).r);
+    int b = 3 * instance;
+    uvec4 i0 = texelFetch(uInstances, b);
+    uvec4 i1 = texelFetch(uInstances, b + 1);
+    uvec4 i2 = texelFetch(uInstances, b + 2);
+    vec3 pos = uintBitsToFloat(i0.xyz);
+    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
+    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
+    vec4 color = unpackUnorm4x8(i2.z);
 
     // The camera in the cube's frame (the inverse rotation) picks the side.
     vec3 eye = rotate(vec4(rot.x, -rot.yzw), uEye - pos);

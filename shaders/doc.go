@@ -15,6 +15,21 @@
 //     face: one directional light plus ambient.
 //   - cube.frag: writes the colour cube.vert lit (a face is flat, so its
 //     colour is the same across it).
+//   - mesh.vert: a part of a model (gfx.Model), every instance that shows
+//     the model in one glDrawElementsInstanced. Its vertex attributes are
+//     position (location 0), normal (1), texture coordinates (2), colour
+//     (3, normalised bytes), four joints (4, a uvec4 of 16-bit indices)
+//     and their weights (5). It reads the instance at uPart.x +
+//     gl_InstanceID from the same instance buffer as cube.vert (the
+//     renderer sorts the instances by mesh, and OpenGL 4.1 has no
+//     base-instance draw), morphs the vertex by the part's morph targets
+//     (a buffer texture indexed by target and gl_VertexID) with the pose's
+//     weights, skins it with the pose's palette (both from the frame's
+//     pose buffer, or from the model's rest palette and weights for pose
+//     0) and places it by the instance's position, rotation and scale.
+//   - mesh.frag: the base colour factor, vertex colour and instance colour
+//     times the base colour texture, lit per fragment with the same light
+//     as the cube.
 //   - cube_single.vert: the cube mesh transformed by uniforms, one draw call
 //     per cube; only gfx's deliberately naive baseline (in its tests),
 //     kept to measure the one-call path against.

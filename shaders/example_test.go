@@ -20,6 +20,8 @@ func ExampleFS() {
 	// cube_single.vert
 	// lines.frag
 	// lines.vert
+	// mesh.frag
+	// mesh.vert
 	// overlay.frag
 	// overlay.vert
 }

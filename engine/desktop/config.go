@@ -85,8 +85,8 @@ type Config struct {
 	// the engine's Input: a networked client sends its player's input to
 	// the server, and the simulation sees it in the confirmed ticks.
 	Input InputSink
-	// Drawer draws each frame (see Drawer); nil draws the instances as lit
-	// cubes with the runner's gfx.Renderer.
+	// Drawer draws each frame (see Drawer); nil draws the instances as
+	// their meshes with the runner's gfx.Renderer.
 	Drawer Drawer
 	// OverlayText, if set, appends the game's own line to the overlay's
 	// text, after the diagnostics (for example a score): it is called

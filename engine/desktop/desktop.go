@@ -305,7 +305,7 @@ func (r *Runner) iconify(iconified bool) {
 // clear colour, and remembers what it drew for Screenshot.
 func (r *Runner) draw() {
 	w, h := r.win.FramebufferSize()
-	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances}
+	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances, Poses: &r.e.Render.Poses}
 	r.drawn.ok, r.drawn.view = true, v
 	r.drawer.Draw(v)
 }
@@ -505,7 +505,7 @@ func (r *Runner) Screenshot(path string) error {
 		return fmt.Errorf("desktop: screenshot %s: %w", path, errWindowLost)
 	}
 	v := d.view
-	v.Instances = r.e.Render.Instances
+	v.Instances, v.Poses = r.e.Render.Instances, &r.e.Render.Poses
 	if r.shot == nil || r.shot.Rect.Dx() != v.Width || r.shot.Rect.Dy() != v.Height {
 		r.shot = image.NewRGBA(image.Rect(0, 0, v.Width, v.Height))
 	}

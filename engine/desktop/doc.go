@@ -11,8 +11,8 @@
 //  2. runs engine.Engine.Frame: the FixedUpdate systems once per due tick,
 //     the Update systems, interpolation into the render buffer with alpha,
 //     the Render systems;
-//  3. draws the frame through the Drawer (Config.Drawer; the lit cubes of
-//     the gfx renderer by default) with the render buffer's instances,
+//  3. draws the frame through the Drawer (Config.Drawer; the gfx renderer's
+//     meshes by default) with the render buffer's instances and poses,
 //     Runner.Camera and Runner.ClearColor, which Update systems may
 //     change; then, when it is shown (Config.Overlay, SetOverlay), the
 //     diagnostics overlay over them, with the previous frame's figures

@@ -13,8 +13,9 @@ import (
 // allocate, as the runner does not.
 //
 // The default Drawer is the runner's gfx.Renderer (Runner.Renderer), which
-// draws the instances as lit cubes. A game that draws more, or otherwise,
-// sets Config.Drawer: a Drawer of its own may call the renderer's Frame and
+// draws every instance as the mesh or model registered under its Mesh,
+// posed by its Pose. A game that draws more, or otherwise, sets
+// Config.Drawer: a Drawer of its own may call the renderer's Draw and
 // then draw over it (DrawerFunc makes one of a function).
 type Drawer interface {
 	// Draw draws the frame v describes.
@@ -32,6 +33,10 @@ type View struct {
 	// Instances are the render buffer's interpolated instances
 	// (engine.RenderBuffer.Instances), one per entity drawn.
 	Instances []engine.Instance
+	// Poses are the render buffer's poses (engine.RenderBuffer.Poses), as
+	// the Render systems left them: the skinning matrices and blend-shape
+	// weights of the animated instances.
+	Poses *engine.Poses
 }
 
 // DrawerFunc is a function that is a Drawer.
@@ -40,7 +45,9 @@ type DrawerFunc func(v View)
 // Draw calls f(v).
 func (f DrawerFunc) Draw(v View) { f(v) }
 
-// rendererDrawer is the default Drawer: the cube renderer.
+// rendererDrawer is the default Drawer: the renderer.
 type rendererDrawer struct{ ren *gfx.Renderer }
 
-func (d rendererDrawer) Draw(v View) { d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances) }
+func (d rendererDrawer) Draw(v View) {
+	d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
@@ -44,7 +45,7 @@ func TestDrawerDrawsTheFrame(t *testing.T) {
 		if withBox {
 			cfg.Drawer = desktop.DrawerFunc(func(v desktop.View) {
 				calls++
-				r.Renderer().Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances)
+				r.Renderer().Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
 				box.Draw(v.Width, v.Height, v.Camera, [4]float32{1, 0, 1, 1})
 			})
 		}
@@ -73,5 +74,48 @@ func TestDrawerDrawsTheFrame(t *testing.T) {
 	}
 	if with < 100 || without != 0 {
 		t.Errorf("%d magenta pixels with the box drawer, %d with the default one; want the box's edges (100 or more) and none", with, without)
+	}
+}
+
+// The View carries the render buffer's poses, as the Render systems left
+// them, and the default Drawer hands them to the renderer: a sphere posed
+// by a Render system is drawn with its pose uploaded.
+func TestDrawerGetsThePoses(t *testing.T) {
+	for _, custom := range []bool{true, false} {
+		e := newScene(t, 2)
+		ent, _ := e.World.EntityAt(0)
+		e.World.SetMesh(ent, engine.MeshSphere)
+		e.AddRender("pose", func(c *engine.FrameContext) {
+			p, b, _ := c.Render.Poses.Add(1, 0)
+			b[0] = engine.Bone{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
+			c.Render.Instances[0].Pose = p
+		})
+		cfg := testConfig()
+		cfg.Frames = 3
+		var (
+			r            *desktop.Runner
+			calls, right int
+		)
+		if custom {
+			cfg.Drawer = desktop.DrawerFunc(func(v desktop.View) {
+				calls++
+				if v.Poses == &e.Render.Poses && v.Poses.Len() == 1 && v.Instances[0].Pose == 1 {
+					right++
+				}
+				r.Renderer().Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
+			})
+		}
+		r = newRunner(t, e, cfg)
+		if _, err := run(r); err != nil {
+			t.Fatal(err)
+		}
+		var s gfx.Stats
+		platformtest.OnMain(func() { s = r.Renderer().Stats() })
+		if custom && (calls != 3 || right != 3) {
+			t.Errorf("the Drawer was called %d times, %d of them with the render buffer's poses (one pose, the sphere's); want 3 and 3", calls, right)
+		}
+		if s.Poses != 1 || s.Meshes != 2 {
+			t.Errorf("custom drawer %v: the renderer's last frame %+v, want 1 pose uploaded and 2 meshes drawn", custom, s)
+		}
 	}
 }

@@ -1,0 +1,110 @@
+#version 410 core
+
+// A part of a model, every instance that shows the model in one
+// glDrawElementsInstanced: gfx.Renderer.Draw sorts the frame's instances by
+// mesh, so a model's instances are uPart.x, uPart.x + 1, ... in the
+// instance buffer, and instance gl_InstanceID of the draw is
+// uPart.x + gl_InstanceID there (OpenGL 4.1 has no base-instance draw).
+// Loops run to uniform bounds (the part's targets and joints per vertex)
+// and every fetch is needed: software rasterisers such as llvmpipe run
+// both sides of a per-vertex branch.
+//
+// The vertex is morphed, then skinned, then placed by the instance:
+//   morphed = aPos + sum over targets t of weight_t * delta_t(gl_VertexID)
+//   skinned = (sum over i of aWeights[i] * palette[aJoints[i]]) * morphed
+//   world   = instance position + rotate(instance rotation, instance scale * skinned)
+// and the normal alike, through the cofactors of the matrices (the inverse
+// transpose up to a positive factor, so non-uniform scale is right and a
+// scale of zero divides nothing), normalised in the fragment shader.
+//
+// The palette and the weights come from the frame's pose buffer: the
+// instance's pose (its word 11, high 16 bits) says where its own start; for
+// pose 0, or a pose past the frame's, the model's rest palette and weights,
+// which the renderer appends to the frame's poses, at uRest.
+
+layout(location = 0) in vec3 aPos;
+layout(location = 1) in vec3 aNormal;
+layout(location = 2) in vec2 aUV;
+layout(location = 3) in vec4 aColor;   // normalised bytes
+layout(location = 4) in uvec4 aJoints; // palette entries
+layout(location = 5) in vec4 aWeights;
+
+// The frame's instances, 48 bytes (3 texels of 4 words) each, as cube.vert
+// reads them: position (words 0-2), rotation W first (3-6), scale (7-9),
+// colour bytes (10), mesh | pose << 16 (11).
+uniform usamplerBuffer uInstances;
+// The frame's poses, RGBA32F: every bone (engine.Bone: 3 texels, a row
+// each), the frame's then the rest palettes of the models drawn; from
+// texel uFrame.y the weights, 4 a texel, likewise.
+uniform samplerBuffer uPoses;
+// The same buffer as 32-bit words: from word uFrame.z, per pose k (from
+// 1) its first bone and its first weight at words uFrame.z + 2(k-1) and
+// the next (engine.PoseRef).
+uniform usamplerBuffer uPoseWords;
+// The part's morph targets, RGB32F: the position delta of vertex v for
+// target t at texel 2(v * uPart.y + t), its normal delta at the next.
+uniform samplerBuffer uTargets;
+
+uniform mat4 uViewProj;
+uniform ivec4 uFrame; // x: poses in the frame, y: texel of the first weight, z: word of the first reference
+uniform ivec2 uRest;  // the model's rest palette's first bone, its rest weights' first weight
+uniform ivec4 uPart;  // x: first instance, y: morph targets, z: joints per vertex (1-4), w: the part's first weight in the model's
+uniform vec4 uBaseColor;
+
+out vec3 vNormal; // world space, not normalised
+out vec2 vUV;
+out vec4 vColor; // base colour * vertex colour * instance colour
+
+// rotate turns v by the unit quaternion q stored W first (as cube.vert).
+vec3 rotate(vec4 q, vec3 v) {
+    vec3 u = q.yzw;
+    return v + 2.0 * cross(u, cross(u, v) + q.x * v);
+}
+
+void main() {
+    int b = 3 * (uPart.x + gl_InstanceID);
+    uvec4 i0 = texelFetch(uInstances, b);
+    uvec4 i1 = texelFetch(uInstances, b + 1);
+    uvec4 i2 = texelFetch(uInstances, b + 2);
+    vec3 pos = uintBitsToFloat(i0.xyz);
+    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
+    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
+    vec4 color = unpackUnorm4x8(i2.z);
+    int pose = int(i2.w >> 16);
+
+    int firstBone = uRest.x;
+    int firstWeight = uRest.y + uPart.w;
+    if (pose != 0 && pose <= uFrame.x) {
+        int ref = uFrame.z + 2 * (pose - 1);
+        firstBone = int(texelFetch(uPoseWords, ref).r);
+        firstWeight = int(texelFetch(uPoseWords, ref + 1).r) + uPart.w;
+    }
+
+    vec3 p = aPos, n = aNormal;
+    for (int t = 0; t < uPart.y; t++) {
+        int k = firstWeight + t;
+        float w = texelFetch(uPoses, uFrame.y + k / 4)[k % 4];
+        int d = 2 * (gl_VertexID * uPart.y + t);
+        p += w * texelFetch(uTargets, d).xyz;
+        n += w * texelFetch(uTargets, d + 1).xyz;
+    }
+
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    for (int i = 0; i < uPart.z; i++) {
+        float w = aWeights[i];
+        int m = 3 * (firstBone + int(aJoints[i]));
+        r0 += w * texelFetch(uPoses, m);
+        r1 += w * texelFetch(uPoses, m + 1);
+        r2 += w * texelFetch(uPoses, m + 2);
+    }
+    vec3 skinned = vec3(dot(r0, vec4(p, 1.0)), dot(r1, vec4(p, 1.0)), dot(r2, vec4(p, 1.0)));
+    // The columns of the skinning matrix's 3x3 part, and its cofactor
+    // matrix (columns c1 x c2, c2 x c0, c0 x c1) for the normal.
+    vec3 c0 = vec3(r0.x, r1.x, r2.x), c1 = vec3(r0.y, r1.y, r2.y), c2 = vec3(r0.z, r1.z, r2.z);
+    vec3 skinnedNormal = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1)) * n;
+
+    gl_Position = uViewProj * vec4(pos + rotate(rot, scale * skinned), 1.0);
+    vNormal = rotate(rot, skinnedNormal * (scale.yzx * scale.zxy));
+    vUV = aUV;
+    vColor = uBaseColor * aColor * color;
+}
