@@ -92,6 +92,7 @@ func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, sess *demoSe
 		}
 		e.AddUpdate("clear-pulse", d.pulse)
 		e.AddUpdate("title", d.updateTitle)
+		return nil
 	})
 }
 

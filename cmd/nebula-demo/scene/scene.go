@@ -78,7 +78,7 @@ const (
 	// then turns round in TurnFor.
 	FigureSpeed = 2.5
 	FigureRange = 10
-	FigureScale = 4 // the figure's height: its model is 1 unit tall
+	FigureScale = 7 // the figure's height: its model is 1 unit tall
 	WaveFor     = 2400 * time.Millisecond
 	TurnFor     = 600 * time.Millisecond
 	// PlanEvery is the planner's period in ticks; each plan gives
@@ -503,7 +503,7 @@ func ticksOf(d time.Duration, dt float32) uint32 {
 }
 
 // figureZ is the z of the figure's walk, near the back wall.
-const figureZ = -12
+const figureZ = -10
 
 // FigureModel makes the figure's model (package modelgen's Figure,
 // converted by package model) and checks that its clips are where
