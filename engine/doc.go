@@ -5,7 +5,9 @@
 // A World holds entities (generational ids, so a stale id never reaches a
 // new entity) and their state as struct-of-arrays Bodies: transform
 // (position, rotation, scale) kept as previous and current state, linear
-// and angular velocity, draw mode and colour, plus a seeded RNG, and the
+// and angular velocity, draw mode, colour and mesh (MeshID: what the
+// renderer draws, a cube unless World.SetMesh says otherwise), plus a
+// seeded RNG, and the
 // game's own state: components (NewComponent, a value per entity) and
 // resources (NewResource, one value per world), which snapshots, the state
 // hash, replays and SaveState/LoadState cover like the rest. An Engine
@@ -19,6 +21,10 @@
 //     the RenderBuffer between its previous and current state (lerp and
 //     shortest-arc slerp, optionally Hermite; teleports and jumps beyond
 //     the snap thresholds are drawn at their new place, never in between).
+//     Render systems may add poses (skinning matrices and blend weights)
+//     for animated models to the buffer's Poses; package engine/anim's
+//     does, interpolating every bone and weight between the same two
+//     ticks.
 //
 // # Determinism
 //
