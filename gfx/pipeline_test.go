@@ -486,12 +486,13 @@ func TestPipelineGLTFModelMatchesItsData(t *testing.T) {
 		name    string
 		tick    uint64
 		posed   bool // whether the instance has a pose of its own
+		rest    bool // whether it is at rest
 		locals  []engine.Transform
 		weights []float32
 	}{
-		{"at rest, no animator", 1, false, restLocals(arm), arm.RestWeights},
-		{"at rest, stopped", 2, true, restLocals(arm), arm.RestWeights},
-		{"bent, 60 ticks into the clip", 63, true, bent, bentWeights},
+		{"at rest, no animator", 1, false, true, restLocals(arm), arm.RestWeights},
+		{"at rest, stopped", 2, true, true, restLocals(arm), arm.RestWeights},
+		{"bent, 60 ticks into the clip", 63, true, false, bent, bentWeights},
 	} {
 		p.tickTo(c.tick)
 		img := p.frame(1)
@@ -512,6 +513,28 @@ func TestPipelineGLTFModelMatchesItsData(t *testing.T) {
 		}
 		if st.background < w*h/2 {
 			t.Errorf("%s: only %d background pixels checked", c.name, st.background)
+		}
+		if !c.rest {
+			continue
+		}
+		// At rest, by Arm's documented numbers rather than the loaded
+		// data: segment k is the box from y = k to k+1, its front face
+		// at z = 0.2, coloured (1, 0.25, 0.25), (0.25, 1, 0.25) (times a
+		// grey vertex colour) and (0.25, 0.25, 1): at its centre the
+		// segment's channel dominates and the other two are a quarter
+		// of it, whatever the light and the grey.
+		for k := range 3 {
+			pt := place.Pos.Add(mgl32.Vec3{0, float32(k) + 0.5, 0.2}.Mul(3))
+			got := at(img, testCamera, pt)
+			ch := [3]float64{float64(got.R), float64(got.G), float64(got.B)}
+			for o := range 3 {
+				if o == k {
+					continue
+				}
+				if ratio := ch[o] / ch[k]; !(ratio > 0.23 && ratio < 0.27) {
+					t.Errorf("%s: segment %d's centre %v is %v, want channel %d dominant and the others a quarter of it (channel %d is %.3f of it)", c.name, k, pt, got, k, o, ratio)
+				}
+			}
 		}
 	}
 }
