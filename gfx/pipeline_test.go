@@ -178,7 +178,7 @@ type refTri struct {
 	color         [3]mgl32.Vec3 // base colour × vertex colour × instance colour
 	normal        [3]mgl32.Vec3 // world normal, not unit length
 	part          int
-	area2         float64 // twice the signed area (negative: front-facing with y down)
+	area2         float64    // twice the signed area (negative: front-facing with y down)
 	bounds        [4]float64 // min x, min y, max x, max y
 }
 
