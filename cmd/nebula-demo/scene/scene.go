@@ -77,10 +77,14 @@ const (
 	// -FigureRange and +FigureRange; at each end it waves for WaveFor,
 	// then turns round in TurnFor.
 	FigureSpeed = 2.5
+	// FigureRange is how far from the middle the figure walks, each way.
 	FigureRange = 10
-	FigureScale = 7 // the figure's height: its model is 1 unit tall
-	WaveFor     = 2400 * time.Millisecond
-	TurnFor     = 600 * time.Millisecond
+	// FigureScale is the figure's height: its model is 1 unit tall.
+	FigureScale = 7
+	// WaveFor is how long the figure waves at each end of its walk.
+	WaveFor = 2400 * time.Millisecond
+	// TurnFor is how long it takes to turn round.
+	TurnFor = 600 * time.Millisecond
 	// PlanEvery is the planner's period in ticks; each plan gives
 	// PlanPicks cubes new velocities after a latency drawn from
 	// [PlanMinLatency, PlanMaxLatency].
