@@ -132,7 +132,7 @@ func TestBadReplayFiles(t *testing.T) {
 		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads version 3 only$`},
 		{"version 2", version2, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2, written by an older build of Nebula \(before players\); this build reads version 3 only$`},
 		{"other component type", otherType, nil, `^nebula-demo: replay \S+: recorded with component "bounces" float32, this program has "bounces" uint32 \(entry 1 of the schema\)$`},
-		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 5 components and resources, the recording 6\)$`},
+		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 7 components and resources, the recording 8\)$`},
 		{"other scene", otherScene, nil, `^nebula-demo: replay \S+: header field scene: recorded with scene "other-game", this program plays "nebula-demo/cubes"$`},
 		{"other entity count", good, []string{"-entities", "30"}, `^nebula-demo: replay \S+: header field entities: the recording has 20, but -entities 30 was given \(leave the flag out: a replay takes it from the file\)$`},
 		{"other seed", good, []string{"-seed", "9"}, `^nebula-demo: replay \S+: header field seed: the recording has 1, but -seed 9 was given`},
