@@ -59,17 +59,21 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 				continue
 			}
 			meshes++
-			if m.pulled {
+			switch m.pulled {
+			case pulledCube:
 				r.drawCubes(cam, r.starts[s], r.counts[s])
 				draws++
-			} else {
+			case pulledSphere:
+				r.drawSpheres(cam, r.starts[s], r.counts[s])
+				draws++
+			default:
 				models = true
 			}
 		}
 		if models {
 			posed = r.beginModels(poses)
 			for s, m := range r.meshes {
-				if r.counts[s] > 0 && !m.pulled {
+				if r.counts[s] > 0 && m.pulled == notPulled {
 					draws += r.drawModel(s, r.starts[s], r.counts[s])
 				}
 			}
@@ -174,6 +178,24 @@ func (r *Renderer) drawCubes(cam Camera, first, count int32) {
 	c.drawArrays(gl.TRIANGLES, first*verticesPerCube, count*verticesPerCube)
 }
 
+// drawSpheres draws count sphere impostors from instance first with
+// sphere.vert and sphere.frag. Depth clamping is on while they draw: the
+// quads are not clipped by the near and far planes, the fragment shader
+// clips each hit against them (see sphere.vert).
+func (r *Renderer) drawSpheres(cam Camera, first, count int32) {
+	c := &r.gl
+	l := &r.sphereLoc
+	r.invVP = r.vp.Inv()
+	c.useProgram(r.sphereProg)
+	c.uniformMatrix4(l.viewProj, &r.vp)
+	c.uniformMatrix4(l.invViewProj, &r.invVP)
+	c.uniform3f(l.eye, cam.Eye[0], cam.Eye[1], cam.Eye[2])
+	c.bindVertexArray(r.vao)
+	c.enable(gl.DEPTH_CLAMP)
+	c.drawArrays(gl.TRIANGLES, first*verticesPerSphere, count*verticesPerSphere)
+	c.disable(gl.DEPTH_CLAMP)
+}
+
 // beginModels streams the poses, and the rest palette and weights of
 // every model in use (where r.rest says), and sets the state every
 // model's draw shares. It returns the number of poses uploaded.
@@ -193,7 +215,7 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	}
 	nb, nw := len(bones), len(weights)
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && !m.pulled {
+		if r.counts[s] > 0 && m.pulled == notPulled {
 			r.rest[s] = restRef{bone: int32(nb), weight: int32(nw)}
 			nb += len(m.restBones)
 			nw += len(m.restWeights)
@@ -215,13 +237,13 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	c.orphan(gl.TEXTURE_BUFFER, r.poseCap, gl.STREAM_DRAW)
 	c.bufferSubData(gl.TEXTURE_BUFFER, 0, len(bones)*boneSize, unsafe.Pointer(unsafe.SliceData(bones)))
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && !m.pulled {
+		if r.counts[s] > 0 && m.pulled == notPulled {
 			c.bufferSubData(gl.TEXTURE_BUFFER, int(r.rest[s].bone)*boneSize, len(m.restBones)*boneSize, unsafe.Pointer(unsafe.SliceData(m.restBones)))
 		}
 	}
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes, 4*len(weights), unsafe.Pointer(unsafe.SliceData(weights)))
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && !m.pulled {
+		if r.counts[s] > 0 && m.pulled == notPulled {
 			c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+4*int(r.rest[s].weight), 4*len(m.restWeights), unsafe.Pointer(unsafe.SliceData(m.restWeights)))
 		}
 	}

@@ -68,10 +68,21 @@ type Model struct {
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
 
-	// pulled marks the renderer's built-in cube, drawn by cube.vert
-	// from the instances alone: it has no GPU objects of its own.
-	pulled bool
+	// pulled marks the renderer's built-in cube and sphere, drawn by
+	// cube.vert and sphere.vert from the instances alone: they have no
+	// GPU objects of their own.
+	pulled pulledShape
 }
+
+// pulledShape says which of the renderer's vertex-pulling programs draws
+// a built-in mesh, if one does.
+type pulledShape uint8
+
+const (
+	notPulled    pulledShape = iota // a model: mesh.vert, per part
+	pulledCube                      // cube.vert: three faces per instance
+	pulledSphere                    // sphere.vert: a ray-cast quad per instance
+)
 
 // modelPart is one part of a Model on the GPU.
 type modelPart struct {
@@ -97,13 +108,13 @@ type modelPart struct {
 func (m *Model) Name() string { return m.name }
 
 // Parts returns the number of parts, each drawn with one draw call a frame
-// while any instance shows the model: 0 for a renderer's built-in cube
-// (Renderer.Mesh(engine.MeshCube)), whose instances share one draw call
-// of their own.
+// while any instance shows the model: 0 for a renderer's built-in cube and
+// sphere (Renderer.Mesh(engine.MeshCube), Renderer.Mesh(engine.MeshSphere)),
+// whose instances share one draw call of their own.
 func (m *Model) Parts() int { return len(m.parts) }
 
 // live reports whether the model can be drawn.
-func (m *Model) live() bool { return m.pulled || m.parts != nil }
+func (m *Model) live() bool { return m.pulled != notPulled || m.parts != nil }
 
 // NewModel checks m and uploads it to the GPU. A context must be current
 // and Init must have been called. m is not kept: it may change afterwards.
@@ -393,7 +404,7 @@ func newColorTexture(img *image.RGBA) uint32 {
 
 // Delete frees the model's GPU objects. Unregister it first: a deleted
 // model that is still registered draws nothing. Deleting it again, or
-// deleting a renderer's built-in cube, does nothing.
+// deleting a renderer's built-in cube or sphere, does nothing.
 func (m *Model) Delete() {
 	if m == nil {
 		return

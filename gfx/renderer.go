@@ -50,6 +50,10 @@ const instanceTexels = instanceSize / 16
 // three faces, two triangles each.
 const verticesPerCube = 18
 
+// verticesPerSphere is how many vertices sphere.vert makes of each
+// instance: one quad, two triangles.
+const verticesPerSphere = 6
+
 // minInstanceCapacity is the instance buffer's first capacity, in instances;
 // it doubles from there when a frame needs more.
 const minInstanceCapacity = 256
@@ -133,12 +137,13 @@ type Stats struct {
 // renderer was made in is current (the main thread), with that context
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
-	prog     Program // cube.vert + cube.frag
-	meshProg Program // mesh.vert + mesh.frag
-	vao      uint32  // an empty vertex array: cube.vert has no attributes
-	buf      uint32  // the instance buffer
-	tex      uint32  // the buffer texture over buf that both programs read
-	bufCap   int     // buf's capacity in bytes
+	prog       Program // cube.vert + cube.frag
+	meshProg   Program // mesh.vert + mesh.frag
+	sphereProg Program // sphere.vert + sphere.frag
+	vao        uint32  // an empty vertex array: cube.vert has no attributes
+	buf        uint32  // the instance buffer
+	tex        uint32  // the buffer texture over buf that both programs read
+	bufCap     int     // buf's capacity in bytes
 
 	poseBuf     uint32 // the frame's poses: bones, weights, references
 	poseTex     uint32 // poseBuf as RGBA32F texels
@@ -157,6 +162,9 @@ type Renderer struct {
 		frame, part, rest, baseColor              int32
 		instances, poses, poseWords, targets, tex int32
 	}
+	sphereLoc struct { // uniform locations in sphereProg
+		viewProj, invViewProj, eye, lightDir, ambient, diffuse, instances int32
+	}
 
 	// The registry: meshes[slot[id]] is the model registered as id, for
 	// the ids with slot[id] >= 0. Slots are kept in increasing id order.
@@ -164,7 +172,6 @@ type Renderer struct {
 	meshes []*Model
 	ids    []engine.MeshID // ids[s] is the id of meshes[s]
 	owned  []*Model        // the built-in models, deleted with the renderer
-	cube   *Model          // the built-in cube: the vertex-pulling path
 
 	// Per frame: instances per slot, then where each slot's run starts
 	// in staging, and the instances sorted by mesh; where each model's
@@ -180,19 +187,14 @@ type Renderer struct {
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
 	// which would move a local to the heap on every frame.
 	vp mgl32.Mat4
+	// invVP is vp's inverse, for sphere.vert, likewise.
+	invVP mgl32.Mat4
 
 	light Light // as SetLight set it, Dir normalised
 
 	gl    glCounter
 	stats Stats
 }
-
-// sphereSegments is the built-in sphere's resolution (model.Sphere): 153
-// vertices, 224 triangles. Software rasterisers pay per triangle (llvmpipe
-// about 150 ns, culled or not), so a thousand spheres of 24 segments (528
-// triangles) cost about 75 ms a frame there; a game that wants a rounder
-// sphere registers model.Sphere(n) of its own.
-const sphereSegments = 16
 
 // minPoseCapacity is the pose buffer's first capacity in bytes.
 const minPoseCapacity = 16 << 10
@@ -223,6 +225,21 @@ func NewRenderer() (*Renderer, error) {
 	r.loc.ambient = u.find("uAmbient")
 	r.loc.diffuse = u.find("uDiffuse")
 	r.loc.instances = u.find("uInstances")
+	if u.err != nil {
+		return nil, u.err
+	}
+	if r.sphereProg, err = NewProgram(shaders.FS, "sphere.vert", "sphere.frag"); err != nil {
+		return nil, err
+	}
+	u = uniforms{prog: r.sphereProg, files: "sphere.vert + sphere.frag"}
+	sl := &r.sphereLoc
+	sl.viewProj = u.find("uViewProj")
+	sl.invViewProj = u.find("uInvViewProj")
+	sl.eye = u.find("uEye")
+	sl.lightDir = u.find("uLightDir")
+	sl.ambient = u.find("uAmbient")
+	sl.diffuse = u.find("uDiffuse")
+	sl.instances = u.find("uInstances")
 	if u.err != nil {
 		return nil, u.err
 	}
@@ -281,6 +298,8 @@ func NewRenderer() (*Renderer, error) {
 	gl.Uniform1i(ml.poseWords, poseWordTextureUnit)
 	gl.Uniform1i(ml.targets, targetTextureUnit)
 	gl.Uniform1i(ml.tex, colorTextureUnit)
+	gl.UseProgram(uint32(r.sphereProg))
+	gl.Uniform1i(sl.instances, instanceTextureUnit)
 	gl.UseProgram(0)
 
 	r.SetLight(DefaultLight())
@@ -288,19 +307,14 @@ func NewRenderer() (*Renderer, error) {
 		return nil, fmt.Errorf("gfx: NewRenderer: %w", err)
 	}
 
-	r.cube = &Model{name: "cube", pulled: true}
-	r.Register(engine.MeshCube, r.cube)
-	for _, b := range []struct {
-		id engine.MeshID
-		m  *model.Model
-	}{{engine.MeshSphere, model.Sphere(sphereSegments)}, {engine.MeshPlane, model.Plane()}} {
-		m, err := NewModel(b.m)
-		if err != nil {
-			return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
-		}
-		r.owned = append(r.owned, m)
-		r.Register(b.id, m)
+	r.Register(engine.MeshCube, &Model{name: "cube", pulled: pulledCube})
+	r.Register(engine.MeshSphere, &Model{name: "sphere", pulled: pulledSphere})
+	plane, err := NewModel(model.Plane())
+	if err != nil {
+		return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
 	}
+	r.owned = append(r.owned, plane)
+	r.Register(engine.MeshPlane, plane)
 	ok = true
 	return r, nil
 }
@@ -426,6 +440,10 @@ func (r *Renderer) SetLight(l Light) {
 	gl.Uniform3f(r.meshLoc.lightDir, d[0], d[1], d[2])
 	gl.Uniform1f(r.meshLoc.ambient, l.Ambient)
 	gl.Uniform1f(r.meshLoc.diffuse, l.Diffuse)
+	gl.UseProgram(uint32(r.sphereProg))
+	gl.Uniform3f(r.sphereLoc.lightDir, d[0], d[1], d[2])
+	gl.Uniform1f(r.sphereLoc.ambient, l.Ambient)
+	gl.Uniform1f(r.sphereLoc.diffuse, l.Diffuse)
 	gl.UseProgram(0)
 	r.light = Light{Dir: d, Ambient: l.Ambient, Diffuse: l.Diffuse}
 }
@@ -445,6 +463,7 @@ func (r *Renderer) Stats() Stats { return r.stats }
 func (r *Renderer) Delete() {
 	r.prog.Delete()
 	r.meshProg.Delete()
+	r.sphereProg.Delete()
 	deleteVertexArray(&r.vao)
 	deleteTexture(&r.tex)
 	deleteBuffer(&r.buf)

@@ -24,4 +24,6 @@ func ExampleFS() {
 	// mesh.vert
 	// overlay.frag
 	// overlay.vert
+	// sphere.frag
+	// sphere.vert
 }
