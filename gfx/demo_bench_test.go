@@ -105,9 +105,10 @@ func (d *demoFrame) path(name string, insts []engine.Instance) framePath {
 }
 
 // BenchmarkDemoFrame draws the demo's frame (see demoFrame) and the same
-// frame without each of its pieces, interleaved in one run, to show where
-// its time goes; "sphere-model" draws the spheres as model.Sphere(16), the
-// built-in sphere of before the impostor (224 triangles).
+// frame without each of its pieces, the floor alone and an empty frame
+// (the clear), interleaved in one run, to show where its time goes;
+// "sphere-model" draws the spheres as model.Sphere(16), the built-in
+// sphere of before the impostor (224 triangles).
 func BenchmarkDemoFrame(b *testing.B) {
 	d := newDemoFrame(b)
 	const sphere16 = demoFigure + 1
@@ -119,6 +120,8 @@ func BenchmarkDemoFrame(b *testing.B) {
 		d.path("no-floor", d.instances(true, engine.MeshSphere, false, true)),
 		d.path("no-figure", d.instances(true, engine.MeshSphere, true, false)),
 		d.path("cubes-only", d.instances(false, 0, false, false)),
+		d.path("floor-only", []engine.Instance{d.floor}),
+		d.path("nothing", nil),
 	})
 }
 
@@ -132,9 +135,8 @@ func BenchmarkDemoFrame(b *testing.B) {
 func BenchmarkSpherePaths(b *testing.B) {
 	b.Run("demo", func(b *testing.B) {
 		d := newDemoFrame(b)
-		const sphere16, sphere64 = demoFigure + 1, demoFigure + 2
+		const sphere16 = demoFigure + 1
 		register(d.r, sphere16, newModel(b, model.Sphere(16)))
-		register(d.r, sphere64, newModel(b, model.Sphere(64)))
 		spheres := func(mesh engine.MeshID) []engine.Instance {
 			insts := make([]engine.Instance, len(d.bodies))
 			for i, in := range d.bodies {
@@ -146,14 +148,12 @@ func BenchmarkSpherePaths(b *testing.B) {
 		interleave(b, 5, []framePath{
 			d.path("impostor", spheres(engine.MeshSphere)),
 			d.path("model16", spheres(sphere16)),
-			d.path("model64", spheres(sphere64)),
 		})
 	})
 	b.Run("grid", func(b *testing.B) {
 		r, w, h := newRenderer(b, benchSize)
-		const sphere16, sphere64 = engine.MeshFirstGame, engine.MeshFirstGame + 1
+		const sphere16 = engine.MeshFirstGame
 		register(r, sphere16, newModel(b, model.Sphere(16)))
-		register(r, sphere64, newModel(b, model.Sphere(64)))
 		draw := func(mesh engine.MeshID) func() {
 			insts := mixedInstances(1000, []engine.MeshID{mesh})
 			return func() { r.Draw(w, h, black, benchCamera, insts, nil) }
@@ -161,7 +161,6 @@ func BenchmarkSpherePaths(b *testing.B) {
 		interleave(b, 10, []framePath{
 			{"impostor", draw(engine.MeshSphere)},
 			{"model16", draw(sphere16)},
-			{"model64", draw(sphere64)},
 		})
 	})
 }

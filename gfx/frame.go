@@ -214,11 +214,13 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 		bones, weights, refs = poses.Bones, poses.Weights, poses.Refs
 	}
 	nb, nw := len(bones), len(weights)
+	var shadings uint8
 	for s, m := range r.meshes {
 		if r.counts[s] > 0 && m.pulled == notPulled {
 			r.rest[s] = restRef{bone: int32(nb), weight: int32(nw)}
 			nb += len(m.restBones)
 			nw += len(m.restWeights)
+			shadings |= m.shadings
 		}
 	}
 	boneBytes := nb * boneSize
@@ -250,10 +252,14 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+weightBytes, len(refs)*poseRefSize, unsafe.Pointer(unsafe.SliceData(refs)))
 	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
 
-	l := &r.meshLoc
-	c.useProgram(r.meshProg)
-	c.uniformMatrix4(l.viewProj, &r.vp)
-	c.uniform4i(l.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
+	for sh := range r.meshProgs {
+		if shadings&(1<<sh) != 0 {
+			mp := &r.meshProgs[sh]
+			c.useProgram(mp.prog)
+			c.uniformMatrix4(mp.loc.viewProj, &r.vp)
+			c.uniform4i(mp.loc.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
+		}
+	}
 	c.activeTexture(gl.TEXTURE0 + poseTextureUnit)
 	c.bindTexture(gl.TEXTURE_BUFFER, r.poseTex)
 	c.activeTexture(gl.TEXTURE0 + poseWordTextureUnit)
@@ -262,14 +268,22 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 }
 
 // drawModel draws count instances of the model in slot s from instance
-// first, one draw call per part, and returns the number of draw calls.
+// first, one draw call per part, each with the program of its shading,
+// and returns the number of draw calls.
 func (r *Renderer) drawModel(s int, first, count int32) int {
 	c := &r.gl
-	l := &r.meshLoc
 	m := r.meshes[s]
-	c.uniform2i(l.rest, r.rest[s].bone, r.rest[s].weight)
+	current := numShadings
+	var mp *meshProgram
 	for i := range m.parts {
 		p := &m.parts[i]
+		if p.shading != current {
+			current = p.shading
+			mp = &r.meshProgs[current]
+			c.useProgram(mp.prog)
+			c.uniform2i(mp.loc.rest, r.rest[s].bone, r.rest[s].weight)
+		}
+		l := &mp.loc
 		c.bindVertexArray(p.vao)
 		c.activeTexture(gl.TEXTURE0 + targetTextureUnit)
 		c.bindTexture(gl.TEXTURE_BUFFER, p.targetTex)

@@ -67,6 +67,8 @@ type Model struct {
 	restBones   []engine.Bone
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
+	// shadings has bit 1<<sh set for each shading sh of its parts.
+	shadings uint8
 
 	// pulled marks the renderer's built-in cube and sphere, drawn by
 	// cube.vert and sphere.vert from the instances alone: they have no
@@ -102,6 +104,50 @@ type modelPart struct {
 	baseColor                           [4]float32
 	texture                             uint32 // base colour, or the model's white texture
 	ownTexture                          bool   // texture is the part's own, not white
+	shading                             shading
+}
+
+// shading is how a part's pixels are coloured, which picks the program
+// that draws it (Renderer.meshProgs): the three draw the same picture,
+// the cheaper ones doing less per pixel where the part allows it.
+type shading uint8
+
+const (
+	// shadeTextured: mesh.frag, the base colour texture fetched and the
+	// light worked out per pixel.
+	shadeTextured shading = iota
+	// shadePlain: mesh_plain.frag, a part without a texture: the light per
+	// pixel.
+	shadePlain
+	// shadeFaceted: mesh_faceted.frag, a part without a texture or morph
+	// targets whose every triangle has one normal, joints and weights at
+	// its three corners: the light is the same across each triangle, so
+	// mesh.vert works it out per vertex.
+	shadeFaceted
+	numShadings
+)
+
+// shadingOf returns the cheapest shading that draws src as mesh.frag
+// would.
+func shadingOf(src *model.Part) shading {
+	if src.Material.Texture != nil {
+		return shadeTextured
+	}
+	if len(src.Targets) > 0 {
+		return shadePlain
+	}
+	ix := src.Indices
+	for t := 0; t+2 < len(ix); t += 3 {
+		a := ix[t]
+		for _, b := range ix[t+1 : t+3] {
+			if src.Normals != nil && src.Normals[a] != src.Normals[b] ||
+				src.Joints != nil && src.Joints[a] != src.Joints[b] ||
+				src.Weights != nil && src.Weights[a] != src.Weights[b] {
+				return shadePlain
+			}
+		}
+	}
+	return shadeFaceted
 }
 
 // Name returns the name of the model it was made from.
@@ -150,6 +196,7 @@ func NewModel(m *model.Model) (*Model, error) {
 	g.parts = make([]modelPart, len(m.Parts))
 	for i := range m.Parts {
 		g.uploadPart(&g.parts[i], &m.Parts[i])
+		g.shadings |= 1 << g.parts[i].shading
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	if err := CheckError(); err != nil {
@@ -271,6 +318,7 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 	p.firstWeight = int32(src.FirstWeight)
 	p.baseColor = src.Material.BaseColor
 	p.indices = int32(len(src.Indices))
+	p.shading = shadingOf(src)
 
 	gl.GenVertexArrays(1, &p.vao)
 	gl.GenBuffers(1, &p.vbo)

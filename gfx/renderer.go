@@ -138,12 +138,14 @@ type Stats struct {
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
 	prog       Program // cube.vert + cube.frag
-	meshProg   Program // mesh.vert + mesh.frag
 	sphereProg Program // sphere.vert + sphere.frag
-	vao        uint32  // an empty vertex array: cube.vert has no attributes
-	buf        uint32  // the instance buffer
-	tex        uint32  // the buffer texture over buf that both programs read
-	bufCap     int     // buf's capacity in bytes
+	// meshProgs are mesh.vert with each part shading's fragment shader
+	// (meshFragments).
+	meshProgs [numShadings]meshProgram
+	vao       uint32 // an empty vertex array: cube.vert has no attributes
+	buf       uint32 // the instance buffer
+	tex       uint32 // the buffer texture over buf that both programs read
+	bufCap    int    // buf's capacity in bytes
 
 	poseBuf     uint32 // the frame's poses: bones, weights, references
 	poseTex     uint32 // poseBuf as RGBA32F texels
@@ -156,11 +158,6 @@ type Renderer struct {
 
 	loc struct { // uniform locations in prog
 		viewProj, eye, lightDir, ambient, diffuse, instances int32
-	}
-	meshLoc struct { // uniform locations in meshProg
-		viewProj, lightDir, ambient, diffuse      int32
-		frame, part, rest, baseColor              int32
-		instances, poses, poseWords, targets, tex int32
 	}
 	sphereLoc struct { // uniform locations in sphereProg
 		viewProj, invViewProj, eye, lightDir, ambient, diffuse, instances int32
@@ -243,31 +240,10 @@ func NewRenderer() (*Renderer, error) {
 	if u.err != nil {
 		return nil, u.err
 	}
-	if r.meshProg, err = NewProgram(shaders.FS, "mesh.vert", "mesh.frag"); err != nil {
-		return nil, err
-	}
-	if err := checkAttribs(r.meshProg, "mesh.vert", map[string]int32{
-		"aPos": attrPos, "aNormal": attrNormal, "aUV": attrUV, "aColor": attrColor, "aJoints": attrJoints, "aWeights": attrWeights,
-	}); err != nil {
-		return nil, err
-	}
-	u = uniforms{prog: r.meshProg, files: "mesh.vert + mesh.frag"}
-	ml := &r.meshLoc
-	ml.viewProj = u.find("uViewProj")
-	ml.lightDir = u.find("uLightDir")
-	ml.ambient = u.find("uAmbient")
-	ml.diffuse = u.find("uDiffuse")
-	ml.frame = u.find("uFrame")
-	ml.part = u.find("uPart")
-	ml.rest = u.find("uRest")
-	ml.baseColor = u.find("uBaseColor")
-	ml.instances = u.find("uInstances")
-	ml.poses = u.find("uPoses")
-	ml.poseWords = u.find("uPoseWords")
-	ml.targets = u.find("uTargets")
-	ml.tex = u.find("uTexture")
-	if u.err != nil {
-		return nil, u.err
+	for sh := range r.meshProgs {
+		if err := r.meshProgs[sh].build(shading(sh)); err != nil {
+			return nil, err
+		}
 	}
 
 	var maxTexels int32
@@ -292,12 +268,6 @@ func NewRenderer() (*Renderer, error) {
 
 	gl.UseProgram(uint32(r.prog))
 	gl.Uniform1i(r.loc.instances, instanceTextureUnit)
-	gl.UseProgram(uint32(r.meshProg))
-	gl.Uniform1i(ml.instances, instanceTextureUnit)
-	gl.Uniform1i(ml.poses, poseTextureUnit)
-	gl.Uniform1i(ml.poseWords, poseWordTextureUnit)
-	gl.Uniform1i(ml.targets, targetTextureUnit)
-	gl.Uniform1i(ml.tex, colorTextureUnit)
 	gl.UseProgram(uint32(r.sphereProg))
 	gl.Uniform1i(sl.instances, instanceTextureUnit)
 	gl.UseProgram(0)
@@ -397,6 +367,76 @@ func (r *Renderer) Mesh(id engine.MeshID) *Model {
 	return nil
 }
 
+// meshProgram is mesh.vert linked with one part shading's fragment
+// shader, and its uniform locations.
+type meshProgram struct {
+	prog Program
+	loc  struct {
+		viewProj, lightDir, ambient, diffuse int32
+		frame, part, rest, baseColor         int32
+		instances, poses, poseWords, targets int32
+		tex                                  int32 // -1 but for shadeTextured
+	}
+}
+
+// meshFragments are the fragment shaders of the part shadings.
+var meshFragments = [numShadings]string{
+	shadeTextured: "mesh.frag",
+	shadePlain:    "mesh_plain.frag",
+	shadeFaceted:  "mesh_faceted.frag",
+}
+
+// build compiles and links mesh.vert with the fragment shader of sh,
+// checks its attributes, finds its uniforms and points its samplers at
+// their texture units. It leaves the program in use.
+func (mp *meshProgram) build(sh shading) error {
+	frag := meshFragments[sh]
+	var err error
+	if mp.prog, err = NewProgram(shaders.FS, "mesh.vert", frag); err != nil {
+		return err
+	}
+	// Every program has mesh.vert's attribute locations (its layout
+	// qualifiers); the untextured ones leave aUV inactive, so the check
+	// is made on the textured one, which uses them all.
+	if sh == shadeTextured {
+		if err := checkAttribs(mp.prog, "mesh.vert", map[string]int32{
+			"aPos": attrPos, "aNormal": attrNormal, "aUV": attrUV, "aColor": attrColor, "aJoints": attrJoints, "aWeights": attrWeights,
+		}); err != nil {
+			return err
+		}
+	}
+	u := uniforms{prog: mp.prog, files: "mesh.vert + " + frag}
+	l := &mp.loc
+	l.viewProj = u.find("uViewProj")
+	l.lightDir = u.find("uLightDir")
+	l.ambient = u.find("uAmbient")
+	l.diffuse = u.find("uDiffuse")
+	l.frame = u.find("uFrame")
+	l.part = u.find("uPart")
+	l.rest = u.find("uRest")
+	l.baseColor = u.find("uBaseColor")
+	l.instances = u.find("uInstances")
+	l.poses = u.find("uPoses")
+	l.poseWords = u.find("uPoseWords")
+	l.targets = u.find("uTargets")
+	l.tex = -1
+	if sh == shadeTextured {
+		l.tex = u.find("uTexture")
+	}
+	if u.err != nil {
+		return u.err
+	}
+	gl.UseProgram(uint32(mp.prog))
+	gl.Uniform1i(l.instances, instanceTextureUnit)
+	gl.Uniform1i(l.poses, poseTextureUnit)
+	gl.Uniform1i(l.poseWords, poseWordTextureUnit)
+	gl.Uniform1i(l.targets, targetTextureUnit)
+	if l.tex >= 0 {
+		gl.Uniform1i(l.tex, colorTextureUnit)
+	}
+	return nil
+}
+
 // checkAttribs checks that the program's attributes sit at the locations
 // the Go code binds buffers to.
 func checkAttribs(p Program, file string, want map[string]int32) error {
@@ -436,10 +476,13 @@ func (r *Renderer) SetLight(l Light) {
 	gl.Uniform3f(r.loc.lightDir, d[0], d[1], d[2])
 	gl.Uniform1f(r.loc.ambient, l.Ambient)
 	gl.Uniform1f(r.loc.diffuse, l.Diffuse)
-	gl.UseProgram(uint32(r.meshProg))
-	gl.Uniform3f(r.meshLoc.lightDir, d[0], d[1], d[2])
-	gl.Uniform1f(r.meshLoc.ambient, l.Ambient)
-	gl.Uniform1f(r.meshLoc.diffuse, l.Diffuse)
+	for i := range r.meshProgs {
+		mp := &r.meshProgs[i]
+		gl.UseProgram(uint32(mp.prog))
+		gl.Uniform3f(mp.loc.lightDir, d[0], d[1], d[2])
+		gl.Uniform1f(mp.loc.ambient, l.Ambient)
+		gl.Uniform1f(mp.loc.diffuse, l.Diffuse)
+	}
 	gl.UseProgram(uint32(r.sphereProg))
 	gl.Uniform3f(r.sphereLoc.lightDir, d[0], d[1], d[2])
 	gl.Uniform1f(r.sphereLoc.ambient, l.Ambient)
@@ -462,7 +505,9 @@ func (r *Renderer) Stats() Stats { return r.stats }
 // deleting it again does nothing.
 func (r *Renderer) Delete() {
 	r.prog.Delete()
-	r.meshProg.Delete()
+	for i := range r.meshProgs {
+		r.meshProgs[i].prog.Delete()
+	}
 	r.sphereProg.Delete()
 	deleteVertexArray(&r.vao)
 	deleteTexture(&r.tex)
