@@ -26,7 +26,10 @@ import (
 // when they all show one mesh they are used as they are), streamed to the
 // GPU (the buffer is orphaned, then written) and drawn with one draw call
 // per mesh in use, or per part of a model: the GL calls made depend on the
-// meshes in use, not on how many instances or poses there are. Instances
+// meshes in use (and the programs their parts need), not on how many
+// instances or poses there are. The built-in cube and sphere are drawn
+// from the instance buffer alone (vertex pulling; the sphere as a
+// ray-cast impostor whose depth is the ellipsoid's, see the package doc). Instances
 // whose mesh is not registered are not drawn (Stats.Unknown counts them),
 // nor instances beyond MaxInstances (Stats.Dropped).
 //

@@ -96,10 +96,10 @@ type Stats struct {
 	// least one instance drawn.
 	Meshes int
 	// Poses is the number of poses uploaded: those of the Poses given to
-	// Draw, when a model (not the cube) is in use.
+	// Draw, when a model (not the built-in cube or sphere) is in use.
 	Poses int
-	// DrawCalls is the number of draw calls: one for the cubes, one per
-	// part of every model in use.
+	// DrawCalls is the number of draw calls: one for the cubes, one for
+	// the spheres, one per part of every model in use.
 	DrawCalls int
 	// GLCalls is the number of OpenGL calls the frame made, draw calls
 	// included. For Draw it depends on the meshes in use and their parts
@@ -129,9 +129,12 @@ type Stats struct {
 // ("vertex pulling") rather than with an instanced draw. The GPU work is
 // the same on hardware, but software rasterisers such as Mesa's llvmpipe
 // run their whole vertex pipeline once per instance of an instanced draw,
-// and one large draw is much cheaper there. Every part of every other
-// model in use is drawn with one glDrawElementsInstanced (see
-// shaders/mesh.vert), skinned and morphed by the instance's pose.
+// and one large draw is much cheaper there. The spheres likewise, each a
+// ray-cast impostor of two triangles (see shaders/sphere.vert and the
+// package doc). Every part of every other model in use is drawn with one
+// glDrawElementsInstanced (see shaders/mesh.vert), skinned and morphed by
+// the instance's pose, by the cheapest of three fragment shaders that
+// draws it (textured, untextured, faceted: see the package doc).
 //
 // Every method must be called on the thread where the OpenGL context the
 // renderer was made in is current (the main thread), with that context
@@ -197,8 +200,9 @@ type Renderer struct {
 const minPoseCapacity = 16 << 10
 
 // NewRenderer builds the renderer's programs (from shaders.FS), the
-// instance and pose buffers and the built-in meshes: the cube (drawn by
-// vertex pulling), model.Sphere and model.Plane. A context must be current
+// instance and pose buffers and the built-in meshes: the cube and the
+// sphere (drawn by vertex pulling, the sphere as a ray-cast impostor) and
+// model.Plane. A context must be current
 // and Init must have been called. Errors name what failed; shader errors
 // are *ShaderError.
 func NewRenderer() (*Renderer, error) {
@@ -308,8 +312,9 @@ func newStreamTexture(format uint32, size int) (buf, tex uint32) {
 // unregisters id (its instances are then counted in Stats.Unknown and
 // not drawn). The renderer does not own m: delete it after unregistering
 // it, or after deleting the renderer. Registering a model as
-// engine.MeshCube replaces the built-in cube's vertex-pulling path; Mesh
-// returns what is registered, to put it back later. It panics if m has
+// engine.MeshCube or engine.MeshSphere replaces the built-in cube's or
+// sphere's vertex-pulling path; Mesh returns what is registered, to put
+// it back later. It panics if m has
 // been deleted.
 func (r *Renderer) Register(id engine.MeshID, m *Model) {
 	r.mustLive("Register")
@@ -357,8 +362,9 @@ func (r *Renderer) Register(id engine.MeshID, m *Model) {
 type restRef struct{ bone, weight int32 }
 
 // Mesh returns the model registered as id, or nil. For engine.MeshCube
-// it is at first the built-in cube, a Model without GPU objects of its
-// own that stands for the vertex-pulling path.
+// and engine.MeshSphere it is at first the built-in cube or sphere, a
+// Model without GPU objects of its own (and no parts) that stands for its
+// vertex-pulling path.
 func (r *Renderer) Mesh(id engine.MeshID) *Model {
 	r.mustLive("Mesh")
 	if int(id) < len(r.slot) && r.slot[id] >= 0 {
