@@ -58,8 +58,9 @@
 // buffer, a buffer texture, and builds the three faces that can face the
 // camera from gl_VertexID, all cubes in one glDrawArrays: on llvmpipe a
 // frame of cubes takes about 2.5 times as long with the cube drawn as a
-// regular model, see BenchmarkCubePaths); engine.MeshSphere (model.Sphere of 16 segments) and
-// engine.MeshPlane (model.Plane). A game uploads its own models with
+// regular model, see BenchmarkCubePaths); engine.MeshSphere, the sphere
+// of diameter 1, drawn as an impostor (below); and engine.MeshPlane
+// (model.Plane). A game uploads its own models with
 // NewModel and registers them from engine.MeshFirstGame on; an entity
 // shows one after World.SetMesh:
 //
@@ -85,6 +86,39 @@
 // fragment. The colour is the base colour factor × the texture × the
 // vertex colour × the instance's colour (World.SetColor still tints a
 // model), lit as the cube is.
+//
+// Each part is drawn by the cheapest of three programs that gives its
+// picture: mesh.frag for a part with a base colour texture; for one
+// without, mesh_plain.frag, which skips the texture fetch; and for an
+// untextured faceted part (every triangle one normal, joint and weights at
+// its three corners, no morph targets: a plane, a box)
+// mesh_faceted.frag, which takes the colour mesh.vert lit per vertex. A
+// software rasteriser pays for the fetch on every pixel, even for the 1×1
+// white texture and even behind a uniform branch; the demo's floor, a
+// plane over a third of the window, took about 1.6 ms a frame on llvmpipe
+// with mesh.frag and takes about 0.5 ms faceted (BenchmarkDemoFrame).
+//
+// # The sphere impostor
+//
+// engine.MeshSphere is not triangles: each instance is one camera-facing
+// quad, built in the vertex shader from gl_VertexID like the cube (all
+// spheres in one glDrawArrays of 6 vertices each, shaders/sphere.vert),
+// covering the silhouette of the instance's bounding sphere (radius
+// max(Scale)/2) under perspective. The fragment shader (sphere.frag)
+// casts the pixel's ray against the instance's ellipsoid, turned and
+// scaled unevenly as its Rot and Scale say, discards the misses, lights
+// the hit with its exact normal as a model is lit, and writes the hit's
+// depth, so the sphere meets other geometry where the ellipsoid does. Its
+// pixels are model.Sphere(64)'s to within a pixel at its edges
+// (TestSphereImpostorMatchesModelSphere). Software rasterisers pay per
+// triangle and per vertex of an instanced draw: 1,000 spheres of the
+// demo's view took 44 ms a frame on llvmpipe as model.Sphere(16) (224
+// triangles each) and take 4.5 ms as impostors, as many cubes cost
+// (BenchmarkSpherePaths). The impostor has no texture coordinates: a game
+// that wants a textured or otherwise drawn sphere registers a model, such
+// as model.Sphere(32), under engine.MeshSphere or a number of its own. An
+// instance with a zero scale draws nothing, and one the eye is inside
+// draws nothing (as a mesh's back faces are culled).
 //
 // An instance's Pose picks its palette and weights from the frame's
 // engine.Poses (uploaded once a frame, when a model is in use, into one

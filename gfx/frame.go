@@ -26,7 +26,10 @@ import (
 // when they all show one mesh they are used as they are), streamed to the
 // GPU (the buffer is orphaned, then written) and drawn with one draw call
 // per mesh in use, or per part of a model: the GL calls made depend on the
-// meshes in use, not on how many instances or poses there are. Instances
+// meshes in use (and the programs their parts need), not on how many
+// instances or poses there are. The built-in cube and sphere are drawn
+// from the instance buffer alone (vertex pulling; the sphere as a
+// ray-cast impostor whose depth is the ellipsoid's, see the package doc). Instances
 // whose mesh is not registered are not drawn (Stats.Unknown counts them),
 // nor instances beyond MaxInstances (Stats.Dropped).
 //
@@ -59,17 +62,21 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 				continue
 			}
 			meshes++
-			if m.pulled {
+			switch m.pulled {
+			case pulledCube:
 				r.drawCubes(cam, r.starts[s], r.counts[s])
 				draws++
-			} else {
+			case pulledSphere:
+				r.drawSpheres(cam, r.starts[s], r.counts[s])
+				draws++
+			default:
 				models = true
 			}
 		}
 		if models {
 			posed = r.beginModels(poses)
 			for s, m := range r.meshes {
-				if r.counts[s] > 0 && !m.pulled {
+				if r.counts[s] > 0 && m.pulled == notPulled {
 					draws += r.drawModel(s, r.starts[s], r.counts[s])
 				}
 			}
@@ -174,6 +181,24 @@ func (r *Renderer) drawCubes(cam Camera, first, count int32) {
 	c.drawArrays(gl.TRIANGLES, first*verticesPerCube, count*verticesPerCube)
 }
 
+// drawSpheres draws count sphere impostors from instance first with
+// sphere.vert and sphere.frag. Depth clamping is on while they draw: the
+// quads are not clipped by the near and far planes, the fragment shader
+// clips each hit against them (see sphere.vert).
+func (r *Renderer) drawSpheres(cam Camera, first, count int32) {
+	c := &r.gl
+	l := &r.sphereLoc
+	r.invVP = r.vp.Inv()
+	c.useProgram(r.sphereProg)
+	c.uniformMatrix4(l.viewProj, &r.vp)
+	c.uniformMatrix4(l.invViewProj, &r.invVP)
+	c.uniform3f(l.eye, cam.Eye[0], cam.Eye[1], cam.Eye[2])
+	c.bindVertexArray(r.vao)
+	c.enable(gl.DEPTH_CLAMP)
+	c.drawArrays(gl.TRIANGLES, first*verticesPerSphere, count*verticesPerSphere)
+	c.disable(gl.DEPTH_CLAMP)
+}
+
 // beginModels streams the poses, and the rest palette and weights of
 // every model in use (where r.rest says), and sets the state every
 // model's draw shares. It returns the number of poses uploaded.
@@ -192,11 +217,13 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 		bones, weights, refs = poses.Bones, poses.Weights, poses.Refs
 	}
 	nb, nw := len(bones), len(weights)
+	var shadings uint8
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && !m.pulled {
+		if r.counts[s] > 0 && m.pulled == notPulled {
 			r.rest[s] = restRef{bone: int32(nb), weight: int32(nw)}
 			nb += len(m.restBones)
 			nw += len(m.restWeights)
+			shadings |= m.shadings
 		}
 	}
 	boneBytes := nb * boneSize
@@ -215,23 +242,27 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 	c.orphan(gl.TEXTURE_BUFFER, r.poseCap, gl.STREAM_DRAW)
 	c.bufferSubData(gl.TEXTURE_BUFFER, 0, len(bones)*boneSize, unsafe.Pointer(unsafe.SliceData(bones)))
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && !m.pulled {
+		if r.counts[s] > 0 && m.pulled == notPulled {
 			c.bufferSubData(gl.TEXTURE_BUFFER, int(r.rest[s].bone)*boneSize, len(m.restBones)*boneSize, unsafe.Pointer(unsafe.SliceData(m.restBones)))
 		}
 	}
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes, 4*len(weights), unsafe.Pointer(unsafe.SliceData(weights)))
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && !m.pulled {
+		if r.counts[s] > 0 && m.pulled == notPulled {
 			c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+4*int(r.rest[s].weight), 4*len(m.restWeights), unsafe.Pointer(unsafe.SliceData(m.restWeights)))
 		}
 	}
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+weightBytes, len(refs)*poseRefSize, unsafe.Pointer(unsafe.SliceData(refs)))
 	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
 
-	l := &r.meshLoc
-	c.useProgram(r.meshProg)
-	c.uniformMatrix4(l.viewProj, &r.vp)
-	c.uniform4i(l.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
+	for sh := range r.meshProgs {
+		if shadings&(1<<sh) != 0 {
+			mp := &r.meshProgs[sh]
+			c.useProgram(mp.prog)
+			c.uniformMatrix4(mp.loc.viewProj, &r.vp)
+			c.uniform4i(mp.loc.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
+		}
+	}
 	c.activeTexture(gl.TEXTURE0 + poseTextureUnit)
 	c.bindTexture(gl.TEXTURE_BUFFER, r.poseTex)
 	c.activeTexture(gl.TEXTURE0 + poseWordTextureUnit)
@@ -240,14 +271,22 @@ func (r *Renderer) beginModels(poses *engine.Poses) int {
 }
 
 // drawModel draws count instances of the model in slot s from instance
-// first, one draw call per part, and returns the number of draw calls.
+// first, one draw call per part, each with the program of its shading,
+// and returns the number of draw calls.
 func (r *Renderer) drawModel(s int, first, count int32) int {
 	c := &r.gl
-	l := &r.meshLoc
 	m := r.meshes[s]
-	c.uniform2i(l.rest, r.rest[s].bone, r.rest[s].weight)
+	current := numShadings
+	var mp *meshProgram
 	for i := range m.parts {
 		p := &m.parts[i]
+		if p.shading != current {
+			current = p.shading
+			mp = &r.meshProgs[current]
+			c.useProgram(mp.prog)
+			c.uniform2i(mp.loc.rest, r.rest[s].bone, r.rest[s].weight)
+		}
+		l := &mp.loc
 		c.bindVertexArray(p.vao)
 		c.activeTexture(gl.TEXTURE0 + targetTextureUnit)
 		c.bindTexture(gl.TEXTURE_BUFFER, p.targetTex)

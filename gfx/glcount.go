@@ -21,6 +21,8 @@ func (c *glCounter) clear(mask uint32) { c.calls++; gl.Clear(mask) }
 
 func (c *glCounter) enable(capability uint32) { c.calls++; gl.Enable(capability) }
 
+func (c *glCounter) disable(capability uint32) { c.calls++; gl.Disable(capability) }
+
 func (c *glCounter) depthMask(on bool) { c.calls++; gl.DepthMask(on) }
 
 func (c *glCounter) useProgram(p Program) { c.calls++; gl.UseProgram(uint32(p)) }

@@ -67,11 +67,24 @@ type Model struct {
 	restBones   []engine.Bone
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
+	// shadings has bit 1<<sh set for each shading sh of its parts.
+	shadings uint8
 
-	// pulled marks the renderer's built-in cube, drawn by cube.vert
-	// from the instances alone: it has no GPU objects of its own.
-	pulled bool
+	// pulled marks the renderer's built-in cube and sphere, drawn by
+	// cube.vert and sphere.vert from the instances alone: they have no
+	// GPU objects of their own.
+	pulled pulledShape
 }
+
+// pulledShape says which of the renderer's vertex-pulling programs draws
+// a built-in mesh, if one does.
+type pulledShape uint8
+
+const (
+	notPulled    pulledShape = iota // a model: mesh.vert, per part
+	pulledCube                      // cube.vert: three faces per instance
+	pulledSphere                    // sphere.vert: a ray-cast quad per instance
+)
 
 // modelPart is one part of a Model on the GPU.
 type modelPart struct {
@@ -91,19 +104,63 @@ type modelPart struct {
 	baseColor                           [4]float32
 	texture                             uint32 // base colour, or the model's white texture
 	ownTexture                          bool   // texture is the part's own, not white
+	shading                             shading
+}
+
+// shading is how a part's pixels are coloured, which picks the program
+// that draws it (Renderer.meshProgs): the three draw the same picture,
+// the cheaper ones doing less per pixel where the part allows it.
+type shading uint8
+
+const (
+	// shadeTextured: mesh.frag, the base colour texture fetched and the
+	// light worked out per pixel.
+	shadeTextured shading = iota
+	// shadePlain: mesh_plain.frag, a part without a texture: the light per
+	// pixel.
+	shadePlain
+	// shadeFaceted: mesh_faceted.frag, a part without a texture or morph
+	// targets whose every triangle has one normal, joints and weights at
+	// its three corners: the light is the same across each triangle, so
+	// mesh.vert works it out per vertex.
+	shadeFaceted
+	numShadings
+)
+
+// shadingOf returns the cheapest shading that draws src as mesh.frag
+// would.
+func shadingOf(src *model.Part) shading {
+	if src.Material.Texture != nil {
+		return shadeTextured
+	}
+	if len(src.Targets) > 0 {
+		return shadePlain
+	}
+	ix := src.Indices
+	for t := 0; t+2 < len(ix); t += 3 {
+		a := ix[t]
+		for _, b := range ix[t+1 : t+3] {
+			if src.Normals != nil && src.Normals[a] != src.Normals[b] ||
+				src.Joints != nil && src.Joints[a] != src.Joints[b] ||
+				src.Weights != nil && src.Weights[a] != src.Weights[b] {
+				return shadePlain
+			}
+		}
+	}
+	return shadeFaceted
 }
 
 // Name returns the name of the model it was made from.
 func (m *Model) Name() string { return m.name }
 
 // Parts returns the number of parts, each drawn with one draw call a frame
-// while any instance shows the model: 0 for a renderer's built-in cube
-// (Renderer.Mesh(engine.MeshCube)), whose instances share one draw call
-// of their own.
+// while any instance shows the model: 0 for a renderer's built-in cube and
+// sphere (Renderer.Mesh(engine.MeshCube), Renderer.Mesh(engine.MeshSphere)),
+// whose instances share one draw call of their own.
 func (m *Model) Parts() int { return len(m.parts) }
 
 // live reports whether the model can be drawn.
-func (m *Model) live() bool { return m.pulled || m.parts != nil }
+func (m *Model) live() bool { return m.pulled != notPulled || m.parts != nil }
 
 // NewModel checks m and uploads it to the GPU. A context must be current
 // and Init must have been called. m is not kept: it may change afterwards.
@@ -139,6 +196,7 @@ func NewModel(m *model.Model) (*Model, error) {
 	g.parts = make([]modelPart, len(m.Parts))
 	for i := range m.Parts {
 		g.uploadPart(&g.parts[i], &m.Parts[i])
+		g.shadings |= 1 << g.parts[i].shading
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	if err := CheckError(); err != nil {
@@ -260,6 +318,7 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 	p.firstWeight = int32(src.FirstWeight)
 	p.baseColor = src.Material.BaseColor
 	p.indices = int32(len(src.Indices))
+	p.shading = shadingOf(src)
 
 	gl.GenVertexArrays(1, &p.vao)
 	gl.GenBuffers(1, &p.vbo)
@@ -393,7 +452,7 @@ func newColorTexture(img *image.RGBA) uint32 {
 
 // Delete frees the model's GPU objects. Unregister it first: a deleted
 // model that is still registered draws nothing. Deleting it again, or
-// deleting a renderer's built-in cube, does nothing.
+// deleting a renderer's built-in cube or sphere, does nothing.
 func (m *Model) Delete() {
 	if m == nil {
 		return

@@ -105,9 +105,9 @@ func interleave(b *testing.B, frames int, paths []framePath) {
 
 // BenchmarkMixedMeshes compares a frame of 1,000 entities across three
 // meshes (cube, sphere, plane: 334, 333, 333) with a frame of 1,000
-// cubes, interleaved in one run; and the same three meshes with a sphere
-// of 8 segments (48 triangles, the built-in has 224), to show where a
-// software rasteriser's time goes.
+// cubes, interleaved in one run; and the same three meshes with the
+// sphere drawn as a model of 8 segments (48 triangles; the built-in sphere
+// is an impostor of 2), to show where a software rasteriser's time goes.
 func BenchmarkMixedMeshes(b *testing.B) {
 	r, w, h := newRenderer(b, benchSize)
 	const coarse = engine.MeshFirstGame

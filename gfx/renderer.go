@@ -50,6 +50,10 @@ const instanceTexels = instanceSize / 16
 // three faces, two triangles each.
 const verticesPerCube = 18
 
+// verticesPerSphere is how many vertices sphere.vert makes of each
+// instance: one quad, two triangles.
+const verticesPerSphere = 6
+
 // minInstanceCapacity is the instance buffer's first capacity, in instances;
 // it doubles from there when a frame needs more.
 const minInstanceCapacity = 256
@@ -92,10 +96,10 @@ type Stats struct {
 	// least one instance drawn.
 	Meshes int
 	// Poses is the number of poses uploaded: those of the Poses given to
-	// Draw, when a model (not the cube) is in use.
+	// Draw, when a model (not the built-in cube or sphere) is in use.
 	Poses int
-	// DrawCalls is the number of draw calls: one for the cubes, one per
-	// part of every model in use.
+	// DrawCalls is the number of draw calls: one for the cubes, one for
+	// the spheres, one per part of every model in use.
 	DrawCalls int
 	// GLCalls is the number of OpenGL calls the frame made, draw calls
 	// included. For Draw it depends on the meshes in use and their parts
@@ -125,20 +129,26 @@ type Stats struct {
 // ("vertex pulling") rather than with an instanced draw. The GPU work is
 // the same on hardware, but software rasterisers such as Mesa's llvmpipe
 // run their whole vertex pipeline once per instance of an instanced draw,
-// and one large draw is much cheaper there. Every part of every other
-// model in use is drawn with one glDrawElementsInstanced (see
-// shaders/mesh.vert), skinned and morphed by the instance's pose.
+// and one large draw is much cheaper there. The spheres likewise, each a
+// ray-cast impostor of two triangles (see shaders/sphere.vert and the
+// package doc). Every part of every other model in use is drawn with one
+// glDrawElementsInstanced (see shaders/mesh.vert), skinned and morphed by
+// the instance's pose, by the cheapest of three fragment shaders that
+// draws it (textured, untextured, faceted: see the package doc).
 //
 // Every method must be called on the thread where the OpenGL context the
 // renderer was made in is current (the main thread), with that context
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
-	prog     Program // cube.vert + cube.frag
-	meshProg Program // mesh.vert + mesh.frag
-	vao      uint32  // an empty vertex array: cube.vert has no attributes
-	buf      uint32  // the instance buffer
-	tex      uint32  // the buffer texture over buf that both programs read
-	bufCap   int     // buf's capacity in bytes
+	prog       Program // cube.vert + cube.frag
+	sphereProg Program // sphere.vert + sphere.frag
+	// meshProgs are mesh.vert with each part shading's fragment shader
+	// (meshFragments).
+	meshProgs [numShadings]meshProgram
+	vao       uint32 // an empty vertex array: cube.vert has no attributes
+	buf       uint32 // the instance buffer
+	tex       uint32 // the buffer texture over buf that both programs read
+	bufCap    int    // buf's capacity in bytes
 
 	poseBuf     uint32 // the frame's poses: bones, weights, references
 	poseTex     uint32 // poseBuf as RGBA32F texels
@@ -152,10 +162,8 @@ type Renderer struct {
 	loc struct { // uniform locations in prog
 		viewProj, eye, lightDir, ambient, diffuse, instances int32
 	}
-	meshLoc struct { // uniform locations in meshProg
-		viewProj, lightDir, ambient, diffuse      int32
-		frame, part, rest, baseColor              int32
-		instances, poses, poseWords, targets, tex int32
+	sphereLoc struct { // uniform locations in sphereProg
+		viewProj, invViewProj, eye, lightDir, ambient, diffuse, instances int32
 	}
 
 	// The registry: meshes[slot[id]] is the model registered as id, for
@@ -164,7 +172,6 @@ type Renderer struct {
 	meshes []*Model
 	ids    []engine.MeshID // ids[s] is the id of meshes[s]
 	owned  []*Model        // the built-in models, deleted with the renderer
-	cube   *Model          // the built-in cube: the vertex-pulling path
 
 	// Per frame: instances per slot, then where each slot's run starts
 	// in staging, and the instances sorted by mesh; where each model's
@@ -180,6 +187,8 @@ type Renderer struct {
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
 	// which would move a local to the heap on every frame.
 	vp mgl32.Mat4
+	// invVP is vp's inverse, for sphere.vert, likewise.
+	invVP mgl32.Mat4
 
 	light Light // as SetLight set it, Dir normalised
 
@@ -187,19 +196,13 @@ type Renderer struct {
 	stats Stats
 }
 
-// sphereSegments is the built-in sphere's resolution (model.Sphere): 153
-// vertices, 224 triangles. Software rasterisers pay per triangle (llvmpipe
-// about 150 ns, culled or not), so a thousand spheres of 24 segments (528
-// triangles) cost about 75 ms a frame there; a game that wants a rounder
-// sphere registers model.Sphere(n) of its own.
-const sphereSegments = 16
-
 // minPoseCapacity is the pose buffer's first capacity in bytes.
 const minPoseCapacity = 16 << 10
 
 // NewRenderer builds the renderer's programs (from shaders.FS), the
-// instance and pose buffers and the built-in meshes: the cube (drawn by
-// vertex pulling), model.Sphere and model.Plane. A context must be current
+// instance and pose buffers and the built-in meshes: the cube and the
+// sphere (drawn by vertex pulling, the sphere as a ray-cast impostor) and
+// model.Plane. A context must be current
 // and Init must have been called. Errors name what failed; shader errors
 // are *ShaderError.
 func NewRenderer() (*Renderer, error) {
@@ -226,31 +229,25 @@ func NewRenderer() (*Renderer, error) {
 	if u.err != nil {
 		return nil, u.err
 	}
-	if r.meshProg, err = NewProgram(shaders.FS, "mesh.vert", "mesh.frag"); err != nil {
+	if r.sphereProg, err = NewProgram(shaders.FS, "sphere.vert", "sphere.frag"); err != nil {
 		return nil, err
 	}
-	if err := checkAttribs(r.meshProg, "mesh.vert", map[string]int32{
-		"aPos": attrPos, "aNormal": attrNormal, "aUV": attrUV, "aColor": attrColor, "aJoints": attrJoints, "aWeights": attrWeights,
-	}); err != nil {
-		return nil, err
-	}
-	u = uniforms{prog: r.meshProg, files: "mesh.vert + mesh.frag"}
-	ml := &r.meshLoc
-	ml.viewProj = u.find("uViewProj")
-	ml.lightDir = u.find("uLightDir")
-	ml.ambient = u.find("uAmbient")
-	ml.diffuse = u.find("uDiffuse")
-	ml.frame = u.find("uFrame")
-	ml.part = u.find("uPart")
-	ml.rest = u.find("uRest")
-	ml.baseColor = u.find("uBaseColor")
-	ml.instances = u.find("uInstances")
-	ml.poses = u.find("uPoses")
-	ml.poseWords = u.find("uPoseWords")
-	ml.targets = u.find("uTargets")
-	ml.tex = u.find("uTexture")
+	u = uniforms{prog: r.sphereProg, files: "sphere.vert + sphere.frag"}
+	sl := &r.sphereLoc
+	sl.viewProj = u.find("uViewProj")
+	sl.invViewProj = u.find("uInvViewProj")
+	sl.eye = u.find("uEye")
+	sl.lightDir = u.find("uLightDir")
+	sl.ambient = u.find("uAmbient")
+	sl.diffuse = u.find("uDiffuse")
+	sl.instances = u.find("uInstances")
 	if u.err != nil {
 		return nil, u.err
+	}
+	for sh := range r.meshProgs {
+		if err := r.meshProgs[sh].build(shading(sh)); err != nil {
+			return nil, err
+		}
 	}
 
 	var maxTexels int32
@@ -275,12 +272,8 @@ func NewRenderer() (*Renderer, error) {
 
 	gl.UseProgram(uint32(r.prog))
 	gl.Uniform1i(r.loc.instances, instanceTextureUnit)
-	gl.UseProgram(uint32(r.meshProg))
-	gl.Uniform1i(ml.instances, instanceTextureUnit)
-	gl.Uniform1i(ml.poses, poseTextureUnit)
-	gl.Uniform1i(ml.poseWords, poseWordTextureUnit)
-	gl.Uniform1i(ml.targets, targetTextureUnit)
-	gl.Uniform1i(ml.tex, colorTextureUnit)
+	gl.UseProgram(uint32(r.sphereProg))
+	gl.Uniform1i(sl.instances, instanceTextureUnit)
 	gl.UseProgram(0)
 
 	r.SetLight(DefaultLight())
@@ -288,19 +281,14 @@ func NewRenderer() (*Renderer, error) {
 		return nil, fmt.Errorf("gfx: NewRenderer: %w", err)
 	}
 
-	r.cube = &Model{name: "cube", pulled: true}
-	r.Register(engine.MeshCube, r.cube)
-	for _, b := range []struct {
-		id engine.MeshID
-		m  *model.Model
-	}{{engine.MeshSphere, model.Sphere(sphereSegments)}, {engine.MeshPlane, model.Plane()}} {
-		m, err := NewModel(b.m)
-		if err != nil {
-			return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
-		}
-		r.owned = append(r.owned, m)
-		r.Register(b.id, m)
+	r.Register(engine.MeshCube, &Model{name: "cube", pulled: pulledCube})
+	r.Register(engine.MeshSphere, &Model{name: "sphere", pulled: pulledSphere})
+	plane, err := NewModel(model.Plane())
+	if err != nil {
+		return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
 	}
+	r.owned = append(r.owned, plane)
+	r.Register(engine.MeshPlane, plane)
 	ok = true
 	return r, nil
 }
@@ -324,8 +312,9 @@ func newStreamTexture(format uint32, size int) (buf, tex uint32) {
 // unregisters id (its instances are then counted in Stats.Unknown and
 // not drawn). The renderer does not own m: delete it after unregistering
 // it, or after deleting the renderer. Registering a model as
-// engine.MeshCube replaces the built-in cube's vertex-pulling path; Mesh
-// returns what is registered, to put it back later. It panics if m has
+// engine.MeshCube or engine.MeshSphere replaces the built-in cube's or
+// sphere's vertex-pulling path; Mesh returns what is registered, to put
+// it back later. It panics if m has
 // been deleted.
 func (r *Renderer) Register(id engine.MeshID, m *Model) {
 	r.mustLive("Register")
@@ -373,12 +362,83 @@ func (r *Renderer) Register(id engine.MeshID, m *Model) {
 type restRef struct{ bone, weight int32 }
 
 // Mesh returns the model registered as id, or nil. For engine.MeshCube
-// it is at first the built-in cube, a Model without GPU objects of its
-// own that stands for the vertex-pulling path.
+// and engine.MeshSphere it is at first the built-in cube or sphere, a
+// Model without GPU objects of its own (and no parts) that stands for its
+// vertex-pulling path.
 func (r *Renderer) Mesh(id engine.MeshID) *Model {
 	r.mustLive("Mesh")
 	if int(id) < len(r.slot) && r.slot[id] >= 0 {
 		return r.meshes[r.slot[id]]
+	}
+	return nil
+}
+
+// meshProgram is mesh.vert linked with one part shading's fragment
+// shader, and its uniform locations.
+type meshProgram struct {
+	prog Program
+	loc  struct {
+		viewProj, lightDir, ambient, diffuse int32
+		frame, part, rest, baseColor         int32
+		instances, poses, poseWords, targets int32
+		tex                                  int32 // -1 but for shadeTextured
+	}
+}
+
+// meshFragments are the fragment shaders of the part shadings.
+var meshFragments = [numShadings]string{
+	shadeTextured: "mesh.frag",
+	shadePlain:    "mesh_plain.frag",
+	shadeFaceted:  "mesh_faceted.frag",
+}
+
+// build compiles and links mesh.vert with the fragment shader of sh,
+// checks its attributes, finds its uniforms and points its samplers at
+// their texture units. It leaves the program in use.
+func (mp *meshProgram) build(sh shading) error {
+	frag := meshFragments[sh]
+	var err error
+	if mp.prog, err = NewProgram(shaders.FS, "mesh.vert", frag); err != nil {
+		return err
+	}
+	// Every program has mesh.vert's attribute locations (its layout
+	// qualifiers); the untextured ones leave aUV inactive, so the check
+	// is made on the textured one, which uses them all.
+	if sh == shadeTextured {
+		if err := checkAttribs(mp.prog, "mesh.vert", map[string]int32{
+			"aPos": attrPos, "aNormal": attrNormal, "aUV": attrUV, "aColor": attrColor, "aJoints": attrJoints, "aWeights": attrWeights,
+		}); err != nil {
+			return err
+		}
+	}
+	u := uniforms{prog: mp.prog, files: "mesh.vert + " + frag}
+	l := &mp.loc
+	l.viewProj = u.find("uViewProj")
+	l.lightDir = u.find("uLightDir")
+	l.ambient = u.find("uAmbient")
+	l.diffuse = u.find("uDiffuse")
+	l.frame = u.find("uFrame")
+	l.part = u.find("uPart")
+	l.rest = u.find("uRest")
+	l.baseColor = u.find("uBaseColor")
+	l.instances = u.find("uInstances")
+	l.poses = u.find("uPoses")
+	l.poseWords = u.find("uPoseWords")
+	l.targets = u.find("uTargets")
+	l.tex = -1
+	if sh == shadeTextured {
+		l.tex = u.find("uTexture")
+	}
+	if u.err != nil {
+		return u.err
+	}
+	gl.UseProgram(uint32(mp.prog))
+	gl.Uniform1i(l.instances, instanceTextureUnit)
+	gl.Uniform1i(l.poses, poseTextureUnit)
+	gl.Uniform1i(l.poseWords, poseWordTextureUnit)
+	gl.Uniform1i(l.targets, targetTextureUnit)
+	if l.tex >= 0 {
+		gl.Uniform1i(l.tex, colorTextureUnit)
 	}
 	return nil
 }
@@ -422,10 +482,17 @@ func (r *Renderer) SetLight(l Light) {
 	gl.Uniform3f(r.loc.lightDir, d[0], d[1], d[2])
 	gl.Uniform1f(r.loc.ambient, l.Ambient)
 	gl.Uniform1f(r.loc.diffuse, l.Diffuse)
-	gl.UseProgram(uint32(r.meshProg))
-	gl.Uniform3f(r.meshLoc.lightDir, d[0], d[1], d[2])
-	gl.Uniform1f(r.meshLoc.ambient, l.Ambient)
-	gl.Uniform1f(r.meshLoc.diffuse, l.Diffuse)
+	for i := range r.meshProgs {
+		mp := &r.meshProgs[i]
+		gl.UseProgram(uint32(mp.prog))
+		gl.Uniform3f(mp.loc.lightDir, d[0], d[1], d[2])
+		gl.Uniform1f(mp.loc.ambient, l.Ambient)
+		gl.Uniform1f(mp.loc.diffuse, l.Diffuse)
+	}
+	gl.UseProgram(uint32(r.sphereProg))
+	gl.Uniform3f(r.sphereLoc.lightDir, d[0], d[1], d[2])
+	gl.Uniform1f(r.sphereLoc.ambient, l.Ambient)
+	gl.Uniform1f(r.sphereLoc.diffuse, l.Diffuse)
 	gl.UseProgram(0)
 	r.light = Light{Dir: d, Ambient: l.Ambient, Diffuse: l.Diffuse}
 }
@@ -444,7 +511,10 @@ func (r *Renderer) Stats() Stats { return r.stats }
 // deleting it again does nothing.
 func (r *Renderer) Delete() {
 	r.prog.Delete()
-	r.meshProg.Delete()
+	for i := range r.meshProgs {
+		r.meshProgs[i].prog.Delete()
+	}
+	r.sphereProg.Delete()
 	deleteVertexArray(&r.vao)
 	deleteTexture(&r.tex)
 	deleteBuffer(&r.buf)

@@ -30,6 +30,23 @@
 //   - mesh.frag: the base colour factor, vertex colour and instance colour
 //     times the base colour texture, lit per fragment with the same light
 //     as the cube.
+//   - mesh_plain.frag: mesh.frag without the texture, for parts without
+//     one (a software rasteriser pays for a texture fetch on every pixel,
+//     even for a white texture and behind a uniform branch).
+//   - mesh_faceted.frag: for untextured parts whose every triangle has one
+//     normal, joint and weights at its corners and no morph targets (a
+//     plane, a box): the light is then the same across a triangle, so
+//     mesh.vert lights each vertex (its vLit output) and this shader only
+//     writes the interpolated colour: a large floor's pixels cost a
+//     fraction of mesh.frag's.
+//   - sphere.vert, sphere.frag: the built-in sphere as an impostor, every
+//     instance in one draw call like the cube: one camera-facing quad per
+//     instance (from gl_VertexID) covering its bounding sphere's
+//     silhouette under perspective, and per pixel a ray cast against the
+//     instance's ellipsoid (its rotation and non-uniform scale), misses
+//     discarded, hits lit with the exact normal and written at their exact
+//     depth. Two triangles a sphere instead of hundreds: software
+//     rasterisers pay per triangle and per vertex.
 //   - cube_single.vert: the cube mesh transformed by uniforms, one draw call
 //     per cube; only gfx's deliberately naive baseline (in its tests),
 //     kept to measure the one-call path against.

@@ -22,6 +22,10 @@ func ExampleFS() {
 	// lines.vert
 	// mesh.frag
 	// mesh.vert
+	// mesh_faceted.frag
+	// mesh_plain.frag
 	// overlay.frag
 	// overlay.vert
+	// sphere.frag
+	// sphere.vert
 }

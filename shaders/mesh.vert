@@ -50,10 +50,17 @@ uniform ivec4 uFrame; // x: poses in the frame, y: texel of the first weight, z:
 uniform ivec2 uRest;  // the model's rest palette's first bone, its rest weights' first weight
 uniform ivec4 uPart;  // x: first instance, y: morph targets, z: joints per vertex (1-4), w: the part's first weight in the model's
 uniform vec4 uBaseColor;
+uniform vec3 uLightDir; // unit vector from the scene toward the light, world space
+uniform float uAmbient; // light on every face
+uniform float uDiffuse; // added in proportion to the cosine toward the light
 
 out vec3 vNormal; // world space, not normalised
 out vec2 vUV;
 out vec4 vColor; // base colour * vertex colour * instance colour
+// vColor lit at the vertex, for mesh_faceted.frag (the other fragment
+// shaders light each fragment and leave it unused, and the linker drops
+// it).
+out vec3 vLit;
 
 // rotate turns v by the unit quaternion q stored W first (as cube.vert).
 vec3 rotate(vec4 q, vec3 v) {
@@ -107,4 +114,7 @@ void main() {
     vNormal = rotate(rot, skinnedNormal * (scale.yzx * scale.zxy));
     vUV = aUV;
     vColor = uBaseColor * aColor * color;
+    float len = length(vNormal);
+    float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
+    vLit = vColor.rgb * (uAmbient + uDiffuse * lambert);
 }

@@ -78,13 +78,14 @@ func TestDrawerDrawsTheFrame(t *testing.T) {
 }
 
 // The View carries the render buffer's poses, as the Render systems left
-// them, and the default Drawer hands them to the renderer: a sphere posed
-// by a Render system is drawn with its pose uploaded.
+// them, and the default Drawer hands them to the renderer: a plane (a
+// model: the built-in cube and sphere take no poses) posed by a Render
+// system is drawn with its pose uploaded.
 func TestDrawerGetsThePoses(t *testing.T) {
 	for _, custom := range []bool{true, false} {
 		e := newScene(t, 2)
 		ent, _ := e.World.EntityAt(0)
-		e.World.SetMesh(ent, engine.MeshSphere)
+		e.World.SetMesh(ent, engine.MeshPlane)
 		e.AddRender("pose", func(c *engine.FrameContext) {
 			p, b, _ := c.Render.Poses.Add(1, 0)
 			b[0] = engine.Bone{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
@@ -112,7 +113,7 @@ func TestDrawerGetsThePoses(t *testing.T) {
 		var s gfx.Stats
 		platformtest.OnMain(func() { s = r.Renderer().Stats() })
 		if custom && (calls != 3 || right != 3) {
-			t.Errorf("the Drawer was called %d times, %d of them with the render buffer's poses (one pose, the sphere's); want 3 and 3", calls, right)
+			t.Errorf("the Drawer was called %d times, %d of them with the render buffer's poses (one pose, the plane's); want 3 and 3", calls, right)
 		}
 		if s.Poses != 1 || s.Meshes != 2 {
 			t.Errorf("custom drawer %v: the renderer's last frame %+v, want 1 pose uploaded and 2 meshes drawn", custom, s)

@@ -1,0 +1,18 @@
+#version 410 core
+
+// A faceted model part without a base colour texture: every triangle's
+// three corners have the same normal, the same joints and weights, and no
+// morph target moves them (gfx checks this when it uploads the part: a
+// plane, a box). Its normal is then the same across each triangle, so the
+// light is too, and mesh.vert lights each vertex (vLit); this shader only
+// writes the interpolated colour. The picture is mesh_plain.frag's (to
+// rounding) at a fraction of the per-pixel work, which is what a large
+// flat part such as a floor costs a software rasteriser.
+
+in vec3 vLit;
+
+out vec4 fragColor;
+
+void main() {
+    fragColor = vec4(vLit, 1.0);
+}

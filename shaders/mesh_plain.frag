@@ -1,0 +1,24 @@
+#version 410 core
+
+// A model's part without a base colour texture: mesh.frag without the
+// texture fetch (which a software rasteriser such as llvmpipe pays for on
+// every pixel even when the texture is the 1x1 white one, and even behind
+// a uniform branch), so the same picture as mesh.frag with a white
+// texture: the colour mesh.vert passes, lit per fragment with the
+// interpolated normal. gfx draws an untextured part with it unless the
+// part is faceted (mesh_faceted.frag).
+
+in vec3 vNormal;
+in vec4 vColor;
+
+uniform vec3 uLightDir; // unit vector from the scene toward the light, world space
+uniform float uAmbient; // light on every face
+uniform float uDiffuse; // added in proportion to the cosine toward the light
+
+out vec4 fragColor;
+
+void main() {
+    float len = length(vNormal);
+    float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
+    fragColor = vec4(vColor.rgb * (uAmbient + uDiffuse * lambert), 1.0);
+}
