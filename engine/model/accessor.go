@@ -282,42 +282,17 @@ func (c *converter) sparse(i int, a *gltf.Accessor) (indices []uint32, values []
 // colours, texture coordinates, weights and rotations are: unsigned to
 // [0, 1], signed to [-1, 1].
 func (c *converter) floats(i int, use accessorUse) ([]float32, int, error) {
-	a, err := c.accessor(i, use)
-	if err != nil {
-		return nil, 0, err
-	}
-	comps, size := componentCount(a.Type), componentSize(a.ComponentType)
-	data, stride, err := c.elements(i, a)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := c.spend(a.Count * comps); err != nil {
-		return nil, 0, err
-	}
-	out := make([]float32, a.Count*comps)
-	if data != nil {
-		for e := 0; e < a.Count; e++ {
-			for k := 0; k < comps; k++ {
-				out[e*comps+k] = readFloat(a.ComponentType, data[e*stride+k*size:])
-			}
-		}
-	}
-	if a.Sparse != nil {
-		indices, values, err := c.sparse(i, a)
-		if err != nil {
-			return nil, 0, err
-		}
-		for j, e := range indices {
-			for k := 0; k < comps; k++ {
-				out[int(e)*comps+k] = readFloat(a.ComponentType, values[(j*comps+k)*size:])
-			}
-		}
-	}
-	return out, comps, nil
+	return readAccessor(c, i, use, readFloat)
 }
 
 // uints reads accessor i for use as unsigned integers (indices, joints).
 func (c *converter) uints(i int, use accessorUse) ([]uint32, int, error) {
+	return readAccessor(c, i, use, readUint)
+}
+
+// readAccessor reads accessor i, count×components values element after
+// element, each component decoded by read, with its sparse values applied.
+func readAccessor[T float32 | uint32](c *converter, i int, use accessorUse, read func(gltf.ComponentType, []byte) T) ([]T, int, error) {
 	a, err := c.accessor(i, use)
 	if err != nil {
 		return nil, 0, err
@@ -330,11 +305,11 @@ func (c *converter) uints(i int, use accessorUse) ([]uint32, int, error) {
 	if err := c.spend(a.Count * comps); err != nil {
 		return nil, 0, err
 	}
-	out := make([]uint32, a.Count*comps)
+	out := make([]T, a.Count*comps)
 	if data != nil {
 		for e := 0; e < a.Count; e++ {
 			for k := 0; k < comps; k++ {
-				out[e*comps+k] = readUint(a.ComponentType, data[e*stride+k*size:])
+				out[e*comps+k] = read(a.ComponentType, data[e*stride+k*size:])
 			}
 		}
 	}
@@ -345,7 +320,7 @@ func (c *converter) uints(i int, use accessorUse) ([]uint32, int, error) {
 		}
 		for j, e := range indices {
 			for k := 0; k < comps; k++ {
-				out[int(e)*comps+k] = readUint(a.ComponentType, values[(j*comps+k)*size:])
+				out[int(e)*comps+k] = read(a.ComponentType, values[(j*comps+k)*size:])
 			}
 		}
 	}
