@@ -364,7 +364,7 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 				}
 			}
 		}
-		p.targets, p.targetTex = newBufferTexture(gl.RGB32F, 12*len(deltas), unsafe.Pointer(unsafe.SliceData(deltas)))
+		p.targets, p.targetTex = newBufferTexture(gl.RGB32F, 12*len(deltas), unsafe.Pointer(unsafe.SliceData(deltas)), gl.STATIC_DRAW)
 	}
 
 	if tex := src.Material.Texture; tex != nil {
@@ -410,12 +410,13 @@ func boneOf(a mgl32.Mat4) engine.Bone {
 	return b
 }
 
-// newBufferTexture makes a buffer of size bytes from data and a buffer
-// texture of the given format over it, leaving both unbound.
-func newBufferTexture(format uint32, size int, data unsafe.Pointer) (buf, tex uint32) {
+// newBufferTexture makes a buffer of size bytes from data (nil: left
+// undefined) with the given usage, and a buffer texture of the given format
+// over it, leaving both unbound.
+func newBufferTexture(format uint32, size int, data unsafe.Pointer, usage uint32) (buf, tex uint32) {
 	gl.GenBuffers(1, &buf)
 	gl.BindBuffer(gl.TEXTURE_BUFFER, buf)
-	gl.BufferData(gl.TEXTURE_BUFFER, size, data, gl.STATIC_DRAW)
+	gl.BufferData(gl.TEXTURE_BUFFER, size, data, usage)
 	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
 	gl.GenTextures(1, &tex)
 	gl.BindTexture(gl.TEXTURE_BUFFER, tex)

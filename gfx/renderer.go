@@ -296,15 +296,7 @@ func NewRenderer() (*Renderer, error) {
 // newStreamTexture makes a buffer of size bytes for streaming and a
 // buffer texture of the given format over it, leaving both unbound.
 func newStreamTexture(format uint32, size int) (buf, tex uint32) {
-	gl.GenBuffers(1, &buf)
-	gl.BindBuffer(gl.TEXTURE_BUFFER, buf)
-	gl.BufferData(gl.TEXTURE_BUFFER, size, nil, gl.STREAM_DRAW)
-	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
-	gl.GenTextures(1, &tex)
-	gl.BindTexture(gl.TEXTURE_BUFFER, tex)
-	gl.TexBuffer(gl.TEXTURE_BUFFER, format, buf)
-	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
-	return buf, tex
+	return newBufferTexture(format, size, nil, gl.STREAM_DRAW)
 }
 
 // Register makes the renderer draw m for every instance whose Mesh is id,
