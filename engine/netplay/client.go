@@ -134,6 +134,10 @@ type Client struct {
 	cur      wire.ConfirmedTick
 	states   [hashRing]engine.State
 	simTick  atomic.Uint64 // the last tick simulated with its confirmed inputs
+	// endTaken is set once Sync has told the rollback session where the
+	// match ends: from then on no tick past the end runs, and a session
+	// that predicted past it goes back to it in the same StartFrame.
+	endTaken atomic.Bool
 	attached chan struct{}
 
 	// The local input, sampled by the sender.
@@ -439,16 +443,18 @@ func (c *Client) End() (last uint64, ended bool) {
 }
 
 // Done reports whether the match has ended and the client has simulated
-// its last tick.
+// its last tick, and its world is back at that tick (a session that
+// predicted past the end goes back to it in the StartFrame whose Sync
+// learns of the end).
 func (c *Client) Done() bool {
 	last, ended := c.End()
-	return ended && c.simTick.Load() >= last
+	return ended && c.endTaken.Load() && c.simTick.Load() >= last
 }
 
 // finishIfDone closes finished once the match has ended and its last
 // tick is simulated. c.mu is held.
 func (c *Client) finishIfDone() {
-	if c.ended && c.simTick.Load() >= c.endTick {
+	if c.ended && c.endTaken.Load() && c.simTick.Load() >= c.endTick {
 		c.finishOnce.Do(func() { close(c.finished) })
 	}
 }

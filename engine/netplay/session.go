@@ -54,7 +54,12 @@ func (c *Client) Sync(e *engine.Engine) (restored bool) {
 		restored = true
 	}
 	if c.ended {
+		// Done waits for this: a match whose end arrived after this
+		// frame's Sync, while the session predicted past it, is not
+		// done until the next StartFrame has gone back to its last tick.
 		c.rb.EndAt(c.endTick)
+		c.endTaken.Store(true)
+		c.finishIfDone()
 	}
 	if !c.headless {
 		c.steer(e)
