@@ -3,6 +3,7 @@ package anim
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -191,8 +192,8 @@ func Blend(a, b *LocalPose, t float32, dst *LocalPose) {
 	if len(b.Nodes) != n || len(b.Weights) != len(a.Weights) {
 		panic(fmt.Sprintf("anim: Blend: poses of %d and %d nodes, %d and %d weights", n, len(b.Nodes), len(a.Weights), len(b.Weights)))
 	}
-	dst.Nodes = grow(dst.Nodes, n)
-	dst.Weights = grow(dst.Weights, len(a.Weights))
+	dst.Nodes = slices.Grow(dst.Nodes[:0], n)[:n]
+	dst.Weights = slices.Grow(dst.Weights[:0], len(a.Weights))[:len(a.Weights)]
 	blendNodes(a.Nodes, b.Nodes, t, dst.Nodes)
 	lerp(a.Weights, b.Weights, t, dst.Weights)
 }
@@ -432,7 +433,7 @@ func (a *Animations) poseOne(sc *slotCache, r *rig, key, keep poseKey, bones []e
 	}
 	p := a.sampled(sc, r, key, keep)
 	if sc.palRig != r || sc.palKey != key {
-		sc.pal = grow(sc.pal, len(r.joints))
+		sc.pal = slices.Grow(sc.pal[:0], len(r.joints))[:len(r.joints)]
 		r.palette(p, a.globals, sc.pal)
 		sc.palRig, sc.palKey = r, key
 	}

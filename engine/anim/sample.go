@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,19 +29,11 @@ type LocalPose struct {
 // Rest makes p the rest pose of m: every node at its Rest transform and the
 // weights at RestWeights. It allocates only when p is smaller than m.
 func (p *LocalPose) Rest(m *model.Model) {
-	p.Nodes = grow(p.Nodes, len(m.Nodes))
+	p.Nodes = slices.Grow(p.Nodes[:0], len(m.Nodes))[:len(m.Nodes)]
 	for i := range m.Nodes {
 		p.Nodes[i] = m.Nodes[i].Rest
 	}
 	p.Weights = append(p.Weights[:0], m.RestWeights...)
-}
-
-// grow returns s with length n, reusing its memory when it is large enough.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // Sample writes into dst the pose of m playing clip at ns nanoseconds into

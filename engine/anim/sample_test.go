@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,26 +150,14 @@ func TestSampleWeights(t *testing.T) {
 	var p LocalPose
 	for _, tt := range tests {
 		Sample(m, 0, ns(tt.t), false, &p)
-		if !slicesEqual(p.Weights, tt.want) {
+		if !slices.Equal(p.Weights, tt.want) {
 			t.Errorf("at %v s: weights %v, want %v", tt.t, p.Weights, tt.want)
 		}
 	}
 	Sample(m, NoClip, 0, false, &p)
-	if !slicesEqual(p.Weights, []float32{0.5, 0.5, 0.5}) || p.Nodes[0].Pos != (mgl32.Vec3{}) {
+	if !slices.Equal(p.Weights, []float32{0.5, 0.5, 0.5}) || p.Nodes[0].Pos != (mgl32.Vec3{}) {
 		t.Errorf("NoClip: %+v, want the rest pose", p)
 	}
-}
-
-func slicesEqual(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSlerpWeights checks the series against the trigonometric form over

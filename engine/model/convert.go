@@ -597,8 +597,7 @@ func (c *converter) indices(p *gltf.Primitive, n int) ([]uint32, error) {
 			idx[i] = uint32(i)
 		}
 	}
-	switch p.Mode {
-	case gltf.PrimitiveTriangleStrip:
+	if p.Mode == gltf.PrimitiveTriangleStrip || p.Mode == gltf.PrimitiveTriangleFan {
 		if len(idx) < 3 {
 			return nil, nil
 		}
@@ -607,23 +606,14 @@ func (c *converter) indices(p *gltf.Primitive, n int) ([]uint32, error) {
 		}
 		tri := make([]uint32, 0, 3*(len(idx)-2))
 		for i := 0; i+2 < len(idx); i++ {
-			if i%2 == 0 {
+			switch {
+			case p.Mode == gltf.PrimitiveTriangleFan:
+				tri = append(tri, idx[i+1], idx[i+2], idx[0])
+			case i%2 == 0:
 				tri = append(tri, idx[i], idx[i+1], idx[i+2])
-			} else {
+			default:
 				tri = append(tri, idx[i], idx[i+2], idx[i+1])
 			}
-		}
-		return tri, nil
-	case gltf.PrimitiveTriangleFan:
-		if len(idx) < 3 {
-			return nil, nil
-		}
-		if err := c.spend(3 * (len(idx) - 2)); err != nil {
-			return nil, err
-		}
-		tri := make([]uint32, 0, 3*(len(idx)-2))
-		for i := 0; i+2 < len(idx); i++ {
-			tri = append(tri, idx[i+1], idx[i+2], idx[0])
 		}
 		return tri, nil
 	}

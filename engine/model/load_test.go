@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -210,7 +211,7 @@ func checkArm(t *testing.T, m *model.Model) {
 		mk.UVs[0] != (mgl32.Vec2{0, 0}) || mk.UVs[2] != (mgl32.Vec2{1, 1}) {
 		t.Errorf("marker vertex 0: %v normal %v uv %v, vertex 2 uv %v", mk.Positions[0], mk.Normals[0], mk.UVs[0], mk.UVs[2])
 	}
-	if got := mk.Indices[:6]; !equalU32(got, []uint32{0, 1, 2, 0, 2, 3}) {
+	if got := mk.Indices[:6]; !slices.Equal(got, []uint32{0, 1, 2, 0, 2, 3}) {
 		t.Errorf("marker indices start %v", got)
 	}
 	for v := range mk.Positions {
@@ -252,7 +253,7 @@ func checkArm(t *testing.T, m *model.Model) {
 		if len(p.Positions) != 8 || p.Positions[0] != (mgl32.Vec3{-0.2, y, -0.2}) || p.Positions[6] != (mgl32.Vec3{0.2, y + 1, 0.2}) {
 			t.Errorf("segment %d positions %v", k, p.Positions)
 		}
-		if !equalU32(p.Indices, boxIndices) {
+		if !slices.Equal(p.Indices, boxIndices) {
 			t.Errorf("segment %d indices %v, want %v", k, p.Indices, boxIndices)
 		}
 		for v := range 8 {
@@ -339,18 +340,6 @@ func checkArm(t *testing.T, m *model.Model) {
 	if l := math.Sqrt(float64(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])); math.Abs(l-1) > 1e-6 {
 		t.Errorf("hand's 45° key %v has length %g", q, l)
 	}
-}
-
-func equalU32(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestLoadFigure loads the demo's figure: valid, 11 bones, its clips.
