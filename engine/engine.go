@@ -332,7 +332,7 @@ func (e *Engine) Frame(now time.Duration) int {
 			return 0
 		}
 	}
-	return e.Loop.Frame(now, e.fixedStep, e.renderFrame)
+	return e.Loop.Tick(now, e.fixedStep, e.renderFrame)
 }
 
 // since returns the phase clock's time since start, and the clock's now.

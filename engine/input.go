@@ -51,7 +51,7 @@ func (k EventKind) String() string {
 }
 
 // An InputEvent is one thing a device did, stamped with the clock time it
-// happened (the same clock whose readings drive timing.Loop.Frame, so that
+// happened (the same clock whose readings drive timing.Loop.Tick, so that
 // timing.Step.Due and Time are comparable). Only the fields of its Kind
 // are read: Key for KeyDown and KeyUp, Button for ButtonDown and ButtonUp,
 // X and Y for CursorMove and Scroll.

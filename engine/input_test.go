@@ -338,7 +338,7 @@ func TestInputFrames(t *testing.T) {
 					f.before(&in)
 				}
 				got = got[:0]
-				loop.Frame(f.now, fixed, nil)
+				loop.Tick(f.now, fixed, nil)
 				if !slices.Equal(got, f.want) {
 					t.Errorf("frame %d at %v: ticks saw\n\t%q\nwant\n\t%q", i, f.now, got, f.want)
 				}
@@ -368,7 +368,7 @@ func TestInputClampedFrameSeesEveryPress(t *testing.T) {
 		for _, ev := range f.push {
 			in.Push(ev)
 		}
-		loop.Frame(f.now, fixed, nil)
+		loop.Tick(f.now, fixed, nil)
 	}
 	if st := loop.Stats(); st.ClampedFrames != 1 || st.CappedFrames != 1 {
 		t.Fatalf("the second frame was not clamped and capped: %+v", st)
@@ -621,7 +621,7 @@ func TestInputRandomSequences(t *testing.T) {
 			}
 
 			var now time.Duration
-			loop.Frame(now, fixed, nil)
+			loop.Tick(now, fixed, nil)
 			for range 300 {
 				// A frame interval: sometimes none, mostly a display's, sometimes a stall.
 				prevNow := now
@@ -658,7 +658,7 @@ func TestInputRandomSequences(t *testing.T) {
 				for _, ev := range evs {
 					push(ev)
 				}
-				loop.Frame(now, fixed, nil)
+				loop.Tick(now, fixed, nil)
 			}
 			// Let the queue drain.
 			for i := 0; in.Pending() > 0; i++ {
@@ -666,7 +666,7 @@ func TestInputRandomSequences(t *testing.T) {
 					t.Fatalf("%d events still pending after %d more frames", in.Pending(), i)
 				}
 				now += 10 * ms
-				loop.Frame(now, fixed, nil)
+				loop.Tick(now, fixed, nil)
 			}
 
 			if ticks == 0 {
@@ -848,10 +848,10 @@ func ExampleInput() {
 		fmt.Printf("tick %d: jump %v, run %v\n", s.Tick, snap.JustPressed(engine.KeySpace), snap.Down(engine.KeyArrowRight))
 	}
 
-	loop.Frame(0, fixed, nil)
+	loop.Tick(0, fixed, nil)
 	in.Push(engine.InputEvent{Time: 5 * time.Millisecond, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
 	in.Push(engine.InputEvent{Time: 30 * time.Millisecond, Kind: engine.KeyDown, Key: engine.KeySpace})
 	in.Push(engine.InputEvent{Time: 32 * time.Millisecond, Kind: engine.KeyUp, Key: engine.KeySpace})
-	loop.Frame(50*time.Millisecond, fixed, nil) // three ticks, due at 16.7, 33.3 and 50 ms
+	loop.Tick(50*time.Millisecond, fixed, nil) // three ticks, due at 16.7, 33.3 and 50 ms
 
 }

@@ -13,7 +13,7 @@ func BenchmarkLoopTick(b *testing.B) {
 	b.ReportAllocs()
 	k := int64(0)
 	for b.Loop() {
-		l.Frame(frameAt(k, 144), fixed, render)
+		l.Tick(frameAt(k, 144), fixed, render)
 		k++
 	}
 }

@@ -11,7 +11,7 @@ func TestAppendStatsCSVRows(t *testing.T) {
 	l := newLoop(t, 60, 5)
 	got := StatsCSVHeader + "\n"
 	for k := int64(0); k < 3; k++ {
-		l.Frame(frameAt(k, 30), nil, nil)
+		l.Tick(frameAt(k, 30), nil, nil)
 		got += string(AppendStatsCSV(nil, l.Stats())) + "\n"
 	}
 	want := StatsCSVHeader + "\n" +

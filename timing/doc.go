@@ -2,7 +2,7 @@
 //
 // A game's simulation advances in whole fixed ticks (60 per second by
 // default) while frames are rendered at whatever rate the display and the
-// Pacer allow. Each frame, Loop.Frame measures the real time since the
+// Pacer allow. Each frame, Loop.Tick measures the real time since the
 // previous frame, clamps it to MaxFrameTime (250 ms), adds it to an
 // accumulator, runs the fixed-step callback once per whole tick the
 // accumulator holds (at most MaxStepsPerFrame, 5), and renders once with
@@ -15,7 +15,7 @@
 // exactly 5,184,000 ticks. The simulation time of tick n is n/rate, computed
 // from n.
 //
-// Loop code takes the time as a value (Frame(now, ...)); a Clock supplies it.
+// Loop code takes the time as a value (Tick(now, ...)); a Clock supplies it.
 // MonotonicClock is the real one; ManualClock moves only when told to and is
 // what tests and the headless runner use. Pacer starts frames on absolute
 // deadlines at a target rate, independent of vsync.

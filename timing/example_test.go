@@ -27,7 +27,7 @@ func ExampleLoop() {
 
 	for frame := int64(0); frame <= 144; frame++ { // one second of frames
 		now := time.Duration(frame * int64(time.Second) / 144)
-		loop.Frame(now, fixed, render)
+		loop.Tick(now, fixed, render)
 	}
 	s := loop.Stats()
 	// Drawing between the last two ticks shows the world one tick behind
@@ -49,7 +49,7 @@ func ExamplePacer() {
 	loop := timing.MustNewLoop(timing.DefaultConfig())
 	now := clock.Now()
 	for range 72 { // half a second
-		loop.Frame(now, nil, nil)
+		loop.Tick(now, nil, nil)
 		now = pacer.Wait()
 	}
 	fmt.Println(loop.Frames(), "frames")

@@ -19,7 +19,7 @@ import (
 //
 //   - render runs once per frame with alpha in [0, 1], exactly 1 in a frame
 //     that held a tick and until a frame runs the tick (a non-positive or
-//     paused frame does not); no frame runs more ticks than the cap; Frame
+//     paused frame does not); no frame runs more ticks than the cap; Tick
 //     returns the steps it ran;
 //   - each step's DT is that of the rate in force; its tick number is one
 //     more than the last tick run, and its sim time later than that tick's
@@ -141,7 +141,7 @@ func FuzzLoopTick(f *testing.F) {
 				t.Fatalf("alpha %v; want it in [0, 1], exactly 1 in a held frame (held %v) and while a held tick is owed (owed %v ticks)", a, heldNow, owedRat(l).FloatString(3))
 			}
 		}
-		l.Frame(now, fixed, render)
+		l.Tick(now, fixed, render)
 		for len(data) >= 4 {
 			d := time.Duration(int32(binary.LittleEndian.Uint32(data)))
 			data = data[4:]
@@ -185,12 +185,12 @@ func FuzzLoopTick(f *testing.F) {
 			stepsNow, renders = 0, 0
 			before := l.Stats()
 			heldNow = false
-			n := l.Frame(now, fixed, render)
+			n := l.Tick(now, fixed, render)
 			if renders != 1 {
 				t.Fatalf("render ran %d times in a frame", renders)
 			}
 			if n != stepsNow {
-				t.Fatalf("Frame returned %d but ran %d steps", n, stepsNow)
+				t.Fatalf("Tick returned %d but ran %d steps", n, stepsNow)
 			}
 			if cfg.MaxStepsPerFrame > 0 && n > cfg.MaxStepsPerFrame {
 				t.Fatalf("frame ran %d steps, cap %d", n, cfg.MaxStepsPerFrame)

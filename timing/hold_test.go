@@ -28,7 +28,7 @@ func TestHoldKeepsOwedTimeUpToTheCap(t *testing.T) {
 	fixed := holdUntil(l, &hold, &ran)
 	var alpha float64
 	render := func(a float64) { alpha = a }
-	l.Frame(0, fixed, render)
+	l.Tick(0, fixed, render)
 	for i, want := range []struct {
 		held     uint64
 		heldTime time.Duration
@@ -37,7 +37,7 @@ func TestHoldKeepsOwedTimeUpToTheCap(t *testing.T) {
 		{6, 20 * time.Millisecond}, {7, 40 * time.Millisecond}, // 6 and 7 owed, cut to 5
 	} {
 		now := time.Duration(i+1) * 20 * time.Millisecond
-		if n := l.Frame(now, fixed, render); n != 0 || len(ran) != 0 || l.Ticks() != 0 {
+		if n := l.Tick(now, fixed, render); n != 0 || len(ran) != 0 || l.Ticks() != 0 {
 			t.Fatalf("held frame at %v ran %d ticks (%d seen, Ticks %d), want 0", now, n, len(ran), l.Ticks())
 		}
 		s := l.Stats()
@@ -52,7 +52,7 @@ func TestHoldKeepsOwedTimeUpToTheCap(t *testing.T) {
 
 	// Ready: 5 ticks owed since 40 ms (what was cut is gone) plus 20 ms.
 	hold = 0
-	if n := l.Frame(160*time.Millisecond, fixed, render); n != 5 {
+	if n := l.Tick(160*time.Millisecond, fixed, render); n != 5 {
 		t.Fatalf("the frame after the wait ran %d ticks, want the cap, 5", n)
 	}
 	var ticks []uint64
@@ -82,15 +82,15 @@ func TestHoldWithoutCapKeepsOneTick(t *testing.T) {
 	var ran []Step
 	hold := uint64(1)
 	fixed := holdUntil(l, &hold, &ran)
-	l.Frame(0, fixed, nil)
+	l.Tick(0, fixed, nil)
 	for i := range 3 {
-		l.Frame(time.Duration(i+1)*20*time.Millisecond, fixed, nil)
+		l.Tick(time.Duration(i+1)*20*time.Millisecond, fixed, nil)
 	}
 	if s := l.Stats(); s.HeldFrames != 3 || s.HeldTime != 40*time.Millisecond || l.Ticks() != 0 {
 		t.Fatalf("HeldFrames %d, HeldTime %v, Ticks %d; want 3, 40ms, 0", s.HeldFrames, s.HeldTime, l.Ticks())
 	}
 	hold = 0
-	if n := l.Frame(80*time.Millisecond, fixed, nil); n != 2 || ran[0].Tick != 1 || ran[1].Tick != 2 || ran[0].Due != 60*time.Millisecond {
+	if n := l.Tick(80*time.Millisecond, fixed, nil); n != 2 || ran[0].Tick != 1 || ran[1].Tick != 2 || ran[0].Due != 60*time.Millisecond {
 		t.Errorf("ran %d ticks %+v, want ticks 1 and 2, the first due at 60 ms", n, ran)
 	}
 }
@@ -103,13 +103,13 @@ func TestHoldMidFrame(t *testing.T) {
 	hold := uint64(2)
 	fixed := holdUntil(l, &hold, &ran)
 	var alpha float64
-	l.Frame(0, fixed, nil)
-	if n := l.Frame(70*time.Millisecond, fixed, func(a float64) { alpha = a }); n != 1 || l.Ticks() != 1 || alpha != 1 {
+	l.Tick(0, fixed, nil)
+	if n := l.Tick(70*time.Millisecond, fixed, func(a float64) { alpha = a }); n != 1 || l.Ticks() != 1 || alpha != 1 {
 		t.Fatalf("3.5 ticks owed, the second held: ran %d, Ticks %d, alpha %v; want 1, 1, 1", n, l.Ticks(), alpha)
 	}
 	hold = 0
 	ran = ran[:0]
-	if n := l.Frame(80*time.Millisecond, fixed, func(a float64) { alpha = a }); n != 3 {
+	if n := l.Tick(80*time.Millisecond, fixed, func(a float64) { alpha = a }); n != 3 {
 		t.Fatalf("ran %d ticks, want 3 (2.5 owed + 0.5)", n)
 	}
 	for i, s := range ran {
@@ -129,17 +129,17 @@ func TestHoldOwedTicksWaitForTime(t *testing.T) {
 	var ran []Step
 	hold := uint64(1)
 	fixed := holdUntil(l, &hold, &ran)
-	l.Frame(0, fixed, nil)
-	l.Frame(30*time.Millisecond, fixed, nil) // 1.5 owed, held
+	l.Tick(0, fixed, nil)
+	l.Tick(30*time.Millisecond, fixed, nil) // 1.5 owed, held
 	hold = 0
-	if n := l.Frame(30*time.Millisecond, fixed, nil); n != 0 || l.Alpha() != 1 {
+	if n := l.Tick(30*time.Millisecond, fixed, nil); n != 0 || l.Alpha() != 1 {
 		t.Fatalf("a zero-length frame ran %d ticks, alpha %v; want 0 and 1", n, l.Alpha())
 	}
-	if n := l.Frame(20*time.Millisecond, fixed, nil); n != 0 {
+	if n := l.Tick(20*time.Millisecond, fixed, nil); n != 0 {
 		t.Fatalf("a frame back in time ran %d ticks", n)
 	}
 	l.Hold() // between frames: nothing
-	if n := l.Frame(21*time.Millisecond, fixed, nil); n != 1 || ran[0].Tick != 1 {
+	if n := l.Tick(21*time.Millisecond, fixed, nil); n != 1 || ran[0].Tick != 1 {
 		t.Fatalf("ran %d ticks %+v, want tick 1", n, ran)
 	}
 }
@@ -148,14 +148,14 @@ func TestHoldOwedTicksWaitForTime(t *testing.T) {
 // fraction), the ticks after it are dropped like the rest of the pause.
 func TestHoldAndPauseInOneStep(t *testing.T) {
 	l := newLoop(t, 50, 5)
-	l.Frame(0, nil, nil)
-	l.Frame(70*time.Millisecond, func(Step) { l.Hold(); l.Pause() }, nil)
+	l.Tick(0, nil, nil)
+	l.Tick(70*time.Millisecond, func(Step) { l.Hold(); l.Pause() }, nil)
 	if l.Ticks() != 0 || l.acc != unitsPerTick+unitsPerTick/2 {
 		t.Fatalf("Ticks %d, owed %v ticks; want 0 and 1.5", l.Ticks(), float64(l.acc)/float64(unitsPerTick))
 	}
 	l.Resume(70 * time.Millisecond)
 	var ran []Step
-	if n := l.Frame(80*time.Millisecond, func(s Step) { ran = append(ran, s) }, nil); n != 2 || ran[0].Tick != 1 || ran[1].Tick != 2 {
+	if n := l.Tick(80*time.Millisecond, func(s Step) { ran = append(ran, s) }, nil); n != 2 || ran[0].Tick != 1 || ran[1].Tick != 2 {
 		t.Errorf("after the resume ran %d ticks %+v, want 1 and 2", n, ran)
 	}
 }
@@ -164,8 +164,8 @@ func TestHoldAndPauseInOneStep(t *testing.T) {
 // and the sim times go on from the tick before it.
 func TestHoldAfterRateChangeInTheStep(t *testing.T) {
 	l := newLoop(t, 50, 5)
-	l.Frame(0, nil, nil)
-	l.Frame(40*time.Millisecond, func(Step) {
+	l.Tick(0, nil, nil)
+	l.Tick(40*time.Millisecond, func(Step) {
 		if err := l.SetTickRate(100); err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestHoldAfterRateChangeInTheStep(t *testing.T) {
 		t.Fatalf("Ticks %d, SimTime %v, rate %d; want 0, 0, 100", l.Ticks(), l.SimTime(), l.TickRate())
 	}
 	var ran []Step
-	if n := l.Frame(41*time.Millisecond, func(s Step) { ran = append(ran, s) }, nil); n != 3 {
+	if n := l.Tick(41*time.Millisecond, func(s Step) { ran = append(ran, s) }, nil); n != 3 {
 		t.Fatalf("ran %d ticks, want 3 (30 ms owed at 100 Hz, and 1 ms)", n)
 	}
 	for i, s := range ran {
@@ -194,9 +194,9 @@ func TestHoldDoesNotAllocate(t *testing.T) {
 		}
 	}
 	if a := testing.AllocsPerRun(10000, func() {
-		l.Frame(frameAt(k, 144), fixed, nil)
+		l.Tick(frameAt(k, 144), fixed, nil)
 		k++
 	}); a != 0 {
-		t.Errorf("Frame with holds allocates %v times per frame", a)
+		t.Errorf("Tick with holds allocates %v times per frame", a)
 	}
 }

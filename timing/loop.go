@@ -35,7 +35,7 @@ type Step struct {
 	Due time.Duration
 }
 
-// Loop is a fixed-timestep loop ("Fix Your Timestep"). Each call to Frame is
+// Loop is a fixed-timestep loop ("Fix Your Timestep"). Each call to Tick is
 // one rendered frame: it measures the real time since the previous frame,
 // clamps it, adds it to an exact integer accumulator, runs the fixed-step
 // callback once for every whole tick the accumulator holds (up to the step
@@ -44,7 +44,7 @@ type Step struct {
 // Hold).
 //
 // A Loop is not safe for concurrent use; call it from the thread that owns
-// the frame. Frame does not allocate.
+// the frame. Tick does not allocate.
 type Loop struct {
 	cfg       Config
 	rate      int64
@@ -61,7 +61,7 @@ type Loop struct {
 	// is not run.
 	held bool
 
-	// While Frame runs the fixed callbacks, stepping is set and fedEnd is
+	// While Tick runs the fixed callbacks, stepping is set and fedEnd is
 	// the clock time up to which the frame fed the accumulator (its start,
 	// or the start of its clamped part): a tick is due at fedEnd minus the
 	// time still owed after it.
@@ -110,21 +110,24 @@ func (l *Loop) setRate(hz int) {
 	l.dtSeconds = 1 / float64(hz)
 }
 
-// Frame runs one frame that starts at now (a Clock reading). The first Frame
-// after NewLoop or Reset only sets the time reference and runs no tick.
+// Tick advances the loop by one frame that starts at now (a Clock reading):
+// the whole fixed ticks the elapsed time owes, then one render. It is the
+// method the desktop runner's main-thread loop calls once per frame. The
+// first Tick after NewLoop or Reset only sets the time reference and runs
+// no tick.
 // Otherwise the interval since the time reference (the previous frame, or
 // the Resume after it) is clamped to MaxFrameTime and accumulated; fixed is
 // called for each whole tick, at most MaxStepsPerFrame times (whole ticks
 // beyond the cap are dropped and counted); a zero or negative interval runs
 // no tick and is counted as an anomaly, except a zero interval right after
-// Resume (Resume(t) then Frame(t)), which is expected. While paused no time
+// Resume (Resume(t) then Tick(t)), which is expected. While paused no time
 // accumulates. Finally render is called exactly once with alpha in [0, 1).
-// Frame returns the number of ticks it ran.
+// Tick returns the number of ticks it ran.
 //
 // Either callback may be nil. Stats is up to date when render is called.
 // The fixed callback may call SetTickRate and Pause; see their docs for
 // what that does to the ticks the frame still owes.
-func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha float64)) int {
+func (l *Loop) Tick(now time.Duration, fixed func(Step), render func(alpha float64)) int {
 	s := &l.stats
 	l.frames++
 	s.Frames = l.frames
@@ -154,7 +157,7 @@ func (l *Loop) Frame(now time.Duration, fixed func(Step), render func(alpha floa
 		// Nothing to accumulate: the reference was just set, or time is
 		// stopped.
 	case interval == 0 && resumed:
-		// Resume(now) then Frame(now): nothing to accumulate, and nothing
+		// Resume(now) then Tick(now): nothing to accumulate, and nothing
 		// wrong either.
 	case interval <= 0:
 		s.NonPositiveFrames++
@@ -271,7 +274,7 @@ func (l *Loop) Owed() float64 { return float64(l.acc) / float64(unitsPerTick) }
 // Ticks returns the number of fixed ticks run since NewLoop or Reset.
 func (l *Loop) Ticks() uint64 { return l.ticks }
 
-// Frames returns the number of Frame calls since NewLoop or Reset.
+// Frames returns the number of Tick calls (frames) since NewLoop or Reset.
 func (l *Loop) Frames() uint64 { return l.frames }
 
 // SimTime returns the simulation time reached by the ticks run so far.
@@ -303,7 +306,7 @@ func (l *Loop) Pause() { l.paused = true }
 // inputs, which the engine's TickGate asks for) and returns without
 // simulating anything. The loop then:
 //
-//   - does not count the tick: Ticks, Stats.Steps and Frame's result leave
+//   - does not count the tick: Ticks, Stats.Steps and Tick's result leave
 //     it out, and the next tick run has the held tick's Step.Tick and
 //     SimTime (and its Due, unless time was cut, below);
 //   - runs no more ticks in this frame;
@@ -324,11 +327,11 @@ func (l *Loop) Hold() {
 }
 
 // Resume restarts a paused simulation. The time reference becomes now: the
-// next Frame accumulates only the time from now to its own start, so the
-// pause is not caught up in a burst of ticks, and a Frame at now itself runs
+// next Tick accumulates only the time from now to its own start, so the
+// pause is not caught up in a burst of ticks, and a Tick at now itself runs
 // no tick and is not counted as a non-positive frame. The leftover fraction
-// of a tick is kept, so the picture does not jump. Before the first Frame,
-// Resume only unpauses: that Frame sets the time reference.
+// of a tick is kept, so the picture does not jump. Before the first Tick,
+// Resume only unpauses: that Tick sets the time reference.
 func (l *Loop) Resume(now time.Duration) {
 	l.paused = false
 	if l.started {
@@ -402,7 +405,7 @@ func (l *Loop) unscale(t int64) time.Duration {
 // when hz is out of range. What happens to the time not yet simulated
 // depends on when it is called:
 //
-//   - Between frames (outside Frame, or from the render callback), the
+//   - Between frames (outside Tick, or from the render callback), the
 //     accumulator holds less than a tick, and that fraction of a tick
 //     (alpha) is kept as a fraction, so rendering does not jump: the next
 //     tick comes after (1-alpha) ticks of the new rate. After a frame
@@ -411,7 +414,7 @@ func (l *Loop) unscale(t int64) time.Duration {
 //     stood for changes from alpha/old to alpha/new seconds, less than one
 //     tick of the slower rate; that is the rate change's phase, not a
 //     frame's time, and is not counted in Stats.
-//   - From the fixed callback, during Frame (a snapshot restored in a tick
+//   - From the fixed callback, during Tick (a snapshot restored in a tick
 //     hook, a replay reaching a recorded rate change), the frame may still
 //     owe ticks at the old rate. Their real time is kept: the accumulator
 //     is converted to the new rate exactly, acc*new/old rounded down to its

@@ -34,8 +34,8 @@ func newLoopConfig(t testing.TB, cfg Config) *Loop {
 // run starts l at time 0 and runs one more frame at elapsed, returning the
 // steps of that frame, the alphas passed to render and the steps seen.
 func run(l *Loop, elapsed time.Duration) (steps int, alphas []float64, seen []Step) {
-	l.Frame(0, nil, nil)
-	steps = l.Frame(elapsed, func(s Step) { seen = append(seen, s) }, func(a float64) { alphas = append(alphas, a) })
+	l.Tick(0, nil, nil)
+	steps = l.Tick(elapsed, func(s Step) { seen = append(seen, s) }, func(a float64) { alphas = append(alphas, a) })
 	return steps, alphas, seen
 }
 
@@ -96,11 +96,11 @@ func TestStepsForElapsedTime(t *testing.T) {
 
 func TestRemainderIsKept(t *testing.T) {
 	l := newLoop(t, 50, 5)
-	l.Frame(0, nil, nil)
-	if n := l.Frame(10*time.Millisecond, nil, nil); n != 0 {
+	l.Tick(0, nil, nil)
+	if n := l.Tick(10*time.Millisecond, nil, nil); n != 0 {
 		t.Fatalf("half a tick ran %d steps", n)
 	}
-	if n := l.Frame(20*time.Millisecond, nil, nil); n != 1 {
+	if n := l.Tick(20*time.Millisecond, nil, nil); n != 1 {
 		t.Fatalf("two halves ran %d steps, want 1", n)
 	}
 	if a := l.Alpha(); a != 0 {
@@ -151,11 +151,11 @@ func TestSimTimeIsComputedFromTicks(t *testing.T) {
 	for _, rate := range []int{60, 144, 7, 1000} {
 		l := newLoop(t, rate, 0)
 		now := time.Duration(0)
-		l.Frame(now, nil, nil)
+		l.Tick(now, nil, nil)
 		var last Step
 		for i := 0; i < 5000; i++ {
 			now += 3 * time.Millisecond
-			l.Frame(now, func(s Step) {
+			l.Tick(now, func(s Step) {
 				if s.Tick != last.Tick+1 {
 					t.Fatalf("%d Hz: tick %d after %d", rate, s.Tick, last.Tick)
 				}
@@ -179,7 +179,7 @@ func TestSimTimeIsComputedFromTicks(t *testing.T) {
 func TestFrameCountIncrementsOncePerTick(t *testing.T) {
 	l := newLoop(t, 60, 5)
 	for i := 1; i <= 10; i++ {
-		l.Frame(time.Duration(i)*100*time.Millisecond, nil, nil)
+		l.Tick(time.Duration(i)*100*time.Millisecond, nil, nil)
 		if l.Frames() != uint64(i) || l.Stats().Frames != uint64(i) {
 			t.Fatalf("after %d Frames, Frames() = %d, Stats().Frames = %d", i, l.Frames(), l.Stats().Frames)
 		}
@@ -188,13 +188,13 @@ func TestFrameCountIncrementsOncePerTick(t *testing.T) {
 
 func TestZeroAndNegativeFrames(t *testing.T) {
 	l := newLoop(t, 60, 5)
-	l.Frame(time.Second, nil, nil)
+	l.Tick(time.Second, nil, nil)
 	var alphas []float64
 	render := func(a float64) { alphas = append(alphas, a) }
-	if n := l.Frame(time.Second, nil, render); n != 0 {
+	if n := l.Tick(time.Second, nil, render); n != 0 {
 		t.Errorf("zero-length frame ran %d steps", n)
 	}
-	if n := l.Frame(time.Second-time.Millisecond, nil, render); n != 0 {
+	if n := l.Tick(time.Second-time.Millisecond, nil, render); n != 0 {
 		t.Errorf("negative frame ran %d steps", n)
 	}
 	if len(alphas) != 2 || alphas[0] != 0 || alphas[1] != 0 {
@@ -204,7 +204,7 @@ func TestZeroAndNegativeFrames(t *testing.T) {
 		t.Errorf("NonPositiveFrames = %d, want 2", got)
 	}
 	// Time runs on from the backwards reading, not from the earlier one.
-	if n := l.Frame(time.Second-time.Millisecond+20*time.Millisecond, nil, nil); n != 1 {
+	if n := l.Tick(time.Second-time.Millisecond+20*time.Millisecond, nil, nil); n != 1 {
 		t.Errorf("frame after the anomaly ran %d steps, want 1", n)
 	}
 }
@@ -223,7 +223,7 @@ func TestSameFrameTimesGiveSameResults(t *testing.T) {
 		for i := 0; i < 10000; i++ {
 			seed = seed*6364136223846793005 + 1442695040888963407
 			now += time.Duration(seed>>40) % (40 * time.Millisecond)
-			l.Frame(now, nil, func(a float64) { out = append(out, frame{l.Ticks(), l.SimTime(), a}) })
+			l.Tick(now, nil, func(a float64) { out = append(out, frame{l.Ticks(), l.SimTime(), a}) })
 		}
 		return out
 	}
@@ -259,7 +259,7 @@ func TestNoDriftOverADay(t *testing.T) {
 		l := newLoop(t, tc.rate, tc.maxSteps)
 		frames := tc.hours * 3600 * 144
 		for k := int64(0); k <= frames; k++ {
-			l.Frame(frameAt(k, 144), nil, nil)
+			l.Tick(frameAt(k, 144), nil, nil)
 		}
 		want := uint64(tc.hours * 3600 * int64(tc.rate))
 		if l.Ticks() != want {
@@ -279,7 +279,7 @@ func TestPauseResumeHasNoBurst(t *testing.T) {
 	const hz = 144
 	k := int64(0)
 	for ; k <= hz; k++ { // one second
-		l.Frame(frameAt(k, hz), nil, nil)
+		l.Tick(frameAt(k, hz), nil, nil)
 	}
 	before := l.Ticks()
 	alpha := l.Alpha()
@@ -287,7 +287,7 @@ func TestPauseResumeHasNoBurst(t *testing.T) {
 	// Paused while frames keep rendering for 10 s.
 	l.Pause()
 	for end := k + 10*hz; k <= end; k++ {
-		if n := l.Frame(frameAt(k, hz), nil, nil); n != 0 {
+		if n := l.Tick(frameAt(k, hz), nil, nil); n != 0 {
 			t.Fatalf("paused frame ran %d ticks", n)
 		}
 	}
@@ -296,7 +296,7 @@ func TestPauseResumeHasNoBurst(t *testing.T) {
 	}
 	l.Resume(frameAt(k-1, hz))
 	for end := k + hz; k <= end; k++ {
-		if n := l.Frame(frameAt(k, hz), nil, nil); n > 1 {
+		if n := l.Tick(frameAt(k, hz), nil, nil); n > 1 {
 			t.Fatalf("frame %d after resume ran %d ticks", k, n)
 		}
 	}
@@ -309,7 +309,7 @@ func TestPauseResumeHasNoBurst(t *testing.T) {
 	before = l.Ticks()
 	resumeAt := frameAt(k, hz) + time.Minute
 	l.Resume(resumeAt)
-	if n := l.Frame(resumeAt+frameAt(1, hz), nil, nil); n > 1 {
+	if n := l.Tick(resumeAt+frameAt(1, hz), nil, nil); n > 1 {
 		t.Errorf("first frame after a silent pause ran %d ticks", n)
 	}
 	if s := l.Stats(); s.ClampedFrames != 0 {
@@ -322,8 +322,8 @@ func TestPauseResumeHasNoBurst(t *testing.T) {
 
 func TestReset(t *testing.T) {
 	l := newLoop(t, 60, 5)
-	l.Frame(0, nil, nil)
-	l.Frame(time.Second, nil, nil)
+	l.Tick(0, nil, nil)
+	l.Tick(time.Second, nil, nil)
 	if err := l.SetTickRate(30); err != nil {
 		t.Fatal(err)
 	}
@@ -335,16 +335,16 @@ func TestReset(t *testing.T) {
 	if l.TickRate() != 30 {
 		t.Errorf("Reset changed the tick rate to %d", l.TickRate())
 	}
-	l.Frame(5*time.Second, nil, nil)
-	if n := l.Frame(5*time.Second+100*time.Millisecond, nil, nil); n != 3 {
+	l.Tick(5*time.Second, nil, nil)
+	if n := l.Tick(5*time.Second+100*time.Millisecond, nil, nil); n != 3 {
 		t.Errorf("after Reset 100 ms at 30 Hz ran %d ticks, want 3", n)
 	}
 }
 
 func TestSetTickRateKeepsSimTimeAndAlpha(t *testing.T) {
 	l := newLoopConfig(t, Config{TickRate: 60, MaxFrameTime: 2 * time.Second})
-	l.Frame(0, nil, nil)
-	l.Frame(time.Second+time.Second/120, nil, nil) // 60.5 ticks
+	l.Tick(0, nil, nil)
+	l.Tick(time.Second+time.Second/120, nil, nil) // 60.5 ticks
 	if l.Ticks() != 60 || l.Alpha() < 0.49 || l.Alpha() > 0.51 {
 		t.Fatalf("ticks %d alpha %v", l.Ticks(), l.Alpha())
 	}
@@ -356,7 +356,7 @@ func TestSetTickRateKeepsSimTimeAndAlpha(t *testing.T) {
 		t.Errorf("rate change moved alpha %v -> %v or sim time to %v", alpha, l.Alpha(), l.SimTime())
 	}
 	var last Step
-	l.Frame(2*time.Second+time.Second/120, func(s Step) { last = s }, nil)
+	l.Tick(2*time.Second+time.Second/120, func(s Step) { last = s }, nil)
 	if last.Tick != 70 || last.SimTime != 2*time.Second || last.DT != 0.1 {
 		t.Errorf("after 1 s at 10 Hz last step %+v, want tick 70 at 2s with DT 0.1", last)
 	}
@@ -368,7 +368,7 @@ func TestSetTickRateKeepsSimTimeAndAlpha(t *testing.T) {
 func TestRollingRates(t *testing.T) {
 	l := newLoop(t, 60, 5)
 	for k := int64(0); k <= 3*144; k++ {
-		l.Frame(frameAt(k, 144), nil, nil)
+		l.Tick(frameAt(k, 144), nil, nil)
 	}
 	s := l.Stats()
 	if math.Abs(s.FPS-144) > 0.5 || math.Abs(s.UPS-60) > 0.5 {
@@ -377,7 +377,7 @@ func TestRollingRates(t *testing.T) {
 	// Pausing brings UPS to zero within a second; FPS stays.
 	l.Pause()
 	for k := int64(3*144 + 1); k <= 5*144; k++ {
-		l.Frame(frameAt(k, 144), nil, nil)
+		l.Tick(frameAt(k, 144), nil, nil)
 	}
 	s = l.Stats()
 	if s.UPS != 0 || math.Abs(s.FPS-144) > 0.5 {
@@ -441,21 +441,21 @@ func TestTickDoesNotAllocate(t *testing.T) {
 	render := func(a float64) {}
 	k := int64(0)
 	allocs := testing.AllocsPerRun(10000, func() {
-		l.Frame(frameAt(k, 144), fixed, render)
+		l.Tick(frameAt(k, 144), fixed, render)
 		k++
 	})
 	if allocs != 0 {
-		t.Errorf("Frame allocates %v times per frame", allocs)
+		t.Errorf("Tick allocates %v times per frame", allocs)
 	}
 	_ = sink
 }
 
 func TestStepDueTimes(t *testing.T) {
 	l := newLoop(t, 50, 5) // 20 ms ticks
-	l.Frame(100*time.Millisecond, nil, nil)
-	l.Frame(110*time.Millisecond, nil, nil) // half a tick owed
+	l.Tick(100*time.Millisecond, nil, nil)
+	l.Tick(110*time.Millisecond, nil, nil) // half a tick owed
 	var dues []time.Duration
-	l.Frame(165*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil)
+	l.Tick(165*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil)
 	// The accumulator held 10 ms at 110 ms: ticks became due at 120, 140
 	// and 160 ms.
 	want := []time.Duration{120 * time.Millisecond, 140 * time.Millisecond, 160 * time.Millisecond}
@@ -464,7 +464,7 @@ func TestStepDueTimes(t *testing.T) {
 	}
 	// A clamped frame compresses its ticks into the first 250 ms.
 	dues = dues[:0]
-	l.Frame(1165*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil)
+	l.Tick(1165*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil)
 	want = []time.Duration{180 * time.Millisecond, 200 * time.Millisecond, 220 * time.Millisecond, 240 * time.Millisecond, 260 * time.Millisecond}
 	if !slices.Equal(dues, want) {
 		t.Errorf("clamped frame due times %v, want %v", dues, want)
@@ -473,9 +473,9 @@ func TestStepDueTimes(t *testing.T) {
 
 func TestPauseFromFixedStopsTheFrame(t *testing.T) {
 	l := newLoop(t, 60, 0)
-	l.Frame(0, nil, nil)
+	l.Tick(0, nil, nil)
 	var last uint64
-	n := l.Frame(100*time.Millisecond+time.Millisecond, func(s Step) {
+	n := l.Tick(100*time.Millisecond+time.Millisecond, func(s Step) {
 		last = s.Tick
 		if s.Tick == 3 {
 			l.Pause()
@@ -490,48 +490,48 @@ func TestPauseFromFixedStopsTheFrame(t *testing.T) {
 	}
 }
 
-// Resume(t) makes t the time reference: a Frame at t runs nothing and is no
+// Resume(t) makes t the time reference: a Tick at t runs nothing and is no
 // anomaly, and the next frame accumulates only the time since t.
 func TestResumeSetsTheTimeReference(t *testing.T) {
 	l := newLoop(t, 100, 0) // 10 ms ticks, no cap so a burst would show
-	l.Frame(0, nil, nil)
-	l.Frame(15*time.Millisecond, nil, nil) // one tick, half a tick left
+	l.Tick(0, nil, nil)
+	l.Tick(15*time.Millisecond, nil, nil) // one tick, half a tick left
 	l.Pause()
-	l.Frame(20*time.Millisecond, nil, nil)
+	l.Tick(20*time.Millisecond, nil, nil)
 	alpha := l.Alpha()
 
 	resume := 10 * time.Second
 	l.Resume(resume)
-	if n := l.Frame(resume, nil, nil); n != 0 {
-		t.Errorf("Frame at the resume ran %d ticks", n)
+	if n := l.Tick(resume, nil, nil); n != 0 {
+		t.Errorf("Tick at the resume ran %d ticks", n)
 	}
 	if s := l.Stats(); s.NonPositiveFrames != 0 || s.ClampedFrames != 0 || l.Alpha() != alpha {
-		t.Errorf("Resume(t) then Frame(t): %d non-positive, %d clamped frames, alpha %v -> %v", s.NonPositiveFrames, s.ClampedFrames, alpha, l.Alpha())
+		t.Errorf("Resume(t) then Tick(t): %d non-positive, %d clamped frames, alpha %v -> %v", s.NonPositiveFrames, s.ClampedFrames, alpha, l.Alpha())
 	}
 	// The half tick kept plus 5 ms: one tick, due 5 ms after the resume.
 	var dues []time.Duration
-	if n := l.Frame(resume+7*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil); n != 1 || dues[0] != resume+5*time.Millisecond {
+	if n := l.Tick(resume+7*time.Millisecond, func(s Step) { dues = append(dues, s.Due) }, nil); n != 1 || dues[0] != resume+5*time.Millisecond {
 		t.Errorf("frame 7 ms after the resume ran %d ticks due %v, want 1 due %v", n, dues, resume+5*time.Millisecond)
 	}
 	// A zero interval is an anomaly again once a frame has run.
-	l.Frame(resume+7*time.Millisecond, nil, nil)
+	l.Tick(resume+7*time.Millisecond, nil, nil)
 	if s := l.Stats(); s.NonPositiveFrames != 1 {
 		t.Errorf("a repeated frame counted %d non-positive frames, want 1", s.NonPositiveFrames)
 	}
 
-	// Without a Frame at the resume, the first frame accumulates the time
+	// Without a Tick at the resume, the first frame accumulates the time
 	// since Resume and no more.
 	l.Pause()
-	l.Frame(resume+8*time.Millisecond, nil, nil)
+	l.Tick(resume+8*time.Millisecond, nil, nil)
 	before := l.Ticks()
 	l.Resume(time.Minute)
-	if n := l.Frame(time.Minute+25*time.Millisecond, nil, nil); n != 2 || l.Ticks() != before+2 {
+	if n := l.Tick(time.Minute+25*time.Millisecond, nil, nil); n != 2 || l.Ticks() != before+2 {
 		t.Errorf("first frame 25 ms after a resume ran %d ticks, want 2", n)
 	}
 	// Time going backwards from the resume is still an anomaly.
 	l.Pause()
 	l.Resume(2 * time.Minute)
-	l.Frame(2*time.Minute-time.Millisecond, nil, nil)
+	l.Tick(2*time.Minute-time.Millisecond, nil, nil)
 	if s := l.Stats(); s.NonPositiveFrames != 2 {
 		t.Errorf("a frame before the resume counted %d non-positive frames, want 2", s.NonPositiveFrames)
 	}
@@ -547,10 +547,10 @@ func TestSetSpeedRunsTicksFasterOrSlower(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Duration(0)
-		l.Frame(now, nil, nil)
+		l.Tick(now, nil, nil)
 		for range 600 {
 			now += time.Second / 60
-			l.Frame(now, nil, nil)
+			l.Tick(now, nil, nil)
 		}
 		// Within one tick: the last fraction is still in the accumulator.
 		if got := l.Ticks(); got+1 < c.ticks || got > c.ticks {
@@ -575,12 +575,12 @@ func TestSetSpeedKeepsDueTimesWithinTheFrame(t *testing.T) {
 	l := MustNewLoop(DefaultConfig())
 	l.SetSpeed(1.5)
 	now := time.Duration(0)
-	l.Frame(now, nil, nil)
+	l.Tick(now, nil, nil)
 	prevDue := time.Duration(-1)
 	for range 300 {
 		start := now
 		now += 7 * time.Millisecond
-		l.Frame(now, func(s Step) {
+		l.Tick(now, func(s Step) {
 			if s.Due < start || s.Due > now || s.Due < prevDue {
 				t.Fatalf("tick %d due at %v, outside the frame (%v, %v] or before the previous tick's %v", s.Tick, s.Due, start, now, prevDue)
 			}

@@ -48,8 +48,8 @@ func TestSetTickRateInsideTickKeepsOwedTime(t *testing.T) {
 		name := fmt.Sprintf("%d-%dHz/at%d/%v/cap%d", c.from, c.to, c.at, c.frame, c.maxSteps)
 		l := newLoopConfig(t, Config{TickRate: c.from, MaxFrameTime: 2 * time.Second, MaxStepsPerFrame: c.maxSteps})
 		start := 3 * time.Second
-		l.Frame(start, nil, nil)
-		l.Frame(start+c.warm, nil, nil)
+		l.Tick(start, nil, nil)
+		l.Tick(start+c.warm, nil, nil)
 		prev := start + c.warm
 		now := prev + c.frame
 		before := owedRat(l)
@@ -62,7 +62,7 @@ func TestSetTickRateInsideTickKeepsOwedTime(t *testing.T) {
 			changed  bool
 			simAtChg time.Duration
 		)
-		n := l.Frame(now, func(s Step) {
+		n := l.Tick(now, func(s Step) {
 			steps = append(steps, s)
 			if len(steps) == c.at {
 				if err := l.SetTickRate(c.to); err != nil {
@@ -78,7 +78,7 @@ func TestSetTickRateInsideTickKeepsOwedTime(t *testing.T) {
 		})
 
 		if n != len(steps) || l.Ticks() != tickBefore+uint64(n) {
-			t.Fatalf("%s: Frame returned %d, ran %d steps", name, n, len(steps))
+			t.Fatalf("%s: Tick returned %d, ran %d steps", name, n, len(steps))
 		}
 		if c.maxSteps > 0 && n > c.maxSteps {
 			t.Errorf("%s: %d steps, cap %d", name, n, c.maxSteps)
@@ -140,7 +140,7 @@ func TestSetTickRateInsideTickKeepsOwedTime(t *testing.T) {
 		// The next frames go on from there: dues keep increasing.
 		for k := 1; k <= 3; k++ {
 			at := now + time.Duration(k)*time.Second/time.Duration(c.to)
-			l.Frame(at, func(s Step) {
+			l.Tick(at, func(s Step) {
 				if s.Due <= last || s.Due > at {
 					t.Errorf("%s: next frame's step due %v, after %v, frame start %v", name, s.Due, last, at)
 				}
@@ -185,9 +185,9 @@ func TestSetTickRateInsideTickExamples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		l := newLoopConfig(t, Config{TickRate: tc.from, MaxFrameTime: time.Second, MaxStepsPerFrame: 5})
-		l.Frame(0, nil, nil)
+		l.Tick(0, nil, nil)
 		var got []time.Duration
-		l.Frame(tc.frame, func(s Step) {
+		l.Tick(tc.frame, func(s Step) {
 			if s.Tick == 1 {
 				_ = l.SetTickRate(tc.to)
 			}
@@ -210,9 +210,9 @@ func TestSetTickRateInsideTickExamples(t *testing.T) {
 func TestSetTickRateBetweenFramesKeepsAlpha(t *testing.T) {
 	for _, p := range [][2]int{{60, 1000}, {1000, 1}, {7, 60}, {60, 7}} {
 		l := newLoopConfig(t, Config{TickRate: p[0], MaxFrameTime: 2 * time.Second})
-		l.Frame(0, nil, nil)
+		l.Tick(0, nil, nil)
 		frame := time.Second/time.Duration(p[0]) + time.Second/time.Duration(2*p[0]) // 1.5 ticks
-		l.Frame(frame, nil, nil)
+		l.Tick(frame, nil, nil)
 		alpha, acc := l.Alpha(), l.acc
 		if err := l.SetTickRate(p[1]); err != nil {
 			t.Fatal(err)
@@ -225,11 +225,11 @@ func TestSetTickRateBetweenFramesKeepsAlpha(t *testing.T) {
 		restNs := new(big.Int).Quo(new(big.Int).Add(rest.Num(), new(big.Int).Sub(rest.Denom(), big.NewInt(1))), rest.Denom()) // ceil
 		want := frame + time.Duration(restNs.Int64())
 		var due time.Duration
-		n := l.Frame(want, func(s Step) { due = s.Due }, nil)
+		n := l.Tick(want, func(s Step) { due = s.Due }, nil)
 		if n != 1 || due != want {
 			t.Errorf("%d to %d Hz between frames: next frame ran %d ticks, due %v, want 1 due %v", p[0], p[1], n, due, want)
 		}
-		if n := l.Frame(want, nil, nil); n != 0 {
+		if n := l.Tick(want, nil, nil); n != 0 {
 			t.Errorf("ran %d", n)
 		}
 	}

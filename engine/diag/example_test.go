@@ -24,7 +24,7 @@ func Example() {
 	var f diag.Figures
 	for i := range 101 {
 		now := time.Duration(i) * 10 * time.Millisecond
-		loop.Frame(now, nil, nil)
+		loop.Tick(now, nil, nil)
 		f = diag.Figures{Loop: loop.Stats(), RenderCPU: 2 * time.Millisecond, Entities: 1000}
 		if i == 50 {
 			f.FixedCPU = 40 * time.Millisecond

@@ -10,7 +10,7 @@ import (
 // frame (it is a plain value: filling it does not allocate) and hands it to
 // Monitor.Observe, CSV.Write and AppendText.
 type Figures struct {
-	// Loop is the loop's statistics after this frame's Loop.Frame: interval,
+	// Loop is the loop's statistics after this frame's Loop.Tick: interval,
 	// steps, alpha, rolling FPS and UPS, debt, and the running counts of
 	// clamped and capped frames and of dropped time.
 	Loop timing.Stats

@@ -446,7 +446,7 @@ func TestSlowMotionWithALoop(t *testing.T) {
 	now := time.Duration(0)
 	frame := func(step time.Duration) {
 		now += step
-		loop.Frame(now, nil, nil)
+		loop.Tick(now, nil, nil)
 		m.Observe(now, &Figures{Loop: loop.Stats()})
 	}
 	frame(0)

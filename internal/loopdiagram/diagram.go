@@ -61,7 +61,7 @@ func run() []frame {
 	step := func() {
 		frames = append(frames, frame{now: now})
 		cur = &frames[len(frames)-1]
-		loop.Frame(now, fixed, nil)
+		loop.Tick(now, fixed, nil)
 		s := loop.Stats()
 		cur.alpha = s.Alpha
 		cur.clamped = s.ClampedTime - prev.ClampedTime
