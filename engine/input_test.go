@@ -854,4 +854,8 @@ func ExampleInput() {
 	in.Push(engine.InputEvent{Time: 32 * time.Millisecond, Kind: engine.KeyUp, Key: engine.KeySpace})
 	loop.Tick(50*time.Millisecond, fixed, nil) // three ticks, due at 16.7, 33.3 and 50 ms
 
+	// Output:
+	// tick 1: jump false, run true
+	// tick 2: jump true, run true
+	// tick 3: jump false, run true
 }
