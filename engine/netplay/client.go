@@ -84,12 +84,15 @@ func DefaultClientConfig() ClientConfig {
 	}
 }
 
-// Client is one peer of a lockstep match: it sends its player's input,
-// stamped with the tick it is for, and simulates each tick once it holds
-// the tick's confirmed inputs from the server. Installed on an engine
-// (Attach), it is the engine's tick hook: a engine.TickGate that holds
-// every tick until it is confirmed, and a engine.PlayerOwner that sets
-// every player's input from the confirmed tick.
+// Client is one peer of a match: it sends its player's input, stamped
+// with the tick it is for, and receives every tick's confirmed inputs
+// from the server. It is not itself the engine's tick hook: Attach
+// installs on the engine a rollback session (engine.Rollback) of which
+// the client is the engine.RollbackSource, and the session is the hook.
+// The session simulates the confirmed ticks, predicts up to
+// ClientConfig.Predict ticks past them and rolls back when a confirmed
+// tick differs from its prediction; with Predict 0 (and for a spectator)
+// it is lockstep, every tick waiting for its confirmed inputs.
 type Client struct {
 	cfg     ClientConfig
 	log     logrus.FieldLogger
@@ -367,7 +370,8 @@ func (c *Client) InputDelay() int { return c.delay }
 
 func (c *Client) now() time.Duration { return time.Since(c.epoch) }
 
-// Attach makes the client e's tick hook, from e's tick 0: e must be built
+// Attach installs on e, from e's tick 0, a rollback session fed by the
+// client (engine.NewRollback), which becomes e's tick hook: e must be built
 // from the Welcome's parameters and tick rate. script, if not nil, is the
 // player's input (a headless client's script, called for every tick the
 // client sends input for, with that tick); otherwise the input is what
