@@ -59,6 +59,9 @@ func ExampleRenderer() {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}
+
+	// No output: it opens a window, which needs a display and the main
+	// thread (go test runs examples on neither), and writes a file.
 }
 
 // A model of the game's own, registered under a number an entity then
@@ -106,4 +109,7 @@ func ExampleNewModel() {
 		win.PollEvents()
 	}
 	fmt.Println(r.Stats().DrawCalls, "draw call for", m.Name())
+
+	// No output: it opens a window, which needs a display and the main
+	// thread (go test runs examples on neither).
 }

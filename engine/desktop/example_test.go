@@ -60,4 +60,7 @@ func ExampleNew() {
 	if err := r.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "my-game:", err)
 	}
+
+	// No output: it opens a window, which needs a display and the main
+	// thread (go test runs examples on neither), and runs until Escape.
 }

@@ -28,8 +28,11 @@
 // them, a name is a selector chain: identifiers joined by dots, where an
 // element may carry type arguments ("NewResource[T]") or an empty call
 // ("Renderer()"), so `Runner.Renderer().Register(id, m)` names
-// Runner.Renderer and its result's Register. The chain's first element
-// decides:
+// Runner.Renderer and its result's Register. A chain ending in a file
+// extension (`doc.go`, `cmd/nebula-demo/main.go`) or followed by a slash
+// is a path, not checked. A chain written after a package's path
+// (`engine/replay.Open`, from the module's root or in full) resolves in
+// that package. Otherwise the chain's first element decides:
 //
 //   - the name of a package of the module (engine, desktop, netplay, ...),
 //     or, where no package of the module has that name, of a package the
@@ -40,8 +43,10 @@
 //     module (World, Runner, Loop, ...): the chain resolves from it, in
 //     any package declaring that name;
 //   - anything else is not checked: a lower-case first element is a
-//     variable of an example (`c.Tick`, `cfg.Loop.TickRate`), a file
-//     (`go.mod`, `README.md`) or a host (`github.com`).
+//     variable of an example (`c.Tick`, `cfg.Loop.TickRate`: its type is
+//     not written) or a host (`github.com`). A variable named like a
+//     package the module imports is read as that package: examples name
+//     their variables otherwise (logger, not log).
 //
 // Each further element must be a field or method of the type of what
 // precedes it: of the type itself, of a variable's or constant's type, of

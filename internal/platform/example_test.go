@@ -24,4 +24,8 @@ func ExampleOpen() {
 		win.SwapBuffers()
 		win.PollEvents()
 	}
+
+	// No output: it opens a window, which needs a display and the main
+	// thread (go test runs examples on neither), and runs until it is
+	// closed.
 }

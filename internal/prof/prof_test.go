@@ -285,4 +285,7 @@ func ExampleStart() {
 	}
 	defer sess.Stop()
 	// ... the program's work ...
+
+	// No output: it writes cpu.prof in the working directory and serves
+	// pprof on port 6060 of every interface, which tests must not.
 }
