@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,8 +50,12 @@ func TestCardLoopCallsTick(t *testing.T) {
 		}
 		path := g.path(fromLoop, target)
 		if path == nil {
+			pos := prog.fset.Position(loop.Pos())
+			if rel, err := filepath.Rel(l.byPath[desktopPath].Dir, pos.Filename); err == nil {
+				pos.Filename = "engine/desktop/" + rel
+			}
 			t.Errorf("the for loop of (*desktop.Runner).Run (%s) does not reach %s: the card's main-thread loop calls it",
-				prog.fset.Position(loop.Pos()), prog.short(target))
+				pos, prog.short(target))
 			continue
 		}
 		t.Logf("Runner.Run's loop -> %s", prog.shortPath(path))
