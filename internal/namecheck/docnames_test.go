@@ -262,11 +262,17 @@ func newResolver(l *listing) (*resolver, error) {
 					r.topLevel[name] = append(r.topLevel[name], obj)
 				}
 			}
-		case p.Name != "" && p.ImportPath != "unsafe" && !strings.Contains(p.ImportPath, "internal/") && !strings.HasPrefix(p.ImportPath, "internal"):
+		case importable(p.ImportPath):
 			r.deps[p.Name] = append(r.deps[p.Name], p)
 		}
 	}
 	return r, nil
+}
+
+// importable reports whether a program may import path: it is neither an
+// internal package nor one the standard library vendors.
+func importable(path string) bool {
+	return !strings.HasPrefix(path, "vendor/") && !slices.Contains(strings.Split(path, "/"), "internal")
 }
 
 // resolve reports whether the chain is checked (its first element is a
