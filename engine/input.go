@@ -159,7 +159,8 @@ type Input struct {
 // that time instead (clocks and event sources sometimes disagree by a
 // little), so the queue stays in order and the event is seen after the
 // ones pushed before it. An event whose time is before the due time of a
-// tick already run is seen by the next tick.
+// tick already run is seen by the next tick. Reset and Engine.Restore
+// forget the latest time (a restored engine's clock may start anywhere).
 //
 // Events for KeyUnknown are dropped: many physical keys share it, so its
 // state would mean nothing. Push panics when Kind is not one of the
