@@ -36,7 +36,13 @@
 // function of its seed and input, whatever the display: World.Hash, over the
 // exact bits of the world, is the same at the same tick on every display
 // rate and every build. RunHeadless drives an engine from a simulated
-// display, as fast as the CPU allows, and is how that is checked.
+// display, as fast as the CPU allows, and is how that is checked. It goes
+// on from where the engine stands (an earlier run, frames run by hand, a
+// Restore) up to the world tick HeadlessConfig.Ticks, and a run that can
+// make no progress (a paused loop, a TickGate that never opens) ends with
+// an error wrapping ErrStalled. A snapshot holds no clock time: restored
+// into any engine, whatever its clock, and run on with the same input per
+// tick, it gives the same hashes.
 //
 // # What a game uses
 //

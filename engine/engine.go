@@ -158,6 +158,10 @@ type Engine struct {
 	inputScript func(tick uint64, due time.Duration, in *Input)
 	stopAfter   uint64
 	drawing     bool // run Update, interpolation and Render each frame
+	// lastFrame is the now of the latest Frame, if framed: where
+	// RunHeadless goes on from.
+	lastFrame time.Duration
+	framed    bool
 
 	fixedStep   func(timing.Step)
 	renderFrame func(float64)
@@ -324,6 +328,7 @@ func (e *Engine) Frame(now time.Duration) int {
 	if e.crash != nil {
 		return 0
 	}
+	e.lastFrame, e.framed = now, true
 	e.phases = PhaseTimes{}
 	defer e.recoverPanic()
 	if e.starter != nil {

@@ -159,7 +159,8 @@ type Input struct {
 // that time instead (clocks and event sources sometimes disagree by a
 // little), so the queue stays in order and the event is seen after the
 // ones pushed before it. An event whose time is before the due time of a
-// tick already run is seen by the next tick.
+// tick already run is seen by the next tick. Reset and Engine.Restore
+// forget the latest time (a restored engine's clock may start anywhere).
 //
 // Events for KeyUnknown are dropped: many physical keys share it, so its
 // state would mean nothing. Push panics when Kind is not one of the
@@ -372,6 +373,8 @@ func keyWordMask(i int) uint64 {
 
 // appendState appends the input's part of a snapshot to b: the snapshot's
 // words, what was pushed, and the queue (see the format in snapshot.go).
+// No clock time is written: the times of the queued events, and of the
+// latest event, belong to the clock of the run that pushed them.
 func (in *Input) appendState(b []byte) []byte {
 	var words [InputWords]uint64
 	in.state.Words(&words)
@@ -382,11 +385,8 @@ func (in *Input) appendState(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, v)
 	}
 	b = append(b, uint8(in.pushedButtons))
-	b = binary.LittleEndian.AppendUint64(b, uint64(in.last))
-	b = append(b, boolByte(in.havePush))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(in.queue)))
 	for _, ev := range in.queue {
-		b = binary.LittleEndian.AppendUint64(b, uint64(ev.Time))
 		b = append(b, uint8(ev.Kind), uint8(ev.Key), uint8(ev.Button))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.X))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.Y))
@@ -395,8 +395,15 @@ func (in *Input) appendState(b []byte) []byte {
 }
 
 // readState decodes what appendState wrote into in, checking every key,
-// button and event.
-func (in *Input) readState(r *binread.Reader) {
+// button and event. A snapshot of version 4 also holds the clock times of
+// the latest event and of each queued event; they are read and dropped.
+//
+// The restored input is not tied to any clock: the queued events were
+// pushed before the snapshot, so they are due at once (the ticks after
+// the restore see them first, in order, one press or release of a key per
+// tick as always), and the next pushed event keeps its time, whatever the
+// clock of the engine restored into.
+func (in *Input) readState(r *binread.Reader, version uint16) {
 	var words [InputWords]uint64
 	for i := range words {
 		words[i] = r.U64("input snapshot")
@@ -419,13 +426,20 @@ func (in *Input) readState(r *binread.Reader) {
 	}
 	in.pushedKeys = keySet(pushed)
 	in.pushedButtons = buttonSet(r.U8("buttons pushed"))
-	in.last = time.Duration(r.U64("latest event time"))
-	in.havePush = r.U8("an event pushed") != 0
-	nq := r.Count("input queue", MaxInputQueue, 27)
+	size := 19 // kind, key, button, x, y
+	if version == 4 {
+		r.U64("latest event time")
+		r.U8("an event pushed")
+		size += 8
+	}
+	nq := r.Count("input queue", MaxInputQueue, size)
 	in.queue = make([]InputEvent, nq)
 	for i := range in.queue {
 		ev := &in.queue[i]
-		ev.Time = time.Duration(r.U64("input queue"))
+		if version == 4 {
+			r.U64("input queue")
+		}
+		ev.Time = dueAtOnce
 		at := r.Offset()
 		ev.Kind, ev.Key, ev.Button = EventKind(r.U8("input queue")), Key(r.U8("input queue")), MouseButton(r.U8("input queue"))
 		if r.Err() == nil && (ev.Kind < KeyDown || ev.Kind > Scroll || ev.Key >= KeyCount || ev.Button >= MouseButtonCount) {
@@ -435,3 +449,7 @@ func (in *Input) readState(r *binread.Reader) {
 		ev.Y = math.Float64frombits(r.U64("input queue"))
 	}
 }
+
+// dueAtOnce is the time of a restored queued event: before every tick's
+// due time, on any clock.
+const dueAtOnce = time.Duration(math.MinInt64)

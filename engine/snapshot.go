@@ -38,23 +38,30 @@ import (
 //	input:
 //	  snapshot InputWords x uint64 (InputSnapshot.Words)
 //	  keys pushed len(keySet) x uint64, buttons pushed uint8
-//	  latest event time int64, an event pushed uint8
-//	  queue: length uint32, then per event time int64, kind, key, button
-//	  uint8, x, y float64 bits
+//	  queue (the events no tick has seen): length uint32, then per event
+//	  kind, key, button uint8, x, y float64 bits
 //	jobs:
 //	  next id uint64, pending uint32, then per job: id uint64, kind uint16,
 //	  due tick uint64, input length uint32 + bytes, result known uint8,
 //	  and when known result length uint32 + bytes
+//
+// No clock time is in a snapshot: the restoring engine's clock may start
+// anywhere (a new process starts at 0). Version 4 held the clock times of
+// the latest input event and of each queued event; Restore reads a
+// version 4 snapshot and drops them (see Restore).
 //
 // Restore checks every length against what is left before allocating, and
 // the entity table for consistency (free slots dead and distinct, the live
 // count matching the generations).
 const (
 	snapshotMagic = "NEBSNAP1"
-	// SnapshotVersion is the version of the snapshot format written and
-	// read. Version 2 added components and resources, version 3 the
-	// players, version 4 the meshes.
-	SnapshotVersion = 4
+	// SnapshotVersion is the version of the snapshot format written.
+	// Version 2 added components and resources, version 3 the players,
+	// version 4 the meshes; version 5 dropped the input's clock times.
+	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
+	SnapshotVersion = 5
+	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
+	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
 	MaxSlots = 1 << 24
 	// MaxInputQueue caps the queued input events a snapshot may hold.
@@ -116,17 +123,21 @@ var ErrSnapshotTruncated = binread.ErrTruncated
 // again unless its result was saved; jobs are pure functions of their
 // input, so the continuation is the same). After Restore the next tick is
 // the snapshot's tick plus one, and the run continues with exactly the
-// hashes it had from there. Restore checks the whole snapshot before it
+// hashes it had from there, given the same input per tick, in this engine
+// or in another whatever its clock: the input events queued at the
+// snapshot (pushed before it, not yet seen by a tick) are seen by the
+// ticks right after the restore, and the events pushed after it keep
+// their times (no clamp to the saving run's clock). Restore checks the whole snapshot before it
 // changes anything; on error the engine is as it was. Jobs still running
 // from before are abandoned. Call it between ticks (between frames, or
 // from TickHook.PreTick).
 func (e *Engine) Restore(snap []byte) error {
 	r := binread.New(snap)
-	rate := readSnapshotHeader(&r)
+	version, rate := readSnapshotHeader(&r)
 	var table World
 	e.World.readState(&r, &table)
 	var in Input
-	in.readState(&r)
+	in.readState(&r, version)
 	jobs := e.Jobs.readState(&r)
 	if r.Err() == nil && r.Left() != 0 {
 		r.Fail("end", fmt.Errorf("%d bytes after the end of the snapshot", r.Left()))
@@ -143,23 +154,24 @@ func (e *Engine) Restore(snap []byte) error {
 }
 
 // readSnapshotHeader reads and checks the magic and the version, and
-// returns the tick rate.
-func readSnapshotHeader(r *binread.Reader) int {
+// returns the version and the tick rate.
+func readSnapshotHeader(r *binread.Reader) (uint16, int) {
 	if m := r.Take("magic", len(snapshotMagic)); m != nil && string(m) != snapshotMagic {
 		r.FailAt(0, "magic", fmt.Errorf("got %q, want %q", m, snapshotMagic))
 	}
 	at := r.Offset()
-	if v := r.U16("version"); r.Err() == nil && v != SnapshotVersion {
+	v := r.U16("version")
+	if r.Err() == nil && (v < OldestSnapshotVersion || v > SnapshotVersion) {
 		which := "a newer"
 		if v < SnapshotVersion {
 			which = "an older"
 		}
-		r.FailAt(at, "version", fmt.Errorf("version %d, written by %s build of Nebula; this build reads version %d only", v, which, SnapshotVersion))
+		r.FailAt(at, "version", fmt.Errorf("version %d, written by %s build of Nebula; this build reads versions %d to %d", v, which, OldestSnapshotVersion, SnapshotVersion))
 	}
 	at = r.Offset()
 	rate := int(r.U32("tick rate"))
 	if r.Err() == nil && timing.ValidateTickRate(rate) != nil {
 		r.FailAt(at, "tick rate", fmt.Errorf("%d Hz is out of range", rate))
 	}
-	return rate
+	return v, rate
 }

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// inputGame is a game whose state depends on every kind of input at every
+// tick: presses and releases of Space (two presses in one tick, so that
+// one waits in the queue across the tick boundary), ArrowUp held, and the
+// cursor. Its input is recorded: a script keyed by tick, stamped with each
+// tick's due time on whatever clock runs the engine. It keeps every tick's
+// hash.
+type inputGame struct {
+	*Engine
+	hashes map[uint64]uint64
+}
+
+func newInputGame(t *testing.T) *inputGame {
+	t.Helper()
+	g := &inputGame{Engine: newEngine(t), hashes: map[uint64]uint64{}}
+	cube := g.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	g.AddFixed("move", func(c *FixedContext) {
+		tr := c.World.Transform(cube)
+		if c.Input.JustPressed(KeySpace) {
+			tr.Pos[0]++
+		}
+		if c.Input.JustReleased(KeySpace) {
+			tr.Pos[0] += 0.25
+		}
+		if c.Input.Down(KeyArrowUp) {
+			tr.Pos[1] += 0.5
+		}
+		x, _ := c.Input.Cursor()
+		tr.Pos[2] = float32(x)
+		c.World.SetTransform(cube, tr)
+		g.hashes[c.Tick] = c.World.Hash()
+	})
+	g.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
+		push := func(kind EventKind, k Key) { in.Push(InputEvent{Time: due, Kind: kind, Key: k}) }
+		switch tick % 10 {
+		case 1: // a tap and a second press: the second waits for tick+1
+			push(KeyDown, KeySpace)
+			push(KeyUp, KeySpace)
+			push(KeyDown, KeySpace)
+		case 2:
+			push(KeyUp, KeySpace)
+		}
+		switch tick % 25 {
+		case 5:
+			push(KeyDown, KeyArrowUp)
+		case 15:
+			push(KeyUp, KeyArrowUp)
+		}
+		if tick%7 == 3 {
+			in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick), Y: 1})
+		}
+	})
+	return g
+}
+
+// startAt makes g's clock start at start: a first frame there (which only
+// starts the loop's clock), when start is not 0.
+func (g *inputGame) startAt(start time.Duration) {
+	if start != 0 {
+		g.Frame(start)
+	}
+}
+
+func (g *inputGame) runTo(t *testing.T, tick uint64) {
+	t.Helper()
+	if _, err := runHeadless(t, g.Engine, HeadlessConfig{DisplayHz: 144, Ticks: tick}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A snapshot restored into a new engine (its clock starting at 0) or into
+// one whose clock is far ahead, from a run whose clock started at 0 or far
+// ahead, and run on with the recorded input, gives the original run's hash
+// at every tick: the snapshot carries no clock time, and the event queued
+// at the snapshot (the second press of a tick, and the event behind it) is
+// seen by the next tick,
+// as in the original run. A version 4 snapshot, with the saving run's
+// clock times, restores the same way. LoadState in the saving engine
+// (rollback) goes back and on with the same hashes.
+func TestRestoredSnapshotReplaysInput(t *testing.T) {
+	const snapAt, total = 101, 200
+	far := 9 * time.Hour
+	for _, from := range []time.Duration{0, far} {
+		src := newInputGame(t)
+		src.startAt(from)
+		src.runTo(t, snapAt)
+		if src.Input.Pending() != 2 {
+			t.Fatalf("from %v: %d input events queued at the snapshot, the test wants 2 (the second press, the cursor move behind it)", from, src.Input.Pending())
+		}
+		snaps := map[string][]byte{"v5": src.Snapshot(), "v4": snapshotV4(src.Engine)}
+		var saved State
+		src.SaveState(&saved)
+		src.runTo(t, total)
+		want := src.hashes
+
+		for _, into := range []time.Duration{0, far} {
+			for version, snap := range snaps {
+				name := fmt.Sprintf("from clock %v into clock %v, %s", from, into, version)
+				dst := newInputGame(t)
+				dst.startAt(into)
+				dst.runTo(t, 20) // its own input too: the latest event is at its clock's time
+				if err := dst.Restore(snap); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				clear(dst.hashes)
+				dst.runTo(t, total)
+				for tick := uint64(snapAt + 1); tick <= total; tick++ {
+					if dst.hashes[tick] != want[tick] {
+						t.Errorf("%s: tick %d hash %016x, the original run's %016x", name, tick, dst.hashes[tick], want[tick])
+						break
+					}
+				}
+			}
+		}
+
+		// Rollback: back to the saved state in the same engine, whose
+		// clock has gone on, and forward again.
+		orig := make(map[uint64]uint64, len(want))
+		for k, v := range want {
+			orig[k] = v
+		}
+		src.LoadState(&saved)
+		clear(src.hashes)
+		src.runTo(t, total)
+		for tick := uint64(snapAt + 1); tick <= total; tick++ {
+			if src.hashes[tick] != orig[tick] {
+				t.Errorf("from %v, LoadState: tick %d hash %016x, the first time %016x", from, tick, src.hashes[tick], orig[tick])
+				break
+			}
+		}
+	}
+}
+
+// A restored queued event is due at once, and an event pushed after the
+// restore keeps its time, even one far earlier than any time of the
+// saving run.
+func TestRestoredInputQueue(t *testing.T) {
+	src := newEngine(t)
+	src.Input.Push(InputEvent{Time: time.Hour, Kind: KeyDown, Key: KeyA})
+	src.Input.Push(InputEvent{Time: time.Hour, Kind: KeyUp, Key: KeyA})
+	src.Input.Push(InputEvent{Time: time.Hour, Kind: KeyDown, Key: KeyA})
+	for version, snap := range map[string][]byte{"v5": src.Snapshot(), "v4": snapshotV4(src)} {
+		dst := newEngine(t)
+		if err := dst.Restore(snap); err != nil {
+			t.Fatalf("%s: %v", version, err)
+		}
+		dst.Input.Push(InputEvent{Time: 5 * time.Millisecond, Kind: KeyDown, Key: KeyB})
+		s1 := dst.Input.Advance(0)
+		s2 := dst.Input.Advance(10 * time.Millisecond)
+		if !s1.JustPressed(KeyA) || !s1.JustReleased(KeyA) || s1.Down(KeyB) ||
+			!s2.JustPressed(KeyA) || !s2.JustPressed(KeyB) || dst.Input.Pending() != 0 {
+			t.Errorf("%s: the restored tap and press, then B at 5 ms: ticks at 0 and 10 ms saw pressed A %v %v, released A %v, pressed B %v %v, %d pending; want the tap, then A and B",
+				version, s1.JustPressed(KeyA), s2.JustPressed(KeyA), s1.JustReleased(KeyA), s1.JustPressed(KeyB), s2.JustPressed(KeyB), dst.Input.Pending())
+		}
+	}
+}
+
+// Version 4 snapshots (the input's clock times included) are read: what
+// they restore is what the version 5 snapshot of the same state restores.
+func TestRestoreReadsVersion4(t *testing.T) {
+	e := snapScene(t, JobsDeterministic)
+	stepN(t, e, 37, nil)
+	waitJobs(e)
+	e.Input.Push(InputEvent{Time: time.Hour, Kind: CursorMove, X: 3, Y: 4})
+	v5 := e.Snapshot()
+	a, b := snapScene(t, JobsDeterministic), snapScene(t, JobsDeterministic)
+	if err := a.Restore(snapshotV4(e)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(v5); err != nil {
+		t.Fatal(err)
+	}
+	waitJobs(a)
+	waitJobs(b)
+	if sa, sb := a.Snapshot(), b.Snapshot(); string(sa) != string(sb) || string(sa) != string(v5) {
+		t.Error("a version 4 snapshot restores to another state than the version 5 snapshot of the same state")
+	}
+}
+
+// snapshotV4 returns e's snapshot in format version 4, which held the
+// clock time of the latest input event (and whether there was one) before
+// the queue, and each queued event's time before its kind.
+func snapshotV4(e *Engine) []byte {
+	snap := e.Snapshot()
+	in := e.Input.appendState(nil)
+	jobs := e.Jobs.appendState(nil)
+	head := snap[:len(snap)-len(in)-len(jobs)]
+	b := append([]byte(nil), head...)
+	binary.LittleEndian.PutUint16(b[len(snapshotMagic):], 4)
+	fixed := 8*InputWords + 8*len(keySet{}) + 1 // words, keys and buttons pushed
+	b = append(b, in[:fixed]...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(e.Input.last))
+	b = append(b, boolByte(e.Input.havePush))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.Input.queue)))
+	for _, ev := range e.Input.queue {
+		b = binary.LittleEndian.AppendUint64(b, uint64(ev.Time))
+		b = append(b, uint8(ev.Kind), uint8(ev.Key), uint8(ev.Button))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.X))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.Y))
+	}
+	return append(b, jobs...)
+}
