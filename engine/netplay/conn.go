@@ -39,9 +39,10 @@ var errOutboxFull = errors.New("the peer reads too slowly")
 // now, and the reader's error is then the drop's reason): the outbox is
 // where the goroutine that reads, the match goroutine and the writer meet.
 type outbox struct {
-	conn  net.Conn
-	limit int
-	sent  atomic.Int64 // bytes written to the connection
+	conn     net.Conn
+	limit    int
+	dropWait time.Duration // dropWriteTimeout
+	sent     atomic.Int64  // bytes written to the connection
 
 	mu       sync.Mutex
 	buf      []byte
@@ -82,7 +83,7 @@ func dropped(err error, r *wire.Refuse) *dropError {
 }
 
 func newOutbox(conn net.Conn, limit int) *outbox {
-	o := &outbox{conn: conn, limit: limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	o := &outbox{conn: conn, limit: limit, dropWait: dropWriteTimeout, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go o.run()
 	return o
 }
@@ -148,7 +149,7 @@ func (o *outbox) dropLocked(reason *dropError) {
 	o.dropped = reason
 	if o.err == nil {
 		o.buf = wire.AppendMessage(o.buf[:0:0], reason.sent)
-		o.conn.SetWriteDeadline(time.Now().Add(dropWriteTimeout))
+		o.conn.SetWriteDeadline(time.Now().Add(o.dropWait))
 	}
 	o.closing = true
 	o.conn.SetReadDeadline(time.Now())
@@ -205,7 +206,7 @@ func (o *outbox) run() {
 		if len(out) > 0 {
 			timeout := writeTimeout
 			if isDropped {
-				timeout = dropWriteTimeout
+				timeout = o.dropWait
 			}
 			o.conn.SetWriteDeadline(time.Now().Add(timeout))
 			n, err := o.conn.Write(out)
