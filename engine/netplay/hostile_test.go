@@ -174,9 +174,10 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 		t.Fatalf("the server confirmed %d ticks in 30 s", confirmed.Load())
 	}
 
-	// 15 wrong hashes every 10 ms for 4 s, each for the latest hashed
-	// tick the attacker has seen confirmed.
-	const flood = 4 * time.Second
+	// 1,500 wrong hashes a second for 4 s (as many as the machine
+	// manages), each for the latest hashed tick the attacker has seen
+	// confirmed.
+	const flood, rate = 4 * time.Second, 1500
 	logsBefore := len(ts.hook.AllEntries())
 	before, sent := total(), 0
 	start := time.Now()
@@ -184,15 +185,15 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 	for time.Since(start) < flood {
 		tick := confirmed.Load() / netplay.HashEvery * netplay.HashEvery
 		batch = batch[:0]
-		for range 15 {
+		for n := int(time.Since(start).Seconds()*rate) - sent; n > 0 && len(batch) < 64*21; n-- {
 			batch = wire.AppendMessage(batch, &wire.Hash{Tick: tick, Hash: 0xbad})
 		}
 		rc.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		if _, err := rc.conn.Write(batch); err != nil {
 			t.Fatalf("the server dropped the attacker: %v", err)
 		}
-		sent += 15
-		time.Sleep(10 * time.Millisecond)
+		sent += len(batch) / 21
+		time.Sleep(5 * time.Millisecond)
 	}
 	elapsed := time.Since(start)
 	// Wait for what the server sent in answer (a snapshot takes a moment).
@@ -208,9 +209,6 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 	allowed := 1 + int(elapsed/netplay.DefaultResyncEvery)
 	if snaps < 1 || snaps > allowed || desyncs != snaps {
 		t.Errorf("%d snapshots and %d desyncs sent during the flood, want 1 to %d of each (one per %v)", snaps, desyncs, allowed, netplay.DefaultResyncEvery)
-	}
-	if perHash > 100 {
-		t.Errorf("%.1f bytes out per 21-byte wrong hash, want under 100", perHash)
 	}
 	dumps, _ := filepath.Glob(filepath.Join(dir, "desync-*-server.dump"))
 	if len(dumps) < 1 || len(dumps) > cfg.MaxDumps {
@@ -231,6 +229,9 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 		t.Errorf("%d log lines (%d errors) for %d wrong hashes in %v, want at most a few a second", len(entries), errorLines, sent, elapsed)
 	}
 	if repeats == 0 {
+		for _, e := range entries {
+			t.Logf("%s %s %v", e.Level, e.Message, e.Data)
+		}
 		t.Errorf("no log line counts the repeats it stands for")
 	}
 	ts.srv.Close()

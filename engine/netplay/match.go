@@ -581,6 +581,9 @@ func (m *match) gone(p *peer, err error) {
 	if err != nil {
 		fields["error"] = err.Error()
 	}
+	if errors.Is(err, errOutboxFull) {
+		s.bad.warn("slow reader", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that reads too slowly")
+	}
 	if p.role == wire.RolePlayer {
 		m.drop(p, fields)
 	}

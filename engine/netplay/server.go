@@ -379,8 +379,7 @@ type peer struct {
 	since         time.Duration // the server's clock when it was let in
 	until         time.Duration // the server's clock when it left
 	lastHash      uint64        // the tick of its latest hash compared
-	resynced      time.Duration // the server's clock at its latest resynchronisation
-	anyResync     bool          // it was resynchronised once
+	resynced      time.Duration // the server's clock at its latest resynchronisation (0: none)
 	stats         PlayerReport
 	*playerInputs // a player's; nil for a spectator
 }
