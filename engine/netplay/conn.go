@@ -60,8 +60,9 @@ type outbox struct {
 const writeTimeout = 10 * time.Second
 
 // dropWriteTimeout bounds the writes to a dropped peer (what was in
-// flight, then its reason): it is not waited for longer.
-const dropWriteTimeout = time.Second
+// flight, then its reason): it is not waited for longer. (At the match's
+// end, Serve closes what lingers sooner.)
+const dropWriteTimeout = 3 * time.Second
 
 // A dropError is why the server dropped a client: the error, and the
 // text it sends the client.

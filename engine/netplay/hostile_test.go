@@ -111,6 +111,14 @@ func ballastEngine(t testing.TB) *engine.Engine {
 	return e
 }
 
+// bigBallastEngine is the test game with 8 MiB more state: its snapshot
+// is more than loopback's kernel buffers hold.
+func bigBallastEngine(t testing.TB) *engine.Engine {
+	e, _ := newTestEngine(t)
+	engine.NewResource(e.World, "ballast", [8 << 20]byte{1: 1})
+	return e
+}
+
 // A flood of wrong hashes, 1,500 a second, costs the server at most one
 // snapshot per ResyncEvery, MaxDumps dumps and a log line a second: not a
 // 179 KB snapshot, a 1 MB dump and an ERROR line each.
@@ -595,4 +603,87 @@ func TestUDPClientNoticesADeadServer(t *testing.T) {
 	if noticed > 4*time.Second || closing > time.Second {
 		t.Errorf("noticed after %v and closed in %v, want about 1.5 s and at once", noticed, closing)
 	}
+}
+
+// A client that does not read is dropped once what it left unread passes
+// the server's small cap (here 4 KiB beyond its largest message, the late
+// join's snapshot of 8 MiB, more than the kernel's buffers hold: two
+// seconds of the match's ticks): logged once, and sent why, which it reads
+// once it reads again.
+func TestServerDropsAClientThatDoesNotRead(t *testing.T) {
+	cfg := matchConfig(1, 0)
+	cfg.OutboxLimit = 4 << 10
+	ts := startServerWith(t, bigBallastEngine(t), cfg, false)
+	fp := fingerprint(t, bigBallastEngine)
+	player, err := dialRaw(ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer player.conn.Close()
+	if err := player.hello(wire.RolePlayer, fp); err != nil {
+		t.Fatal(err)
+	}
+	// Once a tick is confirmed, a joiner gets a snapshot.
+	for {
+		m, err := player.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m.(*wire.Confirmed); ok {
+			break
+		}
+	}
+	go io.Copy(io.Discard, player.conn)
+
+	conn, err := net.DialTimeout("tcp", ts.addr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rc := &rawClient{conn: conn, r: wire.NewReader(conn, wire.MaxServerMessage), w: wire.NewWriter(conn)}
+	if err := rc.hello(wire.RoleSpectator, fp); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !hasLog(ts, "dropped a connection that reads too slowly") {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not drop the client that does not read within 30 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var last wire.Message
+	for {
+		m, err := rc.next()
+		if err != nil {
+			break
+		}
+		last = m
+		if r, ok := m.(*wire.Refuse); ok {
+			c := *r
+			last = &c
+		}
+	}
+	r, ok := last.(*wire.Refuse)
+	if !ok || r.Reason != wire.ReasonDropped || !strings.Contains(r.Text, "reads too slowly") {
+		t.Errorf("the client's last message: %#v, want a Refuse (dropped) saying it reads too slowly", last)
+	}
+	n := 0
+	for _, e := range ts.hook.AllEntries() {
+		if e.Data["kind"] == "slow reader" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d log lines of kind \"slow reader\", want 1", n)
+	}
+}
+
+// hasLog reports whether the server logged a line with message msg.
+func hasLog(ts *testServer, msg string) bool {
+	for _, e := range ts.hook.AllEntries() {
+		if e.Message == msg {
+			return true
+		}
+	}
+	return false
 }
