@@ -9,6 +9,7 @@ package netplay_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"net"
 	"os"
@@ -119,6 +120,10 @@ func bigBallastEngine(t testing.TB) *engine.Engine {
 	return e
 }
 
+// floodTime is how long TestWrongHashFloodIsBounded floods: longer gives
+// the steady figure of bytes out per wrong hash (-args -flood 30s).
+var floodTime = flag.Duration("flood", 4*time.Second, "how long TestWrongHashFloodIsBounded sends wrong hashes")
+
 // A flood of wrong hashes, 1,500 a second, costs the server at most one
 // snapshot per ResyncEvery, MaxDumps dumps and a log line a second: not a
 // 179 KB snapshot, a 1 MB dump and an ERROR line each.
@@ -185,7 +190,8 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 	// 1,500 wrong hashes a second for 4 s (as many as the machine
 	// manages), each for the latest hashed tick the attacker has seen
 	// confirmed.
-	const flood, rate = 4 * time.Second, 1500
+	const rate = 1500
+	flood := *floodTime
 	logsBefore := len(ts.hook.AllEntries())
 	before, sent := total(), 0
 	start := time.Now()
