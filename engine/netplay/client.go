@@ -315,6 +315,9 @@ func (c *Client) handshake() (*wire.Reader, error) {
 		}
 		switch m := m.(type) {
 		case *wire.Refuse:
+			if m.Reason == wire.ReasonDropped {
+				return nil, fmt.Errorf("dropped this client: %s", m.Text)
+			}
 			return nil, fmt.Errorf("refused: %v", m)
 		case *wire.Pong:
 			continue

@@ -503,7 +503,7 @@ func (c *muteConn) Write(b []byte) (int, error) {
 // A client the server drops says so, and why, in one line.
 func TestClientSaysTheServerDroppedIt(t *testing.T) {
 	cfg := matchConfig(1, 0)
-	cfg.IdleTimeout = 300 * time.Millisecond
+	cfg.IdleTimeout = time.Second
 	ts := startServer(t, cfg)
 	var mc *muteConn
 	a, err := dialClient(t, ts.addr, wire.RolePlayer, func(c *netplay.ClientConfig) {
@@ -522,7 +522,7 @@ func TestClientSaysTheServerDroppedIt(t *testing.T) {
 	}
 	mc.muted.Store(true)
 	err = play(a)[0]
-	want := "dropped this client: this client sent nothing for 300ms (the server's idle timeout)"
+	want := "dropped this client: this client sent nothing for 1s (the server's idle timeout)"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("RunHeadless: %v, want one line saying %q", err, want)
 	}
