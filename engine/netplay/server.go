@@ -448,13 +448,14 @@ func (s *Server) handle(conn net.Conn, id int64) {
 	close(p.readDone)
 	s.send(event{kind: evGone, p: p, err: err})
 	// The match goroutine closes the outbox; wait for the writer so that
-	// the last messages (End, a refusal) go out before the socket closes.
+	// the last messages (End, a refusal, why the client was dropped) go
+	// out before the socket closes.
 	select {
 	case <-p.out.stopped():
 	case <-s.done:
 		p.out.close()
 		p.out.wait(time.Second)
-	case <-time.After(2 * time.Second):
+	case <-time.After(dropWriteTimeout):
 	}
 	lingeringClose(conn)
 }
