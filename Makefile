@@ -104,6 +104,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=60000x -fuzzminimizetime=100x ./engine/netplay/wire
 	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=150000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
+	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
 
 bench: deps

@@ -57,8 +57,8 @@ type ClientConfig struct {
 	// HandshakeTimeout bounds the connection and the server's answer to
 	// the Hello (the wait for the match to start is not bounded).
 	HandshakeTimeout time.Duration
-	// IdleTimeout: a server that sends nothing for that long is gone
-	// (it answers pings twice a second).
+	// IdleTimeout: a server that sends nothing for that long is gone (0:
+	// the transport's, TCPIdleTimeout or UDPIdleTimeout).
 	IdleTimeout time.Duration
 	// Transport is TCP (the zero value) or UDP.
 	Transport Transport
@@ -79,10 +79,22 @@ type ClientConfig struct {
 func DefaultClientConfig() ClientConfig {
 	return ClientConfig{
 		Role: wire.RolePlayer, InputDelay: -1, Slack: time.Millisecond,
-		HandshakeTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
-		Predict: 8, Smoothing: engine.DefaultRollbackConfig().Smoothing,
+		HandshakeTimeout: 5 * time.Second,
+		Predict:          8, Smoothing: engine.DefaultRollbackConfig().Smoothing,
 	}
 }
+
+// The clients' default idle timeouts. A client pings its server every
+// pingEvery over TCP and every udpPingEvery over UDP, and the server
+// answers each ping at once (during a match it also sends every tick).
+// Over TCP the server's kernel closes the connection of a server that
+// exits, however it exits, so the timeout is for a machine or a network
+// that fails; over UDP nothing tells the client, and the timeout is how
+// long it takes to notice a server that died.
+const (
+	TCPIdleTimeout = 5 * time.Second
+	UDPIdleTimeout = 1500 * time.Millisecond
+)
 
 // Client is one peer of a match: it sends its player's input, stamped
 // with the tick it is for, and receives every tick's confirmed inputs
@@ -198,11 +210,17 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	if cfg.Predict < 0 || cfg.Predict > engine.MaxRollbackDepth {
 		return nil, fmt.Errorf("netplay: client: prediction of %d ticks: must be from 0 (lockstep) to %d", cfg.Predict, engine.MaxRollbackDepth)
 	}
-	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout <= 0 {
-		return nil, fmt.Errorf("netplay: client: the handshake and idle timeouts must be above 0")
+	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout < 0 {
+		return nil, fmt.Errorf("netplay: client: the handshake timeout must be above 0 and the idle timeout 0 (the default) or above")
 	}
 	if cfg.Transport != TCP && cfg.Transport != UDP {
 		return nil, fmt.Errorf("netplay: client: transport %v: must be TCP or UDP", cfg.Transport)
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = TCPIdleTimeout
+		if cfg.Transport == UDP {
+			cfg.IdleTimeout = UDPIdleTimeout
+		}
 	}
 	dial, network := cfg.Dial, cfg.Transport.String()
 	switch {
@@ -276,7 +294,7 @@ func (c *Client) handshake() (*wire.Reader, error) {
 	case isTimeout(err):
 		return nil, fmt.Errorf("no answer to the handshake within %v (is it a Nebula server?)", c.cfg.HandshakeTimeout)
 	case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated):
-		return nil, fmt.Errorf("the server closed the connection during the handshake (a server that is not Nebula's, or one that is full or shutting down)")
+		return nil, fmt.Errorf("the server closed the connection before its preamble, with no reason given (a server that is not Nebula's, or one with too many connections in their handshake)")
 	case err != nil && !errors.Is(err, wire.ErrVersion):
 		return nil, fmt.Errorf("handshake: %w", err)
 	}
@@ -291,15 +309,18 @@ func (c *Client) handshake() (*wire.Reader, error) {
 		m, err := r.ReadMessage()
 		if err != nil {
 			if isTimeout(err) {
-				return nil, fmt.Errorf("the server stopped answering during the handshake")
+				return nil, fmt.Errorf("the server stopped answering while this client waited for the match: nothing received for %v", c.cfg.IdleTimeout)
 			}
-			if errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed) {
-				return nil, fmt.Errorf("the server closed the connection during the handshake")
+			if closedByPeer(err) {
+				return nil, fmt.Errorf("the server closed the connection while this client waited for the match, with no reason given (did it crash?)")
 			}
 			return nil, fmt.Errorf("handshake: %w", err)
 		}
 		switch m := m.(type) {
 		case *wire.Refuse:
+			if m.Reason == wire.ReasonDropped {
+				return nil, fmt.Errorf("dropped this client: %s", m.Text)
+			}
 			return nil, fmt.Errorf("refused: %v", m)
 		case *wire.Pong:
 			continue
@@ -342,7 +363,7 @@ func (c *Client) checkWelcome(m *wire.Welcome) error {
 // closed; it closes done when it returns.
 func (c *Client) pingWhileWaiting(stop, done chan struct{}) {
 	defer close(done)
-	t := time.NewTicker(pingEvery)
+	t := time.NewTicker(c.pingEvery())
 	defer t.Stop()
 	w := wire.NewWriter(countingWriter{c.conn, &c.bytesUp})
 	for {
@@ -358,8 +379,22 @@ func (c *Client) pingWhileWaiting(stop, done chan struct{}) {
 	}
 }
 
-// pingEvery is how often a client pings its server.
-const pingEvery = 500 * time.Millisecond
+// pingEvery is how often a client pings its server over TCP, and
+// udpPingEvery over UDP, where a ping and its answer are each lost now
+// and then and UDPIdleTimeout is short: a UDP client waiting for its match
+// gives up on its server only after six pings in a row are unanswered.
+const (
+	pingEvery    = 500 * time.Millisecond
+	udpPingEvery = 250 * time.Millisecond
+)
+
+// pingEvery is how often c pings its server.
+func (c *Client) pingEvery() time.Duration {
+	if c.cfg.Transport == UDP {
+		return udpPingEvery
+	}
+	return pingEvery
+}
 
 // Welcome returns the server's Welcome: the player ID, the tick rate, the
 // scene's parameters, the first tick.
@@ -499,10 +534,12 @@ func (c *Client) Close() error {
 	case <-time.After(time.Second):
 	}
 	c.conn.Close()
-	if d, ok := c.conn.(interface{ Done() <-chan struct{} }); ok {
+	if d, ok := c.conn.(interface{ Done() <-chan struct{} }); ok && c.Err() == nil {
 		// Over UDP, Close resends what the server has not acknowledged
 		// (the goodbye) in the background: wait for it, so that a
-		// program that exits next does not cut it short.
+		// program that exits next does not cut it short. A client that
+		// failed (its server dropped it, went away or stopped answering)
+		// has nothing to say and nobody to wait for.
 		select {
 		case <-d.Done():
 		case <-time.After(2 * time.Second):
@@ -546,12 +583,16 @@ func (c *Client) readLoop(r *wire.Reader) {
 			}
 			switch {
 			case isTimeout(err):
-				c.fail(fmt.Errorf("server %s stopped answering (nothing for %v)", c.addr, c.cfg.IdleTimeout))
+				c.fail(fmt.Errorf("server %s stopped answering: nothing received for %v (it is down, or the network to it is)", c.addr, c.cfg.IdleTimeout))
 			case closedByPeer(err):
 				c.fail(c.wentAway())
 			default:
 				c.fail(fmt.Errorf("server %s: %w", c.addr, err))
 			}
+			return
+		}
+		if r, ok := m.(*wire.Refuse); ok {
+			c.fail(c.refused(r))
 			return
 		}
 		if err := c.receive(m); err != nil {
@@ -562,9 +603,19 @@ func (c *Client) readLoop(r *wire.Reader) {
 }
 
 // wentAway is the error of a server whose connection ended before the
-// match did.
+// match did, without a reason: a server that drops a client says why
+// (refused, below).
 func (c *Client) wentAway() error {
-	return fmt.Errorf("server %s went away (the connection closed before the match ended)", c.addr)
+	return fmt.Errorf("server %s went away: the connection closed before the match ended, with no reason given (did the server crash?)", c.addr)
+}
+
+// refused is the error of a server that ended the connection with a
+// Refuse after the handshake: it dropped the client, and says why.
+func (c *Client) refused(r *wire.Refuse) error {
+	if r.Reason == wire.ReasonDropped {
+		return fmt.Errorf("server %s dropped this client: %s", c.addr, r.Text)
+	}
+	return fmt.Errorf("server %s closed the connection: %v", c.addr, r)
 }
 
 // closedByPeer reports whether err means the connection is gone: closed,

@@ -74,9 +74,9 @@ const (
 	MaxLatency  = timing.MaxDuration
 )
 
-// rateLog logs warnings of a kind at most once a second: the first at
-// once, the ones in the following second counted and reported with the
-// next line of that kind (field "repeats"), or by flush.
+// rateLog logs lines of a kind at most once a second: the first at once,
+// the ones in the following second counted and reported with the next
+// line of that kind (field "repeats"), or by flush.
 type rateLog struct {
 	log   logrus.FieldLogger
 	now   func() time.Time
@@ -85,6 +85,7 @@ type rateLog struct {
 }
 
 type rateKind struct {
+	level    logrus.Level
 	last     time.Time
 	repeats  int
 	lastMsg  string
@@ -95,9 +96,19 @@ func newRateLog(log logrus.FieldLogger) *rateLog {
 	return &rateLog{log: log, now: time.Now, kinds: map[string]*rateKind{}}
 }
 
-// warn logs msg with fields under kind, unless a line of that kind was
-// logged less than a second ago, in which case it is counted.
+// warn logs msg with fields under kind at the warning level, unless a
+// line of that kind was logged less than a second ago, in which case it
+// is counted.
 func (l *rateLog) warn(kind string, fields logrus.Fields, msg string) {
+	l.line(logrus.WarnLevel, kind, fields, msg)
+}
+
+// error is warn at the error level.
+func (l *rateLog) error(kind string, fields logrus.Fields, msg string) {
+	l.line(logrus.ErrorLevel, kind, fields, msg)
+}
+
+func (l *rateLog) line(level logrus.Level, kind string, fields logrus.Fields, msg string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -107,7 +118,7 @@ func (l *rateLog) warn(kind string, fields logrus.Fields, msg string) {
 		l.kinds[kind] = k
 	} else if now.Sub(k.last) < time.Second {
 		k.repeats++
-		k.lastMsg, k.lastData = msg, fields
+		k.level, k.lastMsg, k.lastData = level, msg, fields
 		return
 	}
 	f := logrus.Fields{"kind": kind}
@@ -118,7 +129,7 @@ func (l *rateLog) warn(kind string, fields logrus.Fields, msg string) {
 		f["repeats"] = k.repeats // since the last line of this kind
 	}
 	k.last, k.repeats = now, 0
-	l.log.WithFields(f).Warn(msg)
+	l.log.WithFields(f).Log(level, msg)
 }
 
 // flush logs, for every kind with counted repeats, one line with the
@@ -140,7 +151,7 @@ func (l *rateLog) flush() {
 		for key, v := range k.lastData {
 			f[key] = v
 		}
-		l.log.WithFields(f).Warn(k.lastMsg)
+		l.log.WithFields(f).Log(k.level, k.lastMsg)
 		k.repeats = 0
 	}
 }

@@ -34,11 +34,18 @@ type match struct {
 	err     error
 
 	confirmed uint64 // the last confirmed tick
-	peers     []*peer
-	waiting   []*peer // let in before the match started
-	players   []*peer // in the match or about to join it, by player ID
-	joins     map[uint64][]wire.PlayerID
-	leaves    map[uint64][]wire.PlayerID
+	// peers are the clients let in and not yet released: those still
+	// connected, and players gone whose leave is not confirmed yet. A
+	// client released leaves its row of the report in left.
+	peers      []*peer
+	admitted   int // clients let in so far
+	spectators int // spectators let in so far
+	left       []reportRow
+	omitted    int     // rows dropped from left (reportRowsKept)
+	waiting    []*peer // let in before the match started
+	players    []*peer // in the match or about to join it, by player ID
+	joins      map[uint64][]wire.PlayerID
+	leaves     map[uint64][]wire.PlayerID
 
 	// The tick being confirmed, its message, and the encoding buffer.
 	ct  wire.ConfirmedTick
@@ -47,7 +54,7 @@ type match struct {
 
 	hashes [hashRing]struct{ tick, hash uint64 }
 	states [hashRing]engine.State
-	dumped map[uint64]string // the server's dump of each desynchronised tick
+	dumped map[uint64]string // the server's dump of each desynchronised tick (at most MaxDumps)
 
 	// The latest keyframe and the confirmed ticks since (KeyframeEvery).
 	keyTick  uint64
@@ -125,6 +132,8 @@ func (m *match) drain(timer *time.Timer) {
 		select {
 		case ev := <-m.s.events:
 			switch ev.kind {
+			case evHello:
+				m.letIn(ev.p) // refused: the match is over
 			case evHash:
 				m.hash(ev.p, ev.hash)
 			case evGone:
@@ -205,9 +214,10 @@ func (m *match) handle(ev event) {
 // the running match.
 func (m *match) letIn(p *peer) {
 	s := m.s
+	// A refused client is sent why, and its connection closed: its
+	// reader stops (outbox.drop), whatever the client goes on sending.
 	refuse := func(r *wire.Refuse) {
-		p.out.queue(r)
-		p.out.close()
+		p.out.drop(dropped(errors.New(r.String()), r))
 		p.gone = true
 		s.bad.warn("refused", logrus.Fields{"conn": p.id, "remote": p.remote, "reason": r.String()}, "refused a client")
 	}
@@ -232,11 +242,17 @@ func (m *match) letIn(p *peer) {
 			return
 		}
 		p.player = m.freeID()
+		p.playerInputs = new(playerInputs)
 		i, _ := slices.BinarySearchFunc(m.players, p.player, func(q *peer, id wire.PlayerID) int { return int(q.player) - int(id) })
 		m.players = slices.Insert(m.players, i, p)
 	}
 	p.since = s.now()
 	p.stats = PlayerReport{Player: p.player, Name: p.name, Remote: p.remote, Spectator: p.role == wire.RoleSpectator}
+	p.seq = m.admitted
+	m.admitted++
+	if p.role == wire.RoleSpectator {
+		m.spectators++
+	}
 	m.peers = append(m.peers, p)
 	log := p.logger(s.log)
 	if !m.started {
@@ -352,7 +368,7 @@ func (m *match) input(p *peer, ev event) {
 	if ev.first > m.confirmed+MaxInputAhead || last+MaxInputAhead < m.confirmed {
 		m.s.bad.warn("input out of window", logrus.Fields{"conn": p.id, "remote": p.remote, "first": ev.first, "last": last, "confirmed": m.confirmed},
 			fmt.Sprintf("dropped a connection that sent input for a tick more than %d ticks from the match's", MaxInputAhead))
-		p.conn.Close()
+		p.out.drop(dropped(fmt.Errorf("this client sent input for ticks %d to %d, more than %d ticks from the match's tick %d", ev.first, last, MaxInputAhead, m.confirmed), nil))
 		return
 	}
 	for i := range ev.inputs {
@@ -382,8 +398,10 @@ func (m *match) confirm(n uint64, now time.Duration) {
 	delete(m.leaves, n)
 	for _, id := range ct.Leaves {
 		if i := m.playerIndex(id); i >= 0 {
-			m.players[i].stats.LeftTick = n
+			p := m.players[i]
+			p.stats.LeftTick = n
 			m.players = slices.Delete(m.players, i, i+1)
+			m.release(p) // gone: only players gone leave
 		}
 	}
 	ct.Inputs = ct.Inputs[:0]
@@ -479,8 +497,12 @@ func (m *match) saveHash(tick, hash uint64) {
 }
 
 // hash compares a client's hash with the server's; on a mismatch it
-// reports the desync, writes the server's dump and sends the client the
-// Desync and a snapshot to resynchronise from.
+// reports the desync, writes the server's dump (at most MaxDumps in the
+// match) and, at most once per ResyncEvery, sends the client the Desync
+// and a snapshot to resynchronise from. A client's hashes count only for
+// ticks past its last one compared: a 21-byte Hash may cost the server a
+// snapshot, a dump and a log line, so a hostile client that repeats wrong
+// hashes gets none of those more often than an honest one that desyncs.
 func (m *match) hash(p *peer, h wire.Hash) {
 	s := m.s
 	if p.gone {
@@ -494,6 +516,12 @@ func (m *match) hash(p *peer, h wire.Hash) {
 		}
 		return
 	}
+	if h.Tick <= p.lastHash {
+		s.bad.warn("hash repeated", logrus.Fields{"conn": p.id, "remote": p.remote, "tick": h.Tick, "last_hash_tick": p.lastHash},
+			"ignored a hash for a tick no later than the client's last one")
+		return
+	}
+	p.lastHash = h.Tick
 	p.stats.Hashes++
 	server := m.hashes[i].hash
 	if h.Hash == server {
@@ -501,22 +529,40 @@ func (m *match) hash(p *peer, h wire.Hash) {
 	}
 	m.desyncs++
 	p.stats.Desyncs++
-	fields := logrus.Fields{"tick": h.Tick, "server_hash": fmt.Sprintf("%016x", server), "client_hash": fmt.Sprintf("%016x", h.Hash)}
+	fields := logrus.Fields{"conn": p.id, "remote": p.remote, "tick": h.Tick,
+		"server_hash": fmt.Sprintf("%016x", server), "client_hash": fmt.Sprintf("%016x", h.Hash)}
+	if p.name != "" {
+		fields["name"] = p.name
+	}
+	if p.role == wire.RolePlayer {
+		fields["player"] = p.player
+	}
 	if s.cfg.DumpDir != "" {
 		path, ok := m.dumped[h.Tick]
 		if !ok && m.states[i].Tick() == h.Tick {
-			path = dumpPath(s.cfg.DumpDir, h.Tick, "server")
-			if err := writeDump(s.e, &m.states[i], path); err != nil {
-				s.log.WithError(err).Error("cannot write the server's state dump")
-				path = ""
+			if len(m.dumped) < s.cfg.MaxDumps {
+				path = dumpPath(s.cfg.DumpDir, h.Tick, "server")
+				if err := writeDump(s.e, &m.states[i], path); err != nil {
+					s.bad.error("dump", logrus.Fields{"error": err}, "cannot write the server's state dump")
+					path = ""
+				}
+				m.dumped[h.Tick] = path
+			} else {
+				fields["dump"] = fmt.Sprintf("none: the match's %d dumps are written", s.cfg.MaxDumps)
 			}
-			m.dumped[h.Tick] = path
 		}
 		if path != "" {
 			fields["dump"] = path
 		}
 	}
-	p.logger(s.log).WithFields(fields).Error("desync: the client's state hash differs from the server's; resynchronising it")
+	now := s.now()
+	if p.resynced != 0 && now-p.resynced < s.cfg.ResyncEvery {
+		fields["next_resync_in"] = (s.cfg.ResyncEvery - (now - p.resynced)).Round(time.Millisecond)
+		s.bad.error("desync", fields, "desync: the client's state hash differs from the server's again; it was resynchronised less than the resync interval ago")
+		return
+	}
+	p.resynced = max(now, 1)
+	s.bad.error("desync", fields, "desync: the client's state hash differs from the server's; resynchronising it")
 	p.out.queue(&wire.Desync{Tick: h.Tick, Server: server, Client: h.Hash})
 	p.out.queue(&wire.Snapshot{Tick: m.confirmed, Data: s.e.Snapshot()})
 }
@@ -535,10 +581,60 @@ func (m *match) gone(p *peer, err error) {
 	if err != nil {
 		fields["error"] = err.Error()
 	}
+	if errors.Is(err, errOutboxFull) {
+		s.bad.warn("slow reader", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that reads too slowly")
+	}
 	if p.role == wire.RolePlayer {
 		m.drop(p, fields)
 	}
 	p.logger(s.log).WithFields(fields).Info("client left")
+	if i := m.playerIndex(p.player); i < 0 || m.players[i] != p {
+		m.release(p) // not in the match, or no longer about to join it
+	}
+}
+
+// reportRowsKept is how many rows of clients released the match report
+// keeps: the latest; the earlier are counted in Report.Omitted. Every
+// client ever let in would make the server's memory grow with churn.
+const reportRowsKept = 256
+
+// A reportRow is a released client's row of the report, with the order it
+// was let in.
+type reportRow struct {
+	seq int
+	r   PlayerReport
+}
+
+// release lets go of p, gone and out of the match: its row of the report
+// is all the match keeps of it.
+func (m *match) release(p *peer) {
+	i := slices.Index(m.peers, p)
+	if i < 0 {
+		return
+	}
+	m.peers = slices.Delete(m.peers, i, i+1)
+	if len(m.left) == reportRowsKept {
+		copy(m.left, m.left[1:])
+		m.left = m.left[:len(m.left)-1]
+		m.omitted++
+	}
+	m.left = append(m.left, reportRow{p.seq, m.row(p)})
+}
+
+// row is p's row of the report.
+func (m *match) row(p *peer) PlayerReport {
+	st := p.stats
+	st.JoinTick = p.joinTick
+	if p.playerInputs != nil {
+		st.Latency = percentiles(&p.latency)
+	}
+	st.BytesUp, st.BytesDown = p.bytesIn.Load(), p.out.sent.Load()
+	if u, ok := p.conn.(udpStats); ok { // the packets' payloads
+		s := u.Stats()
+		st.BytesUp, st.BytesDown = s.BytesReceived, s.BytesSent
+	}
+	st.Connected = max(p.until-p.since, 0)
+	return st
 }
 
 // drop takes a player whose connection ended out of the match: it leaves
@@ -610,25 +706,18 @@ func (m *match) closeAll() {
 
 // report builds the match report.
 func (m *match) report() Report {
-	r := Report{Ticks: m.confirmed, Desyncs: m.desyncs}
+	r := Report{Ticks: m.confirmed, Desyncs: m.desyncs, Spectators: m.spectators, Omitted: m.omitted}
 	r.TickTime = percentiles(&m.tickTime)
 	if m.started {
 		r.Duration = m.ended0 - m.started0
 	}
+	rows := slices.Clone(m.left)
 	for _, p := range m.peers {
-		st := p.stats
-		st.JoinTick = p.joinTick
-		st.Latency = percentiles(&p.latency)
-		st.BytesUp, st.BytesDown = p.bytesIn.Load(), p.out.sent.Load()
-		if u, ok := p.conn.(udpStats); ok { // the packets' payloads
-			s := u.Stats()
-			st.BytesUp, st.BytesDown = s.BytesReceived, s.BytesSent
-		}
-		st.Connected = max(p.until-p.since, 0)
-		if p.role == wire.RoleSpectator {
-			r.Spectators++
-		}
-		r.Players = append(r.Players, st)
+		rows = append(rows, reportRow{p.seq, m.row(p)})
+	}
+	slices.SortFunc(rows, func(a, b reportRow) int { return a.seq - b.seq })
+	for _, row := range rows {
+		r.Players = append(r.Players, row.r)
 	}
 	return r
 }

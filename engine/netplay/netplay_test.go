@@ -101,9 +101,18 @@ func startServer(t *testing.T, cfg netplay.ServerConfig) *testServer {
 func startServerOn(t *testing.T, cfg netplay.ServerConfig, overUDP bool) *testServer {
 	t.Helper()
 	e, _ := newTestEngine(t)
+	return startServerWith(t, e, cfg, overUDP)
+}
+
+// startServerWith starts a server on e, a test game's engine, like
+// startServerOn.
+func startServerWith(t testing.TB, e *engine.Engine, cfg netplay.ServerConfig, overUDP bool) *testServer {
+	t.Helper()
 	cfg.Scene = testScene
 	log, hook := quietLog()
-	cfg.Log = log
+	if cfg.Log == nil {
+		cfg.Log = log
+	}
 	srv, err := netplay.NewServer(e, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -47,8 +47,12 @@ type Report struct {
 	// queued to every client.
 	TickTime Percentiles
 	// Players has one entry per client let in, players and spectators, in
-	// the order they came.
+	// the order they came, but for the earliest of those that left when
+	// more than 256 have: those are only counted, in Omitted.
 	Players []PlayerReport
+	// Omitted counts the clients that left whose entries Players does not
+	// hold (a server's memory does not grow with every client it served).
+	Omitted int
 }
 
 // PlayerReport is one client's part of a match report.
@@ -121,5 +125,12 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%v\t%.0f\t%.0f\t%d\t%d\n", who, p.Name, ticks, p.Inputs, p.Substituted, p.Late,
 			p.Latency, p.UpRate(), p.DownRate(), p.Hashes, p.Desyncs)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.Omitted > 0 {
+		_, err := fmt.Fprintf(w, "(and %d earlier clients that left, not listed)\n", r.Omitted)
+		return err
+	}
+	return nil
 }

@@ -65,12 +65,21 @@ type ServerConfig struct {
 	MaxPending int
 	// MaxMessage caps a client's message (wire.MaxClientMessage if 0).
 	MaxMessage int
-	// OutboxLimit is the bytes a client may leave unread before it is
-	// dropped (0: 8 MiB plus the largest snapshot the match sends).
+	// OutboxLimit is the bytes a client may leave unread, beyond the
+	// largest message queued to it (a snapshot), before it is dropped
+	// (0: DefaultOutboxLimit).
 	OutboxLimit int
+	// ResyncEvery is the least time between two resynchronisations of a
+	// client (a Desync and a snapshot) after hashes that differ from the
+	// server's (0: DefaultResyncEvery). A wrong hash within it is counted
+	// and logged (rate-limited), and answered with nothing.
+	ResyncEvery time.Duration
 	// DumpDir is the directory where the server writes its state dump
 	// when a client's hash differs from its own ("" = no dumps).
 	DumpDir string
+	// MaxDumps caps the state dumps the server writes in a match, one per
+	// desynchronised tick (0: DefaultMaxDumps).
+	MaxDumps int
 	// Hook, if set, sees every tick after the server has set the
 	// tick's players (a recorder: the server's recording is the match's
 	// canonical replay).
@@ -94,6 +103,20 @@ func DefaultServerConfig() ServerConfig {
 		MaxPending:       32,
 	}
 }
+
+// The server's defaults for the limits whose zero value in ServerConfig
+// means "the default".
+const (
+	// DefaultOutboxLimit: a client that leaves 1 MiB unread beyond the
+	// largest message queued to it is dropped (a match's live ticks are a
+	// few KiB a second).
+	DefaultOutboxLimit = 1 << 20
+	// DefaultResyncEvery: a client is resynchronised at most once every
+	// 5 s (its hash comes once a second).
+	DefaultResyncEvery = 5 * time.Second
+	// DefaultMaxDumps: at most 8 state dumps per match.
+	DefaultMaxDumps = 8
+)
 
 // DefaultInputDelay is the input delay the server advises when not told
 // otherwise: 0 ticks. In lockstep a client's input shows only once the
@@ -130,6 +153,12 @@ func (c *ServerConfig) Validate() error {
 		return fmt.Errorf("max pending connections %d: must be 1 or more", c.MaxPending)
 	case c.MaxMessage < 0:
 		return fmt.Errorf("max message %d: must be 0 (the default) or more", c.MaxMessage)
+	case c.OutboxLimit < 0:
+		return fmt.Errorf("outbox limit %d: must be 0 (the default) or more", c.OutboxLimit)
+	case c.ResyncEvery < 0:
+		return fmt.Errorf("resync interval %v: must be 0 (the default) or more", c.ResyncEvery)
+	case c.MaxDumps < 0:
+		return fmt.Errorf("max dumps %d: must be 0 (the default) or more", c.MaxDumps)
 	}
 	return nil
 }
@@ -155,6 +184,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	listener net.Listener
+	open     map[net.Conn]struct{} // the connections accepted and not yet closed
 	report   Report
 	err      error
 
@@ -176,6 +206,15 @@ func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	if cfg.MaxMessage == 0 {
 		cfg.MaxMessage = wire.MaxClientMessage
 	}
+	if cfg.OutboxLimit == 0 {
+		cfg.OutboxLimit = DefaultOutboxLimit
+	}
+	if cfg.ResyncEvery == 0 {
+		cfg.ResyncEvery = DefaultResyncEvery
+	}
+	if cfg.MaxDumps == 0 {
+		cfg.MaxDumps = DefaultMaxDumps
+	}
 	log := cfg.Log
 	if log == nil {
 		log = logrus.StandardLogger()
@@ -184,6 +223,7 @@ func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 		cfg: cfg, e: e, log: log, bad: newRateLog(log),
 		epoch:  time.Now(),
 		events: make(chan event, 1024),
+		open:   map[net.Conn]struct{}{},
 		quit:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
@@ -211,7 +251,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	close(s.done)
 	ln.Close()
 	acceptErr := <-acceptDone
-	s.wg.Wait()
+	s.closeLingering()
 	s.bad.flush()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -223,6 +263,44 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.err = acceptErr
 	}
 	return s.err
+}
+
+// exitGrace is how long Serve, the match over and its clients' last
+// messages sent (match.closeAll), lets the other connections' goroutines
+// finish on their own (a refusal on its way out) before it closes their
+// connections: a connection in its handshake, or one that does not go,
+// never holds the server's exit up for longer.
+const exitGrace = 500 * time.Millisecond
+
+// closeLingering waits for every connection's goroutine to finish, closing
+// the connections still open after exitGrace.
+func (s *Server) closeLingering() {
+	finished := make(chan struct{})
+	go func() { s.wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return
+	case <-time.After(exitGrace):
+	}
+	s.mu.Lock()
+	for conn := range s.open {
+		conn.Close()
+	}
+	s.mu.Unlock()
+	<-finished
+}
+
+// track adds conn to the open connections; untrack removes it.
+func (s *Server) track(conn net.Conn) {
+	s.mu.Lock()
+	s.open[conn] = struct{}{}
+	s.mu.Unlock()
+}
+
+func (s *Server) untrack(conn net.Conn) {
+	s.mu.Lock()
+	delete(s.open, conn)
+	s.mu.Unlock()
 }
 
 // Close ends the match: clients are told the server is shutting down, and
@@ -274,6 +352,7 @@ func (s *Server) accept(ln net.Listener) error {
 		}
 		s.pending.Add(1)
 		s.wg.Add(1)
+		s.track(conn)
 		go s.handle(conn, s.conns.Add(1))
 	}
 }
@@ -292,18 +371,26 @@ type peer struct {
 	readDone chan struct{}
 
 	// Owned by the match goroutine.
-	player   wire.PlayerID // NoPlayer for a spectator
-	joinTick uint64        // the tick the player joins at
-	live     bool          // receives the confirmed ticks
-	gone     bool
-	since    time.Duration // the server's clock when it was let in
-	until    time.Duration // the server's clock when it left
-	inputs   [inputRing]engine.InputSnapshot
-	have     [inputRing]uint64 // have[i] is the tick of inputs[i] plus 1; 0: none
-	arrived  [inputRing]time.Duration
-	last     engine.InputSnapshot // its latest confirmed input
-	stats    PlayerReport
-	latency  Latencies
+	player        wire.PlayerID // NoPlayer for a spectator
+	joinTick      uint64        // the tick the player joins at
+	seq           int           // the order it was let in
+	live          bool          // receives the confirmed ticks
+	gone          bool
+	since         time.Duration // the server's clock when it was let in
+	until         time.Duration // the server's clock when it left
+	lastHash      uint64        // the tick of its latest hash compared
+	resynced      time.Duration // the server's clock at its latest resynchronisation (0: none)
+	stats         PlayerReport
+	*playerInputs // a player's; nil for a spectator
+}
+
+// playerInputs is what the server keeps of a player's input, by tick.
+type playerInputs struct {
+	inputs  [inputRing]engine.InputSnapshot
+	have    [inputRing]uint64 // have[i] is the tick of inputs[i] plus 1; 0: none
+	arrived [inputRing]time.Duration
+	last    engine.InputSnapshot // its latest confirmed input
+	latency Latencies
 }
 
 // inputRing holds a player's inputs by tick: the window of ticks a client
@@ -337,6 +424,7 @@ func (p *peer) logger(log logrus.FieldLogger) logrus.FieldLogger {
 // closes.
 func (s *Server) handle(conn net.Conn, id int64) {
 	defer s.wg.Done()
+	defer s.untrack(conn)
 	p := &peer{id: id, conn: conn, remote: conn.RemoteAddr().String(), player: wire.NoPlayer, readDone: make(chan struct{})}
 	if tc, ok := conn.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
@@ -348,11 +436,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 		return
 	}
 	p.name, p.role = hello.Name, hello.Role
-	limit := s.cfg.OutboxLimit
-	if limit == 0 {
-		limit = 8<<20 + wire.MaxServerMessage
-	}
-	p.out = newOutbox(conn, limit)
+	p.out = newOutbox(conn, s.cfg.OutboxLimit)
 	if !s.send(event{kind: evHello, p: p}) {
 		p.out.queue(wire.RefuseShutdown())
 		p.out.close()
@@ -364,15 +448,36 @@ func (s *Server) handle(conn net.Conn, id int64) {
 	close(p.readDone)
 	s.send(event{kind: evGone, p: p, err: err})
 	// The match goroutine closes the outbox; wait for the writer so that
-	// the last messages (End, a refusal) go out before the socket closes.
+	// the last messages (End, a refusal, why the client was dropped) go
+	// out before the socket closes.
 	select {
 	case <-p.out.stopped():
 	case <-s.done:
 		p.out.close()
 		p.out.wait(time.Second)
-	case <-time.After(2 * time.Second):
+	case <-time.After(dropWriteTimeout):
 	}
-	conn.Close()
+	lingeringClose(conn)
+}
+
+// lingerTime bounds lingeringClose's wait for the peer's side to close.
+const lingerTime = time.Second
+
+// lingeringClose closes a TCP connection's sending side, reads and
+// discards what the peer still sends until it closes its side (at most
+// lingerTime), then closes the connection: closing a socket with
+// received bytes unread makes the kernel reset the connection, and the
+// reset makes the peer's kernel discard what the peer has not read yet
+// (the server's last message: why it dropped the client).
+func lingeringClose(conn net.Conn) {
+	tc, ok := conn.(*net.TCPConn)
+	if !ok || tc.CloseWrite() != nil {
+		conn.Close()
+		return
+	}
+	tc.SetReadDeadline(time.Now().Add(lingerTime))
+	io.Copy(io.Discard, tc)
+	tc.Close()
 }
 
 // send hands ev to the match goroutine; false once the match is over.
@@ -451,8 +556,21 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 	log := p.connLog(s.log)
 	var window time.Time
 	var count int
+	// drop drops the client for err, whose text it is sent.
+	drop := func(err error) error {
+		d := dropped(err, nil)
+		p.out.drop(d)
+		return d
+	}
+	badMessage := func(err error) error {
+		s.bad.warn("bad message", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that sent a bad message")
+		return drop(fmt.Errorf("this client sent a bad message: %w", err))
+	}
 	for {
 		p.conn.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+		if err := p.out.dropReason(); err != nil {
+			return err // the match dropped the client (see outbox.drop)
+		}
 		m, err := r.ReadMessage()
 		if err != nil {
 			select {
@@ -460,31 +578,34 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 				return nil
 			default:
 			}
+			if err := p.out.dropReason(); err != nil {
+				return err
+			}
 			switch {
 			case isTimeout(err):
 				s.bad.warn("idle", logrus.Fields{"conn": p.id, "remote": p.remote}, fmt.Sprintf("dropped a connection silent for %v", s.cfg.IdleTimeout))
+				return drop(fmt.Errorf("this client sent nothing for %v (the server's idle timeout)", s.cfg.IdleTimeout))
 			case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed):
 				log.WithError(err).Info("connection closed")
-			default:
-				s.bad.warn("bad message", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that sent a bad message")
+				return err
+			case closedByPeer(err):
+				log.WithError(err).Info("connection reset")
+				return err
 			}
-			return err
+			return badMessage(err)
 		}
 		// More than maxMessagesPerSecond messages in a second is a flood.
 		if now := time.Now(); now.Sub(window) > time.Second {
 			window, count = now, 0
 		}
 		if count++; count > maxMessagesPerSecond {
-			err := fmt.Errorf("more than %d messages in a second", maxMessagesPerSecond)
 			s.bad.warn("flood", logrus.Fields{"conn": p.id, "remote": p.remote}, "dropped a connection that floods the server")
-			return err
+			return drop(fmt.Errorf("this client sent more than %d messages in a second", maxMessagesPerSecond))
 		}
 		switch m := m.(type) {
 		case *wire.Input:
 			if p.role != wire.RolePlayer {
-				err := errors.New("a spectator sent input")
-				s.bad.warn("bad message", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that sent a bad message")
-				return err
+				return badMessage(errors.New("a spectator sent input"))
 			}
 			ev := event{kind: evInput, p: p, first: m.First, inputs: slices.Clone(m.Inputs), at: s.now()}
 			if !s.send(ev) {
@@ -499,10 +620,10 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 		case *wire.Bye:
 			log.Info("the client said goodbye")
 			return nil
+		case *wire.Hello:
+			return badMessage(errors.New("a second Hello"))
 		default:
-			err := fmt.Errorf("a %v message, which only a server sends", m.Type())
-			s.bad.warn("bad message", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that sent a bad message")
-			return err
+			return badMessage(fmt.Errorf("a %v message, which only a server sends", m.Type()))
 		}
 	}
 }

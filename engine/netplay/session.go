@@ -290,6 +290,12 @@ func (c *Client) sendLoop() {
 				// that was minimised) finishes them alone, as readLoop
 				// lets it.
 			case closedByPeer(err):
+				// The server closed the connection: if it said why
+				// first, the reader is about to say so.
+				select {
+				case <-c.readDone:
+				case <-time.After(time.Second):
+				}
 				c.fail(c.wentAway())
 			default:
 				c.fail(fmt.Errorf("cannot send to server %s: %w", c.addr, err))
@@ -298,7 +304,8 @@ func (c *Client) sendLoop() {
 		}
 		return true
 	}
-	// Ping fast at first, to synchronise the clock, then twice a second.
+	// Ping fast at first, to synchronise the clock, then every
+	// pingEvery.
 	ping := time.NewTicker(pingEvery / 8)
 	defer ping.Stop()
 	pings := 0
@@ -338,7 +345,7 @@ func (c *Client) sendLoop() {
 				return
 			}
 			if pings++; pings == 8 {
-				ping.Reset(pingEvery)
+				ping.Reset(c.pingEvery())
 			}
 		case <-attached:
 			attached = nil

@@ -39,7 +39,10 @@
 // On a version mismatch the server answers with its preamble and
 // RefuseVersion; the preamble and the Refuse message (type 3: a reason
 // byte, a uint16 length and text) are the same in every version of the
-// protocol, so either side can always say what went wrong.
+// protocol, so either side can always say what went wrong. A server that
+// drops a client later (silent too long, flooding, a bad message, reading
+// too slowly) sends a Refuse with ReasonDropped before it closes the
+// connection.
 //
 // # Framing
 //

@@ -142,6 +142,7 @@ const (
 	ReasonSchema   Reason = 3 // the schema fingerprints differ
 	ReasonFull     Reason = 4 // the match has no room for another player
 	ReasonShutdown Reason = 5 // the server is shutting down
+	ReasonDropped  Reason = 6 // the server drops a client that broke a rule: see the text
 )
 
 var reasonNames = [...]string{
@@ -151,6 +152,7 @@ var reasonNames = [...]string{
 	ReasonSchema:   "schema mismatch",
 	ReasonFull:     "match full",
 	ReasonShutdown: "shutting down",
+	ReasonDropped:  "dropped",
 }
 
 // String returns the reason in words ("version mismatch"), or "Reason(n)".
@@ -162,7 +164,9 @@ func (r Reason) String() string {
 }
 
 // Refuse ends a handshake: the server refuses a Hello, or a client refuses
-// a Welcome. Its layout and type byte are the same in every version of the
+// a Welcome. After the handshake it is the server's last message to a
+// client it drops (ReasonDropped: silent too long, flooding, a bad
+// message, reading too slowly). Its layout and type byte are the same in every version of the
 // protocol, so that a peer of another version can read why.
 type Refuse struct {
 	Reason Reason // why, for a program
@@ -215,6 +219,13 @@ func RefuseFull(players int) *Refuse {
 // RefuseShutdown is the server's refusal while it shuts down.
 func RefuseShutdown() *Refuse {
 	return refuse(ReasonShutdown, "the server is shutting down")
+}
+
+// RefuseDropped is the server's last message to a client it drops, after
+// the handshake: why says which rule the client broke ("this client sent
+// nothing for 10s").
+func RefuseDropped(why string) *Refuse {
+	return refuse(ReasonDropped, why)
 }
 
 // refuse makes a Refuse whose text passes Check: control characters
