@@ -23,6 +23,8 @@ func packetSeeds() [][]byte {
 	data = appendFrame(data, 1, ping)
 	seeds := [][]byte{
 		appendConnect(nil, 7), appendAccept(nil, 7, 1), appendClose(nil, 1), data,
+		appendChallenge(nil, 7, &cookie{time: 3, mac: [macSize]byte{9, 8, 7}}),
+		appendResponse(nil, Version, 7, &cookie{time: 3, mac: [macSize]byte{9, 8, 7}}),
 		appendDataHeader(nil, 1, 5, 1, 1, 3),
 	}
 	for _, s := range seeds[:len(seeds):len(seeds)] {
