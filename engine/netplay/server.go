@@ -60,8 +60,9 @@ type ServerConfig struct {
 	// IdleTimeout drops a connection that sends nothing for that long
 	// (clients ping twice a second).
 	IdleTimeout time.Duration
-	// MaxPending caps the connections in their handshake at once; more
-	// are closed at once.
+	// MaxPending caps the connections in their handshake at once, and
+	// those of one host (IP address) at a quarter of it (at least 1);
+	// more are closed at once.
 	MaxPending int
 	// MaxMessage caps a client's message (wire.MaxClientMessage if 0).
 	MaxMessage int
@@ -150,6 +151,7 @@ type Server struct {
 	stop    sync.Once
 	done    chan struct{} // closed when Serve's match loop returns
 	pending atomic.Int32  // connections in their handshake
+	hosts   hostLimit     // connections in their handshake, per host
 	conns   atomic.Int64  // connections accepted, for ids
 	wg      sync.WaitGroup
 
@@ -272,6 +274,12 @@ func (s *Server) accept(ln net.Listener) error {
 			conn.Close()
 			continue
 		}
+		if limit := pendingPerHost(s.cfg.MaxPending); !s.hosts.acquire(conn.RemoteAddr(), limit) {
+			s.bad.warn("too many pending from a host", logrus.Fields{"remote": conn.RemoteAddr().String(), "max_pending_per_host": limit},
+				"dropped a connection: its host has too many connections in their handshake")
+			conn.Close()
+			continue
+		}
 		s.pending.Add(1)
 		s.wg.Add(1)
 		go s.handle(conn, s.conns.Add(1))
@@ -343,6 +351,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 	}
 	hello, r, err := s.handshake(p)
 	s.pending.Add(-1)
+	s.hosts.release(conn.RemoteAddr())
 	if err != nil {
 		conn.Close()
 		return

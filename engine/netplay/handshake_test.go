@@ -1,0 +1,165 @@
+package netplay_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"slices"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/netplay/udp"
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
+)
+
+// joinTimed dials the server at addr as role over transport and returns
+// the client, joined (its Welcome arrived), and the time it took.
+func joinTimed(t *testing.T, addr string, role wire.Role, transport netplay.Transport) (*netplay.Client, time.Duration) {
+	t.Helper()
+	e, _ := newTestEngine(t)
+	cfg := netplay.DefaultClientConfig()
+	cfg.Role, cfg.Scene, cfg.Fingerprint = role, testScene, e.World.Schema().Fingerprint()
+	cfg.Transport = transport
+	cfg.Log, _ = quietLog()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	c, err := netplay.Dial(ctx, addr, cfg)
+	if err != nil {
+		t.Fatalf("an honest %v client: %v", role, err)
+	}
+	d := time.Since(start)
+	t.Cleanup(func() { c.Close() })
+	return c, d
+}
+
+// One host cannot take every handshake slot over TCP: of 40 silent
+// connections from 127.0.0.2, the server keeps a quarter of its 32 slots,
+// 8, in their handshake and closes the other 32 at once, and a client
+// from 127.0.0.1 joins.
+func TestOneHostCannotTakeEveryHandshakeSlot(t *testing.T) {
+	cfg := matchConfig(1, 0)
+	cfg.HandshakeTimeout = time.Minute // the silent ones stay in their handshake
+	ts := startServer(t, cfg)
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
+	const silent, kept = 40, 8
+	conns := make([]net.Conn, 0, silent)
+	for range silent {
+		c, err := d.Dial("tcp", ts.addr)
+		if err != nil {
+			if len(conns) == 0 {
+				t.Skipf("cannot connect from 127.0.0.2: %v", err)
+			}
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	// Each silent connection's reader says whether the server closed it.
+	closedByServer := make(chan bool, silent)
+	for _, c := range conns {
+		go func() {
+			c.SetReadDeadline(time.Now().Add(time.Minute))
+			_, err := c.Read(make([]byte, 1))
+			closedByServer <- errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
+		}()
+	}
+	for range silent - kept {
+		select {
+		case byServer := <-closedByServer:
+			if !byServer {
+				t.Fatal("a silent connection's read failed, not closed by the server")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the server did not close the silent connections beyond %d within 10 s", kept)
+		}
+	}
+	_, took := joinTimed(t, ts.addr, wire.RolePlayer, netplay.TCP)
+	t.Logf("an honest client joined in %v beside %d silent connections of another host", took, kept)
+	for _, c := range conns {
+		c.Close()
+	}
+	for range kept {
+		if <-closedByServer {
+			t.Errorf("the server closed more than %d silent connections of one host, want %d kept", silent-kept, kept)
+		}
+	}
+}
+
+// An honest client joins a match over UDP within a second while 10,000
+// forged connects a second (one in four a response with a made-up
+// cookie) arrive from 64 other ports of 127.0.0.1 that never answer: a
+// player, then four spectators, 100 ms apart.
+func TestHonestClientJoinsUnderUDPConnectFlood(t *testing.T) {
+	ts := startServerOn(t, matchConfig(1, 0), true)
+	to, err := net.ResolveUDPAddr("udp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rate = 10_000
+	var sent atomic.Int64
+	stop, done := make(chan struct{}), make(chan struct{})
+	socks := make([]net.PacketConn, 64)
+	for i := range socks {
+		if socks[i], err = net.ListenPacket("udp", "127.0.0.1:0"); err != nil {
+			t.Fatal(err)
+		}
+		defer socks[i].Close()
+	}
+	go func() {
+		defer close(done)
+		start := time.Now()
+		var n int64
+		for time.Since(start) < time.Minute { // bounded, whatever the test does
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			due := int64(time.Since(start).Seconds() * rate)
+			n = max(n, due-rate/10)
+			for ; n < due; n++ {
+				// A connect: magic, kind 1, version, nonce, 24 zero
+				// bytes; a response: kind 6 and a cookie (the layout in
+				// package udp's doc).
+				b := binary.LittleEndian.AppendUint64([]byte{0xB7, 1, udp.Version}, uint64(n))
+				b = append(b, make([]byte, 24)...)
+				if n%4 == 3 {
+					b[1] = 6
+					binary.LittleEndian.PutUint64(b[len(b)-8:], uint64(n))
+				}
+				socks[n%int64(len(socks))].WriteTo(b, to)
+				sent.Add(1)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for sent.Load() < rate/10 {
+		time.Sleep(time.Millisecond) // the flood is on
+	}
+	from, sent0 := time.Now(), sent.Load()
+	var times []time.Duration
+	for i := range 5 {
+		role := wire.RoleSpectator
+		if i == 0 {
+			role = wire.RolePlayer
+		}
+		_, d := joinTimed(t, ts.addr, role, netplay.UDP)
+		times = append(times, d)
+		time.Sleep(100 * time.Millisecond) // the joins spread over the flood
+	}
+	got := float64(sent.Load()-sent0) / time.Since(from).Seconds()
+	if got < rate/4 {
+		t.Errorf("the flood sent %.0f packets a second, want about %d: the test tested little", got, rate)
+	}
+	slices.Sort(times)
+	t.Logf("joins under a flood of %.0f forged packets a second: %v (median %v)", got, times, times[len(times)/2])
+	if times[len(times)-1] > time.Second {
+		t.Errorf("an honest client took %v to join, want at most 1 s", times[len(times)-1])
+	}
+}
