@@ -383,3 +383,27 @@ func BenchmarkJoinUnderConnectFlood(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)-1])/1e6, "ms/join-max")
 	b.ReportMetric(rate, "forged/s")
 }
+
+// The handshake's packets have the sizes the package doc gives, and each
+// answer is no larger than what provokes it.
+func TestHandshakePacketSizes(t *testing.T) {
+	var ck cookie
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want int
+	}{
+		{"connect", appendConnect(nil, 1), 35},
+		{"challenge", appendChallenge(nil, 1, &ck), 34},
+		{"response", appendResponse(nil, Version, 1, &ck), 35},
+		{"accept", appendAccept(nil, 1, 2), 18},
+	} {
+		if len(c.b) != c.want {
+			t.Errorf("a %s is %d bytes, the doc says %d", c.name, len(c.b), c.want)
+		}
+	}
+	if challengeSize > connectSize || acceptSize > responseSize {
+		t.Errorf("an answer is larger than its question: connect %d, challenge %d, response %d, accept %d",
+			connectSize, challengeSize, responseSize, acceptSize)
+	}
+}
