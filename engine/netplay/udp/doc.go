@@ -45,7 +45,9 @@
 // nonce and the connection's token, 64 random bits. Only a response whose
 // cookie the server made, for that address, port and nonce, within the
 // last 5 s (compared in constant time) makes a connection; a client whose
-// cookie is 2.5 s old asks for another with a connect. Every later packet,
+// cookie is 2.5 s old asks for another with a connect. A copy of the
+// response that comes after its connection ended (a resend that crossed
+// the accept) makes no new one. Every later packet,
 // either way, carries the token; the server drops a packet whose token is
 // not the connection's of its source address, or that comes from an
 // address without a connection, so a spoofed source address cannot

@@ -407,3 +407,60 @@ func TestHandshakePacketSizes(t *testing.T) {
 			connectSize, challengeSize, responseSize, acceptSize)
 	}
 }
+
+// A late copy of a handshake's response (a resend that crossed the
+// accept) that arrives after its connection ended makes no new
+// connection; a new handshake from the same address does.
+func TestStaleResponseMakesNoConnection(t *testing.T) {
+	var stale atomic.Int64
+	ln := listenLoopback(t, ListenConfig{Drop: func(kind string, _ net.Addr, _ error) {
+		if kind == "stale response" {
+			stale.Add(1)
+		}
+	}})
+	sock := loopbackSocket(t)
+	handshake := func(nonce uint64) []byte {
+		ck := challengeOf(t, sock, ln.Addr(), nonce)
+		resp := appendResponse(nil, Version, nonce, &ck)
+		if r := exchange(t, sock, ln.Addr(), resp); len(r) != 1 {
+			t.Fatalf("a response was answered by %d packets, want an accept", len(r))
+		}
+		return resp
+	}
+	resp := handshake(1)
+	c, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	<-c.(*Conn).Done()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ln.mu.Lock()
+		n := len(ln.conns)
+		ln.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the closed connection is still the listener's after 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	accepts := 0
+	for _, r := range exchange(t, sock, ln.Addr(), resp) {
+		var p packet
+		if parsePacket(&p, r) == nil && p.kind != kindClose { // the ended connection's close went before
+			accepts++
+		}
+	}
+	if accepts != 0 || len(ln.accept) != 0 || stale.Load() != 1 {
+		t.Fatalf("a stale response: %d answers, %d connections to accept, %d drops as stale; want 0, 0, 1", accepts, len(ln.accept), stale.Load())
+	}
+	handshake(2)
+	c, err = ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+}

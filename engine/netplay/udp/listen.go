@@ -63,6 +63,18 @@ type Listener struct {
 
 	mu    sync.Mutex
 	conns map[netip.AddrPort]*entry
+	// ended holds, for cookieLife, the nonce of each connection that
+	// ended: a late copy of its handshake's response (a resend that
+	// crossed the accept) makes no new connection.
+	ended map[netip.AddrPort]ended
+	swept time.Time // when ended was last cleared of expired entries
+}
+
+// ended is a connection that ended: its nonce, and until when a response
+// of that nonce is a stale one.
+type ended struct {
+	nonce uint64
+	until time.Time
 }
 
 // entry is a connection of a listener.
@@ -99,7 +111,7 @@ func newListener(pc net.PacketConn, cfg ListenConfig) *Listener {
 	rand.Read(secret[:])
 	l := &Listener{pc: pc, cfg: cfg, accept: make(chan *Conn, cfg.Backlog), closed: make(chan struct{}),
 		done: make(chan struct{}), epoch: time.Now(), mac: hmac.New(sha256.New, secret[:]),
-		conns: map[netip.AddrPort]*entry{}}
+		conns: map[netip.AddrPort]*entry{}, ended: map[netip.AddrPort]ended{}}
 	return l
 }
 
@@ -307,19 +319,35 @@ func (l *Listener) connect(key netip.AddrPort, from net.Addr, p *packet, now tim
 		}
 		return
 	}
+	if d, ok := l.ended[key]; ok && now.Before(d.until) && d.nonce == p.nonce {
+		l.drop("stale response", from, errors.New("a response of a connection that ended"))
+		return
+	}
 	if len(l.accept) == cap(l.accept) {
 		l.drop("backlog full", from, fmt.Errorf("%d connections wait to be accepted", cap(l.accept)))
 		return
 	}
+	delete(l.ended, key)
 	var e *entry
 	c := newConn(l.pc.LocalAddr(), from, randomToken(), l.cfg.MaxRecord,
 		func(b []byte) { l.pc.WriteTo(b, from) },
 		func() {
+			now := time.Now()
 			l.mu.Lock()
-			if l.conns[key] == e {
-				delete(l.conns, key)
+			defer l.mu.Unlock()
+			if l.conns[key] != e {
+				return
 			}
-			l.mu.Unlock()
+			delete(l.conns, key)
+			if now.Sub(l.swept) > cookieLife {
+				for k, d := range l.ended {
+					if !now.Before(d.until) {
+						delete(l.ended, k)
+					}
+				}
+				l.swept = now
+			}
+			l.ended[key] = ended{nonce: e.nonce, until: now.Add(cookieLife)}
 		})
 	e = &entry{c: c, nonce: p.nonce}
 	l.conns[key] = e
