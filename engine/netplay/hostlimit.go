@@ -10,14 +10,19 @@ import (
 // (its IP address, whatever the port), so that one host cannot take
 // every handshake slot and keep everyone else out. A connection whose
 // address is not an IP address is not counted.
+//
+// Once half of the server's slots are taken, a host that has a quarter
+// of them gets no more: a host alone may have half the slots (a burst of
+// honest clients from one machine or one NAT), and it takes at least
+// three hosts to fill every slot.
 type hostLimit struct {
 	mu sync.Mutex
 	n  map[netip.Addr]int
 }
 
-// pendingPerHost is the most connections one host may have in their
-// handshake at once, of the server's maxPending: a quarter, so that it
-// takes at least four hosts to fill every slot.
+// pendingPerHost is the connections one host may have in their handshake
+// once half of the server's maxPending slots are taken: a quarter of
+// them, at least 1.
 func pendingPerHost(maxPending int) int { return max(1, maxPending/4) }
 
 // hostOf returns the IP address of a, IPv4-mapped IPv6 addresses as IPv4;
@@ -39,15 +44,17 @@ func hostOf(a net.Addr) (netip.Addr, bool) {
 }
 
 // acquire counts a connection from a in its handshake and reports true,
-// or reports false when a's host already has limit of them.
-func (h *hostLimit) acquire(a net.Addr, limit int) bool {
+// or reports false when pending connections of the server's maxPending
+// are in their handshake, at least half, and a's host has
+// pendingPerHost(maxPending) of them.
+func (h *hostLimit) acquire(a net.Addr, pending, maxPending int) bool {
 	host, ok := hostOf(a)
 	if !ok {
 		return true
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.n[host] >= limit {
+	if 2*pending >= maxPending && h.n[host] >= pendingPerHost(maxPending) {
 		return false
 	}
 	if h.n == nil {

@@ -6,29 +6,34 @@ import (
 )
 
 // A host's count is its IP address's whatever the port and the family
-// (an IPv4-mapped IPv6 address is its IPv4 one), up to the limit, and
-// released counts free the slots; an address that is not an IP address
-// is not limited.
+// (an IPv4-mapped IPv6 address is its IPv4 one); a host with a quarter of
+// the slots gets no more once half of them are taken, and released counts
+// free the slots; an address that is not an IP address is not limited.
 func TestHostLimit(t *testing.T) {
 	var h hostLimit
+	const slots = 8 // a quarter: 2
 	a := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 1}
 	b := &net.UDPAddr{IP: net.ParseIP("::ffff:10.0.0.1"), Port: 2}
 	other := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 2), Port: 1}
-	if !h.acquire(a, 2) || !h.acquire(b, 2) {
-		t.Fatal("two connections of a host under a limit of 2 were refused")
+	if !h.acquire(a, 0, slots) || !h.acquire(b, 1, slots) {
+		t.Fatal("a host's first two connections were refused")
 	}
-	if h.acquire(a, 2) {
-		t.Error("a third connection of a host under a limit of 2 was counted")
+	if !h.acquire(a, 3, slots) {
+		t.Error("a host's third connection was refused while fewer than half the slots are taken")
 	}
-	if !h.acquire(other, 2) {
+	if h.acquire(b, 4, slots) {
+		t.Error("a host's fourth connection was counted with half the slots taken")
+	}
+	if !h.acquire(other, 4, slots) {
 		t.Error("another host's connection was refused")
 	}
 	h.release(b)
-	if !h.acquire(a, 2) {
+	h.release(a)
+	if !h.acquire(a, 3, slots) {
 		t.Error("a released slot was not free again")
 	}
 	for range 3 {
-		if !h.acquire(pipeAddr{}, 1) {
+		if !h.acquire(pipeAddr{}, slots, slots) {
 			t.Error("a connection without an IP address was refused")
 		}
 	}

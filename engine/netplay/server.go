@@ -60,9 +60,9 @@ type ServerConfig struct {
 	// IdleTimeout drops a connection that sends nothing for that long
 	// (clients ping twice a second).
 	IdleTimeout time.Duration
-	// MaxPending caps the connections in their handshake at once, and
-	// those of one host (IP address) at a quarter of it (at least 1);
-	// more are closed at once.
+	// MaxPending caps the connections in their handshake at once; once
+	// half of them are, one host (IP address) may have at most a quarter
+	// of them (at least 1). More are closed at once.
 	MaxPending int
 	// MaxMessage caps a client's message (wire.MaxClientMessage if 0).
 	MaxMessage int
@@ -274,8 +274,8 @@ func (s *Server) accept(ln net.Listener) error {
 			conn.Close()
 			continue
 		}
-		if limit := pendingPerHost(s.cfg.MaxPending); !s.hosts.acquire(conn.RemoteAddr(), limit) {
-			s.bad.warn("too many pending from a host", logrus.Fields{"remote": conn.RemoteAddr().String(), "max_pending_per_host": limit},
+		if !s.hosts.acquire(conn.RemoteAddr(), int(s.pending.Load()), s.cfg.MaxPending) {
+			s.bad.warn("too many pending from a host", logrus.Fields{"remote": conn.RemoteAddr().String(), "max_pending_per_host": pendingPerHost(s.cfg.MaxPending)},
 				"dropped a connection: its host has too many connections in their handshake")
 			conn.Close()
 			continue
