@@ -168,3 +168,56 @@ func TestHonestClientJoinsUnderUDPConnectFlood(t *testing.T) {
 		t.Errorf("the median honest client took %v to join, want at most 1 s", med)
 	}
 }
+
+// A UDP server sends a source that never proves its address no more bytes
+// than it sent, however long it waits: one connect, a connect cut short,
+// a response with a made-up cookie, each from its own port, and
+// nothing more for five of the server's handshake timeouts (a connect used
+// to make a connection whose handshake timed out, and its closing went
+// after the accept: 38 bytes for 27).
+func TestUDPServerDoesNotAmplifyBeforeProof(t *testing.T) {
+	cfg := matchConfig(1, 0)
+	cfg.HandshakeTimeout = 200 * time.Millisecond
+	ts := startServerOn(t, cfg, true)
+	to, err := net.ResolveUDPAddr("udp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := binary.LittleEndian.AppendUint64([]byte{0xB7, 1, udp.Version}, 77)
+	connect = append(connect, make([]byte, 24)...)
+	response := slices.Clone(connect)
+	response[1] = 6
+	response[len(response)-1] = 1
+	probes := map[string][]byte{"connect": connect, "cut connect": connect[:20], "forged response": response}
+	socks := map[string]net.PacketConn{}
+	for name, b := range probes {
+		s, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		socks[name] = s
+		if _, err := s.WriteTo(b, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := time.Now().Add(5 * cfg.HandshakeTimeout)
+	for name, s := range socks {
+		s.SetReadDeadline(end)
+		total := 0
+		buf := make([]byte, 2048)
+		for {
+			n, _, err := s.ReadFrom(buf)
+			if err != nil {
+				break
+			}
+			total += n
+		}
+		if total > len(probes[name]) {
+			t.Errorf("%s: %d bytes answered with %d", name, len(probes[name]), total)
+		}
+		if name == "connect" && total == 0 {
+			t.Errorf("a connect got no challenge")
+		}
+	}
+}
