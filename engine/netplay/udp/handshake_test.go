@@ -102,6 +102,7 @@ func TestNoStateAndNoAmplificationBeforeProof(t *testing.T) {
 	probes := []probe{
 		{"connect", sock, connect},
 		{"connect of version 1", sock, append([]byte{magic, kindConnect, 1}, connect[3:]...)},
+		{"connect of version 1's layout", sock, append([]byte{magic, kindConnect, 1}, connect[3:27]...)},
 		{"connect with a byte of padding set", sock, append(slices.Clone(connect[:connectSize-1]), 1)},
 		{"connect and a byte more", sock, append(slices.Clone(connect), 0)},
 		{"connect padded to 1,181 bytes", sock, append(slices.Clone(connect), make([]byte, MaxPacket+1-connectSize)...)},
@@ -148,6 +149,9 @@ func TestNoStateAndNoAmplificationBeforeProof(t *testing.T) {
 	}
 	if drops["bad cookie"] != 5 {
 		t.Errorf("%d responses dropped for their cookie, want 5 (drops: %v)", drops["bad cookie"], drops)
+	}
+	if drops["version"] != 3 { // two connects and a response of version 1
+		t.Errorf("%d packets dropped for their version, want 3 (drops: %v)", drops["version"], drops)
 	}
 	mu.Unlock()
 

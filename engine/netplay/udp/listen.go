@@ -242,6 +242,12 @@ func (l *Listener) receive(b []byte, from net.Addr, now time.Time) {
 	}
 	p := &l.p
 	if err := parsePacket(p, b); err != nil {
+		if len(b) > 2 && b[0] == magic && (b[1] == kindConnect || b[1] == kindResponse) && b[2] != Version {
+			// Another version's connect may have another layout: say
+			// which version it is rather than what does not parse.
+			l.drop("version", from, fmt.Errorf("transport version %d, this server speaks %d", b[2], Version))
+			return
+		}
 		l.drop("malformed packet", from, err)
 		return
 	}
