@@ -56,10 +56,11 @@ type Listener struct {
 	epoch  time.Time // cookie times count from here
 
 	// Owned by the reading goroutine.
-	mac  hash.Hash // HMAC-SHA256 under the listener's secret
-	sum  []byte
-	wbuf []byte
-	p    packet
+	mac   hash.Hash // HMAC-SHA256 under the listener's secret
+	macIn [16 + 2 + 8 + 8]byte
+	sum   []byte
+	wbuf  []byte
+	p     packet
 
 	mu    sync.Mutex
 	conns map[netip.AddrPort]*entry
@@ -123,7 +124,7 @@ const cookieLife = 5 * time.Second
 // sign sets c's MAC: of its time, the client's address and its nonce,
 // under the listener's secret. Only the reading goroutine calls it.
 func (l *Listener) sign(c *cookie, key netip.AddrPort, nonce uint64) {
-	var b [16 + 2 + 8 + 8]byte
+	b := &l.macIn
 	a := key.Addr().As16()
 	copy(b[:16], a[:])
 	binary.LittleEndian.PutUint16(b[16:], key.Port())
