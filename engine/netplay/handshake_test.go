@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -202,22 +203,26 @@ func TestUDPServerDoesNotAmplifyBeforeProof(t *testing.T) {
 		}
 	}
 	end := time.Now().Add(5 * cfg.HandshakeTimeout)
+	var wg sync.WaitGroup
 	for name, s := range socks {
-		s.SetReadDeadline(end)
-		total := 0
-		buf := make([]byte, 2048)
-		for {
-			n, _, err := s.ReadFrom(buf)
-			if err != nil {
-				break
+		wg.Go(func() {
+			s.SetReadDeadline(end)
+			total := 0
+			buf := make([]byte, 2048)
+			for {
+				n, _, err := s.ReadFrom(buf)
+				if err != nil {
+					break
+				}
+				total += n
 			}
-			total += n
-		}
-		if total > len(probes[name]) {
-			t.Errorf("%s: %d bytes answered with %d", name, len(probes[name]), total)
-		}
-		if name == "connect" && total == 0 {
-			t.Errorf("a connect got no challenge")
-		}
+			if total > len(probes[name]) {
+				t.Errorf("%s: %d bytes answered with %d", name, len(probes[name]), total)
+			}
+			if name == "connect" && total == 0 {
+				t.Errorf("a connect got no challenge")
+			}
+		})
 	}
+	wg.Wait()
 }
