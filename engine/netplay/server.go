@@ -60,8 +60,9 @@ type ServerConfig struct {
 	// IdleTimeout drops a connection that sends nothing for that long
 	// (clients ping twice a second).
 	IdleTimeout time.Duration
-	// MaxPending caps the connections in their handshake at once; more
-	// are closed at once.
+	// MaxPending caps the connections in their handshake at once; once
+	// half of them are, one host (IP address) may have at most a quarter
+	// of them (at least 1). More are closed at once.
 	MaxPending int
 	// MaxMessage caps a client's message (wire.MaxClientMessage if 0).
 	MaxMessage int
@@ -179,6 +180,7 @@ type Server struct {
 	stop    sync.Once
 	done    chan struct{} // closed when Serve's match loop returns
 	pending atomic.Int32  // connections in their handshake
+	hosts   hostLimit     // connections in their handshake, per host
 	conns   atomic.Int64  // connections accepted, for ids
 	wg      sync.WaitGroup
 
@@ -350,6 +352,12 @@ func (s *Server) accept(ln net.Listener) error {
 			conn.Close()
 			continue
 		}
+		if !s.hosts.acquire(conn.RemoteAddr(), int(s.pending.Load()), s.cfg.MaxPending) {
+			s.bad.warn("too many pending from a host", logrus.Fields{"remote": conn.RemoteAddr().String(), "max_pending_per_host": pendingPerHost(s.cfg.MaxPending)},
+				"dropped a connection: its host has too many connections in their handshake")
+			conn.Close()
+			continue
+		}
 		s.pending.Add(1)
 		s.wg.Add(1)
 		s.track(conn)
@@ -431,6 +439,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 	}
 	hello, r, err := s.handshake(p)
 	s.pending.Add(-1)
+	s.hosts.release(conn.RemoteAddr())
 	if err != nil {
 		conn.Close()
 		return

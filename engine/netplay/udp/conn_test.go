@@ -500,6 +500,8 @@ func TestPacketCodec(t *testing.T) {
 	good := []*packet{
 		{kind: kindConnect, version: Version, nonce: 7},
 		{kind: kindAccept, nonce: 7, token: 9},
+		{kind: kindChallenge, nonce: 7, cookie: cookie{time: 12, mac: [macSize]byte{1, 2, 3}}},
+		{kind: kindResponse, version: Version, nonce: 7, cookie: cookie{time: 12, mac: [macSize]byte{1, 2, 3}}},
 		{kind: kindClose, token: 9},
 		{kind: kindData, token: 9, seq: 1, ackTick: 2, ackRel: 3, relBits: 4},
 		{kind: kindData, token: 9, seq: 1, runs: []run{{typ: wire.TypeInput, index: 3, tick: 10, rel: 1, items: [][]byte{{1, 2}, {3}}}},
@@ -516,7 +518,7 @@ func TestPacketCodec(t *testing.T) {
 			t.Errorf("packet %d: % x parses to what encodes to % x", i, b, again)
 		}
 	}
-	data := appendPacket(nil, good[4])
+	data := appendPacket(nil, good[6])
 	bad := map[string][]byte{
 		"empty":           nil,
 		"magic":           {0, kindClose, 1, 2, 3, 4, 5, 6, 7, 8},
@@ -531,6 +533,10 @@ func TestPacketCodec(t *testing.T) {
 		"frame not ping":  appendFrame(appendDataHeader(nil, 1, 0, 0, 0, 0), 0, wire.AppendMessage(nil, &wire.Bye{})),
 		"chunk order":     appendSeg(appendFrame(appendDataHeader(nil, 1, 0, 0, 0, 0), 0, wire.AppendMessage(nil, &wire.Ping{})), 0, []byte{1}),
 		"connect padding": append(appendConnect(nil, 1)[:connectSize-1], 1),
+		"short connect":   appendConnect(nil, 1)[:connectSize-1],
+		"short challenge": appendChallenge(nil, 1, &cookie{})[:challengeSize-1],
+		"short response":  appendResponse(nil, Version, 1, &cookie{})[:responseSize-1],
+		"long response":   append(appendResponse(nil, Version, 1, &cookie{}), 0),
 	}
 	for name, b := range bad {
 		var p packet

@@ -34,14 +34,31 @@
 // # Handshake
 //
 // The client sends a connect packet with a random nonce, again after 100,
-// 200, 400 ms and so on, until the server answers with an accept packet
-// echoing the nonce and carrying the connection's token: 64 random bits.
-// Every later packet, either way, carries the token; the server drops a
-// packet whose token is not the connection's of its source address, or
-// that comes from an address without a connection, so a spoofed source
-// address cannot inject input. (The token only protects against those who
-// cannot read the traffic: nothing is encrypted.) The accept is smaller
-// than the connect, so the server amplifies nothing.
+// 200, 400 ms and so on (up to a second apart), until the server answers
+// with a challenge: the nonce and a cookie, the server's time and an
+// HMAC-SHA256 (cut to 16 bytes) of that time, the client's address, port
+// and nonce under a secret the server drew from crypto/rand. The server
+// keeps nothing for a connect: a sender that cannot receive at its source
+// address costs it one MAC and one packet back, never a connection. The
+// client then sends a response echoing the nonce and the cookie, on the
+// same schedule, until the server answers with an accept packet: the
+// nonce and the connection's token, 64 random bits. Only a response whose
+// cookie the server made, for that address, port and nonce, within the
+// last 5 s (compared in constant time) makes a connection; a client whose
+// cookie is 2.5 s old asks for another with a connect. A copy of the
+// response that comes after its connection ended (a resend that crossed
+// the accept) makes no new one. Every later packet,
+// either way, carries the token; the server drops a packet whose token is
+// not the connection's of its source address, or that comes from an
+// address without a connection, so a spoofed source address cannot
+// inject input. (The token only protects against those who cannot read
+// the traffic: nothing is encrypted.)
+//
+// Before an address is proven, no answer is larger than the packet that
+// provoked it, so the server amplifies nothing: a connect (35 bytes) is
+// padded to the size of a response and answered by a challenge (34); a
+// response (35) by an accept (18); anything else, a malformed or cut
+// packet, a forged or expired cookie, by nothing.
 //
 // # Packets
 //
@@ -50,10 +67,13 @@
 // (1,180) bytes: under 1,200, which crosses any IPv4 or IPv6 path whole.
 //
 //	magic   uint8   0xB7
-//	kind    uint8   1 connect, 2 accept, 3 data, 4 close
+//	kind    uint8   1 connect, 2 accept, 3 data, 4 close, 5 challenge, 6 response
 //
-//	connect: version uint8 (1), nonce uint64, 16 zero bytes
-//	accept:  nonce uint64, token uint64
+//	connect:   version uint8 (2), nonce uint64, 24 zero bytes
+//	challenge: nonce uint64, cookie
+//	response:  version uint8 (2), nonce uint64, cookie
+//	cookie:    time uint64 (the server's, in ms), MAC [16]byte
+//	accept:    nonce uint64, token uint64
 //	close:   token uint64
 //	data:    token    uint64
 //	         seq      varint  the packet's number (for the loss count)
@@ -84,8 +104,8 @@
 // items and wire.MaxServerMessage plus 16 MiB of reliable bytes: beyond,
 // Write fails. A Listener drops, and reports to ListenConfig.Drop, every
 // packet that is malformed (parsed field by field, never a panic), too
-// large, from an unknown address, with a wrong token, beyond a
-// connection's 1,000 packets a second, or a connect beyond the backlog.
+// large, from an unknown address, with a wrong token or cookie, beyond a
+// connection's 1,000 packets a second, or a response beyond the backlog.
 // A stream that breaks the rules (a record over the cap, ticks and records
 // that wait for each other) makes Read fail with an error that says so.
 package udp

@@ -2,10 +2,13 @@ package udp
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"net"
 	"net/netip"
 	"sync"
@@ -21,24 +24,28 @@ type ListenConfig struct {
 	// and the frame's length field.
 	MaxRecord int
 	// Backlog caps the connections handshaken but not yet accepted; a
-	// client's connect beyond it is dropped (0: 32).
+	// client's response beyond it is dropped (0: 32).
 	Backlog int
 	// MaxPacketsPerSecond caps the packets a connection may send in a
 	// second; the rest are dropped (0: 1000; an honest client sends
 	// about 100).
 	MaxPacketsPerSecond int
 	// Drop, if set, is told of every packet the listener drops: its kind
-	// ("malformed packet", "unknown source", "bad token", "flood",
-	// "backlog full", ...), where it came from and why. A server logs it,
-	// rate-limited.
+	// ("malformed packet", "unknown source", "bad token", "bad cookie",
+	// "flood", "backlog full", ...), where it came from and why. A server
+	// logs it, rate-limited.
 	Drop func(kind string, from net.Addr, err error)
 }
 
 // Listener accepts connections on a UDP socket: a net.Listener whose
-// Accept returns a *Conn once a client's connect arrives. Every packet is
+// Accept returns a *Conn once a client has proven its address. It answers
+// a connect with a challenge that carries a cookie bound to the sender's
+// address, and keeps nothing; only a response that echoes a valid cookie
+// from the address it was sent to makes a connection. Every packet is
 // read and checked by one goroutine; a packet that is malformed, too
 // large, from an address without a connection, with another connection's
-// token, or beyond a connection's rate is dropped (and Drop is told).
+// token, with a cookie that is forged or expired, or beyond a
+// connection's rate is dropped (and Drop is told).
 type Listener struct {
 	pc     net.PacketConn
 	cfg    ListenConfig
@@ -46,9 +53,29 @@ type Listener struct {
 	closed chan struct{}
 	once   sync.Once
 	done   chan struct{}
+	epoch  time.Time // cookie times count from here
+
+	// Owned by the reading goroutine.
+	mac   hash.Hash // HMAC-SHA256 under the listener's secret
+	macIn [16 + 2 + 8 + 8]byte
+	sum   []byte
+	wbuf  []byte
+	p     packet
 
 	mu    sync.Mutex
 	conns map[netip.AddrPort]*entry
+	// ended holds, for cookieLife, the nonce of each connection that
+	// ended: a late copy of its handshake's response (a resend that
+	// crossed the accept) makes no new connection.
+	ended map[netip.AddrPort]ended
+	swept time.Time // when ended was last cleared of expired entries
+}
+
+// ended is a connection that ended: its nonce, and until when a response
+// of that nonce is a stale one.
+type ended struct {
+	nonce uint64
+	until time.Time
 }
 
 // entry is a connection of a listener.
@@ -61,6 +88,13 @@ type entry struct {
 
 // Listen returns a Listener on pc, which it owns: Close closes it.
 func Listen(pc net.PacketConn, cfg ListenConfig) *Listener {
+	l := newListener(pc, cfg)
+	go l.read()
+	return l
+}
+
+// newListener returns a Listener on pc that does not read it yet.
+func newListener(pc net.PacketConn, cfg ListenConfig) *Listener {
 	if cfg.MaxRecord <= 0 {
 		cfg.MaxRecord = 4 + wire.MaxClientMessage
 	}
@@ -74,10 +108,47 @@ func Listen(pc net.PacketConn, cfg ListenConfig) *Listener {
 		u.SetReadBuffer(4 << 20)
 		u.SetWriteBuffer(4 << 20)
 	}
+	var secret [32]byte
+	rand.Read(secret[:])
 	l := &Listener{pc: pc, cfg: cfg, accept: make(chan *Conn, cfg.Backlog), closed: make(chan struct{}),
-		done: make(chan struct{}), conns: map[netip.AddrPort]*entry{}}
-	go l.read()
+		done: make(chan struct{}), epoch: time.Now(), mac: hmac.New(sha256.New, secret[:]),
+		conns: map[netip.AddrPort]*entry{}, ended: map[netip.AddrPort]ended{}}
 	return l
+}
+
+// cookieLife is how long a challenge's cookie is good for: a client
+// answers within a round trip, and asks again with a connect once its
+// cookie is half this old.
+const cookieLife = 5 * time.Second
+
+// sign sets c's MAC: of its time, the client's address and its nonce,
+// under the listener's secret. Only the reading goroutine calls it.
+func (l *Listener) sign(c *cookie, key netip.AddrPort, nonce uint64) {
+	b := &l.macIn
+	a := key.Addr().As16()
+	copy(b[:16], a[:])
+	binary.LittleEndian.PutUint16(b[16:], key.Port())
+	binary.LittleEndian.PutUint64(b[18:], nonce)
+	binary.LittleEndian.PutUint64(b[26:], c.time)
+	l.mac.Reset()
+	l.mac.Write(b[:])
+	l.sum = l.mac.Sum(l.sum[:0])
+	copy(c.mac[:], l.sum)
+}
+
+// check reports why the cookie of a response from key is not one this
+// listener gave that address and nonce within cookieLife (nil: it is).
+func (l *Listener) check(c *cookie, key netip.AddrPort, nonce uint64, now time.Time) error {
+	ms := uint64(now.Sub(l.epoch) / time.Millisecond)
+	if c.time > ms || ms-c.time > uint64(cookieLife/time.Millisecond) {
+		return fmt.Errorf("a cookie of %d ms, the listener is at %d ms: expired or forged", c.time, ms)
+	}
+	want := cookie{time: c.time}
+	l.sign(&want, key, nonce)
+	if !hmac.Equal(want.mac[:], c.mac[:]) {
+		return errors.New("a cookie not given to this address and nonce")
+	}
+	return nil
 }
 
 // ListenUDP listens on the UDP address addr ("host:port").
@@ -145,7 +216,6 @@ func addrKey(a net.Addr) netip.AddrPort {
 func (l *Listener) read() {
 	defer close(l.done)
 	buf := make([]byte, MaxPacket+1)
-	var p packet
 	for {
 		n, from, err := l.pc.ReadFrom(buf)
 		if err != nil {
@@ -160,84 +230,136 @@ func (l *Listener) read() {
 			time.Sleep(time.Millisecond) // a passing fault
 			continue
 		}
-		if n > MaxPacket {
-			l.drop("oversized packet", from, fmt.Errorf("more than %d bytes", MaxPacket))
-			continue
-		}
-		if err := parsePacket(&p, buf[:n]); err != nil {
-			l.drop("malformed packet", from, err)
-			continue
-		}
-		key := addrKey(from)
-		now := time.Now()
-		switch p.kind {
-		case kindConnect:
-			l.connect(key, from, &p)
-			continue
-		case kindAccept:
-			l.drop("malformed packet", from, errors.New("an accept packet, which only a server sends"))
-			continue
-		}
-		l.mu.Lock()
-		e := l.conns[key]
-		switch {
-		case e == nil:
-			l.mu.Unlock()
-			l.drop("unknown source", from, errors.New("a packet from an address without a connection"))
-			continue
-		case p.token != e.c.token:
-			l.mu.Unlock()
-			l.drop("bad token", from, errors.New("a packet whose token is not its connection's"))
-			continue
-		}
-		if now.Sub(e.window) > time.Second {
-			e.window, e.count = now, 0
-		}
-		e.count++
-		flood := e.count > l.cfg.MaxPacketsPerSecond
-		l.mu.Unlock()
-		if flood {
-			l.drop("flood", from, fmt.Errorf("more than %d packets in a second", l.cfg.MaxPacketsPerSecond))
-			continue
-		}
-		e.c.handle(&p, n, now)
+		l.receive(buf[:n], from, time.Now())
 	}
 }
 
-// connect answers a client's connect packet: a new connection with a
-// token of its own, or the same answer again for a repeated connect.
-func (l *Listener) connect(key netip.AddrPort, from net.Addr, p *packet) {
+// receive acts on one packet from the socket. Only the reading goroutine
+// calls it.
+func (l *Listener) receive(b []byte, from net.Addr, now time.Time) {
+	if len(b) > MaxPacket {
+		l.drop("oversized packet", from, fmt.Errorf("more than %d bytes", MaxPacket))
+		return
+	}
+	p := &l.p
+	if err := parsePacket(p, b); err != nil {
+		if len(b) > 2 && b[0] == magic && (b[1] == kindConnect || b[1] == kindResponse) && b[2] != Version {
+			// Another version's connect may have another layout: say
+			// which version it is rather than what does not parse.
+			l.drop("version", from, fmt.Errorf("transport version %d, this server speaks %d", b[2], Version))
+			return
+		}
+		l.drop("malformed packet", from, err)
+		return
+	}
+	key := addrKey(from)
+	switch p.kind {
+	case kindConnect:
+		l.challenge(key, from, p, now)
+		return
+	case kindResponse:
+		l.connect(key, from, p, now)
+		return
+	case kindAccept, kindChallenge:
+		l.drop("malformed packet", from, errors.New("an accept or a challenge, which only a server sends"))
+		return
+	}
+	l.mu.Lock()
+	e := l.conns[key]
+	switch {
+	case e == nil:
+		l.mu.Unlock()
+		l.drop("unknown source", from, errors.New("a packet from an address without a connection"))
+		return
+	case p.token != e.c.token:
+		l.mu.Unlock()
+		l.drop("bad token", from, errors.New("a packet whose token is not its connection's"))
+		return
+	}
+	if now.Sub(e.window) > time.Second {
+		e.window, e.count = now, 0
+	}
+	e.count++
+	flood := e.count > l.cfg.MaxPacketsPerSecond
+	l.mu.Unlock()
+	if flood {
+		l.drop("flood", from, fmt.Errorf("more than %d packets in a second", l.cfg.MaxPacketsPerSecond))
+		return
+	}
+	e.c.handle(p, len(b), now)
+}
+
+// challenge answers a connect: a challenge with a cookie bound to the
+// sender's address and nonce, smaller than the connect. It keeps nothing:
+// a sender that cannot receive at its source address costs one MAC.
+func (l *Listener) challenge(key netip.AddrPort, from net.Addr, p *packet, now time.Time) {
 	if p.version != Version {
 		l.drop("version", from, fmt.Errorf("transport version %d, this server speaks %d", p.version, Version))
+		return
+	}
+	c := cookie{time: uint64(now.Sub(l.epoch) / time.Millisecond)}
+	l.sign(&c, key, p.nonce)
+	l.wbuf = appendChallenge(l.wbuf[:0], p.nonce, &c)
+	l.pc.WriteTo(l.wbuf, from)
+}
+
+// connect answers a response that echoes a valid cookie: a new
+// connection with a token of its own, or the same answer again for a
+// repeated response.
+func (l *Listener) connect(key netip.AddrPort, from net.Addr, p *packet, now time.Time) {
+	if p.version != Version {
+		l.drop("version", from, fmt.Errorf("transport version %d, this server speaks %d", p.version, Version))
+		return
+	}
+	if err := l.check(&p.cookie, key, p.nonce, now); err != nil {
+		l.drop("bad cookie", from, err)
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e := l.conns[key]; e != nil {
 		if e.nonce == p.nonce {
-			l.pc.WriteTo(appendAccept(nil, p.nonce, e.c.token), from)
+			l.wbuf = appendAccept(l.wbuf[:0], p.nonce, e.c.token)
+			l.pc.WriteTo(l.wbuf, from)
 		} else {
-			l.drop("bad connect", from, errors.New("a connect from an address that has a connection"))
+			l.drop("bad connect", from, errors.New("a response from an address that has a connection"))
 		}
+		return
+	}
+	if d, ok := l.ended[key]; ok && now.Before(d.until) && d.nonce == p.nonce {
+		l.drop("stale response", from, errors.New("a response of a connection that ended"))
 		return
 	}
 	if len(l.accept) == cap(l.accept) {
 		l.drop("backlog full", from, fmt.Errorf("%d connections wait to be accepted", cap(l.accept)))
 		return
 	}
+	delete(l.ended, key)
 	var e *entry
 	c := newConn(l.pc.LocalAddr(), from, randomToken(), l.cfg.MaxRecord,
 		func(b []byte) { l.pc.WriteTo(b, from) },
 		func() {
+			now := time.Now()
 			l.mu.Lock()
-			if l.conns[key] == e {
-				delete(l.conns, key)
+			defer l.mu.Unlock()
+			if l.conns[key] != e {
+				return
 			}
-			l.mu.Unlock()
+			delete(l.conns, key)
+			if now.Sub(l.swept) > cookieLife {
+				for k, d := range l.ended {
+					if !now.Before(d.until) {
+						delete(l.ended, k)
+					}
+				}
+				l.swept = now
+			}
+			l.ended[key] = ended{nonce: e.nonce, until: now.Add(cookieLife)}
 		})
 	e = &entry{c: c, nonce: p.nonce}
 	l.conns[key] = e
-	l.pc.WriteTo(appendAccept(nil, p.nonce, c.token), from)
+	l.wbuf = appendAccept(l.wbuf[:0], p.nonce, c.token)
+	l.pc.WriteTo(l.wbuf, from)
 	l.accept <- c
 }
 
@@ -264,8 +386,9 @@ type DialConfig struct {
 }
 
 // Dial connects to the server listening on the UDP address addr: it sends
-// connects (after 0, 100, 300, 700 ms, ...) until the server accepts, or
-// ctx is done.
+// connects (after 0, 100, 300, 700 ms, ...) until the server challenges
+// it, then responses with the challenge's cookie, on the same schedule,
+// until the server accepts, or ctx is done.
 func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 	if cfg.MaxRecord <= 0 {
 		cfg.MaxRecord = 4 + wire.MaxServerMessage
@@ -290,56 +413,21 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 	}
 	stop := context.AfterFunc(ctx, func() { pc.SetReadDeadline(time.Now()) })
 	defer stop()
-	nonce := randomToken()
+	token, rtt, err := handshake(ctx, pc, raddr, randomToken())
+	if err != nil {
+		pc.Close()
+		return nil, fmt.Errorf("no answer from %s over UDP: %w", addr, err)
+	}
 	want := addrKey(raddr)
-	hello := appendConnect(nil, nonce)
 	buf := make([]byte, MaxPacket+1)
 	var p packet
-	wait := 100 * time.Millisecond
-	sent := 0
-	var first time.Time
-	var token uint64
-	for token == 0 {
-		if ctx.Err() != nil {
-			pc.Close()
-			return nil, fmt.Errorf("no answer from %s over UDP: %w", addr, ctx.Err())
-		}
-		at := time.Now()
-		if sent == 0 {
-			first = at
-		}
-		if _, err := pc.WriteTo(hello, raddr); err != nil {
-			pc.Close()
-			return nil, err
-		}
-		sent++
-		resend := at.Add(wait)
-		wait = min(2*wait, time.Second)
-		pc.SetReadDeadline(resend)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				var ne net.Error
-				if errors.As(err, &ne) && ne.Timeout() {
-					break
-				}
-				pc.Close()
-				return nil, err
-			}
-			if addrKey(from) != want || parsePacket(&p, buf[:n]) != nil || p.kind != kindAccept || p.nonce != nonce {
-				continue
-			}
-			token = p.token
-			break
-		}
-	}
 	pc.SetReadDeadline(time.Time{})
 	c := newConn(pc.LocalAddr(), raddr, token, cfg.MaxRecord,
 		func(b []byte) { pc.WriteTo(b, raddr) },
 		func() { pc.Close() })
-	if sent == 1 {
+	if rtt > 0 {
 		c.mu.Lock()
-		c.sample(time.Since(first))
+		c.sample(rtt)
 		c.mu.Unlock()
 	}
 	go func() {
@@ -353,11 +441,79 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 				c.kill()
 				return
 			}
-			if addrKey(from) != want || parsePacket(&p, buf[:n]) != nil || p.kind == kindAccept || p.kind == kindConnect || p.token != token {
+			if addrKey(from) != want || parsePacket(&p, buf[:n]) != nil || (p.kind != kindData && p.kind != kindClose) || p.token != token {
 				continue
 			}
 			c.handle(&p, n, time.Now())
 		}
 	}()
 	return c, nil
+}
+
+// handshake runs a client's side of the handshake on pc with the server
+// at raddr: connects until a challenge for nonce comes, then responses
+// echoing its cookie until the accept. It resends after 100, 200, 400 ms
+// and so on, up to a second apart; a cookie half its life old is asked
+// for again. It returns the connection's token and, when the first
+// connect was answered, the round trip it took (0 otherwise).
+func handshake(ctx context.Context, pc net.PacketConn, raddr *net.UDPAddr, nonce uint64) (token uint64, rtt time.Duration, err error) {
+	want := addrKey(raddr)
+	buf := make([]byte, MaxPacket+1)
+	var out []byte
+	var p packet
+	var ck cookie
+	var ckAt, first time.Time // when the cookie came; when the first connect went
+	connects := 0
+	wait := 100 * time.Millisecond
+	send := func(now time.Time) error {
+		if ckAt.IsZero() || now.Sub(ckAt) > cookieLife/2 {
+			ckAt = time.Time{}
+			out = appendConnect(out[:0], nonce)
+			if connects++; connects == 1 {
+				first = now
+			}
+		} else {
+			out = appendResponse(out[:0], Version, nonce, &ck)
+		}
+		_, err := pc.WriteTo(out, raddr)
+		return err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, err
+		}
+		now := time.Now()
+		if err := send(now); err != nil {
+			return 0, 0, err
+		}
+		pc.SetReadDeadline(now.Add(wait))
+		wait = min(2*wait, time.Second)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
+					break
+				}
+				return 0, 0, err
+			}
+			if addrKey(from) != want || parsePacket(&p, buf[:n]) != nil || p.nonce != nonce {
+				continue
+			}
+			switch {
+			case p.kind == kindAccept && p.token != 0:
+				pc.SetReadDeadline(time.Time{})
+				return p.token, rtt, nil
+			case p.kind == kindChallenge && ckAt.IsZero():
+				at := time.Now()
+				if connects == 1 {
+					rtt = at.Sub(first)
+				}
+				ck, ckAt = p.cookie, at
+				if err := send(at); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+	}
 }

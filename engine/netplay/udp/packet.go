@@ -16,24 +16,36 @@ const (
 	// 1,200 bytes that cross any IPv4 or IPv6 path without fragmentation.
 	MaxPacket = 1180
 
-	// Version is the transport's version, in a connect packet.
-	Version = 1
+	// Version is the transport's version, in a connect and a response
+	// packet. Version 2 added the challenge and the response: a server
+	// keeps no state for a client before it has proven its address.
+	Version = 2
 
 	magic = 0xB7 // byte 0 of every packet
 
-	kindConnect = 1 // client to server: version, nonce, zeros
-	kindAccept  = 2 // server to client: nonce, token
-	kindData    = 3 // either way: token, numbers, acknowledgements, chunks
-	kindClose   = 4 // either way: token
+	kindConnect   = 1 // client to server: version, nonce, zeros
+	kindAccept    = 2 // server to client: nonce, token
+	kindData      = 3 // either way: token, numbers, acknowledgements, chunks
+	kindClose     = 4 // either way: token
+	kindChallenge = 5 // server to client: nonce, cookie
+	kindResponse  = 6 // client to server: version, nonce, the challenge's cookie
 
 	chunkTicks = 1 // a run of tick items
 	chunkSeg   = 2 // a segment of the reliable stream
 	chunkFrame = 3 // an unreliable frame (Ping, Pong)
 
-	connectPad  = 16 // zero bytes that make a connect larger than its accept
-	connectSize = 2 + 1 + 8 + connectPad
-	acceptSize  = 2 + 8 + 8
-	closeSize   = 2 + 8
+	// A cookie is the server's time (in milliseconds since its listener
+	// started) and a MAC of it, the client's address and its nonce.
+	macSize    = 16
+	cookieSize = 8 + macSize
+	// connectPad is the zero bytes that make a connect as large as the
+	// response (and larger than its answer, the challenge).
+	connectPad    = cookieSize
+	connectSize   = 2 + 1 + 8 + connectPad
+	challengeSize = 2 + 8 + cookieSize
+	responseSize  = 2 + 1 + 8 + cookieSize
+	acceptSize    = 2 + 8 + 8
+	closeSize     = 2 + 8
 	// The most bytes of each header: its numbers are varints (a uint32
 	// in at most 5 bytes, a uint64 in 10, a length in 2).
 	dataHeader  = 2 + 8 + 5 + 5 + 5 + 5
@@ -56,9 +68,10 @@ var errPacket = errors.New("malformed packet")
 // parsed from.
 type packet struct {
 	kind    byte
-	version byte   // connect
-	nonce   uint64 // connect, accept
+	version byte   // connect, response
+	nonce   uint64 // connect, challenge, response, accept
 	token   uint64 // accept, data, close
+	cookie  cookie // challenge, response
 	// data
 	seq     uint32 // the packet's number
 	ackTick uint32 // every tick item below this index was received
@@ -67,6 +80,14 @@ type packet struct {
 	runs    []run
 	segs    []seg
 	frames  []frame
+}
+
+// cookie is what a challenge gives a client and its response echoes:
+// the server's time when it made it, and a MAC of that time, the
+// client's address and nonce under the server's secret.
+type cookie struct {
+	time uint64 // milliseconds since the listener started
+	mac  [macSize]byte
 }
 
 // run is consecutive tick items: item i is for tick tick+i and has
@@ -119,6 +140,13 @@ func parsePacket(p *packet, b []byte) error {
 				break
 			}
 		}
+	case kindChallenge:
+		p.nonce = r.U64("nonce")
+		parseCookie(&p.cookie, &r)
+	case kindResponse:
+		p.version = r.U8("version")
+		p.nonce = r.U64("nonce")
+		parseCookie(&p.cookie, &r)
 	case kindAccept:
 		p.nonce = r.U64("nonce")
 		p.token = r.U64("token")
@@ -144,7 +172,7 @@ func parsePacket(p *packet, b []byte) error {
 		}
 	default:
 		if r.Err() == nil {
-			r.FailAt(1, "kind", fmt.Errorf("%d, want %d to %d", p.kind, kindConnect, kindClose))
+			r.FailAt(1, "kind", fmt.Errorf("%d, want %d to %d", p.kind, kindConnect, kindResponse))
 		}
 	}
 	if r.Err() == nil && r.Left() > 0 {
@@ -154,6 +182,11 @@ func parsePacket(p *packet, b []byte) error {
 		return fmt.Errorf("%w: %v", errPacket, e)
 	}
 	return nil
+}
+
+func parseCookie(c *cookie, r *binread.Reader) {
+	c.time = r.U64("cookie time")
+	copy(c.mac[:], r.Take("cookie MAC", macSize))
 }
 
 func parseChunk(p *packet, r *binread.Reader) {
@@ -275,6 +308,25 @@ func appendConnect(b []byte, nonce uint64) []byte {
 	return append(b, make([]byte, connectPad)...)
 }
 
+// appendChallenge appends a challenge packet.
+func appendChallenge(b []byte, nonce uint64, c *cookie) []byte {
+	b = append(b, magic, kindChallenge)
+	b = binary.LittleEndian.AppendUint64(b, nonce)
+	return appendCookie(b, c)
+}
+
+// appendResponse appends a response packet of transport version v.
+func appendResponse(b []byte, v byte, nonce uint64, c *cookie) []byte {
+	b = append(b, magic, kindResponse, v)
+	b = binary.LittleEndian.AppendUint64(b, nonce)
+	return appendCookie(b, c)
+}
+
+func appendCookie(b []byte, c *cookie) []byte {
+	b = binary.LittleEndian.AppendUint64(b, c.time)
+	return append(b, c.mac[:]...)
+}
+
 // appendAccept appends an accept packet.
 func appendAccept(b []byte, nonce, token uint64) []byte {
 	b = append(b, magic, kindAccept)
@@ -344,6 +396,10 @@ func appendPacket(b []byte, p *packet) []byte {
 		b = append(b, magic, kindConnect, p.version)
 		b = binary.LittleEndian.AppendUint64(b, p.nonce)
 		return append(b, make([]byte, connectPad)...)
+	case kindChallenge:
+		return appendChallenge(b, p.nonce, &p.cookie)
+	case kindResponse:
+		return appendResponse(b, p.version, p.nonce, &p.cookie)
 	case kindAccept:
 		return appendAccept(b, p.nonce, p.token)
 	case kindClose:
