@@ -31,7 +31,7 @@ func newGame() *engine.Engine {
 func Example() {
 	e := newGame()
 	var file bytes.Buffer
-	rec, err := replay.NewRecorder(&file, replay.Header{Scene: "example", TickRate: 60, Seed: 1, Entities: 10, HashEvery: replay.DefaultHashEvery})
+	rec, err := replay.NewRecorder(&file, replay.Header{Scene: "example", TickRate: 60, Seed: 1, HashEvery: replay.DefaultHashEvery})
 	if err != nil {
 		panic(err)
 	}

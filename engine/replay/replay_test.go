@@ -165,7 +165,7 @@ func script(tick uint64, due time.Duration, in *engine.Input) {
 }
 
 func testHeader(seed uint64, n int) Header {
-	return Header{TickRate: 60, Seed: seed, Entities: n, HashEvery: 60, Scene: "replay-test"}
+	return Header{TickRate: 60, Seed: seed, HashEvery: 60, Scene: "replay-test", Params: []byte{byte(n)}}
 }
 
 // record runs a fresh scene for ticks ticks with the script and returns the
@@ -394,7 +394,7 @@ func TestRecordedRestoreReplays(t *testing.T) {
 func TestRecorderWritesEverySecond(t *testing.T) {
 	s := newTestScene(t, 7, 5, engine.JobsDeterministic)
 	var buf bytes.Buffer
-	rec, err := NewRecorder(&buf, Header{TickRate: 60, Seed: 7, Entities: 5, HashEvery: 1000, Scene: "x"})
+	rec, err := NewRecorder(&buf, Header{TickRate: 60, Seed: 7, HashEvery: 1000, Scene: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { f.Close() })
-	rec, err := NewRecorder(f, Header{TickRate: 60, Seed: 7, Entities: 1000, HashEvery: 60, Scene: "x"})
+	rec, err := NewRecorder(f, Header{TickRate: 60, Seed: 7, HashEvery: 60, Scene: "x"})
 	if err != nil {
 		tb.Fatal(err)
 	}
