@@ -123,6 +123,10 @@ type FigureState struct {
 // scene is refused.
 const ID = "nebula-demo/cubes"
 
+// MaxEntities is the largest number of bouncing cubes Setup takes from the
+// demo's -entities.
+const MaxEntities = 1_000_000
+
 // CrashSystem is the name of the system that panics at PanicAt.
 const CrashSystem = "crash-test"
 
