@@ -67,7 +67,7 @@ func game(s *app.Session) error {
 		t := c.World.Transform(cube)
 		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, rounded the same on every build
 		c.World.SetTransform(cube, t)
-		c.World.SetVelocity(cube, v, mgl32.Vec3{})
+		c.World.SetDrawVelocity(cube, v, mgl32.Vec3{})
 		// |v|*dt, each product rounded on its own (no fused multiply-add).
 		step := float32(math.Sqrt(float64(float32(v[0]*v[0]) + float32(v[1]*v[1]))))
 		*distance.Ptr() += float32(step * c.DT)

@@ -15,7 +15,7 @@ func newGame() *engine.Engine {
 	e, _ := engine.New(engine.DefaultConfig())
 	for i := range 10 {
 		id := e.World.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
-		e.World.SetVelocity(id, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
+		e.World.SetDrawVelocity(id, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
 	}
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
