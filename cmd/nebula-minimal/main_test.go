@@ -260,8 +260,18 @@ func greenCentroid(img *image.RGBA) ([2]float64, int) {
 }
 
 // README.md and docs/api.md say how long this game is ("in about N
-// lines"): the claim holds within 5 lines of main.go's count.
+// lines"): the claim holds within 5 lines of main.go's count. It is a claim
+// about Nebula's own module: in a game made from it (scripts/newgame.sh),
+// whose main.go grows as it likes, the test has nothing to check.
 func TestLengthClaim(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Split, so that newgame.sh's rewrite of import paths leaves it alone.
+	if !strings.HasPrefix(string(gomod), "module github.com/nebulaengine/"+"nebula\n") {
+		t.Skip("not Nebula's own module: a game's copy of this program")
+	}
 	src, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
