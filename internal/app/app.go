@@ -34,8 +34,14 @@
 //		Run: game,
 //	}
 //
-// The recording and replay flags exist only in a game that records
-// (Game.Records); to any other they are unknown flags.
+// A game that records sets Game.Records, one that plays over the network
+// Game.Networked, and names in Game.Params its own flags that the
+// simulation depends on: -record, -replay, -verify and -partial, and
+// -serve, -connect and -spectate, then work with no more code (record.go,
+// net.go); RunHeadless and RunWindowed do what the flags ask. To any other
+// game those flags are unknown.
+//
+//	app.Game{Flags: ..., Params: []string{"level"}, Records: true, Networked: true, Run: game}
 //
 // Exit statuses: 0 success (and -h); 2 bad usage, with one line naming the
 // flag; 1 any other failure, with one line "<program>: <what went wrong>"
