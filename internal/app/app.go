@@ -194,6 +194,11 @@ func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options
 	if g.Flags != nil {
 		g.Flags(fs)
 	}
+	for _, name := range g.Params {
+		if fs.Lookup(name) == nil {
+			panic(fmt.Sprintf("app: Game.Params names %q, which no flag defines", name))
+		}
+	}
 	if err := cli.Parse(fs, args, usage); err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"io"
 	"strings"
 	"testing"
 )
@@ -32,4 +33,16 @@ func TestParamsEncoding(t *testing.T) {
 			t.Errorf("ParseParams(%q) = %v, want %q", tc.data, err, tc.want)
 		}
 	}
+}
+
+// Game.Params naming no flag is the game's mistake: Main panics at once,
+// saying which.
+func TestParamsNameFlags(t *testing.T) {
+	defer func() {
+		if r := recover(); r != `app: Game.Params names "level", which no flag defines` {
+			t.Errorf("recovered %v", r)
+		}
+	}()
+	Main("g", nil, io.Discard, io.Discard, Game{Params: []string{"level"}, Run: func(*Session) error { return nil }})
+	t.Error("Main returned")
 }
