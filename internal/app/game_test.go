@@ -3,7 +3,9 @@ package app_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -182,79 +184,104 @@ func TestGameRecordsAndVerifies(t *testing.T) {
 	}
 }
 
+// TestMain makes the test binary the arena game when NEBULA_ARENA_GAME is
+// set: the match test runs its server and players as processes of their
+// own, as players on different machines are.
+func TestMain(m *testing.M) {
+	if os.Getenv("NEBULA_ARENA_GAME") == "1" {
+		os.Exit(app.Main("arena", os.Args[1:], os.Stdout, os.Stderr, (&arena{}).game()))
+	}
+	os.Exit(m.Run())
+}
+
+// arenaProc is the arena game running as a child process of a test.
+type arenaProc struct {
+	cmd            *exec.Cmd
+	stdout, stderr syncBuffer
+	done           chan struct{}
+	err            error
+}
+
+// startArena starts the arena game with args; it is killed when the test
+// ends.
+func startArena(t *testing.T, args ...string) *arenaProc {
+	t.Helper()
+	p := &arenaProc{done: make(chan struct{})}
+	p.cmd = exec.Command(os.Args[0], args...)
+	p.cmd.Env = append(os.Environ(), "NEBULA_ARENA_GAME=1")
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// wait waits for the process to end (failing the test after timeout) and
+// returns its stdout, stderr and exit error.
+func (p *arenaProc) wait(t *testing.T, name string, timeout time.Duration) (string, string, error) {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(timeout):
+		t.Fatalf("%s did not end within %v\nstdout:\n%s\nstderr:\n%s", name, timeout, p.stdout.String(), p.stderr.String())
+	}
+	return p.stdout.String(), p.stderr.String(), p.err
+}
+
 // A game that only sets Networked serves a two-player match on loopback
-// (-serve) and its clients join it (-connect): all three end at the
-// match's last tick with the same state hash; the clients took -arena from
-// the server, and the server's recording verifies.
+// (-serve) and its clients join it (-connect), each a process of its own:
+// all three end at the match's last tick with the same state hash; the
+// clients took -arena from the server (the one given another warns), and
+// the server's recording verifies.
 func TestGamePlaysATwoPlayerMatch(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "match.rep")
-	type result struct {
-		code     int
-		out, err string
-	}
-	var srvOut, srvErr syncBuffer
-	srvDone := make(chan result, 1)
-	go func() {
-		code := app.Main("arena", []string{"-serve", "127.0.0.1:0", "-players", "2", "-ticks", "300", "-arena", "3", "-record", rec, "-print-hash", "-log-level", "warn"}, &srvOut, &srvErr, (&arena{}).game())
-		srvDone <- result{code, srvOut.String(), srvErr.String()}
-	}()
+	srv := startArena(t, "-serve", "127.0.0.1:0", "-players", "2", "-ticks", "300", "-arena", "3", "-record", rec, "-print-hash", "-log-level", "warn")
 	var addr string
 	for deadline := time.Now().Add(30 * time.Second); addr == ""; {
-		if m := regexp.MustCompile(`listening on (\S+)\n`).FindStringSubmatch(srvOut.String()); m != nil {
+		if m := regexp.MustCompile(`listening on (\S+)\n`).FindStringSubmatch(srv.stdout.String()); m != nil {
 			addr = m[1]
 			break
 		}
 		select {
-		case r := <-srvDone:
-			t.Fatalf("the server ended before listening: status %d: %s", r.code, r.err)
+		case <-srv.done:
+			t.Fatalf("the server ended before listening: %v: %s", srv.err, srv.stderr.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the server did not listen within 30 s")
 		}
 	}
-	clients := make(chan result, 2)
-	for i := range 2 {
-		args := []string{"-connect", addr, "-headless", "-print-hash", "-log-level", "warn"}
-		if i == 1 {
-			args = append(args, "-arena", "7") // ignored, with a warning: the server's counts
+	clients := []*arenaProc{
+		startArena(t, "-connect", addr, "-headless", "-print-hash", "-log-level", "warn"),
+		startArena(t, "-connect", addr, "-headless", "-print-hash", "-log-level", "warn", "-arena", "7"), // ignored, with a warning: the server's counts
+	}
+	out, errs, err := srv.wait(t, "the server", 120*time.Second)
+	if err != nil {
+		t.Fatalf("server: %v\n%s\n%s", err, out, errs)
+	}
+	want := hashLine.FindString(out)
+	if !strings.HasPrefix(want, "state-hash 300 ") || !strings.Contains(out, "2 players") {
+		t.Fatalf("server printed %q, want a 2-player report and a state-hash line at tick 300", out)
+	}
+	for i, c := range clients {
+		out, errs, err := c.wait(t, fmt.Sprintf("player %d", i), 30*time.Second)
+		if got := hashLine.FindString(out); err != nil || got != want {
+			t.Errorf("player %d: %v, hash %q, want %q\n%s", i, err, got, want, errs)
 		}
-		go func() {
-			code, out, errs := play(args...)
-			clients <- result{code, out, errs}
-		}()
-	}
-	var srv result
-	select {
-	case srv = <-srvDone:
-	case <-time.After(90 * time.Second):
-		t.Fatalf("the match did not end within 90 s; server stdout:\n%s\nstderr:\n%s", srvOut.String(), srvErr.String())
-	}
-	if srv.code != 0 {
-		t.Fatalf("server: status %d\n%s\n%s", srv.code, srv.out, srv.err)
-	}
-	want := hashLine.FindString(srv.out)
-	if !strings.HasPrefix(want, "state-hash 300 ") || !strings.Contains(srv.out, "2 players") {
-		t.Fatalf("server printed %q, want a 2-player report and a state-hash line at tick 300", srv.out)
-	}
-	warned := 0
-	for range 2 {
-		var c result
-		select {
-		case c = <-clients:
-		case <-time.After(30 * time.Second):
-			t.Fatal("a client did not end within 30 s of the server")
+		warned := strings.Contains(errs, `ignored: the game's parameters are the server's`) && strings.Contains(errs, "flag=-arena")
+		if warned != (i == 1) {
+			t.Errorf("player %d warned that its -arena was ignored: %v, want %v\n%s", i, warned, i == 1, errs)
 		}
-		if got := hashLine.FindString(c.out); c.code != 0 || got != want {
-			t.Errorf("client: status %d, hash %q, want %q\n%s", c.code, got, want, c.err)
-		}
-		if strings.Contains(c.err, `ignored: the game's parameters are the server's`) && strings.Contains(c.err, "flag=-arena") {
-			warned++
-		}
-	}
-	if warned != 1 {
-		t.Errorf("%d clients warned that their -arena was ignored, want 1", warned)
 	}
 	code, out, errs := play("-replay", rec, "-headless", "-verify", "-print-hash", "-log-level", "error")
 	if code != 0 || out != "replay ok 300\n"+want {
