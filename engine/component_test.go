@@ -767,7 +767,7 @@ func fuzzScene(t testing.TB) *compGame {
 		return binary.LittleEndian.AppendUint32(nil, uint32(len(in)))
 	}, func(c *FixedContext, in, out []byte) {
 		if ent, ok := c.World.EntityAt(len(out) % c.World.Slots()); ok {
-			c.World.SetVelocity(ent, mgl32.Vec3{float32(len(in)), 0, 1}, mgl32.Vec3{})
+			c.World.SetDrawVelocity(ent, mgl32.Vec3{float32(len(in)), 0, 1}, mgl32.Vec3{})
 		}
 	})
 	for i := range 4 {
@@ -869,9 +869,9 @@ func (g *compGame) system(c *FixedContext) {
 	var top []mgl32.Vec3
 	for e, v := range g.health.All() {
 		if v < 20 {
-			lin, ang := w.Velocity(e)
+			lin, ang := w.DrawVelocity(e)
 			lin[1] = float32(v) * 0.05
-			w.SetVelocity(e, lin, ang)
+			w.SetDrawVelocity(e, lin, ang)
 		}
 		if v > 100 && len(top) < 3 {
 			top = append(top, w.Transform(e).Pos)

@@ -47,7 +47,7 @@
 // # What a game uses
 //
 // A game needs New and DefaultConfig, the AddFixed, AddUpdate and AddRender
-// schedules, World's Spawn, Despawn, SetTransform, SetVelocity and
+// schedules, World's Spawn, Despawn, SetTransform, SetDrawVelocity and
 // Teleport, the InputSnapshot in FixedContext.Input, and a runner:
 // RunHeadless here, desktop.New for a window. The package Example is a
 // complete minimal game; ExampleEngine_Frame shows the loop and

@@ -21,7 +21,7 @@ func dumpWorld(t testing.TB) *hashWorld {
 	h := buildHashWorld(t)
 	w := h.e.World
 	w.BeginTick(5)
-	w.SetVelocity(h.ents[1], mgl32.Vec3{1, -2, 0.5}, mgl32.Vec3{0, 0, 3})
+	w.SetDrawVelocity(h.ents[1], mgl32.Vec3{1, -2, 0.5}, mgl32.Vec3{0, 0, 3})
 	w.SetColor(h.ents[2], [4]uint8{10, 20, 30, 40})
 	w.cur.Pos[2][1] = math.Float32frombits(0x7fc00000)
 	w.players.startTick(nil)
@@ -355,7 +355,7 @@ func BenchmarkWriteDump(b *testing.B) {
 	NewResource(w, "score", int64(1000))
 	for i := range 1000 {
 		e := w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0.5, -1}), Interpolate)
-		w.SetVelocity(e, mgl32.Vec3{1, 2, 3}, mgl32.Vec3{0, 0.25, 0})
+		w.SetDrawVelocity(e, mgl32.Vec3{1, 2, 3}, mgl32.Vec3{0, 0.25, 0})
 		hp.Set(e, int32(i))
 		if i%2 == 0 {
 			pad.Set(e, padStruct{A: 1, B: uint32(i), C: 3})

@@ -293,6 +293,13 @@ func (e *Engine) SetInputScript(script func(tick uint64, due time.Duration, in *
 	e.inputScript = script
 }
 
+// InputScript returns the script SetInputScript installed, or nil: a
+// runner that feeds the input another way (a networked client) takes it
+// from there.
+func (e *Engine) InputScript() func(tick uint64, due time.Duration, in *Input) {
+	return e.inputScript
+}
+
 // StopAfter pauses the loop at the end of tick n (0 = never), so that no
 // later tick runs; a headless run to n ticks ends with the world at exactly
 // tick n whatever the display rate. n is a world tick number (World.Tick),

@@ -22,7 +22,7 @@ func newTestEngine(t *testing.T) *Engine {
 	}
 	for i := range 100 {
 		id := e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
-		e.World.SetVelocity(id, mgl32.Vec3{float32(i), 1, 0}, mgl32.Vec3{0, 1, 0})
+		e.World.SetDrawVelocity(id, mgl32.Vec3{float32(i), 1, 0}, mgl32.Vec3{0, 1, 0})
 	}
 	e.AddFixed("move", func(c *FixedContext) {})
 	e.AddUpdate("camera", func(c *FrameContext) {})

@@ -21,7 +21,7 @@ func ExampleWorld_WriteDump() {
 	spark := w.Spawn(engine.NewTransform(mgl32.Vec3{0, 1, 0}), engine.NoInterpolation)
 
 	w.BeginTick(1)
-	w.SetVelocity(ball, mgl32.Vec3{3, 0, 0}, mgl32.Vec3{})
+	w.SetDrawVelocity(ball, mgl32.Vec3{3, 0, 0}, mgl32.Vec3{})
 	w.SetColor(ball, [4]uint8{255, 128, 0, 255})
 	bounces.Set(ball, 2)
 	score.Set(40)

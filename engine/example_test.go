@@ -35,7 +35,7 @@ func Example() {
 		t := c.World.Transform(cube)
 		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, never fused
 		c.World.SetTransform(cube, t)
-		c.World.SetVelocity(cube, v, mgl32.Vec3{})
+		c.World.SetDrawVelocity(cube, v, mgl32.Vec3{})
 	})
 
 	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
@@ -76,12 +76,12 @@ func Example_gravity() {
 	ball := e.World.Spawn(engine.NewTransform(mgl32.Vec3{0, 10, 0}), engine.Interpolate)
 
 	e.AddFixed("gravity", func(c *engine.FixedContext) {
-		v, _ := c.World.Velocity(ball)
+		v, _ := c.World.DrawVelocity(ball)
 		v[1] = detmath.MulAdd(-9.81, c.DT, v[1]) // rounded, never fused
 		t := c.World.Transform(ball)
 		t.Pos = detmath.AddScaled(t.Pos, v, c.DT)
 		c.World.SetTransform(ball, t)
-		c.World.SetVelocity(ball, v, mgl32.Vec3{})
+		c.World.SetDrawVelocity(ball, v, mgl32.Vec3{})
 	})
 
 	res, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 60})

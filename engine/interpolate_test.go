@@ -126,7 +126,7 @@ func TestInterpolateBetweenTicks(t *testing.T) {
 			t.Run(mode.String()+"/"+tt.name, func(t *testing.T) {
 				w := NewWorld(1)
 				e := w.Spawn(from, mode)
-				w.SetVelocity(e, vel, mgl32.Vec3{})
+				w.SetDrawVelocity(e, vel, mgl32.Vec3{})
 				w.BeginTick(1)
 				w.SetTransform(e, to)
 				var buf RenderBuffer
@@ -409,12 +409,12 @@ func TestHermite(t *testing.T) {
 	w := NewWorld(1)
 	h := w.Spawn(NewTransform(p0), Hermite)
 	l := w.Spawn(NewTransform(p0), Interpolate)
-	w.SetVelocity(h, v0, mgl32.Vec3{})
-	w.SetVelocity(l, v0, mgl32.Vec3{})
+	w.SetDrawVelocity(h, v0, mgl32.Vec3{})
+	w.SetDrawVelocity(l, v0, mgl32.Vec3{})
 	w.BeginTick(1)
 	for _, e := range []Entity{h, l} {
 		w.SetTransform(e, NewTransform(p1))
-		w.SetVelocity(e, v1, mgl32.Vec3{})
+		w.SetDrawVelocity(e, v1, mgl32.Vec3{})
 	}
 
 	var buf RenderBuffer
@@ -489,7 +489,7 @@ func TestDisabledInterpolationDrawsTheCurrentState(t *testing.T) {
 	}
 	w.SetTransform(a, want[0])
 	w.SetTransform(b, want[1])
-	w.SetVelocity(b, mgl32.Vec3{9, 9, 9}, mgl32.Vec3{})
+	w.SetDrawVelocity(b, mgl32.Vec3{9, 9, 9}, mgl32.Vec3{})
 	w.Teleport(c, want[2])
 
 	cfg := DefaultInterpolationConfig()
@@ -532,7 +532,7 @@ func steadyWorld(n int) *World {
 		}
 		tr.Rot = rotZ(turn)
 		w.SetTransform(e, tr)
-		w.SetVelocity(e, mgl32.Vec3{6, 0, 0}, mgl32.Vec3{})
+		w.SetDrawVelocity(e, mgl32.Vec3{6, 0, 0}, mgl32.Vec3{})
 	}
 	w.Teleport(es[1], NewTransform(mgl32.Vec3{1, 1, 1}))
 	w.Despawn(es[2])

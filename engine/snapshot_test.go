@@ -24,7 +24,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 	w := e.World
 	for i := range 64 {
 		id := w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
-		w.SetVelocity(id, mgl32.Vec3{w.RNG().Range(-1, 1), 1, 0}, mgl32.Vec3{0, 1, 0})
+		w.SetDrawVelocity(id, mgl32.Vec3{w.RNG().Range(-1, 1), 1, 0}, mgl32.Vec3{0, 1, 0})
 	}
 	kind := e.Jobs.Register("nudge", func(in []byte, live bool) []byte {
 		r := NewRNG(binary.LittleEndian.Uint64(in))
@@ -35,7 +35,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 	}, func(c *FixedContext, in, out []byte) {
 		v := binary.LittleEndian.Uint32(out)
 		if id, ok := c.World.EntityAt(int(v % uint32(c.World.Slots()))); ok {
-			c.World.SetVelocity(id, mgl32.Vec3{float32(v%7) - 3, 0, 1}, mgl32.Vec3{})
+			c.World.SetDrawVelocity(id, mgl32.Vec3{float32(v%7) - 3, 0, 1}, mgl32.Vec3{})
 		}
 	})
 	e.AddFixed("move", func(c *FixedContext) {

@@ -49,7 +49,7 @@ func benchStateWorld(w *World, n int) benchComps {
 			Rot:   mgl32.QuatRotate(rng.Range(0, 2*math.Pi), axis),
 			Scale: mgl32.Vec3{s, s, s},
 		}, DrawMode(rng.Intn(3)))
-		w.SetVelocity(id,
+		w.SetDrawVelocity(id,
 			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-6, 6), rng.Range(-6, 6)},
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(id, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})

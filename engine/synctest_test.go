@@ -33,7 +33,7 @@ func newSyncGame(t testing.TB, leakFrom uint64) *syncGame {
 	w := e.World
 	for i := range 20 {
 		b := w.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Hermite)
-		w.SetVelocity(b, mgl32.Vec3{1, float32(i % 3), 0}, mgl32.Vec3{})
+		w.SetDrawVelocity(b, mgl32.Vec3{1, float32(i % 3), 0}, mgl32.Vec3{})
 	}
 	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
 		switch tick % 30 {

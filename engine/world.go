@@ -255,16 +255,27 @@ func (w *World) Teleport(e Entity, t Transform) {
 	}
 }
 
-// Velocity returns e's linear and angular velocity.
-func (w *World) Velocity(e Entity) (linear, angular mgl32.Vec3) {
+// DrawVelocity returns the linear and angular velocity SetDrawVelocity
+// last gave e.
+func (w *World) DrawVelocity(e Entity) (linear, angular mgl32.Vec3) {
 	if !w.Alive(e) {
 		return mgl32.Vec3{}, mgl32.Vec3{}
 	}
 	return w.cur.Vel[e.index], w.cur.AngVel[e.index]
 }
 
-// SetVelocity sets e's linear and angular velocity.
-func (w *World) SetVelocity(e Entity, linear, angular mgl32.Vec3) {
+// SetDrawVelocity sets the velocity that drawing between ticks uses, in
+// units per second: an entity drawn with Hermite (its DrawMode) is drawn on
+// the curve that leaves its previous tick's position with its previous
+// draw velocity and reaches its current position with its current one.
+// Nothing moves e by it: the game's fixed systems move e with SetTransform,
+// and give here the velocity they moved it at, so that what is drawn
+// between ticks follows the simulated path. The angular velocity (radians
+// per second about each axis) is kept beside it for the game; drawing does
+// not use it. Both are simulated state all the same (snapshotted, hashed,
+// replayed and rolled back), so a fixed system may read them back with
+// DrawVelocity as its own record of e's motion.
+func (w *World) SetDrawVelocity(e Entity, linear, angular mgl32.Vec3) {
 	if w.Alive(e) {
 		w.cur.Vel[e.index], w.cur.AngVel[e.index] = linear, angular
 	}

@@ -26,12 +26,12 @@ func TestStaleEntityNeverReachesANewOne(t *testing.T) {
 		t.Error("stale id is alive")
 	}
 	w.SetTransform(a, NewTransform(mgl32.Vec3{-1, -1, -1}))
-	w.SetVelocity(a, mgl32.Vec3{5, 5, 5}, mgl32.Vec3{})
+	w.SetDrawVelocity(a, mgl32.Vec3{5, 5, 5}, mgl32.Vec3{})
 	w.Teleport(a, NewTransform(mgl32.Vec3{-2, -2, -2}))
 	if got := w.Transform(b).Pos; got != (mgl32.Vec3{9, 9, 9}) {
 		t.Errorf("writes through a stale id reached the new entity: %v", got)
 	}
-	if lin, _ := w.Velocity(b); lin != (mgl32.Vec3{}) {
+	if lin, _ := w.DrawVelocity(b); lin != (mgl32.Vec3{}) {
 		t.Errorf("stale velocity write reached the new entity: %v", lin)
 	}
 	if (w.Transform(a) != Transform{}) {

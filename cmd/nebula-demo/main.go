@@ -33,17 +33,12 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
-	"github.com/sirupsen/logrus"
-
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
-	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 )
@@ -93,35 +88,24 @@ func (f *flags) check(opts *cli.Options) error {
 
 // run is the whole program; it returns the exit status: 0 success, 2 bad
 // usage, 1 any other failure (reported in one line on stderr). The common
-// flags, logging, profiling and the -stats file are set up by package app,
-// which nebula-minimal shares; the demo adds its own flags and records.
+// flags, logging, profiling, the -stats file, recording and replay, and
+// the multiplayer server and client are package app's, which nebula-minimal
+// shares; the demo adds its own flags, two of which its recordings and
+// matches carry.
 func run(args []string, stdout, stderr io.Writer) int {
 	f := &flags{}
 	return app.Main(program, args, stdout, stderr, app.Game{
 		Flags:     f.register,
 		Check:     f.check,
-		Records:   true, // record.go handles -record, -replay and the rest
-		Networked: true, // net.go handles -serve, -connect and -spectate
+		Scene:     scene.ID,
+		Params:    []string{"entities", "panic-at-tick"}, // a replay and every client of a match take them from the recording or the server
+		Records:   true,
+		Networked: true,
 		Run:       func(s *app.Session) error { return runDemo(s, f) },
 	})
 }
 
-func runDemo(s *app.Session, f *flags) (err error) {
-	switch {
-	case s.Opts.Serve != "":
-		return runServer(s, f)
-	case s.Opts.Client():
-		return runClient(s, f)
-	}
-	// A replay takes the tick rate, seed, entity count and injected panic
-	// from its file; a bad file fails here, before any window opens.
-	var rep *replay.Replay
-	if s.Opts.Replay != "" {
-		if rep, err = openReplay(s.Opts, f); err != nil {
-			return err
-		}
-		logReplay(rep, s.Opts.Replay, s.Log)
-	}
+func runDemo(s *app.Session, f *flags) error {
 	opts := s.Opts
 	e, err := engine.New(s.EngineConfig())
 	if err != nil {
@@ -129,65 +113,24 @@ func runDemo(s *app.Session, f *flags) (err error) {
 	}
 	// Headless runs are pure functions of their flags: job results land
 	// at their declared tick. A window is real time: they land when ready,
-	// and the recording remembers where.
-	if !opts.Headless {
+	// and the recording remembers where. (A server applies them
+	// deterministically whatever this says.)
+	if !opts.Headless && s.Net() == nil {
 		e.Jobs.SetMode(engine.JobsLive)
 	}
 	sc := scene.Setup(e, f.entities)
-	sc.PanicAt, sc.NondeterministicFrom = f.panicAtTick, f.nondetAtTick
-
-	s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
-	switch {
-	case rep != nil && opts.Headless:
-		if err := verifyReplay(e, rep, opts, s.Stdout, s.Log); err != nil {
-			return err
-		}
-		s.PrintHash(e)
-		return nil
-	case rep != nil:
-		player, err := replay.NewPlayer(e, rep)
-		var serr *replay.SchemaError
-		if errors.As(err, &serr) {
-			return fmt.Errorf("replay %s: %w", opts.Replay, serr.Err)
-		}
-		if err != nil {
-			return err
-		}
-		err = runWindowed(s, e, sc, &demoSession{player: player})
-		if err == nil {
-			err = player.Err()
-		}
-		var pe *engine.PanicError
-		if errors.As(err, &pe) {
-			return crashError(pe, "", s.Log)
-		}
-		if err == nil {
-			s.Log.WithFields(logrus.Fields{"ticks": player.Ticks(), "hashes": player.Hashes(), "done": player.Done()}).Info("replay played")
-		}
-		return err
-	}
-
-	rec, err := startRecording(e, opts, f)
-	if err != nil {
-		return err
-	}
+	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
-		// function of the flags.
-		e.SetInputScript(scene.Script)
-		err = s.RunHeadless(e)
-	} else {
-		err = runWindowed(s, e, sc, &demoSession{rec: rec})
+		// function of the flags. Each player of a match has its own.
+		e.SetInputScript(scene.PlayerScript(s.Player()))
+		if opts.Serve == "" && !opts.Client() {
+			s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
+		}
+		return s.RunHeadless(e)
 	}
-	crashFile, ferr := rec.finish(e, err, opts.CrashDir)
-	var pe *engine.PanicError
-	if errors.As(err, &pe) {
-		err = crashError(pe, crashFile, s.Log)
+	if s.Net() == nil {
+		s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	}
-	if err == nil {
-		err = ferr
-	} else if ferr != nil {
-		s.Log.WithError(ferr).Error("the recording is incomplete")
-	}
-	return err
+	return runWindowed(s, e, sc)
 }

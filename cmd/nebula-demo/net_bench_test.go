@@ -17,6 +17,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/internal/app"
 )
 
 // The match benchmarks run many headless clients of the demo scene in
@@ -64,7 +65,7 @@ func startBenchServer(b *testing.B, cfg netplay.ServerConfig, entities int, over
 		b.Fatal(err)
 	}
 	scene.Setup(e, entities)
-	params, err := scene.Params{Seed: engine.DefaultConfig().Seed, Entities: entities}.MarshalBinary()
+	params, err := app.Params{"seed": fmt.Sprint(engine.DefaultConfig().Seed), "entities": fmt.Sprint(entities), "panic-at-tick": "0"}.MarshalBinary()
 	if err != nil {
 		b.Fatal(err)
 	}

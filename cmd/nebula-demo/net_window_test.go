@@ -16,6 +16,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/replay"
+	"github.com/nebulaengine/nebula/internal/app"
 )
 
 // Two windowed clients under a private X server, each driven by xdotool
@@ -205,8 +206,18 @@ func watchRecording(t *testing.T, path string) map[engine.PlayerID]*playerSeen {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := scene.Setup(e, h.Entities)
-	sc.PanicAt = h.PanicAtTick
+	p, err := app.ParseParams(h.Params)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	entities, err := strconv.Atoi(p["entities"])
+	if err != nil {
+		t.Fatalf("%s: the entity count: %v", path, err)
+	}
+	sc := scene.Setup(e, entities)
+	if sc.PanicAt, err = strconv.ParseUint(p["panic-at-tick"], 10, 64); err != nil {
+		t.Fatalf("%s: the panic tick: %v", path, err)
+	}
 	seen := map[engine.PlayerID]*playerSeen{}
 	arrows := []engine.Key{engine.KeyArrowLeft, engine.KeyArrowRight, engine.KeyArrowUp, engine.KeyArrowDown}
 	// Added after the scene's systems, it sees each tick's inputs and the

@@ -67,11 +67,18 @@ func rewriteHeader(t *testing.T, data []byte, edit func(fields []byte) []byte) [
 	return append(out, data[14+n+4:]...)
 }
 
-// editSchema rewrites the schema at the end of a header's fields (after
-// the 38 fixed bytes and the scene).
+// schemaAt returns where the schema starts in a header's fields: after
+// the 18 fixed bytes, the scene and the game's parameters.
+func schemaAt(fields []byte) int {
+	at := 18 + int(fields[17])
+	n, k := binary.Uvarint(fields[at:])
+	return at + k + int(n)
+}
+
+// editSchema rewrites the schema at the end of a header's fields.
 func editSchema(t *testing.T, fields []byte, edit func(engine.Schema) engine.Schema) []byte {
 	t.Helper()
-	at := 38 + int(fields[37])
+	at := schemaAt(fields)
 	s, _, err := engine.ParseSchema(fields[at:])
 	if err != nil {
 		t.Fatal(err)
@@ -103,9 +110,11 @@ func TestBadReplayFiles(t *testing.T) {
 	version2 := bytes.Clone(good)
 	binary.LittleEndian.PutUint16(version2[8:], 2)
 	otherScene := rewriteHeader(t, good, func(f []byte) []byte {
-		schema := bytes.Clone(f[38+int(f[37]):])
-		return append(append(f[:37], byte(len("other-game"))), append([]byte("other-game"), schema...)...)
+		rest := bytes.Clone(f[18+int(f[17]):]) // the parameters and the schema
+		return append(append(f[:17], byte(len("other-game"))), append([]byte("other-game"), rest...)...)
 	})
+	version3 := bytes.Clone(good)
+	binary.LittleEndian.PutUint16(version3[8:], 3)
 	otherType := rewriteHeader(t, good, func(f []byte) []byte {
 		return editSchema(t, f, func(s engine.Schema) engine.Schema {
 			s[0].Type = "float32"
@@ -128,9 +137,10 @@ func TestBadReplayFiles(t *testing.T) {
 		{"empty", nil, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: truncated: the file ends after 0 of 8 bytes$`},
 		{"flipped byte", flip, nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk CRC: checksum mismatch: stored [0-9a-f]{8}, computed [0-9a-f]{8} over bytes \d+ to \d+$`},
 		{"wrong magic", magic, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: not a Nebula replay: magic "NOTNEBUL", want "NEBREPLY"$`},
-		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 4 is newer than this build reads \(3\); replay it with a newer nebula$`},
-		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads version 3 only$`},
-		{"version 2", version2, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2, written by an older build of Nebula \(before players\); this build reads version 3 only$`},
+		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 5 is newer than this build reads \(4\); replay it with a newer nebula$`},
+		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads version 4 only$`},
+		{"version 2", version2, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2, written by an older build of Nebula \(before players\); this build reads version 4 only$`},
+		{"version 3", version3, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 3, written by an older build of Nebula \(before game parameters\); this build reads version 4 only$`},
 		{"other component type", otherType, nil, `^nebula-demo: replay \S+: recorded with component "bounces" float32, this program has "bounces" uint32 \(entry 1 of the schema\)$`},
 		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 7 components and resources, the recording 8\)$`},
 		{"other scene", otherScene, nil, `^nebula-demo: replay \S+: header field scene: recorded with scene "other-game", this program plays "nebula-demo/cubes"$`},

@@ -13,8 +13,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
-	"github.com/nebulaengine/nebula/engine/netplay"
-	"github.com/nebulaengine/nebula/engine/replay"
+	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/timing"
@@ -34,66 +33,51 @@ type windowDemo struct {
 	e        *engine.Engine
 	sc       *scene.Scene
 	r        *desktop.Runner
+	s        *app.Session // its Restore notes F9 in the recording; Replaying and Net turn keys off
 	log      logrus.FieldLogger
 	vsync    bool
 	normRate int // the tick rate T returns to
 	title    []byte
 	lastT    time.Duration
 	shots    int
-	sess     *demoSession
+	snap     []byte // the F5 snapshot
+	snapAt   uint64
 }
 
-// demoSession is what the windowed demo records or replays: a recording
-// (and the F5 snapshot), or a replay being played.
-type demoSession struct {
-	net    *netplay.Client // a networked client's session
-	trace  *inputTrace     // with net, at -log-level debug: its own input followed to the screen
-	rec    *recording
-	player *replay.Player
-	snap   []byte // the F5 snapshot
-	snapAt uint64
-}
-
-func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, sess *demoSession) error {
-	d := &windowDemo{e: e, sc: sc, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), sess: sess}
+// runWindowed runs the demo in a window: package app records the run,
+// plays a replay back, or plays a networked match, whichever the flags
+// ask for.
+func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene) error {
+	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128)}
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Camera = camera
 	cfg.Overlay = true
 	cfg.OverlayText = d.overlayText
-	if sess.net != nil {
-		cfg.Input = sess.net.LocalInput()
-	}
-	if tr := sess.trace; tr != nil {
-		cfg.Input = tr // which passes the events on to the client's
-		cfg.OnFrame = func(timing.Stats) { tr.frameDone() }
+	var trace *inputTrace // a player's own input followed to the screen, at -log-level debug
+	if c := s.Net(); c != nil && s.Player() != wire.NoPlayer && s.Log.IsLevelEnabled(logrus.DebugLevel) {
+		trace = newInputTrace(c, e, sc, s.Log)
+		cfg.Input = trace // which passes the events on to the client's
+		cfg.OnFrame = func(timing.Stats) { trace.frameDone() }
 	}
 	draw := &sceneDrawer{}
 	cfg.Drawer = draw
-	return s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
+	err := s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
 		d.r = r
 		if err := draw.setup(r, sc); err != nil {
 			return err
 		}
 		r.SetOnKey(d.key)
-		if c := sess.net; c != nil {
-			e.AddUpdate("match-end", watchMatch(c, r))
-		}
-		if tr := sess.trace; tr != nil {
-			tr.install()
-		}
-		if p := sess.player; p != nil {
-			// The window closes when the replay ends or stops agreeing
-			// with its recording.
-			e.AddUpdate("replay-end", func(*engine.FrameContext) {
-				if p.Done() || p.Err() != nil {
-					r.Quit()
-				}
-			})
+		if trace != nil {
+			trace.install()
 		}
 		e.AddUpdate("clear-pulse", d.pulse)
 		e.AddUpdate("title", d.updateTitle)
 		return nil
 	})
+	if trace != nil {
+		trace.finish()
+	}
+	return err
 }
 
 // pulse sets the clear colour from the tick counter: one slow breath
@@ -204,7 +188,7 @@ func (d *windowDemo) setTickRate(hz int, remember bool) {
 	if netKeyOff(d, "changing the tick rate") {
 		return
 	}
-	if d.sess.player != nil {
+	if d.s.Replaying() {
 		// A replay ticks at the recording's rates, or it diverges.
 		d.log.Info("the tick rate is the recording's during a replay")
 		return
@@ -224,12 +208,12 @@ func (d *windowDemo) saveSnapshot() {
 	if netKeyOff(d, "saving a snapshot") {
 		return
 	}
-	if d.sess.player != nil {
+	if d.s.Replaying() {
 		d.log.Info("snapshots are off during a replay")
 		return
 	}
-	d.sess.snap, d.sess.snapAt = d.e.Snapshot(), d.e.World.Tick()
-	d.log.WithFields(logrus.Fields{"tick": d.sess.snapAt, "bytes": len(d.sess.snap)}).Info("snapshot saved")
+	d.snap, d.snapAt = d.e.Snapshot(), d.e.World.Tick()
+	d.log.WithFields(logrus.Fields{"tick": d.snapAt, "bytes": len(d.snap)}).Info("snapshot saved")
 }
 
 // loadSnapshot restores the F5 snapshot (F9); the recording notes it, so
@@ -239,20 +223,17 @@ func (d *windowDemo) loadSnapshot() {
 		return
 	}
 	switch {
-	case d.sess.player != nil:
+	case d.s.Replaying():
 		d.log.Info("snapshots are off during a replay")
 		return
-	case d.sess.snap == nil:
+	case d.snap == nil:
 		d.log.Info("no snapshot to load: save one with F5")
 		return
 	}
-	from, before := d.e.World.Tick(), d.e.World.Hash()
-	if err := d.e.Restore(d.sess.snap); err != nil {
+	from := d.e.World.Tick()
+	if err := d.s.Restore(d.e, d.snap); err != nil {
 		d.log.WithError(err).Error("snapshot not loaded")
 		return
 	}
-	if d.sess.rec != nil {
-		d.sess.rec.rec.Restored(d.sess.snap, d.e.World, before)
-	}
-	d.log.WithFields(logrus.Fields{"tick": d.sess.snapAt, "from_tick": from}).Info("snapshot loaded")
+	d.log.WithFields(logrus.Fields{"tick": d.snapAt, "from_tick": from}).Info("snapshot loaded")
 }

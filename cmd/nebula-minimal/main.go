@@ -1,16 +1,8 @@
 // Command nebula-minimal is the smallest complete game on Nebula: one cube
 // that the arrow keys move, simulated in a FixedUpdate system and drawn
-// interpolated between ticks by the windowed runner. Esc quits. It takes the
-// common flags of Nebula's programs (nebula-minimal -h): -power low,
-// -headless, -stats, -cpuprofile and the rest. It has none of its own and
-// does not record, so the demo's -entities and -record are unknown here;
-// a game adds its own flags with app.Game.Flags.
-//
-// To start a game of your own, copy this file: simulation goes in
-// FixedUpdate systems and keeps the determinism rules (docs/loop.md), the
-// game's own state (here the distance travelled, shown in the title) lives
-// in the world as components and resources; cameras, UI and effects go in
-// Update systems.
+// interpolated between ticks by the windowed runner; Esc quits. It takes the
+// common flags of Nebula's programs (nebula-minimal -h) and has none of its
+// own. Copy it to start a game of your own (README.md, "Start your own game").
 package main
 
 import (
@@ -67,7 +59,7 @@ func game(s *app.Session) error {
 		t := c.World.Transform(cube)
 		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, rounded the same on every build
 		c.World.SetTransform(cube, t)
-		c.World.SetVelocity(cube, v, mgl32.Vec3{})
+		c.World.SetDrawVelocity(cube, v, mgl32.Vec3{})
 		// |v|*dt, each product rounded on its own (no fused multiply-add).
 		step := float32(math.Sqrt(float64(float32(v[0]*v[0]) + float32(v[1]*v[1]))))
 		*distance.Ptr() += float32(step * c.DT)

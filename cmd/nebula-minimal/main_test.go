@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -255,4 +257,40 @@ func greenCentroid(img *image.RGBA) ([2]float64, int) {
 		return [2]float64{}, 0
 	}
 	return [2]float64{sx / float64(n), sy / float64(n)}, n
+}
+
+// README.md and docs/api.md say how long this game is ("in about N
+// lines"): the claim holds within 5 lines of main.go's count. It is a claim
+// about Nebula's own module: in a game made from it (scripts/newgame.sh),
+// whose main.go grows as it likes, the test has nothing to check.
+func TestLengthClaim(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Split, so that newgame.sh's rewrite of import paths leaves it alone.
+	if !strings.HasPrefix(string(gomod), "module github.com/nebulaengine/"+"nebula\n") {
+		t.Skip("not Nebula's own module: a game's copy of this program")
+	}
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(src), "\n")
+	claim := regexp.MustCompile(`in about (\d+) lines`)
+	for _, doc := range []string{"../../README.md", "../../docs/api.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := claim.FindSubmatch(text)
+		if m == nil {
+			t.Errorf("%s does not say how long nebula-minimal is (\"in about N lines\")", doc)
+			continue
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		if d := lines - n; d < -5 || d > 5 {
+			t.Errorf("%s says nebula-minimal is about %d lines; main.go has %d: change the number, or the game", doc, n, lines)
+		}
+	}
 }

@@ -14,7 +14,7 @@
 //	r, err := replay.Open(data) // checks the whole file first
 //	res, err := replay.Verify(e, r)
 //
-// # Format (version 3)
+// # Format (version 4)
 //
 // All integers are little-endian; "uvarint" is encoding/binary's unsigned
 // varint. A file is a header followed by chunks, the last of which is the
@@ -23,16 +23,15 @@
 // Header:
 //
 //	offset 0   magic        8 bytes  "NEBREPLY"
-//	offset 8   version      uint16   3 (another version is refused, not guessed at)
-//	offset 10  length       uint32   bytes of header fields that follow (40..40+64+MaxSchema)
+//	offset 8   version      uint16   4 (another version is refused, not guessed at)
+//	offset 10  length       uint32   bytes of header fields that follow (21..21+64+2+MaxParams+MaxSchema)
 //	offset 14  tick rate    uint32   Hz of the first tick
 //	offset 18  seed         uint64   world RNG seed
-//	offset 26  entities     uint32   the scene's entity count
-//	offset 30  hash every   uint32   a state hash is stored every this many ticks (>= 1)
-//	offset 34  scene flags  uint64   scene-defined
-//	offset 42  panic at     uint64   debug: tick of an injected panic (0 = none)
-//	offset 50  job mode     uint8    how the recorded run applied job results (engine.JobMode)
-//	offset 51  scene        uint8 length + that many bytes: the scene's identifier (<= 64)
+//	offset 26  hash every   uint32   a state hash is stored every this many ticks (>= 1)
+//	offset 30  job mode     uint8    how the recorded run applied job results (engine.JobMode)
+//	offset 31  scene        uint8 length + that many bytes: the scene's identifier (<= 64)
+//	then       params       uvarint length (<= MaxParams) + that many bytes: the game's
+//	                        own parameters, opaque to the format (Header.Params)
 //	then       schema       the world's components and resources (engine.AppendSchema):
 //	                        uint16 count, then per entry kind uint8, name and type as
 //	                        uint8 length + bytes, size int32 (-1: variable), shape uint64

@@ -15,7 +15,7 @@ func newGame() *engine.Engine {
 	e, _ := engine.New(engine.DefaultConfig())
 	for i := range 10 {
 		id := e.World.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
-		e.World.SetVelocity(id, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
+		e.World.SetDrawVelocity(id, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
 	}
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
@@ -31,7 +31,7 @@ func newGame() *engine.Engine {
 func Example() {
 	e := newGame()
 	var file bytes.Buffer
-	rec, err := replay.NewRecorder(&file, replay.Header{Scene: "example", TickRate: 60, Seed: 1, Entities: 10, HashEvery: replay.DefaultHashEvery})
+	rec, err := replay.NewRecorder(&file, replay.Header{Scene: "example", TickRate: 60, Seed: 1, HashEvery: replay.DefaultHashEvery})
 	if err != nil {
 		panic(err)
 	}

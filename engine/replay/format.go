@@ -16,10 +16,14 @@ const (
 	// Version is the format version written and read. Version 2 added
 	// the schema of the world's components and resources to the header
 	// (and the header's length became a uint32); version 3 the players:
-	// per tick, who joined and left, and every player's input.
-	Version = 3
+	// per tick, who joined and left, and every player's input; version 4
+	// the game's own parameters (Header.Params) in place of the demo's
+	// entity count, scene flags and injected panic.
+	Version = 4
 
 	MaxScene = 64
+	// MaxParams caps the bytes of a game's own parameters in a header.
+	MaxParams = 4096
 	// MaxSchema caps the bytes of the schema in a header: MaxColumns
 	// entries of the longest name and type.
 	MaxSchema        = 2 + engine.MaxColumns*(1+1+engine.MaxColumnName+1+255+4+8)
@@ -49,9 +53,13 @@ const (
 	opHash    = 0x40
 	opAll     = opRestore | opRate | opPlayers | opInput | opInputs | opJobs | opHash
 
-	headerFixed = 14 // magic, version, length
-	fieldsMin   = 4 + 8 + 4 + 4 + 8 + 8 + 1 + 1
-	chunkFrame  = 1 + 4 + 4 // type, length, CRC
+	headerFixed = 14                // magic, version, length
+	fieldsMin   = 4 + 8 + 4 + 1 + 1 // tick rate, seed, hash every, job mode, scene length
+	chunkFrame  = 1 + 4 + 4         // type, length, CRC
+	// headerMin and headerMax bound the header's fields: no scene, no
+	// parameters and an empty schema; and every field at its largest.
+	headerMin = fieldsMin + 1 + 2
+	headerMax = fieldsMin + MaxScene + 2 + MaxParams + MaxSchema
 )
 
 // Header is what a replay needs besides the ticks: the scene and how it
@@ -63,17 +71,18 @@ type Header struct {
 	// TickRate is the tick rate of the first tick, in Hz.
 	TickRate int
 	Seed     uint64 // the world's RNG seed
-	Entities int    // the scene's entity count
 	// HashEvery: the state hash is stored at every tick that is a multiple
 	// of it.
 	HashEvery int
 	// Scene identifies the scene (at most MaxScene bytes); a replay of
 	// another scene is refused.
-	Scene      string
-	SceneFlags uint64 // the scene's own options, opaque to the format
-	// PanicAtTick is the tick at which a debug panic was injected (0 =
-	// none): the replay injects it too.
-	PanicAtTick uint64
+	Scene string
+	// Params are the game's own parameters, the options its simulation
+	// was set up with (an entity count, a level), at most MaxParams
+	// bytes: opaque to the format, the game defines them (package
+	// internal/app writes the values of the game's recorded flags, in a
+	// versioned encoding of its own). A replay sets the game up from them.
+	Params []byte
 	// JobMode is how the recorded run applied job results.
 	JobMode engine.JobMode
 	// Schema is the recorded world's components and resources
@@ -87,12 +96,12 @@ func (h *Header) Validate() error {
 	switch {
 	case timing.ValidateTickRate(h.TickRate) != nil:
 		return fmt.Errorf("tick rate %d Hz out of range [%d, %d]", h.TickRate, timing.MinTickRate, timing.MaxTickRate)
-	case h.Entities < 0 || h.Entities > 1<<31-1:
-		return fmt.Errorf("entity count %d out of range", h.Entities)
 	case h.HashEvery < 1 || h.HashEvery > 1<<31-1:
 		return fmt.Errorf("hash interval %d out of range (at least 1 tick)", h.HashEvery)
 	case len(h.Scene) > MaxScene:
 		return fmt.Errorf("scene name of %d bytes, at most %d", len(h.Scene), MaxScene)
+	case len(h.Params) > MaxParams:
+		return fmt.Errorf("game parameters of %d bytes, at most %d", len(h.Params), MaxParams)
 	case h.JobMode > engine.JobsReplay:
 		return fmt.Errorf("job mode %d is not a mode", h.JobMode)
 	case len(h.Schema) > engine.MaxColumns:
@@ -109,12 +118,11 @@ func appendHeader(b []byte, h *Header) []byte {
 	b = binary.LittleEndian.AppendUint32(b, 0) // the length, set below
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.TickRate))
 	b = binary.LittleEndian.AppendUint64(b, h.Seed)
-	b = binary.LittleEndian.AppendUint32(b, uint32(h.Entities))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.HashEvery))
-	b = binary.LittleEndian.AppendUint64(b, h.SceneFlags)
-	b = binary.LittleEndian.AppendUint64(b, h.PanicAtTick)
 	b = append(b, uint8(h.JobMode), uint8(len(h.Scene)))
 	b = append(b, h.Scene...)
+	b = binary.AppendUvarint(b, uint64(len(h.Params)))
+	b = append(b, h.Params...)
 	b = engine.AppendSchema(b, h.Schema)
 	binary.LittleEndian.PutUint32(b[at:], uint32(len(b)-at-4))
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))

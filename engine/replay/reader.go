@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -200,17 +201,20 @@ func (d *decoder) header(h *Header) error {
 	case v > Version:
 		r.FailAt(8, "version", fmt.Errorf("%w: version %d is newer than this build reads (%d); replay it with a newer nebula", ErrVersion, v, Version))
 	case v != Version:
-		before := "players"
-		if v < 2 {
+		before := "game parameters"
+		switch {
+		case v < 2:
 			before = "components and resources"
+		case v < 3:
+			before = "players"
 		}
 		r.FailAt(8, "version", fmt.Errorf("%w: version %d, written by an older build of Nebula (before %s); this build reads version %d only", ErrVersion, v, before, Version))
 	default:
 		h.Version = int(v)
 	}
 	length := r.U32("header length")
-	if r.Err() == nil && (length < fieldsMin+2 || length > fieldsMin+MaxScene+MaxSchema) {
-		r.FailAt(10, "header length", fmt.Errorf("%w: %d bytes, want %d to %d", ErrInvalid, length, fieldsMin+2, fieldsMin+MaxScene+MaxSchema))
+	if r.Err() == nil && (length < headerMin || length > headerMax) {
+		r.FailAt(10, "header length", fmt.Errorf("%w: %d bytes, want %d to %d", ErrInvalid, length, headerMin, headerMax))
 	}
 	n := int(length)
 	fields := r.Take("header", n+4) // and the CRC
@@ -226,23 +230,31 @@ func (d *decoder) header(h *Header) error {
 	b := fields[:n]
 	h.TickRate = int(le.Uint32(b[0:]))
 	h.Seed = le.Uint64(b[4:])
-	h.Entities = int(le.Uint32(b[12:]))
-	h.HashEvery = int(le.Uint32(b[16:]))
-	h.SceneFlags = le.Uint64(b[20:])
-	h.PanicAtTick = le.Uint64(b[28:])
-	h.JobMode = engine.JobMode(b[36])
-	sl := int(b[37])
-	if sl > MaxScene || sl > len(b)-fieldsMin-2 {
-		r.FailAt(headerFixed+37, "scene length", fmt.Errorf("%w: %d bytes, but the header has room for %d", ErrInvalid, sl, min(MaxScene, len(b)-fieldsMin-2)))
+	h.HashEvery = int(le.Uint32(b[12:]))
+	h.JobMode = engine.JobMode(b[16])
+	sl := int(b[17])
+	if sl > MaxScene || sl > len(b)-headerMin {
+		r.FailAt(headerFixed+17, "scene length", fmt.Errorf("%w: %d bytes, but the header has room for %d", ErrInvalid, sl, min(MaxScene, len(b)-headerMin)))
 		return d.err()
 	}
 	h.Scene = string(b[fieldsMin : fieldsMin+sl])
-	schema, sn, err := engine.ParseSchema(b[fieldsMin+sl:])
+	at := fieldsMin + sl
+	pl, pn := binary.Uvarint(b[at:])
+	if pn <= 0 || pl > MaxParams || pl > uint64(len(b)-at-pn) {
+		r.FailAt(headerFixed+at, "params length", fmt.Errorf("%w: %d bytes of game parameters, at most %d and the %d the header has room for", ErrInvalid, pl, MaxParams, max(len(b)-at-max(pn, 1), 0)))
+		return d.err()
+	}
+	at += pn
+	if pl > 0 {
+		h.Params = bytes.Clone(b[at : at+int(pl)])
+	}
+	at += int(pl)
+	schema, sn, err := engine.ParseSchema(b[at:])
 	switch {
 	case err != nil:
-		r.FailAt(headerFixed+fieldsMin+sl, "schema", fmt.Errorf("%w: %v", ErrInvalid, err))
-	case fieldsMin+sl+sn != len(b):
-		r.FailAt(headerFixed+fieldsMin+sl+sn, "header length", fmt.Errorf("%w: %d bytes after the schema", ErrInvalid, len(b)-fieldsMin-sl-sn))
+		r.FailAt(headerFixed+at, "schema", fmt.Errorf("%w: %v", ErrInvalid, err))
+	case at+sn != len(b):
+		r.FailAt(headerFixed+at+sn, "header length", fmt.Errorf("%w: %d bytes after the schema", ErrInvalid, len(b)-at-sn))
 	}
 	h.Schema = schema
 	if err := h.Validate(); err != nil {
@@ -250,12 +262,10 @@ func (d *decoder) header(h *Header) error {
 		switch {
 		case timing.ValidateTickRate(h.TickRate) != nil:
 			field, at = "tick rate", 0
-		case h.Entities < 0 || h.Entities > 1<<31-1:
-			field, at = "entities", 12
 		case h.HashEvery < 1:
-			field, at = "hash every", 16
+			field, at = "hash every", 12
 		case h.JobMode > engine.JobsReplay:
-			field, at = "job mode", 36
+			field, at = "job mode", 16
 		}
 		r.FailAt(headerFixed+at, field, fmt.Errorf("%w: %v", ErrInvalid, err))
 	}

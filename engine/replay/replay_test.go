@@ -41,7 +41,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 	rng := w.RNG()
 	for range n {
 		id := w.Spawn(engine.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
-		w.SetVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
+		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
 	e.AddFixed("steer", func(c *engine.FixedContext) {
@@ -53,8 +53,8 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		if c.Input.Down(engine.KeyArrowLeft) {
 			v[0] = -3
 		}
-		_, ang := c.World.Velocity(p)
-		c.World.SetVelocity(p, v, ang)
+		_, ang := c.World.DrawVelocity(p)
+		c.World.SetDrawVelocity(p, v, ang)
 		if c.Input.JustPressed(engine.KeySpace) {
 			r := c.World.RNG()
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
@@ -78,8 +78,8 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			if in.Down(engine.KeyArrowDown) {
 				v[1] = -2
 			}
-			_, ang := c.World.Velocity(body)
-			c.World.SetVelocity(body, v, ang)
+			_, ang := c.World.DrawVelocity(body)
+			c.World.SetDrawVelocity(body, v, ang)
 		}
 		for _, id := range ps.Joined() {
 			if body, ok := c.World.EntityAt(int(id) + 1); ok {
@@ -141,7 +141,7 @@ func (s *testScene) applyPlan(c *engine.FixedContext, in, out []byte) {
 		id, ok := c.World.EntityAt(int(binary.LittleEndian.Uint32(out[i:])))
 		if ok {
 			v := float32(int32(binary.LittleEndian.Uint32(out[i+4:]))) / 1000
-			c.World.SetVelocity(id, mgl32.Vec3{v, -v, 0}, mgl32.Vec3{})
+			c.World.SetDrawVelocity(id, mgl32.Vec3{v, -v, 0}, mgl32.Vec3{})
 		}
 	}
 }
@@ -165,7 +165,7 @@ func script(tick uint64, due time.Duration, in *engine.Input) {
 }
 
 func testHeader(seed uint64, n int) Header {
-	return Header{TickRate: 60, Seed: seed, Entities: n, HashEvery: 60, Scene: "replay-test"}
+	return Header{TickRate: 60, Seed: seed, HashEvery: 60, Scene: "replay-test", Params: []byte{byte(n)}}
 }
 
 // record runs a fresh scene for ticks ticks with the script and returns the
@@ -394,7 +394,7 @@ func TestRecordedRestoreReplays(t *testing.T) {
 func TestRecorderWritesEverySecond(t *testing.T) {
 	s := newTestScene(t, 7, 5, engine.JobsDeterministic)
 	var buf bytes.Buffer
-	rec, err := NewRecorder(&buf, Header{TickRate: 60, Seed: 7, Entities: 5, HashEvery: 1000, Scene: "x"})
+	rec, err := NewRecorder(&buf, Header{TickRate: 60, Seed: 7, HashEvery: 1000, Scene: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { f.Close() })
-	rec, err := NewRecorder(f, Header{TickRate: 60, Seed: 7, Entities: 1000, HashEvery: 60, Scene: "x"})
+	rec, err := NewRecorder(f, Header{TickRate: 60, Seed: 7, HashEvery: 60, Scene: "x"})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -34,8 +34,14 @@
 //		Run: game,
 //	}
 //
-// The recording and replay flags exist only in a game that records
-// (Game.Records); to any other they are unknown flags.
+// A game that records sets Game.Records, one that plays over the network
+// Game.Networked, and names in Game.Params its own flags that the
+// simulation depends on: -record, -replay, -verify and -partial, and
+// -serve, -connect and -spectate, then work with no more code (record.go,
+// net.go); RunHeadless and RunWindowed do what the flags ask. To any other
+// game those flags are unknown.
+//
+//	app.Game{Flags: ..., Params: []string{"level"}, Records: true, Networked: true, Run: game}
 //
 // Exit statuses: 0 success (and -h); 2 bad usage, with one line naming the
 // flag; 1 any other failure, with one line "<program>: <what went wrong>"
@@ -43,6 +49,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -57,6 +64,8 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
@@ -77,6 +86,17 @@ type Session struct {
 	// Hitches is the hitch recorder of a windowed run with -hitch above 0,
 	// else nil; RunWindowed feeds it.
 	Hitches *diag.HitchRecorder
+
+	program string
+	game    *Game
+	fs      *flag.FlagSet
+	ctx     context.Context // ends on Ctrl-C or SIGTERM
+
+	rep         *replay.Replay  // the -replay file, checked
+	rec         *recording      // the recording of the run, while it runs
+	client      *netplay.Client // a -connect or -spectate run's client
+	probing     bool            // Run is called to learn the world's schema (joinMatch)
+	fingerprint uint64          // what the probe learnt
 }
 
 // Game is a program on Nebula: its own flags and its run.
@@ -89,15 +109,39 @@ type Game struct {
 	// is bad usage (status 2), printed as its one line. cli.Usagef makes
 	// one; opts.Given tells which flags were given.
 	Check func(opts *cli.Options) error
-	// Records says that the game records and replays (as nebula-demo
-	// does, with package engine/replay): the recording flags (-record,
-	// -replay, -verify, -partial, -crash-dir) are defined, and Run
-	// handles them. Without it they are unknown flags.
+	// Scene names the game's simulation in its recordings and matches (at
+	// most 64 bytes): a replay of another scene, or a server that runs
+	// another, is refused. Empty: the program's name.
+	Scene string
+	// Params names the game's own flags (defined by Flags) that its
+	// simulation depends on, such as an entity count or a level: a
+	// recording's header keeps their values, and a server sends them to
+	// its clients with the seed and the tick rate. A replay, or a client,
+	// sets them from there before Run (a replay refuses such a flag given
+	// with another value; a client warns and takes the server's), then
+	// Check runs again on them.
+	Params []string
+	// Records says that the game records and replays (package
+	// engine/replay): the recording flags (-record, -replay, -verify,
+	// -partial, -crash-dir) are defined, and the session's RunHeadless
+	// and RunWindowed handle them. Every run records, into memory, and
+	// into the -record file when given; a panic in a system leaves a crash
+	// replay in -crash-dir. With -replay, the tick rate, the seed and the
+	// Params flags come from the file before Run is called; RunWindowed
+	// plays it back and RunHeadless (-verify) checks every stored hash and
+	// prints "replay ok <ticks>". Without Records they are unknown flags.
 	Records bool
-	// Networked says that the game plays over the network (as nebula-demo
-	// does, with package engine/netplay): the multiplayer flags (-serve,
-	// -connect, -spectate, -players, -max-players, -input-delay,
-	// -net-delay, -net-jitter) are defined, and Run handles them.
+	// Networked says that the game plays over the network (package
+	// engine/netplay): the multiplayer flags (-serve, -connect,
+	// -spectate, -players, -max-players, -input-delay, -net-delay, ...)
+	// are defined, and RunHeadless and RunWindowed handle them: with
+	// -serve RunHeadless runs the match's server on the game's engine;
+	// with -connect or -spectate the client joins the match before the
+	// game's engine is built (see Session.Net; Run is called once more,
+	// first, to learn the world's schema, and that call's RunHeadless or
+	// RunWindowed returns at once), and the engine plays the match. A
+	// headless player's input is the engine's input script
+	// (engine.Engine.SetInputScript), chosen by Session.Player.
 	Networked bool
 	// Run is the game, run once the flags are parsed and the outputs they
 	// ask for are open.
@@ -114,7 +158,7 @@ type Game struct {
 // window. Profiles, statistics and traces are written and closed when
 // g.Run returns, whether it failed or not.
 func Main(program string, args []string, stdout, stderr io.Writer, g Game) int {
-	opts, err := parse(program, args, stderr, g)
+	opts, fs, err := parse(program, args, stderr, g)
 	if errors.Is(err, cli.ErrHelp) {
 		return 0
 	}
@@ -125,7 +169,7 @@ func Main(program string, args []string, stdout, stderr io.Writer, g Game) int {
 	log := logrus.New()
 	log.SetOutput(stderr)
 	log.SetLevel(opts.LogLevel)
-	s := &Session{Opts: opts, Log: log, Stdout: stdout}
+	s := &Session{Opts: opts, Log: log, Stdout: stdout, program: program, game: &g, fs: fs}
 	if err := s.run(g.Run); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", program, err)
 		var usage *cli.UsageError
@@ -138,7 +182,7 @@ func Main(program string, args []string, stdout, stderr io.Writer, g Game) int {
 }
 
 // parse defines g's flags, parses args and checks them.
-func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options, error) {
+func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options, *flag.FlagSet, error) {
 	fs := flag.NewFlagSet(program, flag.ContinueOnError)
 	opts := cli.Register(fs)
 	if g.Records {
@@ -150,18 +194,23 @@ func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options
 	if g.Flags != nil {
 		g.Flags(fs)
 	}
+	for _, name := range g.Params {
+		if fs.Lookup(name) == nil {
+			panic(fmt.Sprintf("app: Game.Params names %q, which no flag defines", name))
+		}
+	}
 	if err := cli.Parse(fs, args, usage); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := opts.Check(fs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if g.Check != nil {
 		if err := g.Check(opts); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return opts, nil
+	return opts, fs, nil
 }
 
 func (s *Session) run(game func(*Session) error) (err error) {
@@ -202,7 +251,39 @@ func (s *Session) run(game func(*Session) error) (err error) {
 			}
 		}()
 	}
+	// A replay takes the tick rate, the seed and the game's parameters
+	// from its file, and a client from the server: a bad file, or a
+	// server that cannot be joined, fails here, before any window opens.
+	if opts.Replay != "" {
+		if s.rep, err = s.openReplay(); err != nil {
+			return err
+		}
+		logReplay(s.rep, opts.Replay, log)
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	s.ctx = ctx
+	if opts.Client() {
+		if err := s.joinMatch(game); err != nil {
+			return err
+		}
+		defer s.client.Close()
+	}
 	return game(s)
+}
+
+// scene is the game's scene name in recordings and matches.
+func (s *Session) scene() string {
+	if s.game.Scene != "" {
+		return s.game.Scene
+	}
+	return s.program
+}
+
+// params encodes the game's parameters (Game.Params) as the flags hold
+// them now.
+func (s *Session) params() ([]byte, error) {
+	return gameParams(s.fs, s.game.Params).MarshalBinary()
 }
 
 // EngineConfig returns the engine configuration the flags ask for:
@@ -239,7 +320,60 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 // Every frame it writes a -stats row and feeds the hitch recorder (before
 // cfg.OnFrame, which it keeps). Then it logs the pacing report, saves the
 // -screenshot and prints the -print-hash line.
+//
+// In a game that records (Game.Records) the run is recorded, or the
+// -replay file played back; in a networked one (Game.Networked) a client
+// plays its match, its device input going to the server (cfg.Input, when
+// the game left it nil, is the client's), and the window closes when the
+// match ends.
 func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
+	switch {
+	case s.probing:
+		return s.probed(e)
+	case s.client != nil:
+		if err := s.attach(e, nil); err != nil {
+			return err
+		}
+		if cfg.Input == nil {
+			cfg.Input = s.client.LocalInput()
+		}
+		c := s.client
+		err := s.runWindow(e, cfg, func(r *desktop.Runner) error {
+			e.AddUpdate("match-end", func(*engine.FrameContext) {
+				if c.Done() || c.Err() != nil {
+					r.Quit()
+				}
+			})
+			if setup != nil {
+				return setup(r)
+			}
+			return nil
+		}, false)
+		if err == nil {
+			if err = c.Err(); err == nil && !c.Done() {
+				c.Close() // the window closed: leave the match
+			}
+		}
+		return s.leftMatch(e, err)
+	case s.rep != nil:
+		return s.playReplay(e, func(onSetup func(quit func())) error {
+			return s.runWindow(e, cfg, func(r *desktop.Runner) error {
+				onSetup(r.Quit)
+				if setup != nil {
+					return setup(r)
+				}
+				return nil
+			}, true)
+		})
+	case s.game.Records:
+		return s.runRecorded(e, func() error { return s.runWindow(e, cfg, setup, true) })
+	}
+	return s.runWindow(e, cfg, setup, true)
+}
+
+// runWindow is RunWindowed's run, which prints the -print-hash line when
+// printHash says so.
+func (s *Session) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error, printHash bool) error {
 	var r *desktop.Runner
 	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
 	cfg.OnFrame = func(st timing.Stats) {
@@ -296,7 +430,9 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 			return err
 		}
 	}
-	s.PrintHash(e)
+	if printHash {
+		s.PrintHash(e)
+	}
 	return nil
 }
 
@@ -305,7 +441,34 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 // writing a -stats row per frame; then it logs the run's figures and
 // prints the -print-hash line. Input comes only from e's input script, if
 // it has one (engine.Engine.SetInputScript).
+//
+// In a game that records (Game.Records) the run is recorded, or with
+// -replay -verify the file is checked instead; in a networked one
+// (Game.Networked) -serve runs the match's server on e, and a client plays
+// its match in real time, e's input script being its player's input.
 func (s *Session) RunHeadless(e *engine.Engine) error {
+	switch {
+	case s.probing:
+		return s.probed(e)
+	case s.rep != nil:
+		return s.verifyReplay(e)
+	case s.Opts.Serve != "":
+		return s.serve(e)
+	case s.client != nil:
+		script := e.InputScript()
+		e.SetInputScript(nil) // the client feeds the input
+		if err := s.attach(e, script); err != nil {
+			return err
+		}
+		return s.leftMatch(e, s.client.RunHeadless(s.ctx))
+	case s.game.Records:
+		return s.runRecorded(e, func() error { return s.runHeadless(e) })
+	}
+	return s.runHeadless(e)
+}
+
+// runHeadless is RunHeadless's run of e on the simulated display.
+func (s *Session) runHeadless(e *engine.Engine) error {
 	if s.Opts.SyncTest > 0 {
 		return s.runSyncTest(e)
 	}

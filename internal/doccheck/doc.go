@@ -1,7 +1,10 @@
 // Package doccheck holds no code: its test fails when an exported
 // identifier anywhere in the module has no doc comment.
 //
-// The rules, the same for every package (main packages included):
+// The rules, the same for every package but main packages (package main
+// exports nothing to anyone: a game's program, its flags struct or its
+// JSON types need no doc comment to pass, though the module's own programs
+// have them):
 //
 //   - Package-level functions, types, constants and variables need a doc
 //     comment. A constant, variable or type declared in a parenthesised

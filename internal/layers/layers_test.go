@@ -82,8 +82,27 @@ func listPackages(t *testing.T) (string, []goPackage) {
 	return module, pkgs
 }
 
+// programLayer is the layer of a package under cmd/ that the table does
+// not list: a game's own program (and the packages beside it), at the top.
+const programLayer = 1
+
+// layerOf returns path's layer: the table's, or programLayer for a package
+// under cmd/ the table does not list (listed says which).
+func layerOf(layers map[string]int, path string) (layer int, listed, ok bool) {
+	if l, ok := layers[path]; ok {
+		return l, true, true
+	}
+	if strings.HasPrefix(path, "cmd/") {
+		return programLayer, false, true
+	}
+	return 0, false, false
+}
+
 // check returns one line per import that breaks the layering, and per
-// package the table does not list.
+// package the table does not list. A package under cmd/ needs no row: it
+// is a program's, at the top (programLayer), and imports among such
+// unlisted packages are not checked (a game's program and its own packages
+// beside it).
 func check(module string, pkgs []goPackage, layers map[string]int) []string {
 	var bad []string
 	rel := func(path string) (string, bool) {
@@ -95,7 +114,7 @@ func check(module string, pkgs []goPackage, layers map[string]int) []string {
 	}
 	for _, p := range pkgs {
 		from, _ := rel(p.ImportPath)
-		lf, ok := layers[from]
+		lf, fromListed, ok := layerOf(layers, from)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("%s is not in README.md's layout table", from))
 			continue
@@ -105,7 +124,11 @@ func check(module string, pkgs []goPackage, layers map[string]int) []string {
 			if !ours {
 				continue
 			}
-			if lt, ok := layers[to]; ok && lt <= lf {
+			lt, toListed, ok := layerOf(layers, to)
+			if !ok || !fromListed && !toListed {
+				continue
+			}
+			if lt <= lf {
 				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d): a package imports only lower layers", from, lf, to, lt))
 			}
 		}
@@ -125,7 +148,9 @@ func TestImportsFollowTheLayers(t *testing.T) {
 		listed[r] = true
 	}
 	for path := range layers {
-		if !listed[path] {
+		// A game may delete a program (the demo) and its row with it, or
+		// keep the row: a missing program is not an error.
+		if !listed[path] && !strings.HasPrefix(path, "cmd/") {
 			t.Errorf("README.md's layout table lists %s, which is not a package", path)
 		}
 	}
@@ -146,6 +171,27 @@ func TestCheckFindsBadImports(t *testing.T) {
 		"engine (layer 7) imports gfx (layer 5): a package imports only lower layers",
 		"gfx (layer 5) imports engine/replay (layer 5): a package imports only lower layers",
 		"extra is not in README.md's layout table",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("check found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A program the table does not list, under cmd/, is at the top: it and
+// its own packages import whatever is below, and nothing listed imports
+// them.
+func TestUnlistedProgramsAreAtTheTop(t *testing.T) {
+	layers := map[string]int{"cmd/nebula-demo": 1, "internal/app": 2, "engine": 7}
+	pkgs := []goPackage{
+		{"m/cmd/mygame", []string{"m/internal/app", "m/engine", "m/cmd/mygame/world"}},
+		{"m/cmd/mygame/world", []string{"m/engine"}},
+		{"m/engine", []string{"m/cmd/mygame/world"}},
+		{"m/cmd/tool", []string{"m/cmd/nebula-demo"}},
+	}
+	got := check("m", pkgs, layers)
+	want := []string{
+		"engine (layer 7) imports cmd/mygame/world (layer 1): a package imports only lower layers",
+		"cmd/tool (layer 1) imports cmd/nebula-demo (layer 1): a package imports only lower layers",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("check found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -9,46 +9,57 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-const newPath = "example.com/mygame"
+const (
+	newPath = "example.com/mygame"
+	newName = "mygame" // -name: cmd/nebula-minimal becomes cmd/mygame
+)
 
-func TestCopyWithGonewBuildsAndRuns(t *testing.T) {
+// copyEnv is the environment the copy is built and tested in: no module
+// proxy and no change to go.mod or go.sum, so that the copy is proven to
+// need nothing the checkout did not bring (beyond the module cache the
+// original was built from), as on a fresh machine without the network.
+func copyEnv() []string {
+	return append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=readonly -buildvcs=false", "GOWORK=off")
+}
+
+// scripts/newgame.sh makes a game from this checkout: the copy builds with
+// no network, its demo prints the original's state hash, its renamed
+// program (cmd/mygame) runs headless and takes a flag of its own, a new
+// program added under cmd/ passes the copy's own layering and doc checks
+// untouched, and a subset of the copy's own tests passes (copyTests).
+func TestNewGameScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("copies and builds the whole module")
 	}
 	root, modPath := moduleRoot(t)
-	files := sourceFiles(t, root)
-	checkRewritable(t, root, modPath, files)
+	checkRewritable(t, root, modPath, sourceFiles(t, root))
 	if t.Failed() {
 		return
 	}
 
-	dst := t.TempDir()
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case f == "go.mod":
-			data = rewriteGoMod(t, data, modPath)
-		case strings.HasSuffix(f, ".go"):
-			data = rewriteImports(t, f, data, modPath)
-		}
-		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(f)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	dst := filepath.Join(t.TempDir(), "mygame")
+	cmd := exec.Command(filepath.Join(root, "scripts", "newgame.sh"), "-name", newName, newPath, dst)
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("newgame.sh: %v\n%s", err, out)
 	}
-	// Nothing in the copy's code names the old module any more.
+	if !strings.Contains(string(out), "as "+newPath) || !strings.Contains(string(out), "go run ./cmd/"+newName) {
+		t.Errorf("newgame.sh printed %q, want what it did and the next step", out)
+	}
+	// Nothing in the copy's code names the old module any more, and the
+	// renamed program is where it should be.
 	if out, _ := exec.Command("grep", "-rl", "--include=*.go", "--include=go.mod", modPath, dst).Output(); len(out) > 0 {
 		t.Errorf("the copy still names %s in:\n%s", modPath, out)
+	}
+	for _, f := range []string{".git", "bin", "cmd/nebula-minimal"} {
+		if _, err := os.Stat(filepath.Join(dst, f)); err == nil {
+			t.Errorf("the copy has %s", f)
+		}
 	}
 
 	bin := t.TempDir()
@@ -64,19 +75,155 @@ func TestCopyWithGonewBuildsAndRuns(t *testing.T) {
 	if got != want {
 		t.Errorf("the copy printed %q, the original %q", got, want)
 	}
-	t.Logf("copied %d files to %s as %s; both print %q", len(files), dst, newPath, strings.TrimSpace(got))
+	t.Logf("newgame.sh copied the module to %s as %s; both demos print %q", dst, newPath, strings.TrimSpace(got))
 
-	addFlagToCopy(t, dst, filepath.Join(bin, "mygame"))
+	addProgramToCopy(t, dst)
+	runCopyTests(t, dst)
+	// Last: the game's own tests were written for the game before it.
+	addFlagToCopy(t, dst, filepath.Join(bin, newName))
+}
+
+// copyTests are the copy's own tests run here: the checks a game's new
+// code meets (layers, doc comments), the program set-up it builds on
+// (internal/app: its recording and two-player match tests), the recording
+// format, the renamed game and the added program. The rest of the copy's
+// suite is the original's, which make test runs already; running it again
+// would take minutes.
+var copyTests = []string{"./internal/layers", "./internal/doccheck", "./internal/app", "./engine/replay", "./cmd/" + newName, "./cmd/arena-tool"}
+
+// runCopyTests runs copyTests in the copy, short, with no network.
+func runCopyTests(t *testing.T, dst string) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"test", "-short", "-count=1"}, copyTests...)...)
+	cmd.Dir = dst
+	cmd.Env = copyEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the copy's own tests (go test -short %s): %v\n%s", strings.Join(copyTests, " "), err, out)
+	}
+	t.Logf("the copy's own tests:\n%s", out)
+}
+
+// addProgramToCopy adds a program of the game's own under cmd/, as a game
+// made from the copy does next: a main package with an exported type and
+// fields and no doc comments, importing the engine and internal/app, and a
+// package of its own beside it. No file outside cmd/arena-tool changes: the
+// copy's layering and doc checks take it as it is (runCopyTests runs them).
+func addProgramToCopy(t *testing.T, dst string) {
+	t.Helper()
+	files := map[string]string{
+		"cmd/arena-tool/main.go": `package main
+
+import (
+	"fmt"
+	"os"
+
+	"` + newPath + `/cmd/arena-tool/rules"
+	"` + newPath + `/engine"
+	"` + newPath + `/internal/app"
+)
+
+type Settings struct {
+	Rounds int
+	Name   string
+}
+
+func main() { os.Exit(app.Main("arena-tool", os.Args[1:], os.Stdout, os.Stderr, app.Game{Run: run})) }
+
+func run(s *app.Session) error {
+	e, err := engine.New(s.EngineConfig())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.Stdout, Settings{Rounds: rules.Rounds, Name: "arena"}.Name)
+	return s.RunHeadless(e)
+}
+`,
+		"cmd/arena-tool/rules/rules.go": `// Package rules is the arena tool's own package.
+package rules
+
+// Rounds is how many rounds a match has.
+const Rounds = 3
+`,
+		"cmd/arena-tool/main_test.go": `package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"` + newPath + `/internal/app"
+)
+
+func TestRuns(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := app.Main("arena-tool", []string{"-headless", "-ticks", "30", "-print-hash", "-log-level", "error"}, &out, &errs, app.Game{Run: run}); code != 0 {
+		t.Fatalf("status %d: %s", code, errs.String())
+	}
+	if !strings.HasPrefix(out.String(), "arena\nstate-hash 30 ") {
+		t.Errorf("stdout %q", out.String())
+	}
+}
+`,
+	}
+	for name, src := range files {
+		p := filepath.Join(dst, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goCmd(t, dst, "vet", "./cmd/arena-tool/...")
+}
+
+// The script refuses what it cannot do, with one line and no copy: a
+// directory that is not empty, a bad program name, no arguments.
+func TestNewGameScriptRefuses(t *testing.T) {
+	root, _ := moduleRoot(t)
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{newPath, full}, 1, "newgame.sh: " + full + " exists and is not empty\n"},
+		{[]string{"-name", "My Game", newPath, filepath.Join(t.TempDir(), "x")}, 1, "newgame.sh: -name My Game: want lower-case letters, digits and dashes, starting with a letter\n"},
+		{[]string{"example.com/my game", filepath.Join(t.TempDir(), "x")}, 1, "newgame.sh: module path \"example.com/my game\": not a module path (example.com/mygame)\n"},
+		{nil, 2, "usage: scripts/newgame.sh [-name PROGRAM] NEW/MODULE/PATH DIR\n"},
+	} {
+		cmd := exec.Command(filepath.Join(root, "scripts", "newgame.sh"), tc.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tc.code || stderr.String() != tc.want {
+			t.Errorf("newgame.sh %q: status %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
+		}
+	}
+	if entries, _ := os.ReadDir(full); len(entries) != 1 {
+		t.Errorf("the refused copy left %d entries in %s", len(entries), full)
+	}
 }
 
 // addFlagToCopy does what a game made from the copy does first: it adds a
-// flag of its own, -greeting, in cmd/nebula-minimal/main.go and nowhere
-// else (nothing under internal/ changes). The copy builds; -h lists the
+// flag of its own, -greeting, in its program's main.go (cmd/mygame, the
+// copy's renamed cmd/nebula-minimal) and nowhere else (nothing under internal/ changes). The copy builds; -h lists the
 // flag beside the common ones; the game prints the greeting, then plays.
 func addFlagToCopy(t *testing.T, dst, bin string) {
 	t.Helper()
 	before := treeDigest(t, dst)
-	main := filepath.Join(dst, "cmd", "nebula-minimal", "main.go")
+	mainGo := "cmd/" + newName + "/main.go"
+	main := filepath.Join(dst, filepath.FromSlash(mainGo))
 	data, err := os.ReadFile(main)
 	if err != nil {
 		t.Fatal(err)
@@ -96,22 +243,22 @@ var minimal = app.Game{
 `},
 	} {
 		if strings.Count(src, edit.old) != 1 {
-			t.Fatalf("cmd/nebula-minimal/main.go has %d of %q, want one: the test no longer knows how to add a flag to it", strings.Count(src, edit.old), edit.old)
+			t.Fatalf("%s has %d of %q, want one: the test no longer knows how to add a flag to it", mainGo, strings.Count(src, edit.old), edit.old)
 		}
 		src = strings.Replace(src, edit.old, edit.new, 1)
 	}
 	if err := os.WriteFile(main, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	goCmd(t, dst, "build", "-o", bin, "./cmd/nebula-minimal")
+	goCmd(t, dst, "build", "-o", bin, "./cmd/"+newName)
 	after := treeDigest(t, dst)
 	for f, d := range after {
-		if before[f] != d && f != "cmd/nebula-minimal/main.go" {
+		if before[f] != d && f != mainGo {
 			t.Errorf("the copy's %s changed (or appeared) when its game added a flag", f)
 		}
 	}
-	if after["cmd/nebula-minimal/main.go"] == before["cmd/nebula-minimal/main.go"] {
-		t.Error("cmd/nebula-minimal/main.go did not change")
+	if after[mainGo] == before[mainGo] {
+		t.Errorf("%s did not change", mainGo)
 	}
 
 	out := runOut(t, bin, "-greeting", "hello from mygame", "-headless", "-ticks", "60", "-print-hash", "-log-level", "error")
@@ -175,7 +322,7 @@ func moduleRoot(t *testing.T) (string, string) {
 }
 
 // sourceFiles lists what a copy of the repository holds: the files git
-// tracks or would add (not ignored), as gonew's module zip would, relative
+// tracks or would add (not ignored), as newgame.sh copies them, relative
 // to root and sorted. Without git it walks root, leaving out .git and bin.
 func sourceFiles(t *testing.T, root string) []string {
 	t.Helper()
@@ -210,14 +357,14 @@ func sourceFiles(t *testing.T, root string) []string {
 	return files
 }
 
-// checkRewritable checks that gonew's rewrite is complete: one go.mod, and
+// checkRewritable checks that newgame.sh's rewrite is complete: one go.mod, and
 // the module path only in go.mod and in import paths (Markdown excepted:
 // the README names the original, to copy it from).
 func checkRewritable(t *testing.T, root, modPath string, files []string) {
 	t.Helper()
 	for _, f := range files {
 		if path := filepath.Base(f); path == "go.mod" && f != "go.mod" {
-			t.Errorf("%s: a nested module; gonew copies one module, and its imports of this one would not be rewritten", f)
+			t.Errorf("%s: a nested module; newgame.sh copies one module, and its imports of this one would not be rewritten", f)
 		}
 		data, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
@@ -232,7 +379,7 @@ func checkRewritable(t *testing.T, root, modPath string, files []string) {
 		if !strings.HasSuffix(f, ".go") {
 			for i, l := range strings.Split(string(data), "\n") {
 				if strings.Contains(l, modPath) {
-					t.Errorf("%s:%d names %s outside go.mod and imports; gonew would not rewrite it: %s", f, i+1, modPath, strings.TrimSpace(l))
+					t.Errorf("%s:%d names %s outside go.mod and imports; newgame.sh would not rewrite it: %s", f, i+1, modPath, strings.TrimSpace(l))
 				}
 			}
 			continue
@@ -247,52 +394,18 @@ func checkRewritable(t *testing.T, root, modPath string, files []string) {
 			inImports += strings.Count(imp.Path.Value, modPath)
 		}
 		if total := bytes.Count(data, []byte(modPath)); total != inImports {
-			t.Errorf("%s names %s %d times outside its import paths (in a comment or a string?); gonew would not rewrite those", f, modPath, total-inImports)
+			t.Errorf("%s names %s %d times outside its import paths (in a comment or a string?); newgame.sh would not rewrite those", f, modPath, total-inImports)
 		}
 	}
 }
 
-func rewriteGoMod(t *testing.T, data []byte, modPath string) []byte {
-	t.Helper()
-	old := "module " + modPath + "\n"
-	if !bytes.HasPrefix(data, []byte(old)) {
-		t.Fatalf("go.mod does not start with %q", old)
-	}
-	return append([]byte("module "+newPath+"\n"), data[len(old):]...)
-}
-
-// rewriteImports replaces the module path prefix in the file's import
-// paths, as gonew does, leaving every other byte alone.
-func rewriteImports(t *testing.T, name string, data []byte, modPath string) []byte {
-	t.Helper()
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, name, data, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	last := 0
-	for _, imp := range file.Imports {
-		p, err := strconv.Unquote(imp.Path.Value)
-		if err != nil || (p != modPath && !strings.HasPrefix(p, modPath+"/")) {
-			continue
-		}
-		off := fset.Position(imp.Path.Pos()).Offset
-		b.Write(data[last:off])
-		b.WriteString(strconv.Quote(newPath + strings.TrimPrefix(p, modPath)))
-		last = off + len(imp.Path.Value)
-	}
-	b.Write(data[last:])
-	return b.Bytes()
-}
-
-// goCmd runs the go command in dir, resolving modules from the module
-// cache (and the proxy the environment names, if something is missing).
+// goCmd runs the go command in dir, with modules from the module cache
+// only (copyEnv).
 func goCmd(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
+	cmd.Env = copyEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
 	}

@@ -178,7 +178,7 @@ func TestOneCubePerPlayer(t *testing.T) {
 			if pos := w.Transform(cube).Pos; !near(pos, wantPos) {
 				t.Fatalf("tick %d: player %d's cube at %v, want %v (%d ticks along %v from %v)", tick, id, pos, wantPos, steps, dir, start)
 			}
-			if v, _ := w.Velocity(cube); v != dir.Mul(PlayerSpeed) {
+			if v, _ := w.DrawVelocity(cube); v != dir.Mul(PlayerSpeed) {
 				t.Fatalf("tick %d: player %d's cube has velocity %v, want %v", tick, id, v, dir.Mul(PlayerSpeed))
 			}
 			if steps == 1 && w.Bodies().Color[cube.Index()] != playerColors[int(id)%len(playerColors)] {
@@ -263,7 +263,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 	stepTo(t, e, 9, nil)
 	at := e.World.Transform(s.Player).Pos
 	stepTo(t, e, 19, func(tick uint64) {
-		if v, _ := e.World.Velocity(s.Player); v != (mgl32.Vec3{}) {
+		if v, _ := e.World.DrawVelocity(s.Player); v != (mgl32.Vec3{}) {
 			t.Fatalf("tick %d: player 0 is out, its cube has velocity %v", tick, v)
 		}
 		if pos := e.World.Transform(s.Player).Pos; pos != at {
@@ -274,7 +274,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 		}
 	})
 	stepTo(t, e, 20, nil)
-	if v, _ := e.World.Velocity(s.Player); v != (mgl32.Vec3{PlayerSpeed, 0, 0}) {
+	if v, _ := e.World.DrawVelocity(s.Player); v != (mgl32.Vec3{PlayerSpeed, 0, 0}) {
 		t.Errorf("player 0 is back, its cube has velocity %v, want %v", v, mgl32.Vec3{PlayerSpeed, 0, 0})
 	}
 }

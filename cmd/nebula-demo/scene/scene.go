@@ -123,6 +123,10 @@ type FigureState struct {
 // scene is refused.
 const ID = "nebula-demo/cubes"
 
+// MaxEntities is the largest number of bouncing cubes Setup takes from the
+// demo's -entities.
+const MaxEntities = 1_000_000
+
 // CrashSystem is the name of the system that panics at PanicAt.
 const CrashSystem = "crash-test"
 
@@ -222,7 +226,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 			Scale: mgl32.Vec3{size, size, size},
 		}
 		c := w.Spawn(t, engine.Interpolate)
-		w.SetVelocity(c,
+		w.SetDrawVelocity(c,
 			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-4, 4), rng.Range(-6, 6)},
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(c, [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255})
@@ -241,7 +245,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	w.SetColor(s.Orbiter, [4]uint8{250, 200, 40, 255})
 
 	s.Teleporter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
-	w.SetVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
+	w.SetDrawVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
 	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
 	s.Countdown.Set(s.Teleporter, ticksOf(TeleportEvery, float32(e.Loop.DT())))
 
@@ -352,8 +356,8 @@ func (s *Scene) applyPlan(c *engine.FixedContext, _, out []byte) {
 			math.Float32frombits(binary.LittleEndian.Uint32(out[8:])),
 			math.Float32frombits(binary.LittleEndian.Uint32(out[12:])),
 		}
-		_, spin := w.Velocity(id)
-		w.SetVelocity(id, v, spin)
+		_, spin := w.DrawVelocity(id)
+		w.SetDrawVelocity(id, v, spin)
 	}
 }
 
@@ -420,7 +424,7 @@ func (s *Scene) steerPlayer(c *engine.FixedContext) {
 		cube, _ := w.EntityAt(int(i))
 		in := c.Players.Input(owners[i])
 		if in == nil {
-			w.SetVelocity(cube, mgl32.Vec3{}, mgl32.Vec3{})
+			w.SetDrawVelocity(cube, mgl32.Vec3{}, mgl32.Vec3{})
 			continue
 		}
 		var v mgl32.Vec3
@@ -436,7 +440,7 @@ func (s *Scene) steerPlayer(c *engine.FixedContext) {
 		if in.Down(engine.KeyArrowDown) {
 			v[2] += PlayerSpeed
 		}
-		w.SetVelocity(cube, v, mgl32.Vec3{})
+		w.SetDrawVelocity(cube, v, mgl32.Vec3{})
 		if in.JustPressed(engine.KeySpace) {
 			rng := w.RNG()
 			w.SetColor(cube, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
@@ -498,7 +502,7 @@ func (s *Scene) orbit(c *engine.FixedContext) {
 	t.Rot = detmath.Normalize(detmath.Mul(detmath.AxisAngle(orbitAxis, float64(OrbitSpin*dt)), t.Rot))
 	vel := mgl32.Vec3{float32(-OrbitSpeed * z), float32(float64(orbitLift*OrbitSpeed*x) / OrbitRadius), float32(OrbitSpeed * x)}
 	c.World.SetTransform(s.Orbiter, t)
-	c.World.SetVelocity(s.Orbiter, vel, mgl32.Vec3{})
+	c.World.SetDrawVelocity(s.Orbiter, vel, mgl32.Vec3{})
 }
 
 // ticksOf is d in ticks of dt seconds, rounded (at least 1).

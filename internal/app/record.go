@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -11,13 +11,11 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/replay"
-	"github.com/nebulaengine/nebula/internal/cli"
 )
 
-// recording is the demo's recording of its run. Every run that is not a
+// recording is a run's recording (Game.Records). Every run that is not a
 // replay records, into memory always (so that a crash leaves a replay
 // whether or not -record was given) and into the -record file when given.
 type recording struct {
@@ -27,9 +25,15 @@ type recording struct {
 	path string
 }
 
-// startRecording creates the -record file (if any) and installs the
-// recorder on e.
-func startRecording(e *engine.Engine, opts *cli.Options, f *flags) (*recording, error) {
+// startRecording creates the -record file (if any) and makes a recorder of
+// e's run, with the game's parameters in its header. It does not install
+// the recorder: the caller makes it e's tick hook (or the server's).
+func (s *Session) startRecording(e *engine.Engine) (*recording, error) {
+	opts := s.Opts
+	params, err := s.params()
+	if err != nil {
+		return nil, err
+	}
 	r := &recording{path: opts.Record}
 	var w io.Writer = &r.mem
 	if opts.Record != "" {
@@ -41,9 +45,8 @@ func startRecording(e *engine.Engine, opts *cli.Options, f *flags) (*recording, 
 		w = io.MultiWriter(&r.mem, f)
 	}
 	h := replay.Header{
-		TickRate: opts.TickRate, Seed: opts.Seed, Entities: f.entities,
-		HashEvery: replay.DefaultHashEvery, Scene: scene.ID,
-		PanicAtTick: f.panicAtTick, JobMode: e.Jobs.Mode(), Schema: e.World.Schema(),
+		TickRate: opts.TickRate, Seed: opts.Seed, HashEvery: replay.DefaultHashEvery, Scene: s.scene(),
+		Params: params, JobMode: e.Jobs.Mode(), Schema: e.World.Schema(),
 	}
 	rec, err := replay.NewRecorder(w, h)
 	if err != nil {
@@ -51,7 +54,6 @@ func startRecording(e *engine.Engine, opts *cli.Options, f *flags) (*recording, 
 		return nil, fmt.Errorf("cannot record to %s: %w", opts.Record, err)
 	}
 	r.rec = rec
-	e.SetTickHook(rec)
 	return r, nil
 }
 
@@ -67,11 +69,11 @@ func (r *recording) closeFile() error {
 // finish ends the recording after the run: normally, or with the crash
 // the run ended in, in which case the recording so far is also written to
 // a crash replay in crashDir, whose path it returns.
-func (r *recording) finish(e *engine.Engine, runErr error, crashDir string) (crashFile string, err error) {
+func (r *recording) finish(e *engine.Engine, runErr error, program, crashDir string) (crashFile string, err error) {
 	var perr *engine.PanicError
 	if errors.As(runErr, &perr) {
 		err = r.rec.Crash(perr)
-		name := fmt.Sprintf("nebula-crash-%s.replay", time.Now().Format("20060102-150405.000"))
+		name := fmt.Sprintf("%s-crash-%s.replay", program, time.Now().Format("20060102-150405.000"))
 		crashFile = filepath.Join(crashDir, name)
 		if werr := os.WriteFile(crashFile, r.mem.Bytes(), 0o644); werr != nil {
 			crashFile = ""
@@ -89,9 +91,51 @@ func (r *recording) finish(e *engine.Engine, runErr error, crashDir string) (cra
 	return crashFile, err
 }
 
+// runRecorded records e's run (run), then ends the recording: a panic
+// leaves a crash replay and becomes the one line the program exits with.
+func (s *Session) runRecorded(e *engine.Engine, run func() error) error {
+	rec, err := s.startRecording(e)
+	if err != nil {
+		return err
+	}
+	e.SetTickHook(rec.rec)
+	s.rec = rec
+	defer func() { s.rec = nil }()
+	err = run()
+	crashFile, ferr := rec.finish(e, err, s.program, s.Opts.CrashDir)
+	var pe *engine.PanicError
+	if errors.As(err, &pe) {
+		err = crashError(pe, crashFile, s.Log)
+	}
+	if err == nil {
+		err = ferr
+	} else if ferr != nil {
+		s.Log.WithError(ferr).Error("the recording is incomplete")
+	}
+	return err
+}
+
+// Restore restores a snapshot of e (engine.Engine.Restore) and, in a
+// recorded run, notes it in the recording, so that the replay restores it
+// at the same point: a game's "load" key calls it.
+func (s *Session) Restore(e *engine.Engine, snapshot []byte) error {
+	before := e.World.Hash()
+	if err := e.Restore(snapshot); err != nil {
+		return err
+	}
+	if s.rec != nil {
+		s.rec.rec.Restored(snapshot, e.World, before)
+	}
+	return nil
+}
+
+// Replaying reports whether the run plays a -replay file: the game's keys
+// that would change the simulation (its tick rate, a snapshot) are off.
+func (s *Session) Replaying() bool { return s.rep != nil }
+
 // crashError reports a panic recovered at the loop: it logs it once, with
 // the tick, the phase, the system and the stack, and returns the one line
-// the demo exits with.
+// the program exits with.
 func crashError(perr *engine.PanicError, crashFile string, log logrus.FieldLogger) error {
 	log.WithFields(logrus.Fields{
 		"tick":   perr.Tick,
@@ -109,11 +153,12 @@ func crashError(perr *engine.PanicError, crashFile string, log logrus.FieldLogge
 	return fmt.Errorf("%w; crash replay saved to %s (reproduce it with -replay %s -headless -verify)", perr, crashFile, crashFile)
 }
 
-// openReplay reads and checks a replay file and makes opts and the demo's
-// flags f agree with its header: the tick rate, seed, entity count and
-// injected panic come from the file; a flag given with another value, or a
+// openReplay reads and checks the -replay file and makes the flags agree
+// with its header: the tick rate, the seed and the game's recorded flags
+// (Game.Params) come from the file; a flag given with another value, or a
 // file of another scene, is an error naming the header field.
-func openReplay(opts *cli.Options, f *flags) (*replay.Replay, error) {
+func (s *Session) openReplay() (*replay.Replay, error) {
+	opts := s.Opts
 	path := opts.Replay
 	st, err := os.Stat(path)
 	if err != nil {
@@ -139,8 +184,8 @@ func openReplay(opts *cli.Options, f *flags) (*replay.Replay, error) {
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
 	h := &r.Header
-	if h.Scene != scene.ID {
-		return nil, fmt.Errorf("replay %s: header field scene: recorded with scene %q, this program plays %q", path, h.Scene, scene.ID)
+	if h.Scene != s.scene() {
+		return nil, fmt.Errorf("replay %s: header field scene: recorded with scene %q, this program plays %q", path, h.Scene, s.scene())
 	}
 	conflict := func(field, flag string, file, given any) error {
 		return fmt.Errorf("replay %s: header field %s: the recording has %v, but -%s %v was given (leave the flag out: a replay takes it from the file)", path, field, file, flag, given)
@@ -150,15 +195,33 @@ func openReplay(opts *cli.Options, f *flags) (*replay.Replay, error) {
 		return nil, conflict("tick rate", "tick-rate", h.TickRate, opts.TickRate)
 	case opts.Given("seed") && opts.Seed != h.Seed:
 		return nil, conflict("seed", "seed", h.Seed, opts.Seed)
-	case opts.Given("entities") && f.entities != h.Entities:
-		return nil, conflict("entities", "entities", h.Entities, f.entities)
-	case h.Entities > maxEntities:
-		return nil, fmt.Errorf("replay %s: header field entities: %d, more than the %d this program runs", path, h.Entities, maxEntities)
+	}
+	p, err := ParseParams(h.Params)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: header field params: %w", path, err)
+	}
+	err = applyParams(s.fs, p, s.game.Params, opts.Given, func(name, file, given string) error {
+		return finalError{conflict(name, name, file, given)}
+	})
+	var final finalError
+	switch {
+	case errors.As(err, &final):
+		return nil, final.error
+	case err != nil:
+		return nil, fmt.Errorf("replay %s: header field params: %w", path, err)
+	}
+	if s.game.Check != nil {
+		// The recorded values must be ones this build takes.
+		if err := s.game.Check(opts); err != nil {
+			return nil, fmt.Errorf("replay %s: header field params: %v", path, err)
+		}
 	}
 	opts.TickRate, opts.Seed = h.TickRate, h.Seed
-	f.entities, f.panicAtTick = h.Entities, h.PanicAtTick
 	return r, nil
 }
+
+// finalError is an error in the words the program exits with.
+type finalError struct{ error }
 
 // logReplay logs what a replay file holds.
 func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
@@ -173,11 +236,13 @@ func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
 	}
 }
 
-// verifyReplay replays r headless as fast as possible and prints "replay
-// ok <ticks>", or returns the first divergence (or the reproduced panic).
-func verifyReplay(e *engine.Engine, r *replay.Replay, opts *cli.Options, stdout io.Writer, log logrus.FieldLogger) error {
+// verifyReplay replays the -replay file on e as fast as possible and
+// prints "replay ok <ticks>", or returns the first divergence (or the
+// reproduced panic).
+func (s *Session) verifyReplay(e *engine.Engine) error {
+	opts, log := s.Opts, s.Log
 	start := time.Now()
-	res, err := replay.Verify(e, r)
+	res, err := replay.Verify(e, s.rep)
 	wall := time.Since(start)
 	var rp *replay.ReproducedPanic
 	var perr *engine.PanicError
@@ -201,6 +266,38 @@ func verifyReplay(e *engine.Engine, r *replay.Replay, opts *cli.Options, stdout 
 		"wall":        wall.Round(time.Millisecond),
 		"x_real_time": fmt.Sprintf("%.0f", sim.Seconds()/wall.Seconds()),
 	}).Info("replay verified")
-	fmt.Fprintf(stdout, "replay ok %d\n", res.Ticks)
+	fmt.Fprintf(s.Stdout, "replay ok %d\n", res.Ticks)
+	s.PrintHash(e)
 	return nil
+}
+
+// playReplay plays the -replay file in the window run runs: the window
+// closes when the replay ends or stops agreeing with its recording.
+func (s *Session) playReplay(e *engine.Engine, run func(quit func(func())) error) error {
+	player, err := replay.NewPlayer(e, s.rep)
+	var serr *replay.SchemaError
+	if errors.As(err, &serr) {
+		return fmt.Errorf("replay %s: %w", s.Opts.Replay, serr.Err)
+	}
+	if err != nil {
+		return err
+	}
+	err = run(func(quit func()) {
+		e.AddUpdate("replay-end", func(*engine.FrameContext) {
+			if player.Done() || player.Err() != nil {
+				quit()
+			}
+		})
+	})
+	if err == nil {
+		err = player.Err()
+	}
+	var pe *engine.PanicError
+	if errors.As(err, &pe) {
+		return crashError(pe, "", s.Log)
+	}
+	if err == nil {
+		s.Log.WithFields(logrus.Fields{"ticks": player.Ticks(), "hashes": player.Hashes(), "done": player.Done()}).Info("replay played")
+	}
+	return err
 }
