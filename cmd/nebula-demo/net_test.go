@@ -523,3 +523,26 @@ func TestMatchOverUDP(t *testing.T) {
 	}
 	verifyRecording(t, rec, 1200, want[len("state-hash 1200 "):])
 }
+
+// A UDP client whose process is stopped for longer than its idle timeout
+// (kill -STOP: a machine so busy that the client does not run) and then
+// continued finds the server's packets waiting, and plays on to the end
+// with the server's hash: a server is judged silent only by a client that
+// was running to hear it.
+func TestUDPClientStoppedLongerThanItsIdleTimeoutPlaysOn(t *testing.T) {
+	srv, addr := startServer(t, "-transport", "udp", "-players", "1", "-ticks", "600", "-print-hash")
+	c := startProc(t, "player", os.Environ(), "-connect", addr, "-transport", "udp", "-headless", "-print-hash")
+	waitLog(t, srv, "match started", 20*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if err := c.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // twice the client's idle timeout
+	if err := c.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
+	if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+		t.Errorf("%s: %q, server %q", c.name, got, want)
+	}
+}
