@@ -57,8 +57,11 @@ type ClientConfig struct {
 	// HandshakeTimeout bounds the connection and the server's answer to
 	// the Hello (the wait for the match to start is not bounded).
 	HandshakeTimeout time.Duration
-	// IdleTimeout: a server that sends nothing for that long is gone (0:
-	// the transport's, TCPIdleTimeout or UDPIdleTimeout).
+	// IdleTimeout: a server that sends nothing for that long, and then
+	// for a quarter of a second more while the client runs to hear it,
+	// is gone (0: the transport's, TCPIdleTimeout or UDPIdleTimeout). A
+	// client stopped or starved longer (a busy machine) reads what came
+	// meanwhile before it judges.
 	IdleTimeout time.Duration
 	// Transport is TCP (the zero value) or UDP.
 	Transport Transport
@@ -89,8 +92,9 @@ func DefaultClientConfig() ClientConfig {
 // answers each ping at once (during a match it also sends every tick).
 // Over TCP the server's kernel closes the connection of a server that
 // exits, however it exits, so the timeout is for a machine or a network
-// that fails; over UDP nothing tells the client, and the timeout is how
-// long it takes to notice a server that died.
+// that fails; over UDP nothing tells the client, and the timeout, plus
+// the quarter of a second a client reads more before it believes it, is
+// how long it takes to notice a server that died: 1.75 s.
 const (
 	TCPIdleTimeout = 5 * time.Second
 	UDPIdleTimeout = 1500 * time.Millisecond
@@ -305,11 +309,10 @@ func (c *Client) handshake() (*wire.Reader, error) {
 	go c.pingWhileWaiting(stop, done)
 	defer func() { close(stop); <-done }()
 	for {
-		c.conn.SetReadDeadline(time.Now().Add(c.cfg.IdleTimeout))
-		m, err := r.ReadMessage()
+		m, silent, err := c.readIdle(r)
 		if err != nil {
 			if isTimeout(err) {
-				return nil, fmt.Errorf("the server stopped answering while this client waited for the match: nothing received for %v", c.cfg.IdleTimeout)
+				return nil, fmt.Errorf("the server stopped answering while this client waited for the match: nothing received for %v", silent)
 			}
 			if closedByPeer(err) {
 				return nil, fmt.Errorf("the server closed the connection while this client waited for the match, with no reason given (did it crash?)")
@@ -570,8 +573,7 @@ func (c *Client) failLocked(err error) {
 func (c *Client) readLoop(r *wire.Reader) {
 	defer close(c.readDone)
 	for {
-		c.conn.SetReadDeadline(time.Now().Add(c.cfg.IdleTimeout))
-		m, err := r.ReadMessage()
+		m, silent, err := c.readIdle(r)
 		if err != nil {
 			select {
 			case <-c.closed:
@@ -583,7 +585,7 @@ func (c *Client) readLoop(r *wire.Reader) {
 			}
 			switch {
 			case isTimeout(err):
-				c.fail(fmt.Errorf("server %s stopped answering: nothing received for %v (it is down, or the network to it is)", c.addr, c.cfg.IdleTimeout))
+				c.fail(fmt.Errorf("server %s stopped answering: nothing received for %v (it is down, or the network to it is)", c.addr, silent))
 			case closedByPeer(err):
 				c.fail(c.wentAway())
 			default:
@@ -599,6 +601,40 @@ func (c *Client) readLoop(r *wire.Reader) {
 			c.fail(fmt.Errorf("server %s: %w", c.addr, err))
 			return
 		}
+	}
+}
+
+// idleGrace is how long a client that found its idle timeout passed
+// reads once more before it calls the server silent (see readIdle).
+const idleGrace = 250 * time.Millisecond
+
+// readIdle reads the server's next message, waiting up to the idle
+// timeout, and returns it or why there is none, with how long nothing
+// came. A timeout is believed only once the client was running to hear
+// the server: a deadline that passes while the process is stopped or
+// starved (a busy machine, kill -STOP) is noticed when it runs again,
+// maybe before its reader has taken what arrived meanwhile (over UDP the
+// packets wait in the socket, and an expired deadline fails a read even
+// with data queued). So a timeout is followed by one more read of up to
+// idleGrace, during which the runtime polls the network, and by another
+// for as long as each timeout is noticed late, by more than half of
+// idleGrace, on the monotonic clock. A running client calls a dead
+// server silent after the idle timeout plus idleGrace (1.75 s over UDP);
+// a stalled one, no sooner than it had the time to hear it.
+func (c *Client) readIdle(r *wire.Reader) (wire.Message, time.Duration, error) {
+	start := time.Now()
+	deadline := start.Add(c.cfg.IdleTimeout)
+	for grace := false; ; grace = true {
+		c.conn.SetReadDeadline(deadline)
+		m, err := r.ReadMessage()
+		if err == nil || !isTimeout(err) {
+			return m, 0, err
+		}
+		now := time.Now()
+		if grace && now.Sub(deadline) <= idleGrace/2 {
+			return nil, now.Sub(start).Round(10 * time.Millisecond), err
+		}
+		deadline = now.Add(idleGrace)
 	}
 }
 

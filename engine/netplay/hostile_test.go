@@ -605,7 +605,8 @@ func TestUDPClientNoticesADeadServer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "stopped answering") {
 		t.Fatalf("RunHeadless: %v, want an error saying the server stopped answering", err)
 	}
-	// 1.5 s by design; before, 5 s, and Close waited 2 s more.
+	// 1.75 s by design (the idle timeout and one more read); before, 5 s,
+	// and Close waited 2 s more. A busy machine may add to it.
 	if noticed > 4*time.Second || closing > time.Second {
 		t.Errorf("noticed after %v and closed in %v, want about 1.5 s and at once", noticed, closing)
 	}
