@@ -289,7 +289,7 @@ func TestOwnKeyShowsWithinInputDelay(t *testing.T) {
 func BenchmarkOwnInputLatency(b *testing.B) {
 	needDisplay(b)
 	x := startXServer(b)
-	const rounds = 12
+	rounds := benchSize(12, 1)
 	type mode struct {
 		name        string
 		recv, xdo   []time.Duration
@@ -299,7 +299,7 @@ func BenchmarkOwnInputLatency(b *testing.B) {
 	}
 	modes := []*mode{{name: "predict"}, {name: "lockstep"}}
 	for range b.N {
-		clients := playTraced(b, x, 1800, rounds, 250*time.Millisecond, 450*time.Millisecond, func(addr string) []*tracedClient {
+		clients := playTraced(b, x, benchSize(1800, 600), rounds, 250*time.Millisecond, 450*time.Millisecond, func(addr string) []*tracedClient {
 			net := []string{"-input-delay", "2", "-fps", "60", "-net-delay", "50ms"}
 			return []*tracedClient{
 				startTracedClient(b, x, "predict 8", addr, [2]string{"Right", "Left"}, append([]string{"-predict", "8"}, net...)...),
