@@ -193,7 +193,7 @@ probe() {
 	fi
 	want="crossarch probe $(env "$@" "$GO" env GOARCH)"
 	why=
-	[[ -n $ways ]] || why="not an amd64 machine (this one is $host)"
+	[[ -n $ways ]] || why="it runs natively only on amd64, and this machine is $host"
 	for how in $ways; do
 		runner=
 		if [[ $how != native ]]; then
