@@ -33,9 +33,11 @@ import (
 //     same ticks, whose own input held an arrow (the first that had the
 //     press), and moved_with_input, whether the cube first moved in that
 //     very simulation;
-//   - ahead: how many of those ticks the client had simulated before it
-//     had the press (its tick clock ran that far ahead of its input
-//     clock): the press could show no earlier than input_tick plus ahead;
+//   - ahead: how many of those ticks the client simulated before that
+//     simulation, without the press (its tick clock ran that far ahead of
+//     its input clock, or the server confirmed them without the input it
+//     got late): the press could show no earlier than input_tick plus
+//     ahead;
 //   - drawn_frame, drawn_tick and drawn_ns: the first frame after the
 //     event that drew the cube away (by more than drawnMoved) from where
 //     the frame before the event drew it, the engine's tick in that frame, and the time its swap

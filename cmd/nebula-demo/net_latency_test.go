@@ -232,16 +232,16 @@ func playTraced(tb testing.TB, x *xserver, ticks, rounds int, hold, gap time.Dur
 //     the press's local tick;
 //   - the cube first moves in the first simulation whose own input holds
 //     the press: the client shows its own input as soon as it has it;
-//   - that simulation is of the press's input tick, or of the first tick
-//     the client had not simulated yet when it sampled the press.
+//   - the only delay past the input delay is "ahead": the ticks from the
+//     input tick on that the client simulated before that simulation,
+//     without the press (its tick clock ran ahead of its input clock, or
+//     the server, having got the input late, confirmed them without it).
 //
-// How far ahead of its input clock the client's tick clock ran when a
-// press was sampled ("ahead": ticks it simulated before it had the press,
-// which then shows that many ticks late) is up to the scheduler: the input
-// is sampled on one goroutine's timer and the ticks run on the window's
-// frames, and a loaded machine delays either. The steering keeps it at 0
-// on an idle machine; the test logs it and BenchmarkOwnInputLatency
-// reports it, neither judges it.
+// How many those are is up to the scheduler: the input is sampled on one
+// goroutine's timer and the ticks run on the window's frames, and a loaded
+// machine delays either (this test once failed with 6 ticks ahead). The
+// steering keeps it at 0 on an idle machine; the test logs it and
+// BenchmarkOwnInputLatency reports it, neither judges it.
 //
 // The input delay is 2: at 0 a check of "within the delay" would only say
 // "at the same tick"; 2 ticks is a common choice for a client at 100 ms
