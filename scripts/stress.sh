@@ -15,8 +15,9 @@
 # spinning process per core (nproc) competes for the CPU. Without a
 # $DISPLAY it runs under xvfb-run, and GL tests are required to run
 # (NEBULA_REQUIRE_GL=1). It prints one line per top-level test: passes,
-# failures and skips of N; the output of each failed run is kept in a
-# directory it names. It exits 1 when any run failed.
+# failures and skips of N (of the rounds run so far, when interrupted);
+# the output of each failed run is kept in a directory it names. It exits
+# 1 when any run failed.
 #
 # Environment: GO (default go), N, TESTS (the PKG:REGEX list, when no
 # argument gives one), STRESS_SPINNERS (default nproc),
@@ -63,15 +64,31 @@ race=()
 timeout=${STRESS_TIMEOUT:-5m}
 logs=$(mktemp -d "${TMPDIR:-/tmp}/nebula-stress.XXXXXX")
 spinners=()
+failed=0
+declare -A pass fail skip
+order=()
+round=0
+
+# summary prints one line per test: its passes, failures and skips.
+summary() {
+	local key
+	printf '%-60s %5s %5s %5s\n' "test" pass fail skip
+	for key in ${order[@]+"${order[@]}"}; do
+		printf '%-60s %5d %5d %5d\n' "$key" "${pass[$key]}" "${fail[$key]}" "${skip[$key]}"
+	done
+}
+
 cleanup() {
 	local pid
 	for pid in ${spinners[@]+"${spinners[@]}"}; do
 		kill "$pid" 2>/dev/null || true
 	done
 	wait 2>/dev/null || true
+	[[ $failed -ne 0 ]] || rm -rf "$logs"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+# Interrupted: the counts so far, then out.
+trap 'echo "stress: interrupted in round $round of $n" >&2; summary; exit 130' INT TERM
 
 # Build every package's test binary once, before the load starts.
 declare -A bins
@@ -92,9 +109,6 @@ for ((i = 0; i < cores; i++)); do
 done
 echo "stress: $n rounds of ${#specs[@]} test sets, $cores spinning processes, logs in $logs" >&2
 
-declare -A pass fail skip
-order=()
-failed=0
 start=$SECONDS
 for ((round = 1; round <= n; round++)); do
 	for spec in "${specs[@]}"; do
@@ -130,13 +144,9 @@ for ((round = 1; round <= n; round++)); do
 	echo "stress: round $round of $n done, $((SECONDS - start)) s" >&2
 done
 
-printf '%-60s %5s %5s %5s\n' "test" pass fail skip
-for key in "${order[@]}"; do
-	printf '%-60s %5d %5d %5d\n' "$key" "${pass[$key]}" "${fail[$key]}" "${skip[$key]}"
-done
+summary
 if [[ $failed -ne 0 ]]; then
 	echo "stress: $failed runs failed; their output is in $logs" >&2
 	exit 1
 fi
-rm -rf "$logs"
 echo "stress: all passed ($n rounds, $((SECONDS - start)) s)"
