@@ -2,7 +2,8 @@
 #
 #   make deps    check (and install, where allowed) the Debian packages below
 #   make run     build cmd/nebula-demo into bin/ and run it; pass flags with ARGS="-frames 300"
-#   make test    go vet, the race-enabled tests with real OpenGL, the simulation tests on arm64, 386 and amd64-v3, the demo's sync test, a short fuzz pass
+#   make test    go vet, the race-enabled tests with real OpenGL, every benchmark once (-short), the simulation tests on arm64, 386 and amd64-v3, the demo's sync test, a short fuzz pass
+#   make stress  tests run N times while every core is kept busy: make stress TESTS='./engine:^TestProfile ./timing:.' N=20
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
 #
@@ -55,7 +56,7 @@ BENCH_ALL_BUT_PACER := ^Benchmark([^P]|P[^a]|Pa[^c]|Pac[^e]|Pace[^r]|(|P|Pa|Pac|
 PACER_BENCH := ^BenchmarkPacer
 PACER_BENCHTIME := 1440x
 
-.PHONY: help deps build run test bench lint clean
+.PHONY: help deps build run test stress bench lint clean
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -85,10 +86,20 @@ endif
 # (engine, engine/detmath, engine/anim, engine/replay, the demo scene with its golden
 # hash) again as GOARCH=arm64 under qemu-aarch64, GOARCH=386 and
 # GOAMD64=v3 builds, where Go fuses multiply-adds: the same hashes and
-# bits on every build. About 30 s; one line per architecture.
+# bits on every build. About 30 s; one line per architecture. An
+# architecture this machine cannot run (no IA-32 emulation in its kernel,
+# no qemu-aarch64) is skipped with a line saying why; crossarch_test.sh
+# checks that with fake emulators.
+#
+# Every benchmark runs once (-benchtime 1x), the pacer's too, with -short:
+# the match benchmarks then play short matches (benchSize). A benchmark
+# that no longer builds or fails its own checks fails make test. About
+# 60 s, most of it the demo's matches and windows.
 test: deps
 	$(GO) vet ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 5m ./...
+	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -short -run='^$$' -bench=. -benchtime=1x -p 1 -timeout 5m ./...
+	GO=$(GO) scripts/crossarch_test.sh
 	GO=$(GO) scripts/crossarch.sh
 	# The demo's sync test at full length (3,600 ticks, 8 deep), which the
 	# race detector makes too slow to run above.
@@ -106,6 +117,14 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
+
+# The tests that touch time, windows or sockets (scripts/stress.sh's
+# default set, or TESTS='PKG:REGEX ...'), N times each while one spinning
+# process per core competes for the CPU; pass and fail counts per test.
+N ?= 20
+TESTS ?=
+stress: deps
+	GO=$(GO) N=$(N) TESTS='$(TESTS)' scripts/stress.sh
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...

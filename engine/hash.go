@@ -12,7 +12,8 @@ import "encoding/binary"
 //     (uint64) and entries in order, the live count (uint64);
 //   - for every slot, column by column: current position, rotation
 //     (W, X, Y, Z), scale, velocity and angular velocity (float32 bits),
-//     draw mode (a byte), colour (4 bytes), teleport mark (a byte);
+//     draw mode (a byte), colour (4 bytes), mesh (a uint16), teleport
+//     mark (a byte);
 //   - the players in the match: their number (uint64), then their IDs
 //     (uint16 each), ascending. Their inputs are input, not state, and
 //     are left out, like the engine's input queue;

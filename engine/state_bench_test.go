@@ -30,9 +30,9 @@ type benchComps struct {
 	pad    *Component[benchPadded]
 }
 
-// benchStateWorld fills w with n entities with varied transforms,
-// velocities, draw modes and colours from the RNG, and the four components
-// set on every entity.
+// benchStateWorld fills w with three players and n entities with varied
+// transforms, velocities, draw modes, colours and meshes from the RNG, and
+// the four components set on every entity.
 func benchStateWorld(w *World, n int) benchComps {
 	c := benchComps{
 		health: NewComponent[int32](w, "health"),
@@ -40,6 +40,13 @@ func benchStateWorld(w *World, n int) benchComps {
 		flag:   NewComponent[uint8](w, "flag"),
 		pad:    NewComponent[benchPadded](w, "padded"),
 	}
+	w.players.startTick(nil)
+	for _, id := range []PlayerID{0, 3, 255} {
+		if err := w.players.Join(id); err != nil {
+			panic(fmt.Sprintf("benchStateWorld: %v", err))
+		}
+	}
+	w.players.endStart()
 	rng := NewRNG(7)
 	for range n {
 		axis := mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), rng.Range(-1, 1) + 2}.Normalize()
@@ -53,6 +60,7 @@ func benchStateWorld(w *World, n int) benchComps {
 			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-6, 6), rng.Range(-6, 6)},
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(id, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
+		w.SetMesh(id, MeshID(rng.Intn(1000)))
 		c.health.Set(id, int32(rng.Intn(1000)))
 		c.aim.Set(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), rng.Range(-1, 1)})
 		c.flag.Set(id, uint8(rng.Intn(256)))
@@ -119,9 +127,9 @@ func (s *benchFNV) bools(bs []bool) {
 }
 
 // benchFNVHash is the old Hash, algorithm and order unchanged, extended to
-// the data the XXH3 Hash covers: after the draw modes, colours and
+// the data the XXH3 Hash covers: after the draw modes, colours, meshes and
 // teleport marks (interleaved per slot, as the old hash had them) come the
-// schema's fingerprint and the benchmark's four components, each a
+// players in the match, the schema's fingerprint and the benchmark's four components, each a
 // presence byte per slot then every slot's canonical bytes. With prev it
 // also hashes the previous transforms and velocities, as the old hash did
 // (before the components); without, it hashes exactly the bytes the XXH3
@@ -153,6 +161,7 @@ func benchFNVHash(w *World, prev bool) uint64 {
 		s.u8(c[1])
 		s.u8(c[2])
 		s.u8(c[3])
+		s.u16(uint16(w.cur.Mesh[i]))
 		if w.snap[i] {
 			s.u8(1)
 		} else {
@@ -164,6 +173,10 @@ func benchFNVHash(w *World, prev bool) uint64 {
 		s.quats(w.prev.Rot)
 		s.vec3s(w.prev.Scale)
 		s.vec3s(w.prev.Vel)
+	}
+	s.u64(uint64(len(w.players.ids)))
+	for _, id := range w.players.ids {
+		s.u16(uint16(id))
 	}
 	s.u64(w.fingerprint)
 	for _, col := range w.cols {
@@ -195,8 +208,10 @@ func benchFNVHash(w *World, prev bool) uint64 {
 }
 
 // benchHashedBytes returns the bytes the XXH3 Hash covers, gathered
-// independently of it: in its order, or with the draw modes, colours and
-// teleport marks interleaved per slot (the old order, benchFNVHash's).
+// independently of it, as its doc comment lists them: in its order, or with
+// the draw modes, colours, meshes and teleport marks interleaved per slot
+// (the old order, benchFNVHash's). TestHashCoversItsBytes keeps it in step
+// with Hash.
 func benchHashedBytes(w *World, oldOrder bool) []byte {
 	var b []byte
 	st, inc := w.rng.State()
@@ -216,6 +231,7 @@ func benchHashedBytes(w *World, oldOrder bool) []byte {
 		for i, m := range w.cur.Mode {
 			b = append(b, byte(m))
 			b = append(b, w.cur.Color[i][:]...)
+			b = binary.LittleEndian.AppendUint16(b, uint16(w.cur.Mesh[i]))
 			b = append(b, boolByte(w.snap[i]))
 		}
 	} else {
@@ -225,9 +241,16 @@ func benchHashedBytes(w *World, oldOrder bool) []byte {
 		for _, c := range w.cur.Color {
 			b = append(b, c[:]...)
 		}
+		for _, m := range w.cur.Mesh {
+			b = binary.LittleEndian.AppendUint16(b, uint16(m))
+		}
 		for _, s := range w.snap {
 			b = append(b, boolByte(s))
 		}
+	}
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(w.players.ids)))
+	for _, id := range w.players.ids {
+		b = binary.LittleEndian.AppendUint16(b, uint16(id))
 	}
 	b = binary.LittleEndian.AppendUint64(b, w.fingerprint)
 	for _, c := range w.cols {

@@ -4,14 +4,23 @@
 # of the demo scene) and the engine's other bit-exact results are proven
 # the same in every build, not only in the amd64 one `go test` makes:
 #
-#   arm64     GOARCH=arm64, run under qemu-aarch64 (Debian package
-#             qemu-user, in the Makefile's DEB_PACKAGES), or natively on an
-#             arm64 machine; Go fuses x*y+z into one FMA instruction there
-#   386       GOARCH=386, run natively: 32-bit int and pointers
-#   amd64-v3  GOAMD64=v3, run natively: Go fuses multiply-adds into FMA at
-#             v3; skipped, saying so, when this CPU cannot run v3 binaries
+#   arm64     GOARCH=arm64, natively on an arm64 machine, else under
+#             qemu-aarch64 (Debian package qemu-user, in the Makefile's
+#             DEB_PACKAGES); Go fuses x*y+z into one FMA instruction there
+#   386       GOARCH=386: 32-bit int and pointers; natively on an amd64
+#             machine whose kernel runs 32-bit programs, else under qemu-i386
+#   amd64-v3  GOAMD64=v3, natively: Go fuses multiply-adds into FMA at v3
 #
 #   scripts/crossarch.sh
+#
+# Whether an architecture can run here is probed, not guessed from the
+# host: a tiny program is built for it and run with each way in turn
+# (natively, or under its emulator). Where none prints what it should (a
+# kernel without IA-32 emulation: "exec format error"; no qemu-aarch64; a
+# CPU without AVX2 and FMA), the architecture is skipped with one line
+# saying why, and the others go on: a machine that cannot run an
+# architecture is no failure. Once an architecture runs, any failure of
+# its build or its tests (a wrong hash) is: the script exits 1.
 #
 # `make test` runs it after the race-enabled tests. The packages below are
 # pure Go (CGO_ENABLED=0); each one's whole test binary runs, from the
@@ -24,7 +33,11 @@
 # the script exit 1 after the other architectures have run.
 #
 # Environment: GO (default go), CROSSARCH_TIMEOUT (each test binary's
-# -test.timeout, default 3m).
+# -test.timeout, default 3m), and for scripts/crossarch_test.sh:
+# CROSSARCH_ARCHES (default "arm64 386 amd64-v3"), CROSSARCH_PACKAGES
+# (default the list below), CROSSARCH_RUNNERS_arm64, CROSSARCH_RUNNERS_386
+# and CROSSARCH_RUNNERS_amd64_v3 (the ways to try, in order: "native" or
+# an emulator's command; default as above).
 set -euo pipefail
 # A C locale: $EPOCHREALTIME's decimal point, and sed's and awk's patterns.
 export LC_ALL=C
@@ -34,6 +47,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GO=${GO:-go}
 timeout=${CROSSARCH_TIMEOUT:-3m}
 packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./cmd/nebula-demo/scene)
+if [[ -n ${CROSSARCH_PACKAGES:-} ]]; then
+	read -r -a packages <<<"$CROSSARCH_PACKAGES"
+fi
+read -r -a arches <<<"${CROSSARCH_ARCHES:-arm64 386 amd64-v3}"
 
 host=$("$GO" env GOHOSTARCH)
 tmp=$(mktemp -d)
@@ -123,20 +140,6 @@ variant() {
 		return
 	fi
 
-	# A GOAMD64=v3 binary on a CPU without v3 (AVX2, BMI2, FMA...) exits
-	# at start with "This program can only be run on AMD64 processors with
-	# v3 microarchitecture support."
-	if [[ $name == amd64-v3 ]]; then
-		bin=$tmp/$name/$(tr / _ <<<"${packages[0]#./}").test
-		if ! "$bin" -test.run '^$' >"$tmp/$name/probe.log" 2>&1 &&
-			grep -q microarchitecture "$tmp/$name/probe.log"; then
-			printf 'crossarch: %-9s skip  %6ss  (this CPU cannot run GOAMD64=v3 binaries: %s)\n' \
-				"$name" "$built" "$(head -n 1 "$tmp/$name/probe.log")"
-			skipped+=("$name")
-			return
-		fi
-	fi
-
 	tests=$EPOCHREALTIME
 	for pkg in "${packages[@]}"; do
 		bin=$tmp/$name/$(tr / _ <<<"${pkg#./}").test
@@ -150,29 +153,94 @@ variant() {
 		"${env[*]}" "${runner[0]:+, under ${runner[0]}}" "$built" "$(elapsed "$tests")"
 }
 
+# probe NAME ENV...: builds a tiny program with CGO_ENABLED=0 and ENV,
+# and tries to run it each way NAME's runners list (CROSSARCH_RUNNERS_NAME,
+# or the default for this host): "native", or an emulator's command. It
+# sets runner to the first way that runs it (empty for native) and
+# returns 0; else it sets why to what each way said and returns 1. A probe
+# that does not build returns 2.
+probe() {
+	local name=$1 dir=$tmp/probe-$1 want out how ways var
+	shift
+	var=CROSSARCH_RUNNERS_${name//-/_}
+	if [[ -n ${!var+set} ]]; then
+		ways=${!var}
+	else
+		case $name/$host in
+		arm64/arm64) ways=native ;;
+		arm64/*) ways=qemu-aarch64 ;;
+		386/amd64) ways="native qemu-i386" ;;
+		386/*) ways=qemu-i386 ;;
+		amd64-v3/amd64) ways=native ;;
+		*) ways= ;;
+		esac
+	fi
+	mkdir -p "$dir"
+	cat >"$dir/main.go" <<-'EOF'
+		package main
+
+		import (
+			"fmt"
+			"runtime"
+		)
+
+		func main() { fmt.Println("crossarch probe", runtime.GOARCH) }
+	EOF
+	printf 'module crossarchprobe\n\ngo 1.21\n' >"$dir/go.mod"
+	if ! (cd "$dir" && env CGO_ENABLED=0 GOWORK=off GOFLAGS= "$@" "$GO" build -o probe .) >"$dir/build.log" 2>&1; then
+		why="the probe does not build: $(head -n 1 "$dir/build.log")"
+		return 2
+	fi
+	want="crossarch probe $(env "$@" "$GO" env GOARCH)"
+	why=
+	[[ -n $ways ]] || why="it runs natively only on amd64, and this machine is $host"
+	for how in $ways; do
+		runner=
+		if [[ $how != native ]]; then
+			if ! command -v "$how" >/dev/null 2>&1; then
+				why+="${why:+; }$how: not found"
+				[[ $how != qemu-* ]] || why+=" (Debian package qemu-user; make deps installs it)"
+				continue
+			fi
+			runner=$how
+		fi
+		if out=$(cd "$dir" && timeout 60 ${runner:+"$runner"} ./probe 2>&1) && [[ $out == "$want" ]]; then
+			return 0
+		fi
+		out=$(head -n 1 <<<"${out:-no output}")
+		why+="${why:+; }${how}: ${out:-exit status only}"
+	done
+	return 1
+}
+
 failed=()
 skipped=()
 all=$EPOCHREALTIME
 
-if [[ $host == arm64 ]]; then
-	variant arm64 -- GOARCH=arm64
-elif command -v qemu-aarch64 >/dev/null 2>&1; then
-	variant arm64 qemu-aarch64 -- GOARCH=arm64
-else
-	echo "crossarch: FAIL: arm64: qemu-aarch64 not found; install the Debian package qemu-user (make deps does)" >&2
-	printf 'crossarch: %-9s FAIL  (no qemu-aarch64)\n' arm64
-	failed+=("arm64: no qemu-aarch64")
-fi
-
-# 386 and v3 binaries run natively only on an amd64 machine.
-if [[ $host == amd64 ]]; then
-	variant 386 -- GOARCH=386
-	variant amd64-v3 -- GOARCH=amd64 GOAMD64=v3
-else
-	printf 'crossarch: %-9s skip  (needs an amd64 machine; this one is %s)\n' 386 "$host"
-	printf 'crossarch: %-9s skip  (needs an amd64 machine; this one is %s)\n' amd64-v3 "$host"
-	skipped+=(386 amd64-v3)
-fi
+for arch in "${arches[@]}"; do
+	case $arch in
+	arm64) env=(GOARCH=arm64) ;;
+	386) env=(GOARCH=386) ;;
+	amd64-v3) env=(GOARCH=amd64 GOAMD64=v3) ;;
+	*)
+		echo "crossarch: unknown architecture $arch in CROSSARCH_ARCHES (arm64, 386, amd64-v3)" >&2
+		exit 2
+		;;
+	esac
+	runner= why=
+	probe "$arch" "${env[@]}" && status=0 || status=$?
+	case $status in
+	0) variant "$arch" ${runner:+"$runner"} -- "${env[@]}" ;;
+	1)
+		printf 'crossarch: %-9s skip  (cannot run %s programs here: %s)\n' "$arch" "${env[*]}" "$why"
+		skipped+=("$arch")
+		;;
+	*)
+		printf 'crossarch: %-9s FAIL  (%s)\n' "$arch" "$why"
+		failed+=("$arch: $why")
+		;;
+	esac
+done
 
 if [[ ${#failed[@]} -ne 0 ]]; then
 	echo "crossarch: FAILED after $(elapsed "$all")s:" >&2

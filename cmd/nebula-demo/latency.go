@@ -29,6 +29,15 @@ import (
 //     simulation ran, moved_ns when (Unix nanoseconds);
 //   - moved_after: moved_tick minus press_tick, in ticks (the input delay
 //     when the tick clock runs the tick whose input it has just sampled);
+//   - held_tick: the tick of the client's first simulation, among the
+//     same ticks, whose own input held an arrow (the first that had the
+//     press), and moved_with_input, whether the cube first moved in that
+//     very simulation;
+//   - ahead: how many of those ticks the client simulated before that
+//     simulation, without the press (its tick clock ran that far ahead of
+//     its input clock, or the server confirmed them without the input it
+//     got late): the press could show no earlier than input_tick plus
+//     ahead;
 //   - drawn_frame, drawn_tick and drawn_ns: the first frame after the
 //     event that drew the cube away (by more than drawnMoved) from where
 //     the frame before the event drew it, the engine's tick in that frame, and the time its swap
@@ -61,8 +70,10 @@ type inputTrace struct {
 	scanned     uint64
 	sampledDown bool
 
-	moves [traceRing]tickMove // by tick modulo traceRing
-	seq   uint64
+	// The first simulation of each tick: at all, whose own input held an
+	// arrow, in which the cube moved; by tick modulo traceRing.
+	sims, holds, moves [traceRing]tickMove
+	seq                uint64 // simulations so far
 }
 
 // drawnMoved is how far the cube must be drawn from where it rested to
@@ -76,8 +87,8 @@ const drawnMoved = 1e-4
 // lag.
 const traceRing = 1024
 
-// tickMove is the first simulation of a tick in which the player's cube
-// moved.
+// tickMove is the first simulation of a tick that did something (ran,
+// held an arrow, moved the player's cube).
 type tickMove struct {
 	tick                   uint64 // 0: none
 	seq                    uint64 // order among all such simulations
@@ -146,19 +157,28 @@ func (tr *inputTrace) ReleaseAll(t time.Duration) {
 	tr.local.ReleaseAll(t)
 }
 
-// fixed notes the first simulation of each tick in which the player's
-// cube moved.
+// fixed notes the first simulation of each tick, the first whose own
+// input held an arrow, and the first in which the player's cube moved.
 func (tr *inputTrace) fixed(c *engine.FixedContext) {
-	cube, ok := tr.sc.PlayerCube(c.World, tr.me)
-	if !ok || c.World.Transform(cube).Pos == c.World.PrevTransform(cube).Pos {
-		return
-	}
-	m := &tr.moves[c.Tick%traceRing]
-	if m.tick == c.Tick {
-		return
-	}
 	tr.seq++
-	*m = tickMove{tick: c.Tick, seq: tr.seq, at: time.Now(), predicted: c.Predicted, resimulated: c.Resimulated}
+	note := func(ring *[traceRing]tickMove) {
+		if m := &ring[c.Tick%traceRing]; m.tick != c.Tick {
+			*m = tickMove{tick: c.Tick, seq: tr.seq, at: time.Now(), predicted: c.Predicted, resimulated: c.Resimulated}
+		}
+	}
+	note(&tr.sims)
+	if in := c.Players.Input(tr.me); in != nil {
+		for _, k := range traceArrows {
+			if in.Down(k) {
+				note(&tr.holds)
+				break
+			}
+		}
+	}
+	cube, ok := tr.sc.PlayerCube(c.World, tr.me)
+	if ok && c.World.Transform(cube).Pos != c.World.PrevTransform(cube).Pos {
+		note(&tr.moves)
+	}
 }
 
 // render finds where the frame draws the player's cube, and the first
@@ -275,11 +295,27 @@ func (tr *inputTrace) logPress(p *tracedPress, end bool) {
 		if !p.windowKnown {
 			end = tr.scanned + 1
 		}
-		var first *tickMove
-		for t := p.inputTick; t < end && t < p.inputTick+traceRing; t++ {
-			if m := &tr.moves[t%traceRing]; m.tick == t && (first == nil || m.seq < first.seq) {
-				first = m
+		// earliest returns the earliest simulation in ring of the press's
+		// ticks.
+		earliest := func(ring *[traceRing]tickMove) *tickMove {
+			var f *tickMove
+			for t := p.inputTick; t < end && t < p.inputTick+traceRing; t++ {
+				if m := &ring[t%traceRing]; m.tick == t && (f == nil || m.seq < f.seq) {
+					f = m
+				}
 			}
+			return f
+		}
+		first, held := earliest(&tr.moves), earliest(&tr.holds)
+		if held != nil {
+			ahead := 0
+			for t := p.inputTick; t < end && t < p.inputTick+traceRing; t++ {
+				if m := &tr.sims[t%traceRing]; m.tick == t && m.seq < held.seq {
+					ahead++
+				}
+			}
+			f["held_tick"], f["ahead"] = held.tick, ahead
+			f["moved_with_input"] = first != nil && first.seq == held.seq
 		}
 		if first != nil {
 			f["moved_tick"], f["moved_ns"] = first.tick, first.at.UnixNano()
@@ -288,7 +324,7 @@ func (tr *inputTrace) logPress(p *tracedPress, end bool) {
 		}
 	}
 	msg := "own input shown"
-	if end && !(p.timed && p.inputTick != 0 && f["moved_tick"] != nil) {
+	if end && !(p.timed && p.inputTick != 0 && f["moved_tick"] != nil && f["held_tick"] != nil) {
 		msg = "own input not traced to the screen"
 	}
 	tr.log.WithFields(f).Debug(msg)

@@ -30,6 +30,18 @@ import (
 //
 //	go test -run '^$' -bench 'BenchmarkMatch|BenchmarkLateJoin' -benchtime 1x ./cmd/nebula-demo/
 
+// benchSize returns full, the size a benchmark's figure is measured at,
+// or short under -short: `make test` runs every benchmark once with
+// -short, so that each one's code and its own checks run (a hash that
+// differs, a match that does not end) in seconds rather than minutes. The
+// figures of a -short run mean nothing.
+func benchSize[T any](full, short T) T {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
 // benchMatch is a server of the demo scene and its players, in process.
 type benchMatch struct {
 	srv  *netplay.Server
@@ -223,9 +235,10 @@ func reportMatch(b *testing.B, rep netplay.Report) {
 // dedicated server is); the 64 clients share this process. Target: the
 // server's tick time p99 <= 4 ms and no input substituted.
 func BenchmarkMatch64Players(b *testing.B) {
+	players, ticks := benchSize(64, 8), benchSize(1200, 120)
 	for range b.N {
-		srv, addr := startServer(b, "-players", "64", "-max-players", "64", "-ticks", "1200", "-print-hash", "-log-level", "warn")
-		clients := runClients(b, addr, 64, 1000, nil)
+		srv, addr := startServer(b, "-players", strconv.Itoa(players), "-max-players", strconv.Itoa(players), "-ticks", strconv.Itoa(ticks), "-print-hash", "-log-level", "warn")
+		clients := runClients(b, addr, players, 1000, nil)
 		out := srv.wait(b, time.Minute)
 		want := stateHash(b, "the server", out)
 		for i, bc := range clients {
@@ -266,7 +279,7 @@ func reportServer(b *testing.B, out string) {
 func BenchmarkMatchIntentToFanOut(b *testing.B) {
 	for range b.N {
 		cfg := netplay.DefaultServerConfig()
-		cfg.Players, cfg.MaxPlayers, cfg.Ticks = 8, 8, 1800
+		cfg.Players, cfg.MaxPlayers, cfg.Ticks = 8, 8, benchSize[uint64](1800, 120)
 		m := startBenchServer(b, cfg, 1000, false)
 		m.tap = newTap(8, cfg.Ticks)
 		reportMatch(b, m.play(b, 8, 1000))
@@ -414,7 +427,9 @@ func (c *tapConn) Read(p []byte) (int, error) {
 // match goes on for 10 s after the join, and the joiner must end with
 // the server's hash.
 func BenchmarkLateJoinAfterAMinute(b *testing.B) {
-	const entities, joinAt, ticks = 1000, 3600, 3600 + 600
+	const entities = 1000
+	joinAt := benchSize[uint64](3600, 120)
+	ticks := joinAt + benchSize[uint64](600, 120)
 	modes := []struct {
 		name  string
 		every uint64
@@ -426,7 +441,7 @@ func BenchmarkLateJoinAfterAMinute(b *testing.B) {
 		joins := make([]time.Duration, len(modes))
 		var wg sync.WaitGroup
 		for i, mode := range modes {
-			time.Sleep(time.Duration(i) * 3 * time.Second)
+			time.Sleep(time.Duration(i) * benchSize(3*time.Second, time.Second/2))
 			wg.Go(func() {
 				joins[i] = lateJoin(b, mode.every, entities, joinAt, ticks)
 			})

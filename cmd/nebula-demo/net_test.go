@@ -173,7 +173,7 @@ func matchHash(t *testing.T, srv *proc, clients []*proc, ticks int) string {
 		t.Fatalf("server: %q, want tick %d", want, ticks)
 	}
 	for _, c := range clients {
-		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+		if got := stateHash(t, c.name, c.wait(t, time.Minute)); got != want {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
 		}
 	}
@@ -248,7 +248,7 @@ func TestLateJoinAndKilledPlayer(t *testing.T) {
 	late := startProc(t, "late joiner", os.Environ(), "-connect", addr, "-headless", "-print-hash")
 	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
 	for _, c := range []*proc{a, late} {
-		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+		if got := stateHash(t, c.name, c.wait(t, time.Minute)); got != want {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
 		}
 	}
@@ -338,7 +338,7 @@ func TestDesyncIsDetectedAndResynchronised(t *testing.T) {
 	b := startProc(t, "player B (desync)", os.Environ(), "-connect", addr, "-headless", "-print-hash", "-crash-dir", dir, "-desync-at-tick", "100")
 	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
 	for _, c := range []*proc{a, b} {
-		if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
+		if got := stateHash(t, c.name, c.wait(t, time.Minute)); got != want {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
 		}
 	}
@@ -429,7 +429,7 @@ func TestBadInputDoesNotStopTheServer(t *testing.T) {
 		}
 	}
 	want := stateHash(t, "server", srv.wait(t, 60*time.Second))
-	if got := stateHash(t, player.name, player.wait(t, 10*time.Second)); got != want {
+	if got := stateHash(t, player.name, player.wait(t, time.Minute)); got != want {
 		t.Errorf("player: %q, server %q", got, want)
 	}
 	_, serr := srv.out()

@@ -43,7 +43,8 @@ import (
 //
 //	go test -run '^$' -bench 'BenchmarkLockstepLoss' -benchtime 1x ./cmd/nebula-demo/
 func BenchmarkLockstepLoss(b *testing.B) {
-	const delay, ticks = 25 * time.Millisecond, 600
+	const delay = 25 * time.Millisecond
+	ticks := benchSize[uint64](600, 60)
 	rtt := 2 * delay
 	dt := time.Second / 60
 	models := []struct {
@@ -56,7 +57,7 @@ func BenchmarkLockstepLoss(b *testing.B) {
 		{"udp", true, 0},
 	}
 	for range b.N {
-		for _, loss := range []float64{0.01, 0.05} {
+		for _, loss := range benchSize([]float64{0.01, 0.05}, []float64{0.05}) {
 			for _, model := range models {
 				r := lossRun(b, model.udp, delay, loss, model.penalty, ticks)
 				name := fmt.Sprintf("%s-%g%%", model.name, loss*100)

@@ -62,7 +62,7 @@ func TestTwoWindowedClients(t *testing.T) {
 		c.win = clientWindow(t, x, c.proc)
 	}
 	// A client ticks once the match has started: both are in by now.
-	waitLog(t, srv, "match started", time.Second)
+	waitLog(t, srv, "match started", 30*time.Second)
 	t.Logf("both windows are running frames %v after the start", time.Since(start).Round(time.Millisecond))
 	for _, c := range clients {
 		// windowactivate makes jwm give the window the input focus; the
@@ -87,7 +87,7 @@ func TestTwoWindowedClients(t *testing.T) {
 		t.Fatalf("server: %q, want tick %d", want, ticks)
 	}
 	for _, c := range clients {
-		out := c.wait(t, 15*time.Second)
+		out := c.wait(t, time.Minute)
 		if got := stateHash(t, c.name, out); got != want {
 			t.Errorf("%s: %q, server %q", c.name, got, want)
 		}

@@ -317,7 +317,7 @@ func TestWindowMinimiseRestoreResizeClose(t *testing.T) {
 	time.Sleep(time.Second)
 	x.mustXdo(t, "windowactivate", "--sync", id)
 	x.mustXdo(t, "key", "--clearmodifiers", "alt+F4")
-	demo.wait(t, 15*time.Second, "Alt+F4")
+	demo.wait(t, time.Minute, "Alt+F4")
 
 	log := demo.stderr.String()
 	for _, want := range []string{

@@ -154,7 +154,9 @@ func testQuit(t *testing.T, minimised bool) {
 		time.Sleep(200 * time.Millisecond)
 		quitAt = time.Now()
 	})
-	if since := time.Since(quitAt); since > 2*time.Second || took > 15*time.Second {
+	// Generous bounds: a loaded machine may take seconds to schedule the
+	// main thread; a Run that missed the Quit would never return.
+	if since := time.Since(quitAt); since > 10*time.Second || took > time.Minute {
 		t.Errorf("minimised=%v: Run returned %v after Quit (%v in all)", minimised, since, took)
 	}
 	if minimised && log.len() != 5 {
@@ -274,6 +276,8 @@ func testFocusLoss(t *testing.T, pause bool) {
 	cfg := testConfig()
 	cfg.PauseWhenUnfocused = pause
 	r, log, id := drivenRunner(t, e, cfg)
+	var focused atomic.Bool // as the runner's loop last saw it
+	desktop.SetPollHook(r, func() { focused.Store(r.Window().Focused()) })
 	down := func(in engine.InputSnapshot) bool { return in.Down(engine.KeyArrowRight) }
 	var tickLost, tickBack uint64
 	var backFrame int
@@ -286,9 +290,18 @@ func testFocusLoss(t *testing.T, pause bool) {
 			return
 		}
 		xdo(t, "windowunmap", "--sync", id)
-		time.Sleep(50 * time.Millisecond) // for the frame that notices
+		// The loop has seen the focus go, and a frame has ended since.
+		if !poll(10*time.Second, func() bool { return !focused.Load() }) {
+			t.Error("the runner did not see the focus go")
+			return
+		}
+		at := log.len()
+		poll(10*time.Second, func() bool { return log.len() > at })
 		tickLost = log.lastTick()
 		time.Sleep(500 * time.Millisecond)
+		if !pause { // ticks go on: wait for them, however slowly they come
+			poll(10*time.Second, func() bool { return log.lastTick() >= tickLost+10 })
+		}
 		tickBack = log.lastTick()
 		xdo(t, "windowmap", "--sync", id)
 		xdo(t, "windowfocus", "--sync", id)
@@ -297,12 +310,12 @@ func testFocusLoss(t *testing.T, pause bool) {
 		poll(10*time.Second, func() bool { return log.len() >= backFrame+40 })
 	})
 	unfocused := tickBack - tickLost
-	t.Logf("PauseWhenUnfocused=%v: %d ticks in the 500 ms unfocused", pause, unfocused)
+	t.Logf("PauseWhenUnfocused=%v: %d ticks unfocused (500 ms, or until 10 ran)", pause, unfocused)
 	if pause && unfocused > 1 {
 		t.Errorf("PauseWhenUnfocused: %d ticks ran while the window was unfocused, want 0", unfocused)
 	}
 	if !pause && unfocused < 10 {
-		t.Errorf("without PauseWhenUnfocused only %d ticks ran in 500 ms unfocused, want about 30", unfocused)
+		t.Errorf("without PauseWhenUnfocused only %d ticks ran in 10 s unfocused, want 10", unfocused)
 	}
 	firstDown := ticks.first(down)
 	releasedAt := ticks.first(func(in engine.InputSnapshot) bool { return in.JustReleased(engine.KeyArrowRight) })
@@ -339,6 +352,9 @@ func TestXdotoolMinimise(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		before, tickBefore = log.len(), log.lastTick()
 		time.Sleep(400 * time.Millisecond)
+		if !iconified.Load() { // frames go on: wait for them, however slowly they come
+			poll(10*time.Second, func() bool { return log.len() >= before+3 && log.lastTick() > tickBefore })
+		}
 		after, tickAfter = log.len(), log.lastTick()
 	})
 	if iconified.Load() {
@@ -348,9 +364,9 @@ func TestXdotoolMinimise(t *testing.T) {
 		}
 		return
 	}
-	t.Logf("xdotool windowminimize did not minimise (no window manager, as on Xvfb): %d frames, %d ticks went on in 400 ms", after-before, tickAfter-tickBefore)
+	t.Logf("xdotool windowminimize did not minimise (no window manager, as on Xvfb): %d frames, %d ticks went on", after-before, tickAfter-tickBefore)
 	if after-before < 3 || tickAfter == tickBefore {
-		t.Errorf("the window was not minimised, yet only %d frames and %d ticks ran in 400 ms", after-before, tickAfter-tickBefore)
+		t.Errorf("the window was not minimised, yet only %d frames and %d ticks ran in 10 s", after-before, tickAfter-tickBefore)
 	}
 }
 
@@ -383,6 +399,8 @@ func TestUserPause(t *testing.T) {
 		xdo(t, "key", "--window", id, "space")
 		xdo(t, "keydown", "--window", id, "Right")
 		time.Sleep(300 * time.Millisecond)
+		// Frames go on: wait for them, however slowly they come.
+		poll(10*time.Second, func() bool { return log.len() >= framesPaused+3 })
 		tickResumed = log.lastTick()
 		framesPaused = log.len() - framesPaused
 		xdo(t, "key", "--window", id, "p")
@@ -397,7 +415,7 @@ func TestUserPause(t *testing.T) {
 		t.Errorf("%d ticks ran during the pause, want 0", tickResumed-tickPaused)
 	}
 	if framesPaused < 3 {
-		t.Errorf("only %d frames drawn in 300 ms of pause: frames must go on", framesPaused)
+		t.Errorf("only %d frames drawn in 10 s of pause: frames must go on", framesPaused)
 	}
 	if n := ticks.count(func(in engine.InputSnapshot) bool { return in.JustPressed(engine.KeySpace) }); n != 0 {
 		t.Errorf("Space, pressed during the pause, reached %d ticks, want 0", n)

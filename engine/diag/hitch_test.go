@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,10 +42,16 @@ func newTestHitchRecorder(t *testing.T, minGap time.Duration, maxFiles int) (*Hi
 }
 
 // stall does real goroutine work (goroutines handing values over channels,
-// allocation, a user log the trace must show) for about d.
+// allocation, a user log the trace must show) for about d, and until the
+// process has had d of CPU time since it began (up to 30 s): a loaded
+// machine gives it less CPU than wall time, and the tests look for the
+// CPU profiler's samples of it.
 func stall(d time.Duration, note string) {
 	rttrace.Log(context.Background(), "hitch-test", note)
-	deadline := time.Now().Add(d)
+	cpu0 := cpuTime()
+	deadline, giveUp := time.Now().Add(d), time.Now().Add(30*time.Second)
+	var busy atomic.Bool
+	busy.Store(true)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
@@ -55,13 +63,29 @@ func stall(d time.Duration, note string) {
 					_ = b
 				}
 			}()
-			for time.Now().Before(deadline) {
+			for busy.Load() {
 				ch <- make([]byte, 1024)
 			}
 			close(ch)
 		}()
 	}
+	for {
+		time.Sleep(time.Millisecond)
+		if now := time.Now(); !now.Before(deadline) && (cpuTime()-cpu0 >= d || now.After(giveUp)) {
+			break
+		}
+	}
+	busy.Store(false)
 	wg.Wait()
+}
+
+// cpuTime returns the CPU time the process has had, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // readTrace reads a whole trace with x/exp/trace and returns how many

@@ -237,7 +237,6 @@ func TestResizeFromXdotool(t *testing.T) {
 func TestFocusFromXdotool(t *testing.T) {
 	win, rec, _, id := openDriven(t)
 	waitFor(t, win, "the new window to have the focus", win.Focused)
-	time.Sleep(100 * time.Millisecond)
 	platformtest.OnMain(func() {
 		win.PollEvents()
 		rec.focus = nil // what opening the window reported
@@ -247,7 +246,13 @@ func TestFocusFromXdotool(t *testing.T) {
 	platformtest.XDoTool(t, "windowmap", "--sync", id)
 	platformtest.XDoTool(t, "windowfocus", "--sync", id)
 	waitFor(t, win, "the focus to come back", win.Focused)
-	if !slices.Equal(rec.focus, []bool{false, true}) {
+	// A focus report of the opening may come after the reset on a loaded
+	// machine: leading true reports say nothing about the unmap.
+	got := rec.focus
+	for len(got) > 0 && got[0] {
+		got = got[1:]
+	}
+	if !slices.Equal(got, []bool{false, true}) {
 		t.Errorf("Focus callbacks = %v, want [false true], each change once", rec.focus)
 	}
 }

@@ -56,7 +56,7 @@ func recordMinute(b *testing.B) []byte {
 	Setup(e, 1000)
 	e.SetInputScript(Script)
 	var buf bytes.Buffer
-	rec, err := replay.NewRecorder(&buf, replay.Header{TickRate: 60, Seed: 1, HashEvery: replay.DefaultHashEvery, Scene: ID})
+	rec, err := replay.NewRecorder(&buf, replay.Header{TickRate: 60, Seed: 1, HashEvery: replay.DefaultHashEvery, Scene: ID, Schema: e.World.Schema()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func BenchmarkTickRecording(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer f.Close()
-				rec, err := replay.NewRecorder(f, replay.Header{TickRate: 60, Seed: 1, HashEvery: replay.DefaultHashEvery, Scene: ID})
+				rec, err := replay.NewRecorder(f, replay.Header{TickRate: 60, Seed: 1, HashEvery: replay.DefaultHashEvery, Scene: ID, Schema: e.World.Schema()})
 				if err != nil {
 					b.Fatal(err)
 				}
