@@ -21,6 +21,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/internal/stallwatch"
 )
 
 // proc is the demo binary running as a child of a network test.
@@ -515,7 +516,7 @@ func TestMatchOverUDP(t *testing.T) {
 	const udpInputDelay, ticks = 30, 1200
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "match.rep")
-	stalls := watchStalls(t)
+	stalls := stallwatch.Start(t)
 	srv, addr := startServer(t, "-transport", "udp", "-players", "2", "-ticks", strconv.Itoa(ticks), "-record", rec, "-print-hash",
 		"-input-delay", strconv.Itoa(udpInputDelay))
 	clients := []*proc{
@@ -536,7 +537,7 @@ func TestMatchOverUDP(t *testing.T) {
 	// Per player: the delay's first ticks and a quarter of a second; and
 	// the ticks the stalls cover (the inputs' slack is the input delay).
 	noInput := 2 * (udpInputDelay + 15)
-	stalled := 2 * int(stalls.stop().ticks(udpInputDelay*time.Second/60, 60))
+	stalled := 2 * int(stalls.Stop().Ticks(udpInputDelay*time.Second/60, 60))
 	t.Logf("substituted %d of %d inputs (%.3f%%), %d for ticks before a player's first input; %v, which cover %d inputs",
 		subst, inputs, 100*float64(subst)/float64(max(inputs, 1)), noInput, stalls, stalled)
 	if inputs != 2*ticks || (subst-min(subst, noInput+stalled))*1000 > inputs {
@@ -571,80 +572,4 @@ func TestUDPClientStoppedLongerThanItsIdleTimeoutPlaysOn(t *testing.T) {
 	if got := stateHash(t, c.name, c.wait(t, 10*time.Second)); got != want {
 		t.Errorf("%s: %q, server %q", c.name, got, want)
 	}
-}
-
-// stallWatch records the times this process did not run: a goroutine
-// that wakes every millisecond notes every gap between two wakes of more
-// than stallGap (a busy machine starves its processes now and then for
-// tens of milliseconds, and at times for seconds).
-type stallWatch struct {
-	quit, done chan struct{}
-	gaps       []time.Duration
-}
-
-// stallGap is the least gap stallWatch records.
-const stallGap = 100 * time.Millisecond
-
-// watchStalls starts a stallWatch, stopped when the test ends.
-func watchStalls(t *testing.T) *stallWatch {
-	w := &stallWatch{quit: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		last := time.Now()
-		for {
-			select {
-			case <-w.quit:
-				return
-			case <-tick.C:
-			}
-			now := time.Now()
-			if gap := now.Sub(last); gap > stallGap {
-				w.gaps = append(w.gaps, gap)
-			}
-			last = now
-		}
-	}()
-	t.Cleanup(func() { w.stop() })
-	return w
-}
-
-// stop stops the watch, once, and returns it with its gaps final.
-func (w *stallWatch) stop() *stallWatch {
-	select {
-	case <-w.quit:
-	default:
-		close(w.quit)
-	}
-	<-w.done
-	return w
-}
-
-// ticks bounds how many ticks at rate Hz the stalls can have cost each
-// player its input when inputs have slack to spare: a stall shorter than
-// half the slack costs none; a longer one costs the ticks whose inputs
-// were due to be sent while it lasted (a sender a second behind skips
-// them as stale; a shorter stall sends them late), counted with half the
-// slack more, for a stall of a sender that the watch saw shorter.
-func (w *stallWatch) ticks(slack time.Duration, rate int) uint64 {
-	var n uint64
-	for _, g := range w.gaps {
-		if g >= slack/2 {
-			n += uint64((g+slack/2)*time.Duration(rate)/time.Second) + 1
-		}
-	}
-	return n
-}
-
-// String lists the stalls.
-func (w *stallWatch) String() string {
-	if len(w.gaps) == 0 {
-		return fmt.Sprintf("no stall over %v", stallGap)
-	}
-	gaps := make([]string, len(w.gaps))
-	for i, g := range w.gaps {
-		gaps[i] = g.Round(time.Millisecond).String()
-	}
-	return "stalls of " + strings.Join(gaps, ", ")
 }
