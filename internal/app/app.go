@@ -398,17 +398,7 @@ func (s *Session) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*de
 
 	// Ctrl-C (or a TERM from xvfb-run's caller) ends the run like Quit, so
 	// the statistics are flushed and the report is logged.
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-	defer func() {
-		signal.Stop(stop)
-		close(stop) // ends the goroutine below
-	}()
-	go func() {
-		if _, ok := <-stop; ok {
-			r.Quit()
-		}
-	}()
+	defer onInterrupt(r.Quit)()
 
 	if setup != nil {
 		if err := setup(r); err != nil {
@@ -522,5 +512,22 @@ func (s *Session) runSyncTest(e *engine.Engine) error {
 func (s *Session) PrintHash(e *engine.Engine) {
 	if s.Opts.PrintHash {
 		fmt.Fprintf(s.Stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
+	}
+}
+
+// onInterrupt calls quit (once, on another goroutine) when the process
+// gets an interrupt (Ctrl-C) or a TERM, until the function it returns is
+// called; that function stops listening and ends the goroutine.
+func onInterrupt(quit func()) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-sig; ok {
+			quit()
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(sig)
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -185,17 +183,7 @@ func (s *Session) serve(e *engine.Engine) error {
 	}
 	s.Log.WithFields(fields).Info(opts.Summary())
 
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-	defer func() {
-		signal.Stop(stop)
-		close(stop) // ends the goroutine below
-	}()
-	go func() {
-		if _, ok := <-stop; ok {
-			srv.Close()
-		}
-	}()
+	defer onInterrupt(func() { srv.Close() })()
 	var runErr error
 	if pc != nil {
 		runErr = srv.ServeUDP(pc)
