@@ -20,17 +20,11 @@ type fuzzWatcher struct {
 }
 
 func startFuzzWatcher(tb testing.TB, addr string, fp uint64) *fuzzWatcher {
-	rc, err := dialRaw(addr)
+	rc, err := joinRaw(addr, wire.RolePlayer, fp)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { rc.conn.Close() })
-	if err := rc.hello(wire.RolePlayer, fp); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := rc.welcome(); err != nil {
-		tb.Fatal(err)
-	}
 	w := &fuzzWatcher{rc: rc, pongs: make(chan int64, 16)}
 	w.lastTick.Store(time.Now().UnixNano())
 	go func() {

@@ -46,6 +46,24 @@ func dialRaw(addr string) (*rawClient, error) {
 	return &rawClient{conn: conn, r: wire.NewReader(conn, wire.MaxServerMessage), w: wire.NewWriter(conn)}, nil
 }
 
+// joinRaw dials addr, says hello as role for the schema fp and reads the
+// Welcome: a raw client in the match. On failure the connection is closed.
+func joinRaw(addr string, role wire.Role, fp uint64) (*rawClient, error) {
+	rc, err := dialRaw(addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := rc.hello(role, fp); err != nil {
+		rc.conn.Close()
+		return nil, err
+	}
+	if _, err := rc.welcome(); err != nil {
+		rc.conn.Close()
+		return nil, err
+	}
+	return rc, nil
+}
+
 // hello sends the preamble and a Hello of role for the schema fp, and
 // reads the server's preamble.
 func (rc *rawClient) hello(role wire.Role, fp uint64) error {
@@ -132,17 +150,11 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 	cfg := matchConfig(1, 0)
 	cfg.DumpDir, cfg.MaxDumps = dir, 2
 	ts := startServerWith(t, ballastEngine(t), cfg, false)
-	rc, err := dialRaw(ts.addr)
+	rc, err := joinRaw(ts.addr, wire.RolePlayer, fingerprint(t, ballastEngine))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rc.conn.Close()
-	if err := rc.hello(wire.RolePlayer, fingerprint(t, ballastEngine)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rc.welcome(); err != nil {
-		t.Fatal(err)
-	}
 
 	// The attacker reads everything: bytes by message type.
 	var (
@@ -406,17 +418,11 @@ func TestChurnKeepsMemoryFlat(t *testing.T) {
 	cfg.Log = discard // a test hook would keep every line
 	ts := startServer(t, cfg)
 	fp := fingerprint(t, testEngine)
-	player, err := dialRaw(ts.addr)
+	player, err := joinRaw(ts.addr, wire.RolePlayer, fp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer player.conn.Close()
-	if err := player.hello(wire.RolePlayer, fp); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := player.welcome(); err != nil {
-		t.Fatal(err)
-	}
 	go io.Copy(io.Discard, player.conn) // it reads, and sends no input: substituted
 	go func() {
 		for player.send(&wire.Ping{}) == nil {
@@ -425,17 +431,11 @@ func TestChurnKeepsMemoryFlat(t *testing.T) {
 	}()
 
 	cycle := func() error {
-		rc, err := dialRaw(ts.addr)
+		rc, err := joinRaw(ts.addr, wire.RoleSpectator, fp)
 		if err != nil {
 			return err
 		}
 		defer rc.conn.Close()
-		if err := rc.hello(wire.RoleSpectator, fp); err != nil {
-			return err
-		}
-		if _, err := rc.welcome(); err != nil {
-			return err
-		}
 		if err := rc.send(&wire.Bye{}); err != nil {
 			return err
 		}
