@@ -41,7 +41,7 @@ import (
 //	  snapshot input.SampleWords x uint64 (input.Sample.Words)
 //	  keys pushed len(keySet) x uint64, buttons pushed uint8
 //	  queue (the events no tick has seen): length uint32, then per event
-//	  kind, key, button uint8, x, y float64 bits
+//	  kind, key, button, pad, pad button, axis uint8, x, y float64 bits
 //	jobs:
 //	  next id uint64, pending uint32, then per job: id uint64, kind uint16,
 //	  due tick uint64, input length uint32 + bytes, result known uint8,
@@ -59,9 +59,12 @@ const (
 	snapshotMagic = "NEBSNAP1"
 	// SnapshotVersion is the version of the snapshot format written.
 	// Version 2 added components and resources, version 3 the players,
-	// version 4 the meshes; version 5 dropped the input's clock times.
+	// version 4 the meshes; version 5 dropped the input's clock times;
+	// version 6 added gamepads and actions to the inputs (versions 4 and 5
+	// hold input.KeyMouseWords words per input, and their queued events no
+	// gamepad fields: they read with no gamepad and every action up).
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
-	SnapshotVersion = 5
+	SnapshotVersion = 6
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -135,9 +138,11 @@ func (e *Engine) Restore(snap []byte) error {
 	r := binread.New(snap)
 	version, rate := readSnapshotHeader(&r)
 	var table World
+	table.players.oldInputs = version < 6
 	e.World.readState(&r, &table)
-	var in input.Queue
-	in.ReadState(&r, version == 4)
+	in := input.Queue{}
+	in.SetActions(e.Input.Actions()) // bindings are local, not restored
+	in.ReadState(&r, inputLayout(version))
 	jobs := e.Jobs.readState(&r)
 	if r.Err() == nil && r.Left() != 0 {
 		r.Fail("end", fmt.Errorf("%d bytes after the end of the snapshot", r.Left()))
@@ -151,6 +156,18 @@ func (e *Engine) Restore(snap []byte) error {
 	*e.Input = in
 	e.Jobs.commitState(jobs)
 	return nil
+}
+
+// inputLayout returns the layout of the input queue in a snapshot of
+// version v.
+func inputLayout(v uint16) input.StateLayout {
+	switch v {
+	case 4:
+		return input.StateWithTimes
+	case 5:
+		return input.StateKeyMouse
+	}
+	return input.StateCurrent
 }
 
 // readSnapshotHeader reads and checks the magic and the version, and

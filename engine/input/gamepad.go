@@ -1,0 +1,173 @@
+package input
+
+import (
+	"math"
+	"strconv"
+)
+
+// MaxGamepads is the number of gamepads a Sample holds, pads 0 to
+// MaxGamepads-1. The platform layer gives each gamepad that connects the
+// lowest free pad number and frees it when the gamepad disconnects; a
+// fifth gamepad connected at once is ignored until a pad is free.
+const MaxGamepads = 4
+
+// GamepadButton names a button of a gamepad in the standard layout (an
+// Xbox-like pad: GLFW's gamepad API and the SDL mapping database map
+// every known controller to it). The values match GLFW's gamepad button
+// numbers.
+type GamepadButton uint8
+
+// The gamepad buttons. On a PlayStation pad, A is Cross, B Circle, X Square
+// and Y Triangle.
+const (
+	PadA GamepadButton = iota
+	PadB
+	PadX
+	PadY
+	PadLeftBumper
+	PadRightBumper
+	PadBack
+	PadStart
+	PadGuide
+	PadLeftThumb
+	PadRightThumb
+	PadDPadUp
+	PadDPadRight
+	PadDPadDown
+	PadDPadLeft
+
+	// GamepadButtonCount is the number of GamepadButtons; it is not a
+	// button itself.
+	GamepadButtonCount
+)
+
+var padButtonNames = [GamepadButtonCount]string{
+	PadA: "A", PadB: "B", PadX: "X", PadY: "Y",
+	PadLeftBumper: "LeftBumper", PadRightBumper: "RightBumper",
+	PadBack: "Back", PadStart: "Start", PadGuide: "Guide",
+	PadLeftThumb: "LeftThumb", PadRightThumb: "RightThumb",
+	PadDPadUp: "DPadUp", PadDPadRight: "DPadRight", PadDPadDown: "DPadDown", PadDPadLeft: "DPadLeft",
+}
+
+// String returns the button's name, its constant's name without "Pad"
+// ("A", "LeftBumper", "DPadLeft"), or "GamepadButton(n)" for a value that
+// is not a button.
+func (b GamepadButton) String() string {
+	if b < GamepadButtonCount {
+		return padButtonNames[b]
+	}
+	return "GamepadButton(" + strconv.Itoa(int(b)) + ")"
+}
+
+// GamepadAxis names an axis of a gamepad in the standard layout. The
+// values match GLFW's gamepad axis numbers.
+//
+// A stick axis goes from -1 to 1: X from left to right, Y from up to down
+// (GLFW's convention: pushing a stick up gives a negative Y). A trigger
+// axis goes from 0 (released) to 1 (fully pressed); the platform layer
+// maps GLFW's -1..1 trigger range onto it.
+type GamepadAxis uint8
+
+// The gamepad axes.
+const (
+	PadLeftX GamepadAxis = iota
+	PadLeftY
+	PadRightX
+	PadRightY
+	PadLeftTrigger
+	PadRightTrigger
+
+	// GamepadAxisCount is the number of GamepadAxes; it is not an axis
+	// itself.
+	GamepadAxisCount
+)
+
+var padAxisNames = [GamepadAxisCount]string{
+	PadLeftX: "LeftX", PadLeftY: "LeftY", PadRightX: "RightX", PadRightY: "RightY",
+	PadLeftTrigger: "LeftTrigger", PadRightTrigger: "RightTrigger",
+}
+
+// String returns the axis's name, its constant's name without "Pad"
+// ("LeftX", "RightTrigger"), or "GamepadAxis(n)" for a value that is not
+// an axis.
+func (a GamepadAxis) String() string {
+	if a < GamepadAxisCount {
+		return padAxisNames[a]
+	}
+	return "GamepadAxis(" + strconv.Itoa(int(a)) + ")"
+}
+
+// AxisUnit is the integer an axis value of 1 is held as. A Sample holds
+// every axis, and every action value, as an integer from -AxisUnit to
+// AxisUnit (an int16; -32768 is never used), so that it is exact in
+// recordings and on the wire: QuantizeAxis turns a value into it, and
+// Sample.PadAxis returns float32(q)/AxisUnit.
+const AxisUnit = 32767
+
+// QuantizeAxis returns v, clamped to [-1, 1], in units of 1/AxisUnit,
+// rounded to the nearest (halves away from zero). NaN gives 0.
+func QuantizeAxis(v float64) int16 {
+	switch {
+	case v != v: // NaN
+		return 0
+	case v >= 1:
+		return AxisUnit
+	case v <= -1:
+		return -AxisUnit
+	}
+	return int16(math.Round(v * AxisUnit))
+}
+
+// padButtons is a set of GamepadButtons, one bit each.
+type padButtons uint16
+
+func (s padButtons) has(b GamepadButton) bool { return b < GamepadButtonCount && s&(1<<b) != 0 }
+
+// padState is what a Sample holds of one gamepad.
+type padState struct {
+	down, pressed, released padButtons
+	connected               bool
+	axes                    [GamepadAxisCount]int16
+}
+
+// validPad reports whether pad is a pad number of a Sample.
+func validPad(pad int) bool { return pad >= 0 && pad < MaxGamepads }
+
+// PadConnected reports whether a gamepad is connected as pad number pad
+// (0 to MaxGamepads-1) at the end of the tick.
+func (s Sample) PadConnected(pad int) bool { return validPad(pad) && s.pads[pad].connected }
+
+// PadDown reports whether button b of gamepad pad is down at the end of
+// the tick.
+func (s Sample) PadDown(pad int, b GamepadButton) bool {
+	return validPad(pad) && s.pads[pad].down.has(b)
+}
+
+// PadJustPressed reports whether button b of gamepad pad went down during
+// the tick. As with keys, a press and release within one tick is
+// PadJustPressed and PadJustReleased, and not PadDown.
+func (s Sample) PadJustPressed(pad int, b GamepadButton) bool {
+	return validPad(pad) && s.pads[pad].pressed.has(b)
+}
+
+// PadJustReleased reports whether button b of gamepad pad went up during
+// the tick (a disconnected gamepad's held buttons go up).
+func (s Sample) PadJustReleased(pad int, b GamepadButton) bool {
+	return validPad(pad) && s.pads[pad].released.has(b)
+}
+
+// PadAxis returns axis a of gamepad pad at the end of the tick, from -1 to
+// 1 (0 to 1 for a trigger), after the platform layer's dead zone: exactly
+// PadAxisUnits(pad, a) / AxisUnit. It is 0 for a gamepad not connected.
+func (s Sample) PadAxis(pad int, a GamepadAxis) float32 {
+	return float32(s.PadAxisUnits(pad, a)) / AxisUnit
+}
+
+// PadAxisUnits returns axis a of gamepad pad as the Sample holds it: an
+// integer from -AxisUnit to AxisUnit.
+func (s Sample) PadAxisUnits(pad int, a GamepadAxis) int16 {
+	if !validPad(pad) || a >= GamepadAxisCount {
+		return 0
+	}
+	return s.pads[pad].axes[a]
+}
