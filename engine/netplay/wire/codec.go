@@ -13,18 +13,32 @@ import (
 	"github.com/nebulaengine/nebula/internal/binread"
 )
 
-// An input snapshot's compact form: a mask of its non-zero words
-// (input.Sample.Words), then for each of them, lowest first, a
-// mask of its non-zero bytes and those bytes, lowest first.
+// An input's compact form: a mask of its non-zero words
+// (input.Sample.Words), then for each of them, lowest first, a mask of its
+// non-zero bytes and those bytes, lowest first. The mask is two bytes for
+// words 0 to 14, bit 15 set when three more bytes follow for words 15 to
+// 38; they follow only when one of those words is not zero, so an input
+// of keys and mouse alone (its first input.KeyMouseWords words) has the
+// form it had before gamepads and actions.
 const (
-	// maskBytes is the bytes of the word mask.
-	maskBytes = (input.SampleWords + 7) / 8
+	// maskBytes is the bytes of the first part of the word mask.
+	maskBytes = 2
+	// maskLow is the number of words the first part marks.
+	maskLow = 15
+	// maskExtBytes is the bytes of the mask's extension.
+	maskExtBytes = 3
+	// maskExt is bit 15 of the mask's first part: the extension follows.
+	maskExt = 1 << maskLow
 	// minSnapshot is the fewest bytes of an input: the zero input.
 	minSnapshot = maskBytes
 )
 
-// The word mask must fit a uint64.
-var _ [64 - input.SampleWords]struct{}
+// The word mask, and its extension, must hold every word, and an input
+// of keys and mouse alone needs no extension.
+var (
+	_ [maskLow + 8*maskExtBytes - input.SampleWords]struct{}
+	_ [maskLow - input.KeyMouseWords]struct{}
+)
 
 // appendSnapshot appends s in its compact form.
 func appendSnapshot(b []byte, s *input.Sample) []byte {
@@ -36,8 +50,13 @@ func appendSnapshot(b []byte, s *input.Sample) []byte {
 			mask |= 1 << i
 		}
 	}
-	for i := range maskBytes {
-		b = append(b, byte(mask>>(8*i)))
+	low, ext := mask&(maskExt-1), mask>>maskLow
+	if ext != 0 {
+		low |= maskExt
+	}
+	b = append(b, byte(low), byte(low>>8))
+	if ext != 0 {
+		b = append(b, byte(ext), byte(ext>>8), byte(ext>>16))
 	}
 	for _, v := range w {
 		if v == 0 {
@@ -114,9 +133,19 @@ func (d *decoder) snapshot(s *input.Sample) {
 	if mb == nil {
 		return
 	}
-	var mask uint64
-	for i, c := range mb {
-		mask |= uint64(c) << (8 * i)
+	mask := uint64(mb[0]) | uint64(mb[1])<<8
+	if mask&maskExt != 0 {
+		eat := d.Offset()
+		eb := d.Take("input words", maskExtBytes)
+		if eb == nil {
+			return
+		}
+		ext := uint64(eb[0]) | uint64(eb[1])<<8 | uint64(eb[2])<<16
+		if ext == 0 {
+			d.FailAt(eat, "input words", fmt.Errorf("the mask's extension is present but zero"))
+			return
+		}
+		mask = mask&^maskExt | ext<<maskLow
 	}
 	if mask>>input.SampleWords != 0 {
 		d.FailAt(at, "input words", fmt.Errorf("mask %#x marks words beyond the %d of an input", mask, input.SampleWords))

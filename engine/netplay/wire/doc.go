@@ -108,13 +108,17 @@
 //	End (11), server to client:    last tick uint64, reason uint8 (1 last tick, 2 shutdown)
 //	Bye (12), client to server:    no body
 //
-// An input is an input.Sample's words (InputSnapshot.Words) in a
-// compact form: a 2-byte mask of the words that are not zero (bit i of
-// the little-endian mask for word i), then for each such word, lowest
-// first, a byte whose bit j marks the word's byte j as not zero, then
-// those bytes, lowest first. A snapshot with one key held is 4 bytes, the
-// zero snapshot 2. Only this canonical form is read (a byte marked non-zero
-// must not be zero), so a message that decodes encodes to the same bytes.
+// An input is an input.Sample's words (input.Sample.Words) in a compact
+// form: a 2-byte mask of the words 0 to 14 that are not zero (bit i of the
+// little-endian mask for word i) whose bit 15 says that a 3-byte mask of
+// the words 15 to 38 that are not zero follows (present only when one of
+// them is not zero: the gamepads' and actions' words), then for each such
+// word, lowest first, a byte whose bit j marks the word's byte j as not
+// zero, then those bytes, lowest first. An input with one key held is 4
+// bytes, the zero input 2: an input of keys and mouse alone has the form
+// of protocol version 1. Only this canonical form is read (a byte marked
+// non-zero must not be zero, an extension must not be zero), so a message
+// that decodes encodes to the same bytes.
 //
 // # Errors
 //

@@ -63,8 +63,10 @@ func TestReadErrors(t *testing.T) {
 			"wire: malformed message: Input message, byte 13 (input count): 3 ticks of at least 2 bytes each, but the message has 4 bytes left"},
 		{"run past the last tick", input(1<<64-1, 2, 0, 0, 0, 0), ErrMalformed,
 			"wire: malformed message: Input message, byte 5 (first tick): tick 18446744073709551615 and 1 more go beyond the last tick (18446744073709551615)"},
-		{"a word beyond the input's", input(1, 1, 0, 0x08), ErrMalformed,
-			"wire: malformed message: Input message, byte 14 (input words): mask 0x800 marks words beyond the 11 of an input"},
+		{"a word beyond the input's", input(1, 1, 0, 0x80, 0, 0, 0x80), ErrMalformed,
+			"wire: malformed message: Input message, byte 14 (input words): mask 0x4000000000 marks words beyond the 33 of an input"},
+		{"a zero mask extension", input(1, 1, 0, 0x80, 0, 0, 0), ErrMalformed,
+			"wire: malformed message: Input message, byte 16 (input words): the mask's extension is present but zero"},
 		{"a word marked with no bytes", input(1, 1, 1, 0, 0), ErrMalformed,
 			"wire: malformed message: Input message, byte 16 (input word): word 0 is marked non-zero but has no bytes"},
 		{"a zero byte marked non-zero", input(1, 1, 1, 0, 3, 7, 0), ErrMalformed,
@@ -204,7 +206,7 @@ func TestVersionMismatch(t *testing.T) {
 	b = AppendMessage(b, &Bye{})
 	r := NewReader(bytes.NewReader(b), MaxServerMessage)
 	v, err := r.ReadServerPreamble()
-	if v != Version+1 || !errors.Is(err, ErrVersion) || err.Error() != "wire: protocol version mismatch: byte 8 (version): the server speaks protocol version 2, this side speaks 1" {
+	if v != Version+1 || !errors.Is(err, ErrVersion) || err.Error() != "wire: protocol version mismatch: byte 8 (version): the server speaks protocol version 3, this side speaks 2" {
 		t.Fatalf("ReadServerPreamble = %d, %v", v, err)
 	}
 	m, err := r.ReadMessage()
@@ -230,7 +232,7 @@ func TestRefuseHelpers(t *testing.T) {
 		r    *Refuse
 		want string
 	}{
-		{RefuseVersion(3), "version mismatch: protocol version 3, this server speaks 1"},
+		{RefuseVersion(3), "version mismatch: protocol version 3, this server speaks 2"},
 		{RefuseScene("lobby", "arena"), `scene mismatch: scene "lobby", this server runs "arena"`},
 		{RefuseSchema(1, 0xabc), "schema mismatch: schema fingerprint 0000000000000001, this server's is 0000000000000abc (the programs register different components or resources)"},
 		{RefuseFull(8), "match full: the match is full (8 players)"},

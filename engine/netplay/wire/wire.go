@@ -12,8 +12,10 @@ import (
 const (
 	// Magic starts the preamble each side sends first.
 	Magic = "NEBULAnp"
-	// Version is the protocol version this package speaks.
-	Version = 1
+	// Version is the protocol version this package speaks. Version 2
+	// added the gamepads and actions to the inputs (the input mask's
+	// extension).
+	Version = 2
 	// PreambleSize is the bytes of a preamble: Magic and a uint16 version.
 	PreambleSize = len(Magic) + 2
 

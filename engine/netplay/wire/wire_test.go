@@ -158,7 +158,7 @@ func TestGoldenConfirmed(t *testing.T) {
 }
 
 func TestPreambleGolden(t *testing.T) {
-	if got := string(AppendPreamble(nil)); got != "NEBULAnp\x01\x00" {
+	if got := string(AppendPreamble(nil)); got != "NEBULAnp\x02\x00" {
 		t.Fatalf("preamble %q", got)
 	}
 }
