@@ -34,11 +34,13 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 )
@@ -53,6 +55,7 @@ const maxEntities = scene.MaxEntities
 // flags are the demo's own flags, beside the common ones (package cli).
 type flags struct {
 	entities    int    // -entities: bouncing bodies in the scene
+	bindings    string // -bindings: a bindings file for the demo's actions
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
 	// desyncAtTick (debug, a networked client): a fixed system adds a
 	// point to the score at that tick, so that the client's state differs from the
@@ -65,6 +68,7 @@ type flags struct {
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
+	fs.StringVar(&f.bindings, "bindings", "", "`file` of bindings for the player's actions move-x, move-z and recolour, one a line: ACTION key|mouse|button|axis NAME [scale=S] [threshold=T] [pad=P] (default: a gamepad's left stick and d-pad move, A recolours)")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
 	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: add a point to the score at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
@@ -119,6 +123,13 @@ func runDemo(s *app.Session, f *flags) error {
 		e.Jobs.SetMode(engine.JobsLive)
 	}
 	sc := scene.Setup(e, f.entities)
+	actions := scene.NewActions()
+	if f.bindings != "" {
+		if err := loadBindings(actions, f.bindings); err != nil {
+			return err
+		}
+	}
+	e.Input.SetActions(actions) // the local player's Samples carry the actions
 	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
@@ -133,4 +144,17 @@ func runDemo(s *app.Session, f *flags) error {
 		s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	}
 	return runWindowed(s, e, sc)
+}
+
+// loadBindings loads the bindings file path into actions.
+func loadBindings(actions *input.Actions, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("-bindings: %w", err)
+	}
+	defer file.Close()
+	if err := actions.LoadBindings(file); err != nil {
+		return fmt.Errorf("-bindings %s: %w", path, err)
+	}
+	return nil
 }
