@@ -16,8 +16,8 @@ const MaxBindingsFile = 1 << 20
 // BindingsError is a fault in a bindings file: the line (from 1) and what
 // is wrong with it.
 type BindingsError struct {
-	Line int
-	Err  error
+	Line int   // the line, from 1
+	Err  error // what is wrong with it
 }
 
 // Error returns "input: bindings line N: why".

@@ -39,8 +39,8 @@ func (c GamepadConfig) check() error {
 // GLFW's terms: the buttons of the standard layout, and the axes with
 // sticks from -1 to 1 and triggers from -1 (released) to 1.
 type GamepadReading struct {
-	Buttons [input.GamepadButtonCount]bool
-	Axes    [input.GamepadAxisCount]float32
+	Buttons [input.GamepadButtonCount]bool  // held, by input.GamepadButton
+	Axes    [input.GamepadAxisCount]float32 // by input.GamepadAxis, in GLFW's ranges
 }
 
 // A JoystickChange is a joystick connecting or disconnecting, as GLFW's
