@@ -130,6 +130,9 @@ func runDemo(s *app.Session, f *flags) error {
 		}
 	}
 	e.Input.SetActions(actions) // the local player's Samples carry the actions
+	if c := s.Net(); c != nil {
+		c.LocalInput().SetActions(actions) // a networked player's too
+	}
 	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // MaxActions is the number of actions one Actions may name.
@@ -32,10 +33,12 @@ type Action uint8
 // Rebinding is therefore a local change, outside the simulation: it takes
 // effect from the next tick, and is not part of a snapshot or a state.
 //
-// An Actions is not safe for concurrent use: bind and advance from the
-// thread that runs the loop.
+// An Actions is safe for concurrent use: a networked client resolves its
+// player's actions on its own goroutine while the game rebinds them.
 type Actions struct {
-	names    []string
+	names []string // fixed by NewActions
+
+	mu       sync.Mutex
 	bindings [][]Binding // bindings[a] are the bindings of Action(a)
 }
 
@@ -105,6 +108,8 @@ func (a *Actions) Bindings(act Action) []Binding {
 	if int(act) >= len(a.names) {
 		return nil
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	return append([]Binding(nil), a.bindings[act]...)
 }
 
@@ -118,6 +123,8 @@ func (a *Actions) Bind(act Action, b Binding) error {
 	if err := b.check(); err != nil {
 		return fmt.Errorf("input: Bind %s: %w", a.names[act], err)
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	for _, old := range a.bindings[act] {
 		if old == b {
 			return nil
@@ -136,6 +143,8 @@ func (a *Actions) Unbind(act Action, b Binding) bool {
 	if int(act) >= len(a.names) {
 		return false
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	for i, old := range a.bindings[act] {
 		if old == b {
 			a.bindings[act] = append(a.bindings[act][:i], a.bindings[act][i+1:]...)
@@ -148,7 +157,9 @@ func (a *Actions) Unbind(act Action, b Binding) bool {
 // Clear removes every binding of act.
 func (a *Actions) Clear(act Action) {
 	if int(act) < len(a.names) {
+		a.mu.Lock()
 		a.bindings[act] = a.bindings[act][:0]
+		a.mu.Unlock()
 	}
 }
 
@@ -335,6 +346,8 @@ func abs16(v int16) int32 { return max(int32(v), -int32(v)) }
 // resolve sets the actions' part of s from the keys, buttons and axes in
 // s, and the actions' states at the end of the previous tick (also in s).
 func (a *Actions) resolve(s *Sample) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	prev := s.actionsDown
 	var down, tapped uint32
 	s.actionValues = [MaxActions]int16{}

@@ -39,6 +39,8 @@ func (a *Actions) LoadBindings(r io.Reader) error {
 	if len(data) > MaxBindingsFile {
 		return fmt.Errorf("input: bindings: more than %d bytes", MaxBindingsFile)
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	next := make([][]Binding, len(a.bindings))
 	for i, bs := range a.bindings {
 		next[i] = append([]Binding(nil), bs...)
@@ -213,6 +215,8 @@ func (b Binding) String() string {
 // file's form, actions in order, "ACTION none" for an action without
 // bindings, so that LoadBindings of the text restores them all.
 func (a *Actions) WriteBindings(w io.Writer) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "# Nebula input bindings: ACTION SOURCE NAME [scale=S] [threshold=T] [pad=P]")
 	for i, n := range a.names {

@@ -458,6 +458,17 @@ func (l *LocalInput) Push(ev input.Event) {
 	c.local.Push(ev)
 }
 
+// SetActions makes the local player's Samples carry the actions a
+// resolves (input.Queue.SetActions): what the client sends, and every
+// peer and recording sees, is the action's state and value, whatever their
+// own bindings. a may be rebound while the client runs.
+func (l *LocalInput) SetActions(a *input.Actions) {
+	c := l.c
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	c.local.SetActions(a)
+}
+
 // ReleaseAll releases every key and button held, as a window that loses
 // the focus does (the time is the client's clock's).
 func (l *LocalInput) ReleaseAll(time.Duration) {
