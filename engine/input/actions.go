@@ -317,17 +317,17 @@ func (b *Binding) read(s *Sample) (down, pressed bool, value int32) {
 		down, pressed = s.buttonsDown.has(m), s.buttonsPressed.has(m)
 	case bindPadButton:
 		btn := GamepadButton(b.code)
-		for p := range s.pads {
+		for p := range MaxGamepads {
 			if b.pad == AnyPad || int(b.pad) == p {
-				down = down || s.pads[p].down.has(btn)
-				pressed = pressed || s.pads[p].pressed.has(btn)
+				down = down || s.padDown(p).has(btn)
+				pressed = pressed || s.padPressed(p).has(btn)
 			}
 		}
 	case bindPadAxis:
 		var q int16
-		for p := range s.pads {
+		for p := range MaxGamepads {
 			if b.pad == AnyPad || int(b.pad) == p {
-				if v := s.pads[p].axes[b.code]; abs16(v) > abs16(q) {
+				if v := s.padAxis(p, GamepadAxis(b.code)); abs16(v) > abs16(q) {
 					q = v
 				}
 			}
@@ -348,9 +348,10 @@ func abs16(v int16) int32 { return max(int32(v), -int32(v)) }
 func (a *Actions) resolve(s *Sample) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	prev := s.actionsDown
+	prev := uint32(s.ext[extActions])
 	var down, tapped uint32
-	s.actionValues = [MaxActions]int16{}
+	values := s.ext[extActions+2:]
+	clear(values)
 	for i, bs := range a.bindings {
 		var sum int32
 		for j := range bs {
@@ -363,28 +364,28 @@ func (a *Actions) resolve(s *Sample) {
 			}
 			sum += v
 		}
-		s.actionValues[i] = int16(max(min(sum, AxisUnit), -AxisUnit))
+		values[i/4] |= uint64(uint16(int16(max(min(sum, AxisUnit), -AxisUnit)))) << (16 * (i % 4))
 	}
 	pressed := ^prev & (down | tapped)
-	s.actionsDown, s.actionsPressed = down, pressed
-	s.actionsReleased = (prev | pressed) &^ down
+	s.ext[extActions] = uint64(down) | uint64(pressed)<<32
+	s.ext[extActions+1] = uint64((prev | pressed) &^ down)
 }
 
 // Action reports whether act is down at the end of the tick: whether any
 // of its bindings is (see Binding).
-func (s Sample) Action(act Action) bool { return act < MaxActions && s.actionsDown&(1<<act) != 0 }
+func (s Sample) Action(act Action) bool { return act < MaxActions && s.ext[extActions]&(1<<act) != 0 }
 
 // ActionPressed reports whether act went down during the tick: it was not
 // down at the end of the previous tick, and one of its bindings went down.
 // As with keys, an action pressed and released within one tick is
 // ActionPressed and ActionReleased, and not Action.
 func (s Sample) ActionPressed(act Action) bool {
-	return act < MaxActions && s.actionsPressed&(1<<act) != 0
+	return act < MaxActions && s.ext[extActions]&(1<<(32+act)) != 0
 }
 
 // ActionReleased reports whether act went up during the tick.
 func (s Sample) ActionReleased(act Action) bool {
-	return act < MaxActions && s.actionsReleased&(1<<act) != 0
+	return act < MaxActions && s.ext[extActions+1]&(1<<act) != 0
 }
 
 // ActionValue returns the value of act at the end of the tick, from -1 to
@@ -398,5 +399,5 @@ func (s Sample) ActionUnits(act Action) int16 {
 	if act >= MaxActions {
 		return 0
 	}
-	return s.actionValues[act]
+	return int16(s.ext[extActions+2+int(act)/4] >> (16 * (act % 4)))
 }

@@ -123,11 +123,35 @@ type padButtons uint16
 
 func (s padButtons) has(b GamepadButton) bool { return b < GamepadButtonCount && s&(1<<b) != 0 }
 
-// padState is what a Sample holds of one gamepad.
-type padState struct {
-	down, pressed, released padButtons
-	connected               bool
-	axes                    [GamepadAxisCount]int16
+// A Sample keeps its gamepads and actions in their binary form (see
+// Words), ext: PadWords words per pad, then ActionWords words of actions,
+// so that Words and SetWords copy them. The layout of a pad's words:
+const (
+	padMask      = 1<<GamepadButtonCount - 1
+	padPressed   = 16 // shift of the pressed buttons in the pad's first word
+	padReleased  = 32 // shift of the released buttons
+	padConnected = 1 << 48
+	extWords     = MaxGamepads*PadWords + ActionWords
+	extActions   = MaxGamepads * PadWords // index in ext of the actions' first word
+)
+
+func (s *Sample) padDown(p int) padButtons { return padButtons(s.ext[p*PadWords] & padMask) }
+func (s *Sample) padPressed(p int) padButtons {
+	return padButtons(s.ext[p*PadWords] >> padPressed & padMask)
+}
+func (s *Sample) padReleased(p int) padButtons {
+	return padButtons(s.ext[p*PadWords] >> padReleased & padMask)
+}
+
+// padAxis returns axis a of pad p.
+func (s *Sample) padAxis(p int, a GamepadAxis) int16 {
+	return int16(s.ext[p*PadWords+1+int(a)/4] >> (16 * (a % 4)))
+}
+
+// setPadAxis sets axis a of pad p to v.
+func (s *Sample) setPadAxis(p int, a GamepadAxis, v int16) {
+	w, sh := &s.ext[p*PadWords+1+int(a)/4], 16*(a%4)
+	*w = *w&^(0xffff<<sh) | uint64(uint16(v))<<sh
 }
 
 // validPad reports whether pad is a pad number of a Sample.
@@ -135,25 +159,27 @@ func validPad(pad int) bool { return pad >= 0 && pad < MaxGamepads }
 
 // PadConnected reports whether a gamepad is connected as pad number pad
 // (0 to MaxGamepads-1) at the end of the tick.
-func (s Sample) PadConnected(pad int) bool { return validPad(pad) && s.pads[pad].connected }
+func (s Sample) PadConnected(pad int) bool {
+	return validPad(pad) && s.ext[pad*PadWords]&padConnected != 0
+}
 
 // PadDown reports whether button b of gamepad pad is down at the end of
 // the tick.
 func (s Sample) PadDown(pad int, b GamepadButton) bool {
-	return validPad(pad) && s.pads[pad].down.has(b)
+	return validPad(pad) && s.padDown(pad).has(b)
 }
 
 // PadJustPressed reports whether button b of gamepad pad went down during
 // the tick. As with keys, a press and release within one tick is
 // PadJustPressed and PadJustReleased, and not PadDown.
 func (s Sample) PadJustPressed(pad int, b GamepadButton) bool {
-	return validPad(pad) && s.pads[pad].pressed.has(b)
+	return validPad(pad) && s.padPressed(pad).has(b)
 }
 
 // PadJustReleased reports whether button b of gamepad pad went up during
 // the tick (a disconnected gamepad's held buttons go up).
 func (s Sample) PadJustReleased(pad int, b GamepadButton) bool {
-	return validPad(pad) && s.pads[pad].released.has(b)
+	return validPad(pad) && s.padReleased(pad).has(b)
 }
 
 // PadAxis returns axis a of gamepad pad at the end of the tick, from -1 to
@@ -169,5 +195,5 @@ func (s Sample) PadAxisUnits(pad int, a GamepadAxis) int16 {
 	if !validPad(pad) || a >= GamepadAxisCount {
 		return 0
 	}
-	return s.pads[pad].axes[a]
+	return s.padAxis(pad, a)
 }

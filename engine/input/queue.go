@@ -80,10 +80,10 @@ type Event struct {
 	Kind      EventKind     // what happened; says which fields below are read
 	Key       Key           // the key of KeyDown and KeyUp
 	Button    MouseButton   // the button of ButtonDown and ButtonUp
-	X, Y      float64       // the cursor position (CursorMove), offsets (Scroll) or axis value (X of PadAxisMove)
 	Pad       uint8         // the gamepad (0 to MaxGamepads-1) of the Pad events
 	PadButton GamepadButton // the button of PadButtonDown and PadButtonUp
 	Axis      GamepadAxis   // the axis of PadAxisMove
+	X, Y      float64       // the cursor position (CursorMove), offsets (Scroll) or axis value (X of PadAxisMove)
 }
 
 // keySet is a set of Keys, one bit each.
@@ -118,10 +118,7 @@ type Sample struct {
 	cursorX, cursorY                             float64
 	scrollX, scrollY                             float64
 
-	pads [MaxGamepads]padState
-
-	actionsDown, actionsPressed, actionsReleased uint32
-	actionValues                                 [MaxActions]int16
+	ext [extWords]uint64 // gamepads and actions, as Words writes them
 }
 
 // Down reports whether k is down at the end of the tick.
@@ -285,8 +282,8 @@ func (in *Queue) Advance(due time.Duration) Sample {
 	s.buttonsPressed = 0
 	s.buttonsReleased = 0
 	s.scrollX, s.scrollY = 0, 0
-	for i := range s.pads {
-		s.pads[i].pressed, s.pads[i].released = 0, 0
+	for p := range MaxGamepads {
+		s.ext[p*PadWords] &^= padMask<<padPressed | padMask<<padReleased
 	}
 
 	n := 0
@@ -300,8 +297,7 @@ func (in *Queue) Advance(due time.Duration) Sample {
 	if in.actions != nil {
 		in.actions.resolve(s)
 	} else {
-		s.actionsDown, s.actionsPressed, s.actionsReleased = 0, 0, 0
-		s.actionValues = [MaxActions]int16{}
+		clear(s.ext[extActions:])
 	}
 	return *s
 }
@@ -356,36 +352,35 @@ func (in *Queue) apply(ev *Event) bool {
 		s.scrollX += ev.X
 		s.scrollY += ev.Y
 	case PadConnected:
-		s.pads[ev.Pad].connected = true
+		s.ext[int(ev.Pad)*PadWords] |= padConnected
 	case PadDisconnected:
-		p := &s.pads[ev.Pad]
-		if p.down&p.released != 0 {
+		p := int(ev.Pad)
+		down, released := s.padDown(p), s.padReleased(p)
+		if down&released != 0 {
 			return false // a button released this tick is held again: wait
 		}
-		p.released |= p.down
-		p.down, p.connected, p.axes = 0, false, [GamepadAxisCount]int16{}
+		s.ext[p*PadWords] = uint64(s.padPressed(p))<<padPressed | uint64(released|down)<<padReleased
+		s.ext[p*PadWords+1], s.ext[p*PadWords+2] = 0, 0
 	case PadButtonDown:
-		p, bit := &s.pads[ev.Pad], padButtons(1)<<ev.PadButton
-		if p.down&bit != 0 {
+		p, bit := int(ev.Pad), padButtons(1)<<ev.PadButton
+		if s.padDown(p)&bit != 0 {
 			return true
 		}
-		if p.pressed&bit != 0 {
+		if s.padPressed(p)&bit != 0 {
 			return false
 		}
-		p.down |= bit
-		p.pressed |= bit
+		s.ext[p*PadWords] |= uint64(bit) | uint64(bit)<<padPressed
 	case PadButtonUp:
-		p, bit := &s.pads[ev.Pad], padButtons(1)<<ev.PadButton
-		if p.down&bit == 0 {
+		p, bit := int(ev.Pad), padButtons(1)<<ev.PadButton
+		if s.padDown(p)&bit == 0 {
 			return true
 		}
-		if p.released&bit != 0 {
+		if s.padReleased(p)&bit != 0 {
 			return false
 		}
-		p.down &^= bit
-		p.released |= bit
+		s.ext[p*PadWords] = s.ext[p*PadWords]&^uint64(bit) | uint64(bit)<<padReleased
 	case PadAxisMove:
-		s.pads[ev.Pad].axes[ev.Axis] = QuantizeAxis(ev.X)
+		s.setPadAxis(int(ev.Pad), ev.Axis, QuantizeAxis(ev.X))
 	}
 	return true
 }
@@ -455,26 +450,7 @@ func (s *Sample) Words(w *[SampleWords]uint64) {
 	w[3*n+2] = math.Float64bits(s.cursorY)
 	w[3*n+3] = math.Float64bits(s.scrollX)
 	w[3*n+4] = math.Float64bits(s.scrollY)
-	for i := range s.pads {
-		p, o := &s.pads[i], KeyMouseWords+i*PadWords
-		w[o] = uint64(p.down) | uint64(p.pressed)<<16 | uint64(p.released)<<32
-		if p.connected {
-			w[o] |= 1 << 48
-		}
-		w[o+1], w[o+2] = 0, 0
-		for a, v := range p.axes {
-			w[o+1+a/4] |= uint64(uint16(v)) << (16 * (a % 4))
-		}
-	}
-	o := KeyMouseWords + MaxGamepads*PadWords
-	w[o] = uint64(s.actionsDown) | uint64(s.actionsPressed)<<32
-	w[o+1] = uint64(s.actionsReleased)
-	for i := range ActionWords - 2 {
-		w[o+2+i] = 0
-	}
-	for a, v := range s.actionValues {
-		w[o+2+a/4] |= uint64(uint16(v)) << (16 * (a % 4))
-	}
+	copy(w[KeyMouseWords:], s.ext[:])
 }
 
 // SetWords sets the sample from the binary form Words writes. It returns
@@ -492,10 +468,9 @@ func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	if b := w[3*n]; b&^(buttonMask|buttonMask<<8|buttonMask<<16) != 0 {
 		return fmt.Errorf("input word %d (mouse buttons) has bits beyond the last button (%d)", 3*n, MouseButtonCount-1)
 	}
-	const padMask = 1<<GamepadButtonCount - 1
 	for i := range MaxGamepads {
 		o := KeyMouseWords + i*PadWords
-		if w[o]&^(padMask|padMask<<16|padMask<<32|1<<48) != 0 {
+		if w[o]&^(padMask|padMask<<padPressed|padMask<<padReleased|padConnected) != 0 {
 			return fmt.Errorf("input word %d (gamepad %d buttons) has unused bits set", o, i)
 		}
 		if w[o+2]>>32 != 0 {
@@ -522,18 +497,7 @@ func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	s.cursorY = math.Float64frombits(w[3*n+2])
 	s.scrollX = math.Float64frombits(w[3*n+3])
 	s.scrollY = math.Float64frombits(w[3*n+4])
-	for i := range s.pads {
-		p, o := &s.pads[i], KeyMouseWords+i*PadWords
-		p.down, p.pressed, p.released = padButtons(w[o]), padButtons(w[o]>>16), padButtons(w[o]>>32)
-		p.connected = w[o]>>48&1 != 0
-		for a := range p.axes {
-			p.axes[a] = int16(w[o+1+a/4] >> (16 * (a % 4)))
-		}
-	}
-	s.actionsDown, s.actionsPressed, s.actionsReleased = uint32(w[o]), uint32(w[o]>>32), uint32(w[o+1])
-	for a := range s.actionValues {
-		s.actionValues[a] = int16(w[o+2+a/4] >> (16 * (a % 4)))
-	}
+	copy(s.ext[:], w[KeyMouseWords:])
 	return nil
 }
 
@@ -541,6 +505,9 @@ func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 // -32768, which no axis or action value is.
 func checkUnits(words []uint64, first int) error {
 	for i, v := range words {
+		if v == 0 {
+			continue
+		}
 		for j := range 4 {
 			if uint16(v>>(16*j)) == 0x8000 {
 				return fmt.Errorf("input word %d: value %d is -32768, outside [-%d, %d]", first+i, j, AxisUnit, AxisUnit)
