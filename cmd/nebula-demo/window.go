@@ -48,9 +48,10 @@ type windowDemo struct {
 // runWindowed runs the demo in a window: package app records the run,
 // plays a replay back, or plays a networked match, whichever the flags
 // ask for.
-func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene) error {
+func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene, mappings string) error {
 	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128)}
 	cfg := s.DesktopConfig("Nebula demo")
+	cfg.Window.Gamepads.Mappings = mappings
 	cfg.Camera = camera
 	cfg.Overlay = true
 	cfg.OverlayText = d.overlayText
