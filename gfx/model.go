@@ -67,6 +67,8 @@ type Model struct {
 	restBones   []engine.Bone
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
+	// bytes is the storage its buffers and textures hold (OwnMemory).
+	bytes int
 	// shadings has bit 1<<sh set for each shading sh of its parts.
 	shadings uint8
 
@@ -326,6 +328,7 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 	gl.BindVertexArray(p.vao)
 	gl.BindBuffer(gl.ARRAY_BUFFER, p.vbo)
 	gl.BufferData(gl.ARRAY_BUFFER, n*int(unsafe.Sizeof(modelVertex{})), unsafe.Pointer(unsafe.SliceData(vs)), gl.STATIC_DRAW)
+	m.track(n * int(unsafe.Sizeof(modelVertex{})))
 	stride := int32(unsafe.Sizeof(modelVertex{}))
 	float := func(loc uint32, size int32, typ uint32, normalized bool, offset uintptr) {
 		gl.EnableVertexAttribArray(loc)
@@ -346,9 +349,11 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 			ix[i] = uint16(v)
 		}
 		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 2*len(ix), unsafe.Pointer(unsafe.SliceData(ix)), gl.STATIC_DRAW)
+		m.track(2 * len(ix))
 		p.indexType = gl.UNSIGNED_SHORT
 	} else {
 		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 4*len(src.Indices), unsafe.Pointer(unsafe.SliceData(src.Indices)), gl.STATIC_DRAW)
+		m.track(4 * len(src.Indices))
 		p.indexType = gl.UNSIGNED_INT
 	}
 	gl.BindVertexArray(0)
@@ -365,14 +370,17 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 			}
 		}
 		p.targets, p.targetTex = newBufferTexture(gl.RGB32F, 12*len(deltas), unsafe.Pointer(unsafe.SliceData(deltas)), gl.STATIC_DRAW)
+		m.track(12 * len(deltas))
 	}
 
 	if tex := src.Material.Texture; tex != nil {
 		p.texture = newColorTexture(tex)
 		p.ownTexture = true
+		m.track(rgba8Bytes(tex.Rect.Dx(), tex.Rect.Dy(), true))
 	} else {
 		if m.white == 0 {
 			m.white = newColorTexture(&image.RGBA{Pix: []uint8{255, 255, 255, 255}, Stride: 4, Rect: image.Rect(0, 0, 1, 1)})
+			m.track(rgba8Bytes(1, 1, true))
 		}
 		p.texture = m.white
 	}
@@ -471,6 +479,14 @@ func (m *Model) Delete() {
 	}
 	m.parts = nil
 	deleteTexture(&m.white)
+	m.track(-m.bytes)
+}
+
+// track counts n more bytes of storage in m's buffers and textures (less
+// when n is negative), in m and in OwnMemory.
+func (m *Model) track(n int) {
+	m.bytes += n
+	trackBytes(n)
 }
 
 func deleteVertexArray(id *uint32) {
