@@ -266,6 +266,7 @@ type Monitor struct {
 	ticks   uint64          // steps run in all observed frames
 	frames  uint64          // frames observed
 	hist    [StepsBuckets]uint64
+	gpuPeak uint64 // the largest GPUMemory.InUse observed
 
 	alerts [numKinds][numLevels]alert
 
@@ -390,6 +391,9 @@ func (m *Monitor) Observe(now time.Duration, f *Figures) {
 		}
 	}
 
+	if n, _ := f.GPUMemory.InUse(); n > m.gpuPeak {
+		m.gpuPeak = n
+	}
 	m.slowMotion(now, s)
 	m.last = *f
 }
