@@ -508,6 +508,14 @@ func (r *Runner) Renderer() *gfx.Renderer { r.mustOpen("Renderer"); return r.ren
 //	})
 func (r *Runner) Text() *gfx.Text { r.mustOpen("Text"); return r.text }
 
+// FramebufferSize returns the window's framebuffer size in pixels, the
+// size the frame is drawn at and Text's coordinates refer to (0, 0 while
+// minimised), for laying out text, for example against the right edge.
+func (r *Runner) FramebufferSize() (width, height int) {
+	r.mustOpen("FramebufferSize")
+	return r.win.FramebufferSize()
+}
+
 // Now returns the time on the runner's clock: the clock that starts frames
 // and stamps input events.
 func (r *Runner) Now() time.Duration { return r.clock.Now() }
