@@ -395,3 +395,49 @@ func TestTextDoesNotAllocate(t *testing.T) {
 		t.Errorf("Print + PrintBytes + Draw allocate %v times a frame, want 0", allocs)
 	}
 }
+
+// BenchmarkTextDraw measures a frame's text: Print of n glyphs (lines of
+// 40 characters at scale 1) and Draw over the scene, waiting for the
+// driver to finish (a one-pixel read), against the same frame without
+// text ("0") and with the overlay's panel instead ("overlay"), all in one
+// run so that they compare on a loaded machine.
+func BenchmarkTextDraw(b *testing.B) {
+	r, tx, w, h := newText(b)
+	var o *gfx.Overlay
+	var err error
+	onMain(func() { o, err = gfx.NewOverlay() })
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { onMain(o.Delete) })
+	panel := fullOverlayPanel()
+	line := strings.Repeat("SCORE 1234 lives 3 ", 3)[:40] + "\n"
+	pixel := make([]byte, 4)
+	for _, n := range []int{0, 40, 400, 4000} {
+		text := strings.Repeat(line, n/40)
+		b.Run(itoa(n)+"_glyphs", func(b *testing.B) {
+			b.ReportAllocs()
+			onMain(func() {
+				for b.Loop() {
+					r.Draw(w, h, sceneClear, testCamera, nil, nil)
+					tx.Print(0, 0, 1, text, [4]uint8{255, 255, 255, 255})
+					tx.Draw(w, h)
+					err = gfx.ReadPixels(0, 0, 1, 1, pixel)
+				}
+			})
+		})
+	}
+	b.Run("overlay", func(b *testing.B) {
+		b.ReportAllocs()
+		onMain(func() {
+			for b.Loop() {
+				r.Draw(w, h, sceneClear, testCamera, nil, nil)
+				o.Draw(w, h, panel)
+				err = gfx.ReadPixels(0, 0, 1, 1, pixel)
+			}
+		})
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
