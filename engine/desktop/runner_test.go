@@ -10,8 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/metrics"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
