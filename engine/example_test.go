@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // A minimal game: one cube that the arrow keys move, simulated in a
@@ -21,15 +24,15 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	cube := e.World.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
 
 	const speed = 6 // units per second
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
-		if c.Input.Down(engine.KeyArrowRight) {
+		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed
 		}
-		if c.Input.Down(engine.KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			v[1] += speed
 		}
 		t := c.World.Transform(cube)
@@ -38,18 +41,18 @@ func Example() {
 		c.World.SetDrawVelocity(cube, v, mgl32.Vec3{})
 	})
 
-	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
-		key := func(kind engine.EventKind, k engine.Key) {
-			in.Push(engine.InputEvent{Time: due, Kind: kind, Key: k})
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		key := func(kind input.EventKind, k input.Key) {
+			in.Push(input.Event{Time: due, Kind: kind, Key: k})
 		}
 		switch tick {
 		case 1:
-			key(engine.KeyDown, engine.KeyArrowRight)
+			key(input.KeyDown, input.KeyArrowRight)
 		case 31:
-			key(engine.KeyUp, engine.KeyArrowRight)
-			key(engine.KeyDown, engine.KeyArrowUp)
+			key(input.KeyUp, input.KeyArrowRight)
+			key(input.KeyDown, input.KeyArrowUp)
 		case 46:
-			key(engine.KeyUp, engine.KeyArrowUp)
+			key(input.KeyUp, input.KeyArrowUp)
 		}
 	})
 
@@ -73,7 +76,7 @@ func Example_gravity() {
 	if err != nil {
 		panic(err)
 	}
-	ball := e.World.Spawn(engine.NewTransform(mgl32.Vec3{0, 10, 0}), engine.Interpolate)
+	ball := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 10, 0}), engine.Interpolate)
 
 	e.AddFixed("gravity", func(c *engine.FixedContext) {
 		v, _ := c.World.DrawVelocity(ball)

@@ -1,6 +1,12 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"math"
+
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -45,7 +51,15 @@ func (h *gateHook) TickReady(tick uint64) bool {
 }
 
 // cursor returns an input whose cursor is at x, 0: inputs told apart.
-func cursor(x float64) InputSnapshot { return InputSnapshot{cursorX: x} }
+func cursor(x float64) input.Sample {
+	var w [input.SampleWords]uint64
+	w[3*keyWords+1] = math.Float64bits(x)
+	var s input.Sample
+	if err := s.SetWords(&w); err != nil {
+		panic(err)
+	}
+	return s
+}
 
 // must fails the test on err.
 func must(t testing.TB, err error) {
@@ -79,8 +93,8 @@ func describePlayers(c *FixedContext) string {
 // 0 joins at tick 1 with the local input, and gets it every tick).
 func TestPlayersTickByTick(t *testing.T) {
 	e := newEngine(t)
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
-		in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick)}) // the local input's cursor is at the tick
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick)}) // the local input's cursor is at the tick
 	})
 	h := &testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
@@ -144,14 +158,14 @@ func TestPlayersTickByTick(t *testing.T) {
 // FixedContext.Input is its local input, as before players existed.
 func TestPlayersSinglePlayerDefault(t *testing.T) {
 	e := newEngine(t)
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		if tick == 2 {
-			in.Push(InputEvent{Time: due, Kind: KeyDown, Key: KeySpace})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeySpace})
 		}
 	})
 	var got []string
 	e.AddFixed("look", func(c *FixedContext) {
-		got = append(got, fmt.Sprintf("%d %v %v %v %v", c.Tick, c.Players.Joined(), c.Input.JustPressed(KeySpace), c.Players.Input(0).Down(KeySpace), c.Players.Len()))
+		got = append(got, fmt.Sprintf("%d %v %v %v %v", c.Tick, c.Players.Joined(), c.Input.JustPressed(input.KeySpace), c.Players.Input(0).Down(input.KeySpace), c.Players.Len()))
 	})
 	stepN(t, e, 3, nil)
 	if want := []string{"1 [0] false false 1", "2 [] true true 1", "3 [] false true 1"}; !slices.Equal(got, want) {
@@ -178,8 +192,8 @@ func TestPlayersRefusals(t *testing.T) {
 		case 1:
 			note(p.Join(0))
 			note(p.Leave(0))
-			note(p.Join(MaxPlayers))
-			note(p.SetInput(MaxPlayers+10, InputSnapshot{}))
+			note(p.Join(input.MaxPlayers))
+			note(p.SetInput(input.MaxPlayers+10, input.Sample{}))
 			note(p.Leave(4))
 			note(p.SetInput(4, cursor(1)))
 		case 2:
@@ -212,7 +226,7 @@ func TestPlayersRefusals(t *testing.T) {
 		t.Errorf("errors\n%s\nwant\n%s", strings.Join(errs, "\n"), strings.Join(want, "\n"))
 	}
 	p := e.World.Players()
-	if p.Len() != 0 || !slices.Equal(p.Left(), []PlayerID{0}) || len(p.Joined()) != 0 {
+	if p.Len() != 0 || !slices.Equal(p.Left(), []input.PlayerID{0}) || len(p.Joined()) != 0 {
 		t.Errorf("after the refusals: %d players, left %v, joined %v; want none, [0], []", p.Len(), p.Left(), p.Joined())
 	}
 }
@@ -224,7 +238,7 @@ func TestPlayersZeroValue(t *testing.T) {
 	must(t, p.Join(5))
 	must(t, p.Join(2))
 	must(t, p.SetInput(5, cursor(5)))
-	if id, in := p.At(1); p.Len() != 2 || id != 5 || *in != cursor(5) || !slices.Equal(p.Joined(), []PlayerID{2, 5}) {
+	if id, in := p.At(1); p.Len() != 2 || id != 5 || *in != cursor(5) || !slices.Equal(p.Joined(), []input.PlayerID{2, 5}) {
 		t.Errorf("Len %d, At(1) %d %v, Joined %v", p.Len(), id, in, p.Joined())
 	}
 }
@@ -234,8 +248,8 @@ func TestPlayersZeroValue(t *testing.T) {
 // until the hook sets it.
 func TestPlayersOwnedByTheHook(t *testing.T) {
 	e := newEngine(t)
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
-		in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick)})
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick)})
 	})
 	h := &ownerHook{testHook{begin: func(ti *TickInfo) {
 		switch ti.Tick {
@@ -265,14 +279,14 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 
 // runMembers runs a fresh engine 6 ticks with a hook that joins the given
 // players at tick 2, each with its input, and returns the hash.
-func runMembers(t *testing.T, inputs map[PlayerID]float64) uint64 {
+func runMembers(t *testing.T, inputs map[input.PlayerID]float64) uint64 {
 	e := newEngine(t)
-	e.World.Spawn(NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
+	e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
 	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
 		if ti.Tick != 2 {
 			return
 		}
-		for id := range PlayerID(MaxPlayers) {
+		for id := range input.PlayerID(input.MaxPlayers) {
 			if x, ok := inputs[id]; ok {
 				must(t, ti.Players.Join(id))
 				must(t, ti.Players.SetInput(id, cursor(x)))
@@ -287,14 +301,14 @@ func runMembers(t *testing.T, inputs map[PlayerID]float64) uint64 {
 // here do not read).
 func TestPlayersHash(t *testing.T) {
 	base := runMembers(t, nil)
-	one := runMembers(t, map[PlayerID]float64{1: 0})
+	one := runMembers(t, map[input.PlayerID]float64{1: 0})
 	if base == one {
 		t.Error("joining player 1 does not change the hash")
 	}
-	if other := runMembers(t, map[PlayerID]float64{2: 0}); other == one || other == base {
+	if other := runMembers(t, map[input.PlayerID]float64{2: 0}); other == one || other == base {
 		t.Error("player 2 hashes as player 1, or as nobody")
 	}
-	if again := runMembers(t, map[PlayerID]float64{1: 9}); again != one {
+	if again := runMembers(t, map[input.PlayerID]float64{1: 9}); again != one {
 		t.Error("player 1's input changes the hash; only membership should")
 	}
 }
@@ -306,14 +320,14 @@ func TestPlayersHash(t *testing.T) {
 func playersGame(t testing.TB) *Engine {
 	e := newEngine(t)
 	for i := range 10 {
-		e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+		e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 	}
-	inputs := make([]InputSnapshot, 10)
+	inputs := make([]input.Sample, 10)
 	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
 		switch ti.Tick {
 		case 1:
-			for id := PlayerID(1); id < 8; id++ {
+			for id := input.PlayerID(1); id < 8; id++ {
 				must(t, p.Join(id))
 			}
 		case 20:
@@ -354,8 +368,8 @@ func TestPlayersSaveLoadAndRestore(t *testing.T) {
 	e.SaveState(&st)
 	snap := e.Snapshot()
 	type seen struct {
-		ids    []PlayerID
-		inputs []InputSnapshot
+		ids    []input.PlayerID
+		inputs []input.Sample
 	}
 	look := func() seen {
 		var s seen
@@ -367,7 +381,7 @@ func TestPlayersSaveLoadAndRestore(t *testing.T) {
 		return s
 	}
 	at22 := look()
-	if !slices.Equal(at22.ids, []PlayerID{0, 1, 2, 4, 5, 6, 7}) {
+	if !slices.Equal(at22.ids, []input.PlayerID{0, 1, 2, 4, 5, 6, 7}) {
 		t.Fatalf("players at tick 22: %v", at22.ids)
 	}
 	check := func(how string) {
@@ -404,23 +418,23 @@ func TestRestoreRefusesBadPlayers(t *testing.T) {
 	snap := e.Snapshot()
 	// The players section ends the world's part: find it from the input
 	// part's size, which follows it.
-	inputBytes := len(e.Input.appendState(nil)) + len(e.Jobs.appendState(nil))
-	players := len(snap) - inputBytes - (2 + 8*(2+8*InputWords))
+	inputBytes := len(e.Input.AppendState(nil)) + len(e.Jobs.appendState(nil))
+	players := len(snap) - inputBytes - (2 + 8*(2+8*input.SampleWords))
 	if got := binary.LittleEndian.Uint16(snap[players:]); got != 8 {
 		t.Fatalf("the players section says %d players, want 8 (the test's offsets are wrong)", got)
 	}
-	rec := 2 + 8*InputWords
+	rec := 2 + 8*input.SampleWords
 	for _, tc := range []struct {
 		name   string
 		change func(b []byte)
 		field  string
 		msg    string
 	}{
-		{"too many", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], MaxPlayers+1) }, "players", "257 players, at most 256"},
+		{"too many", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], input.MaxPlayers+1) }, "players", "257 players, at most 256"},
 		{"cut short", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], 200) }, "players", "200 players of"},
 		{"out of range", func(b []byte) { binary.LittleEndian.PutUint16(b[players+2+7*rec:], 300) }, "player id", "player 300 is out of range"},
 		{"not ascending", func(b []byte) { binary.LittleEndian.PutUint16(b[players+2+2*rec:], 1) }, "player id", "player 1 after player 1: the players are not ascending"},
-		{"bad key bits", func(b []byte) { b[players+2+rec+2+8*(len(keySet{})-1)+7] = 0xff }, "player input", fmt.Sprintf("player 1: input word %d has bits for keys beyond", len(keySet{})-1)},
+		{"bad key bits", func(b []byte) { b[players+2+rec+2+8*(keyWords-1)+7] = 0xff }, "player input", fmt.Sprintf("player 1: input word %d has bits for keys beyond", keyWords-1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := slices.Clone(snap)
@@ -517,3 +531,7 @@ func TestTickGate(t *testing.T) {
 		t.Errorf("StepTick of a ready tick: world tick %d", e.World.Tick())
 	}
 }
+
+// keyWords is the number of 64-bit words of one key set in a Sample's
+// binary form.
+const keyWords = (int(input.KeyCount) + 63) / 64

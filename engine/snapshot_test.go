@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -23,7 +27,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 	e.Jobs.SetMode(mode)
 	w := e.World
 	for i := range 64 {
-		id := w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
+		id := w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
 		w.SetDrawVelocity(id, mgl32.Vec3{w.RNG().Range(-1, 1), 1, 0}, mgl32.Vec3{0, 1, 0})
 	}
 	kind := e.Jobs.Register("nudge", func(in []byte, live bool) []byte {
@@ -48,7 +52,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 				b.Pos[i][a] = float32(b.Vel[i][a]*c.DT) + b.Pos[i][a]
 			}
 		}
-		if c.Input.Down(KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			b.Pos[0][1] += 0.5
 		}
 	})
@@ -60,12 +64,12 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 			}
 		}
 		if c.Tick%5 == 0 {
-			id := w.Spawn(NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)
+			id := w.Spawn(geom.NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)
 			w.SetColor(id, [4]uint8{uint8(r.Intn(256)), 0, 0, 255})
 		}
 		if c.Tick%11 == 0 {
 			if id, ok := w.EntityAt(0); ok {
-				w.Teleport(id, NewTransform(mgl32.Vec3{0, r.Range(0, 1), 0}))
+				w.Teleport(id, geom.NewTransform(mgl32.Vec3{0, r.Range(0, 1), 0}))
 			}
 		}
 		if c.Tick%13 == 0 {
@@ -73,13 +77,13 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 			c.Jobs.Submit(kind, in, uint32(1+r.Intn(40)))
 		}
 	})
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		switch tick % 50 {
 		case 3:
-			in.Push(InputEvent{Time: due, Kind: KeyDown, Key: KeyArrowUp})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowUp})
 		case 30:
-			in.Push(InputEvent{Time: due, Kind: KeyUp, Key: KeyArrowUp})
-			in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick), Y: 1})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowUp})
+			in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick), Y: 1})
 		}
 	})
 	return e
@@ -197,7 +201,7 @@ func FuzzRestore(f *testing.F) {
 		f.Add(snap)
 	}
 	other := newEngine(f)
-	other.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	other.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	NewComponent[int32](other.World, "health")
 	if fuzzScene(f).Restore(other.Snapshot()) == nil {
 		f.Fatal("a snapshot of another schema restored")

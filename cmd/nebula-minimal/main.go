@@ -6,6 +6,8 @@
 package main
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"math"
 	"os"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -32,7 +35,7 @@ func game(s *app.Session) error {
 	if err != nil {
 		return err
 	}
-	start := engine.NewTransform(mgl32.Vec3{0, 0, 0})
+	start := geom.NewTransform(mgl32.Vec3{0, 0, 0})
 	start.Scale = mgl32.Vec3{2, 2, 2}
 	cube := e.World.Spawn(start, engine.Interpolate)
 	e.World.SetColor(cube, [4]uint8{60, 220, 90, 255})
@@ -44,16 +47,16 @@ func game(s *app.Session) error {
 	// input and the fixed step, so a run is a pure function of its input.
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
-		if c.Input.Down(engine.KeyArrowRight) {
+		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed
 		}
-		if c.Input.Down(engine.KeyArrowLeft) {
+		if c.Input.Down(input.KeyArrowLeft) {
 			v[0] -= speed
 		}
-		if c.Input.Down(engine.KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			v[1] += speed
 		}
-		if c.Input.Down(engine.KeyArrowDown) {
+		if c.Input.Down(input.KeyArrowDown) {
 			v[1] -= speed
 		}
 		t := c.World.Transform(cube)
@@ -69,8 +72,8 @@ func game(s *app.Session) error {
 		return s.RunHeadless(e)
 	}
 	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) error {
-		r.SetOnKey(func(k engine.Key, pressed, _ bool) {
-			if k == engine.KeyEscape && pressed {
+		r.SetOnKey(func(k input.Key, pressed, _ bool) {
+			if k == input.KeyEscape && pressed {
 				r.Quit()
 			}
 		})

@@ -1,6 +1,8 @@
 package desktop_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"errors"
 	"math"
 	"sync"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 	"github.com/nebulaengine/nebula/timing"
@@ -43,7 +46,7 @@ func newScene(t testing.TB, n int) *engine.Engine {
 	for i := range n {
 		x, y, z := i%side, i/side%side, i/(side*side)
 		pos := mgl32.Vec3{float32(x-side/2) * 1.5, float32(y-side/2) * 1.5, float32(z-side/2) * 1.5}
-		ent := e.World.Spawn(engine.NewTransform(pos), engine.Interpolate)
+		ent := e.World.Spawn(geom.NewTransform(pos), engine.Interpolate)
 		e.World.SetColor(ent, [4]uint8{uint8(40 + 200*x/side), uint8(40 + 200*y/side), 200, 255})
 		ents = append(ents, ent)
 	}
@@ -70,17 +73,17 @@ type tickLog struct {
 
 type tickInput struct {
 	tick uint64
-	in   engine.InputSnapshot
+	in   input.Sample
 }
 
-func (l *tickLog) add(tick uint64, in engine.InputSnapshot) {
+func (l *tickLog) add(tick uint64, in input.Sample) {
 	l.mu.Lock()
 	l.ticks = append(l.ticks, tickInput{tick, in})
 	l.mu.Unlock()
 }
 
 // first returns the first tick whose snapshot satisfies f, or 0.
-func (l *tickLog) first(f func(engine.InputSnapshot) bool) uint64 {
+func (l *tickLog) first(f func(input.Sample) bool) uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, ti := range l.ticks {
@@ -93,7 +96,7 @@ func (l *tickLog) first(f func(engine.InputSnapshot) bool) uint64 {
 
 // countRange returns the number of ticks in [from, to] whose snapshot
 // satisfies f.
-func (l *tickLog) countRange(from, to uint64, f func(engine.InputSnapshot) bool) int {
+func (l *tickLog) countRange(from, to uint64, f func(input.Sample) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
@@ -106,7 +109,7 @@ func (l *tickLog) countRange(from, to uint64, f func(engine.InputSnapshot) bool)
 }
 
 // count returns the number of ticks whose snapshot satisfies f.
-func (l *tickLog) count(f func(engine.InputSnapshot) bool) int {
+func (l *tickLog) count(f func(input.Sample) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0

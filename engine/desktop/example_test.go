@@ -1,6 +1,8 @@
 package desktop_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // A windowed game: a spinning cube, Escape quits, P pauses, F12 saves a
@@ -20,7 +23,7 @@ func ExampleNew() {
 		fmt.Fprintln(os.Stderr, "my-game:", err)
 		return
 	}
-	cube := e.World.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	e.AddFixed("spin", func(c *engine.FixedContext) {
 		t := c.World.Transform(cube)
 		t.Rot = mgl32.QuatRotate(float32(c.Tick)*0.02, mgl32.Vec3{0, 1, 0})
@@ -42,16 +45,16 @@ func ExampleNew() {
 		sin, cos := math.Sincos(float64(angle))
 		r.Camera.Eye = mgl32.Vec3{8 * float32(sin), 3, 8 * float32(cos)}
 	})
-	r.SetOnKey(func(k engine.Key, pressed, repeat bool) {
+	r.SetOnKey(func(k input.Key, pressed, repeat bool) {
 		if !pressed || repeat {
 			return
 		}
 		switch k {
-		case engine.KeyEscape:
+		case input.KeyEscape:
 			r.Quit()
-		case engine.KeyP:
+		case input.KeyP:
 			r.SetPaused(!r.Paused())
-		case engine.KeyF12:
+		case input.KeyF12:
 			if err := r.Screenshot("screenshot.png"); err != nil {
 				fmt.Fprintln(os.Stderr, "my-game:", err)
 			}

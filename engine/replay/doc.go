@@ -53,18 +53,18 @@
 //	              tick + 1)
 //	0x02 rate     uvarint tick rate in Hz, from this tick on
 //	0x04 players  who joined, then who left at the tick: each a uvarint count
-//	              and that many uvarint player IDs (< engine.MaxPlayers),
+//	              and that many uvarint player IDs (< input.MaxPlayers),
 //	              ascending; at least one in all, no player in both
 //	0x08 input    player 0's input changed: an input change (below)
 //	0x10 inputs   other players' inputs changed: uvarint count
-//	              (1..engine.MaxPlayers-1), then per player, ascending, uvarint
-//	              ID (1..engine.MaxPlayers-1) and an input change
+//	              (1..input.MaxPlayers-1), then per player, ascending, uvarint
+//	              ID (1..input.MaxPlayers-1) and an input change
 //	0x20 jobs     uvarint count (1..MaxJobsPerTick), then per result uvarint
 //	              job id, uvarint length (<= engine.MaxJobResult) and the bytes,
 //	              in the order they were applied (job id order)
 //	0x40 hash     uint64 the world's state hash at the end of the tick
 //
-// An input change is a uvarint mask of the engine.InputWords words of the
+// An input change is a uvarint mask of the input.SampleWords words of the
 // player's input snapshot that differ from its previous recorded input
 // (zero before the first), then each changed word as uint64, lowest index
 // first. A player's input is recorded when it changes, whether it joined,

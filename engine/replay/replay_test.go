@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -12,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // testScene is a small deterministic scene: bodies moving by their
@@ -40,22 +43,22 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 	w := e.World
 	rng := w.RNG()
 	for range n {
-		id := w.Spawn(engine.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
+		id := w.Spawn(geom.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
 		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
 	e.AddFixed("steer", func(c *engine.FixedContext) {
 		p, _ := c.World.EntityAt(0)
 		var v mgl32.Vec3
-		if c.Input.Down(engine.KeyArrowRight) {
+		if c.Input.Down(input.KeyArrowRight) {
 			v[0] = 3
 		}
-		if c.Input.Down(engine.KeyArrowLeft) {
+		if c.Input.Down(input.KeyArrowLeft) {
 			v[0] = -3
 		}
 		_, ang := c.World.DrawVelocity(p)
 		c.World.SetDrawVelocity(p, v, ang)
-		if c.Input.JustPressed(engine.KeySpace) {
+		if c.Input.JustPressed(input.KeySpace) {
 			r := c.World.RNG()
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
 		}
@@ -72,10 +75,10 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 				continue
 			}
 			var v mgl32.Vec3
-			if in.Down(engine.KeyArrowUp) {
+			if in.Down(input.KeyArrowUp) {
 				v[1] = 2
 			}
-			if in.Down(engine.KeyArrowDown) {
+			if in.Down(input.KeyArrowDown) {
 				v[1] = -2
 			}
 			_, ang := c.World.DrawVelocity(body)
@@ -83,7 +86,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		}
 		for _, id := range ps.Joined() {
 			if body, ok := c.World.EntityAt(int(id) + 1); ok {
-				c.World.Teleport(body, engine.NewTransform(mgl32.Vec3{}))
+				c.World.Teleport(body, geom.NewTransform(mgl32.Vec3{}))
 			}
 		}
 		for _, id := range ps.Left() {
@@ -147,20 +150,20 @@ func (s *testScene) applyPlan(c *engine.FixedContext, in, out []byte) {
 }
 
 // script presses and holds keys and moves the cursor.
-func script(tick uint64, due time.Duration, in *engine.Input) {
+func script(tick uint64, due time.Duration, in *input.Queue) {
 	switch tick % 100 {
 	case 10:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowRight})
 	case 40:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowRight})
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowRight})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowLeft})
 	case 70:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowLeft})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowLeft})
 	case 77:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeySpace})
-		in.Push(engine.InputEvent{Time: due, Kind: engine.CursorMove, X: float64(tick), Y: 3})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick), Y: 3})
 	case 78:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeySpace})
 	}
 }
 
@@ -438,7 +441,7 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 // fourPlayers returns a Players with players 0 to 3 in it.
 func fourPlayers(t testing.TB) *engine.Players {
 	var ps engine.Players
-	for id := range engine.PlayerID(4) {
+	for id := range input.PlayerID(4) {
 		if err := ps.Join(id); err != nil {
 			t.Fatal(err)
 		}
@@ -453,8 +456,8 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 	info.Players = fourPlayers(t)
 	tick := func() {
 		info.Tick++
-		id := engine.PlayerID(info.Tick % 4)
-		_ = info.Players.SetInput(id, keyInput(engine.Key(info.Tick%uint64(engine.KeyCount))))
+		id := input.PlayerID(info.Tick % 4)
+		_ = info.Players.SetInput(id, keyInput(input.Key(info.Tick%uint64(input.KeyCount))))
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
 	}
@@ -478,7 +481,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 	for b.Loop() {
 		info.Tick++
 		if info.Tick%20 == 0 {
-			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(engine.Key(info.Tick/20%uint64(engine.KeyCount))))
+			_ = info.Players.SetInput(input.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
 		}
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)

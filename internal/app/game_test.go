@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"flag"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
@@ -58,26 +61,26 @@ func (a *arena) run(s *app.Session) error {
 		return err
 	}
 	health := engine.NewComponent[hp](e.World, "hp")
-	xs := engine.NewResource[[engine.MaxPlayers]float32](e.World, "x", [engine.MaxPlayers]float32{})
+	xs := engine.NewResource[[input.MaxPlayers]float32](e.World, "x", [input.MaxPlayers]float32{})
 	// A cube for each of two players, spawned before the first tick (the
 	// fixed systems only read the handles: the world holds the state).
 	var cubes [2]engine.Entity
 	for i := range cubes {
-		cubes[i] = e.World.Spawn(engine.NewTransform([3]float32{float32(i), 0, 0}), engine.Interpolate)
+		cubes[i] = e.World.Spawn(geom.NewTransform([3]float32{float32(i), 0, 0}), engine.Interpolate)
 		health.Set(cubes[i], hp{Points: 100})
 	}
 	half := float32(a.half)
 	e.AddFixed("move", func(c *engine.FixedContext) {
-		step := func(id engine.PlayerID, in *engine.InputSnapshot) {
+		step := func(id input.PlayerID, in *input.Sample) {
 			if int(id) >= len(cubes) {
 				return
 			}
 			cube := cubes[id]
 			x := &xs.Ptr()[id]
-			if in.Down(engine.KeyArrowRight) {
+			if in.Down(input.KeyArrowRight) {
 				*x += float32(5 * c.DT)
 			}
-			if in.Down(engine.KeyArrowLeft) {
+			if in.Down(input.KeyArrowLeft) {
 				*x -= float32(5 * c.DT)
 			}
 			if *x > half || *x < -half {
@@ -91,14 +94,14 @@ func (a *arena) run(s *app.Session) error {
 	})
 	// Player p holds right for 40+p ticks, then left, and again.
 	p := uint64(s.Player())
-	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		switch (tick + 7*p) % 80 {
 		case 0:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowLeft})
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowLeft})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowRight})
 		case 40 + p%10:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowRight})
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowRight})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowLeft})
 		}
 	})
 	if a.taunt {

@@ -8,18 +8,19 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // held returns an input snapshot with keys held down (not just pressed),
 // and one with Space just pressed besides.
-func held(keys ...engine.Key) (hold, tap engine.InputSnapshot) {
-	var in engine.Input
+func held(keys ...input.Key) (hold, tap input.Sample) {
+	var in input.Queue
 	for _, k := range keys {
-		in.Push(engine.InputEvent{Time: 0, Kind: engine.KeyDown, Key: k})
+		in.Push(input.Event{Time: 0, Kind: input.KeyDown, Key: k})
 	}
 	in.Advance(0)
 	hold = in.Advance(1)
-	in.Push(engine.InputEvent{Time: 2, Kind: engine.KeyDown, Key: engine.KeySpace})
+	in.Push(input.Event{Time: 2, Kind: input.KeyDown, Key: input.KeySpace})
 	tap = in.Advance(2)
 	return hold, tap
 }
@@ -27,13 +28,13 @@ func held(keys ...engine.Key) (hold, tap engine.InputSnapshot) {
 // matchDirs is the direction each player of the test match holds, as an
 // arrow key and the unit vector the scene moves its cube along.
 var matchDirs = [...]struct {
-	key engine.Key
+	key input.Key
 	dir mgl32.Vec3
 }{
-	{engine.KeyArrowRight, mgl32.Vec3{1, 0, 0}},
-	{engine.KeyArrowLeft, mgl32.Vec3{-1, 0, 0}},
-	{engine.KeyArrowUp, mgl32.Vec3{0, 0, -1}},
-	{engine.KeyArrowDown, mgl32.Vec3{0, 0, 1}},
+	{input.KeyArrowRight, mgl32.Vec3{1, 0, 0}},
+	{input.KeyArrowLeft, mgl32.Vec3{-1, 0, 0}},
+	{input.KeyArrowUp, mgl32.Vec3{0, 0, -1}},
+	{input.KeyArrowDown, mgl32.Vec3{0, 0, 1}},
 }
 
 // Ticks of the test match: players 0, 1 and 2 join at matchStart, 1
@@ -51,7 +52,7 @@ const (
 // from a snapshot sees the same match.
 type matchHook struct {
 	t          testing.TB
-	hold, taps [len(matchDirs)]engine.InputSnapshot
+	hold, taps [len(matchDirs)]input.Sample
 }
 
 func newMatchHook(t testing.TB) *matchHook {
@@ -121,8 +122,8 @@ func stepTo(t testing.TB, e *engine.Engine, n uint64, check func(tick uint64)) {
 }
 
 // owners returns the owners of the live player cubes, in slot order.
-func owners(s *Scene) []engine.PlayerID {
-	var ids []engine.PlayerID
+func owners(s *Scene) []input.PlayerID {
+	var ids []input.PlayerID
 	for _, id := range s.Owner.All() {
 		ids = append(ids, id)
 	}
@@ -138,10 +139,10 @@ func TestOneCubePerPlayer(t *testing.T) {
 	e, s := newMatch(t, 200)
 	w := e.World
 	var left engine.Entity // player 1's cube, while it is in
-	joined := map[engine.PlayerID]uint64{}
+	joined := map[input.PlayerID]uint64{}
 	stepTo(t, e, matchEnd, func(tick uint64) {
 		players := w.Players()
-		var want []engine.PlayerID
+		var want []input.PlayerID
 		for i := range players.Len() {
 			id, _ := players.At(i)
 			want = append(want, id)
@@ -218,8 +219,8 @@ func TestSpaceRecoloursItsPlayersCube(t *testing.T) {
 	e, s := newMatch(t, 0)
 	w := e.World
 	stepTo(t, e, 70, nil) // players 0, 1 and 2 tap Space at ticks 3, 10 and 17 of every 60
-	colours := func() map[engine.PlayerID][4]uint8 {
-		m := map[engine.PlayerID][4]uint8{}
+	colours := func() map[input.PlayerID][4]uint8 {
+		m := map[input.PlayerID][4]uint8{}
 		for cube, id := range s.Owner.All() {
 			m[id] = w.Bodies().Color[cube.Index()]
 		}
@@ -242,7 +243,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Setup(e, 0)
-	hold, _ := held(engine.KeyArrowRight)
+	hold, _ := held(input.KeyArrowRight)
 	e.SetTickHook(&funcHook{begin: func(ti *engine.TickInfo) {
 		var err error
 		switch ti.Tick {
@@ -269,7 +270,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 		if pos := e.World.Transform(s.Player).Pos; pos != at {
 			t.Fatalf("tick %d: player 0 is out, its cube moved from %v to %v", tick, at, pos)
 		}
-		if got := owners(s); !slices.Equal(got, []engine.PlayerID{0}) {
+		if got := owners(s); !slices.Equal(got, []input.PlayerID{0}) {
 			t.Fatalf("tick %d: cubes of players %v, want [0]", tick, got)
 		}
 	})
@@ -328,7 +329,7 @@ func TestSinglePlayerHasOneCube(t *testing.T) {
 	s := Setup(e, 10)
 	e.SetInputScript(Script)
 	stepTo(t, e, 300, func(tick uint64) {
-		if got := owners(s); !slices.Equal(got, []engine.PlayerID{0}) {
+		if got := owners(s); !slices.Equal(got, []input.PlayerID{0}) {
 			t.Fatalf("tick %d: cubes of players %v, want [0]", tick, got)
 		}
 	})
@@ -395,8 +396,8 @@ func TestTouchCountsACubeOnce(t *testing.T) {
 // The spots of players 1 to MaxPlayers-1 lie on the floor, clear of the
 // walls, each its own and none at player 0's.
 func TestPlayerSpots(t *testing.T) {
-	seen := map[mgl32.Vec3]engine.PlayerID{{0, -Box[1] + 1, 0}: 0}
-	for id := engine.PlayerID(1); id < engine.MaxPlayers; id++ {
+	seen := map[mgl32.Vec3]input.PlayerID{{0, -Box[1] + 1, 0}: 0}
+	for id := input.PlayerID(1); id < input.MaxPlayers; id++ {
 		p := PlayerSpot(id)
 		if p[1] != -Box[1]+1 {
 			t.Errorf("player %d's spot %v is not on the floor (y %v)", id, p, -Box[1]+1)
@@ -424,13 +425,13 @@ func (h *crowdHook) OwnsPlayers() bool { return true }
 func (h *crowdHook) PreTick()          {}
 func (h *crowdHook) BeginTick(ti *engine.TickInfo) {
 	p := ti.Players
-	for id := range engine.PlayerID(h.n) {
+	for id := range input.PlayerID(h.n) {
 		if ti.Tick == 1 {
 			if err := p.Join(id); err != nil {
 				h.t.Fatal(err)
 			}
 		}
-		key := engine.KeyArrowLeft + engine.Key((uint64(id)+ti.Tick/90)%4)
+		key := input.KeyArrowLeft + input.Key((uint64(id)+ti.Tick/90)%4)
 		hold, _ := held(key)
 		if err := p.SetInput(id, hold); err != nil {
 			h.t.Fatal(err)
