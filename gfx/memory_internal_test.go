@@ -8,8 +8,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
+	"github.com/nebulaengine/nebula/engine/render"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 )
 
@@ -103,7 +103,7 @@ func TestOwnMemoryCountsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	insts := make([]engine.Instance, 600)
+	insts := make([]render.Instance, 600)
 	step("Renderer.Draw(600 instances)", (1024-256)*48, func() {
 		r.Draw(64, 64, [4]float32{}, Camera{Eye: [3]float32{0, 0, 10}, Up: [3]float32{0, 1, 0}, FovY: 1, Near: 1, Far: 100}, insts, nil)
 	})

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/render"
 	"github.com/nebulaengine/nebula/gfx"
 )
 
@@ -33,7 +33,7 @@ func newText(t testing.TB) (r *gfx.Renderer, tx *gfx.Text, w, h int) {
 
 // textFrame draws the scene (insts over sceneClear), calls print (if not
 // nil) and Text.Draw, checks for GL errors and reads the frame back.
-func textFrame(t testing.TB, r *gfx.Renderer, tx *gfx.Text, w, h int, insts []engine.Instance, print func()) *image.RGBA {
+func textFrame(t testing.TB, r *gfx.Renderer, tx *gfx.Text, w, h int, insts []render.Instance, print func()) *image.RGBA {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
