@@ -83,23 +83,23 @@ const minTextCapacity = 256
 // them); scales are clamped to [1, MaxTextScale]; a colour whose alpha is
 // 0 queues nothing.
 //
-// Draw makes 18 OpenGL calls, one of them the draw, whatever the number of
-// glyphs, and none when there is nothing to draw. Print and Draw do not
-// allocate once the queue has held a frame's glyphs. Every method but
-// Print, Glyphs and Dropped must be called with the OpenGL context current,
-// on its thread. Delete it when done; it has no finalizer.
+// Draw makes 22 OpenGL calls, one of them the draw, whatever the number of
+// glyphs (Redraw 18), and none when there is nothing to draw. Print and
+// Draw do not allocate once the queue has held a frame's glyphs. Print,
+// PrintBytes, Glyphs and Dropped make no GL call; every other method must
+// be called with the OpenGL context current, on its thread. Delete it when
+// done; it has no finalizer.
 type Text struct {
-	prog          Program
-	vao           uint32 // empty: the quads come from gl_VertexID
-	atlas         uint32 // R8, atlasWidth×atlasHeight
-	buf, bufTex   uint32 // the glyph buffer and its RGBA32I buffer texture
-	bufCap        int    // buf's capacity in bytes
-	locViewport   int32
-	glyphs        []textGlyph // this frame's queue
-	drawn         bool        // Draw has run since the last Print
-	uploaded      int32       // the glyphs the last Draw uploaded, for Redraw
-	dropped       int         // glyphs dropped this frame (MaxTextGlyphs)
-	width, height int         // the framebuffer size of the last Draw
+	prog        Program
+	vao         uint32 // empty: the quads come from gl_VertexID
+	atlas       uint32 // R8, atlasWidth×atlasHeight
+	buf, bufTex uint32 // the glyph buffer and its RGBA32I buffer texture
+	bufCap      int    // buf's capacity in bytes
+	locViewport int32
+	glyphs      []textGlyph // this frame's queue
+	drawn       bool        // Draw has run since the last Print
+	uploaded    int32       // the glyphs the last Draw uploaded, for Redraw
+	dropped     int         // glyphs dropped this frame (MaxTextGlyphs)
 }
 
 // NewText builds Text's program (shaders/text.vert and text.frag), its
@@ -272,11 +272,11 @@ func (t *Text) Draw(width, height int) {
 		t.glyphs, t.dropped = t.glyphs[:0], 0 // nothing printed since the last Draw
 	}
 	t.drawn = true
-	t.uploaded = int32(len(t.glyphs))
-	t.width, t.height = width, height
+	t.uploaded = 0
 	if width <= 0 || height <= 0 || len(t.glyphs) == 0 {
 		return
 	}
+	t.uploaded = int32(len(t.glyphs))
 	size := len(t.glyphs) * textGlyphSize
 	for t.bufCap < size {
 		trackBytes(t.bufCap) // doubling adds as much again (OwnMemory)
