@@ -15,36 +15,26 @@ type JobID uint64
 // JobKind names a kind of job registered with Jobs.Register.
 type JobKind uint16
 
-// JobMode says when a job's result is applied.
+// JobMode says when a job's result is applied. Its String is the mode's
+// name: "deterministic", "live" or "replay".
 type JobMode uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=JobMode -linecomment
 
 const (
 	// JobsDeterministic applies each result exactly at its job's due tick
 	// (the submitting tick plus the latency it declared), waiting for the
 	// job there if it is not done: the run stays a pure function of its
 	// inputs. The default; headless runs use it.
-	JobsDeterministic JobMode = iota
+	JobsDeterministic JobMode = iota // deterministic
 	// JobsLive applies each result at the first tick that starts after
 	// the job is done; the loop never waits. Windowed runs use it; record
 	// them to reproduce them.
-	JobsLive
+	JobsLive // live
 	// JobsReplay runs no job: a replayer delivers each recorded result
 	// (Deliver) at the tick it was applied in the recording.
-	JobsReplay
+	JobsReplay // replay
 )
-
-// String names the mode.
-func (m JobMode) String() string {
-	switch m {
-	case JobsDeterministic:
-		return "deterministic"
-	case JobsLive:
-		return "live"
-	case JobsReplay:
-		return "replay"
-	}
-	return fmt.Sprintf("JobMode(%d)", uint8(m))
-}
 
 // JobRun is a job's work, run on its own goroutine. It gets the job's input
 // and returns its result; it must be a pure function of the input (it may
