@@ -141,6 +141,8 @@ func (c *Component[T]) stageSnapshot(r *binread.Reader, gen []uint32) {
 }
 
 // readMarshalled decodes one length-prefixed value into v.
+//
+//srccheck:wrapped by Restore, as "engine: snapshot: byte N, <field>: ..."
 func readMarshalled[T any](r *binread.Reader, field string, slot int, v *T) {
 	at := r.Offset()
 	b := r.Take(field, r.Count(field, MaxValueBytes, 1))

@@ -165,13 +165,13 @@ func (j *Jobs) Deliver(id JobID, result []byte) error {
 	for _, jb := range j.pending {
 		if jb.id == id {
 			if jb.deliver {
-				return fmt.Errorf("job %d delivered twice in one tick", id)
+				return fmt.Errorf("engine: job %d delivered twice in one tick", id)
 			}
 			jb.result, jb.ready, jb.deliver = result, true, true
 			return nil
 		}
 	}
-	return fmt.Errorf("no job %d is pending (the next id is %d)", id, j.nextID)
+	return fmt.Errorf("engine: no job %d is pending (the next id is %d)", id, j.nextID)
 }
 
 // applyDue applies the results due in this tick, in id order, and drops

@@ -53,6 +53,8 @@ func (s Schema) Fingerprint() uint64 {
 // their first difference, with s as the recorded schema and other as this
 // program's: "recorded with component "health" int32, this program has
 // "health" float32".
+//
+//srccheck:wrapped by its callers: Restore (engine: snapshot: ...) and replay.SchemaError (replay: ...), which also print it to the user after the file name
 func (s Schema) Compare(other Schema) error {
 	for i := range max(len(s), len(other)) {
 		switch {
@@ -127,7 +129,7 @@ func ParseSchema(b []byte) (Schema, int, error) {
 	r := binread.New(b)
 	s := readSchema(&r, "schema")
 	if err := r.Err(); err != nil {
-		return nil, 0, fmt.Errorf("byte %d: %w", err.Offset, err.Err)
+		return nil, 0, fmt.Errorf("engine: schema: byte %d: %w", err.Offset, err.Err)
 	}
 	return s, r.Offset(), nil
 }

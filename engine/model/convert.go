@@ -12,6 +12,8 @@ import (
 )
 
 // converter turns one glTF document into a Model.
+//
+//srccheck:wrapped by convert, as "model: <name>: ..."
 type converter struct {
 	doc    *gltf.Document
 	fsys   fs.FS // the files URIs name, or nil
@@ -97,6 +99,8 @@ func (c *converter) meshName(i int) string {
 }
 
 // vec3s groups floats by three, checking they are finite.
+//
+//srccheck:wrapped by the converter
 func vec3s(v []float32) ([]mgl32.Vec3, error) {
 	out := make([]mgl32.Vec3, len(v)/3)
 	for i := range out {

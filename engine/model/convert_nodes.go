@@ -100,6 +100,8 @@ func (c *converter) hierarchy(roots []int) error {
 
 // restTransform is a node's transform relative to its parent: its
 // translation, rotation and scale, or its matrix decomposed into them.
+//
+//srccheck:wrapped by the converter
 func restTransform(n *gltf.Node) (engine.Transform, error) {
 	if mat := n.MatrixOrDefault(); mat != gltf.DefaultMatrix {
 		return decompose(mat)
@@ -123,6 +125,8 @@ func restTransform(n *gltf.Node) (engine.Transform, error) {
 // decompose splits an affine matrix (column-major) into translation,
 // rotation and scale. glTF matrices hold no shear; a negative determinant
 // is put in the x scale.
+//
+//srccheck:wrapped by the converter
 func decompose(m [16]float64) (engine.Transform, error) {
 	for _, v := range m {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > math.MaxFloat32 {
