@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/timing"
@@ -161,8 +162,8 @@ type Client struct {
 
 	// The local input, sampled by the sender.
 	inMu   sync.Mutex
-	local  engine.Input
-	script func(tick uint64, due time.Duration, in *engine.Input)
+	local  input.Queue
+	script func(tick uint64, due time.Duration, in *input.Queue)
 	// sampled holds the inputs sampled for the latest ticks, by tick
 	// modulo its length, for the predictions; lastSampled is the latest
 	// tick sampled.
@@ -414,7 +415,7 @@ func (c *Client) now() time.Duration { return time.Since(c.epoch) }
 // player's input (a headless client's script, called for every tick the
 // client sends input for, with that tick); otherwise the input is what
 // LocalInput queued. Attach starts the client's input clock.
-func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *engine.Input)) error {
+func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *input.Queue)) error {
 	switch {
 	case e.World.Tick() != 0:
 		return fmt.Errorf("netplay: client: the engine is at tick %d; attach it at tick 0", e.World.Tick())
@@ -449,7 +450,7 @@ func (c *Client) LocalInput() *LocalInput { return &LocalInput{c} }
 type LocalInput struct{ c *Client }
 
 // Push queues a device event.
-func (l *LocalInput) Push(ev engine.InputEvent) {
+func (l *LocalInput) Push(ev input.Event) {
 	c := l.c
 	c.inMu.Lock()
 	defer c.inMu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -394,10 +395,10 @@ type peer struct {
 
 // playerInputs is what the server keeps of a player's input, by tick.
 type playerInputs struct {
-	inputs  [inputRing]engine.InputSnapshot
+	inputs  [inputRing]input.Sample
 	have    [inputRing]uint64 // have[i] is the tick of inputs[i] plus 1; 0: none
 	arrived [inputRing]time.Duration
-	last    engine.InputSnapshot // its latest confirmed input
+	last    input.Sample // its latest confirmed input
 	latency Latencies
 }
 
@@ -661,7 +662,7 @@ type event struct {
 	kind   eventKind
 	p      *peer
 	first  uint64
-	inputs []engine.InputSnapshot
+	inputs []input.Sample
 	at     time.Duration
 	hash   wire.Hash
 	err    error

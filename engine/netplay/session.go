@@ -9,6 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/timing"
 )
@@ -92,9 +93,9 @@ func (c *Client) Confirmed(tick uint64, p *engine.Players) bool {
 
 // Local implements engine.RollbackSource: the input this client sampled
 // for tick, or its latest for a tick past those.
-func (c *Client) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {
-		return 0, engine.InputSnapshot{}, false
+		return 0, input.Sample{}, false
 	}
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
@@ -104,7 +105,7 @@ func (c *Client) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool
 	if c.lastSampled != 0 && tick > c.lastSampled {
 		return c.welcome.Player, c.sampled[c.lastSampled%uint64(len(c.sampled))].in, true
 	}
-	return 0, engine.InputSnapshot{}, false
+	return 0, input.Sample{}, false
 }
 
 // dump writes the client's state at a desynchronised tick, if it kept it.
@@ -402,10 +403,10 @@ func (c *Client) firstLocalTick(clk *clockSync, now time.Duration) uint64 {
 
 // sample returns the local player's input for tick: the script's, or the
 // device events pushed since the last sample.
-func (c *Client) sample(tick uint64) engine.InputSnapshot {
+func (c *Client) sample(tick uint64) input.Sample {
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
-	var in engine.InputSnapshot
+	var in input.Sample
 	if c.script != nil {
 		due := engine.TickTime(tick, int(c.rate))
 		c.script(tick, due, &c.local)
@@ -421,5 +422,5 @@ func (c *Client) sample(tick uint64) engine.InputSnapshot {
 // sampledInput is the local input sampled for a tick.
 type sampledInput struct {
 	tick uint64
-	in   engine.InputSnapshot
+	in   input.Sample
 }
