@@ -14,4 +14,16 @@
 // TestGenerateCurrent (skipped with -short) runs every such line into a
 // temporary folder and compares: go generate ./... leaves the tree as it
 // is.
+//
+// TestErrorsPrefixed: an error made with errors.New or fmt.Errorf starts
+// with the name of the package that made it ("model: arm.glb: ..."), in
+// engine and its packages (engine/netplay aside), gfx, timing and
+// internal (the command-line packages internal/app, internal/cli and
+// internal/prof aside: app.Main prints their messages after the
+// program's name). A format that starts with %w, an error handed straight
+// to a call that wraps it, and a sentinel the package only wraps are
+// fine. A helper whose errors its callers wrap says so in its doc comment,
+// or in its type's, with a directive line naming the wrapper:
+//
+//	//srccheck:wrapped by convert, as "model: <name>: ..."
 package srccheck
