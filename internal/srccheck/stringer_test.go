@@ -18,11 +18,7 @@ const stringerCmd = "go run golang.org/x/tools/cmd/stringer@v0.52.0 "
 // method is still written by hand, and why.
 var handWritten = map[string]string{
 	// The input enums print names from tables (keyNames, buttonNames,
-	// eventKindNames); they move from engine to engine/input and are not
-	// converted yet.
-	"engine.Key":               "not converted yet",
-	"engine.MouseButton":       "not converted yet",
-	"engine.EventKind":         "not converted yet",
+	// eventKindNames); not converted yet.
 	"engine/input.Key":         "not converted yet",
 	"engine/input.MouseButton": "not converted yet",
 	"engine/input.EventKind":   "not converted yet",
