@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -41,7 +43,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 	w := e.World
 	rng := w.RNG()
 	for range n {
-		id := w.Spawn(engine.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
+		id := w.Spawn(geom.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
 		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
@@ -84,7 +86,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		}
 		for _, id := range ps.Joined() {
 			if body, ok := c.World.EntityAt(int(id) + 1); ok {
-				c.World.Teleport(body, engine.NewTransform(mgl32.Vec3{}))
+				c.World.Teleport(body, geom.NewTransform(mgl32.Vec3{}))
 			}
 		}
 		for _, id := range ps.Left() {
@@ -439,7 +441,7 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 // fourPlayers returns a Players with players 0 to 3 in it.
 func fourPlayers(t testing.TB) *engine.Players {
 	var ps engine.Players
-	for id := range engine.PlayerID(4) {
+	for id := range input.PlayerID(4) {
 		if err := ps.Join(id); err != nil {
 			t.Fatal(err)
 		}
@@ -454,7 +456,7 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 	info.Players = fourPlayers(t)
 	tick := func() {
 		info.Tick++
-		id := engine.PlayerID(info.Tick % 4)
+		id := input.PlayerID(info.Tick % 4)
 		_ = info.Players.SetInput(id, keyInput(input.Key(info.Tick%uint64(input.KeyCount))))
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
@@ -479,7 +481,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 	for b.Loop() {
 		info.Tick++
 		if info.Tick%20 == 0 {
-			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
+			_ = info.Players.SetInput(input.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
 		}
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)

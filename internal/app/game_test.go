@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"flag"
 	"fmt"
@@ -59,17 +61,17 @@ func (a *arena) run(s *app.Session) error {
 		return err
 	}
 	health := engine.NewComponent[hp](e.World, "hp")
-	xs := engine.NewResource[[engine.MaxPlayers]float32](e.World, "x", [engine.MaxPlayers]float32{})
+	xs := engine.NewResource[[input.MaxPlayers]float32](e.World, "x", [input.MaxPlayers]float32{})
 	// A cube for each of two players, spawned before the first tick (the
 	// fixed systems only read the handles: the world holds the state).
 	var cubes [2]engine.Entity
 	for i := range cubes {
-		cubes[i] = e.World.Spawn(engine.NewTransform([3]float32{float32(i), 0, 0}), engine.Interpolate)
+		cubes[i] = e.World.Spawn(geom.NewTransform([3]float32{float32(i), 0, 0}), engine.Interpolate)
 		health.Set(cubes[i], hp{Points: 100})
 	}
 	half := float32(a.half)
 	e.AddFixed("move", func(c *engine.FixedContext) {
-		step := func(id engine.PlayerID, in *input.Sample) {
+		step := func(id input.PlayerID, in *input.Sample) {
 			if int(id) >= len(cubes) {
 				return
 			}
