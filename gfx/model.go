@@ -210,6 +210,8 @@ func NewModel(m *model.Model) (*Model, error) {
 }
 
 // checkModel checks what the GPU code relies on.
+//
+//srccheck:wrapped by NewModel, as "gfx: NewModel <name>: ..."
 func checkModel(m *model.Model) error {
 	if len(m.Parts) == 0 {
 		return fmt.Errorf("no parts")
@@ -242,6 +244,9 @@ func checkModel(m *model.Model) error {
 	return nil
 }
 
+// checkPart checks one part of m.
+//
+//srccheck:wrapped by checkModel, as "gfx: NewModel <name>: <part>: ..."
 func checkPart(m *model.Model, p *model.Part) error {
 	n := len(p.Positions)
 	if n == 0 || len(p.Indices) == 0 || len(p.Indices)%3 != 0 {
