@@ -63,6 +63,7 @@ func NewActions(names ...string) (*Actions, error) {
 	return a, nil
 }
 
+//srccheck:wrapped by NewActions, as "input: action N: ..."
 func checkActionName(n string) error {
 	if n == "" || len(n) > maxActionName {
 		return fmt.Errorf("name %q is not 1 to %d bytes long", n, maxActionName)
@@ -254,9 +255,9 @@ func (b Binding) Threshold() float32 { return b.threshold }
 // Pad returns a gamepad binding's gamepad, or AnyPad.
 func (b Binding) Pad() int { return int(b.pad) }
 
-var errNoBinding = errors.New("the zero Binding binds nothing: make one with KeyBinding, MouseBinding, PadButtonBinding or PadAxisBinding")
-
 // check reports what is wrong with b.
+//
+//srccheck:wrapped by Bind and parseBinding, as "input: Bind ACTION: ..." and "input: bindings line N: ..."
 func (b Binding) check() error {
 	switch b.kind {
 	case bindKey:
@@ -276,7 +277,7 @@ func (b Binding) check() error {
 			return fmt.Errorf("gamepad axis %d is not an axis", b.code)
 		}
 	default:
-		return errNoBinding
+		return errors.New("the zero Binding binds nothing: make one with KeyBinding, MouseBinding, PadButtonBinding or PadAxisBinding")
 	}
 	s := float64(b.scale)
 	if math.IsNaN(s) || math.Abs(s) > MaxScale {

@@ -56,6 +56,8 @@ func (a *Actions) LoadBindings(r io.Reader) error {
 }
 
 // parseLine applies one line of a bindings file to next.
+//
+//srccheck:wrapped by LoadBindings, as "input: bindings line N: ..." (BindingsError)
 func (a *Actions) parseLine(line string, next [][]Binding, named []bool) error {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
@@ -98,6 +100,8 @@ func (a *Actions) parseLine(line string, next [][]Binding, named []bool) error {
 }
 
 // parseBinding parses "SOURCE NAME [options]".
+//
+//srccheck:wrapped by parseLine, as "input: bindings line N: ACTION: ..."
 func parseBinding(f []string) (Binding, error) {
 	if len(f) < 2 {
 		return Binding{}, fmt.Errorf("%s: the name of the key, button or axis is missing", f[0])
@@ -116,11 +120,11 @@ func parseBinding(f []string) (Binding, error) {
 		b = MouseBinding(m)
 	case "button":
 		var pb GamepadButton
-		pb, ok = lookupName[GamepadButton](padButtonNames[:], name)
+		pb, ok = lookupName[GamepadButton](names[GamepadButton](GamepadButtonCount), name)
 		b = PadButtonBinding(pb)
 	case "axis":
 		var ax GamepadAxis
-		ax, ok = lookupName[GamepadAxis](padAxisNames[:], name)
+		ax, ok = lookupName[GamepadAxis](names[GamepadAxis](GamepadAxisCount), name)
 		b = PadAxisBinding(ax)
 	default:
 		return Binding{}, fmt.Errorf("source %q is not key, mouse, button, axis or none", f[0])
@@ -170,6 +174,18 @@ func parseBinding(f []string) (Binding, error) {
 		return Binding{}, err
 	}
 	return b, nil
+}
+
+// names returns the String of the first n values of T.
+func names[T interface {
+	~uint8
+	String() string
+}](n int) []string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = T(i).String()
+	}
+	return s
 }
 
 // lookupName returns the index of name in names, ignoring case.

@@ -2,7 +2,6 @@ package input
 
 import (
 	"math"
-	"strconv"
 )
 
 // MaxGamepads is the number of gamepads a Sample holds, pads 0 to
@@ -11,13 +10,16 @@ import (
 // fifth gamepad connected at once is ignored until a pad is free.
 const MaxGamepads = 4
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=GamepadButton,GamepadAxis -trimprefix=Pad -output=gamepad_string.go
+
 // GamepadButton names a button of a gamepad in the standard layout (an
 // Xbox-like pad: GLFW's gamepad API and the SDL mapping database map
 // every known controller to it). The values match GLFW's gamepad button
 // numbers.
 type GamepadButton uint8
 
-// The gamepad buttons. On a PlayStation pad, A is Cross, B Circle, X Square
+// The gamepad buttons; String returns a button's constant's name without
+// "Pad" ("A", "LeftBumper", "DPadLeft"). On a PlayStation pad, A is Cross, B Circle, X Square
 // and Y Triangle.
 const (
 	PadA GamepadButton = iota
@@ -35,29 +37,12 @@ const (
 	PadDPadRight
 	PadDPadDown
 	PadDPadLeft
-
-	// GamepadButtonCount is the number of GamepadButtons; it is not a
-	// button itself.
-	GamepadButtonCount
 )
 
-var padButtonNames = [GamepadButtonCount]string{
-	PadA: "A", PadB: "B", PadX: "X", PadY: "Y",
-	PadLeftBumper: "LeftBumper", PadRightBumper: "RightBumper",
-	PadBack: "Back", PadStart: "Start", PadGuide: "Guide",
-	PadLeftThumb: "LeftThumb", PadRightThumb: "RightThumb",
-	PadDPadUp: "DPadUp", PadDPadRight: "DPadRight", PadDPadDown: "DPadDown", PadDPadLeft: "DPadLeft",
-}
+// GamepadButtonCount is the number of GamepadButtons, PadA to PadDPadLeft.
+const GamepadButtonCount = 15
 
-// String returns the button's name, its constant's name without "Pad"
-// ("A", "LeftBumper", "DPadLeft"), or "GamepadButton(n)" for a value that
-// is not a button.
-func (b GamepadButton) String() string {
-	if b < GamepadButtonCount {
-		return padButtonNames[b]
-	}
-	return "GamepadButton(" + strconv.Itoa(int(b)) + ")"
-}
+var _ = [1]struct{}{}[GamepadButtonCount-1-PadDPadLeft] // PadDPadLeft is the last
 
 // GamepadAxis names an axis of a gamepad in the standard layout. The
 // values match GLFW's gamepad axis numbers.
@@ -68,7 +53,8 @@ func (b GamepadButton) String() string {
 // maps GLFW's -1..1 trigger range onto it.
 type GamepadAxis uint8
 
-// The gamepad axes.
+// The gamepad axes; String returns an axis's constant's name without
+// "Pad" ("LeftX", "RightTrigger").
 const (
 	PadLeftX GamepadAxis = iota
 	PadLeftY
@@ -76,26 +62,13 @@ const (
 	PadRightY
 	PadLeftTrigger
 	PadRightTrigger
-
-	// GamepadAxisCount is the number of GamepadAxes; it is not an axis
-	// itself.
-	GamepadAxisCount
 )
 
-var padAxisNames = [GamepadAxisCount]string{
-	PadLeftX: "LeftX", PadLeftY: "LeftY", PadRightX: "RightX", PadRightY: "RightY",
-	PadLeftTrigger: "LeftTrigger", PadRightTrigger: "RightTrigger",
-}
+// GamepadAxisCount is the number of GamepadAxes, PadLeftX to
+// PadRightTrigger.
+const GamepadAxisCount = 6
 
-// String returns the axis's name, its constant's name without "Pad"
-// ("LeftX", "RightTrigger"), or "GamepadAxis(n)" for a value that is not
-// an axis.
-func (a GamepadAxis) String() string {
-	if a < GamepadAxisCount {
-		return padAxisNames[a]
-	}
-	return "GamepadAxis(" + strconv.Itoa(int(a)) + ")"
-}
+var _ = [1]struct{}{}[GamepadAxisCount-1-PadRightTrigger] // PadRightTrigger is the last
 
 // AxisUnit is the integer an axis value of 1 is held as. A Sample holds
 // every axis, and every action value, as an integer from -AxisUnit to

@@ -457,6 +457,8 @@ func (s *Sample) Words(w *[SampleWords]uint64) {
 // an error naming the first word that holds a key or button beyond the
 // known ones, unused bits or an axis or action value of -32768 (and
 // changes nothing then).
+//
+//srccheck:wrapped by the decoders that read the words (engine: snapshot ..., replay: ..., wire: ...), which name the field
 func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	n := len(keySet{})
 	for i := range 3 * n {
@@ -503,6 +505,8 @@ func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 
 // checkUnits reports the first int16 of words (word first+i) that is
 // -32768, which no axis or action value is.
+//
+//srccheck:wrapped by SetWords, which its callers wrap
 func checkUnits(words []uint64, first int) error {
 	for i, v := range words {
 		if v == 0 {

@@ -143,13 +143,13 @@ func (g *Gamepads) Poll(now time.Duration, push func(input.Event)) {
 			if r.Buttons[b] {
 				kind = input.PadButtonDown
 			}
-			push(input.Event{Time: now, Kind: kind, Pad: uint8(p), PadButton: b})
+			push(input.Event{Time: now, Kind: kind, Pad: uint8(p), PadButton: input.GamepadButton(b)})
 		}
 		for a := range input.GamepadAxisCount {
 			if input.QuantizeAxis(float64(r.Axes[a])) == input.QuantizeAxis(float64(s.last.Axes[a])) {
 				continue
 			}
-			push(input.Event{Time: now, Kind: input.PadAxisMove, Pad: uint8(p), Axis: a, X: float64(r.Axes[a])})
+			push(input.Event{Time: now, Kind: input.PadAxisMove, Pad: uint8(p), Axis: input.GamepadAxis(a), X: float64(r.Axes[a])})
 		}
 		s.last = r
 	}

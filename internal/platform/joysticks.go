@@ -118,12 +118,11 @@ func updateMappings(mappings string) error {
 		return err
 	}
 	var ok bool
-	err := catch(func() error { ok = glfw.UpdateGamepadMappings(mappings); return nil })
-	if err == nil && !ok {
-		err = errors.New("GLFW is not initialised")
-	}
-	if err != nil {
+	if err := catch(func() error { ok = glfw.UpdateGamepadMappings(mappings); return nil }); err != nil {
 		return fmt.Errorf("platform: gamepad mappings: %w", err)
+	}
+	if !ok {
+		return errors.New("platform: gamepad mappings: GLFW is not initialised")
 	}
 	return nil
 }
@@ -143,6 +142,7 @@ func checkMappings(mappings string) error {
 	return nil
 }
 
+//srccheck:wrapped by checkMappings, as "platform: gamepad mappings line N: ..."
 func checkMapping(line string) error {
 	if len(line) > maxMappingLine {
 		return fmt.Errorf("%d bytes, GLFW reads lines of at most %d", len(line), maxMappingLine)
