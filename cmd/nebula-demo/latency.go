@@ -54,7 +54,7 @@ type inputTrace struct {
 	e     *engine.Engine
 	sc    *scene.Scene
 	log   logrus.FieldLogger
-	me    input.PlayerID
+	me    engine.PlayerID
 	delay uint64
 	local *netplay.LocalInput
 
@@ -120,7 +120,7 @@ var traceArrows = [4]input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.Ke
 // newInputTrace adds the trace's fixed system to e, which c runs for
 // player c.Welcome().Player.
 func newInputTrace(c *netplay.Client, e *engine.Engine, sc *scene.Scene, log logrus.FieldLogger) *inputTrace {
-	tr := &inputTrace{c: c, e: e, sc: sc, log: log, me: c.Welcome().Player, delay: uint64(c.InputDelay()), local: c.LocalInput()}
+	tr := &inputTrace{c: c, e: e, sc: sc, log: log, me: engine.PlayerID(c.Welcome().Player), delay: uint64(c.InputDelay()), local: c.LocalInput()}
 	e.AddFixed("input-trace", tr.fixed)
 	return tr
 }
