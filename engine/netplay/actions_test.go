@@ -26,7 +26,7 @@ func TestActionsOverTheNetwork(t *testing.T) {
 		jumps int
 		sum   int64
 	}
-	watch := func(e *engine.Engine, out *seen, who *input.PlayerID) {
+	watch := func(e *engine.Engine, out *seen, who *engine.PlayerID) {
 		e.AddFixed("actions", func(c *engine.FixedContext) {
 			if in := c.Players.Input(*who); in != nil {
 				if in.ActionPressed(jump) {
@@ -38,7 +38,7 @@ func TestActionsOverTheNetwork(t *testing.T) {
 	}
 	srvEngine, _ := newTestEngine(t)
 	var atServer seen
-	var who input.PlayerID
+	var who engine.PlayerID
 	watch(srvEngine, &atServer, &who)
 	ts := startServerWith(t, srvEngine, matchConfig(2, 120), false)
 
@@ -69,7 +69,7 @@ func TestActionsOverTheNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	who = c.Welcome().Player
+	who = engine.PlayerID(c.Welcome().Player)
 	c.LocalInput().SetActions(acts)
 	pad := func(tick uint64, due time.Duration, in *input.Queue) {
 		switch {
@@ -107,7 +107,7 @@ func TestActionsOverTheNetwork(t *testing.T) {
 	}
 	substituted := uint64(0)
 	for _, p := range rep.Players {
-		if p.Player == who {
+		if engine.PlayerID(p.Player) == who {
 			substituted = p.Substituted
 		}
 	}
