@@ -71,9 +71,9 @@ func newPipeline(t *testing.T, r *gfx.Renderer, w, h int, m *model.Model, game f
 	anims := anim.New(e.World)
 	anims.SetModel(pipeMesh, m)
 	register(r, pipeMesh, newModel(t, m))
-	e.AddFixed("anim", anims.Advance)
+	e.AddSystem(engine.StageScripts, "anim", anims.Advance)
 	if game != nil {
-		e.AddFixed("game", game)
+		e.AddSystem(engine.StageScripts, "game", game)
 	}
 	return &pipeline{t: t, e: e, anims: anims, r: r, w: w, h: h}
 }

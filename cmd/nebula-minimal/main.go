@@ -45,7 +45,7 @@ func game(s *app.Session) error {
 
 	// The simulation: once per tick, it reads only the world, the tick's
 	// input and the fixed step, so a run is a pure function of its input.
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
 		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed

@@ -51,10 +51,10 @@ func Example() {
 	anims := anim.New(e.World)
 	const armMesh = render.MeshFirstGame
 	anims.SetModel(armMesh, arm())
-	e.AddFixed("anim", anims.Advance) // first: see Advance
+	e.AddSystem(engine.StageScripts, "anim", anims.Advance) // first: see Advance
 	ent := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	e.World.SetMesh(ent, armMesh)
-	e.AddFixed("game", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "game", func(c *engine.FixedContext) {
 		if c.Tick == 3 {
 			anims.Play(ent, 0, false)
 		}

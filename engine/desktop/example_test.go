@@ -24,7 +24,7 @@ func ExampleNew() {
 		return
 	}
 	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
-	e.AddFixed("spin", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "spin", func(c *engine.FixedContext) {
 		t := c.World.Transform(cube)
 		t.Rot = mgl32.QuatRotate(float32(c.Tick)*0.02, mgl32.Vec3{0, 1, 0})
 		c.World.SetTransform(cube, t)

@@ -12,7 +12,7 @@
 //		if err != nil {
 //			return err
 //		}
-//		// spawn entities, e.AddFixed(...)
+//		// spawn entities, e.AddSystem(engine.StageScripts, ...)
 //		if s.Opts.Headless {
 //			return s.RunHeadless(e)
 //		}
