@@ -224,7 +224,9 @@ type Schedule []ScheduledStage
 // ScheduledStage is one stage of a Schedule: its name and its systems'
 // names, in the order they run.
 type ScheduledStage struct {
-	Stage   Stage
+	// Stage is the stage's name.
+	Stage Stage
+	// Systems are the names of its systems, in the order they run.
 	Systems []string
 }
 
