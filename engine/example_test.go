@@ -13,8 +13,8 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
-// A minimal game: one cube that the arrow keys move, simulated in a
-// FixedUpdate system that reads only the tick's input, the world and the
+// A minimal game: one cube that the arrow keys move, simulated in a system
+// of the scripts stage that reads only the tick's input, the world and the
 // fixed step. Headless, the keys come from an input script keyed by tick
 // (Right held for ticks 1 to 30, Up for ticks 31 to 45, in the tick's own
 // due time), so the run is a pure function of its code: the same position

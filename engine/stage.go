@@ -148,7 +148,7 @@ func (e *Engine) stageNames() string {
 // error unchecked. Names need not be unique; they label the system in
 // profiles, in a PanicError and in Schedule.
 //
-// A FixedUpdate system reads only the FixedContext (see its rules), so
+// A tick's system reads only the FixedContext (see its rules), so
 // that a tick is a pure function of the state and the inputs.
 func (e *Engine) AddSystem(s Stage, name string, run func(*FixedContext)) error {
 	i := e.stageIndex(s)

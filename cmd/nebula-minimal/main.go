@@ -1,8 +1,9 @@
 // Command nebula-minimal is the smallest complete game on Nebula: one cube
-// that the arrow keys move, simulated in a FixedUpdate system and drawn
-// interpolated between ticks by the windowed runner; Esc quits. It takes the
-// common flags of Nebula's programs (nebula-minimal -h) and has none of its
-// own. Copy it to start a game of your own (README.md, "Start your own game").
+// that the arrow keys move, simulated in a system of the tick's scripts
+// stage and drawn interpolated between ticks by the windowed runner; Esc
+// quits. It takes the common flags of Nebula's programs (nebula-minimal -h)
+// and has none of its own. Copy it to start a game of your own (README.md,
+// "Start your own game").
 package main
 
 import (

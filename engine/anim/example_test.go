@@ -40,9 +40,9 @@ func arm() *model.Model {
 }
 
 // The set-up of an animated entity: the animator component, the model its
-// mesh plays, Advance first in FixedUpdate, Pose in Render. A game system
-// plays the clip at tick 3; each frame draws the forearm between the last
-// two ticks.
+// mesh plays, Advance first in the scripts stage, Pose in Render. A game
+// system plays the clip at tick 3; each frame draws the forearm between the
+// last two ticks.
 func Example() {
 	e, err := engine.New(engine.DefaultConfig()) // 60 Hz
 	if err != nil {

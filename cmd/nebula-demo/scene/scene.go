@@ -24,10 +24,10 @@
 // the match scores a point for every cube
 // that comes to touch a player cube (resource "score", one for the match).
 //
-// Everything here runs in FixedUpdate and follows the determinism rules:
-// it reads only the world, the tick's players and their inputs, the fixed
-// step and the tick number, takes randomness from the world's RNG, walks
-// entities in slot order, and rounds every product explicitly (package
+// Everything here runs in the tick's stages and follows the determinism
+// rules: it reads only the world, the tick's players and their inputs, the
+// fixed step and the tick number, takes randomness from the world's RNG,
+// walks entities in slot order, and rounds every product explicitly (package
 // detmath), so a run hashes the same on every display and every build.
 package scene
 
