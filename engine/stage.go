@@ -171,7 +171,8 @@ func (e *Engine) AddSystem(s Stage, name string, run func(*FixedContext)) error 
 //	err := e.AddStage(StageNetcode, engine.Before(engine.StageScripts))
 //
 // Several stages placed before the same stage run in the order they were
-// added, and so do several placed after it. AddStage refuses, changing
+// added, and so do several placed after it. A stage added during a tick
+// (by a system) runs from the next tick on, and so does a system. AddStage refuses, changing
 // nothing, a name that is taken, empty, longer than MaxStageName or holds
 // anything but ASCII letters, digits, '-', '_' and '.', and a placement
 // beside a stage the schedule does not have.
@@ -194,9 +195,12 @@ func (e *Engine) AddStage(s Stage, at Placement) error {
 			i++
 		}
 	}
-	e.stages = append(e.stages, stage{})
-	copy(e.stages[i+1:], e.stages[i:])
-	e.stages[i] = stage{name: s, anchor: at.anchor}
+	// A new array, so that a tick running the old one (a system that
+	// adds a stage) goes on with it undisturbed.
+	stages := make([]stage, 0, len(e.stages)+1)
+	stages = append(stages, e.stages[:i]...)
+	stages = append(stages, stage{name: s, anchor: at.anchor})
+	e.stages = append(stages, e.stages[i:]...)
 	return nil
 }
 
@@ -270,10 +274,12 @@ func (s Schedule) String() string {
 }
 
 // runStages runs the tick's stages, each with its systems in order, with
-// e.fixedCtx.
+// e.fixedCtx. A stage or a system added during the tick runs from the next
+// tick on.
 func (e *Engine) runStages() {
-	for i := range e.stages {
-		st := &e.stages[i]
+	stages := e.stages
+	for i := range stages {
+		st := &stages[i]
 		e.fixedCtx.Stage = st.name
 		for j := range st.systems {
 			sys := &st.systems[j]

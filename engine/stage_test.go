@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -230,5 +231,37 @@ func TestStagePanic(t *testing.T) {
 	p, ok := e.Err().(*PanicError)
 	if !ok || p.Tick != 3 || p.System != "think" || p.Phase != PhaseFixed {
 		t.Errorf("Err() = %#v, want a panic of system think at tick 3", e.Err())
+	}
+}
+
+// A system that adds stages and systems during the tick changes the tick
+// that runs it in nothing: they run from the next tick on.
+func TestStagesAddedDuringTick(t *testing.T) {
+	e := newStageEngine(t)
+	var ran []string
+	note := func(name string) func(*FixedContext) {
+		return func(c *FixedContext) { ran = append(ran, fmt.Sprintf("%d %s/%s", c.Tick, c.Stage, name)) }
+	}
+	e.AddSystem(StageScripts, "grow", func(c *FixedContext) {
+		ran = append(ran, fmt.Sprintf("%d scripts/grow", c.Tick))
+		if c.Tick != 1 {
+			return
+		}
+		for _, s := range []Stage{"a", "b", "c"} {
+			if err := e.AddStage(s, Before(StageScripts)); err != nil {
+				t.Error(err)
+			}
+			e.AddSystem(s, "new", note("new"))
+		}
+		e.AddSystem(StageScripts, "later", note("later"))
+		e.AddSystem(StagePhysics, "later", note("later"))
+	})
+	e.AddSystem(StagePhysics, "old", note("old"))
+	e.StepTick(0)
+	e.StepTick(time.Second / 60)
+	want := []string{"1 scripts/grow", "1 physics/old",
+		"2 a/new", "2 b/new", "2 c/new", "2 scripts/grow", "2 scripts/later", "2 physics/old", "2 physics/later"}
+	if !slices.Equal(ran, want) {
+		t.Errorf("ran\n%q\nwant\n%q", ran, want)
 	}
 }
