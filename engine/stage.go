@@ -68,8 +68,9 @@ type Placement struct {
 // before s earlier).
 func Before(s Stage) Placement { return Placement{anchor: s} }
 
-// After places a new stage just after s (and before any stage placed
-// after s earlier).
+// After places a new stage after s and after any stage placed after s
+// earlier (with the stages placed beside those), so that stages placed
+// after the same stage run in the order they were added.
 func After(s Stage) Placement { return Placement{anchor: s, after: true} }
 
 // String describes p, as "before physics" or "after ai".
