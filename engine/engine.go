@@ -38,7 +38,8 @@ func DefaultConfig() Config {
 // tick's players and their inputs, the fixed step, the tick number and the
 // system's stage. A tick's systems must not read anything else that
 // varies (the wall clock, the frame time, map iteration order); that is
-// what makes the simulation a pure function of its inputs. Take randomness from World.RNG.
+// what makes the simulation a pure function of its inputs. Take
+// randomness from World.RNG.
 type FixedContext struct {
 	// World is the simulated world: read and change it here.
 	World *World
@@ -208,8 +209,8 @@ func New(cfg Config) (*Engine, error) {
 	e.tickBody = e.runTickBody
 	e.updateBody = e.runUpdateBody
 	e.renderBody = e.runRenderBody
-	e.stages = newStages(context.Background())
-	e.SetContext(context.Background())
+	e.stages = newStages()
+	e.SetContext(context.Background()) // labels the systems
 	return e, nil
 }
 

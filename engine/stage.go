@@ -89,14 +89,14 @@ type stage struct {
 }
 
 // newStages returns the built-in stages: empty but for StageTransforms'
-// propagation system.
-func newStages(ctx context.Context) []stage {
+// propagation system, not labelled yet (see relabelStages).
+func newStages() []stage {
 	st := make([]stage, len(builtinStages))
 	for i, s := range builtinStages {
 		st[i].name = s
 	}
 	last := &st[len(st)-1]
-	last.systems = append(last.systems, fixedSystem{name: propagateSystem, run: runPropagate, labels: stageLabels(ctx, StageTransforms, propagateSystem)})
+	last.systems = append(last.systems, fixedSystem{name: propagateSystem, run: runPropagate})
 	return st
 }
 
