@@ -73,7 +73,7 @@ func ExampleNew() {
 // A game's own text, without the diagnostics overlay: the score at the
 // top-left corner, twice the font's size, and "PAUSED" centred while the
 // game is paused, printed every frame by a Render system. The score lives
-// in the world (a resource a fixed system counts); the text is built in a
+// in the world (a resource a system of the scripts stage counts); the text is built in a
 // reused buffer, so printing allocates nothing.
 func ExampleRunner_Text() {
 	e, err := engine.New(engine.DefaultConfig())
@@ -82,7 +82,7 @@ func ExampleRunner_Text() {
 		return
 	}
 	score := engine.NewResource(e.World, "score", int64(0))
-	e.AddFixed("score", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "score", func(c *engine.FixedContext) {
 		if c.Tick%60 == 0 {
 			*score.Ptr() += 10
 		}
