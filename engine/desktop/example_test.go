@@ -70,11 +70,11 @@ func ExampleNew() {
 	// thread (go test runs examples on neither), and runs until Escape.
 }
 
-// A game's own text, without the diagnostics overlay: the score at the
-// top-left corner, twice the font's size, and "PAUSED" centred while the
-// game is paused, printed every frame by a Render system. The score lives
-// in the world (a resource a system of the scripts stage counts); the text is built in a
-// reused buffer, so printing allocates nothing.
+// A game's own text, without the diagnostics overlay: the score at the top-
+// left corner, twice the font's size, and "PAUSED" centred while the game is
+// paused, printed every frame by a Render system. The score lives in the
+// world (a resource a system of the scripts stage counts); the text is built
+// in a reused buffer, so printing allocates nothing.
 func ExampleRunner_Text() {
 	e, err := engine.New(engine.DefaultConfig())
 	if err != nil {
