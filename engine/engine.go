@@ -439,6 +439,7 @@ func (e *Engine) runTickBody() {
 		e.fixed[i].run(&e.fixedCtx)
 	}
 	e.curSystem = "engine"
+	e.World.PropagateTransforms() // i26-hier: the Transform propagation stage's built-in system (wired to the stage at merge)
 	if e.hook != nil {
 		e.hook.EndTick(tick, e.World)
 	}
