@@ -58,6 +58,9 @@ type hierarchy struct {
 	// the propagation order, valid unless dirty.
 	order []int32
 	dirty bool
+	// ascending: every parent is in a lower slot than its children, so
+	// slot order is a propagation order (order is then slot order too).
+	ascending bool
 	// chain and list are scratch for WorldTransform and Despawn.
 	chain []int32
 	list  []int32
@@ -344,8 +347,10 @@ func (w *World) WorldTransform(e Entity) geom.Transform {
 // has a parent, and does not allocate once warm (after a change of the
 // hierarchy it lays out its order again, in one pass over the slots).
 //
-// The order is deterministic: the roots in slot order, each followed by
-// its descendants depth first, children in slot order.
+// The order is deterministic (slot order when every parent is in a lower
+// slot than its children, otherwise depth first from the roots in slot
+// order, children in slot order); each world transform depends only on its
+// ancestors' transforms, so the order changes no result.
 func (w *World) PropagateTransforms() {
 	h := &w.hier
 	if h.linked == 0 {
@@ -355,13 +360,33 @@ func (w *World) PropagateTransforms() {
 		h.layOut(w.gen)
 	}
 	n := len(w.gen)
-	copy(h.cur.Pos, w.cur.Pos) // a root's world transform is its transform
-	copy(h.cur.Rot, w.cur.Rot)
-	copy(h.cur.Scale, w.cur.Scale)
 	parent := h.parent[:n]
 	snap := w.snap[:n]
 	wp, wr, ws := h.cur.Pos[:n], h.cur.Rot[:n], h.cur.Scale[:n]
 	lp, lr, ls := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
+	if h.ascending {
+		// One pass in slot order (every parent is before its children):
+		// the runs of roots between two children copied in blocks.
+		next := 0 // the first slot not yet done
+		for _, i := range h.order {
+			if int(i) > next {
+				copy(wp[next:i], lp[next:i]) // a root's world transform is its transform
+				copy(wr[next:i], lr[next:i])
+				copy(ws[next:i], ls[next:i])
+			}
+			p := parent[i] - 1
+			compose(&wp[p], &wr[p], &ws[p], &lp[i], &lr[i], &ls[i], &wp[i], &wr[i], &ws[i])
+			snap[i] = snap[i] || snap[p]
+			next = int(i) + 1
+		}
+		copy(wp[next:], lp[next:])
+		copy(wr[next:], lr[next:])
+		copy(ws[next:], ls[next:])
+		return
+	}
+	copy(wp, lp) // a root's world transform is its transform
+	copy(wr, lr)
+	copy(ws, ls)
 	for _, i := range h.order {
 		p := parent[i] - 1
 		compose(&wp[p], &wr[p], &ws[p], &lp[i], &lr[i], &ls[i], &wp[i], &wr[i], &ws[i])
@@ -394,19 +419,32 @@ func compose(pp *mgl32.Vec3, pr *mgl32.Quat, ps *mgl32.Vec3, lp *mgl32.Vec3, lr 
 	os[0], os[1], os[2] = sx, sy, sz
 }
 
-// layOut makes order the propagation order: for each root in slot order,
-// its descendants depth first, children in slot order. It also serves to
-// check a decoded hierarchy: it returns the number of slots it laid out,
-// which is less than linked when some are on a cycle.
+// layOut makes order the propagation order, in which each entity comes
+// after its parent. When every parent is in a lower slot than its
+// children (the usual case: children spawned after their parents), that
+// is slot order, which reads and writes memory in sequence; otherwise it
+// is each root's descendants, roots in slot order, depth first, children
+// in slot order. It also serves to check a decoded hierarchy: it returns
+// the number of slots it laid out, which is less than linked when some
+// are on a cycle.
 func (h *hierarchy) layOut(gen []uint32) int {
 	order := h.order[:0]
-	for r := range gen {
-		if h.parent[r] != 0 || h.first[r] == 0 {
-			continue
+	ascending := true
+	for i, p := range h.parent {
+		if p != 0 {
+			ascending = ascending && int(p) <= i // p-1 < i
+			order = append(order, int32(i))
 		}
-		order = h.appendSubtree(order, uint32(r))
 	}
-	h.order, h.dirty = order, false
+	if !ascending {
+		order = order[:0]
+		for r := range gen {
+			if h.parent[r] == 0 && h.first[r] != 0 {
+				order = h.appendSubtree(order, uint32(r))
+			}
+		}
+	}
+	h.order, h.dirty, h.ascending = order, false, ascending
 	return len(order)
 }
 
