@@ -68,7 +68,7 @@ func TestAttachFollowsJoint(t *testing.T) {
 		if d := rb.Instances[ks].Pos.Sub(drawnHand).Len(); d > 1e-4 {
 			t.Fatalf("tick %d: sword drawn at %v, the hand's grip at %v (%v apart)", tick+1, rb.Instances[ks].Pos, drawnHand, d)
 		}
-		if tick > 0 && got.Pos.Sub(was).Len() < 0.05 {
+		if tick > 0 && got.Pos.Sub(was).Len() < 1e-3 {
 			t.Fatalf("tick %d: the sword moved only %v", tick+1, got.Pos.Sub(was).Len())
 		}
 		was = got.Pos
