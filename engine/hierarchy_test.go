@@ -530,3 +530,31 @@ func TestBuildForestDepth(t *testing.T) {
 		t.Errorf("deepest %d, want 10", deepest)
 	}
 }
+
+// The dump of a world with a hierarchy names each slot's parent and world
+// transform; that of a world without one has no such lines.
+func TestHierarchyDump(t *testing.T) {
+	w := NewWorld(1)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{1.5, -2, 0.25}), Interpolate)
+	var flat strings.Builder
+	must(t, w.WriteDump(&flat))
+	if strings.Contains(flat.String(), "parent") || strings.Contains(flat.String(), "world") {
+		t.Errorf("a flat world's dump has hierarchy lines:\n%s", flat.String())
+	}
+	must(t, w.SetParent(b, a, KeepLocal))
+	w.PropagateTransforms()
+	var out strings.Builder
+	must(t, w.WriteDump(&out))
+	for _, line := range []string{
+		"entities with a parent = 1\n",
+		"entity 0:1 parent = none\n",
+		"entity 1:1 parent = 0:1\n",
+		"entity 1:1 world pos = 2.5 -2 0.25 [40200000 c0000000 3e800000]\n",
+		"entity 1:1 prev world pos (not hashed) = 1.5 -2 0.25 [3fc00000 c0000000 3e800000]\n",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("the dump lacks %q:\n%s", line, out.String())
+		}
+	}
+}
