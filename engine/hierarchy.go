@@ -493,3 +493,16 @@ func (w *World) despawnTree(i uint32) {
 func (h *hierarchy) hasLinks(i uint32) bool {
 	return h.on() && (h.parent[i] != 0 || h.first[i] != 0)
 }
+
+// WorldPositions returns every slot's world position as the last
+// PropagateTransforms computed it, what interpolation draws from (index i
+// is slot i): Bodies().Pos itself when no entity has a parent. For code
+// on the render side that works on drawn positions (a rollback's
+// smoothing of corrections); fixed code reads WorldTransform. Do not
+// change it; it is valid until the next Spawn or change of the hierarchy.
+func (w *World) WorldPositions() []mgl32.Vec3 {
+	if w.hier.linked == 0 {
+		return w.cur.Pos
+	}
+	return w.hier.cur.Pos
+}

@@ -106,6 +106,10 @@ func TestHierarchyReparentKeep(t *testing.T) {
 	if got := w.WorldTransform(c).Pos; got != (mgl32.Vec3{4.5, 4.5, 0.5}) {
 		t.Errorf("KeepLocal: world position %v, want b's + the kept local [4.5 4.5 0.5]", got)
 	}
+	w.PropagateTransforms()
+	if got := w.WorldPositions()[c.Index()]; got != (mgl32.Vec3{4.5, 4.5, 0.5}) {
+		t.Errorf("WorldPositions: %v, want [4.5 4.5 0.5]", got)
+	}
 	if got := slices.Collect(w.Children(a)); len(got) != 0 {
 		t.Errorf("a's children after the move: %v", got)
 	}

@@ -60,7 +60,10 @@ func (m DrawMode) String() string {
 }
 
 // Bodies holds the simulated state of every slot, struct-of-arrays: index i
-// of each slice belongs to the entity in slot i (Entity.Index). Slots whose
+// of each slice belongs to the entity in slot i (Entity.Index). Positions,
+// rotations and scales are local to the entity's parent when it has one
+// (World.SetParent); World.WorldTransform and World.WorldPositions give
+// them in world space. Slots whose
 // entity was despawned keep stale data; World.SlotAlive tells them apart.
 // Fixed systems read and write the current state here; the previous state,
 // which interpolation needs, is kept by the World and saved before every
