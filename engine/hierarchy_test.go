@@ -562,3 +562,31 @@ func TestHierarchyDump(t *testing.T) {
 		}
 	}
 }
+
+// Whatever the order propagation takes (slot order, or depth first after
+// reparenting put parents in higher slots), every world transform it
+// computes is WorldTransform's, bit for bit.
+func TestHierarchyPropagationIsWorldTransform(t *testing.T) {
+	for _, ascending := range []bool{true, false} {
+		e := hierScene(t)
+		stepN(t, e, 120, nil)
+		w := e.World
+		if ascending {
+			w = buildForest(3000, 10, 30)
+			w.PropagateTransforms()
+		}
+		if w.hier.ascending != ascending {
+			t.Fatalf("the scene's order is ascending %v, want %v", w.hier.ascending, ascending)
+		}
+		for i := range w.Slots() {
+			x, ok := w.EntityAt(i)
+			if !ok {
+				continue
+			}
+			h := &w.hier
+			if got, want := (geom.Transform{Pos: h.cur.Pos[i], Rot: h.cur.Rot[i], Scale: h.cur.Scale[i]}), w.WorldTransform(x); got != want {
+				t.Fatalf("ascending %v: slot %d propagated %+v, WorldTransform %+v", ascending, i, got, want)
+			}
+		}
+	}
+}
