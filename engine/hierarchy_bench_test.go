@@ -17,7 +17,13 @@ import (
 // which other processes on a shared machine do not inflate (it may count a
 // little of the runtime's background work).
 //
-//	go test -run x -bench Propagat -benchmem ./engine
+//	GOMAXPROCS=1 go test -run x -bench Propagat -benchmem -count 5 ./engine
+//
+// On one core of a shared 2.45 GHz AMD EPYC (medians of 5): trees 15.3
+// ns/entity, chains 15.5, flat 0 (2.3 ns a call), flat with one link 2.0
+// (the copy of the roots); 0 allocations. A composition is 67 scalar
+// float32 operations (its products rounded one by one, so never fused);
+// at two a cycle that is 14 ns at this clock, the floor for scalar code.
 func BenchmarkPropagate(b *testing.B) {
 	const n = 100_000
 	for _, bc := range []struct {
