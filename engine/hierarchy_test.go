@@ -590,3 +590,15 @@ func TestHierarchyPropagationIsWorldTransform(t *testing.T) {
 		}
 	}
 }
+
+// The sync test (rollback's re-simulation from SaveState) passes over a
+// world whose hierarchy changes every tick.
+func TestHierarchySyncTest(t *testing.T) {
+	e := hierScene(t)
+	if err := SyncTest(e, SyncTestConfig{Ticks: 200, Depth: 6}); err != nil {
+		t.Fatal(err)
+	}
+	if e.World.hier.linked == 0 {
+		t.Error("the scene ends without a hierarchy")
+	}
+}
