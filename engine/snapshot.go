@@ -28,7 +28,8 @@ import (
 //	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
-//	  hierarchy, in version 6 only: entities with a parent uint32 (m > 0),
+//	  hierarchy, from version 6 on, only when some entity has a parent
+//	  (a world without parents is written as version 5): entities with a parent uint32 (m > 0),
 //	  every slot's parent n x uint32 (its slot plus one, 0 for none), the
 //	  world pos, rot, scale at the last propagation and at the start of
 //	  the tick (n x 3, 4, 3 float32 bits each)
@@ -69,8 +70,11 @@ const (
 	// hierarchies existed; one with parents as version 6.
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
 	SnapshotVersion = 6
-	// flatSnapshotVersion is the version of a snapshot without parents.
-	flatSnapshotVersion = 5
+	// hierarchySnapshotVersion is the first version with the hierarchy
+	// section; flatSnapshotVersion, the one before, is written for a
+	// world in which no entity has a parent (the same bytes as before).
+	hierarchySnapshotVersion = SnapshotVersion
+	flatSnapshotVersion      = hierarchySnapshotVersion - 1
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -95,7 +99,7 @@ func (e *Engine) Snapshot() []byte {
 	b = append(b, snapshotMagic...)
 	version := uint16(flatSnapshotVersion)
 	if w.hier.linked > 0 {
-		version = SnapshotVersion
+		version = hierarchySnapshotVersion
 	}
 	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
