@@ -11,29 +11,21 @@ import (
 
 // Keep says what SetParent and Unparent keep of an entity that changes
 // parent: its place in the world, or its transform local to its parent.
+// Its String is "keep world" or "keep local".
 type Keep uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Keep -linecomment
 
 const (
 	// KeepWorld keeps the entity where it is in the world: its transform,
 	// which is local to its parent, is recomputed for the new parent (up
 	// to rounding), and it is drawn moving on from where it was.
-	KeepWorld Keep = iota
+	KeepWorld Keep = iota // keep world
 	// KeepLocal keeps its transform as it is, now local to the new parent:
 	// the entity jumps in the world, and is drawn at its new place at once,
 	// as after a Teleport.
-	KeepLocal
+	KeepLocal // keep local
 )
-
-// String names the choice.
-func (k Keep) String() string {
-	switch k {
-	case KeepWorld:
-		return "keep world"
-	case KeepLocal:
-		return "keep local"
-	}
-	return fmt.Sprintf("Keep(%d)", uint8(k))
-}
 
 // hierarchy is the world's transform hierarchy. Its arrays are empty
 // until the first SetParent of the world (or of the state it was loaded

@@ -136,6 +136,9 @@ func TestHierarchyReparentKeep(t *testing.T) {
 	if got := w.WorldTransform(c).Pos; got != (mgl32.Vec3{4.5, 4.5, 0.5}) {
 		t.Errorf("Unparent KeepLocal: world %v, want the local [4.5 4.5 0.5]", got)
 	}
+	if s := KeepWorld.String() + ", " + KeepLocal.String() + ", " + Keep(7).String(); s != "keep world, keep local, Keep(7)" {
+		t.Errorf("Keep strings: %s", s)
+	}
 	// Children in slot order, whatever the order of attaching.
 	d := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	for _, x := range []Entity{d, b, c} {
