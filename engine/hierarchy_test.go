@@ -612,3 +612,27 @@ func TestHierarchySyncTest(t *testing.T) {
 		t.Error("the scene ends without a hierarchy")
 	}
 }
+
+// The snap thresholds apply to world-space moves: a child whose parent
+// jumped beyond SnapDistance snaps, though its own transform did not
+// change.
+func TestHierarchyThresholdsInWorldSpace(t *testing.T) {
+	e, parent, child, _ := movingParent(t)
+	e.AddFixed("far", func(c *FixedContext) {
+		if c.Tick == 2 {
+			tr := c.World.Transform(parent)
+			tr.Pos[0] += 50 // SetTransform, not Teleport: beyond SnapDistance 10
+			c.World.SetTransform(parent, tr)
+		}
+	})
+	e.StepTick(0)
+	e.StepTick(0)
+	var rb RenderBuffer
+	e.World.Interpolate(0.5, 1.0/60, DefaultInterpolationConfig(), &rb)
+	if rb.Snaps != 3 {
+		t.Errorf("%d snaps, want 3 (parent, child, grandchild)", rb.Snaps)
+	}
+	if k, _ := rb.Find(child); rb.Instances[k].Pos != (mgl32.Vec3{52, 1, 0}) {
+		t.Errorf("child drawn at %v, want its current world position [52 1 0]", rb.Instances[k].Pos)
+	}
+}
