@@ -377,14 +377,14 @@ func (e *Engine) runTick(s timing.Step) {
 
 // runTickBody runs one tick. Its number is the world's tick plus one (the
 // same as the loop's count, unless a snapshot was restored), its step is
-// 1/Loop.TickRate() as of the start of the tick. In order: the hook's
+// 1/Loop.TickRate() as of the start of the tick. In order: the hooks'
 // PreTick (a replayer may restore a recorded snapshot there), the input
 // script and the tick's local input snapshot, the tick's players (the
-// previous tick's; unless the hook owns the players, player 0 joins at
-// tick 1 and gets the local input), the hook's BeginTick (a recorder
+// previous tick's; unless a hook owns the players, player 0 joins at
+// tick 1 and gets the local input), the hooks' BeginTicks (a recorder
 // notes the tick, a replayer or a lockstep client sets the players and
 // their inputs), saving the previous state, applying the job results due
-// in this tick, the fixed systems, and the hook's EndTick.
+// in this tick, the fixed systems, and the hooks' EndTicks.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
@@ -411,7 +411,7 @@ func (e *Engine) runTickBody() {
 	}
 	e.info = TickInfo{}
 	if len(e.hooks.list) > 0 {
-		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: *local, Players: p, Final: tick}
+		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: *local, Players: p}
 		e.hooks.beginTick(&e.info)
 		if in := p.Input(0); in != nil && e.info.Input != *local {
 			*in = e.info.Input

@@ -38,14 +38,14 @@ type TickInfo struct {
 	// and the tick was simulated before and runs again after a correction
 	// (see package rollback). Both start false.
 	Predicted, Resimulated bool
-	// Final is the last tick whose simulation is final once this tick
-	// ends: simulated with its confirmed inputs, never to run again. It
-	// starts at Tick (every tick is final when it runs); a rollback
-	// session, which may simulate a tick again, lowers it to its last
-	// confirmed tick when this one is predicted. A hook that must see each
-	// tick once, as it finally ran (a recorder), reads it in EndTick and
-	// keeps the later ticks until they are final.
-	Final uint64
+	// Unconfirmed is how many ticks, counting back from this one, are
+	// not final once this tick ends (may still run again with other
+	// inputs): 0, the zero value, when every tick is final as it runs. A
+	// rollback session sets it to Tick minus its last confirmed tick when
+	// this tick is predicted. A hook that must see each tick once, as it
+	// finally ran (a recorder), reads it in EndTick and keeps the ticks
+	// after Tick-Unconfirmed until a later tick says they are final.
+	Unconfirmed uint64
 }
 
 // A TickHook observes or steers every fixed tick: a recorder writes down

@@ -176,7 +176,7 @@ type Stats struct {
 // (engine.FrameStarter) by taking the confirmed ticks that arrived and
 // rolling back when they need it. Other hooks (a recorder) see every
 // simulation of a tick, with engine.TickInfo's Predicted, Resimulated and
-// Final saying which it is.
+// Unconfirmed saying which it is.
 //
 // Which code sees which ticks:
 //
@@ -440,7 +440,8 @@ func (r *Rollback) PreTick() {}
 // BeginTick implements engine.TickHook: a confirmed tick gets its
 // confirmed players; a predicted one keeps the players of the tick
 // before, with the local player's own input when the source knows it.
-// TickInfo.Final is the last confirmed tick as this tick ends.
+// TickInfo.Unconfirmed counts the ticks past the last confirmed one as
+// this tick ends.
 func (r *Rollback) BeginTick(t *engine.TickInfo) {
 	if r.stalled && !r.resim {
 		r.stalled = false
@@ -450,13 +451,12 @@ func (r *Rollback) BeginTick(t *engine.TickInfo) {
 	slot := r.slot(t.Tick)
 	if t.Tick <= r.c && slot.confirmed && slot.tick == t.Tick {
 		t.Players.Apply(&slot.players)
-		t.Final = r.s
-		if t.Tick == r.s+1 {
-			t.Final = t.Tick // EndTick confirms it
+		if t.Tick != r.s+1 { // otherwise EndTick confirms it
+			t.Unconfirmed = t.Tick - r.s
 		}
 		return
 	}
-	t.Predicted, t.Final = true, r.s
+	t.Predicted, t.Unconfirmed = true, t.Tick-r.s
 	if !r.resim {
 		r.stats.Predicted++
 	}
