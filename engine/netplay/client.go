@@ -104,9 +104,9 @@ const (
 
 // Client is one peer of a match: it sends its player's input, stamped
 // with the tick it is for, and receives every tick's confirmed inputs
-// from the server. It is not itself the engine's tick hook: Attach
-// installs on the engine a rollback session (rollback.Rollback) of which
-// the client is the rollback.Source, and the session is the hook.
+// from the server. It is not itself one of the engine's tick hooks:
+// Attach adds to the engine a rollback session (rollback.Rollback) of
+// which the client is the rollback.Source, and the session is the hook.
 // The session simulates the confirmed ticks, predicts up to
 // ClientConfig.Predict ticks past them and rolls back when a confirmed
 // tick differs from its prediction; with Predict 0 (and for a spectator)
@@ -411,7 +411,8 @@ func (c *Client) InputDelay() int { return c.delay }
 func (c *Client) now() time.Duration { return time.Since(c.epoch) }
 
 // Attach installs on e, from e's tick 0, a rollback session fed by the
-// client (engine.NewRollback), which becomes e's tick hook: e must be built
+// client (rollback.New), which becomes the tick hook of e that steers
+// (another, a recorder, may sit beside it): e must be built
 // from the Welcome's parameters and tick rate. script, if not nil, is the
 // player's input (a headless client's script, called for every tick the
 // client sends input for, with that tick); otherwise the input is what

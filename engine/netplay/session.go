@@ -14,7 +14,7 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
-// The client is an rollback.Source: the engine's rollback session
+// The client is a rollback.Source: the engine's rollback session
 // (Attach makes it) takes the confirmed ticks from it, predicts past them
 // up to ClientConfig.Predict ticks, and reports each tick once confirmed
 // (confirmed, below). With Predict 0 the session is lockstep: every tick
