@@ -158,14 +158,13 @@ func (r *Recorder) EndTick(tick uint64, w *engine.World) {
 	if tick%uint64(r.hdr.HashEvery) == 0 {
 		c.hasHash, c.hash = true, w.Hash()
 	}
-	c.setPlayers(r.info.Players)
-	r.inTick, r.world = false, w
-	unconfirmed := r.info.Unconfirmed
-	r.info = nil
+	players, unconfirmed := r.info.Players, r.info.Unconfirmed
+	r.inTick, r.world, r.info = false, w, nil
 	if unconfirmed == 0 && r.npending == 0 {
-		r.write(c)
+		r.write(c, players) // final at once: no copy of the players
 		return
 	}
+	c.setPlayers(players)
 	// A tick that runs again replaces its earlier run and those after it.
 	k := r.npending
 	for k > 0 && r.pending[k-1].tick >= tick {
@@ -183,7 +182,7 @@ func (r *Recorder) EndTick(tick uint64, w *engine.World) {
 func (r *Recorder) commitPending(final uint64) {
 	n := 0
 	for n < r.npending && r.pending[n].tick <= final {
-		r.write(&r.pending[n])
+		r.write(&r.pending[n], &r.pending[n])
 		n++
 	}
 	if n == 0 {
@@ -196,10 +195,10 @@ func (r *Recorder) commitPending(final uint64) {
 	r.npending -= n
 }
 
-// write appends the tick's record to the chunk, and writes the chunk once
-// it spans a second of simulated time.
-func (r *Recorder) write(t *tickRecord) {
-	r.commit(t)
+// write appends the record of tick t, whose players are p, to the chunk,
+// and writes the chunk once it spans a second of simulated time.
+func (r *Recorder) write(t *tickRecord, p playerList) {
+	r.commit(t, p)
 	// Rounded up, so that a second of ticks reaches a second at any rate.
 	r.simTime += (time.Second + time.Duration(t.rate) - 1) / time.Duration(t.rate)
 	if r.simTime >= time.Second {
@@ -223,6 +222,21 @@ type tickRecord struct {
 	hasHash bool
 }
 
+// playerList is what a record reads of a tick's players: an
+// *engine.Players, or a tickRecord's copy.
+type playerList interface {
+	Len() int
+	At(i int) (engine.PlayerID, *input.Sample)
+	Joined() []engine.PlayerID
+	Left() []engine.PlayerID
+}
+
+// Len, At, Joined and Left make a tickRecord a playerList.
+func (t *tickRecord) Len() int                                  { return len(t.ids) }
+func (t *tickRecord) At(i int) (engine.PlayerID, *input.Sample) { return t.ids[i], &t.inputs[i] }
+func (t *tickRecord) Joined() []engine.PlayerID                 { return t.joined }
+func (t *tickRecord) Left() []engine.PlayerID                   { return t.left }
+
 // setPlayers copies p into t.
 func (t *tickRecord) setPlayers(p *engine.Players) {
 	t.ids, t.inputs = t.ids[:0], t.inputs[:0]
@@ -245,8 +259,8 @@ func (t *tickRecord) copyFrom(src *tickRecord) {
 	t.jobs = append(t.jobs[:0], src.jobs...)
 }
 
-// commit appends the record of tick t to the chunk.
-func (r *Recorder) commit(t *tickRecord) {
+// commit appends the record of tick t, whose players are p, to the chunk.
+func (r *Recorder) commit(t *tickRecord, p playerList) {
 	if t.rate != r.rate {
 		r.op |= opRate
 		r.rate = t.rate
@@ -273,12 +287,13 @@ func (r *Recorder) commit(t *tickRecord) {
 	nothers := 0
 	r.others = r.others[:0]
 	{
-		if len(t.joined) > 0 || len(t.left) > 0 {
+		if len(p.Joined()) > 0 || len(p.Left()) > 0 {
 			r.op |= opPlayers
 		}
-		for i, id := range t.ids {
+		for i := range p.Len() {
+			id, in := p.At(i)
 			var cur [input.SampleWords]uint64
-			t.inputs[i].Words(&cur)
+			in.Words(&cur)
 			mask := inputMask(&cur, &r.prev[id])
 			switch {
 			case mask == 0:
@@ -305,8 +320,8 @@ func (r *Recorder) commit(t *tickRecord) {
 		b = binary.AppendUvarint(b, uint64(r.rate))
 	}
 	if r.op&opPlayers != 0 {
-		b = appendPlayerList(b, t.joined)
-		b = appendPlayerList(b, t.left)
+		b = appendPlayerList(b, p.Joined())
+		b = appendPlayerList(b, p.Left())
 	}
 	if r.op&opInput != 0 {
 		b = appendInput(b, mask0, &in0)
@@ -412,8 +427,7 @@ func (r *Recorder) Crash(p *engine.PanicError) error {
 	if r.inTick {
 		r.commitPending(r.cur.tick - 1)
 		r.cur.hasHash = false
-		r.cur.setPlayers(r.info.Players)
-		r.commit(&r.cur)
+		r.commit(&r.cur, r.info.Players)
 	} else if r.world != nil {
 		r.commitPending(r.world.Tick())
 	}
