@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // logHook writes down every call it gets, named.
@@ -151,7 +153,7 @@ func TestAdvanceTickGivesThePlayers(t *testing.T) {
 		t.Fatal(e.Err())
 	}
 	w := e.World.Players()
-	if w.Len() != 1 || !w.Has(3) || *w.Input(3) != cursor(5) || !slices.Equal(w.Joined(), []PlayerID{3}) {
+	if w.Len() != 1 || !w.Has(3) || *w.Input(3) != cursor(5) || !slices.Equal(w.Joined(), []input.PlayerID{3}) {
 		t.Errorf("tick 1 ran with %d players (3 in: %v), joined %v; want player 3 alone, joined, with its input", w.Len(), w.Has(3), w.Joined())
 	}
 	if len(log) != 0 {

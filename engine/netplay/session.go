@@ -94,7 +94,7 @@ func (c *Client) Confirmed(tick uint64, p *engine.Players) bool {
 
 // Local implements rollback.Source: the input this client sampled
 // for tick, or its latest for a tick past those.
-func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
+func (c *Client) Local(tick uint64) (input.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {
 		return 0, input.Sample{}, false
 	}

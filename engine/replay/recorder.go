@@ -72,7 +72,7 @@ type Recorder struct {
 
 	// prev is every player's last recorded input; others holds the
 	// changed inputs of the players other than 0 while a record is made.
-	prev   [engine.MaxPlayers][input.SampleWords]uint64
+	prev   [input.MaxPlayers][input.SampleWords]uint64
 	others []byte
 }
 
@@ -212,10 +212,10 @@ func (r *Recorder) write(t *tickRecord, p playerList) {
 type tickRecord struct {
 	tick    uint64
 	rate    int
-	ids     []engine.PlayerID
+	ids     []input.PlayerID
 	inputs  []input.Sample
-	joined  []engine.PlayerID
-	left    []engine.PlayerID
+	joined  []input.PlayerID
+	left    []input.PlayerID
 	jobs    []byte // per result: uvarint id, uvarint length, the bytes
 	njobs   int
 	hash    uint64
@@ -226,16 +226,16 @@ type tickRecord struct {
 // *engine.Players, or a tickRecord's copy.
 type playerList interface {
 	Len() int
-	At(i int) (engine.PlayerID, *input.Sample)
-	Joined() []engine.PlayerID
-	Left() []engine.PlayerID
+	At(i int) (input.PlayerID, *input.Sample)
+	Joined() []input.PlayerID
+	Left() []input.PlayerID
 }
 
 // Len, At, Joined and Left make a tickRecord a playerList.
-func (t *tickRecord) Len() int                                  { return len(t.ids) }
-func (t *tickRecord) At(i int) (engine.PlayerID, *input.Sample) { return t.ids[i], &t.inputs[i] }
-func (t *tickRecord) Joined() []engine.PlayerID                 { return t.joined }
-func (t *tickRecord) Left() []engine.PlayerID                   { return t.left }
+func (t *tickRecord) Len() int                                 { return len(t.ids) }
+func (t *tickRecord) At(i int) (input.PlayerID, *input.Sample) { return t.ids[i], &t.inputs[i] }
+func (t *tickRecord) Joined() []input.PlayerID                 { return t.joined }
+func (t *tickRecord) Left() []input.PlayerID                   { return t.left }
 
 // setPlayers copies p into t.
 func (t *tickRecord) setPlayers(p *engine.Players) {
@@ -373,7 +373,7 @@ func appendInput(b []byte, mask uint64, w *[input.SampleWords]uint64) []byte {
 }
 
 // appendPlayerList appends a uvarint count and the uvarint IDs.
-func appendPlayerList(b []byte, ids []engine.PlayerID) []byte {
+func appendPlayerList(b []byte, ids []input.PlayerID) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	for _, id := range ids {
 		b = binary.AppendUvarint(b, uint64(id))

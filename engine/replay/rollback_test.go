@@ -31,7 +31,7 @@ func (s *lateSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *lateSource) Local(uint64) (engine.PlayerID, input.Sample, bool) {
+func (s *lateSource) Local(uint64) (input.PlayerID, input.Sample, bool) {
 	return 0, input.Sample{}, false
 }
 

@@ -128,7 +128,7 @@ type Source interface {
 	// knows it already (the input it sampled for that tick, or its latest
 	// when tick is past those); ok is false otherwise, and the local
 	// player's input is predicted like everyone else's.
-	Local(tick uint64) (id engine.PlayerID, in input.Sample, ok bool)
+	Local(tick uint64) (id input.PlayerID, in input.Sample, ok bool)
 }
 
 // Stats is what a rollback session counted.
