@@ -161,7 +161,7 @@ var ErrTwoSteeringHooks = errors.New("engine: a tick hook already steers the tic
 // ErrTwoSteeringHooks, and adds nothing, when h steers the ticks (it is a
 // TickGate, or a PlayerOwner whose OwnsPlayers is true) and a hook added
 // before does too. Add and remove hooks between ticks, or from a hook's
-// own call (the change applies from the next tick).
+// own call (the calls that follow see the change).
 func (e *Engine) AddTickHook(h TickHook) (remove func(), err error) {
 	if h == nil {
 		return nil, errors.New("engine: AddTickHook: nil hook")
