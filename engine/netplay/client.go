@@ -80,7 +80,7 @@ type ClientConfig struct {
 
 // DefaultClientConfig returns a player's configuration with the default
 // margins, predicting up to 8 ticks ahead with corrections eased (see
-// engine.DefaultRollbackConfig); set Scene and Fingerprint.
+// rollback.DefaultConfig); set Scene and Fingerprint.
 func DefaultClientConfig() ClientConfig {
 	return ClientConfig{
 		Role: wire.RolePlayer, InputDelay: -1, Slack: time.Millisecond,

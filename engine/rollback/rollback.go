@@ -181,12 +181,13 @@ type Stats struct {
 // Which code sees which ticks:
 //
 //   - FixedUpdate systems see every simulation of a tick: the first one,
-//     often on predicted inputs (engine.FixedContext.Predicted), and again
-//     after each correction (engine.FixedContext.Resimulated). They must be pure
-//     functions of the state and the inputs, which a sync test checks
-//     (SyncTest); an effect that must not repeat (a sound) checks the
-//     flags or goes into Confirmed.
-//   - Config.Confirmed sees every tick exactly once, confirmed.
+//     often on predicted inputs (engine.FixedContext.Predicted), and
+//     again after each correction (engine.FixedContext.Resimulated). They
+//     must be pure functions of the state and the inputs, which a sync
+//     test checks (SyncTest); an effect that must not repeat (a sound)
+//     checks the flags or goes into Confirmed.
+//   - Config.Confirmed sees every tick exactly once, confirmed; so does a
+//     replay.Recorder beside the session, which keeps a tick until it is.
 //   - Update and Render systems see the latest simulated tick once per
 //     frame, as without rollback, with corrections eased (Smoothing).
 type Rollback struct {
