@@ -601,18 +601,6 @@ func TestHierarchyPropagationIsWorldTransform(t *testing.T) {
 	}
 }
 
-// The sync test (rollback's re-simulation from SaveState) passes over a
-// world whose hierarchy changes every tick.
-func TestHierarchySyncTest(t *testing.T) {
-	e := hierScene(t)
-	if err := SyncTest(e, SyncTestConfig{Ticks: 200, Depth: 6}); err != nil {
-		t.Fatal(err)
-	}
-	if e.World.hier.linked == 0 {
-		t.Error("the scene ends without a hierarchy")
-	}
-}
-
 // The snap thresholds apply to world-space moves: a child whose parent
 // jumped beyond SnapDistance snaps, though its own transform did not
 // change.

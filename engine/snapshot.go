@@ -147,8 +147,13 @@ var ErrSnapshotTruncated = binread.ErrTruncated
 // their times (no clamp to the saving run's clock). Restore checks the whole snapshot before it
 // changes anything; on error the engine is as it was. Jobs still running
 // from before are abandoned. Call it between ticks (between frames, or
-// from TickHook.PreTick).
+// from TickHook.PreTick). The tick hooks that are RestoreHooks are told
+// (a recorder notes the snapshot).
 func (e *Engine) Restore(snap []byte) error {
+	var before uint64
+	if len(e.hooks.restorers) > 0 {
+		before = e.World.Hash()
+	}
 	r := binread.New(snap)
 	version, rate := readSnapshotHeader(&r)
 	var table World
@@ -167,6 +172,9 @@ func (e *Engine) Restore(snap []byte) error {
 	e.World.commitState(&table)
 	*e.Input = in
 	e.Jobs.commitState(jobs)
+	for _, h := range e.hooks.restorers {
+		h.Restored(snap, e.World, before)
+	}
 	return nil
 }
 
