@@ -57,34 +57,25 @@ func rgba8Bytes(w, h int, mipmaps bool) int {
 	return n
 }
 
-// MemorySource says where a Memory's figures come from.
+// MemorySource says where a Memory's figures come from. Its String is
+// "own buffers", "GL_NVX_gpu_memory_info" or "GL_ATI_meminfo".
 type MemorySource uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=MemorySource -linecomment
 
 // The sources of Memory's figures. A driver offers at most one of the two
 // extensions in practice; where it offers both, NVX is read.
 const (
 	// MemoryOwn: the driver offers no memory extension; only Memory.Own
 	// is known (Mesa's llvmpipe, most Intel drivers).
-	MemoryOwn MemorySource = iota
+	MemoryOwn MemorySource = iota // own buffers
 	// MemoryNVX: GL_NVX_gpu_memory_info (NVIDIA's driver, Mesa's
 	// radeonsi). Memory.Used, Free and Total are known.
-	MemoryNVX
+	MemoryNVX // GL_NVX_gpu_memory_info
 	// MemoryATI: GL_ATI_meminfo (AMD's drivers, Mesa's radeonsi). Only
 	// Memory.Free is known (the free memory of the texture pool).
-	MemoryATI
+	MemoryATI // GL_ATI_meminfo
 )
-
-// String returns "own buffers", "GL_NVX_gpu_memory_info" or
-// "GL_ATI_meminfo".
-func (s MemorySource) String() string {
-	switch s {
-	case MemoryNVX:
-		return "GL_NVX_gpu_memory_info"
-	case MemoryATI:
-		return "GL_ATI_meminfo"
-	}
-	return "own buffers"
-}
 
 // Memory is a reading of the GPU memory in use, in bytes.
 type Memory struct {
