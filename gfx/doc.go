@@ -163,7 +163,7 @@
 // queries, and reports each measurement a few frames later without ever
 // waiting for the GPU:
 //
-//	ov, err := gfx.NewOverlay()
+//	ov, err := gfx.NewOverlay(r.Memory())
 //	// ... handle err, defer ov.Delete(); likewise gt, err := gfx.NewGPUTimer()
 //	f := &gfx.OverlayPanel{Marks: []float32{6.94, 16.67}} // reused every frame
 //	for !win.ShouldClose() {
@@ -192,7 +192,7 @@
 // scene, every glyph in one draw call, each glyph's pixels exactly its
 // colour:
 //
-//	text, err := gfx.NewText()
+//	text, err := gfx.NewText(r.Memory())
 //	// ... handle err, defer text.Delete()
 //	for !win.ShouldClose() {
 //		r.Draw(w, h, clear, cam, rb.Instances, &rb.Poses)
