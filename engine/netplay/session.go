@@ -93,17 +93,17 @@ func (c *Client) Confirmed(tick uint64, p *engine.Players) bool {
 
 // Local implements engine.RollbackSource: the input this client sampled
 // for tick, or its latest for a tick past those.
-func (c *Client) Local(tick uint64) (input.PlayerID, input.Sample, bool) {
+func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {
 		return 0, input.Sample{}, false
 	}
 	c.inMu.Lock()
 	defer c.inMu.Unlock()
 	if s := &c.sampled[tick%uint64(len(c.sampled))]; s.tick == tick && tick != 0 {
-		return c.welcome.Player, s.in, true
+		return engine.PlayerID(c.welcome.Player), s.in, true
 	}
 	if c.lastSampled != 0 && tick > c.lastSampled {
-		return c.welcome.Player, c.sampled[c.lastSampled%uint64(len(c.sampled))].in, true
+		return engine.PlayerID(c.welcome.Player), c.sampled[c.lastSampled%uint64(len(c.sampled))].in, true
 	}
 	return 0, input.Sample{}, false
 }

@@ -47,7 +47,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
-	e.AddFixed("steer", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "steer", func(c *engine.FixedContext) {
 		p, _ := c.World.EntityAt(0)
 		var v mgl32.Vec3
 		if c.Input.Down(input.KeyArrowRight) {
@@ -63,7 +63,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
 		}
 	})
-	e.AddFixed("players", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "players", func(c *engine.FixedContext) {
 		// Player id steers the body in slot id+1 with its arrow keys; a
 		// player who joins is put back at the origin, one who leaves is
 		// greyed out.
@@ -95,7 +95,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			}
 		}
 	})
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.World.Slots() {
 			for a := range 3 {
@@ -103,7 +103,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			}
 		}
 	})
-	e.AddFixed("planner", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "planner", func(c *engine.FixedContext) {
 		if c.Tick%30 != 0 {
 			return
 		}
@@ -112,7 +112,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		in = binary.LittleEndian.AppendUint32(in, uint32(c.World.Slots()))
 		e.Jobs.Submit(s.plan, in, uint32(1+r.Intn(40)))
 	})
-	e.AddFixed("boom", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "boom", func(c *engine.FixedContext) {
 		if c.Tick == s.panicAt {
 			panic("boom at the chosen tick")
 		}
@@ -441,7 +441,7 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 // fourPlayers returns a Players with players 0 to 3 in it.
 func fourPlayers(t testing.TB) *engine.Players {
 	var ps engine.Players
-	for id := range input.PlayerID(4) {
+	for id := range engine.PlayerID(4) {
 		if err := ps.Join(id); err != nil {
 			t.Fatal(err)
 		}
@@ -456,7 +456,7 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 	info.Players = fourPlayers(t)
 	tick := func() {
 		info.Tick++
-		id := input.PlayerID(info.Tick % 4)
+		id := engine.PlayerID(info.Tick % 4)
 		_ = info.Players.SetInput(id, keyInput(input.Key(info.Tick%uint64(input.KeyCount))))
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
@@ -481,7 +481,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 	for b.Loop() {
 		info.Tick++
 		if info.Tick%20 == 0 {
-			_ = info.Players.SetInput(input.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
+			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
 		}
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)

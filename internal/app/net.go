@@ -30,11 +30,11 @@ func (s *Session) Net() *netplay.Client { return s.client }
 // welcomed a -connect client as, wire.NoPlayer for a spectator, and 0 (the
 // single player) in a game of its own. A headless game picks its input
 // script by it.
-func (s *Session) Player() input.PlayerID {
+func (s *Session) Player() engine.PlayerID {
 	if s.client == nil {
 		return 0
 	}
-	return s.client.Welcome().Player
+	return engine.PlayerID(s.client.Welcome().Player)
 }
 
 // joinMatch joins the match of -connect or -spectate before the game runs.

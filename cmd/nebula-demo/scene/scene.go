@@ -24,10 +24,10 @@
 // the match scores a point for every cube
 // that comes to touch a player cube (resource "score", one for the match).
 //
-// Everything here runs in FixedUpdate and follows the determinism rules:
-// it reads only the world, the tick's players and their inputs, the fixed
-// step and the tick number, takes randomness from the world's RNG, walks
-// entities in slot order, and rounds every product explicitly (package
+// Everything here runs in the tick's stages and follows the determinism
+// rules: it reads only the world, the tick's players and their inputs, the
+// fixed step and the tick number, takes randomness from the world's RNG,
+// walks entities in slot order, and rounds every product explicitly (package
 // detmath), so a run hashes the same on every display and every build.
 package scene
 
@@ -135,6 +135,11 @@ const MaxEntities = 1_000_000
 // CrashSystem is the name of the system that panics at PanicAt.
 const CrashSystem = "crash-test"
 
+// StageDebug is the scene's own stage, after engine.StageAI: the debug
+// faults (CrashSystem), which must see the tick's settled state and come
+// after every other system of the game.
+const StageDebug engine.Stage = "debug"
+
 // Score is the match's score, the scene's resource: one for all the
 // players.
 type Score struct {
@@ -191,7 +196,7 @@ type Scene struct {
 	Score *engine.Resource[Score]
 	// Owner marks the player cubes (player 0's included) with the ID of
 	// the player who steers them.
-	Owner *engine.Component[input.PlayerID]
+	Owner *engine.Component[engine.PlayerID]
 	// Walk is the figure's place in its walk.
 	Walk *engine.Component[FigureState]
 	// Anim plays the figure's clips; its component "animator" is part of
@@ -207,9 +212,10 @@ type Scene struct {
 
 // Setup spawns cubes bouncing cubes plus the three special ones (player
 // 0's cube, the orbiter and the teleporter) into e's world and adds the
-// scene's systems to FixedUpdate. The bouncing cubes' positions,
-// velocities, spins, sizes and colours come from the world's RNG. The
-// cubes of the other players are spawned as they join (see PlayerCube).
+// scene's systems to the tick's stages and its own, StageDebug. The
+// bouncing cubes' positions, velocities, spins, sizes and colours come
+// from the world's RNG. The cubes of the other players are spawned as
+// they join (see PlayerCube).
 func Setup(e *engine.Engine, cubes int) *Scene {
 	w := e.World
 	rng := w.RNG()
@@ -219,7 +225,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 		Touching:  engine.NewComponent[bool](w, "touching"),
 		Countdown: engine.NewComponent[uint32](w, "countdown"),
 		Score:     engine.NewResource(w, "score", Score{}),
-		Owner:     engine.NewComponent[input.PlayerID](w, "owner"),
+		Owner:     engine.NewComponent[engine.PlayerID](w, "owner"),
 		Walk:      engine.NewComponent[FigureState](w, "figure"),
 		Anim:      anim.New(w),
 	}
@@ -271,19 +277,28 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	s.Walk.Set(s.Figure, FigureState{Phase: figureWalk, Dir: 1})
 	s.Anim.Play(s.Figure, ClipWalk, true)
 
-	// The animations advance first, so that a clip the figure starts later
-	// in the tick starts on this tick.
-	e.AddFixed("animate", s.Anim.Advance)
-	e.AddFixed("join", s.joinLeave)
-	e.AddFixed("player", s.steerPlayer)
-	e.AddFixed("move", s.move)
-	e.AddFixed("orbit", s.orbit)
-	e.AddFixed("teleport", s.teleport)
-	e.AddFixed("figure", s.walkFigure)
-	e.AddFixed("touch", s.touch)
+	// The tick's systems, stage by stage (docs/loop.md prints the
+	// schedule). The input stage has none: the players' keys are read
+	// where they are used. In the scripts stage the animations advance
+	// first, so that a clip the figure starts later in the tick starts on
+	// this tick; then players join and leave, and steer their cubes. The
+	// physics stage holds every system that moves an entity: the bouncing
+	// bodies, the orbiter, the teleporter and the walking figure (which
+	// also starts its clips). Collision response scores the cubes that
+	// touch a player cube, and the planner is the scene's AI. The debug
+	// faults run last, in a stage of their own.
+	e.AddSystem(engine.StageScripts, "animate", s.Anim.Advance)
+	e.AddSystem(engine.StageScripts, "join", s.joinLeave)
+	e.AddSystem(engine.StageScripts, "player", s.steerPlayer)
+	e.AddSystem(engine.StagePhysics, "move", s.move)
+	e.AddSystem(engine.StagePhysics, "orbit", s.orbit)
+	e.AddSystem(engine.StagePhysics, "teleport", s.teleport)
+	e.AddSystem(engine.StagePhysics, "figure", s.walkFigure)
+	e.AddSystem(engine.StageCollision, "touch", s.touch)
 	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
-	e.AddFixed("planner", s.planner)
-	e.AddFixed(CrashSystem, s.crashTest)
+	e.AddSystem(engine.StageAI, "planner", s.planner)
+	_ = e.AddStage(StageDebug, engine.After(engine.StageAI)) // cannot fail: a new name, once per engine (a second Setup panics on the components)
+	e.AddSystem(StageDebug, CrashSystem, s.crashTest)
 	return s
 }
 
@@ -369,7 +384,7 @@ func (s *Scene) applyPlan(c *engine.FixedContext, _, out []byte) {
 // PlayerCube returns the cube of player id, and whether it has one: player
 // 0 always has one (Player), another player while it is in the match. w is
 // the world Setup was given.
-func (s *Scene) PlayerCube(w *engine.World, id input.PlayerID) (engine.Entity, bool) {
+func (s *Scene) PlayerCube(w *engine.World, id engine.PlayerID) (engine.Entity, bool) {
 	owners, _ := s.Owner.Slices()
 	for _, i := range s.Owner.Indices() {
 		if owners[i] == id {
@@ -381,9 +396,9 @@ func (s *Scene) PlayerCube(w *engine.World, id input.PlayerID) (engine.Entity, b
 
 // PlayerSpot returns where the cube of player id appears when it joins:
 // on the floor, 2 units or more from the walls, at whole-unit x and z
-// fixed by the ID. The spots of players 1 to input.MaxPlayers-1 are all
+// fixed by the ID. The spots of players 1 to engine.MaxPlayers-1 are all
 // different, and none is player 0's (the centre of the floor).
-func PlayerSpot(id input.PlayerID) mgl32.Vec3 {
+func PlayerSpot(id engine.PlayerID) mgl32.Vec3 {
 	n := uint32(id)
 	xs := max(uint32(2*Box[0]-4), 1) // whole units across the floor, x
 	zs := max(uint32(2*Box[2]-4), 1) // and z
