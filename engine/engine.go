@@ -388,8 +388,8 @@ func (e *Engine) runTick(s timing.Step) {
 // tick 1 and gets the local input), the hook's BeginTick (a recorder
 // notes the tick, a replayer or a lockstep client sets the players and
 // their inputs), saving the previous state, applying the job results due
-// in this tick, the stages with their systems (runStages), and the hook's
-// EndTick.
+// in this tick, the stages with their systems (runStages; the last,
+// StageTransforms, computes the world transforms), and the hook's EndTick.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
