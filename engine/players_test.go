@@ -124,9 +124,9 @@ func TestPlayersTickByTick(t *testing.T) {
 			must(t, p.Leave(1))
 		}
 	}}
-	e.SetTickHook(h)
+	e.AddTickHook(h)
 	var got []string
-	e.AddFixed("look", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "look", func(c *FixedContext) {
 		if c.Players != c.World.Players() {
 			t.Error("FixedContext.Players is not World.Players")
 		}
@@ -164,7 +164,7 @@ func TestPlayersSinglePlayerDefault(t *testing.T) {
 		}
 	})
 	var got []string
-	e.AddFixed("look", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "look", func(c *FixedContext) {
 		got = append(got, fmt.Sprintf("%d %v %v %v %v", c.Tick, c.Players.Joined(), c.Input.JustPressed(input.KeySpace), c.Players.Input(0).Down(input.KeySpace), c.Players.Len()))
 	})
 	stepN(t, e, 3, nil)
@@ -186,7 +186,7 @@ func TestPlayersRefusals(t *testing.T) {
 		}
 		errs = append(errs, err.Error())
 	}
-	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
+	e.AddTickHook(&testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
 		switch ti.Tick {
 		case 1:
@@ -202,7 +202,7 @@ func TestPlayersRefusals(t *testing.T) {
 			note(p.SetInput(0, cursor(1)))
 		}
 	}})
-	e.AddFixed("try", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "try", func(c *FixedContext) {
 		if c.Tick == 2 {
 			note(c.Players.Join(9))
 		}
@@ -261,9 +261,9 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 			must(t, ti.Players.SetInput(0, cursor(40)))
 		}
 	}}}
-	e.SetTickHook(h)
+	e.AddTickHook(h)
 	var got []string
-	e.AddFixed("look", func(c *FixedContext) { got = append(got, describePlayers(c)) })
+	e.AddSystem(StageScripts, "look", func(c *FixedContext) { got = append(got, describePlayers(c)) })
 	stepN(t, e, 5, nil)
 	want := []string{
 		"tick 1: players [] joined [] left [] input 0",
@@ -282,7 +282,7 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 func runMembers(t *testing.T, inputs map[PlayerID]float64) uint64 {
 	e := newEngine(t)
 	e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
-	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
+	e.AddTickHook(&testHook{begin: func(ti *TickInfo) {
 		if ti.Tick != 2 {
 			return
 		}
@@ -323,7 +323,7 @@ func playersGame(t testing.TB) *Engine {
 		e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 	}
 	inputs := make([]input.Sample, 10)
-	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
+	e.AddTickHook(&testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
 		switch ti.Tick {
 		case 1:
@@ -344,7 +344,7 @@ func playersGame(t testing.TB) *Engine {
 			must(t, p.SetInput(id, inputs[id]))
 		}
 	}})
-	e.AddFixed("move", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "move", func(c *FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
@@ -497,9 +497,9 @@ func TestTickGate(t *testing.T) {
 	e, err := New(cfg)
 	must(t, err)
 	h := &gateHook{ready: 2}
-	e.SetTickHook(h)
+	e.AddTickHook(h)
 	var ran []uint64
-	e.AddFixed("count", func(c *FixedContext) { ran = append(ran, c.Tick) })
+	e.AddSystem(StageScripts, "count", func(c *FixedContext) { ran = append(ran, c.Tick) })
 	var alpha float32
 	e.AddUpdate("alpha", func(c *FrameContext) { alpha = c.Alpha })
 

@@ -28,6 +28,11 @@ import (
 //	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
+//	  hierarchy, in versions 6 and 8, only when some entity has a parent
+//	  (a world without parents is written as version 5 or 7): entities with a parent uint32 (m > 0),
+//	  every slot's parent n x uint32 (its slot plus one, 0 for none), the
+//	  world pos, rot, scale at the last propagation and at the start of
+//	  the tick (n x 3, 4, 3 float32 bits each)
 //	components and resources, in the schema's order:
 //	  component: presence n x uint8 (0 or 1), then for a fixed-size type
 //	  every slot's value (size bytes each, its exact bits without
@@ -60,11 +65,24 @@ const (
 	// SnapshotVersion is the version of the snapshot format written.
 	// Version 2 added components and resources, version 3 the players,
 	// version 4 the meshes; version 5 dropped the input's clock times;
-	// version 6 added gamepads and actions to the inputs (versions 4 and 5
-	// hold input.KeyMouseWords words per input, and their queued events no
-	// gamepad fields: they read with no gamepad and every action up).
+	// version 6 added the transform hierarchy; version 7 gamepads and
+	// actions in the inputs (versions 4 to 6 hold input.KeyMouseWords words
+	// per input, and their queued events no gamepad fields: they read with
+	// no gamepad and every action up). A world in which no entity has a
+	// parent has no hierarchy section: it is written as version 7, one
+	// with parents as version 8 (7 and 8 are 5 and 6 with the inputs'
+	// gamepads and actions).
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
-	SnapshotVersion = 6
+	SnapshotVersion = 8
+	// hierarchySnapshotVersion is the first version with the hierarchy
+	// section; flatSnapshotVersion, the one before, is written for a
+	// world in which no entity has a parent (the same bytes as before).
+	hierarchySnapshotVersion = 6
+	flatSnapshotVersion      = hierarchySnapshotVersion - 1
+	// padSnapshotVersion is the first version whose inputs have gamepads
+	// and actions: it is flatSnapshotVersion with them, and
+	// padSnapshotVersion+1 is hierarchySnapshotVersion with them.
+	padSnapshotVersion = 7
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -87,7 +105,11 @@ func (e *Engine) Snapshot() []byte {
 	w := e.World
 	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*input.SampleWords)+256)
 	b = append(b, snapshotMagic...)
-	b = binary.LittleEndian.AppendUint16(b, SnapshotVersion)
+	version := uint16(padSnapshotVersion)
+	if w.hier.linked > 0 {
+		version = padSnapshotVersion + 1
+	}
+	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
 	b = w.appendState(b)
 	b = e.Input.AppendState(b)
@@ -133,13 +155,18 @@ var ErrSnapshotTruncated = binread.ErrTruncated
 // their times (no clamp to the saving run's clock). Restore checks the whole snapshot before it
 // changes anything; on error the engine is as it was. Jobs still running
 // from before are abandoned. Call it between ticks (between frames, or
-// from TickHook.PreTick).
+// from TickHook.PreTick). The tick hooks that are RestoreHooks are told
+// (a recorder notes the snapshot).
 func (e *Engine) Restore(snap []byte) error {
+	var before uint64
+	if len(e.hooks.restorers) > 0 {
+		before = e.World.Hash()
+	}
 	r := binread.New(snap)
 	version, rate := readSnapshotHeader(&r)
 	var table World
-	table.players.oldInputs = version < 6
-	e.World.readState(&r, &table)
+	table.players.oldInputs = version < padSnapshotVersion
+	e.World.readState(&r, &table, version)
 	in := input.Queue{}
 	in.SetActions(e.Input.Actions()) // bindings are local, not restored
 	in.ReadState(&r, inputLayout(version))
@@ -155,19 +182,28 @@ func (e *Engine) Restore(snap []byte) error {
 	e.World.commitState(&table)
 	*e.Input = in
 	e.Jobs.commitState(jobs)
+	for _, h := range e.hooks.restorers {
+		h.Restored(snap, e.World, before)
+	}
 	return nil
 }
 
 // inputLayout returns the layout of the input queue in a snapshot of
 // version v.
 func inputLayout(v uint16) input.StateLayout {
-	switch v {
-	case 4:
+	switch {
+	case v == 4:
 		return input.StateWithTimes
-	case 5:
+	case v < padSnapshotVersion:
 		return input.StateKeyMouse
 	}
 	return input.StateCurrent
+}
+
+// hasHierarchy reports whether a snapshot of version v has the hierarchy
+// section: versions 6 and 8.
+func hasHierarchy(v uint16) bool {
+	return v == hierarchySnapshotVersion || v == padSnapshotVersion+1
 }
 
 // readSnapshotHeader reads and checks the magic and the version, and

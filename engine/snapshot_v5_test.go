@@ -62,3 +62,36 @@ func TestRestoreReadsVersion5(t *testing.T) {
 		t.Error("player 0's held key was lost")
 	}
 }
+
+// A version 6 snapshot (a hierarchy, inputs without gamepads and
+// actions) restores to what the version 8 snapshot of the same state
+// restores; a world without parents is written as version 7, with them
+// as version 8.
+func TestRestoreReadsVersion6(t *testing.T) {
+	e := v5State(t)
+	if v := e.Snapshot()[8]; v != 7 {
+		t.Fatalf("a world without parents: version %d, want 7", v)
+	}
+	a, b := e.World.EntityAt(0)
+	c, d := e.World.EntityAt(1)
+	if !b || !d {
+		t.Fatal("no entities 0 and 1")
+	}
+	if err := e.World.SetParent(c, a, KeepWorld); err != nil {
+		t.Fatal(err)
+	}
+	v8 := e.Snapshot()
+	if v8[8] != 8 {
+		t.Fatalf("a world with a parent: version %d, want 8", v8[8])
+	}
+	x, y := playersGame(t), playersGame(t)
+	if err := x.Restore(snapshotOld(e, 6)); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.Restore(v8); err != nil {
+		t.Fatal(err)
+	}
+	if sx, sy := x.Snapshot(), y.Snapshot(); !bytes.Equal(sx, sy) || !bytes.Equal(sx, v8) {
+		t.Error("a version 6 snapshot restores to another state than the version 8 snapshot of the same state")
+	}
+}

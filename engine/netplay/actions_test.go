@@ -27,7 +27,7 @@ func TestActionsOverTheNetwork(t *testing.T) {
 		sum   int64
 	}
 	watch := func(e *engine.Engine, out *seen, who *engine.PlayerID) {
-		e.AddFixed("actions", func(c *engine.FixedContext) {
+		e.AddSystem(engine.StageScripts, "actions", func(c *engine.FixedContext) {
 			if in := c.Players.Input(*who); in != nil {
 				if in.ActionPressed(jump) {
 					out.jumps++

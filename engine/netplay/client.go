@@ -18,6 +18,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/engine/rollback"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -44,13 +45,13 @@ type ClientConfig struct {
 	// Predict is how many ticks the client may simulate past its last
 	// confirmed tick, predicting the inputs it does not have yet (every
 	// player keeps its last confirmed input; its own is what it sampled),
-	// from 0 to engine.MaxRollbackDepth; 0 is lockstep. See engine.Rollback.
+	// from 0 to rollback.MaxDepth; 0 is lockstep. See rollback.Rollback.
 	Predict int
 	// Smoothing eases what corrections of predictions move on screen
-	// (engine.CorrectionSmoothing; the zero value shows them at once).
-	Smoothing engine.CorrectionSmoothing
+	// (rollback.Smoothing; the zero value shows them at once).
+	Smoothing rollback.Smoothing
 	// FrameBudget is how long a frame may spend re-simulating before it
-	// counts as late (engine.RollbackConfig.FrameBudget; 0: none counted).
+	// counts as late (rollback.Config.FrameBudget; 0: none counted).
 	FrameBudget time.Duration
 	// DumpDir is where the client writes its state dump when the server
 	// reports a desync ("" = no dump).
@@ -79,12 +80,12 @@ type ClientConfig struct {
 
 // DefaultClientConfig returns a player's configuration with the default
 // margins, predicting up to 8 ticks ahead with corrections eased (see
-// engine.DefaultRollbackConfig); set Scene and Fingerprint.
+// rollback.DefaultConfig); set Scene and Fingerprint.
 func DefaultClientConfig() ClientConfig {
 	return ClientConfig{
 		Role: wire.RolePlayer, InputDelay: -1, Slack: time.Millisecond,
 		HandshakeTimeout: 5 * time.Second,
-		Predict:          8, Smoothing: engine.DefaultRollbackConfig().Smoothing,
+		Predict:          8, Smoothing: rollback.DefaultConfig().Smoothing,
 	}
 }
 
@@ -103,9 +104,9 @@ const (
 
 // Client is one peer of a match: it sends its player's input, stamped
 // with the tick it is for, and receives every tick's confirmed inputs
-// from the server. It is not itself the engine's tick hook: Attach
-// installs on the engine a rollback session (engine.Rollback) of which
-// the client is the engine.RollbackSource, and the session is the hook.
+// from the server. It is not itself one of the engine's tick hooks:
+// Attach adds to the engine a rollback session (rollback.Rollback) of
+// which the client is the rollback.Source, and the session is the hook.
 // The session simulates the confirmed ticks, predicts up to
 // ClientConfig.Predict ticks past them and rolls back when a confirmed
 // tick differs from its prediction; with Predict 0 (and for a spectator)
@@ -147,7 +148,7 @@ type Client struct {
 
 	// Owned by the engine's goroutine (the rollback session's source).
 	e        *engine.Engine
-	rb       *engine.Rollback
+	rb       *rollback.Rollback
 	headless bool    // RunHeadless drives the engine: no clock to steer
 	gap      float64 // steer's smoothed gap, in ticks
 	steering bool    // steer has measured the gap once
@@ -194,7 +195,7 @@ type ClientReport struct {
 	// A headless lockstep client simulates as fast as its inputs come, so
 	// its stalls say nothing: they are not counted. Read it once the
 	// engine has stopped, or from the engine's goroutine.
-	Rollback engine.RollbackStats
+	Rollback rollback.Stats
 	// UDP is, over UDP, the transport's counters: packets, losses,
 	// duplicates, resends.
 	UDP *udp.Stats
@@ -212,8 +213,8 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	if cfg.InputDelay < -1 || cfg.InputDelay > 255 {
 		return nil, fmt.Errorf("netplay: client: input delay %d: must be from 0 to 255 ticks (-1: the server's)", cfg.InputDelay)
 	}
-	if cfg.Predict < 0 || cfg.Predict > engine.MaxRollbackDepth {
-		return nil, fmt.Errorf("netplay: client: prediction of %d ticks: must be from 0 (lockstep) to %d", cfg.Predict, engine.MaxRollbackDepth)
+	if cfg.Predict < 0 || cfg.Predict > rollback.MaxDepth {
+		return nil, fmt.Errorf("netplay: client: prediction of %d ticks: must be from 0 (lockstep) to %d", cfg.Predict, rollback.MaxDepth)
 	}
 	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout < 0 {
 		return nil, fmt.Errorf("netplay: client: the handshake timeout must be above 0 and the idle timeout 0 (the default) or above")
@@ -410,7 +411,8 @@ func (c *Client) InputDelay() int { return c.delay }
 func (c *Client) now() time.Duration { return time.Since(c.epoch) }
 
 // Attach installs on e, from e's tick 0, a rollback session fed by the
-// client (engine.NewRollback), which becomes e's tick hook: e must be built
+// client (rollback.New), which becomes the tick hook of e that steers
+// (another, a recorder, may sit beside it): e must be built
 // from the Welcome's parameters and tick rate. script, if not nil, is the
 // player's input (a headless client's script, called for every tick the
 // client sends input for, with that tick); otherwise the input is what
@@ -424,11 +426,11 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	case e.Loop.TickRate() != int(c.welcome.TickRate):
 		return fmt.Errorf("netplay: client: the engine ticks at %d Hz, the server at %d Hz", e.Loop.TickRate(), c.welcome.TickRate)
 	}
-	rcfg := engine.RollbackConfig{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, HashEvery: HashEvery, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
+	rcfg := rollback.Config{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, HashEvery: HashEvery, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
 	if c.cfg.Role != wire.RolePlayer {
 		rcfg.MaxPrediction = 0 // a spectator has nothing to predict with
 	}
-	rb, err := engine.NewRollback(e, c, rcfg)
+	rb, err := rollback.New(e, c, rcfg)
 	if err != nil {
 		return fmt.Errorf("netplay: client: %w", err)
 	}

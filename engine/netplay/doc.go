@@ -4,7 +4,7 @@
 // ticks from those confirmed inputs, so every peer holds the identical
 // state, which the peers' state hashes check.
 //
-// A client runs its engine on an engine.Rollback session, of which it is
+// A client runs its engine on a rollback.Rollback session, of which it is
 // the source: with ClientConfig.Predict above 0 (the default is 8 ticks)
 // it simulates ahead of its confirmed ticks on predicted inputs and rolls
 // back when a confirmed tick differs; with 0 it is lockstep, every tick

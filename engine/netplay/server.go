@@ -82,10 +82,6 @@ type ServerConfig struct {
 	// MaxDumps caps the state dumps the server writes in a match, one per
 	// desynchronised tick (0: DefaultMaxDumps).
 	MaxDumps int
-	// Hook, if set, sees every tick after the server has set the
-	// tick's players (a recorder: the server's recording is the match's
-	// canonical replay).
-	Hook engine.TickHook
 	// Log receives the server's log lines (nil: logrus's standard logger).
 	Log logrus.FieldLogger
 }
@@ -197,8 +193,9 @@ type Server struct {
 
 // NewServer returns a server of the match cfg describes, on e: e's scene
 // is set up (its systems added, its world built from the parameters in
-// cfg.Params) and it has not run a tick. The server installs its own tick
-// hook on e (cfg.Hook sees every tick through it) and runs e's ticks.
+// cfg.Params) and it has not run a tick. The server adds its own tick
+// hook to e, the one that says who plays, and runs e's ticks; a recorder
+// of the match is another of e's hooks (engine.Engine.AddTickHook).
 func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("netplay: server: %w", err)
@@ -232,7 +229,9 @@ func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	}
 	s.m.init(s)
 	e.Jobs.SetMode(engine.JobsDeterministic)
-	e.SetTickHook(&serverHook{s: s})
+	if _, err := e.AddTickHook(&serverHook{s: s}); err != nil {
+		return nil, fmt.Errorf("netplay: server: %w", err)
+	}
 	return s, nil
 }
 
@@ -669,36 +668,23 @@ type event struct {
 }
 
 // serverHook is the server's tick hook: each tick's players are those of
-// the tick being confirmed.
+// the tick being confirmed. A recorder of the match is another of the
+// engine's hooks.
 type serverHook struct{ s *Server }
 
 func (h *serverHook) OwnsPlayers() bool { return true }
 
-func (h *serverHook) PreTick() {
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.PreTick()
-	}
-}
+func (h *serverHook) PreTick() {}
 
 func (h *serverHook) BeginTick(t *engine.TickInfo) {
 	if err := applyTick(t.Players, &h.s.m.ct); err != nil {
 		panic(fmt.Sprintf("netplay: server: tick %d: %v", t.Tick, err)) // the server's own bookkeeping is wrong
 	}
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.BeginTick(t)
-	}
 }
 
-func (h *serverHook) JobApplied(tick uint64, id engine.JobID, result []byte) {
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.JobApplied(tick, id, result)
-	}
-}
+func (h *serverHook) JobApplied(uint64, engine.JobID, []byte) {}
 
 func (h *serverHook) EndTick(tick uint64, w *engine.World) {
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.EndTick(tick, w)
-	}
 	if tick%HashEvery == 0 {
 		h.s.m.saveHash(tick, w.Hash())
 	}

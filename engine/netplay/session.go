@@ -14,18 +14,19 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
-// The client is an engine.RollbackSource: the engine's rollback session
+// The client is a rollback.Source: the engine's rollback session
 // (Attach makes it) takes the confirmed ticks from it, predicts past them
 // up to ClientConfig.Predict ticks, and reports each tick once confirmed
 // (confirmed, below). With Predict 0 the session is lockstep: every tick
 // waits for its confirmed inputs.
 
-// Sync implements engine.RollbackSource. At the start of every frame it
+// Sync implements rollback.Source. At the start of every frame it
 // writes the dumps of reported desyncs, restores a snapshot the server
 // sent (a late join's start, or a resynchronisation after a desync),
 // tells the session where the match ends, and, in a window, steers the
 // engine's tick clock (see steer).
-func (c *Client) Sync(e *engine.Engine) (restored bool) {
+func (c *Client) Sync() (restored bool) {
+	e := c.e
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -68,7 +69,7 @@ func (c *Client) Sync(e *engine.Engine) (restored bool) {
 	return restored
 }
 
-// Confirmed implements engine.RollbackSource: tick's confirmed players
+// Confirmed implements rollback.Source: tick's confirmed players
 // and inputs, once they have arrived.
 func (c *Client) Confirmed(tick uint64, p *engine.Players) bool {
 	c.mu.Lock()
@@ -91,7 +92,7 @@ func (c *Client) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-// Local implements engine.RollbackSource: the input this client sampled
+// Local implements rollback.Source: the input this client sampled
 // for tick, or its latest for a tick past those.
 func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {

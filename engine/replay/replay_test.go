@@ -47,7 +47,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
-	e.AddFixed("steer", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "steer", func(c *engine.FixedContext) {
 		p, _ := c.World.EntityAt(0)
 		var v mgl32.Vec3
 		if c.Input.Down(input.KeyArrowRight) {
@@ -63,7 +63,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
 		}
 	})
-	e.AddFixed("players", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "players", func(c *engine.FixedContext) {
 		// Player id steers the body in slot id+1 with its arrow keys; a
 		// player who joins is put back at the origin, one who leaves is
 		// greyed out.
@@ -95,7 +95,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			}
 		}
 	})
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.World.Slots() {
 			for a := range 3 {
@@ -103,7 +103,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			}
 		}
 	})
-	e.AddFixed("planner", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "planner", func(c *engine.FixedContext) {
 		if c.Tick%30 != 0 {
 			return
 		}
@@ -112,7 +112,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		in = binary.LittleEndian.AppendUint32(in, uint32(c.World.Slots()))
 		e.Jobs.Submit(s.plan, in, uint32(1+r.Intn(40)))
 	})
-	e.AddFixed("boom", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "boom", func(c *engine.FixedContext) {
 		if c.Tick == s.panicAt {
 			panic("boom at the chosen tick")
 		}
@@ -183,7 +183,7 @@ func record(t testing.TB, mode engine.JobMode, ticks uint64, panicAt uint64) ([]
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.e.SetTickHook(rec)
+	s.e.AddTickHook(rec)
 	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: ticks})
 	var perr *engine.PanicError
 	switch {
@@ -287,7 +287,7 @@ func recordCrash(t *testing.T, s *testScene, draw bool) (*Replay, *engine.PanicE
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.e.SetTickHook(rec)
+	s.e.AddTickHook(rec)
 	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600, Draw: draw})
 	var perr *engine.PanicError
 	if !errors.As(err, &perr) {
@@ -353,7 +353,7 @@ func TestRecordedRestoreReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.e.SetTickHook(rec)
+	s.e.AddTickHook(rec)
 	step := func(n int) {
 		for range n {
 			if !s.e.StepTick(time.Duration(s.e.World.Tick()+1) * time.Second / 60) {
@@ -365,11 +365,10 @@ func TestRecordedRestoreReplays(t *testing.T) {
 	snap := s.e.Snapshot()
 	step(75)
 	restore := func() {
-		before := s.e.World.Hash()
+		// The engine tells the recorder, one of its tick hooks.
 		if err := s.e.Restore(snap); err != nil {
 			t.Fatal(err)
 		}
-		rec.Restored(snap, s.e.World, before)
 	}
 	restore()
 	step(200)
@@ -401,7 +400,7 @@ func TestRecorderWritesEverySecond(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.e.SetTickHook(rec)
+	s.e.AddTickHook(rec)
 	hdr := buf.Len()
 	for i := range 120 {
 		s.e.StepTick(0)

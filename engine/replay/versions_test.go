@@ -104,7 +104,7 @@ func TestRecordAndVerifyGamepadActions(t *testing.T) {
 	s := newTestScene(t, 7, 50, engine.JobsDeterministic)
 	recorded := watch(s)
 	var jumps, moved int
-	s.e.AddFixed("actions", func(c *engine.FixedContext) {
+	s.e.AddSystem(engine.StageScripts, "actions", func(c *engine.FixedContext) {
 		if c.Input.ActionPressed(jump) {
 			jumps++
 		}
@@ -117,7 +117,9 @@ func TestRecordAndVerifyGamepadActions(t *testing.T) {
 	var buf bytes.Buffer
 	rec, err := NewRecorder(&buf, testHeader(7, 50))
 	must(err)
-	s.e.SetTickHook(rec)
+	if _, err := s.e.AddTickHook(rec); err != nil {
+		t.Fatal(err)
+	}
 	_, err = engine.RunHeadless(s.e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 300})
 	must(err)
 	must(rec.Close(s.e.World.Hash()))

@@ -12,7 +12,7 @@
 //		if err != nil {
 //			return err
 //		}
-//		// spawn entities, e.AddFixed(...)
+//		// spawn entities, e.AddSystem(engine.StageScripts, ...)
 //		if s.Opts.Headless {
 //			return s.RunHeadless(e)
 //		}
@@ -66,6 +66,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/replay"
+	"github.com/nebulaengine/nebula/engine/rollback"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
@@ -326,8 +327,14 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 // plays its match, its device input going to the server (cfg.Input, when
 // the game left it nil, is the client's), and the window closes when the
 // match ends.
+//
+// With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
+// Stdout and returns, opening no window and calling no setup: add the
+// tick's systems before RunWindowed for -schedule to list them.
 func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
 	switch {
+	case s.Opts.Schedule:
+		return s.printSchedule(e)
 	case s.probing:
 		return s.probed(e)
 	case s.client != nil:
@@ -337,24 +344,10 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 		if cfg.Input == nil {
 			cfg.Input = s.client.LocalInput()
 		}
-		c := s.client
-		err := s.runWindow(e, cfg, func(r *desktop.Runner) error {
-			e.AddUpdate("match-end", func(*engine.FrameContext) {
-				if c.Done() || c.Err() != nil {
-					r.Quit()
-				}
-			})
-			if setup != nil {
-				return setup(r)
-			}
-			return nil
-		}, false)
-		if err == nil {
-			if err = c.Err(); err == nil && !c.Done() {
-				c.Close() // the window closed: leave the match
-			}
+		if s.game.Records {
+			return s.runRecorded(e, func() error { return s.playMatchWindowed(e, cfg, setup) })
 		}
-		return s.leftMatch(e, err)
+		return s.playMatchWindowed(e, cfg, setup)
 	case s.rep != nil:
 		return s.playReplay(e, func(onSetup func(quit func())) error {
 			return s.runWindow(e, cfg, func(r *desktop.Runner) error {
@@ -369,6 +362,29 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 		return s.runRecorded(e, func() error { return s.runWindow(e, cfg, setup, true) })
 	}
 	return s.runWindow(e, cfg, setup, true)
+}
+
+// playMatchWindowed plays the client's match in a window that closes when
+// the match ends.
+func (s *Session) playMatchWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
+	c := s.client
+	err := s.runWindow(e, cfg, func(r *desktop.Runner) error {
+		e.AddUpdate("match-end", func(*engine.FrameContext) {
+			if c.Done() || c.Err() != nil {
+				r.Quit()
+			}
+		})
+		if setup != nil {
+			return setup(r)
+		}
+		return nil
+	}, false)
+	if err == nil {
+		if err = c.Err(); err == nil && !c.Done() {
+			c.Close() // the window closed: leave the match
+		}
+	}
+	return s.leftMatch(e, err)
 }
 
 // runWindow is RunWindowed's run, which prints the -print-hash line when
@@ -436,8 +452,13 @@ func (s *Session) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*de
 // -replay -verify the file is checked instead; in a networked one
 // (Game.Networked) -serve runs the match's server on e, and a client plays
 // its match in real time, e's input script being its player's input.
+//
+// With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
+// Stdout and returns without running a tick.
 func (s *Session) RunHeadless(e *engine.Engine) error {
 	switch {
+	case s.Opts.Schedule:
+		return s.printSchedule(e)
 	case s.probing:
 		return s.probed(e)
 	case s.rep != nil:
@@ -450,7 +471,11 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 		if err := s.attach(e, script); err != nil {
 			return err
 		}
-		return s.leftMatch(e, s.client.RunHeadless(s.ctx))
+		play := func() error { return s.leftMatch(e, s.client.RunHeadless(s.ctx)) }
+		if s.game.Records {
+			return s.runRecorded(e, play)
+		}
+		return play()
 	case s.game.Records:
 		return s.runRecorded(e, func() error { return s.runHeadless(e) })
 	}
@@ -488,13 +513,13 @@ func (s *Session) runHeadless(e *engine.Engine) error {
 	return nil
 }
 
-// runSyncTest runs -synctest: engine.SyncTest to -ticks, every tick
+// runSyncTest runs -synctest: rollback.SyncTest to -ticks, every tick
 // re-simulated -synctest deep. It prints "synctest ok <ticks> depth <n>"
 // and, with -print-hash, the state hash, which is a plain run's.
 func (s *Session) runSyncTest(e *engine.Engine) error {
 	start := time.Now()
-	err := engine.SyncTest(e, engine.SyncTestConfig{Ticks: s.Opts.Ticks, Depth: s.Opts.SyncTest})
-	var se *engine.SyncTestError
+	err := rollback.SyncTest(e, rollback.SyncTestConfig{Ticks: s.Opts.Ticks, Depth: s.Opts.SyncTest})
+	var se *rollback.SyncTestError
 	if errors.As(err, &se) {
 		s.Log.WithFields(logrus.Fields{"tick": se.Tick, "from": se.From, "first_hash": fmt.Sprintf("%016x", se.First), "again_hash": fmt.Sprintf("%016x", se.Again), "diff": se.Diff}).
 			Error("sync test failed: a tick simulated again from an earlier state differs")
@@ -506,6 +531,13 @@ func (s *Session) runSyncTest(e *engine.Engine) error {
 	fmt.Fprintf(s.Stdout, "synctest ok %d depth %d\n", e.World.Tick(), s.Opts.SyncTest)
 	s.PrintHash(e)
 	return nil
+}
+
+// printSchedule prints e's schedule for -schedule, which RunHeadless and
+// RunWindowed do instead of running: no window opens and no tick runs.
+func (s *Session) printSchedule(e *engine.Engine) error {
+	_, err := io.WriteString(s.Stdout, e.Schedule().String())
+	return err
 }
 
 // PrintHash prints "state-hash <tick> <16 hex digits>" with -print-hash.

@@ -40,7 +40,7 @@ func TestGamepadSteersThePlayer(t *testing.T) {
 	})
 	var vel [5][3]float32
 	var colour [5][4]uint8
-	e.AddFixed("look", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "look", func(c *engine.FixedContext) {
 		v, _ := c.World.DrawVelocity(sc.Player)
 		vel[c.Tick] = [3]float32(v)
 		colour[c.Tick] = c.World.Bodies().Color[sc.Player.Index()]
