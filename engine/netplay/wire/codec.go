@@ -13,21 +13,21 @@ import (
 	"github.com/nebulaengine/nebula/internal/binread"
 )
 
-// An input snapshot's compact form: a mask of its non-zero words
+// An input's compact form: a mask of its non-zero words
 // (engine.InputSnapshot.Words), then for each of them, lowest first, a
 // mask of its non-zero bytes and those bytes, lowest first.
 const (
 	// maskBytes is the bytes of the word mask.
 	maskBytes = (engine.InputWords + 7) / 8
-	// minSnapshot is the fewest bytes of an input: the zero input.
-	minSnapshot = maskBytes
+	// minSample is the fewest bytes of an input: the zero input.
+	minSample = maskBytes
 )
 
 // The word mask must fit a uint64.
 var _ [64 - engine.InputWords]struct{}
 
-// appendSnapshot appends s in its compact form.
-func appendSnapshot(b []byte, s *engine.InputSnapshot) []byte {
+// appendSample appends the input s in its compact form.
+func appendSample(b []byte, s *engine.InputSnapshot) []byte {
 	var w [engine.InputWords]uint64
 	s.Words(&w)
 	var mask uint64
@@ -65,8 +65,8 @@ func nonZeroBytes(v uint64) byte {
 	return byte((t >> 7) * 0x0102040810204080 >> 56)
 }
 
-// decoder reads a message's frame (the length and type first, so that
-// offsets are the frame's) and keeps its first fault.
+// decoder reads an encoded message (the length and type first, so that
+// offsets are the message's) and keeps its first fault.
 type decoder struct {
 	binread.Reader
 }
@@ -105,10 +105,10 @@ func (d *decoder) count(width int, field string, lo, max, size int, unit string)
 	return n
 }
 
-// snapshot reads an input in its compact form into s. Only the canonical
+// sample reads an input in its compact form into s. Only the canonical
 // form is accepted (every byte marked non-zero is non-zero), so that a
 // message that decodes encodes to the same bytes.
-func (d *decoder) snapshot(s *engine.InputSnapshot) {
+func (d *decoder) sample(s *engine.InputSnapshot) {
 	at := d.Offset()
 	mb := d.Take("input words", maskBytes)
 	if mb == nil {

@@ -61,7 +61,7 @@
 //
 // # Messages
 //
-// Offsets are from the start of the body (byte 5 of the frame); "text" is
+// Offsets are from the start of the body (byte 5 of the encoded message); "text" is
 // UTF-8 without control characters.
 //
 //	Hello (1), client to server
@@ -112,8 +112,8 @@
 // compact form: a 2-byte mask of the words that are not zero (bit i of
 // the little-endian mask for word i), then for each such word, lowest
 // first, a byte whose bit j marks the word's byte j as not zero, then
-// those bytes, lowest first. A snapshot with one key held is 4 bytes, the
-// zero snapshot 2. Only this canonical form is read (a byte marked non-zero
+// those bytes, lowest first. An input with one key held is 4 bytes, the
+// zero input 2. Only this canonical form is read (a byte marked non-zero
 // must not be zero), so a message that decodes encodes to the same bytes.
 //
 // # Errors

@@ -264,18 +264,18 @@ func (m *Input) appendBody(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, m.First)
 	b = append(b, byte(n))
 	for i := range n {
-		b = appendSnapshot(b, &m.Inputs[i])
+		b = appendSample(b, &m.Inputs[i])
 	}
 	return b
 }
 
 func (m *Input) decode(d *decoder) {
 	m.First = d.U64("first tick")
-	n := d.count(1, "input count", 1, MaxInputRun, minSnapshot, "ticks")
-	d.refuse(frameHeader, "first tick", checkLast(m.First, n))
+	n := d.count(1, "input count", 1, MaxInputRun, minSample, "ticks")
+	d.refuse(headerSize, "first tick", checkLast(m.First, n))
 	m.Inputs = resize(m.Inputs, n)
 	for i := range m.Inputs {
-		d.snapshot(&m.Inputs[i])
+		d.sample(&m.Inputs[i])
 	}
 }
 
@@ -336,7 +336,7 @@ func (m *Confirmed) appendBody(b []byte) []byte {
 		for j := range ni {
 			p := &t.Inputs[j]
 			b = binary.LittleEndian.AppendUint16(b, uint16(p.Player))
-			b = appendSnapshot(b, &p.Input)
+			b = appendSample(b, &p.Input)
 		}
 		var flags byte
 		if t.Substituted {
@@ -356,13 +356,13 @@ const minTick = 2 + 2 + 2 + 1 + 4
 func (m *Confirmed) decode(d *decoder) {
 	m.First = d.U64("first tick")
 	n := d.count(2, "tick count", 1, MaxConfirmedRun, minTick, "ticks")
-	d.refuse(frameHeader, "first tick", checkLast(m.First, n))
+	d.refuse(headerSize, "first tick", checkLast(m.First, n))
 	m.Ticks = resize(m.Ticks, n)
 	for i := range m.Ticks {
 		t := &m.Ticks[i]
 		t.Joins = d.ids("joins", t.Joins)
 		t.Leaves = d.ids("leaves", t.Leaves)
-		ni := d.count(2, "input count", 0, MaxPlayers, 2+minSnapshot, "players")
+		ni := d.count(2, "input count", 0, MaxPlayers, 2+minSample, "players")
 		t.Inputs = resize(t.Inputs, ni)
 		for j := range t.Inputs {
 			p := &t.Inputs[j]
@@ -375,7 +375,7 @@ func (m *Confirmed) decode(d *decoder) {
 				}
 				d.refuse(at, "input player", err)
 			}
-			d.snapshot(&p.Input)
+			d.sample(&p.Input)
 		}
 		at := d.Offset()
 		flags := d.U8("flags")

@@ -38,7 +38,7 @@ var (
 type Error struct {
 	Kind error // ErrTooLarge, ErrUnknownType, ErrMalformed, ErrTruncated, ErrVersion, ErrNotClient or ErrNotServer
 	Type Type  // the message's type; 0 for the preamble or before the type byte
-	// Offset is the byte offset of the fault in the message's frame
+	// Offset is the byte offset of the fault in the encoded message
 	// (byte 0 is the first of its length, 4 its type byte), or in the
 	// preamble.
 	Offset int
@@ -252,7 +252,7 @@ func (r *Reader) readMessage() (Message, error) {
 		return nil, &Error{Kind: ErrTooLarge, Type: t, Offset: 0, Field: "length",
 			Err: fmt.Errorf("%d bytes, this connection accepts at most %d", n, r.max)}
 	}
-	if err := r.fill(frameHeader); err != nil {
+	if err := r.fill(headerSize); err != nil {
 		return nil, r.cut(err, 0, 4+int(n))
 	}
 	t = Type(r.buf[r.start+4])
@@ -270,7 +270,7 @@ func (r *Reader) readMessage() (Message, error) {
 	}
 	m := r.message(t)
 	r.d.Reader = binread.New(r.buf[r.start : r.start+size : r.start+size])
-	r.d.Take("type", frameHeader)
+	r.d.Take("type", headerSize)
 	m.decode(&r.d)
 	if r.d.Err() == nil && r.d.Left() > 0 {
 		r.d.Fail("end", fmt.Errorf("%d bytes after the last field", r.d.Left()))
@@ -334,7 +334,7 @@ func (r *Reader) cut(err error, t Type, size int) error {
 	switch {
 	case got < 4:
 		field, size = "length", 4
-	case got < frameHeader:
+	case got < headerSize:
 		field = "type"
 	}
 	return &Error{Kind: ErrTruncated, Type: t, Offset: got, Field: field,

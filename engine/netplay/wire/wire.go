@@ -103,12 +103,12 @@ type Message interface {
 	check() (field string, err error)
 }
 
-// frameHeader is the bytes before a message's body: length and type.
-const frameHeader = 5
+// headerSize is the bytes before a message's body: length and type.
+const headerSize = 5
 
-// AppendMessage appends m's frame to b and returns the extended slice: a
+// AppendMessage appends m, encoded, to b and returns the extended slice: a
 // uint32 little-endian length (of the type byte and the body), the type
-// byte, then the body. It does not allocate when b has room for the frame.
+// byte, then the body. It does not allocate when b has room for the message.
 //
 // m should pass Check: a field beyond its limit is encoded as it is (or
 // cut to what its length field can say) and the peer's Reader refuses the
