@@ -422,7 +422,7 @@ func (c *tapConn) Read(p []byte) (int, error) {
 // the tick the match is at (caught up, playing live). Two servers run it,
 // started 3 s apart: one sends a joiner a snapshot of the tick it joins
 // at (the demo's server), one keeps only the snapshot of tick 0 and sends
-// the whole minute of confirmed ticks (KeyframeEvery beyond the match:
+// the whole minute of confirmed ticks (SnapshotEvery beyond the match:
 // the worst backlog a joiner can get). Target: live within 1 s. Each
 // match goes on for 10 s after the join, and the joiner must end with
 // the server's hash.
@@ -456,9 +456,9 @@ func BenchmarkLateJoinAfterAMinute(b *testing.B) {
 
 // lateJoin runs one match of lateJoin's benchmark and returns the time
 // from the joiner's dial to its catching up.
-func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks uint64) time.Duration {
+func lateJoin(b *testing.B, snapshotEvery uint64, entities int, joinAt, ticks uint64) time.Duration {
 	cfg := netplay.DefaultServerConfig()
-	cfg.Players, cfg.MaxPlayers, cfg.Ticks, cfg.KeyframeEvery = 1, 2, ticks, keyframeEvery
+	cfg.Players, cfg.MaxPlayers, cfg.Ticks, cfg.SnapshotEvery = 1, 2, ticks, snapshotEvery
 	m := startBenchServer(b, cfg, entities, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

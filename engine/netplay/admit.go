@@ -110,8 +110,8 @@ func (m *match) start() {
 	now := s.now()
 	m.origin.Store(int64(now + s.cfg.StartDelay - m.dt))
 	m.started, m.started0 = true, now
-	if s.cfg.KeyframeEvery > 0 {
-		m.keyTick, m.keyframe = 0, nil // tick 0: the scene's initial state
+	if s.cfg.SnapshotEvery > 0 {
+		m.keptTick, m.kept = 0, nil // tick 0: the scene's initial state
 	}
 	for _, p := range m.waiting {
 		if p.role == wire.RolePlayer {
@@ -133,7 +133,7 @@ func (m *match) joinLead() uint64 {
 }
 
 // welcomeLate lets p into the running match: a snapshot (of the latest
-// keyframe, or of the last confirmed tick) and the confirmed ticks since,
+// snapshot kept, or of the last confirmed tick) and the confirmed ticks since,
 // then the live ticks; a player joins joinLead ticks ahead.
 func (m *match) welcomeLate(p *peer) {
 	s := m.s
@@ -143,8 +143,8 @@ func (m *match) welcomeLate(p *peer) {
 		slices.Sort(m.joins[p.joinTick])
 	}
 	snapTick, snap := m.confirmed, []byte(nil)
-	if s.cfg.KeyframeEvery > 0 {
-		snapTick, snap = m.keyTick, m.keyframe
+	if s.cfg.SnapshotEvery > 0 {
+		snapTick, snap = m.keptTick, m.kept
 	} else if snapTick > 0 {
 		snap = s.e.Snapshot()
 	}
@@ -152,7 +152,7 @@ func (m *match) welcomeLate(p *peer) {
 	if snapTick > 0 {
 		p.out.queue(&wire.Snapshot{Tick: snapTick, Data: snap})
 	}
-	if s.cfg.KeyframeEvery > 0 {
+	if s.cfg.SnapshotEvery > 0 {
 		for first := 0; first < len(m.history); first += wire.MaxConfirmedRun {
 			run := m.history[first:min(first+wire.MaxConfirmedRun, len(m.history))]
 			p.out.queue(&wire.Confirmed{First: snapTick + 1 + uint64(first), Ticks: run})

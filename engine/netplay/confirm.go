@@ -117,13 +117,13 @@ func (m *match) confirm(n uint64, now time.Duration) {
 	}
 	m.tickTime.Add(fanout - now)
 
-	if s.cfg.KeyframeEvery > 0 {
+	if s.cfg.SnapshotEvery > 0 {
 		var h wire.ConfirmedTick
 		copyTick(&h, ct)
 		h.Early, h.Substituted = 0, false
 		m.history = append(m.history, h)
-		if n%s.cfg.KeyframeEvery == 0 {
-			m.keyTick, m.keyframe, m.history = n, s.e.Snapshot(), m.history[:0]
+		if n%s.cfg.SnapshotEvery == 0 {
+			m.keptTick, m.kept, m.history = n, s.e.Snapshot(), m.history[:0]
 		}
 	}
 	if s.cfg.Ticks != 0 && n >= s.cfg.Ticks {

@@ -51,9 +51,10 @@ type match struct {
 	states [hashRing]engine.State
 	dumped map[uint64]string // the server's dump of each desynchronised tick (at most MaxDumps)
 
-	// The latest keyframe and the confirmed ticks since (KeyframeEvery).
-	keyTick  uint64
-	keyframe []byte
+	// The latest snapshot kept and the confirmed ticks since
+	// (ServerConfig.SnapshotEvery).
+	keptTick uint64
+	kept     []byte
 	history  []wire.ConfirmedTick
 
 	tickTime Latencies

@@ -40,11 +40,11 @@ type ServerConfig struct {
 	// player is let in) and the deadline of its first tick: the time a
 	// client has to synchronise its clock before its inputs count.
 	StartDelay time.Duration
-	// KeyframeEvery, when above 0, makes the server keep a snapshot of
-	// every KeyframeEvery-th tick and the confirmed ticks since: a late
+	// SnapshotEvery, when above 0, makes the server keep a snapshot of
+	// every SnapshotEvery-th tick and the confirmed ticks since: a late
 	// joiner starts from the latest such snapshot and catches up through
 	// the ticks since. 0: a joiner gets a snapshot of the tick it joins at.
-	KeyframeEvery uint64
+	SnapshotEvery uint64
 	// HandshakeTimeout bounds a connection's handshake: its preamble and
 	// Hello must arrive within it.
 	HandshakeTimeout time.Duration
