@@ -295,7 +295,7 @@ func BenchmarkMatchIntentToFanOut(b *testing.B) {
 
 // tap times, on one clock, when each client wrote its input for a tick
 // and when each client's reader received the tick's confirmation, by
-// reading the frames (wire's layout: a uint32 length, a type byte, then
+// reading the messages (wire's layout: a uint32 length, a type byte, then
 // for Input and Confirmed the first tick as a uint64 and the tick count)
 // as they cross the clients' connections.
 type tap struct {
@@ -363,9 +363,9 @@ func (t *tap) intentToFanOut() *netplay.Latencies {
 	return &l
 }
 
-// tapConn is a client's connection whose frames are timed. The client
-// writes one whole frame per Write (after the preamble); what it reads
-// arrives in any pieces, so read frames are reassembled.
+// tapConn is a client's connection whose messages are timed. The client
+// writes one whole message per Write (after the preamble); what it reads
+// arrives in any pieces, so read messages are reassembled.
 type tapConn struct {
 	net.Conn
 	t        *tap
@@ -411,7 +411,7 @@ func (c *tapConn) Read(p []byte) (int, error) {
 		c.in = c.in[size:]
 	}
 	if len(c.in) == 0 {
-		c.in = nil // let a large frame's memory go
+		c.in = nil // let a large message's memory go
 	}
 	return n, err
 }
