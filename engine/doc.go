@@ -48,7 +48,7 @@
 //
 // A game needs New and DefaultConfig, the AddFixed, AddUpdate and AddRender
 // schedules, World's Spawn, Despawn, SetTransform, SetDrawVelocity and
-// Teleport, the InputSnapshot in FixedContext.Input, and a runner:
+// Teleport, the input.Sample in FixedContext.Input, and a runner:
 // RunHeadless here, desktop.New for a window. The package Example is a
 // complete minimal game; ExampleEngine_Frame shows the loop and
 // ExampleWorld_Interpolate the interpolation. docs/api.md in the repository
@@ -56,5 +56,5 @@
 // entities, input, runners, replay, snapshots, jobs, diagnostics) and says
 // what is deliberately not public. A few exported identifiers exist for
 // Nebula's other packages (Frame, SetPhaseClock, World.BeginTick,
-// Input.Advance, InputSnapshot.Words, TickHook); their docs say so.
+// input.Queue.Advance, input.Sample.Words, TickHook); their docs say so.
 package engine

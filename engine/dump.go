@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"bufio"
 	"bytes"
 	"encoding"
@@ -47,7 +49,7 @@ const dumpHeader = "nebula state dump "
 //	schema fingerprint = 9d95ad76d361740a
 //	players = 1                              (the players in the match)
 //	player 0 = in match                      (two lines per player)
-//	player 0 input (not hashed) = <InputWords words, 16 hex digits each>
+//	player 0 input (not hashed) = <input.SampleWords words, 16 hex digits each>
 //
 // then every slot's lines, in slot order: whether its entity is alive,
 // then its current position, rotation (W X Y Z), scale, velocity, angular
@@ -172,7 +174,7 @@ func (w *World) dumpHeader(d *dumper) {
 	}
 	d.emit(appendHex64(append(d.line[:0], "schema fingerprint = "...), w.fingerprint))
 	d.emit(strconv.AppendInt(append(d.line[:0], "players = "...), int64(len(w.players.ids)), 10))
-	var words [InputWords]uint64
+	var words [input.SampleWords]uint64
 	for i, id := range w.players.ids {
 		b = strconv.AppendUint(append(d.line[:0], "player "...), uint64(id), 10)
 		d.emit(append(b, " = in match"...))

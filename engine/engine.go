@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"context"
 	"fmt"
 	"runtime/debug"
@@ -43,7 +45,7 @@ type FixedContext struct {
 	// Input is player 0's input snapshot at this tick (keys, buttons,
 	// cursor, scroll), or a zero snapshot when player 0 is not in the
 	// match: in a single-player game, the player's input.
-	Input *InputSnapshot
+	Input *input.Sample
 	// Players is who plays at this tick, each with its input, and who
 	// joined and left at it (the same as World.Players). Read it; only a
 	// tick hook changes it, in BeginTick.
@@ -120,7 +122,7 @@ type Engine struct {
 	World *World
 	// Input queues device events for the ticks. The windowed runner pushes
 	// into it; a headless game uses SetInputScript instead.
-	Input *Input
+	Input *input.Queue
 	// Loop is the fixed-timestep loop: tick rate, pause, statistics.
 	Loop *timing.Loop
 	// Render is the frame's interpolated instances, filled by Frame before
@@ -134,8 +136,8 @@ type Engine struct {
 
 	fixedCtx FixedContext
 	frameCtx FrameContext
-	local    InputSnapshot // the tick's local input
-	snapshot InputSnapshot // player 0's input, FixedContext.Input
+	local    input.Sample // the tick's local input
+	snapshot input.Sample // player 0's input, FixedContext.Input
 	info     TickInfo
 
 	// Jobs is the engine's off-loop job system (see Jobs).
@@ -155,7 +157,7 @@ type Engine struct {
 	curSystem string
 	crash     *PanicError
 
-	inputScript func(tick uint64, due time.Duration, in *Input)
+	inputScript func(tick uint64, due time.Duration, in *input.Queue)
 	stopAfter   uint64
 	drawing     bool // run Update, interpolation and Render each frame
 	// lastFrame is the now of the latest Frame, if framed: where
@@ -191,7 +193,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{
 		World:   NewWorld(cfg.Seed),
-		Input:   new(Input),
+		Input:   new(input.Queue),
 		Loop:    loop,
 		interp:  cfg.Interpolation,
 		drawing: true,
@@ -289,14 +291,14 @@ func (e *Engine) AddRender(name string, run func(*FrameContext)) {
 // tick's due time, and pushes events stamped with that time. The headless
 // demo's input comes from such a script, so a run is a pure function of
 // its flags.
-func (e *Engine) SetInputScript(script func(tick uint64, due time.Duration, in *Input)) {
+func (e *Engine) SetInputScript(script func(tick uint64, due time.Duration, in *input.Queue)) {
 	e.inputScript = script
 }
 
 // InputScript returns the script SetInputScript installed, or nil: a
 // runner that feeds the input another way (a networked client) takes it
 // from there.
-func (e *Engine) InputScript() func(tick uint64, due time.Duration, in *Input) {
+func (e *Engine) InputScript() func(tick uint64, due time.Duration, in *input.Queue) {
 	return e.inputScript
 }
 
@@ -423,7 +425,7 @@ func (e *Engine) runTickBody() {
 		}
 	}
 	p.endStart()
-	e.snapshot = InputSnapshot{}
+	e.snapshot = input.Sample{}
 	if in := p.Input(0); in != nil {
 		e.snapshot = *in
 	}

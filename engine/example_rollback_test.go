@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // delayedSource confirms each tick two ticks late (a network would), with
@@ -27,8 +28,8 @@ func (s *delayedSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *delayedSource) Local(uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
-	return 0, engine.InputSnapshot{}, true
+func (s *delayedSource) Local(uint64) (engine.PlayerID, input.Sample, bool) {
+	return 0, input.Sample{}, true
 }
 
 // A rollback session runs ahead of the confirmed ticks and corrects

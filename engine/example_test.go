@@ -8,6 +8,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // A minimal game: one cube that the arrow keys move, simulated in a
@@ -26,10 +27,10 @@ func Example() {
 	const speed = 6 // units per second
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
-		if c.Input.Down(engine.KeyArrowRight) {
+		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed
 		}
-		if c.Input.Down(engine.KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			v[1] += speed
 		}
 		t := c.World.Transform(cube)
@@ -38,18 +39,18 @@ func Example() {
 		c.World.SetDrawVelocity(cube, v, mgl32.Vec3{})
 	})
 
-	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
-		key := func(kind engine.EventKind, k engine.Key) {
-			in.Push(engine.InputEvent{Time: due, Kind: kind, Key: k})
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		key := func(kind input.EventKind, k input.Key) {
+			in.Push(input.Event{Time: due, Kind: kind, Key: k})
 		}
 		switch tick {
 		case 1:
-			key(engine.KeyDown, engine.KeyArrowRight)
+			key(input.KeyDown, input.KeyArrowRight)
 		case 31:
-			key(engine.KeyUp, engine.KeyArrowRight)
-			key(engine.KeyDown, engine.KeyArrowUp)
+			key(input.KeyUp, input.KeyArrowRight)
+			key(input.KeyDown, input.KeyArrowUp)
 		case 46:
-			key(engine.KeyUp, engine.KeyArrowUp)
+			key(input.KeyUp, input.KeyArrowUp)
 		}
 	})
 

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"fmt"
 	"time"
 
@@ -22,7 +24,7 @@ type TickInfo struct {
 	// came last (when player 0 is in the match; otherwise the change is
 	// ignored). Left as it was, it changes nothing, and player 0's input
 	// is whatever Players holds.
-	Input InputSnapshot
+	Input input.Sample
 	// Players is who plays at the tick, as the tick starts: the previous
 	// tick's players with their inputs, nobody joined or left yet, and,
 	// unless the hook is a PlayerOwner, player 0 joined at tick 1 and

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -17,7 +19,7 @@ type PlayerID uint16
 const MaxPlayers = 256
 
 // Players is who plays at a tick: the players in the match, ascending by
-// ID, each with the tick's InputSnapshot, and who joined and who left the
+// ID, each with the tick's input.Sample, and who joined and who left the
 // match at the tick.
 //
 // Fixed systems read it (FixedContext.Players): Len and At walk the players
@@ -37,14 +39,14 @@ const MaxPlayers = 256
 // The zero Players is an empty match that accepts changes. Once its slices
 // have grown to the largest match, nothing allocates per tick.
 type Players struct {
-	ids    []PlayerID      // the players in the match, ascending
-	inputs []InputSnapshot // inputs[i] is the input of ids[i]
-	joined []PlayerID      // joined at this tick, ascending
-	left   []PlayerID      // left at this tick, ascending
-	locked bool            // changes are refused (an engine's, outside the tick's start)
+	ids    []PlayerID     // the players in the match, ascending
+	inputs []input.Sample // inputs[i] is the input of ids[i]
+	joined []PlayerID     // joined at this tick, ascending
+	left   []PlayerID     // left at this tick, ascending
+	locked bool           // changes are refused (an engine's, outside the tick's start)
 	// local is the tick's local input, which player 0 joins with, or nil
 	// (a zero input) when the hook owns the players.
-	local *InputSnapshot
+	local *input.Sample
 }
 
 // Len returns the number of players in the match.
@@ -53,14 +55,14 @@ func (p *Players) Len() int { return len(p.ids) }
 // At returns the i-th player in ascending order of ID, 0 <= i < Len(), and
 // its input at this tick. The input is the Players' own: read it, do not
 // change it.
-func (p *Players) At(i int) (PlayerID, *InputSnapshot) { return p.ids[i], &p.inputs[i] }
+func (p *Players) At(i int) (PlayerID, *input.Sample) { return p.ids[i], &p.inputs[i] }
 
 // find returns the index of id in ids and whether it is there.
 func (p *Players) find(id PlayerID) (int, bool) { return slices.BinarySearch(p.ids, id) }
 
 // Input returns id's input at this tick, or nil when id is not in the
 // match. Read it, do not change it.
-func (p *Players) Input(id PlayerID) *InputSnapshot {
+func (p *Players) Input(id PlayerID) *input.Sample {
 	if i, ok := p.find(id); ok {
 		return &p.inputs[i]
 	}
@@ -109,7 +111,7 @@ func (p *Players) Join(id PlayerID) error {
 	case slices.Contains(p.left, id):
 		return fmt.Errorf("engine: player %d cannot join: left the match at this tick (a player cannot leave and join in one tick)", id)
 	}
-	var input InputSnapshot
+	var input input.Sample
 	if id == 0 && p.local != nil {
 		input = *p.local
 	}
@@ -145,7 +147,7 @@ func (p *Players) Leave(id PlayerID) error {
 // SetInput sets id's input at this tick (and, unless set again, at the
 // ticks after it). It returns an error, and changes nothing, when id is out
 // of range or not in the match.
-func (p *Players) SetInput(id PlayerID, in InputSnapshot) error {
+func (p *Players) SetInput(id PlayerID, in input.Sample) error {
 	if err := p.check(id, "get an input"); err != nil {
 		return err
 	}
@@ -160,7 +162,7 @@ func (p *Players) SetInput(id PlayerID, in InputSnapshot) error {
 // startTick begins a tick: the players and inputs of the previous tick
 // carry over, nobody has joined or left yet, and changes are accepted.
 // local is the tick's local input, for player 0, or nil.
-func (p *Players) startTick(local *InputSnapshot) {
+func (p *Players) startTick(local *input.Sample) {
 	p.joined, p.left = p.joined[:0], p.left[:0]
 	p.locked, p.local = false, local
 }
@@ -179,11 +181,11 @@ func copyPlayers(dst, src *Players) {
 }
 
 // appendState appends the players' part of a snapshot to b: the number of
-// players (uint16), then each player's ID (uint16) and input (InputWords
+// players (uint16), then each player's ID (uint16) and input (input.SampleWords
 // uint64 words), ascending by ID.
 func (p *Players) appendState(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(p.ids)))
-	var words [InputWords]uint64
+	var words [input.SampleWords]uint64
 	for i, id := range p.ids {
 		b = binary.LittleEndian.AppendUint16(b, uint16(id))
 		p.inputs[i].Words(&words)
@@ -199,7 +201,7 @@ func (p *Players) appendState(b []byte) []byte {
 func (p *Players) readState(r *binread.Reader) {
 	at := r.Offset()
 	n := int(r.U16("players"))
-	const size = 2 + 8*InputWords
+	const size = 2 + 8*input.SampleWords
 	switch {
 	case r.Err() != nil:
 		return
@@ -211,8 +213,8 @@ func (p *Players) readState(r *binread.Reader) {
 		return
 	}
 	p.ids = make([]PlayerID, n)
-	p.inputs = make([]InputSnapshot, n)
-	var words [InputWords]uint64
+	p.inputs = make([]input.Sample, n)
+	var words [input.SampleWords]uint64
 	for i := range n {
 		at := r.Offset()
 		id := PlayerID(r.U16("player id"))

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"math"
+
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -45,7 +49,15 @@ func (h *gateHook) TickReady(tick uint64) bool {
 }
 
 // cursor returns an input whose cursor is at x, 0: inputs told apart.
-func cursor(x float64) InputSnapshot { return InputSnapshot{cursorX: x} }
+func cursor(x float64) input.Sample {
+	var w [input.SampleWords]uint64
+	w[3*keyWords+1] = math.Float64bits(x)
+	var s input.Sample
+	if err := s.SetWords(&w); err != nil {
+		panic(err)
+	}
+	return s
+}
 
 // must fails the test on err.
 func must(t testing.TB, err error) {
@@ -79,8 +91,8 @@ func describePlayers(c *FixedContext) string {
 // 0 joins at tick 1 with the local input, and gets it every tick).
 func TestPlayersTickByTick(t *testing.T) {
 	e := newEngine(t)
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
-		in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick)}) // the local input's cursor is at the tick
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick)}) // the local input's cursor is at the tick
 	})
 	h := &testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
@@ -144,14 +156,14 @@ func TestPlayersTickByTick(t *testing.T) {
 // FixedContext.Input is its local input, as before players existed.
 func TestPlayersSinglePlayerDefault(t *testing.T) {
 	e := newEngine(t)
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		if tick == 2 {
-			in.Push(InputEvent{Time: due, Kind: KeyDown, Key: KeySpace})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeySpace})
 		}
 	})
 	var got []string
 	e.AddFixed("look", func(c *FixedContext) {
-		got = append(got, fmt.Sprintf("%d %v %v %v %v", c.Tick, c.Players.Joined(), c.Input.JustPressed(KeySpace), c.Players.Input(0).Down(KeySpace), c.Players.Len()))
+		got = append(got, fmt.Sprintf("%d %v %v %v %v", c.Tick, c.Players.Joined(), c.Input.JustPressed(input.KeySpace), c.Players.Input(0).Down(input.KeySpace), c.Players.Len()))
 	})
 	stepN(t, e, 3, nil)
 	if want := []string{"1 [0] false false 1", "2 [] true true 1", "3 [] false true 1"}; !slices.Equal(got, want) {
@@ -179,7 +191,7 @@ func TestPlayersRefusals(t *testing.T) {
 			note(p.Join(0))
 			note(p.Leave(0))
 			note(p.Join(MaxPlayers))
-			note(p.SetInput(MaxPlayers+10, InputSnapshot{}))
+			note(p.SetInput(MaxPlayers+10, input.Sample{}))
 			note(p.Leave(4))
 			note(p.SetInput(4, cursor(1)))
 		case 2:
@@ -234,8 +246,8 @@ func TestPlayersZeroValue(t *testing.T) {
 // until the hook sets it.
 func TestPlayersOwnedByTheHook(t *testing.T) {
 	e := newEngine(t)
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
-		in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick)})
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick)})
 	})
 	h := &ownerHook{testHook{begin: func(ti *TickInfo) {
 		switch ti.Tick {
@@ -308,7 +320,7 @@ func playersGame(t testing.TB) *Engine {
 	for i := range 10 {
 		e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 	}
-	inputs := make([]InputSnapshot, 10)
+	inputs := make([]input.Sample, 10)
 	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
 		switch ti.Tick {
@@ -355,7 +367,7 @@ func TestPlayersSaveLoadAndRestore(t *testing.T) {
 	snap := e.Snapshot()
 	type seen struct {
 		ids    []PlayerID
-		inputs []InputSnapshot
+		inputs []input.Sample
 	}
 	look := func() seen {
 		var s seen
@@ -404,12 +416,12 @@ func TestRestoreRefusesBadPlayers(t *testing.T) {
 	snap := e.Snapshot()
 	// The players section ends the world's part: find it from the input
 	// part's size, which follows it.
-	inputBytes := len(e.Input.appendState(nil)) + len(e.Jobs.appendState(nil))
-	players := len(snap) - inputBytes - (2 + 8*(2+8*InputWords))
+	inputBytes := len(e.Input.AppendState(nil)) + len(e.Jobs.appendState(nil))
+	players := len(snap) - inputBytes - (2 + 8*(2+8*input.SampleWords))
 	if got := binary.LittleEndian.Uint16(snap[players:]); got != 8 {
 		t.Fatalf("the players section says %d players, want 8 (the test's offsets are wrong)", got)
 	}
-	rec := 2 + 8*InputWords
+	rec := 2 + 8*input.SampleWords
 	for _, tc := range []struct {
 		name   string
 		change func(b []byte)
@@ -420,7 +432,7 @@ func TestRestoreRefusesBadPlayers(t *testing.T) {
 		{"cut short", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], 200) }, "players", "200 players of"},
 		{"out of range", func(b []byte) { binary.LittleEndian.PutUint16(b[players+2+7*rec:], 300) }, "player id", "player 300 is out of range"},
 		{"not ascending", func(b []byte) { binary.LittleEndian.PutUint16(b[players+2+2*rec:], 1) }, "player id", "player 1 after player 1: the players are not ascending"},
-		{"bad key bits", func(b []byte) { b[players+2+rec+2+8*(len(keySet{})-1)+7] = 0xff }, "player input", fmt.Sprintf("player 1: input word %d has bits for keys beyond", len(keySet{})-1)},
+		{"bad key bits", func(b []byte) { b[players+2+rec+2+8*(keyWords-1)+7] = 0xff }, "player input", fmt.Sprintf("player 1: input word %d has bits for keys beyond", keyWords-1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := slices.Clone(snap)
@@ -517,3 +529,7 @@ func TestTickGate(t *testing.T) {
 		t.Errorf("StepTick of a ready tick: world tick %d", e.World.Tick())
 	}
 }
+
+// keyWords is the number of 64-bit words of one key set in a Sample's
+// binary form.
+const keyWords = (int(input.KeyCount) + 63) / 64

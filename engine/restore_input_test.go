@@ -1,9 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"encoding/binary"
 	"fmt"
-	"math"
 	"testing"
 	"time"
 
@@ -27,13 +28,13 @@ func newInputGame(t *testing.T) *inputGame {
 	cube := g.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
 	g.AddFixed("move", func(c *FixedContext) {
 		tr := c.World.Transform(cube)
-		if c.Input.JustPressed(KeySpace) {
+		if c.Input.JustPressed(input.KeySpace) {
 			tr.Pos[0]++
 		}
-		if c.Input.JustReleased(KeySpace) {
+		if c.Input.JustReleased(input.KeySpace) {
 			tr.Pos[0] += 0.25
 		}
-		if c.Input.Down(KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			tr.Pos[1] += 0.5
 		}
 		x, _ := c.Input.Cursor()
@@ -41,24 +42,24 @@ func newInputGame(t *testing.T) *inputGame {
 		c.World.SetTransform(cube, tr)
 		g.hashes[c.Tick] = c.World.Hash()
 	})
-	g.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
-		push := func(kind EventKind, k Key) { in.Push(InputEvent{Time: due, Kind: kind, Key: k}) }
+	g.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		push := func(kind input.EventKind, k input.Key) { in.Push(input.Event{Time: due, Kind: kind, Key: k}) }
 		switch tick % 10 {
 		case 1: // a tap and a second press: the second waits for tick+1
-			push(KeyDown, KeySpace)
-			push(KeyUp, KeySpace)
-			push(KeyDown, KeySpace)
+			push(input.KeyDown, input.KeySpace)
+			push(input.KeyUp, input.KeySpace)
+			push(input.KeyDown, input.KeySpace)
 		case 2:
-			push(KeyUp, KeySpace)
+			push(input.KeyUp, input.KeySpace)
 		}
 		switch tick % 25 {
 		case 5:
-			push(KeyDown, KeyArrowUp)
+			push(input.KeyDown, input.KeyArrowUp)
 		case 15:
-			push(KeyUp, KeyArrowUp)
+			push(input.KeyUp, input.KeyArrowUp)
 		}
 		if tick%7 == 3 {
-			in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick), Y: 1})
+			in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick), Y: 1})
 		}
 	})
 	return g
@@ -147,21 +148,21 @@ func TestRestoredSnapshotReplaysInput(t *testing.T) {
 // saving run.
 func TestRestoredInputQueue(t *testing.T) {
 	src := newEngine(t)
-	src.Input.Push(InputEvent{Time: time.Hour, Kind: KeyDown, Key: KeyA})
-	src.Input.Push(InputEvent{Time: time.Hour, Kind: KeyUp, Key: KeyA})
-	src.Input.Push(InputEvent{Time: time.Hour, Kind: KeyDown, Key: KeyA})
+	src.Input.Push(input.Event{Time: time.Hour, Kind: input.KeyDown, Key: input.KeyA})
+	src.Input.Push(input.Event{Time: time.Hour, Kind: input.KeyUp, Key: input.KeyA})
+	src.Input.Push(input.Event{Time: time.Hour, Kind: input.KeyDown, Key: input.KeyA})
 	for version, snap := range map[string][]byte{"v5": src.Snapshot(), "v4": snapshotV4(src)} {
 		dst := newEngine(t)
 		if err := dst.Restore(snap); err != nil {
 			t.Fatalf("%s: %v", version, err)
 		}
-		dst.Input.Push(InputEvent{Time: 5 * time.Millisecond, Kind: KeyDown, Key: KeyB})
+		dst.Input.Push(input.Event{Time: 5 * time.Millisecond, Kind: input.KeyDown, Key: input.KeyB})
 		s1 := dst.Input.Advance(0)
 		s2 := dst.Input.Advance(10 * time.Millisecond)
-		if !s1.JustPressed(KeyA) || !s1.JustReleased(KeyA) || s1.Down(KeyB) ||
-			!s2.JustPressed(KeyA) || !s2.JustPressed(KeyB) || dst.Input.Pending() != 0 {
+		if !s1.JustPressed(input.KeyA) || !s1.JustReleased(input.KeyA) || s1.Down(input.KeyB) ||
+			!s2.JustPressed(input.KeyA) || !s2.JustPressed(input.KeyB) || dst.Input.Pending() != 0 {
 			t.Errorf("%s: the restored tap and press, then B at 5 ms: ticks at 0 and 10 ms saw pressed A %v %v, released A %v, pressed B %v %v, %d pending; want the tap, then A and B",
-				version, s1.JustPressed(KeyA), s2.JustPressed(KeyA), s1.JustReleased(KeyA), s1.JustPressed(KeyB), s2.JustPressed(KeyB), dst.Input.Pending())
+				version, s1.JustPressed(input.KeyA), s2.JustPressed(input.KeyA), s1.JustReleased(input.KeyA), s1.JustPressed(input.KeyB), s2.JustPressed(input.KeyB), dst.Input.Pending())
 		}
 	}
 }
@@ -172,7 +173,7 @@ func TestRestoreReadsVersion4(t *testing.T) {
 	e := snapScene(t, JobsDeterministic)
 	stepN(t, e, 37, nil)
 	waitJobs(e)
-	e.Input.Push(InputEvent{Time: time.Hour, Kind: CursorMove, X: 3, Y: 4})
+	e.Input.Push(input.Event{Time: time.Hour, Kind: input.CursorMove, X: 3, Y: 4})
 	v5 := e.Snapshot()
 	a, b := snapScene(t, JobsDeterministic), snapScene(t, JobsDeterministic)
 	if err := a.Restore(snapshotV4(e)); err != nil {
@@ -193,21 +194,22 @@ func TestRestoreReadsVersion4(t *testing.T) {
 // the queue, and each queued event's time before its kind.
 func snapshotV4(e *Engine) []byte {
 	snap := e.Snapshot()
-	in := e.Input.appendState(nil)
+	in := e.Input.AppendState(nil)
 	jobs := e.Jobs.appendState(nil)
 	head := snap[:len(snap)-len(in)-len(jobs)]
 	b := append([]byte(nil), head...)
 	binary.LittleEndian.PutUint16(b[len(snapshotMagic):], 4)
-	fixed := 8*InputWords + 8*len(keySet{}) + 1 // words, keys and buttons pushed
+	fixed := 8*input.SampleWords + 8*keyWords + 1 // words, keys and buttons pushed
 	b = append(b, in[:fixed]...)
-	b = binary.LittleEndian.AppendUint64(b, uint64(e.Input.last))
-	b = append(b, boolByte(e.Input.havePush))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.Input.queue)))
-	for _, ev := range e.Input.queue {
-		b = binary.LittleEndian.AppendUint64(b, uint64(ev.Time))
-		b = append(b, uint8(ev.Kind), uint8(ev.Key), uint8(ev.Button))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.X))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.Y))
+	// Version 4's clock times are read and dropped: any value does.
+	b = binary.LittleEndian.AppendUint64(b, 12345)
+	b = append(b, 1)
+	queue := in[fixed:]
+	n := binary.LittleEndian.Uint32(queue)
+	b = append(b, queue[:4]...)
+	for i := range int(n) {
+		b = binary.LittleEndian.AppendUint64(b, uint64(1000+i))
+		b = append(b, queue[4+19*i:4+19*(i+1)]...)
 	}
 	return append(b, jobs...)
 }

@@ -7,13 +7,14 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // keys returns an input snapshot with the right arrow held or not.
-func keys(right bool) engine.InputSnapshot {
-	var in engine.Input
+func keys(right bool) input.Sample {
+	var in input.Queue
 	if right {
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+		in.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowRight})
 	}
 	s := in.Advance(0)
 	// A held key, not a fresh press: the second snapshot.
@@ -26,7 +27,7 @@ func keys(right bool) engine.InputSnapshot {
 // inputOf is player id's input at tick: the right arrow held for runs of
 // ticks whose lengths differ by player, so that a prediction (the last
 // input) is sometimes wrong.
-func inputOf(id engine.PlayerID, tick uint64) engine.InputSnapshot {
+func inputOf(id engine.PlayerID, tick uint64) input.Sample {
 	return keys((tick/uint64(7+5*int(id)))%2 == 1)
 }
 
@@ -70,7 +71,7 @@ func (s *lagSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *lagSource) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+func (s *lagSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, inputOf(0, tick), true
 }
 
@@ -85,7 +86,7 @@ func moveGame(t testing.TB) (*syncGame, []engine.Entity) {
 	g.e.AddFixed("move", func(c *engine.FixedContext) {
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
-			if in.Down(engine.KeyArrowRight) {
+			if in.Down(input.KeyArrowRight) {
 				tr := c.World.Transform(bodies[id])
 				tr.Pos[0] += 0.5
 				c.World.SetTransform(bodies[id], tr)
@@ -226,7 +227,7 @@ func TestRollbackSmoothsCorrectionsAndSnapsTeleports(t *testing.T) {
 	e := g.e
 	// Player 1 holds the right arrow from tick 20 to 40 (confirmed late);
 	// the prediction says it does not.
-	src := &scriptSource{lag: 6, input: func(id engine.PlayerID, tick uint64) engine.InputSnapshot {
+	src := &scriptSource{lag: 6, input: func(id engine.PlayerID, tick uint64) input.Sample {
 		return keys(id == 1 && tick >= 20 && tick < 40)
 	}}
 	cfg := engine.DefaultRollbackConfig()
@@ -306,18 +307,18 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 	e := g.e
 	// A teleport of player 1's body far away, decided by its input.
 	e.AddFixed("warp", func(c *engine.FixedContext) {
-		if in := c.Players.Input(1); in != nil && in.Down(engine.KeyArrowUp) {
+		if in := c.Players.Input(1); in != nil && in.Down(input.KeyArrowUp) {
 			c.World.Teleport(bodies[1], engine.NewTransform(mgl32.Vec3{100, 0, 0}))
 		}
 	})
-	var up engine.Input
-	up.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowUp})
+	var up input.Queue
+	up.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowUp})
 	warp := up.Advance(0)
-	src := &scriptSource{lag: 5, input: func(id engine.PlayerID, tick uint64) engine.InputSnapshot {
+	src := &scriptSource{lag: 5, input: func(id engine.PlayerID, tick uint64) input.Sample {
 		if id == 1 && tick == 30 {
 			return warp
 		}
-		return engine.InputSnapshot{}
+		return input.Sample{}
 	}}
 	r, _ := engine.NewRollback(e, src, engine.DefaultRollbackConfig())
 	now := time.Duration(0)
@@ -341,7 +342,7 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 // 0 and 1 joining at tick 1 with input's inputs; player 0 is local.
 type scriptSource struct {
 	now, lag uint64
-	input    func(engine.PlayerID, uint64) engine.InputSnapshot
+	input    func(engine.PlayerID, uint64) input.Sample
 }
 
 func (s *scriptSource) Sync(*engine.Engine) bool { return false }
@@ -361,7 +362,7 @@ func (s *scriptSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *scriptSource) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+func (s *scriptSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, s.input(0, tick), true
 }
 

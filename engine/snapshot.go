@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"encoding/binary"
 	"fmt"
 
@@ -33,10 +35,10 @@ import (
 //	  bytes for each slot that has it
 //	  resource: its value, size bytes or uint32 length + bytes
 //	players: count uint16 (<= MaxPlayers), then per player, ascending by
-//	  ID: id uint16, its latest input InputWords x uint64
-//	  (InputSnapshot.Words)
+//	  ID: id uint16, its latest input input.SampleWords x uint64
+//	  (input.Sample.Words)
 //	input:
-//	  snapshot InputWords x uint64 (InputSnapshot.Words)
+//	  snapshot input.SampleWords x uint64 (input.Sample.Words)
 //	  keys pushed len(keySet) x uint64, buttons pushed uint8
 //	  queue (the events no tick has seen): length uint32, then per event
 //	  kind, key, button uint8, x, y float64 bits
@@ -64,8 +66,6 @@ const (
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
 	MaxSlots = 1 << 24
-	// MaxInputQueue caps the queued input events a snapshot may hold.
-	MaxInputQueue = 1 << 16
 )
 
 // Sizes of a slot's data in a snapshot: current (pos 12, rot 16, scale 12,
@@ -82,12 +82,12 @@ const snapshotSlotBytes = 12 + 16 + 12 + 12 + 12 + 1 + 4 + 2 + 12 + 16 + 12 + 12
 // Restore returns to it.
 func (e *Engine) Snapshot() []byte {
 	w := e.World
-	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*InputWords)+256)
+	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*input.SampleWords)+256)
 	b = append(b, snapshotMagic...)
 	b = binary.LittleEndian.AppendUint16(b, SnapshotVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
 	b = w.appendState(b)
-	b = e.Input.appendState(b)
+	b = e.Input.AppendState(b)
 	return e.Jobs.appendState(b)
 }
 
@@ -136,8 +136,8 @@ func (e *Engine) Restore(snap []byte) error {
 	version, rate := readSnapshotHeader(&r)
 	var table World
 	e.World.readState(&r, &table)
-	var in Input
-	in.readState(&r, version)
+	var in input.Queue
+	in.ReadState(&r, version == 4)
 	jobs := e.Jobs.readState(&r)
 	if r.Err() == nil && r.Left() != 0 {
 		r.Fail("end", fmt.Errorf("%d bytes after the end of the snapshot", r.Left()))

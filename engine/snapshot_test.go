@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -48,7 +50,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 				b.Pos[i][a] = float32(b.Vel[i][a]*c.DT) + b.Pos[i][a]
 			}
 		}
-		if c.Input.Down(KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			b.Pos[0][1] += 0.5
 		}
 	})
@@ -73,13 +75,13 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 			c.Jobs.Submit(kind, in, uint32(1+r.Intn(40)))
 		}
 	})
-	e.SetInputScript(func(tick uint64, due time.Duration, in *Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		switch tick % 50 {
 		case 3:
-			in.Push(InputEvent{Time: due, Kind: KeyDown, Key: KeyArrowUp})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowUp})
 		case 30:
-			in.Push(InputEvent{Time: due, Kind: KeyUp, Key: KeyArrowUp})
-			in.Push(InputEvent{Time: due, Kind: CursorMove, X: float64(tick), Y: 1})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowUp})
+			in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick), Y: 1})
 		}
 	})
 	return e

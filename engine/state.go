@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nebulaengine/nebula/engine/input"
+)
 
 // State is the whole simulated state of an Engine, saved in memory by
 // SaveState for LoadState: the world (entity table, current and previous
@@ -25,7 +29,7 @@ type State struct {
 	table World
 	cols  []any
 
-	input   Input
+	input   input.Queue
 	jobNext JobID
 	jobs    []*job
 }
@@ -75,9 +79,7 @@ func (e *Engine) SaveState(st *State) {
 		c.save(&st.cols[i])
 	}
 
-	q := st.input.queue
-	st.input = *e.Input
-	st.input.queue = append(q[:0], e.Input.queue...)
+	st.input.CopyFrom(e.Input)
 	st.jobNext = e.Jobs.nextID
 	copyInto(&st.jobs, e.Jobs.pending)
 }
@@ -101,9 +103,7 @@ func (st *State) CopyFrom(src *State) {
 	for i, c := range src.cols {
 		c.(savedColumn).copyTo(&st.cols[i])
 	}
-	q := st.input.queue
-	st.input = src.input
-	st.input.queue = append(q[:0], src.input.queue...)
+	st.input.CopyFrom(&src.input)
 	st.jobNext = src.jobNext
 	copyInto(&st.jobs, src.jobs)
 }
@@ -137,9 +137,7 @@ func (e *Engine) LoadState(st *State) {
 		c.load(st.cols[i])
 	}
 
-	q := e.Input.queue
-	*e.Input = st.input
-	e.Input.queue = append(q[:0], st.input.queue...)
+	e.Input.CopyFrom(&st.input)
 	e.Jobs.nextID = st.jobNext
 	clear(e.Jobs.pending)
 	copyInto(&e.Jobs.pending, st.jobs)

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // syncGame is a small game for the sync test: bodies that move by their
@@ -35,19 +36,19 @@ func newSyncGame(t testing.TB, leakFrom uint64) *syncGame {
 		b := w.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Hermite)
 		w.SetDrawVelocity(b, mgl32.Vec3{1, float32(i % 3), 0}, mgl32.Vec3{})
 	}
-	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		switch tick % 30 {
 		case 0:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowRight})
 		case 15:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowRight})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowRight})
 		}
 	})
 	e.AddFixed("score", func(c *engine.FixedContext) {
 		s := g.score.Ptr()
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
-			var words [engine.InputWords]uint64
+			var words [input.SampleWords]uint64
 			in.Words(&words)
 			for _, v := range words {
 				*s = *s*31 + v + uint64(id)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 )
 
@@ -98,7 +99,7 @@ type tickMove struct {
 
 // tracedPress is one press, as far as it is known.
 type tracedPress struct {
-	key           engine.Key
+	key           input.Key
 	receivedAt    time.Time
 	receivedFrame uint64
 	rest          mgl32.Vec3 // where the frame before the event drew the cube
@@ -114,7 +115,7 @@ type tracedPress struct {
 	windowKnown bool
 }
 
-var traceArrows = [4]engine.Key{engine.KeyArrowLeft, engine.KeyArrowRight, engine.KeyArrowUp, engine.KeyArrowDown}
+var traceArrows = [4]input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown}
 
 // newInputTrace adds the trace's fixed system to e, which c runs for
 // player c.Welcome().Player.
@@ -134,12 +135,12 @@ func (tr *inputTrace) install() {
 
 // Push implements desktop.InputSink: it notes a press, and passes the
 // event to the client's local input.
-func (tr *inputTrace) Push(ev engine.InputEvent) {
+func (tr *inputTrace) Push(ev input.Event) {
 	for i, k := range traceArrows {
-		if ev.Key != k || (ev.Kind != engine.KeyDown && ev.Kind != engine.KeyUp) {
+		if ev.Key != k || (ev.Kind != input.KeyDown && ev.Kind != input.KeyUp) {
 			continue
 		}
-		down := ev.Kind == engine.KeyDown
+		down := ev.Kind == input.KeyDown
 		if down && tr.held == [4]bool{} {
 			tr.presses = append(tr.presses, tracedPress{
 				key: k, receivedAt: time.Now(), receivedFrame: tr.e.Loop.Frames() + 1,

@@ -20,6 +20,7 @@ import (
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/internal/stallwatch"
 )
@@ -388,7 +389,7 @@ func TestBadInputDoesNotStopTheServer(t *testing.T) {
 	wrongVersion = append(wrongVersion, wire.Magic...)
 	wrongVersion = binary.LittleEndian.AppendUint16(wrongVersion, 99)
 	good := hello(scene.ID, fp)
-	farInput := append(append([]byte{}, good...), wire.AppendMessage(nil, &wire.Input{First: 1 << 40, Inputs: make([]engine.InputSnapshot, 1)})...)
+	farInput := append(append([]byte{}, good...), wire.AppendMessage(nil, &wire.Input{First: 1 << 40, Inputs: make([]input.Sample, 1)})...)
 	cases := []struct {
 		name string
 		send []byte

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/app"
 )
@@ -47,13 +48,13 @@ func TestTwoWindowedClients(t *testing.T) {
 	type driven struct {
 		*proc
 		xdo string // the key's xdotool name
-		key engine.Key
+		key input.Key
 		dir mgl32.Vec3 // where the key moves the cube
 		win string     // the X window
 	}
 	clients := []*driven{
-		{proc: client("client A"), xdo: "Right", key: engine.KeyArrowRight, dir: mgl32.Vec3{1, 0, 0}},
-		{proc: client("client B"), xdo: "Down", key: engine.KeyArrowDown, dir: mgl32.Vec3{0, 0, 1}},
+		{proc: client("client A"), xdo: "Right", key: input.KeyArrowRight, dir: mgl32.Vec3{1, 0, 0}},
+		{proc: client("client B"), xdo: "Down", key: input.KeyArrowDown, dir: mgl32.Vec3{0, 0, 1}},
 	}
 	const hold = 700 * time.Millisecond
 
@@ -179,7 +180,7 @@ func playerID(t testing.TB, p *proc) engine.PlayerID {
 // the ticks each arrow key was down, and how far the player's cube moved
 // from the end of its first tick to the end of its last.
 type playerSeen struct {
-	held  map[engine.Key]int
+	held  map[input.Key]int
 	moved mgl32.Vec3
 	dt    float32 // the fixed step, for turning ticks into distance
 	first mgl32.Vec3
@@ -219,7 +220,7 @@ func watchRecording(t *testing.T, path string) map[engine.PlayerID]*playerSeen {
 		t.Fatalf("%s: the panic tick: %v", path, err)
 	}
 	seen := map[engine.PlayerID]*playerSeen{}
-	arrows := []engine.Key{engine.KeyArrowLeft, engine.KeyArrowRight, engine.KeyArrowUp, engine.KeyArrowDown}
+	arrows := []input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown}
 	// Added after the scene's systems, it sees each tick's inputs and the
 	// cubes where the tick left them.
 	e.AddFixed("watch", func(c *engine.FixedContext) {
@@ -236,7 +237,7 @@ func watchRecording(t *testing.T, path string) map[engine.PlayerID]*playerSeen {
 				// The cube's position at the end of the player's first
 				// tick is where the movement is counted from: that
 				// tick's keys are not counted either.
-				seen[id] = &playerSeen{held: map[engine.Key]int{}, first: pos}
+				seen[id] = &playerSeen{held: map[input.Key]int{}, first: pos}
 				continue
 			}
 			pl.dt = c.DT

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -16,12 +17,12 @@ import (
 // (its last input) and every frame rolls back the whole lag.
 type flipSource struct {
 	now, lag uint64
-	on, off  engine.InputSnapshot
+	on, off  input.Sample
 }
 
 func newFlipSource(lag uint64) *flipSource {
-	var in engine.Input
-	in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+	var in input.Queue
+	in.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowRight})
 	on := in.Advance(0)
 	return &flipSource{lag: lag, on: on}
 }
@@ -44,7 +45,7 @@ func (s *flipSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *flipSource) Local(uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+func (s *flipSource) Local(uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, s.off, true
 }
 

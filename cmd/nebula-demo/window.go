@@ -13,6 +13,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/app"
@@ -134,18 +135,18 @@ func (d *windowDemo) updateTitle(c *engine.FrameContext) {
 
 // key handles the demo's keys (not the player's, which the simulation
 // reads from its input snapshots).
-func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
+func (d *windowDemo) key(k input.Key, pressed, repeat bool) {
 	if !pressed || repeat {
 		return
 	}
 	switch k {
-	case engine.KeyEscape:
+	case input.KeyEscape:
 		d.r.Quit()
-	case engine.KeyF3:
+	case input.KeyF3:
 		if err := d.r.SetOverlay(!d.r.Overlay()); err != nil {
 			d.log.WithError(err).Warn("cannot show the overlay")
 		}
-	case engine.KeyF12:
+	case input.KeyF12:
 		d.shots++
 		path := fmt.Sprintf("nebula-%s-%d.png", time.Now().Format("20060102-150405"), d.shots)
 		if err := d.r.Screenshot(path); err != nil {
@@ -153,31 +154,31 @@ func (d *windowDemo) key(k engine.Key, pressed, repeat bool) {
 		} else {
 			d.log.WithField("path", path).Info("screenshot saved")
 		}
-	case engine.KeyP:
+	case input.KeyP:
 		if netKeyOff(d, "pause") {
 			return
 		}
 		d.r.SetPaused(!d.r.Paused())
-	case engine.KeyI:
+	case input.KeyI:
 		cfg := d.e.Interpolation()
 		cfg.Enabled = !cfg.Enabled
 		d.e.SetInterpolation(cfg)
 		d.log.WithField("interpolation", cfg.Enabled).Info("interpolation toggled")
-	case engine.KeyLeftBracket:
+	case input.KeyLeftBracket:
 		d.setTickRate(max(d.e.Loop.TickRate()/2, timing.MinTickRate), true)
-	case engine.KeyRightBracket:
+	case input.KeyRightBracket:
 		d.setTickRate(min(d.e.Loop.TickRate()*2, timing.MaxTickRate), true)
-	case engine.KeyT:
+	case input.KeyT:
 		if d.e.Loop.TickRate() == slowTickRate {
 			d.setTickRate(d.normRate, false)
 		} else {
 			d.setTickRate(slowTickRate, false)
 		}
-	case engine.KeyF5:
+	case input.KeyF5:
 		d.saveSnapshot()
-	case engine.KeyF9:
+	case input.KeyF9:
 		d.loadSnapshot()
-	case engine.KeyV:
+	case input.KeyV:
 		d.vsync = !d.vsync
 		d.r.SetVSync(d.vsync)
 		d.log.WithField("vsync", d.vsync).Info("vsync toggled")

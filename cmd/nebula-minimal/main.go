@@ -15,6 +15,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -44,16 +45,16 @@ func game(s *app.Session) error {
 	// input and the fixed step, so a run is a pure function of its input.
 	e.AddFixed("move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
-		if c.Input.Down(engine.KeyArrowRight) {
+		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed
 		}
-		if c.Input.Down(engine.KeyArrowLeft) {
+		if c.Input.Down(input.KeyArrowLeft) {
 			v[0] -= speed
 		}
-		if c.Input.Down(engine.KeyArrowUp) {
+		if c.Input.Down(input.KeyArrowUp) {
 			v[1] += speed
 		}
-		if c.Input.Down(engine.KeyArrowDown) {
+		if c.Input.Down(input.KeyArrowDown) {
 			v[1] -= speed
 		}
 		t := c.World.Transform(cube)
@@ -69,8 +70,8 @@ func game(s *app.Session) error {
 		return s.RunHeadless(e)
 	}
 	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) error {
-		r.SetOnKey(func(k engine.Key, pressed, _ bool) {
-			if k == engine.KeyEscape && pressed {
+		r.SetOnKey(func(k input.Key, pressed, _ bool) {
+			if k == input.KeyEscape && pressed {
 				r.Quit()
 			}
 		})

@@ -8,9 +8,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/sirupsen/logrus"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop/internal/pause"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/timing"
@@ -152,8 +152,8 @@ func validateCamera(c gfx.Camera) error {
 }
 
 // keyHook is the type of SetOnKey's hook, named for the fields that hold it.
-type keyHook = func(key engine.Key, pressed, repeat bool)
+type keyHook = func(key input.Key, pressed, repeat bool)
 
 // InputSink receives a window's device events (Config.Input). An
-// *engine.Input is one; so is a networked client's local input.
+// *input.Queue is one; so is a networked client's local input.
 type InputSink = pause.InputSink

@@ -17,6 +17,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop/internal/pause"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/timing"
@@ -283,7 +284,7 @@ func (r *Runner) suspend() bool {
 	return away
 }
 
-func (r *Runner) key(k engine.Key, pressed, repeat bool) {
+func (r *Runner) key(k input.Key, pressed, repeat bool) {
 	if r.onKey != nil {
 		r.onKey(k, pressed, repeat)
 	}
@@ -471,7 +472,7 @@ func (r *Runner) SetTitle(title string) { r.mustOpen("SetTitle"); r.win.SetTitle
 // the keys the engine knows, during Run, for actions outside the
 // simulation (quit, pause, screenshot); nil removes it. The simulation
 // gets the same keys through the engine's Input regardless.
-func (r *Runner) SetOnKey(hook func(key engine.Key, pressed, repeat bool)) {
+func (r *Runner) SetOnKey(hook func(key input.Key, pressed, repeat bool)) {
 	r.mustOpen("SetOnKey")
 	r.onKey = hook
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 	"github.com/nebulaengine/nebula/timing"
@@ -70,17 +71,17 @@ type tickLog struct {
 
 type tickInput struct {
 	tick uint64
-	in   engine.InputSnapshot
+	in   input.Sample
 }
 
-func (l *tickLog) add(tick uint64, in engine.InputSnapshot) {
+func (l *tickLog) add(tick uint64, in input.Sample) {
 	l.mu.Lock()
 	l.ticks = append(l.ticks, tickInput{tick, in})
 	l.mu.Unlock()
 }
 
 // first returns the first tick whose snapshot satisfies f, or 0.
-func (l *tickLog) first(f func(engine.InputSnapshot) bool) uint64 {
+func (l *tickLog) first(f func(input.Sample) bool) uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, ti := range l.ticks {
@@ -93,7 +94,7 @@ func (l *tickLog) first(f func(engine.InputSnapshot) bool) uint64 {
 
 // countRange returns the number of ticks in [from, to] whose snapshot
 // satisfies f.
-func (l *tickLog) countRange(from, to uint64, f func(engine.InputSnapshot) bool) int {
+func (l *tickLog) countRange(from, to uint64, f func(input.Sample) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
@@ -106,7 +107,7 @@ func (l *tickLog) countRange(from, to uint64, f func(engine.InputSnapshot) bool)
 }
 
 // count returns the number of ticks whose snapshot satisfies f.
-func (l *tickLog) count(f func(engine.InputSnapshot) bool) int {
+func (l *tickLog) count(f func(input.Sample) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0

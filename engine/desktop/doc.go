@@ -63,8 +63,8 @@
 //			return 1
 //		}
 //		defer r.Close()
-//		r.SetOnKey(func(k engine.Key, pressed, repeat bool) {
-//			if k == engine.KeyEscape && pressed {
+//		r.SetOnKey(func(k input.Key, pressed, repeat bool) {
+//			if k == input.KeyEscape && pressed {
 //				r.Quit()
 //			}
 //		})

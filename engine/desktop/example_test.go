@@ -9,6 +9,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // A windowed game: a spinning cube, Escape quits, P pauses, F12 saves a
@@ -42,16 +43,16 @@ func ExampleNew() {
 		sin, cos := math.Sincos(float64(angle))
 		r.Camera.Eye = mgl32.Vec3{8 * float32(sin), 3, 8 * float32(cos)}
 	})
-	r.SetOnKey(func(k engine.Key, pressed, repeat bool) {
+	r.SetOnKey(func(k input.Key, pressed, repeat bool) {
 		if !pressed || repeat {
 			return
 		}
 		switch k {
-		case engine.KeyEscape:
+		case input.KeyEscape:
 			r.Quit()
-		case engine.KeyP:
+		case input.KeyP:
 			r.SetPaused(!r.Paused())
-		case engine.KeyF12:
+		case input.KeyF12:
 			if err := r.Screenshot("screenshot.png"); err != nil {
 				fmt.Fprintln(os.Stderr, "my-game:", err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 	"github.com/nebulaengine/nebula/timing"
 )
@@ -206,17 +207,17 @@ func TestKeysFromXdotoolReachInputAndOnKey(t *testing.T) {
 	e, ticks := newEngine(t, 4)
 	r, log, id := drivenRunner(t, e, testConfig())
 	type keyCall struct {
-		key             engine.Key
+		key             input.Key
 		pressed, repeat bool
 		tick, frame     uint64 // ticks and frames run when OnKey was called
 	}
 	var keys []keyCall // main thread only, read after Run
 	platformtest.OnMain(func() {
-		r.SetOnKey(func(k engine.Key, pressed, repeat bool) {
+		r.SetOnKey(func(k input.Key, pressed, repeat bool) {
 			keys = append(keys, keyCall{k, pressed, repeat, e.Loop.Ticks(), e.Loop.Frames()})
 		})
 	})
-	released := func(in engine.InputSnapshot) bool { return in.JustReleased(engine.KeyArrowRight) }
+	released := func(in input.Sample) bool { return in.JustReleased(input.KeyArrowRight) }
 	drive(t, r, func(<-chan struct{}) {
 		poll(10*time.Second, func() bool { return log.len() >= 20 })
 		xdo(t, "key", "--window", id, "Right")
@@ -225,7 +226,7 @@ func TestKeysFromXdotoolReachInputAndOnKey(t *testing.T) {
 		}
 	})
 
-	want := []keyCall{{engine.KeyArrowRight, true, false, 0, 0}, {engine.KeyArrowRight, false, false, 0, 0}}
+	want := []keyCall{{input.KeyArrowRight, true, false, 0, 0}, {input.KeyArrowRight, false, false, 0, 0}}
 	got := slices.Clone(keys)
 	for i := range got {
 		got[i].tick, got[i].frame = 0, 0
@@ -233,7 +234,7 @@ func TestKeysFromXdotoolReachInputAndOnKey(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("OnKey calls = %+v, want the press and the release of ArrowRight", keys)
 	}
-	pressTick := ticks.first(func(in engine.InputSnapshot) bool { return in.JustPressed(engine.KeyArrowRight) })
+	pressTick := ticks.first(func(in input.Sample) bool { return in.JustPressed(input.KeyArrowRight) })
 	releaseTick := ticks.first(released)
 	t.Logf("ticks run when OnKey saw the press: %d; tick that saw it: %d; the release: %d", keys[0].tick, pressTick, releaseTick)
 	if pressTick == 0 {
@@ -278,7 +279,7 @@ func testFocusLoss(t *testing.T, pause bool) {
 	r, log, id := drivenRunner(t, e, cfg)
 	var focused atomic.Bool // as the runner's loop last saw it
 	desktop.SetPollHook(r, func() { focused.Store(r.Window().Focused()) })
-	down := func(in engine.InputSnapshot) bool { return in.Down(engine.KeyArrowRight) }
+	down := func(in input.Sample) bool { return in.Down(input.KeyArrowRight) }
 	var tickLost, tickBack uint64
 	var backFrame int
 	drive(t, r, func(<-chan struct{}) {
@@ -318,7 +319,7 @@ func testFocusLoss(t *testing.T, pause bool) {
 		t.Errorf("without PauseWhenUnfocused only %d ticks ran in 10 s unfocused, want 10", unfocused)
 	}
 	firstDown := ticks.first(down)
-	releasedAt := ticks.first(func(in engine.InputSnapshot) bool { return in.JustReleased(engine.KeyArrowRight) })
+	releasedAt := ticks.first(func(in input.Sample) bool { return in.JustReleased(input.KeyArrowRight) })
 	if releasedAt <= firstDown || releasedAt > tickBack+1 {
 		t.Errorf("Right, held from tick %d, was released at tick %d, want when the focus went (by tick %d)", firstDown, releasedAt, tickBack+1)
 	}
@@ -378,8 +379,8 @@ func TestUserPause(t *testing.T) {
 	r, log, id := drivenRunner(t, e, testConfig())
 	var paused atomic.Bool
 	platformtest.OnMain(func() {
-		r.SetOnKey(func(k engine.Key, pressed, repeat bool) {
-			if k == engine.KeyP && pressed && !repeat {
+		r.SetOnKey(func(k input.Key, pressed, repeat bool) {
+			if k == input.KeyP && pressed && !repeat {
 				r.SetPaused(!r.Paused())
 				paused.Store(r.Paused())
 			}
@@ -417,10 +418,10 @@ func TestUserPause(t *testing.T) {
 	if framesPaused < 3 {
 		t.Errorf("only %d frames drawn in 10 s of pause: frames must go on", framesPaused)
 	}
-	if n := ticks.count(func(in engine.InputSnapshot) bool { return in.JustPressed(engine.KeySpace) }); n != 0 {
+	if n := ticks.count(func(in input.Sample) bool { return in.JustPressed(input.KeySpace) }); n != 0 {
 		t.Errorf("Space, pressed during the pause, reached %d ticks, want 0", n)
 	}
-	heldAt := ticks.first(func(in engine.InputSnapshot) bool { return in.Down(engine.KeyArrowRight) })
+	heldAt := ticks.first(func(in input.Sample) bool { return in.Down(input.KeyArrowRight) })
 	if heldAt <= tickResumed {
 		t.Errorf("Right, held across the resume, was seen down at tick %d, want after the resume (tick %d)", heldAt, tickResumed)
 	}

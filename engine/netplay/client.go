@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/timing"
@@ -297,14 +298,14 @@ func (c *Client) LocalInput() *LocalInput { return &LocalInput{&c.input} }
 // for a tick past those, with its player; false for a spectator or a tick
 // not sampled. It is the engine.RollbackSource's Local of the rollback
 // Attach installs.
-func (c *Client) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {
-		return 0, engine.InputSnapshot{}, false
+		return 0, input.Sample{}, false
 	}
 	if in, ok := c.input.sampledFor(tick); ok {
 		return c.welcome.Player, in, true
 	}
-	return 0, engine.InputSnapshot{}, false
+	return 0, input.Sample{}, false
 }
 
 // Err returns why the client stopped (the connection failed, the server

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
@@ -84,15 +84,15 @@ func FuzzClientMessages(f *testing.F) {
 		}
 		return b
 	}
-	var in engine.InputSnapshot
+	var in input.Sample
 	for _, seed := range []struct {
 		mode byte
 		data []byte
 	}{
-		{0, msgs(&wire.Input{First: 5, Inputs: []engine.InputSnapshot{in, in}}, &wire.Ping{Time: 1}, &wire.Bye{})},
+		{0, msgs(&wire.Input{First: 5, Inputs: []input.Sample{in, in}}, &wire.Ping{Time: 1}, &wire.Bye{})},
 		{0, msgs(&wire.Hash{Tick: netplay.HashEvery, Hash: 0xbad}, &wire.Hash{Tick: netplay.HashEvery, Hash: 0xbad})},
-		{0, msgs(&wire.Input{First: 1 << 40, Inputs: []engine.InputSnapshot{in}})},
-		{1, msgs(&wire.Input{First: 1, Inputs: []engine.InputSnapshot{in}})}, // a spectator's input
+		{0, msgs(&wire.Input{First: 1 << 40, Inputs: []input.Sample{in}})},
+		{1, msgs(&wire.Input{First: 1, Inputs: []input.Sample{in}})}, // a spectator's input
 		{0, msgs(&wire.Hello{Version: wire.Version, Role: wire.RolePlayer, Scene: testScene})},
 		{0, msgs(&wire.Welcome{TickRate: 60}, &wire.End{Tick: 1, Reason: wire.EndTicks})},
 		{0, msgs(&wire.Refuse{Reason: wire.ReasonOther, Text: "no"})},

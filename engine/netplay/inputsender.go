@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -19,8 +20,8 @@ type inputSender struct {
 	now   func() time.Duration
 
 	mu     sync.Mutex
-	local  engine.Input
-	script func(tick uint64, due time.Duration, in *engine.Input)
+	local  input.Queue
+	script func(tick uint64, due time.Duration, in *input.Queue)
 	// sampled holds the inputs sampled for the latest ticks, by tick
 	// modulo its length, for the predictions; lastSampled is the latest
 	// tick sampled.
@@ -35,18 +36,18 @@ type inputSender struct {
 // sampledInput is the local input sampled for a tick.
 type sampledInput struct {
 	tick uint64
-	in   engine.InputSnapshot
+	in   input.Sample
 }
 
 // setScript makes script the player's input (nil: the device events).
-func (s *inputSender) setScript(script func(tick uint64, due time.Duration, in *engine.Input)) {
+func (s *inputSender) setScript(script func(tick uint64, due time.Duration, in *input.Queue)) {
 	s.mu.Lock()
 	s.script = script
 	s.mu.Unlock()
 }
 
 // push queues a device event, timed by the client's clock.
-func (s *inputSender) push(ev engine.InputEvent) {
+func (s *inputSender) push(ev input.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ev.Time = s.now()
@@ -62,10 +63,10 @@ func (s *inputSender) releaseAll() {
 
 // sample returns the local player's input for tick: the script's, or the
 // device events pushed since the last sample.
-func (s *inputSender) sample(tick uint64) engine.InputSnapshot {
+func (s *inputSender) sample(tick uint64) input.Sample {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var in engine.InputSnapshot
+	var in input.Sample
 	if s.script != nil {
 		due := engine.TickTime(tick, int(s.rate))
 		s.script(tick, due, &s.local)
@@ -80,7 +81,7 @@ func (s *inputSender) sample(tick uint64) engine.InputSnapshot {
 
 // sampledFor returns the input sampled for tick, or the latest one for a
 // tick past those; false when there is none.
-func (s *inputSender) sampledFor(tick uint64) (engine.InputSnapshot, bool) {
+func (s *inputSender) sampledFor(tick uint64) (input.Sample, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if x := &s.sampled[tick%uint64(len(s.sampled))]; x.tick == tick && tick != 0 {
@@ -89,7 +90,7 @@ func (s *inputSender) sampledFor(tick uint64) (engine.InputSnapshot, bool) {
 	if s.lastSampled != 0 && tick > s.lastSampled {
 		return s.sampled[s.lastSampled%uint64(len(s.sampled))].in, true
 	}
-	return engine.InputSnapshot{}, false
+	return input.Sample{}, false
 }
 
 // firstLocalTick is the first local tick whose send time is not past.
@@ -138,7 +139,7 @@ func (s *inputSender) nextSend(clk *clockSync) time.Duration {
 type LocalInput struct{ s *inputSender }
 
 // Push queues a device event.
-func (l *LocalInput) Push(ev engine.InputEvent) { l.s.push(ev) }
+func (l *LocalInput) Push(ev input.Event) { l.s.push(ev) }
 
 // ReleaseAll releases every key and button held, as a window that loses
 // the focus does (the time is the client's clock's).

@@ -16,6 +16,7 @@ import (
 	"github.com/sirupsen/logrus/hooks/test"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
@@ -49,7 +50,7 @@ func newTestEngine(t testing.TB) (*engine.Engine, *testGame) {
 		}
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
-			var w [engine.InputWords]uint64
+			var w [input.SampleWords]uint64
 			in.Words(&w)
 			for _, v := range w {
 				*s = *s*1099511628211 + v + uint64(id)
@@ -64,15 +65,15 @@ func newTestEngine(t testing.TB) (*engine.Engine, *testGame) {
 }
 
 // script is player id's input: keys held over spans that differ per player.
-func script(id wire.PlayerID) func(tick uint64, due time.Duration, in *engine.Input) {
-	return func(tick uint64, due time.Duration, in *engine.Input) {
+func script(id wire.PlayerID) func(tick uint64, due time.Duration, in *input.Queue) {
+	return func(tick uint64, due time.Duration, in *input.Queue) {
 		k := (tick + 7*uint64(id)) % 40
-		key := engine.KeyArrowLeft + engine.Key(id%4)
+		key := input.KeyArrowLeft + input.Key(id%4)
 		switch k {
 		case 0:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: key})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: key})
 		case 20:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: key})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: key})
 		}
 	}
 }
@@ -180,7 +181,7 @@ func dialClient(t *testing.T, addr string, role wire.Role, mod func(*netplay.Cli
 	if err != nil {
 		return nil, err
 	}
-	var s func(uint64, time.Duration, *engine.Input)
+	var s func(uint64, time.Duration, *input.Queue)
 	if role == wire.RolePlayer {
 		s = script(c.Welcome().Player)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -44,10 +44,10 @@ type peer struct {
 
 // playerInputs is what the server keeps of a player's input, by tick.
 type playerInputs struct {
-	inputs  [inputRing]engine.InputSnapshot
+	inputs  [inputRing]input.Sample
 	have    [inputRing]uint64 // have[i] is the tick of inputs[i] plus 1; 0: none
 	arrived [inputRing]time.Duration
-	last    engine.InputSnapshot // its latest confirmed input
+	last    input.Sample // its latest confirmed input
 	latency Latencies
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -246,7 +247,7 @@ type event struct {
 	kind   eventKind
 	p      *peer
 	first  uint64
-	inputs []engine.InputSnapshot
+	inputs []input.Sample
 	at     time.Duration
 	hash   wire.Hash
 	err    error

@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -16,7 +17,7 @@ import (
 // is the player's input (a headless client's script, called for every
 // tick the client sends input for, with that tick); otherwise the input
 // is what LocalInput queued. Attach starts the client's input clock.
-func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *engine.Input)) error {
+func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *input.Queue)) error {
 	switch {
 	case e.World.Tick() != 0:
 		return fmt.Errorf("netplay: client: the engine is at tick %d; attach it at tick 0", e.World.Tick())
@@ -119,7 +120,7 @@ func (s *rollbackSource) Confirmed(tick uint64, p *engine.Players) bool {
 
 // Local implements engine.RollbackSource: the input this client sampled
 // for tick, or its latest for a tick past those (Client.Local).
-func (s *rollbackSource) Local(tick uint64) (engine.PlayerID, engine.InputSnapshot, bool) {
+func (s *rollbackSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return (*Client)(s).Local(tick)
 }
 

@@ -64,7 +64,7 @@
 //	              in the order they were applied (job id order)
 //	0x40 hash     uint64 the world's state hash at the end of the tick
 //
-// An input change is a uvarint mask of the engine.InputWords words of the
+// An input change is a uvarint mask of the input.SampleWords words of the
 // player's input snapshot that differ from its previous recorded input
 // (zero before the first), then each changed word as uint64, lowest index
 // first. A player's input is recorded when it changes, whether it joined,

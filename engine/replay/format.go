@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -209,8 +210,8 @@ type JobResult struct {
 
 // PlayerInput is a player's input at a recorded tick.
 type PlayerInput struct {
-	Player engine.PlayerID      // the player
-	Input  engine.InputSnapshot // its input
+	Player engine.PlayerID // the player
+	Input  input.Sample    // its input
 }
 
 // Record is one recorded tick.

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // keyInput returns an input with key k down.
-func keyInput(k engine.Key) engine.InputSnapshot {
-	var w [engine.InputWords]uint64
+func keyInput(k input.Key) input.Sample {
+	var w [input.SampleWords]uint64
 	w[k/64] = 1 << (k % 64)
-	var s engine.InputSnapshot
+	var s input.Sample
 	_ = s.SetWords(&w) // k is a key
 	return s
 }
@@ -57,11 +58,11 @@ func (m *match) BeginTick(ti *engine.TickInfo) {
 		}
 		switch (ti.Tick + 17*uint64(id)) % 90 {
 		case 0:
-			do(ps.SetInput(id, keyInput(engine.KeyArrowUp)))
+			do(ps.SetInput(id, keyInput(input.KeyArrowUp)))
 		case 30:
-			do(ps.SetInput(id, keyInput(engine.KeyArrowDown)))
+			do(ps.SetInput(id, keyInput(input.KeyArrowDown)))
 		case 60:
-			do(ps.SetInput(id, engine.InputSnapshot{}))
+			do(ps.SetInput(id, input.Sample{}))
 		}
 	}
 	m.Recorder.BeginTick(ti)
@@ -76,7 +77,7 @@ func watch(s *testScene) *[]string {
 		fmt.Fprintf(&b, "%d joined %v left %v:", c.Tick, c.Players.Joined(), c.Players.Left())
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
-			var w [engine.InputWords]uint64
+			var w [input.SampleWords]uint64
 			in.Words(&w)
 			fmt.Fprintf(&b, " %d=%x", id, w)
 		}

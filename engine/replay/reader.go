@@ -9,6 +9,7 @@ import (
 	"math/bits"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/binread"
 	"github.com/nebulaengine/nebula/timing"
 )
@@ -135,8 +136,8 @@ type decoder struct {
 	nextTick uint64
 	records  uint64
 	// Every player's last recorded input, as words and as a snapshot.
-	words  [engine.MaxPlayers][engine.InputWords]uint64
-	inputs [engine.MaxPlayers]engine.InputSnapshot
+	words  [engine.MaxPlayers][input.SampleWords]uint64
+	inputs [engine.MaxPlayers]input.Sample
 	ended  bool
 	end    End
 	stop   int // above 0: the records end at this offset, between chunks
@@ -395,13 +396,13 @@ func (d *decoder) input(id engine.PlayerID, ins []PlayerInput) []PlayerInput {
 	r := &d.r
 	at := r.Offset()
 	mask := r.Uvarint("input mask")
-	if r.Err() == nil && (mask == 0 || mask>>engine.InputWords != 0) {
-		r.FailAt(at, "input mask", fmt.Errorf("%w: mask %#x, want 1 to %d bits", ErrInvalid, mask, engine.InputWords))
+	if r.Err() == nil && (mask == 0 || mask>>input.SampleWords != 0) {
+		r.FailAt(at, "input mask", fmt.Errorf("%w: mask %#x, want 1 to %d bits", ErrInvalid, mask, input.SampleWords))
 	}
 	r.Peek("input words", 8*bits.OnesCount64(mask))
 	words := d.words[id]
 	at = r.Offset()
-	for i := range engine.InputWords {
+	for i := range input.SampleWords {
 		if mask&(1<<i) != 0 {
 			words[i] = r.U64("input words")
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // Recorder records a run: install it with Engine.SetTickHook. It writes a
@@ -56,7 +57,7 @@ type Recorder struct {
 
 	// prev is every player's last recorded input; others holds the
 	// changed inputs of the players other than 0 while a record is made.
-	prev   [engine.MaxPlayers][engine.InputWords]uint64
+	prev   [engine.MaxPlayers][input.SampleWords]uint64
 	others []byte
 }
 
@@ -162,7 +163,7 @@ func (r *Recorder) commit(hash uint64) {
 	// The players: joins and leaves, and the inputs that changed (player
 	// 0's apart, the others gathered in r.others).
 	p := r.players
-	var in0 [engine.InputWords]uint64
+	var in0 [input.SampleWords]uint64
 	var mask0 uint64
 	nothers := 0
 	r.others = r.others[:0]
@@ -172,7 +173,7 @@ func (r *Recorder) commit(hash uint64) {
 		}
 		for i := range p.Len() {
 			id, in := p.At(i)
-			var cur [engine.InputWords]uint64
+			var cur [input.SampleWords]uint64
 			in.Words(&cur)
 			mask := inputMask(&cur, &r.prev[id])
 			switch {
@@ -230,7 +231,7 @@ func (r *Recorder) commit(hash uint64) {
 }
 
 // inputMask returns the mask of the words of cur that differ from prev.
-func inputMask(cur, prev *[engine.InputWords]uint64) uint64 {
+func inputMask(cur, prev *[input.SampleWords]uint64) uint64 {
 	var mask uint64
 	for i := range cur {
 		if cur[i] != prev[i] {
@@ -242,7 +243,7 @@ func inputMask(cur, prev *[engine.InputWords]uint64) uint64 {
 
 // appendInput appends an input change: the uvarint mask, then the words
 // of w it selects.
-func appendInput(b []byte, mask uint64, w *[engine.InputWords]uint64) []byte {
+func appendInput(b []byte, mask uint64, w *[input.SampleWords]uint64) []byte {
 	b = binary.AppendUvarint(b, mask)
 	for i := range w {
 		if mask&(1<<i) != 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // testScene is a small deterministic scene: bodies moving by their
@@ -47,15 +48,15 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 	e.AddFixed("steer", func(c *engine.FixedContext) {
 		p, _ := c.World.EntityAt(0)
 		var v mgl32.Vec3
-		if c.Input.Down(engine.KeyArrowRight) {
+		if c.Input.Down(input.KeyArrowRight) {
 			v[0] = 3
 		}
-		if c.Input.Down(engine.KeyArrowLeft) {
+		if c.Input.Down(input.KeyArrowLeft) {
 			v[0] = -3
 		}
 		_, ang := c.World.DrawVelocity(p)
 		c.World.SetDrawVelocity(p, v, ang)
-		if c.Input.JustPressed(engine.KeySpace) {
+		if c.Input.JustPressed(input.KeySpace) {
 			r := c.World.RNG()
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
 		}
@@ -72,10 +73,10 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 				continue
 			}
 			var v mgl32.Vec3
-			if in.Down(engine.KeyArrowUp) {
+			if in.Down(input.KeyArrowUp) {
 				v[1] = 2
 			}
-			if in.Down(engine.KeyArrowDown) {
+			if in.Down(input.KeyArrowDown) {
 				v[1] = -2
 			}
 			_, ang := c.World.DrawVelocity(body)
@@ -147,20 +148,20 @@ func (s *testScene) applyPlan(c *engine.FixedContext, in, out []byte) {
 }
 
 // script presses and holds keys and moves the cursor.
-func script(tick uint64, due time.Duration, in *engine.Input) {
+func script(tick uint64, due time.Duration, in *input.Queue) {
 	switch tick % 100 {
 	case 10:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowRight})
 	case 40:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowRight})
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowRight})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowLeft})
 	case 70:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowLeft})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowLeft})
 	case 77:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeySpace})
-		in.Push(engine.InputEvent{Time: due, Kind: engine.CursorMove, X: float64(tick), Y: 3})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.CursorMove, X: float64(tick), Y: 3})
 	case 78:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeySpace})
 	}
 }
 
@@ -454,7 +455,7 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 	tick := func() {
 		info.Tick++
 		id := engine.PlayerID(info.Tick % 4)
-		_ = info.Players.SetInput(id, keyInput(engine.Key(info.Tick%uint64(engine.KeyCount))))
+		_ = info.Players.SetInput(id, keyInput(input.Key(info.Tick%uint64(input.KeyCount))))
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
 	}
@@ -478,7 +479,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 	for b.Loop() {
 		info.Tick++
 		if info.Tick%20 == 0 {
-			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(engine.Key(info.Tick/20%uint64(engine.KeyCount))))
+			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
 		}
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)

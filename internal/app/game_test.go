@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
@@ -68,16 +69,16 @@ func (a *arena) run(s *app.Session) error {
 	}
 	half := float32(a.half)
 	e.AddFixed("move", func(c *engine.FixedContext) {
-		step := func(id engine.PlayerID, in *engine.InputSnapshot) {
+		step := func(id engine.PlayerID, in *input.Sample) {
 			if int(id) >= len(cubes) {
 				return
 			}
 			cube := cubes[id]
 			x := &xs.Ptr()[id]
-			if in.Down(engine.KeyArrowRight) {
+			if in.Down(input.KeyArrowRight) {
 				*x += float32(5 * c.DT)
 			}
-			if in.Down(engine.KeyArrowLeft) {
+			if in.Down(input.KeyArrowLeft) {
 				*x -= float32(5 * c.DT)
 			}
 			if *x > half || *x < -half {
@@ -91,14 +92,14 @@ func (a *arena) run(s *app.Session) error {
 	})
 	// Player p holds right for 40+p ticks, then left, and again.
 	p := uint64(s.Player())
-	e.SetInputScript(func(tick uint64, due time.Duration, in *engine.Input) {
+	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		switch (tick + 7*p) % 80 {
 		case 0:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowLeft})
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowLeft})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowRight})
 		case 40 + p%10:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeyArrowRight})
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowRight})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowLeft})
 		}
 	})
 	if a.taunt {

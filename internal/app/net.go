@@ -12,6 +12,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
@@ -209,7 +210,7 @@ func (s *Session) serve(e *engine.Engine) error {
 
 // attach makes the client e's tick hook; script is the headless player's
 // input (nil in a window, whose input is the client's LocalInput).
-func (s *Session) attach(e *engine.Engine, script func(uint64, time.Duration, *engine.Input)) error {
+func (s *Session) attach(e *engine.Engine, script func(uint64, time.Duration, *input.Queue)) error {
 	c := s.client
 	w := c.Welcome()
 	if w.Player == wire.NoPlayer {

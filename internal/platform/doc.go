@@ -37,8 +37,8 @@
 // # Events
 //
 // SetCallbacks connects a window to a game. Keys, mouse buttons, cursor
-// moves and the wheel are translated into engine.InputEvents (GLFW key codes
-// into engine.Keys; mouse buttons keep their numbers) and stamped with a
+// moves and the wheel are translated into input.Events (GLFW key codes
+// into input.Keys; mouse buttons keep their numbers) and stamped with a
 // clock the caller provides, the one that drives the loop, so that events
 // and fixed ticks share one time line; keys also go to a raw hook for
 // actions outside the simulation. Resizes, focus, minimise and close
@@ -50,8 +50,8 @@
 //	win.SetCallbacks(platform.Callbacks{
 //		Clock: clock.Now,
 //		Input: e.Input.Push,
-//		Key: func(k engine.Key, pressed, repeat bool) {
-//			if k == engine.KeyEscape && pressed {
+//		Key: func(k input.Key, pressed, repeat bool) {
+//			if k == input.KeyEscape && pressed {
 //				win.SetShouldClose(true)
 //			}
 //		},

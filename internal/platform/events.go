@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // Callbacks receive what the window system reports about a window. They are
@@ -13,7 +13,7 @@ import (
 // the Simulate methods). Every field is optional.
 //
 // Input events are translated to the engine's terms: GLFW key codes become
-// engine.Keys (keys the engine does not know are dropped), mouse buttons
+// input.Keys (keys the engine does not know are dropped), mouse buttons
 // keep their numbers, and every event is stamped with Clock(), which should
 // be the clock whose readings drive the loop, so that events and fixed ticks
 // are on one time line.
@@ -24,11 +24,11 @@ type Callbacks struct {
 	// releases, cursor moves (window pixels from the top-left corner of the
 	// client area) and scroll offsets, in the order they happened. Key
 	// repeats are not sent: they change no state (Key sees them).
-	Input func(engine.InputEvent)
+	Input func(input.Event)
 	// Key receives every press, repeat and release of a key the engine
 	// knows, right after Input: for actions outside the simulation, such as
 	// quit, pause or screenshot keys.
-	Key func(key engine.Key, pressed, repeat bool)
+	Key func(key input.Key, pressed, repeat bool)
 	// FramebufferSize receives the framebuffer's new size in pixels. It may
 	// be 0x0 (a minimised window on some systems); draw nothing then.
 	FramebufferSize func(width, height int)
@@ -70,7 +70,7 @@ func (w *Window) installCallbacks() {
 	gw.SetCloseCallback(w.onClose)
 }
 
-func (w *Window) push(ev engine.InputEvent) {
+func (w *Window) push(ev input.Event) {
 	if w.cb.Input == nil {
 		return
 	}
@@ -80,14 +80,14 @@ func (w *Window) push(ev engine.InputEvent) {
 
 func (w *Window) onKey(_ *glfw.Window, key glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
 	k := engineKey(key)
-	if k == engine.KeyUnknown {
+	if k == input.KeyUnknown {
 		return
 	}
 	switch action {
 	case glfw.Press:
-		w.push(engine.InputEvent{Kind: engine.KeyDown, Key: k})
+		w.push(input.Event{Kind: input.KeyDown, Key: k})
 	case glfw.Release:
-		w.push(engine.InputEvent{Kind: engine.KeyUp, Key: k})
+		w.push(input.Event{Kind: input.KeyUp, Key: k})
 	}
 	if w.cb.Key != nil {
 		w.cb.Key(k, action != glfw.Release, action == glfw.Repeat)
@@ -101,18 +101,18 @@ func (w *Window) onMouseButton(_ *glfw.Window, button glfw.MouseButton, action g
 	}
 	switch action {
 	case glfw.Press:
-		w.push(engine.InputEvent{Kind: engine.ButtonDown, Button: b})
+		w.push(input.Event{Kind: input.ButtonDown, Button: b})
 	case glfw.Release:
-		w.push(engine.InputEvent{Kind: engine.ButtonUp, Button: b})
+		w.push(input.Event{Kind: input.ButtonUp, Button: b})
 	}
 }
 
 func (w *Window) onCursorPos(_ *glfw.Window, x, y float64) {
-	w.push(engine.InputEvent{Kind: engine.CursorMove, X: x, Y: y})
+	w.push(input.Event{Kind: input.CursorMove, X: x, Y: y})
 }
 
 func (w *Window) onScroll(_ *glfw.Window, dx, dy float64) {
-	w.push(engine.InputEvent{Kind: engine.Scroll, X: dx, Y: dy})
+	w.push(input.Event{Kind: input.Scroll, X: dx, Y: dy})
 }
 
 func (w *Window) onFramebufferSize(_ *glfw.Window, width, height int) {
@@ -161,8 +161,8 @@ func (w *Window) Iconified() bool { w.live(); return w.iconified }
 
 // KeyHeld reports whether the window system says k is held down now, as
 // GLFW last saw it (GLFW forgets held keys when the window loses focus).
-// It is false for engine.KeyUnknown.
-func (w *Window) KeyHeld(k engine.Key) bool {
+// It is false for input.KeyUnknown.
+func (w *Window) KeyHeld(k input.Key) bool {
 	gk := glfwKey(k)
 	if gk == glfw.KeyUnknown {
 		return false
@@ -172,8 +172,8 @@ func (w *Window) KeyHeld(k engine.Key) bool {
 
 // ButtonHeld reports whether mouse button b is held down now, as GLFW last
 // saw it.
-func (w *Window) ButtonHeld(b engine.MouseButton) bool {
-	if b >= engine.MouseButtonCount {
+func (w *Window) ButtonHeld(b input.MouseButton) bool {
+	if b >= input.MouseButtonCount {
 		return false
 	}
 	return w.live().GetMouseButton(glfw.MouseButton(b)) == glfw.Press

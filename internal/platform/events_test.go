@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 	"github.com/nebulaengine/nebula/timing"
 )
 
 type keyCall struct {
-	key             engine.Key
+	key             input.Key
 	pressed, repeat bool
 }
 
@@ -21,7 +21,7 @@ type keyCall struct {
 // touched on the main thread (inside OnMain), and read by the test after
 // OnMain has returned.
 type recorder struct {
-	events  []engine.InputEvent
+	events  []input.Event
 	keys    []keyCall
 	sizes   [][2]int
 	focus   []bool
@@ -32,8 +32,8 @@ type recorder struct {
 func (r *recorder) callbacks(clock func() time.Duration) platform.Callbacks {
 	return platform.Callbacks{
 		Clock: clock,
-		Input: func(ev engine.InputEvent) { r.events = append(r.events, ev) },
-		Key: func(k engine.Key, pressed, repeat bool) {
+		Input: func(ev input.Event) { r.events = append(r.events, ev) },
+		Key: func(k input.Key, pressed, repeat bool) {
 			r.keys = append(r.keys, keyCall{k, pressed, repeat})
 		},
 		FramebufferSize: func(w, h int) { r.sizes = append(r.sizes, [2]int{w, h}) },
@@ -98,16 +98,16 @@ func TestKeysFromXdotool(t *testing.T) {
 	waitFor(t, win, "the Right key's press and release", func() bool { return len(rec.keys) >= 2 })
 	after := clock.Now()
 
-	wantKeys := []keyCall{{engine.KeyArrowRight, true, false}, {engine.KeyArrowRight, false, false}}
+	wantKeys := []keyCall{{input.KeyArrowRight, true, false}, {input.KeyArrowRight, false, false}}
 	if !slices.Equal(rec.keys, wantKeys) {
 		t.Errorf("Key hook calls = %v, want %v (KP_Enter is not an engine key)", rec.keys, wantKeys)
 	}
 	if len(rec.events) != 2 {
 		t.Fatalf("Input events = %+v, want a KeyDown and a KeyUp of ArrowRight", rec.events)
 	}
-	for i, kind := range []engine.EventKind{engine.KeyDown, engine.KeyUp} {
+	for i, kind := range []input.EventKind{input.KeyDown, input.KeyUp} {
 		ev := rec.events[i]
-		if ev.Kind != kind || ev.Key != engine.KeyArrowRight {
+		if ev.Kind != kind || ev.Key != input.KeyArrowRight {
 			t.Errorf("event %d = %v %v, want %v ArrowRight", i, ev.Kind, ev.Key, kind)
 		}
 		if ev.Time < before || ev.Time > after {
@@ -133,15 +133,15 @@ func TestKeyRepeat(t *testing.T) {
 		return slices.ContainsFunc(rec.keys, func(k keyCall) bool { return !k.pressed })
 	})
 	for i, k := range rec.keys {
-		if k.key != engine.KeyArrowUp || k.pressed != (i < len(rec.keys)-1) || k.repeat != (i > 0 && i < len(rec.keys)-1) {
+		if k.key != input.KeyArrowUp || k.pressed != (i < len(rec.keys)-1) || k.repeat != (i > 0 && i < len(rec.keys)-1) {
 			t.Errorf("Key call %d of %d = %+v, want a press, repeats, then a release of ArrowUp", i, len(rec.keys), k)
 		}
 	}
-	var kinds []engine.EventKind
+	var kinds []input.EventKind
 	for _, ev := range rec.events {
 		kinds = append(kinds, ev.Kind)
 	}
-	if !slices.Equal(kinds, []engine.EventKind{engine.KeyDown, engine.KeyUp}) {
+	if !slices.Equal(kinds, []input.EventKind{input.KeyDown, input.KeyUp}) {
 		t.Errorf("Input events = %v, want [KeyDown KeyUp]: repeats are not sent", kinds)
 	}
 }
@@ -157,7 +157,7 @@ func TestMouseFromXdotool(t *testing.T) {
 	platformtest.XDoTool(t, "click", "--window", id, "3")
 	platformtest.XDoTool(t, "click", "--window", id, "4") // wheel up
 	platformtest.XDoTool(t, "click", "--window", id, "5") // wheel down
-	isScroll := func(ev engine.InputEvent) bool { return ev.Kind == engine.Scroll }
+	isScroll := func(ev input.Event) bool { return ev.Kind == input.Scroll }
 	waitFor(t, win, "two scroll events", func() bool {
 		n := 0
 		for _, ev := range rec.events {
@@ -171,13 +171,13 @@ func TestMouseFromXdotool(t *testing.T) {
 	var got []string
 	for _, ev := range rec.events {
 		switch ev.Kind {
-		case engine.CursorMove:
+		case input.CursorMove:
 			if ev.X != 10 || ev.Y != 12 {
 				t.Errorf("cursor moved to %v, %v, want 10, 12", ev.X, ev.Y)
 			}
-		case engine.ButtonDown, engine.ButtonUp:
+		case input.ButtonDown, input.ButtonUp:
 			got = append(got, ev.Kind.String()+" "+ev.Button.String())
-		case engine.Scroll:
+		case input.Scroll:
 			got = append(got, "Scroll "+strings.TrimSpace(strings.Repeat("+", int(max(ev.Y, 0)))+strings.Repeat("-", int(max(-ev.Y, 0)))))
 		default:
 			t.Errorf("unexpected %v event", ev.Kind)
@@ -199,7 +199,7 @@ func TestMouseFromXdotool(t *testing.T) {
 func TestHeldKeysAndButtons(t *testing.T) {
 	win, _, _, id := openDriven(t)
 	held := func() (k, b bool) {
-		return win.KeyHeld(engine.KeyArrowLeft), win.ButtonHeld(engine.MouseButtonLeft)
+		return win.KeyHeld(input.KeyArrowLeft), win.ButtonHeld(input.MouseButtonLeft)
 	}
 	platformtest.XDoTool(t, "keydown", "--window", id, "Left")
 	platformtest.XDoTool(t, "mousemove", "--window", id, "5", "5", "mousedown", "1")
@@ -210,8 +210,8 @@ func TestHeldKeysAndButtons(t *testing.T) {
 
 	var unknown, outOfRange bool
 	platformtest.OnMain(func() {
-		unknown = win.KeyHeld(engine.KeyUnknown)
-		outOfRange = win.ButtonHeld(engine.MouseButtonCount)
+		unknown = win.KeyHeld(input.KeyUnknown)
+		outOfRange = win.ButtonHeld(input.MouseButtonCount)
 	})
 	if unknown || outOfRange {
 		t.Errorf("KeyHeld(KeyUnknown) = %v, ButtonHeld(MouseButtonCount) = %v, want false", unknown, outOfRange)
@@ -325,7 +325,7 @@ func TestSetCallbacksInputWithoutClockPanics(t *testing.T) {
 	var got any
 	platformtest.OnMain(func() {
 		defer func() { got = recover() }()
-		win.SetCallbacks(platform.Callbacks{Input: func(engine.InputEvent) {}})
+		win.SetCallbacks(platform.Callbacks{Input: func(input.Event) {}})
 	})
 	if msg, _ := got.(string); !strings.HasPrefix(msg, "platform: ") || !strings.Contains(msg, "Clock") {
 		t.Errorf("SetCallbacks with Input and no Clock panicked with %v, want a message starting with \"platform: \" naming Clock", got)

@@ -3,7 +3,7 @@ package platform
 import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // keyPairs lists every GLFW key the engine knows, once: the tables that
@@ -11,59 +11,59 @@ import (
 // physical keys after the US layout; keys missing here reach nobody.
 var keyPairs = [...]struct {
 	glfw   glfw.Key
-	engine engine.Key
+	engine input.Key
 }{
-	{glfw.KeyA, engine.KeyA}, {glfw.KeyB, engine.KeyB}, {glfw.KeyC, engine.KeyC},
-	{glfw.KeyD, engine.KeyD}, {glfw.KeyE, engine.KeyE}, {glfw.KeyF, engine.KeyF},
-	{glfw.KeyG, engine.KeyG}, {glfw.KeyH, engine.KeyH}, {glfw.KeyI, engine.KeyI},
-	{glfw.KeyJ, engine.KeyJ}, {glfw.KeyK, engine.KeyK}, {glfw.KeyL, engine.KeyL},
-	{glfw.KeyM, engine.KeyM}, {glfw.KeyN, engine.KeyN}, {glfw.KeyO, engine.KeyO},
-	{glfw.KeyP, engine.KeyP}, {glfw.KeyQ, engine.KeyQ}, {glfw.KeyR, engine.KeyR},
-	{glfw.KeyS, engine.KeyS}, {glfw.KeyT, engine.KeyT}, {glfw.KeyU, engine.KeyU},
-	{glfw.KeyV, engine.KeyV}, {glfw.KeyW, engine.KeyW}, {glfw.KeyX, engine.KeyX},
-	{glfw.KeyY, engine.KeyY}, {glfw.KeyZ, engine.KeyZ},
+	{glfw.KeyA, input.KeyA}, {glfw.KeyB, input.KeyB}, {glfw.KeyC, input.KeyC},
+	{glfw.KeyD, input.KeyD}, {glfw.KeyE, input.KeyE}, {glfw.KeyF, input.KeyF},
+	{glfw.KeyG, input.KeyG}, {glfw.KeyH, input.KeyH}, {glfw.KeyI, input.KeyI},
+	{glfw.KeyJ, input.KeyJ}, {glfw.KeyK, input.KeyK}, {glfw.KeyL, input.KeyL},
+	{glfw.KeyM, input.KeyM}, {glfw.KeyN, input.KeyN}, {glfw.KeyO, input.KeyO},
+	{glfw.KeyP, input.KeyP}, {glfw.KeyQ, input.KeyQ}, {glfw.KeyR, input.KeyR},
+	{glfw.KeyS, input.KeyS}, {glfw.KeyT, input.KeyT}, {glfw.KeyU, input.KeyU},
+	{glfw.KeyV, input.KeyV}, {glfw.KeyW, input.KeyW}, {glfw.KeyX, input.KeyX},
+	{glfw.KeyY, input.KeyY}, {glfw.KeyZ, input.KeyZ},
 
-	{glfw.Key0, engine.Key0}, {glfw.Key1, engine.Key1}, {glfw.Key2, engine.Key2},
-	{glfw.Key3, engine.Key3}, {glfw.Key4, engine.Key4}, {glfw.Key5, engine.Key5},
-	{glfw.Key6, engine.Key6}, {glfw.Key7, engine.Key7}, {glfw.Key8, engine.Key8},
-	{glfw.Key9, engine.Key9},
+	{glfw.Key0, input.Key0}, {glfw.Key1, input.Key1}, {glfw.Key2, input.Key2},
+	{glfw.Key3, input.Key3}, {glfw.Key4, input.Key4}, {glfw.Key5, input.Key5},
+	{glfw.Key6, input.Key6}, {glfw.Key7, input.Key7}, {glfw.Key8, input.Key8},
+	{glfw.Key9, input.Key9},
 
-	{glfw.KeySpace, engine.KeySpace},
-	{glfw.KeyEnter, engine.KeyEnter},
-	{glfw.KeyEscape, engine.KeyEscape},
-	{glfw.KeyTab, engine.KeyTab},
-	{glfw.KeyBackspace, engine.KeyBackspace},
+	{glfw.KeySpace, input.KeySpace},
+	{glfw.KeyEnter, input.KeyEnter},
+	{glfw.KeyEscape, input.KeyEscape},
+	{glfw.KeyTab, input.KeyTab},
+	{glfw.KeyBackspace, input.KeyBackspace},
 
-	{glfw.KeyLeft, engine.KeyArrowLeft},
-	{glfw.KeyRight, engine.KeyArrowRight},
-	{glfw.KeyUp, engine.KeyArrowUp},
-	{glfw.KeyDown, engine.KeyArrowDown},
+	{glfw.KeyLeft, input.KeyArrowLeft},
+	{glfw.KeyRight, input.KeyArrowRight},
+	{glfw.KeyUp, input.KeyArrowUp},
+	{glfw.KeyDown, input.KeyArrowDown},
 
-	{glfw.KeyLeftShift, engine.KeyLeftShift},
-	{glfw.KeyRightShift, engine.KeyRightShift},
-	{glfw.KeyLeftControl, engine.KeyLeftCtrl},
-	{glfw.KeyRightControl, engine.KeyRightCtrl},
-	{glfw.KeyLeftAlt, engine.KeyLeftAlt},
-	{glfw.KeyRightAlt, engine.KeyRightAlt},
+	{glfw.KeyLeftShift, input.KeyLeftShift},
+	{glfw.KeyRightShift, input.KeyRightShift},
+	{glfw.KeyLeftControl, input.KeyLeftCtrl},
+	{glfw.KeyRightControl, input.KeyRightCtrl},
+	{glfw.KeyLeftAlt, input.KeyLeftAlt},
+	{glfw.KeyRightAlt, input.KeyRightAlt},
 
-	{glfw.KeyF1, engine.KeyF1}, {glfw.KeyF2, engine.KeyF2}, {glfw.KeyF3, engine.KeyF3},
-	{glfw.KeyF4, engine.KeyF4}, {glfw.KeyF5, engine.KeyF5}, {glfw.KeyF6, engine.KeyF6},
-	{glfw.KeyF7, engine.KeyF7}, {glfw.KeyF8, engine.KeyF8}, {glfw.KeyF9, engine.KeyF9},
-	{glfw.KeyF10, engine.KeyF10}, {glfw.KeyF11, engine.KeyF11}, {glfw.KeyF12, engine.KeyF12},
+	{glfw.KeyF1, input.KeyF1}, {glfw.KeyF2, input.KeyF2}, {glfw.KeyF3, input.KeyF3},
+	{glfw.KeyF4, input.KeyF4}, {glfw.KeyF5, input.KeyF5}, {glfw.KeyF6, input.KeyF6},
+	{glfw.KeyF7, input.KeyF7}, {glfw.KeyF8, input.KeyF8}, {glfw.KeyF9, input.KeyF9},
+	{glfw.KeyF10, input.KeyF10}, {glfw.KeyF11, input.KeyF11}, {glfw.KeyF12, input.KeyF12},
 
-	{glfw.KeyLeftBracket, engine.KeyLeftBracket},
-	{glfw.KeyRightBracket, engine.KeyRightBracket},
-	{glfw.KeyMinus, engine.KeyMinus},
-	{glfw.KeyEqual, engine.KeyEqual},
+	{glfw.KeyLeftBracket, input.KeyLeftBracket},
+	{glfw.KeyRightBracket, input.KeyRightBracket},
+	{glfw.KeyMinus, input.KeyMinus},
+	{glfw.KeyEqual, input.KeyEqual},
 }
 
 var (
 	// fromGLFW translates GLFW key codes (0 to glfw.KeyLast) to Keys;
 	// unlisted codes stay KeyUnknown.
-	fromGLFW [glfw.KeyLast + 1]engine.Key
+	fromGLFW [glfw.KeyLast + 1]input.Key
 	// toGLFW translates Keys back, for Window.KeyHeld; KeyUnknown maps to
 	// glfw.KeyUnknown.
-	toGLFW [engine.KeyCount]glfw.Key
+	toGLFW [input.KeyCount]glfw.Key
 )
 
 func init() {
@@ -77,30 +77,30 @@ func init() {
 }
 
 // engineKey returns the engine's name for a GLFW key code, or
-// engine.KeyUnknown for a key the engine does not know (glfw.KeyUnknown, the
+// input.KeyUnknown for a key the engine does not know (glfw.KeyUnknown, the
 // keypad, media keys, out-of-range codes).
-func engineKey(k glfw.Key) engine.Key {
+func engineKey(k glfw.Key) input.Key {
 	if k < 0 || k > glfw.KeyLast {
-		return engine.KeyUnknown
+		return input.KeyUnknown
 	}
 	return fromGLFW[k]
 }
 
 // glfwKey returns the GLFW key code of an engine key, or glfw.KeyUnknown for
-// engine.KeyUnknown and values out of range.
-func glfwKey(k engine.Key) glfw.Key {
-	if k >= engine.KeyCount {
+// input.KeyUnknown and values out of range.
+func glfwKey(k input.Key) glfw.Key {
+	if k >= input.KeyCount {
 		return glfw.KeyUnknown
 	}
 	return toGLFW[k]
 }
 
 // engineButton returns the engine's name for a GLFW mouse button. The
-// numbers are the same (see engine.MouseButton); ok is false for a button
+// numbers are the same (see input.MouseButton); ok is false for a button
 // out of the engine's range.
-func engineButton(b glfw.MouseButton) (engine.MouseButton, bool) {
-	if b < 0 || int(b) >= int(engine.MouseButtonCount) {
+func engineButton(b glfw.MouseButton) (input.MouseButton, bool) {
+	if b < 0 || int(b) >= int(input.MouseButtonCount) {
 		return 0, false
 	}
-	return engine.MouseButton(b), true
+	return input.MouseButton(b), true
 }

@@ -5,13 +5,13 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // Every engine key has exactly one GLFW key, and the two tables agree.
 func TestKeyTablesRoundTrip(t *testing.T) {
-	seen := map[glfw.Key]engine.Key{}
-	for k := engine.Key(1); k < engine.KeyCount; k++ {
+	seen := map[glfw.Key]input.Key{}
+	for k := input.Key(1); k < input.KeyCount; k++ {
 		g := glfwKey(k)
 		if g == glfw.KeyUnknown {
 			t.Errorf("engine key %v has no GLFW key", k)
@@ -30,31 +30,31 @@ func TestKeyTablesRoundTrip(t *testing.T) {
 func TestKeyTranslation(t *testing.T) {
 	tests := []struct {
 		glfw glfw.Key
-		want engine.Key
+		want input.Key
 	}{
-		{glfw.KeyA, engine.KeyA},
-		{glfw.Key7, engine.Key7},
-		{glfw.KeyLeft, engine.KeyArrowLeft},
-		{glfw.KeyRight, engine.KeyArrowRight},
-		{glfw.KeyUp, engine.KeyArrowUp},
-		{glfw.KeyDown, engine.KeyArrowDown},
-		{glfw.KeyEscape, engine.KeyEscape},
-		{glfw.KeyF12, engine.KeyF12},
-		{glfw.KeyLeftControl, engine.KeyLeftCtrl},
-		{glfw.KeyEqual, engine.KeyEqual},
-		{glfw.KeyKPEnter, engine.KeyUnknown},  // keypad: not an engine key
-		{glfw.KeyUnknown, engine.KeyUnknown},  // -1
-		{glfw.KeyLast + 1, engine.KeyUnknown}, // out of range
+		{glfw.KeyA, input.KeyA},
+		{glfw.Key7, input.Key7},
+		{glfw.KeyLeft, input.KeyArrowLeft},
+		{glfw.KeyRight, input.KeyArrowRight},
+		{glfw.KeyUp, input.KeyArrowUp},
+		{glfw.KeyDown, input.KeyArrowDown},
+		{glfw.KeyEscape, input.KeyEscape},
+		{glfw.KeyF12, input.KeyF12},
+		{glfw.KeyLeftControl, input.KeyLeftCtrl},
+		{glfw.KeyEqual, input.KeyEqual},
+		{glfw.KeyKPEnter, input.KeyUnknown},  // keypad: not an engine key
+		{glfw.KeyUnknown, input.KeyUnknown},  // -1
+		{glfw.KeyLast + 1, input.KeyUnknown}, // out of range
 	}
 	for _, tt := range tests {
 		if got := engineKey(tt.glfw); got != tt.want {
 			t.Errorf("engineKey(%d) = %v, want %v", tt.glfw, got, tt.want)
 		}
 	}
-	if g := glfwKey(engine.KeyUnknown); g != glfw.KeyUnknown {
+	if g := glfwKey(input.KeyUnknown); g != glfw.KeyUnknown {
 		t.Errorf("glfwKey(KeyUnknown) = %d, want glfw.KeyUnknown", g)
 	}
-	if g := glfwKey(engine.KeyCount); g != glfw.KeyUnknown {
+	if g := glfwKey(input.KeyCount); g != glfw.KeyUnknown {
 		t.Errorf("glfwKey(KeyCount) = %d, want glfw.KeyUnknown", g)
 	}
 }
@@ -62,13 +62,13 @@ func TestKeyTranslation(t *testing.T) {
 func TestButtonTranslation(t *testing.T) {
 	tests := []struct {
 		glfw glfw.MouseButton
-		want engine.MouseButton
+		want input.MouseButton
 		ok   bool
 	}{
-		{glfw.MouseButtonLeft, engine.MouseButtonLeft, true},
-		{glfw.MouseButtonRight, engine.MouseButtonRight, true},
-		{glfw.MouseButtonMiddle, engine.MouseButtonMiddle, true},
-		{glfw.MouseButton8, engine.MouseButton8, true},
+		{glfw.MouseButtonLeft, input.MouseButtonLeft, true},
+		{glfw.MouseButtonRight, input.MouseButtonRight, true},
+		{glfw.MouseButtonMiddle, input.MouseButtonMiddle, true},
+		{glfw.MouseButton8, input.MouseButton8, true},
 		{glfw.MouseButtonLast + 1, 0, false},
 		{-1, 0, false},
 	}

@@ -8,18 +8,19 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // held returns an input snapshot with keys held down (not just pressed),
 // and one with Space just pressed besides.
-func held(keys ...engine.Key) (hold, tap engine.InputSnapshot) {
-	var in engine.Input
+func held(keys ...input.Key) (hold, tap input.Sample) {
+	var in input.Queue
 	for _, k := range keys {
-		in.Push(engine.InputEvent{Time: 0, Kind: engine.KeyDown, Key: k})
+		in.Push(input.Event{Time: 0, Kind: input.KeyDown, Key: k})
 	}
 	in.Advance(0)
 	hold = in.Advance(1)
-	in.Push(engine.InputEvent{Time: 2, Kind: engine.KeyDown, Key: engine.KeySpace})
+	in.Push(input.Event{Time: 2, Kind: input.KeyDown, Key: input.KeySpace})
 	tap = in.Advance(2)
 	return hold, tap
 }
@@ -27,13 +28,13 @@ func held(keys ...engine.Key) (hold, tap engine.InputSnapshot) {
 // matchDirs is the direction each player of the test match holds, as an
 // arrow key and the unit vector the scene moves its cube along.
 var matchDirs = [...]struct {
-	key engine.Key
+	key input.Key
 	dir mgl32.Vec3
 }{
-	{engine.KeyArrowRight, mgl32.Vec3{1, 0, 0}},
-	{engine.KeyArrowLeft, mgl32.Vec3{-1, 0, 0}},
-	{engine.KeyArrowUp, mgl32.Vec3{0, 0, -1}},
-	{engine.KeyArrowDown, mgl32.Vec3{0, 0, 1}},
+	{input.KeyArrowRight, mgl32.Vec3{1, 0, 0}},
+	{input.KeyArrowLeft, mgl32.Vec3{-1, 0, 0}},
+	{input.KeyArrowUp, mgl32.Vec3{0, 0, -1}},
+	{input.KeyArrowDown, mgl32.Vec3{0, 0, 1}},
 }
 
 // Ticks of the test match: players 0, 1 and 2 join at matchStart, 1
@@ -51,7 +52,7 @@ const (
 // from a snapshot sees the same match.
 type matchHook struct {
 	t          testing.TB
-	hold, taps [len(matchDirs)]engine.InputSnapshot
+	hold, taps [len(matchDirs)]input.Sample
 }
 
 func newMatchHook(t testing.TB) *matchHook {
@@ -242,7 +243,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Setup(e, 0)
-	hold, _ := held(engine.KeyArrowRight)
+	hold, _ := held(input.KeyArrowRight)
 	e.SetTickHook(&funcHook{begin: func(ti *engine.TickInfo) {
 		var err error
 		switch ti.Tick {
@@ -430,7 +431,7 @@ func (h *crowdHook) BeginTick(ti *engine.TickInfo) {
 				h.t.Fatal(err)
 			}
 		}
-		key := engine.KeyArrowLeft + engine.Key((uint64(id)+ti.Tick/90)%4)
+		key := input.KeyArrowLeft + input.Key((uint64(id)+ti.Tick/90)%4)
 		hold, _ := held(key)
 		if err := p.SetInput(id, hold); err != nil {
 			h.t.Fatal(err)

@@ -44,6 +44,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/anim"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/internal/modelgen"
 )
@@ -428,20 +429,20 @@ func (s *Scene) steerPlayer(c *engine.FixedContext) {
 			continue
 		}
 		var v mgl32.Vec3
-		if in.Down(engine.KeyArrowRight) {
+		if in.Down(input.KeyArrowRight) {
 			v[0] += PlayerSpeed
 		}
-		if in.Down(engine.KeyArrowLeft) {
+		if in.Down(input.KeyArrowLeft) {
 			v[0] -= PlayerSpeed
 		}
-		if in.Down(engine.KeyArrowUp) {
+		if in.Down(input.KeyArrowUp) {
 			v[2] -= PlayerSpeed
 		}
-		if in.Down(engine.KeyArrowDown) {
+		if in.Down(input.KeyArrowDown) {
 			v[2] += PlayerSpeed
 		}
 		w.SetDrawVelocity(cube, v, mgl32.Vec3{})
-		if in.JustPressed(engine.KeySpace) {
+		if in.JustPressed(input.KeySpace) {
 			rng := w.RNG()
 			w.SetColor(cube, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
 		}

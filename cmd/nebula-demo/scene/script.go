@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // ScriptPeriod is the length of the headless input script in ticks; it
@@ -13,13 +14,13 @@ const ScriptPeriod = 480
 // scriptHeld lists which arrow key the script holds over which ticks of
 // its period, [from, to).
 var scriptHeld = [...]struct {
-	key      engine.Key
+	key      input.Key
 	from, to uint64
 }{
-	{engine.KeyArrowRight, 0, 90},
-	{engine.KeyArrowUp, 60, 200},
-	{engine.KeyArrowLeft, 240, 330},
-	{engine.KeyArrowDown, 300, 420},
+	{input.KeyArrowRight, 0, 90},
+	{input.KeyArrowUp, 60, 200},
+	{input.KeyArrowLeft, 240, 330},
+	{input.KeyArrowDown, 300, 420},
 }
 
 // Script is the headless demo's player: a deterministic input script keyed
@@ -28,24 +29,24 @@ var scriptHeld = [...]struct {
 // ticks (down on one tick, up on the next) and, every 700 ticks, presses and
 // releases Space within a single tick. Events are stamped with the tick's
 // due time, so exactly that tick sees them.
-func Script(tick uint64, due time.Duration, in *engine.Input) {
+func Script(tick uint64, due time.Duration, in *input.Queue) {
 	k := tick % ScriptPeriod
 	for _, h := range scriptHeld {
 		switch k {
 		case h.from:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: h.key})
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: h.key})
 		case h.to:
-			in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: h.key})
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: h.key})
 		}
 	}
 	switch {
 	case tick%700 == 0:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeySpace})
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeySpace})
 	case tick%150 == 0:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyDown, Key: engine.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeySpace})
 	case tick%150 == 1:
-		in.Push(engine.InputEvent{Time: due, Kind: engine.KeyUp, Key: engine.KeySpace})
+		in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeySpace})
 	}
 }
 
@@ -59,7 +60,7 @@ const PlayerScriptShift = 97
 // multiplayer run: Script shifted by p*PlayerScriptShift ticks. Player 0's
 // is Script itself. Like Script it is a pure function of the tick, so a
 // match between headless clients is a pure function of their flags.
-func PlayerScript(p engine.PlayerID) func(tick uint64, due time.Duration, in *engine.Input) {
+func PlayerScript(p engine.PlayerID) func(tick uint64, due time.Duration, in *input.Queue) {
 	shift := uint64(p) * PlayerScriptShift
-	return func(tick uint64, due time.Duration, in *engine.Input) { Script(tick+shift, due, in) }
+	return func(tick uint64, due time.Duration, in *input.Queue) { Script(tick+shift, due, in) }
 }

@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // snapshots returns the snapshots script gives for ticks 1..n.
-func snapshots(script func(uint64, time.Duration, *engine.Input), n int) []engine.InputSnapshot {
-	in := &engine.Input{}
-	out := make([]engine.InputSnapshot, n)
+func snapshots(script func(uint64, time.Duration, *input.Queue), n int) []input.Sample {
+	in := &input.Queue{}
+	out := make([]input.Sample, n)
 	for i := range out {
 		tick := uint64(i + 1)
 		due := time.Duration(tick) * time.Second / 60
@@ -28,7 +29,7 @@ func TestPlayerScript(t *testing.T) {
 	if got := snapshots(PlayerScript(0), n); !equalSnapshots(got, base) {
 		t.Fatal("player 0's script differs from Script")
 	}
-	seen := [][]engine.InputSnapshot{base}
+	seen := [][]input.Sample{base}
 	for p := engine.PlayerID(1); p < 8; p++ {
 		got := snapshots(PlayerScript(p), n)
 		if again := snapshots(PlayerScript(p), n); !equalSnapshots(got, again) {
@@ -43,7 +44,7 @@ func TestPlayerScript(t *testing.T) {
 	}
 }
 
-func equalSnapshots(a, b []engine.InputSnapshot) bool {
+func equalSnapshots(a, b []input.Sample) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return false

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -112,7 +112,7 @@ func newConn(local, remote net.Addr, token uint64, maxRecord int, send func([]by
 	}
 	c.in, c.segIn, c.rto = map[uint32]inItem{}, map[uint32][]byte{}, initialRTO
 	c.split = wire.NewReader(&c.feed, wire.MaxServerMessage)
-	c.one.Inputs = make([]engine.InputSnapshot, 1)
+	c.one.Inputs = make([]input.Sample, 1)
 	c.oneC.Ticks = make([]wire.ConfirmedTick, 1)
 	go c.service()
 	return c

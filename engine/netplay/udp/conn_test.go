@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
@@ -92,19 +92,19 @@ type event struct {
 	tick uint64
 }
 
-func input(tick uint64, key int) *wire.Input {
-	var in engine.Input
+func inputMsg(tick uint64, key int) *wire.Input {
+	var in input.Queue
 	if key >= 0 {
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowLeft + engine.Key(key%4)})
+		in.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowLeft + input.Key(key%4)})
 	}
-	return &wire.Input{First: tick, Inputs: []engine.InputSnapshot{in.Advance(0)}}
+	return &wire.Input{First: tick, Inputs: []input.Sample{in.Advance(0)}}
 }
 
 func confirmed(tick uint64, players int) *wire.Confirmed {
 	ct := wire.ConfirmedTick{Early: time.Millisecond}
 	for p := range players {
-		var in engine.Input
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowLeft + engine.Key(p%4)})
+		var in input.Queue
+		in.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowLeft + input.Key(p%4)})
 		ct.Inputs = append(ct.Inputs, wire.PlayerInput{Player: wire.PlayerID(p), Input: in.Advance(0)})
 	}
 	return &wire.Confirmed{First: tick, Ticks: []wire.ConfirmedTick{ct}}
@@ -172,7 +172,7 @@ func script(t *testing.T, c net.Conn, ticks int, every time.Duration, snapshot [
 	for k := 1; k <= ticks; k++ {
 		tick := uint64(k)
 		if k%2 == 0 {
-			write(input(tick, k))
+			write(inputMsg(tick, k))
 			want = append(want, event{wire.TypeInput, tick})
 		} else {
 			write(confirmed(tick, 4))
@@ -320,7 +320,7 @@ func TestRedundancyRecoversALostInputWithinOnePacket(t *testing.T) {
 	}
 	next := uint64(1)
 	for tick := uint64(1); tick <= 8; tick++ {
-		w.WriteMessage(input(tick, int(tick)))
+		w.WriteMessage(inputMsg(tick, int(tick)))
 		// Every input but the lost one is readable at once; the lost one
 		// with the next.
 		b.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
@@ -373,13 +373,13 @@ func TestSpoofedPacketsAreDropped(t *testing.T) {
 	server := sc.(*Conn)
 	w := wire.NewWriter(client)
 	w.WritePreamble()
-	w.WriteMessage(input(1, 0))
+	w.WriteMessage(inputMsg(1, 0))
 
 	// An injected input for tick 99: from the client's own address with a
 	// wrong token, and from another address with the right one.
 	forged := func(token uint64) []byte {
 		b := appendDataHeader(nil, token, 1000, 0, 0, 0)
-		enc := wire.AppendMessage(nil, input(2, 1))
+		enc := wire.AppendMessage(nil, inputMsg(2, 1))
 		b = appendRunHeader(b, wire.TypeInput, 1, 99, 1, 1)
 		return appendItem(b, enc[14:])
 	}
@@ -393,7 +393,7 @@ func TestSpoofedPacketsAreDropped(t *testing.T) {
 	other.WriteTo([]byte("garbage"), ln.Addr())
 	other.WriteTo(make([]byte, 1500), ln.Addr())
 	time.Sleep(50 * time.Millisecond)
-	w.WriteMessage(input(2, 1))
+	w.WriteMessage(inputMsg(2, 1))
 	client.CloseWrite()
 
 	got, _ := readEvents(t, server, 5*time.Second)

@@ -17,7 +17,7 @@ import (
 // short, a byte flipped.
 func packetSeeds() [][]byte {
 	ping := wire.AppendMessage(nil, &wire.Ping{Time: 5})
-	enc := wire.AppendMessage(nil, input(3, 1))
+	enc := wire.AppendMessage(nil, inputMsg(3, 1))
 	data := appendDataHeader(nil, 1, 0, 0, 0, 0)
 	data = appendRunHeader(data, wire.TypeInput, 0, 3, 1, 2)
 	data = appendItem(appendItem(data, enc[14:]), enc[14:])

@@ -6,27 +6,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // typicalTick returns a confirmed tick of n players, each holding one or
 // two keys; every fourth has also just pressed Space, and every other has
 // its cursor in the window.
 func typicalTick(n int) ConfirmedTick {
-	keys := []engine.Key{engine.KeyArrowLeft, engine.KeyArrowRight, engine.KeyArrowUp, engine.KeyW, engine.KeyA, engine.KeyD}
+	keys := []input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyW, input.KeyA, input.KeyD}
 	t := ConfirmedTick{Early: 4200 * time.Microsecond}
 	for i := range n {
-		var in engine.Input
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: keys[i%len(keys)]})
+		var in input.Queue
+		in.Push(input.Event{Kind: input.KeyDown, Key: keys[i%len(keys)]})
 		if i%3 == 0 {
-			in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: keys[(i+1)%len(keys)]})
+			in.Push(input.Event{Kind: input.KeyDown, Key: keys[(i+1)%len(keys)]})
 		}
 		if i%2 == 0 {
-			in.Push(engine.InputEvent{Kind: engine.CursorMove, X: float64(100 + 7*i), Y: 360.5})
+			in.Push(input.Event{Kind: input.CursorMove, X: float64(100 + 7*i), Y: 360.5})
 		}
 		in.Advance(0)
 		if i%4 == 0 {
-			in.Push(engine.InputEvent{Time: time.Millisecond, Kind: engine.KeyDown, Key: engine.KeySpace})
+			in.Push(input.Event{Time: time.Millisecond, Kind: input.KeyDown, Key: input.KeySpace})
 		}
 		t.Inputs = append(t.Inputs, PlayerInput{Player: PlayerID(i), Input: in.Advance(time.Millisecond)})
 	}
@@ -62,20 +62,20 @@ func BenchmarkConfirmed(b *testing.B) {
 
 // TestSizes logs the bytes of typical messages (go test -v -run Sizes).
 func TestSizes(t *testing.T) {
-	one := held(engine.KeyArrowLeft)
-	two := held(engine.KeyArrowLeft, engine.KeyArrowUp)
-	press := snap(0, 0, engine.KeySpace)
-	var in engine.Input
-	in.Push(engine.InputEvent{Kind: engine.CursorMove, X: 812.25, Y: 407.5})
-	in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowLeft})
+	one := held(input.KeyArrowLeft)
+	two := held(input.KeyArrowLeft, input.KeyArrowUp)
+	press := snap(0, 0, input.KeySpace)
+	var in input.Queue
+	in.Push(input.Event{Kind: input.CursorMove, X: 812.25, Y: 407.5})
+	in.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowLeft})
 	in.Advance(0)
 	cursor := in.Advance(time.Millisecond)
 	for _, tc := range []struct {
 		name string
-		s    engine.InputSnapshot
-	}{{"nothing", engine.InputSnapshot{}}, {"one key held", one}, {"two keys held", two}, {"Space pressed", press}, {"one key held, cursor at 812.25, 407.5", cursor}} {
+		s    input.Sample
+	}{{"nothing", input.Sample{}}, {"one key held", one}, {"two keys held", two}, {"Space pressed", press}, {"one key held, cursor at 812.25, 407.5", cursor}} {
 		n := len(appendSample(nil, &tc.s))
-		msg := len(AppendMessage(nil, &Input{First: 1, Inputs: []engine.InputSnapshot{tc.s}}))
+		msg := len(AppendMessage(nil, &Input{First: 1, Inputs: []input.Sample{tc.s}}))
 		t.Logf("input %-38s %2d bytes; an Input message of one tick %d bytes", tc.name+":", n, msg)
 	}
 	if n := len(appendSample(nil, &one)); n != 4 {
@@ -86,7 +86,7 @@ func TestSizes(t *testing.T) {
 		n := len(AppendMessage(nil, &Confirmed{First: 1, Ticks: []ConfirmedTick{tick}}))
 		keys := ConfirmedTick{Early: tick.Early}
 		for i := range players {
-			keys.Inputs = append(keys.Inputs, PlayerInput{PlayerID(i), held(engine.KeyArrowLeft + engine.Key(i%4))})
+			keys.Inputs = append(keys.Inputs, PlayerInput{PlayerID(i), held(input.KeyArrowLeft + input.Key(i%4))})
 		}
 		nk := len(AppendMessage(nil, &Confirmed{First: 1, Ticks: []ConfirmedTick{keys}}))
 		t.Logf("Confirmed, one tick of %2d players: %4d bytes (typical mix), %4d bytes (one key held each)", players, n, nk)

@@ -9,26 +9,26 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/binread"
 )
 
 // An input's compact form: a mask of its non-zero words
-// (engine.InputSnapshot.Words), then for each of them, lowest first, a
+// (input.Sample.Words), then for each of them, lowest first, a
 // mask of its non-zero bytes and those bytes, lowest first.
 const (
 	// maskBytes is the bytes of the word mask.
-	maskBytes = (engine.InputWords + 7) / 8
+	maskBytes = (input.SampleWords + 7) / 8
 	// minSample is the fewest bytes of an input: the zero input.
 	minSample = maskBytes
 )
 
 // The word mask must fit a uint64.
-var _ [64 - engine.InputWords]struct{}
+var _ [64 - input.SampleWords]struct{}
 
 // appendSample appends the input s in its compact form.
-func appendSample(b []byte, s *engine.InputSnapshot) []byte {
-	var w [engine.InputWords]uint64
+func appendSample(b []byte, s *input.Sample) []byte {
+	var w [input.SampleWords]uint64
 	s.Words(&w)
 	var mask uint64
 	for i, v := range w {
@@ -108,7 +108,7 @@ func (d *decoder) count(width int, field string, lo, max, size int, unit string)
 // sample reads an input in its compact form into s. Only the canonical
 // form is accepted (every byte marked non-zero is non-zero), so that a
 // message that decodes encodes to the same bytes.
-func (d *decoder) sample(s *engine.InputSnapshot) {
+func (d *decoder) sample(s *input.Sample) {
 	at := d.Offset()
 	mb := d.Take("input words", maskBytes)
 	if mb == nil {
@@ -118,11 +118,11 @@ func (d *decoder) sample(s *engine.InputSnapshot) {
 	for i, c := range mb {
 		mask |= uint64(c) << (8 * i)
 	}
-	if mask>>engine.InputWords != 0 {
-		d.FailAt(at, "input words", fmt.Errorf("mask %#x marks words beyond the %d of an input", mask, engine.InputWords))
+	if mask>>input.SampleWords != 0 {
+		d.FailAt(at, "input words", fmt.Errorf("mask %#x marks words beyond the %d of an input", mask, input.SampleWords))
 		return
 	}
-	var w [engine.InputWords]uint64
+	var w [input.SampleWords]uint64
 	for ; mask != 0; mask &= mask - 1 {
 		i := bits.TrailingZeros64(mask)
 		at := d.Offset()

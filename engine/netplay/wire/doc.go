@@ -108,7 +108,7 @@
 //	End (11), server to client:    last tick uint64, reason uint8 (1 last tick, 2 shutdown)
 //	Bye (12), client to server:    no body
 //
-// An input is an engine.InputSnapshot's words (InputSnapshot.Words) in a
+// An input is an input.Sample's words (input.Sample.Words) in a
 // compact form: a 2-byte mask of the words that are not zero (bit i of
 // the little-endian mask for word i), then for each such word, lowest
 // first, a byte whose bit j marks the word's byte j as not zero, then

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
 // Encode the confirmed inputs of a tick, as a server sends them, and read
 // them back, as a client does.
 func Example() {
-	var in engine.Input
-	in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyArrowRight})
+	var in input.Queue
+	in.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowRight})
 	right := in.Advance(0)
 
 	m := &wire.Confirmed{First: 120, Ticks: []wire.ConfirmedTick{{
@@ -38,7 +38,7 @@ func Example() {
 		for i, t := range msg.Ticks {
 			fmt.Printf("tick %d: joins %v, early %v\n", msg.First+uint64(i), t.Joins, t.Early)
 			for _, p := range t.Inputs {
-				fmt.Printf("  player %d: right %v\n", p.Player, p.Input.Down(engine.KeyArrowRight))
+				fmt.Printf("  player %d: right %v\n", p.Player, p.Input.Down(input.KeyArrowRight))
 			}
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // Role is what a client joins as.
@@ -252,8 +252,8 @@ func refuse(r Reason, text string) *Refuse {
 // First: Inputs[i] is for tick First+i. A client sends each tick's input
 // once; a run carries the ticks it sampled since its last send.
 type Input struct {
-	First  uint64                 // the tick of Inputs[0]
-	Inputs []engine.InputSnapshot // 1 to MaxInputRun ticks
+	First  uint64         // the tick of Inputs[0]
+	Inputs []input.Sample // 1 to MaxInputRun ticks
 }
 
 // Type returns TypeInput.
@@ -313,8 +313,8 @@ type ConfirmedTick struct {
 
 // PlayerInput is one player's input for a tick.
 type PlayerInput struct {
-	Player PlayerID             // the player
-	Input  engine.InputSnapshot // their input for the tick
+	Player PlayerID     // the player
+	Input  input.Sample // their input for the tick
 }
 
 // Type returns TypeConfirmed.

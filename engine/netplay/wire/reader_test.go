@@ -11,7 +11,7 @@ import (
 	"testing/iotest"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // encoded returns an encoded message of type t with body.
@@ -264,7 +264,7 @@ func TestWriterChecks(t *testing.T) {
 		{&Welcome{Player: 1}, "wire: invalid Welcome message, tick rate: 0 Hz, want at least 1"},
 		{&Welcome{Player: 1, TickRate: 60, Params: make([]byte, MaxParams+1)}, "wire: invalid Welcome message, params: 4097 bytes, want 0 to 4096"},
 		{&Input{First: 1}, "wire: invalid Input message, inputs: 0 ticks, want 1 to 64"},
-		{&Input{First: 1, Inputs: make([]engine.InputSnapshot, 65)}, "wire: invalid Input message, inputs: 65 ticks, want 1 to 64"},
+		{&Input{First: 1, Inputs: make([]input.Sample, 65)}, "wire: invalid Input message, inputs: 65 ticks, want 1 to 64"},
 		{&Confirmed{First: 1, Ticks: make([]ConfirmedTick, 1025)}, "wire: invalid Confirmed message, ticks: 1025 ticks, want 1 to 1024"},
 		{&Confirmed{First: 1, Ticks: []ConfirmedTick{{Joins: []PlayerID{3, 3}}}}, "wire: invalid Confirmed message, tick 1 joins: player 3 after player 3: players are listed once each, in ascending order"},
 		{&Confirmed{First: 1, Ticks: []ConfirmedTick{{}, {Inputs: []PlayerInput{{Player: 256}}}}}, "wire: invalid Confirmed message, tick 2 inputs: player 256, want 0 to 255"},

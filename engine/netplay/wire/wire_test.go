@@ -8,27 +8,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // snap returns the snapshot of a tick that saw keys go down (the first
 // tick they are down: Down and JustPressed) and the cursor at x, y.
-func snap(x, y float64, keys ...engine.Key) engine.InputSnapshot {
-	var in engine.Input
+func snap(x, y float64, keys ...input.Key) input.Sample {
+	var in input.Queue
 	for _, k := range keys {
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: k})
+		in.Push(input.Event{Kind: input.KeyDown, Key: k})
 	}
 	if x != 0 || y != 0 {
-		in.Push(engine.InputEvent{Kind: engine.CursorMove, X: x, Y: y})
+		in.Push(input.Event{Kind: input.CursorMove, X: x, Y: y})
 	}
 	return in.Advance(0)
 }
 
 // held returns the snapshot of a later tick with keys still down.
-func held(keys ...engine.Key) engine.InputSnapshot {
-	var in engine.Input
+func held(keys ...input.Key) input.Sample {
+	var in input.Queue
 	for _, k := range keys {
-		in.Push(engine.InputEvent{Kind: engine.KeyDown, Key: k})
+		in.Push(input.Event{Kind: input.KeyDown, Key: k})
 	}
 	in.Advance(0)
 	return in.Advance(time.Millisecond)
@@ -41,10 +41,10 @@ func samples() []Message {
 		&Welcome{Player: 3, TickRate: 60, Scene: "bounce", Fingerprint: 0x0123456789abcdef, Params: []byte{1, 2, 3},
 			InputDelay: 2, FirstTick: 1201, SnapshotTick: 1200},
 		RefuseVersion(3),
-		&Input{First: 100, Inputs: []engine.InputSnapshot{held(engine.KeyArrowLeft), snap(640, 360, engine.KeySpace), {}}},
+		&Input{First: 100, Inputs: []input.Sample{held(input.KeyArrowLeft), snap(640, 360, input.KeySpace), {}}},
 		&Confirmed{First: 7, Ticks: []ConfirmedTick{
-			{Joins: []PlayerID{0, 1}, Inputs: []PlayerInput{{0, held(engine.KeyArrowUp)}, {1, engine.InputSnapshot{}}}, Early: 8500 * time.Microsecond},
-			{Leaves: []PlayerID{1}, Inputs: []PlayerInput{{0, snap(12.5, 3, engine.KeyA, engine.KeyD)}}, Early: -1200 * time.Microsecond, Substituted: true},
+			{Joins: []PlayerID{0, 1}, Inputs: []PlayerInput{{0, held(input.KeyArrowUp)}, {1, input.Sample{}}}, Early: 8500 * time.Microsecond},
+			{Leaves: []PlayerID{1}, Inputs: []PlayerInput{{0, snap(12.5, 3, input.KeyA, input.KeyD)}}, Early: -1200 * time.Microsecond, Substituted: true},
 		}},
 		&Hash{Tick: 600, Hash: 0xfeedfacecafebeef},
 		&Desync{Tick: 600, Server: 1, Client: 2},
@@ -134,7 +134,7 @@ func TestRoundTrip(t *testing.T) {
 func TestGoldenConfirmed(t *testing.T) {
 	m := &Confirmed{First: 7, Ticks: []ConfirmedTick{{
 		Joins:  []PlayerID{2},
-		Inputs: []PlayerInput{{1, held(engine.KeyArrowLeft)}, {2, snap(640, 0, engine.KeySpace)}},
+		Inputs: []PlayerInput{{1, held(input.KeyArrowLeft)}, {2, snap(640, 0, input.KeySpace)}},
 		Early:  -1200 * time.Microsecond, Substituted: true,
 	}}}
 	const want = "29000000" + "05" + // length 41, type Confirmed

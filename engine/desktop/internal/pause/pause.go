@@ -23,6 +23,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // Devices is what the gate reads of the window and its devices.
@@ -34,9 +35,9 @@ type Devices interface {
 	// FramebufferSize returns the size of the window's framebuffer.
 	FramebufferSize() (width, height int)
 	// KeyHeld reports whether a key is down now.
-	KeyHeld(engine.Key) bool
+	KeyHeld(input.Key) bool
 	// ButtonHeld reports whether a mouse button is down now.
-	ButtonHeld(engine.MouseButton) bool
+	ButtonHeld(input.MouseButton) bool
 	// CursorPos returns the cursor's position in the window.
 	CursorPos() (x, y float64)
 }
@@ -58,8 +59,8 @@ type Gate struct {
 	// devices when it resumes.
 	sink InputSink // where device events go: the engine's Input unless SetSink
 
-	keys    [engine.KeyCount]bool
-	buttons [engine.MouseButtonCount]bool
+	keys    [input.KeyCount]bool
+	buttons [input.MouseButtonCount]bool
 	cursorX float64
 	cursorY float64
 }
@@ -122,8 +123,8 @@ func (g *Gate) Update(now, last time.Duration) {
 		// The window system will not report the releases that happen
 		// elsewhere: release everything now so nothing sticks.
 		g.sink.ReleaseAll(now)
-		g.keys = [engine.KeyCount]bool{}
-		g.buttons = [engine.MouseButtonCount]bool{}
+		g.keys = [input.KeyCount]bool{}
+		g.buttons = [input.MouseButtonCount]bool{}
 	}
 	g.focused = focused
 
@@ -156,48 +157,48 @@ func (g *Gate) pause() {
 // where the cursor is.
 func (g *Gate) resume(now, last time.Duration) {
 	g.paused = false
-	for k := range engine.KeyCount {
-		if k == engine.KeyUnknown {
+	for k := range input.KeyCount {
+		if k == input.KeyUnknown {
 			continue
 		}
 		if held := g.dev.KeyHeld(k); held != g.keys[k] {
-			kind := engine.KeyUp
+			kind := input.KeyUp
 			if held {
-				kind = engine.KeyDown
+				kind = input.KeyDown
 			}
-			g.Input(engine.InputEvent{Time: now, Kind: kind, Key: k})
+			g.Input(input.Event{Time: now, Kind: kind, Key: k})
 		}
 	}
-	for b := range engine.MouseButtonCount {
+	for b := range input.MouseButtonCount {
 		if held := g.dev.ButtonHeld(b); held != g.buttons[b] {
-			kind := engine.ButtonUp
+			kind := input.ButtonUp
 			if held {
-				kind = engine.ButtonDown
+				kind = input.ButtonDown
 			}
-			g.Input(engine.InputEvent{Time: now, Kind: kind, Button: b})
+			g.Input(input.Event{Time: now, Kind: kind, Button: b})
 		}
 	}
 	if x, y := g.dev.CursorPos(); x != g.cursorX || y != g.cursorY {
-		g.Input(engine.InputEvent{Time: now, Kind: engine.CursorMove, X: x, Y: y})
+		g.Input(input.Event{Time: now, Kind: input.CursorMove, X: x, Y: y})
 	}
 	g.e.Loop.Resume(last)
 }
 
 // Input queues a device event for the simulation, unless it is paused.
-func (g *Gate) Input(ev engine.InputEvent) {
+func (g *Gate) Input(ev input.Event) {
 	if g.paused {
 		return
 	}
 	switch ev.Kind {
-	case engine.KeyDown:
+	case input.KeyDown:
 		g.keys[ev.Key] = true
-	case engine.KeyUp:
+	case input.KeyUp:
 		g.keys[ev.Key] = false
-	case engine.ButtonDown:
+	case input.ButtonDown:
 		g.buttons[ev.Button] = true
-	case engine.ButtonUp:
+	case input.ButtonUp:
 		g.buttons[ev.Button] = false
-	case engine.CursorMove:
+	case input.CursorMove:
 		g.cursorX, g.cursorY = ev.X, ev.Y
 	}
 	g.sink.Push(ev)
@@ -207,7 +208,7 @@ func (g *Gate) Input(ev engine.InputEvent) {
 // networked client's local input.
 type InputSink interface {
 	// Push queues a device event.
-	Push(engine.InputEvent)
+	Push(input.Event)
 	// ReleaseAll releases, at time t, every key and button held.
 	ReleaseAll(t time.Duration)
 }

@@ -8,27 +8,28 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 )
 
 // devices is a window and its devices, set by the test.
 type devices struct {
 	focused, iconified bool
 	width, height      int
-	keys               map[engine.Key]bool
-	buttons            map[engine.MouseButton]bool
+	keys               map[input.Key]bool
+	buttons            map[input.MouseButton]bool
 	x, y               float64
 }
 
 func newDevices() *devices {
-	return &devices{focused: true, width: 64, height: 64, keys: map[engine.Key]bool{}, buttons: map[engine.MouseButton]bool{}}
+	return &devices{focused: true, width: 64, height: 64, keys: map[input.Key]bool{}, buttons: map[input.MouseButton]bool{}}
 }
 
-func (d *devices) Focused() bool                        { return d.focused }
-func (d *devices) Iconified() bool                      { return d.iconified }
-func (d *devices) FramebufferSize() (int, int)          { return d.width, d.height }
-func (d *devices) KeyHeld(k engine.Key) bool            { return d.keys[k] }
-func (d *devices) ButtonHeld(b engine.MouseButton) bool { return d.buttons[b] }
-func (d *devices) CursorPos() (float64, float64)        { return d.x, d.y }
+func (d *devices) Focused() bool                       { return d.focused }
+func (d *devices) Iconified() bool                     { return d.iconified }
+func (d *devices) FramebufferSize() (int, int)         { return d.width, d.height }
+func (d *devices) KeyHeld(k input.Key) bool            { return d.keys[k] }
+func (d *devices) ButtonHeld(b input.MouseButton) bool { return d.buttons[b] }
+func (d *devices) CursorPos() (float64, float64)       { return d.x, d.y }
 
 const ms = time.Millisecond
 
@@ -69,7 +70,7 @@ func (r *rig) frame() bool {
 }
 
 // input is what the simulation has been told, as of now.
-func (r *rig) input() engine.InputSnapshot { return r.e.Input.Advance(r.now) }
+func (r *rig) input() input.Sample { return r.e.Input.Advance(r.now) }
 
 func TestFirstFrameRunsPausedThenTicks(t *testing.T) {
 	r := newRig(t, false)
@@ -94,7 +95,7 @@ func TestUserPauseResynchronisesInput(t *testing.T) {
 	for range 5 {
 		r.frame()
 	}
-	r.g.Input(engine.InputEvent{Time: r.now, Kind: engine.KeyDown, Key: engine.KeyA})
+	r.g.Input(input.Event{Time: r.now, Kind: input.KeyDown, Key: input.KeyA})
 	r.frame()
 	r.g.SetUser(true)
 	r.frame()
@@ -104,10 +105,10 @@ func TestUserPauseResynchronisesInput(t *testing.T) {
 	}
 	// While paused: A is released and B pressed on the devices, and their
 	// events arrive (and are dropped); the cursor moves.
-	r.g.Input(engine.InputEvent{Time: r.now, Kind: engine.KeyUp, Key: engine.KeyA})
-	r.g.Input(engine.InputEvent{Time: r.now, Kind: engine.KeyDown, Key: engine.KeyB})
-	r.dev.keys[engine.KeyB] = true
-	r.dev.buttons[engine.MouseButtonLeft] = true
+	r.g.Input(input.Event{Time: r.now, Kind: input.KeyUp, Key: input.KeyA})
+	r.g.Input(input.Event{Time: r.now, Kind: input.KeyDown, Key: input.KeyB})
+	r.dev.keys[input.KeyB] = true
+	r.dev.buttons[input.MouseButtonLeft] = true
 	r.dev.x, r.dev.y = 30, 40
 	for range 100 { // a second
 		r.frame()
@@ -115,8 +116,8 @@ func TestUserPauseResynchronisesInput(t *testing.T) {
 	if r.e.Loop.Ticks() != ticks {
 		t.Fatalf("%d ticks ran while paused", r.e.Loop.Ticks()-ticks)
 	}
-	if in := r.input(); !in.Down(engine.KeyA) || in.Down(engine.KeyB) {
-		t.Fatalf("while paused the simulation saw A %v, B %v: want A held, B not (no input while paused)", in.Down(engine.KeyA), in.Down(engine.KeyB))
+	if in := r.input(); !in.Down(input.KeyA) || in.Down(input.KeyB) {
+		t.Fatalf("while paused the simulation saw A %v, B %v: want A held, B not (no input while paused)", in.Down(input.KeyA), in.Down(input.KeyB))
 	}
 	r.g.SetUser(false)
 	r.frame()
@@ -125,9 +126,9 @@ func TestUserPauseResynchronisesInput(t *testing.T) {
 	}
 	in := r.input()
 	x, y := in.Cursor()
-	if in.Down(engine.KeyA) || !in.Down(engine.KeyB) || !in.ButtonDown(engine.MouseButtonLeft) || x != 30 || y != 40 {
+	if in.Down(input.KeyA) || !in.Down(input.KeyB) || !in.ButtonDown(input.MouseButtonLeft) || x != 30 || y != 40 {
 		t.Errorf("after resume: A %v, B %v, left button %v, cursor (%v, %v); want A up, B and the button down, cursor (30, 40)",
-			in.Down(engine.KeyA), in.Down(engine.KeyB), in.ButtonDown(engine.MouseButtonLeft), x, y)
+			in.Down(input.KeyA), in.Down(input.KeyB), in.ButtonDown(input.MouseButtonLeft), x, y)
 	}
 }
 
@@ -139,12 +140,12 @@ func TestFocusLossReleasesKeys(t *testing.T) {
 		for range 3 {
 			r.frame()
 		}
-		r.g.Input(engine.InputEvent{Time: r.now, Kind: engine.KeyDown, Key: engine.KeySpace})
-		r.dev.keys[engine.KeySpace] = true
+		r.g.Input(input.Event{Time: r.now, Kind: input.KeyDown, Key: input.KeySpace})
+		r.dev.keys[input.KeySpace] = true
 		r.frame()
 		r.dev.focused = false
 		r.frame()
-		if in := r.input(); in.Down(engine.KeySpace) {
+		if in := r.input(); in.Down(input.KeySpace) {
 			t.Errorf("pauseUnfocused %v: Space still held after the focus was lost", pauseUnfocused)
 		}
 		if r.e.Loop.Paused() != pauseUnfocused {
@@ -159,8 +160,8 @@ func TestFocusLossReleasesKeys(t *testing.T) {
 		// Space is still held on the device: a resumed simulation hears
 		// it again; one that never paused heard its release and waits
 		// for the next press.
-		if in := r.input(); in.Down(engine.KeySpace) != pauseUnfocused {
-			t.Errorf("pauseUnfocused %v: Space down %v with the focus back", pauseUnfocused, in.Down(engine.KeySpace))
+		if in := r.input(); in.Down(input.KeySpace) != pauseUnfocused {
+			t.Errorf("pauseUnfocused %v: Space down %v with the focus back", pauseUnfocused, in.Down(input.KeySpace))
 		}
 	}
 }

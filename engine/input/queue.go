@@ -1,4 +1,4 @@
-package engine
+package input
 
 import (
 	"encoding/binary"
@@ -9,7 +9,7 @@ import (
 	"github.com/nebulaengine/nebula/internal/binread"
 )
 
-// EventKind says what an InputEvent reports.
+// EventKind says what an Event reports.
 type EventKind uint8
 
 // The kinds of input event. The zero EventKind is not a kind: Push rejects
@@ -50,12 +50,12 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
 
-// An InputEvent is one thing a device did, stamped with the clock time it
+// An Event is one thing a device did, stamped with the clock time it
 // happened (the same clock whose readings drive timing.Loop.Tick, so that
 // timing.Step.Due and Time are comparable). Only the fields of its Kind
 // are read: Key for KeyDown and KeyUp, Button for ButtonDown and ButtonUp,
 // X and Y for CursorMove and Scroll.
-type InputEvent struct {
+type Event struct {
 	Time   time.Duration // when it happened, on the loop's clock
 	Kind   EventKind     // what happened; says which fields below are read
 	Key    Key           // the key of KeyDown and KeyUp
@@ -75,17 +75,17 @@ type buttonSet uint8
 
 func (s buttonSet) has(b MouseButton) bool { return b < MouseButtonCount && s&(1<<b) != 0 }
 
-// An InputSnapshot is the input one fixed tick sees: which keys and mouse
+// A Sample is the input one fixed tick sees: which keys and mouse
 // buttons are down at the end of the tick, which went down or up during
 // it, where the cursor is at the end of the tick and how far the wheel
 // scrolled during it.
 //
 // It is a plain value, fixed-size bitsets and numbers with no pointers, so
-// it can be copied, recorded and compared with ==. The zero InputSnapshot
+// it can be copied, recorded and compared with ==. The zero Sample
 // has nothing down and the cursor at 0, 0.
 //
 // Queries with a Key or MouseButton that is out of range report false.
-type InputSnapshot struct {
+type Sample struct {
 	keysDown, keysPressed, keysReleased          keySet
 	buttonsDown, buttonsPressed, buttonsReleased buttonSet
 	cursorX, cursorY                             float64
@@ -93,43 +93,43 @@ type InputSnapshot struct {
 }
 
 // Down reports whether k is down at the end of the tick.
-func (s InputSnapshot) Down(k Key) bool { return s.keysDown.has(k) }
+func (s Sample) Down(k Key) bool { return s.keysDown.has(k) }
 
 // JustPressed reports whether k went down during the tick. A key pressed
 // and released within one tick is JustPressed and JustReleased, and not
 // Down. Key repeat is not a press.
-func (s InputSnapshot) JustPressed(k Key) bool { return s.keysPressed.has(k) }
+func (s Sample) JustPressed(k Key) bool { return s.keysPressed.has(k) }
 
 // JustReleased reports whether k went up during the tick.
-func (s InputSnapshot) JustReleased(k Key) bool { return s.keysReleased.has(k) }
+func (s Sample) JustReleased(k Key) bool { return s.keysReleased.has(k) }
 
 // ButtonDown reports whether b is down at the end of the tick.
-func (s InputSnapshot) ButtonDown(b MouseButton) bool { return s.buttonsDown.has(b) }
+func (s Sample) ButtonDown(b MouseButton) bool { return s.buttonsDown.has(b) }
 
 // ButtonJustPressed reports whether b went down during the tick.
-func (s InputSnapshot) ButtonJustPressed(b MouseButton) bool { return s.buttonsPressed.has(b) }
+func (s Sample) ButtonJustPressed(b MouseButton) bool { return s.buttonsPressed.has(b) }
 
 // ButtonJustReleased reports whether b went up during the tick.
-func (s InputSnapshot) ButtonJustReleased(b MouseButton) bool { return s.buttonsReleased.has(b) }
+func (s Sample) ButtonJustReleased(b MouseButton) bool { return s.buttonsReleased.has(b) }
 
 // Cursor returns the cursor position at the end of the tick, in window
 // pixels: the latest CursorMove seen by this tick or an earlier one.
-func (s InputSnapshot) Cursor() (x, y float64) { return s.cursorX, s.cursorY }
+func (s Sample) Cursor() (x, y float64) { return s.cursorX, s.cursorY }
 
 // Scroll returns the scroll offsets of the tick's Scroll events, summed in
 // event order.
-func (s InputSnapshot) Scroll() (dx, dy float64) { return s.scrollX, s.scrollY }
+func (s Sample) Scroll() (dx, dy float64) { return s.scrollX, s.scrollY }
 
-// Input turns timed device events into one InputSnapshot per fixed tick.
+// Input turns timed device events into one Sample per fixed tick.
 // The platform layer (or a headless script) pushes events as they happen;
 // each fixed tick calls Advance with its due time (timing.Step.Due) and gets
-// the snapshot of the events up to then.
+// the Sample of the events up to then.
 //
 // Every pushed event is seen by exactly one tick, in the order pushed,
 // however many ticks a frame runs: an event waits in the queue while frames
 // run no tick or while the ticks of a clamped frame are due before it. A
 // tick sees at most one press and one release of each key and button, so
-// that no press is lost to the snapshot's one bit: the second press (or
+// that no press is lost to the sample's one bit: the second press (or
 // release) of the same key or button, and every event after it, waits for
 // the next tick. Humans do not tap a key twice in one tick; this matters
 // after a stall, when a burst of old events is caught up one tick at a time.
@@ -142,11 +142,11 @@ func (s InputSnapshot) Scroll() (dx, dy float64) { return s.scrollX, s.scrollY }
 //
 // An Input is not safe for concurrent use; push and advance from the thread
 // that runs the loop.
-type Input struct {
-	queue    []InputEvent
+type Queue struct {
+	queue    []Event
 	last     time.Duration // the time of the latest pushed event
 	havePush bool          // an event was pushed since the zero state
-	state    InputSnapshot // Down and cursor after the consumed events
+	state    Sample        // Down and cursor after the consumed events
 
 	// Keys and buttons down after every pushed event, consumed or not:
 	// what ReleaseAll releases.
@@ -166,7 +166,7 @@ type Input struct {
 // state would mean nothing. Push panics when Kind is not one of the
 // EventKinds, or when a key or button event names a Key or MouseButton out
 // of range; those are bugs in the caller's translation of device codes.
-func (in *Input) Push(ev InputEvent) {
+func (in *Queue) Push(ev Event) {
 	switch ev.Kind {
 	case KeyDown, KeyUp:
 		if ev.Key >= KeyCount {
@@ -205,15 +205,15 @@ func (in *Input) Push(ev InputEvent) {
 // each in ascending order. Call it when the window loses focus: the window
 // system will not report the releases that happen elsewhere, so without it
 // held keys would stick; with it, the next tick sees them JustReleased.
-func (in *Input) ReleaseAll(t time.Duration) {
+func (in *Queue) ReleaseAll(t time.Duration) {
 	for k := range KeyCount {
 		if in.pushedKeys.has(k) {
-			in.Push(InputEvent{Time: t, Kind: KeyUp, Key: k})
+			in.Push(Event{Time: t, Kind: KeyUp, Key: k})
 		}
 	}
 	for b := range MouseButtonCount {
 		if in.pushedButtons.has(b) {
-			in.Push(InputEvent{Time: t, Kind: ButtonUp, Button: b})
+			in.Push(Event{Time: t, Kind: ButtonUp, Button: b})
 		}
 	}
 }
@@ -221,11 +221,11 @@ func (in *Input) ReleaseAll(t time.Duration) {
 // Advance runs the input of one fixed tick that is due at time due (pass
 // timing.Step.Due). It consumes the queued events with Time <= due in
 // order, except that it stops before a second press or a second release of
-// the same key or button (see Input), and returns the tick's snapshot.
+// the same key or button (see Queue), and returns the tick's sample.
 // Later events stay queued for later ticks. Due times should not decrease
 // from one call to the next. The engine calls it before every tick; a game
 // reads the result as FixedContext.Input.
-func (in *Input) Advance(due time.Duration) InputSnapshot {
+func (in *Queue) Advance(due time.Duration) Sample {
 	s := &in.state
 	s.keysPressed = keySet{}
 	s.keysReleased = keySet{}
@@ -244,10 +244,10 @@ func (in *Input) Advance(due time.Duration) InputSnapshot {
 	return *s
 }
 
-// apply applies ev to the tick's snapshot and reports true, or reports
+// apply applies ev to the tick's sample and reports true, or reports
 // false and changes nothing when ev is a second press or release in the
 // tick.
-func (in *Input) apply(ev *InputEvent) bool {
+func (in *Queue) apply(ev *Event) bool {
 	s := &in.state
 	switch ev.Kind {
 	case KeyDown:
@@ -298,30 +298,30 @@ func (in *Input) apply(ev *InputEvent) bool {
 }
 
 // Pending returns the number of queued events no tick has consumed yet.
-func (in *Input) Pending() int { return len(in.queue) }
+func (in *Queue) Pending() int { return len(in.queue) }
 
 // Reset drops the queued events and returns to the zero state: nothing
 // down, the cursor at 0, 0, no latest event time. The queue keeps its
 // memory. Use it when the input starts over (a new session, a replay seek,
 // a restarted clock); when the window merely loses focus, use ReleaseAll,
 // so that the ticks see the keys go up.
-func (in *Input) Reset() {
-	*in = Input{queue: in.queue[:0]}
+func (in *Queue) Reset() {
+	*in = Queue{queue: in.queue[:0]}
 }
 
-// InputWords is the number of 64-bit words of an InputSnapshot's binary
+// SampleWords is the number of 64-bit words of a Sample's binary
 // form (Words): the three key sets, the three button sets in one word, and
 // the cursor and scroll offsets as float64 bits.
-const InputWords = 3*len(keySet{}) + 5
+const SampleWords = 3*len(keySet{}) + 5
 
-// Words writes the snapshot's exact binary form to w: keysDown,
+// Words writes the sample's exact binary form to w: keysDown,
 // keysPressed, keysReleased (each len(keySet) words, bit k%64 of word k/64
 // is Key k), then one word with buttonsDown, buttonsPressed and
 // buttonsReleased in its low three bytes, then cursor X, cursor Y, scroll
 // X and scroll Y as IEEE-754 bits. A recording stores these words; equal
-// snapshots have equal words. Words, SetWords and InputWords exist for
+// samples have equal words. Words, SetWords and SampleWords exist for
 // package replay and for snapshots; a game does not need them.
-func (s *InputSnapshot) Words(w *[InputWords]uint64) {
+func (s *Sample) Words(w *[SampleWords]uint64) {
 	n := len(keySet{})
 	copy(w[0:n], s.keysDown[:])
 	copy(w[n:2*n], s.keysPressed[:])
@@ -333,10 +333,10 @@ func (s *InputSnapshot) Words(w *[InputWords]uint64) {
 	w[3*n+4] = math.Float64bits(s.scrollY)
 }
 
-// SetWords sets the snapshot from the binary form Words writes. It returns
+// SetWords sets the sample from the binary form Words writes. It returns
 // an error naming the first word that holds a key or button beyond the
 // known ones (and changes nothing then).
-func (s *InputSnapshot) SetWords(w *[InputWords]uint64) error {
+func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	n := len(keySet{})
 	for i := range 3 * n {
 		if w[i]&^keyWordMask(i%n) != 0 {
@@ -371,12 +371,12 @@ func keyWordMask(i int) uint64 {
 	return 1<<(hi-lo) - 1
 }
 
-// appendState appends the input's part of a snapshot to b: the snapshot's
+// AppendState appends the input's part of a snapshot to b: the snapshot's
 // words, what was pushed, and the queue (see the format in snapshot.go).
 // No clock time is written: the times of the queued events, and of the
 // latest event, belong to the clock of the run that pushed them.
-func (in *Input) appendState(b []byte) []byte {
-	var words [InputWords]uint64
+func (in *Queue) AppendState(b []byte) []byte {
+	var words [SampleWords]uint64
 	in.state.Words(&words)
 	for _, v := range words {
 		b = binary.LittleEndian.AppendUint64(b, v)
@@ -394,8 +394,8 @@ func (in *Input) appendState(b []byte) []byte {
 	return b
 }
 
-// readState decodes what appendState wrote into in, checking every key,
-// button and event. A snapshot of version 4 also holds the clock times of
+// ReadState decodes what AppendState wrote into in, checking every key,
+// button and event. With withTimes (an engine snapshot of version 4), it also reads the clock times of
 // the latest event and of each queued event; they are read and dropped.
 //
 // The restored input is not tied to any clock: the queued events were
@@ -403,14 +403,14 @@ func (in *Input) appendState(b []byte) []byte {
 // the restore see them first, in order, one press or release of a key per
 // tick as always), and the next pushed event keeps its time, whatever the
 // clock of the engine restored into.
-func (in *Input) readState(r *binread.Reader, version uint16) {
-	var words [InputWords]uint64
+func (in *Queue) ReadState(r *binread.Reader, withTimes bool) {
+	var words [SampleWords]uint64
 	for i := range words {
-		words[i] = r.U64("input snapshot")
+		words[i] = r.U64("input sample")
 	}
 	if r.Err() == nil {
 		if err := in.state.SetWords(&words); err != nil {
-			r.Fail("input snapshot", err)
+			r.Fail("input sample", err)
 		}
 	}
 	var pushed [len(keySet{})]uint64
@@ -427,16 +427,16 @@ func (in *Input) readState(r *binread.Reader, version uint16) {
 	in.pushedKeys = keySet(pushed)
 	in.pushedButtons = buttonSet(r.U8("buttons pushed"))
 	size := 19 // kind, key, button, x, y
-	if version == 4 {
+	if withTimes {
 		r.U64("latest event time")
 		r.U8("an event pushed")
 		size += 8
 	}
-	nq := r.Count("input queue", MaxInputQueue, size)
-	in.queue = make([]InputEvent, nq)
+	nq := r.Count("input queue", MaxQueue, size)
+	in.queue = make([]Event, nq)
 	for i := range in.queue {
 		ev := &in.queue[i]
-		if version == 4 {
+		if withTimes {
 			r.U64("input queue")
 		}
 		ev.Time = dueAtOnce
@@ -453,3 +453,16 @@ func (in *Input) readState(r *binread.Reader, version uint16) {
 // dueAtOnce is the time of a restored queued event: before every tick's
 // due time, on any clock.
 const dueAtOnce = time.Duration(math.MinInt64)
+
+// MaxQueue caps the queued events a saved Queue (AppendState) may hold
+// when it is read back (ReadState).
+const MaxQueue = 1 << 16
+
+// CopyFrom makes in a copy of src, queued events included, reusing in's
+// memory: once its queue has grown to src's, it does not allocate. A
+// rollback saves and loads the queue this way many times a second.
+func (in *Queue) CopyFrom(src *Queue) {
+	q := in.queue
+	*in = *src
+	in.queue = append(q[:0], src.queue...)
+}

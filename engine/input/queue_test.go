@@ -1,4 +1,4 @@
-package engine_test
+package input_test
 
 import (
 	"cmp"
@@ -10,46 +10,46 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/timing"
 )
 
 const ms = time.Millisecond
 
 // Event constructors for the tables.
-func keyDown(t time.Duration, k engine.Key) engine.InputEvent {
-	return engine.InputEvent{Time: t, Kind: engine.KeyDown, Key: k}
+func keyDown(t time.Duration, k input.Key) input.Event {
+	return input.Event{Time: t, Kind: input.KeyDown, Key: k}
 }
 
-func keyUp(t time.Duration, k engine.Key) engine.InputEvent {
-	return engine.InputEvent{Time: t, Kind: engine.KeyUp, Key: k}
+func keyUp(t time.Duration, k input.Key) input.Event {
+	return input.Event{Time: t, Kind: input.KeyUp, Key: k}
 }
 
-func buttonDown(t time.Duration, b engine.MouseButton) engine.InputEvent {
-	return engine.InputEvent{Time: t, Kind: engine.ButtonDown, Button: b}
+func buttonDown(t time.Duration, b input.MouseButton) input.Event {
+	return input.Event{Time: t, Kind: input.ButtonDown, Button: b}
 }
 
-func buttonUp(t time.Duration, b engine.MouseButton) engine.InputEvent {
-	return engine.InputEvent{Time: t, Kind: engine.ButtonUp, Button: b}
+func buttonUp(t time.Duration, b input.MouseButton) input.Event {
+	return input.Event{Time: t, Kind: input.ButtonUp, Button: b}
 }
 
-func cursorMove(t time.Duration, x, y float64) engine.InputEvent {
-	return engine.InputEvent{Time: t, Kind: engine.CursorMove, X: x, Y: y}
+func cursorMove(t time.Duration, x, y float64) input.Event {
+	return input.Event{Time: t, Kind: input.CursorMove, X: x, Y: y}
 }
 
-func scroll(t time.Duration, dx, dy float64) engine.InputEvent {
-	return engine.InputEvent{Time: t, Kind: engine.Scroll, X: dx, Y: dy}
+func scroll(t time.Duration, dx, dy float64) input.Event {
+	return input.Event{Time: t, Kind: input.Scroll, X: dx, Y: dy}
 }
 
 // describe spells out a snapshot for the tables: the keys and buttons down,
 // just pressed and just released, then the cursor and the scroll when they
 // are not zero, e.g. "down=A pressed=A,B released=B cursor=3,4". The empty
 // snapshot is "".
-func describe(s engine.InputSnapshot) string {
+func describe(s input.Sample) string {
 	var parts []string
-	keys := func(name string, has func(engine.Key) bool) {
+	keys := func(name string, has func(input.Key) bool) {
 		var names []string
-		for k := range engine.KeyCount {
+		for k := range input.KeyCount {
 			if has(k) {
 				names = append(names, k.String())
 			}
@@ -58,9 +58,9 @@ func describe(s engine.InputSnapshot) string {
 			parts = append(parts, name+"="+strings.Join(names, ","))
 		}
 	}
-	buttons := func(name string, has func(engine.MouseButton) bool) {
+	buttons := func(name string, has func(input.MouseButton) bool) {
 		var names []string
-		for b := range engine.MouseButtonCount {
+		for b := range input.MouseButtonCount {
 			if has(b) {
 				names = append(names, b.String())
 			}
@@ -91,8 +91,8 @@ func describe(s engine.InputSnapshot) string {
 // calls made) before it, its time, and what it must produce: one snapshot
 // description per tick it runs, and the events still queued after it.
 type inputFrame struct {
-	push    []engine.InputEvent
-	before  func(in *engine.Input)
+	push    []input.Event
+	before  func(in *input.Queue)
 	now     time.Duration
 	want    []string
 	pending int
@@ -109,7 +109,7 @@ var inputFrameTests = []struct {
 		name: "press and release within one tick are both seen",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(5*ms, engine.KeyA), keyUp(10*ms, engine.KeyA)}, now: 20 * ms,
+			{push: []input.Event{keyDown(5*ms, input.KeyA), keyUp(10*ms, input.KeyA)}, now: 20 * ms,
 				want: []string{"pressed=A released=A"}},
 			{now: 40 * ms, want: []string{""}},
 		},
@@ -118,8 +118,8 @@ var inputFrameTests = []struct {
 		name: "events of frames without a tick wait for the next tick",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(3*ms, engine.KeyA)}, now: 10 * ms, pending: 1},
-			{push: []engine.InputEvent{cursorMove(11*ms, 5, 5)}, now: 12 * ms, pending: 2},
+			{push: []input.Event{keyDown(3*ms, input.KeyA)}, now: 10 * ms, pending: 1},
+			{push: []input.Event{cursorMove(11*ms, 5, 5)}, now: 12 * ms, pending: 2},
 			{now: 12 * ms, pending: 2}, // a repeated frame time: no tick either
 			{now: 20 * ms, want: []string{"down=A pressed=A cursor=5,5"}},
 		},
@@ -129,14 +129,14 @@ var inputFrameTests = []struct {
 		frames: []inputFrame{
 			{now: 0},
 			{
-				push: []engine.InputEvent{
-					keyDown(1*ms, engine.KeyA),
-					keyUp(20*ms, engine.KeyA),
-					keyDown(40*ms, engine.KeyB),
-					keyDown(45*ms, engine.KeyA),
-					keyUp(60*ms, engine.KeyB),
-					keyUp(70*ms, engine.KeyA),
-					keyDown(84*ms, engine.KeyC), // after the fifth tick, at the frame's time
+				push: []input.Event{
+					keyDown(1*ms, input.KeyA),
+					keyUp(20*ms, input.KeyA),
+					keyDown(40*ms, input.KeyB),
+					keyDown(45*ms, input.KeyA),
+					keyUp(60*ms, input.KeyB),
+					keyUp(70*ms, input.KeyA),
+					keyDown(84*ms, input.KeyC), // after the fifth tick, at the frame's time
 				},
 				now: 84 * ms,
 				want: []string{
@@ -155,7 +155,7 @@ var inputFrameTests = []struct {
 		name: "an event due exactly at a tick belongs to that tick",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(50*ms, engine.KeyA), keyDown(50*ms+1, engine.KeyB)}, now: 60 * ms,
+			{push: []input.Event{keyDown(50*ms, input.KeyA), keyDown(50*ms+1, input.KeyB)}, now: 60 * ms,
 				want: []string{"", "", "down=A pressed=A"}, pending: 1},
 			{now: 80 * ms, want: []string{"down=A,B pressed=B"}},
 		},
@@ -164,11 +164,11 @@ var inputFrameTests = []struct {
 		name: "a held key is pressed on its first tick and released on its last",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(10*ms, engine.KeySpace)}, now: 20 * ms, want: []string{"down=Space pressed=Space"}},
+			{push: []input.Event{keyDown(10*ms, input.KeySpace)}, now: 20 * ms, want: []string{"down=Space pressed=Space"}},
 			{now: 40 * ms, want: []string{"down=Space"}},
 			{now: 60 * ms, want: []string{"down=Space"}},
 			{now: 80 * ms, want: []string{"down=Space"}},
-			{push: []engine.InputEvent{keyUp(90*ms, engine.KeySpace)}, now: 100 * ms,
+			{push: []input.Event{keyUp(90*ms, input.KeySpace)}, now: 100 * ms,
 				want: []string{"down=Space", "released=Space"}}, // due 83.33 ms and 100 ms
 			{now: 120 * ms, want: []string{""}},
 		},
@@ -177,11 +177,11 @@ var inputFrameTests = []struct {
 		name: "key repeat is not a press",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(5*ms, engine.KeyW), keyDown(10*ms, engine.KeyW)}, now: 20 * ms,
+			{push: []input.Event{keyDown(5*ms, input.KeyW), keyDown(10*ms, input.KeyW)}, now: 20 * ms,
 				want: []string{"down=W pressed=W"}},
-			{push: []engine.InputEvent{keyDown(25*ms, engine.KeyW), keyDown(30*ms, engine.KeyW)}, now: 40 * ms,
+			{push: []input.Event{keyDown(25*ms, input.KeyW), keyDown(30*ms, input.KeyW)}, now: 40 * ms,
 				want: []string{"down=W"}},
-			{push: []engine.InputEvent{keyDown(45*ms, engine.KeyW), keyUp(48*ms, engine.KeyW)}, now: 60 * ms,
+			{push: []input.Event{keyDown(45*ms, input.KeyW), keyUp(48*ms, input.KeyW)}, now: 60 * ms,
 				want: []string{"released=W"}},
 		},
 	},
@@ -189,15 +189,15 @@ var inputFrameTests = []struct {
 		name: "a release of a key that is up is not a release",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyUp(5*ms, engine.KeyQ)}, now: 20 * ms, want: []string{""}},
+			{push: []input.Event{keyUp(5*ms, input.KeyQ)}, now: 20 * ms, want: []string{""}},
 		},
 	},
 	{
 		name: "release and press again within one tick",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(1*ms, engine.KeyA)}, now: 20 * ms, want: []string{"down=A pressed=A"}},
-			{push: []engine.InputEvent{keyUp(25*ms, engine.KeyA), keyDown(30*ms, engine.KeyA)}, now: 40 * ms,
+			{push: []input.Event{keyDown(1*ms, input.KeyA)}, now: 20 * ms, want: []string{"down=A pressed=A"}},
+			{push: []input.Event{keyUp(25*ms, input.KeyA), keyDown(30*ms, input.KeyA)}, now: 40 * ms,
 				want: []string{"down=A pressed=A released=A"}},
 		},
 	},
@@ -206,9 +206,9 @@ var inputFrameTests = []struct {
 		frames: []inputFrame{
 			{now: 0},
 			{
-				push: []engine.InputEvent{
-					keyDown(2*ms, engine.KeyA), keyUp(4*ms, engine.KeyA),
-					keyDown(6*ms, engine.KeyA), cursorMove(7*ms, 3, 4), keyUp(8*ms, engine.KeyA),
+				push: []input.Event{
+					keyDown(2*ms, input.KeyA), keyUp(4*ms, input.KeyA),
+					keyDown(6*ms, input.KeyA), cursorMove(7*ms, 3, 4), keyUp(8*ms, input.KeyA),
 				},
 				now: 20 * ms, want: []string{"pressed=A released=A"}, pending: 3,
 			},
@@ -220,18 +220,18 @@ var inputFrameTests = []struct {
 		frames: []inputFrame{
 			{now: 0},
 			{
-				push: []engine.InputEvent{
-					buttonDown(2*ms, engine.MouseButtonLeft), buttonDown(3*ms, engine.MouseButtonRight),
-					buttonDown(4*ms, engine.MouseButtonRight), buttonUp(5*ms, engine.MouseButtonLeft),
+				push: []input.Event{
+					buttonDown(2*ms, input.MouseButtonLeft), buttonDown(3*ms, input.MouseButtonRight),
+					buttonDown(4*ms, input.MouseButtonRight), buttonUp(5*ms, input.MouseButtonLeft),
 				},
 				now: 20 * ms, want: []string{"bdown=Right bpressed=Left,Right breleased=Left"},
 			},
 			{now: 40 * ms, want: []string{"bdown=Right"}},
-			{push: []engine.InputEvent{buttonUp(45*ms, engine.MouseButtonRight)}, now: 60 * ms, want: []string{"breleased=Right"}},
+			{push: []input.Event{buttonUp(45*ms, input.MouseButtonRight)}, now: 60 * ms, want: []string{"breleased=Right"}},
 			{
-				push: []engine.InputEvent{
-					buttonDown(61*ms, engine.MouseButton8), buttonUp(62*ms, engine.MouseButton8),
-					buttonDown(63*ms, engine.MouseButton8),
+				push: []input.Event{
+					buttonDown(61*ms, input.MouseButton8), buttonUp(62*ms, input.MouseButton8),
+					buttonDown(63*ms, input.MouseButton8),
 				},
 				now: 80 * ms, want: []string{"bpressed=Button8 breleased=Button8"}, pending: 1,
 			},
@@ -243,7 +243,7 @@ var inputFrameTests = []struct {
 		frames: []inputFrame{
 			{now: 0},
 			{
-				push: []engine.InputEvent{
+				push: []input.Event{
 					cursorMove(2*ms, 10, 20), scroll(3*ms, 0, 1), cursorMove(5*ms, 30, 40),
 					scroll(10*ms, 0, 2), scroll(20*ms, 1.5, -1),
 				},
@@ -258,9 +258,9 @@ var inputFrameTests = []struct {
 		frames: []inputFrame{
 			{now: 0},
 			{
-				push: []engine.InputEvent{
-					keyDown(50*ms, engine.KeyA),
-					keyUp(10*ms, engine.KeyA),                // seen at 50 ms, after the press
+				push: []input.Event{
+					keyDown(50*ms, input.KeyA),
+					keyUp(10*ms, input.KeyA),                 // seen at 50 ms, after the press
 					cursorMove(5*ms, 1, 1),                   // seen at 50 ms
 					scroll(49*ms+999*time.Microsecond, 0, 1), // seen at 50 ms
 				},
@@ -274,22 +274,22 @@ var inputFrameTests = []struct {
 		frames: []inputFrame{
 			{now: 0},
 			{now: 40 * ms, want: []string{"", ""}},
-			{push: []engine.InputEvent{keyDown(1*ms, engine.KeyA)}, now: 60 * ms, want: []string{"down=A pressed=A"}},
+			{push: []input.Event{keyDown(1*ms, input.KeyA)}, now: 60 * ms, want: []string{"down=A pressed=A"}},
 		},
 	},
 	{
 		name: "ReleaseAll releases every key and button down, queued presses included",
 		frames: []inputFrame{
 			{now: 0},
-			{push: []engine.InputEvent{keyDown(1*ms, engine.KeyA), buttonDown(2*ms, engine.MouseButtonMiddle)}, now: 20 * ms,
+			{push: []input.Event{keyDown(1*ms, input.KeyA), buttonDown(2*ms, input.MouseButtonMiddle)}, now: 20 * ms,
 				want: []string{"down=A pressed=A bdown=Middle bpressed=Middle"}},
 			{
-				push:   []engine.InputEvent{keyDown(25*ms, engine.KeyB), keyDown(26*ms, engine.KeyLeftShift), keyUp(27*ms, engine.KeyLeftShift)},
-				before: func(in *engine.Input) { in.ReleaseAll(30 * ms) },
+				push:   []input.Event{keyDown(25*ms, input.KeyB), keyDown(26*ms, input.KeyLeftShift), keyUp(27*ms, input.KeyLeftShift)},
+				before: func(in *input.Queue) { in.ReleaseAll(30 * ms) },
 				now:    40 * ms, want: []string{"pressed=B,LeftShift released=A,B,LeftShift breleased=Middle"},
 			},
 			{now: 60 * ms, want: []string{""}},
-			{before: func(in *engine.Input) { in.ReleaseAll(61 * ms) }, now: 80 * ms, want: []string{""}},
+			{before: func(in *input.Queue) { in.ReleaseAll(61 * ms) }, now: 80 * ms, want: []string{""}},
 		},
 	},
 	clampedFrameTest(),
@@ -304,9 +304,9 @@ func clampedFrameTest() (tc struct {
 	frames []inputFrame
 }) {
 	tc.name = "a clamped and capped frame loses no event"
-	var taps []engine.InputEvent
+	var taps []input.Event
 	for k := range time.Duration(10) {
-		taps = append(taps, keyDown(k*100*ms+10*ms, engine.KeyA), keyUp(k*100*ms+50*ms, engine.KeyA))
+		taps = append(taps, keyDown(k*100*ms+10*ms, input.KeyA), keyUp(k*100*ms+50*ms, input.KeyA))
 	}
 	tc.frames = []inputFrame{
 		{now: 0},
@@ -327,7 +327,7 @@ func TestInputFrames(t *testing.T) {
 	for _, tc := range inputFrameTests {
 		t.Run(tc.name, func(t *testing.T) {
 			loop := timing.MustNewLoop(timing.DefaultConfig())
-			var in engine.Input
+			var in input.Queue
 			var got []string
 			fixed := func(s timing.Step) { got = append(got, describe(in.Advance(s.Due))) }
 			for i, f := range tc.frames {
@@ -353,14 +353,14 @@ func TestInputFrames(t *testing.T) {
 func TestInputClampedFrameSeesEveryPress(t *testing.T) {
 	tc := clampedFrameTest()
 	loop := timing.MustNewLoop(timing.DefaultConfig())
-	var in engine.Input
+	var in input.Queue
 	presses, releases := 0, 0
 	fixed := func(s timing.Step) {
 		snap := in.Advance(s.Due)
-		if snap.JustPressed(engine.KeyA) {
+		if snap.JustPressed(input.KeyA) {
 			presses++
 		}
-		if snap.JustReleased(engine.KeyA) {
+		if snap.JustReleased(input.KeyA) {
 			releases++
 		}
 	}
@@ -379,10 +379,10 @@ func TestInputClampedFrameSeesEveryPress(t *testing.T) {
 }
 
 func TestInputAdvance(t *testing.T) {
-	var in engine.Input
-	in.Push(keyDown(10, engine.KeyA))
-	in.Push(keyUp(20, engine.KeyA))
-	in.Push(keyDown(30, engine.KeyB))
+	var in input.Queue
+	in.Push(keyDown(10, input.KeyA))
+	in.Push(keyUp(20, input.KeyA))
+	in.Push(keyDown(30, input.KeyB))
 	tests := []struct {
 		due     time.Duration
 		want    string
@@ -403,13 +403,13 @@ func TestInputAdvance(t *testing.T) {
 }
 
 func TestInputUnknownKeyIsDropped(t *testing.T) {
-	var in engine.Input
-	in.Push(keyDown(1, engine.KeyUnknown))
-	in.Push(keyUp(2, engine.KeyUnknown))
+	var in input.Queue
+	in.Push(keyDown(1, input.KeyUnknown))
+	in.Push(keyUp(2, input.KeyUnknown))
 	if in.Pending() != 0 {
 		t.Fatalf("%d events pending, want 0", in.Pending())
 	}
-	if s := in.Advance(10); s != (engine.InputSnapshot{}) {
+	if s := in.Advance(10); s != (input.Sample{}) {
 		t.Errorf("snapshot %q, want empty", describe(s))
 	}
 }
@@ -417,17 +417,17 @@ func TestInputUnknownKeyIsDropped(t *testing.T) {
 func TestInputPushPanicsOnBadEvents(t *testing.T) {
 	tests := []struct {
 		name string
-		ev   engine.InputEvent
+		ev   input.Event
 		want string
 	}{
-		{"zero kind", engine.InputEvent{Time: 1}, "engine: Input.Push: event kind 0 is not an EventKind"},
-		{"unknown kind", engine.InputEvent{Kind: engine.Scroll + 1}, "engine: Input.Push: event kind 7 is not an EventKind"},
-		{"key out of range", engine.InputEvent{Kind: engine.KeyDown, Key: engine.KeyCount}, "engine: Input.Push: KeyDown event for key 68, out of range [0, 68)"},
-		{"button out of range", engine.InputEvent{Kind: engine.ButtonUp, Button: engine.MouseButtonCount}, "engine: Input.Push: ButtonUp event for mouse button 8, out of range [0, 8)"},
+		{"zero kind", input.Event{Time: 1}, "engine: Input.Push: event kind 0 is not an EventKind"},
+		{"unknown kind", input.Event{Kind: input.Scroll + 1}, "engine: Input.Push: event kind 7 is not an EventKind"},
+		{"key out of range", input.Event{Kind: input.KeyDown, Key: input.KeyCount}, "engine: Input.Push: KeyDown event for key 68, out of range [0, 68)"},
+		{"button out of range", input.Event{Kind: input.ButtonUp, Button: input.MouseButtonCount}, "engine: Input.Push: ButtonUp event for mouse button 8, out of range [0, 8)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var in engine.Input
+			var in input.Queue
 			defer func() {
 				if r := recover(); r != tt.want {
 					t.Errorf("panic %v, want %q", r, tt.want)
@@ -442,28 +442,28 @@ func TestInputPushPanicsOnBadEvents(t *testing.T) {
 }
 
 func TestInputQueriesOutOfRangeAreFalse(t *testing.T) {
-	var in engine.Input
-	for k := range engine.KeyCount {
+	var in input.Queue
+	for k := range input.KeyCount {
 		in.Push(keyDown(1, k))
 	}
-	for b := range engine.MouseButtonCount {
+	for b := range input.MouseButtonCount {
 		in.Push(buttonDown(1, b))
 	}
 	s := in.Advance(1)
-	for k := engine.Key(1); k < engine.KeyCount; k++ {
+	for k := input.Key(1); k < input.KeyCount; k++ {
 		if !s.Down(k) || !s.JustPressed(k) {
 			t.Fatalf("%v is not down and pressed", k)
 		}
 	}
-	if s.Down(engine.KeyUnknown) || s.JustPressed(engine.KeyUnknown) {
+	if s.Down(input.KeyUnknown) || s.JustPressed(input.KeyUnknown) {
 		t.Error("KeyUnknown is down or pressed")
 	}
-	for _, k := range []engine.Key{engine.KeyCount, 200, 255} {
+	for _, k := range []input.Key{input.KeyCount, 200, 255} {
 		if s.Down(k) || s.JustPressed(k) || s.JustReleased(k) {
 			t.Errorf("out-of-range key %d reported down, pressed or released", k)
 		}
 	}
-	for _, b := range []engine.MouseButton{engine.MouseButtonCount, 255} {
+	for _, b := range []input.MouseButton{input.MouseButtonCount, 255} {
 		if s.ButtonDown(b) || s.ButtonJustPressed(b) || s.ButtonJustReleased(b) {
 			t.Errorf("out-of-range button %d reported down, pressed or released", b)
 		}
@@ -471,22 +471,22 @@ func TestInputQueriesOutOfRangeAreFalse(t *testing.T) {
 }
 
 func TestInputReset(t *testing.T) {
-	var in engine.Input
-	in.Push(keyDown(10*ms, engine.KeyA))
-	in.Push(buttonDown(10*ms, engine.MouseButtonLeft))
+	var in input.Queue
+	in.Push(keyDown(10*ms, input.KeyA))
+	in.Push(buttonDown(10*ms, input.MouseButtonLeft))
 	in.Push(cursorMove(10*ms, 7, 8))
-	in.Push(keyDown(100*ms, engine.KeyB))
+	in.Push(keyDown(100*ms, input.KeyB))
 	in.Advance(50 * ms)
 	in.Reset()
 	if in.Pending() != 0 {
 		t.Fatalf("%d events pending after Reset", in.Pending())
 	}
-	if s := in.Advance(200 * ms); s != (engine.InputSnapshot{}) {
+	if s := in.Advance(200 * ms); s != (input.Sample{}) {
 		t.Fatalf("snapshot after Reset %q, want empty", describe(s))
 	}
 	// The latest event time is forgotten too: a restarted clock's early
 	// events are not moved to the old latest time.
-	in.Push(keyDown(5*ms, engine.KeyC))
+	in.Push(keyDown(5*ms, input.KeyC))
 	if got := describe(in.Advance(5 * ms)); got != "down=C pressed=C" {
 		t.Errorf("after Reset: %q, want %q", got, "down=C pressed=C")
 	}
@@ -497,11 +497,11 @@ func TestInputReset(t *testing.T) {
 	}
 }
 
-func TestInputSnapshotsCompare(t *testing.T) {
-	events := []engine.InputEvent{
-		keyDown(1, engine.KeyA), buttonDown(2, engine.MouseButtonRight), cursorMove(3, 1.25, 2.5), scroll(4, 0, -1),
+func TestSamplesCompare(t *testing.T) {
+	events := []input.Event{
+		keyDown(1, input.KeyA), buttonDown(2, input.MouseButtonRight), cursorMove(3, 1.25, 2.5), scroll(4, 0, -1),
 	}
-	var a, b engine.Input
+	var a, b input.Queue
 	for _, ev := range events {
 		a.Push(ev)
 		b.Push(ev)
@@ -513,7 +513,7 @@ func TestInputSnapshotsCompare(t *testing.T) {
 	if next := a.Advance(20); next == sa {
 		t.Errorf("a tick without presses compares equal to the tick with them: %q", describe(next))
 	}
-	if (engine.InputSnapshot{}) != (engine.InputSnapshot{}) {
+	if (input.Sample{}) != (input.Sample{}) {
 		t.Error("zero snapshots differ")
 	}
 }
@@ -523,8 +523,8 @@ func TestInputSnapshotsCompare(t *testing.T) {
 // is seen by exactly one tick, that no event is seen before its time, and
 // that the final state is the one the events describe.
 func TestInputRandomSequences(t *testing.T) {
-	keys := []engine.Key{engine.KeyA, engine.KeyB, engine.KeySpace, engine.KeyUnknown}
-	buttons := []engine.MouseButton{engine.MouseButtonLeft, engine.MouseButtonRight}
+	keys := []input.Key{input.KeyA, input.KeyB, input.KeySpace, input.KeyUnknown}
+	buttons := []input.MouseButton{input.MouseButtonLeft, input.MouseButtonRight}
 	for seed := range uint64(40) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -533,26 +533,26 @@ func TestInputRandomSequences(t *testing.T) {
 			cfg.MaxStepsPerFrame = []int{0, 1, 5}[rng.IntN(3)]
 			cfg.MaxFrameTime = []time.Duration{50 * ms, 250 * ms}[rng.IntN(2)]
 			loop := timing.MustNewLoop(cfg)
-			var in engine.Input
+			var in input.Queue
 
 			// What the pushed events describe.
 			var (
 				times                   []time.Duration // effective time of each pushed event
-				keyPresses, keyReleases [engine.KeyCount]int
-				btnPresses, btnReleases [engine.MouseButtonCount]int
-				isDown                  [engine.KeyCount]bool
-				btnDown                 [engine.MouseButtonCount]bool
+				keyPresses, keyReleases [input.KeyCount]int
+				btnPresses, btnReleases [input.MouseButtonCount]int
+				isDown                  [input.KeyCount]bool
+				btnDown                 [input.MouseButtonCount]bool
 				cursorX, cursorY        float64
 				scrollX, scrollY        float64
 			)
-			push := func(ev engine.InputEvent) {
+			push := func(ev input.Event) {
 				in.Push(ev)
 				switch ev.Kind {
-				case engine.KeyDown, engine.KeyUp:
-					if ev.Key == engine.KeyUnknown {
+				case input.KeyDown, input.KeyUp:
+					if ev.Key == input.KeyUnknown {
 						return
 					}
-					if d := ev.Kind == engine.KeyDown; d != isDown[ev.Key] {
+					if d := ev.Kind == input.KeyDown; d != isDown[ev.Key] {
 						isDown[ev.Key] = d
 						if d {
 							keyPresses[ev.Key]++
@@ -560,8 +560,8 @@ func TestInputRandomSequences(t *testing.T) {
 							keyReleases[ev.Key]++
 						}
 					}
-				case engine.ButtonDown, engine.ButtonUp:
-					if d := ev.Kind == engine.ButtonDown; d != btnDown[ev.Button] {
+				case input.ButtonDown, input.ButtonUp:
+					if d := ev.Kind == input.ButtonDown; d != btnDown[ev.Button] {
 						btnDown[ev.Button] = d
 						if d {
 							btnPresses[ev.Button]++
@@ -569,9 +569,9 @@ func TestInputRandomSequences(t *testing.T) {
 							btnReleases[ev.Button]++
 						}
 					}
-				case engine.CursorMove:
+				case input.CursorMove:
 					cursorX, cursorY = ev.X, ev.Y
-				case engine.Scroll:
+				case input.Scroll:
 					scrollX += ev.X
 					scrollY += ev.Y
 				}
@@ -584,10 +584,10 @@ func TestInputRandomSequences(t *testing.T) {
 			// What the ticks saw.
 			var (
 				ticks                       int
-				seenPresses, seenReleases   [engine.KeyCount]int
-				seenBPresses, seenBReleases [engine.MouseButtonCount]int
+				seenPresses, seenReleases   [input.KeyCount]int
+				seenBPresses, seenBReleases [input.MouseButtonCount]int
 				seenScrollX, seenScrollY    float64
-				prev, last                  engine.InputSnapshot
+				prev, last                  input.Sample
 			)
 			fixed := func(st timing.Step) {
 				s := in.Advance(st.Due)
@@ -596,7 +596,7 @@ func TestInputRandomSequences(t *testing.T) {
 				if consumed > 0 && times[consumed-1] > st.Due {
 					t.Fatalf("tick %d due %v consumed an event of %v", st.Tick, st.Due, times[consumed-1])
 				}
-				for k := range engine.KeyCount {
+				for k := range input.KeyCount {
 					checkTransition(t, st.Tick, k.String(), prev.Down(k), s.JustPressed(k), s.JustReleased(k), s.Down(k))
 					if s.JustPressed(k) {
 						seenPresses[k]++
@@ -605,7 +605,7 @@ func TestInputRandomSequences(t *testing.T) {
 						seenReleases[k]++
 					}
 				}
-				for b := range engine.MouseButtonCount {
+				for b := range input.MouseButtonCount {
 					checkTransition(t, st.Tick, b.String(), prev.ButtonDown(b), s.ButtonJustPressed(b), s.ButtonJustReleased(b), s.ButtonDown(b))
 					if s.ButtonJustPressed(b) {
 						seenBPresses[b]++
@@ -635,22 +635,22 @@ func TestInputRandomSequences(t *testing.T) {
 					now += time.Duration(100+rng.IntN(1400)) * ms
 				}
 				// Events between the frames, now and then one out of order.
-				evs := make([]engine.InputEvent, rng.IntN(9))
+				evs := make([]input.Event, rng.IntN(9))
 				for i := range evs {
-					ev := engine.InputEvent{Time: prevNow + time.Duration(rng.Int64N(int64(now-prevNow)+1))}
-					switch ev.Kind = engine.EventKind(1 + rng.IntN(6)); ev.Kind {
-					case engine.KeyDown, engine.KeyUp:
+					ev := input.Event{Time: prevNow + time.Duration(rng.Int64N(int64(now-prevNow)+1))}
+					switch ev.Kind = input.EventKind(1 + rng.IntN(6)); ev.Kind {
+					case input.KeyDown, input.KeyUp:
 						ev.Key = keys[rng.IntN(len(keys))]
-					case engine.ButtonDown, engine.ButtonUp:
+					case input.ButtonDown, input.ButtonUp:
 						ev.Button = buttons[rng.IntN(len(buttons))]
-					case engine.CursorMove:
+					case input.CursorMove:
 						ev.X, ev.Y = float64(rng.IntN(1920)), float64(rng.IntN(1080))
-					case engine.Scroll:
+					case input.Scroll:
 						ev.X, ev.Y = float64(rng.IntN(7)-3), float64(rng.IntN(7)-3)
 					}
 					evs[i] = ev
 				}
-				slices.SortFunc(evs, func(a, b engine.InputEvent) int { return cmp.Compare(a.Time, b.Time) })
+				slices.SortFunc(evs, func(a, b input.Event) int { return cmp.Compare(a.Time, b.Time) })
 				if len(evs) > 1 && rng.IntN(10) == 0 {
 					i := rng.IntN(len(evs) - 1)
 					evs[i], evs[i+1] = evs[i+1], evs[i]
@@ -672,7 +672,7 @@ func TestInputRandomSequences(t *testing.T) {
 			if ticks == 0 {
 				t.Fatal("no tick ran")
 			}
-			for k := range engine.KeyCount {
+			for k := range input.KeyCount {
 				if seenPresses[k] != keyPresses[k] || seenReleases[k] != keyReleases[k] {
 					t.Errorf("%v: ticks saw %d presses and %d releases, %d and %d were pushed", k, seenPresses[k], seenReleases[k], keyPresses[k], keyReleases[k])
 				}
@@ -680,7 +680,7 @@ func TestInputRandomSequences(t *testing.T) {
 					t.Errorf("%v: down %v at the end, want %v", k, last.Down(k), isDown[k])
 				}
 			}
-			for b := range engine.MouseButtonCount {
+			for b := range input.MouseButtonCount {
 				if seenBPresses[b] != btnPresses[b] || seenBReleases[b] != btnReleases[b] {
 					t.Errorf("%v: ticks saw %d presses and %d releases, %d and %d were pushed", b, seenBPresses[b], seenBReleases[b], btnPresses[b], btnReleases[b])
 				}
@@ -719,20 +719,20 @@ func checkTransition(t *testing.T, tick uint64, name string, before, pressed, re
 	}
 }
 
-var snapshotSink engine.InputSnapshot
+var snapshotSink input.Sample
 
 func TestInputDoesNotAllocate(t *testing.T) {
-	var in engine.Input
+	var in input.Queue
 	var now time.Duration
 	step := func() {
 		for i := range 16 {
 			now += 1000
-			k := engine.KeyA + engine.Key(i%4)
+			k := input.KeyA + input.Key(i%4)
 			in.Push(keyDown(now, k))
 			in.Push(cursorMove(now, float64(i), 2))
 			in.Push(scroll(now, 0, 1))
 			in.Push(keyUp(now+500, k))
-			in.Push(buttonDown(now, engine.MouseButtonLeft))
+			in.Push(buttonDown(now, input.MouseButtonLeft))
 		}
 		in.ReleaseAll(now)
 		for in.Pending() > 0 {
@@ -747,16 +747,16 @@ func TestInputDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkInputPushAdvance(b *testing.B) {
-	var in engine.Input
+	var in input.Queue
 	var now time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
 		// A busy tick: four key changes and eight cursor moves.
 		now += 16_666_667
-		in.Push(keyDown(now-10_000_000, engine.KeyW))
-		in.Push(keyUp(now-5_000_000, engine.KeyA))
-		in.Push(keyDown(now-4_000_000, engine.KeySpace))
-		in.Push(keyUp(now-1_000_000, engine.KeySpace))
+		in.Push(keyDown(now-10_000_000, input.KeyW))
+		in.Push(keyUp(now-5_000_000, input.KeyA))
+		in.Push(keyDown(now-4_000_000, input.KeySpace))
+		in.Push(keyUp(now-1_000_000, input.KeySpace))
 		for i := range 8 {
 			in.Push(cursorMove(now-time.Duration(8-i)*1_000_000, float64(i), float64(i)))
 		}
@@ -766,20 +766,20 @@ func BenchmarkInputPushAdvance(b *testing.B) {
 
 func TestKeyNames(t *testing.T) {
 	tests := []struct {
-		k    engine.Key
+		k    input.Key
 		want string
 	}{
-		{engine.KeyUnknown, "Unknown"},
-		{engine.KeyA, "A"},
-		{engine.KeyZ, "Z"},
-		{engine.Key0, "0"},
-		{engine.Key9, "9"},
-		{engine.KeySpace, "Space"},
-		{engine.KeyArrowUp, "ArrowUp"},
-		{engine.KeyRightAlt, "RightAlt"},
-		{engine.KeyF12, "F12"},
-		{engine.KeyEqual, "Equal"},
-		{engine.KeyCount, "Key(68)"},
+		{input.KeyUnknown, "Unknown"},
+		{input.KeyA, "A"},
+		{input.KeyZ, "Z"},
+		{input.Key0, "0"},
+		{input.Key9, "9"},
+		{input.KeySpace, "Space"},
+		{input.KeyArrowUp, "ArrowUp"},
+		{input.KeyRightAlt, "RightAlt"},
+		{input.KeyF12, "F12"},
+		{input.KeyEqual, "Equal"},
+		{input.KeyCount, "Key(68)"},
 		{255, "Key(255)"},
 	}
 	for _, tt := range tests {
@@ -787,8 +787,8 @@ func TestKeyNames(t *testing.T) {
 			t.Errorf("Key(%d).String() = %q, want %q", uint8(tt.k), got, tt.want)
 		}
 	}
-	seen := map[string]engine.Key{}
-	for k := range engine.KeyCount {
+	seen := map[string]input.Key{}
+	for k := range input.KeyCount {
 		name := k.String()
 		if name == "" || strings.HasPrefix(name, "Key(") {
 			t.Errorf("key %d has no name", uint8(k))
@@ -802,15 +802,15 @@ func TestKeyNames(t *testing.T) {
 
 func TestMouseButtonAndEventKindNames(t *testing.T) {
 	buttons := []struct {
-		b    engine.MouseButton
+		b    input.MouseButton
 		want string
 	}{
-		{engine.MouseButtonLeft, "Left"},
-		{engine.MouseButtonRight, "Right"},
-		{engine.MouseButtonMiddle, "Middle"},
-		{engine.MouseButton4, "Button4"},
-		{engine.MouseButton8, "Button8"},
-		{engine.MouseButtonCount, "MouseButton(8)"},
+		{input.MouseButtonLeft, "Left"},
+		{input.MouseButtonRight, "Right"},
+		{input.MouseButtonMiddle, "Middle"},
+		{input.MouseButton4, "Button4"},
+		{input.MouseButton8, "Button8"},
+		{input.MouseButtonCount, "MouseButton(8)"},
 	}
 	for _, tt := range buttons {
 		if got := tt.b.String(); got != tt.want {
@@ -818,16 +818,16 @@ func TestMouseButtonAndEventKindNames(t *testing.T) {
 		}
 	}
 	kinds := []struct {
-		k    engine.EventKind
+		k    input.EventKind
 		want string
 	}{
 		{0, "EventKind(0)"},
-		{engine.KeyDown, "KeyDown"},
-		{engine.KeyUp, "KeyUp"},
-		{engine.ButtonDown, "ButtonDown"},
-		{engine.ButtonUp, "ButtonUp"},
-		{engine.CursorMove, "CursorMove"},
-		{engine.Scroll, "Scroll"},
+		{input.KeyDown, "KeyDown"},
+		{input.KeyUp, "KeyUp"},
+		{input.ButtonDown, "ButtonDown"},
+		{input.ButtonUp, "ButtonUp"},
+		{input.CursorMove, "CursorMove"},
+		{input.Scroll, "Scroll"},
 		{7, "EventKind(7)"},
 	}
 	for _, tt := range kinds {
@@ -837,25 +837,36 @@ func TestMouseButtonAndEventKindNames(t *testing.T) {
 	}
 }
 
-// ExampleInput feeds timed events to an Input and hands each fixed tick of
+// ExampleQueue feeds timed events to an Input and hands each fixed tick of
 // a timing.Loop its own snapshot. The platform layer pushes events as the
 // window system reports them, stamped with the loop's clock.
-func ExampleInput() {
+func ExampleQueue() {
 	loop := timing.MustNewLoop(timing.DefaultConfig()) // 60 Hz
-	var in engine.Input
+	var in input.Queue
 	fixed := func(s timing.Step) {
 		snap := in.Advance(s.Due)
-		fmt.Printf("tick %d: jump %v, run %v\n", s.Tick, snap.JustPressed(engine.KeySpace), snap.Down(engine.KeyArrowRight))
+		fmt.Printf("tick %d: jump %v, run %v\n", s.Tick, snap.JustPressed(input.KeySpace), snap.Down(input.KeyArrowRight))
 	}
 
 	loop.Tick(0, fixed, nil)
-	in.Push(engine.InputEvent{Time: 5 * time.Millisecond, Kind: engine.KeyDown, Key: engine.KeyArrowRight})
-	in.Push(engine.InputEvent{Time: 30 * time.Millisecond, Kind: engine.KeyDown, Key: engine.KeySpace})
-	in.Push(engine.InputEvent{Time: 32 * time.Millisecond, Kind: engine.KeyUp, Key: engine.KeySpace})
+	in.Push(input.Event{Time: 5 * time.Millisecond, Kind: input.KeyDown, Key: input.KeyArrowRight})
+	in.Push(input.Event{Time: 30 * time.Millisecond, Kind: input.KeyDown, Key: input.KeySpace})
+	in.Push(input.Event{Time: 32 * time.Millisecond, Kind: input.KeyUp, Key: input.KeySpace})
 	loop.Tick(50*time.Millisecond, fixed, nil) // three ticks, due at 16.7, 33.3 and 50 ms
 
 	// Output:
 	// tick 1: jump false, run true
 	// tick 2: jump true, run true
 	// tick 3: jump false, run true
+}
+
+// A fixed tick sees every event due by its time, once: the press and the
+// release of a tap within one tick both show.
+func ExampleSample() {
+	var q input.Queue
+	q.Push(input.Event{Time: 2 * time.Millisecond, Kind: input.KeyDown, Key: input.KeySpace})
+	q.Push(input.Event{Time: 9 * time.Millisecond, Kind: input.KeyUp, Key: input.KeySpace})
+	s := q.Advance(16 * time.Millisecond)
+	fmt.Println(s.JustPressed(input.KeySpace), s.JustReleased(input.KeySpace), s.Down(input.KeySpace))
+	// Output: true true false
 }

@@ -1,4 +1,4 @@
-package engine
+package input
 
 import "strconv"
 
@@ -94,7 +94,7 @@ const (
 	// KeyCount is the number of Keys, KeyUnknown included; it is not a
 	// key itself. Range over it to visit every key:
 	//
-	//	for k := range engine.KeyCount { ... }
+	//	for k := range input.KeyCount { ... }
 	KeyCount
 )
 
