@@ -261,7 +261,7 @@ func (s *Session) leftMatch(e *engine.Engine, err error) error {
 		}
 		if !s.Opts.Headless {
 			// The window's frames, and those that held a tick the
-			// session was not ready for (beyond the prediction window,
+			// rollback was not ready for (beyond the prediction window,
 			// or unconfirmed in lockstep): the frame drew the last tick
 			// again.
 			ls := e.Loop.Stats()
