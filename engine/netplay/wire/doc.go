@@ -1,5 +1,5 @@
 // Package wire is Nebula's multiplayer protocol: the messages an
-// authoritative server and its clients exchange over TCP, their framing,
+// authoritative server and its clients exchange over TCP, their encoding,
 // and the handshake that starts a connection.
 //
 // The server owns the tick clock. Each client sends its input for the
@@ -44,7 +44,7 @@
 // too slowly) sends a Refuse with ReasonDropped before it closes the
 // connection.
 //
-// # Framing
+// # Encoding
 //
 // All integers are little-endian. A message is
 //
