@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -126,9 +128,9 @@ func newEngine(t testing.TB) *Engine {
 
 func TestComponentSetGetHasRemovePtrLen(t *testing.T) {
 	w := NewWorld(1)
-	a := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate) // slot 0, like the zero Entity
-	b := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-	c := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate) // slot 0, like the zero Entity
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	c := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	hp := NewComponent[int32](w, "health")
 
 	if hp.Name() != "health" || hp.Len() != 0 || hp.Has(a) || hp.Ptr(a) != nil {
@@ -202,7 +204,7 @@ func TestComponentAllInSlotOrder(t *testing.T) {
 	hp := NewComponent[int32](w, "health")
 	var ents []Entity
 	for range 8 {
-		ents = append(ents, w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate))
+		ents = append(ents, w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate))
 	}
 	// Set out of slot order; give slot 1 the component and then despawn it;
 	// reuse slot 3 (despawned with the component) for a new entity.
@@ -211,7 +213,7 @@ func TestComponentAllInSlotOrder(t *testing.T) {
 	}
 	w.Despawn(ents[1])
 	w.Despawn(ents[3])
-	reused := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	reused := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	if reused.Index() != 3 {
 		t.Fatalf("the new entity took slot %d, want 3", reused.Index())
 	}
@@ -249,7 +251,7 @@ func TestComponentIterationDoesNotAllocate(t *testing.T) {
 	hp := NewComponent[int32](w, "health")
 	st := NewComponent[status](w, "status")
 	for i := range 100 {
-		e := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+		e := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 		if i%3 != 0 {
 			hp.Set(e, int32(i))
 			st.Set(e, status{Alive: true, Level: uint8(i)})
@@ -293,11 +295,11 @@ func TestComponentIterationDoesNotAllocate(t *testing.T) {
 // entity that reused its slot, which starts with no components.
 func TestComponentEntityLife(t *testing.T) {
 	w := NewWorld(1)
-	others := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	others := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	hp := NewComponent[int32](w, "health")
 	st := NewComponent[status](w, "status")
 	route := NewComponent[path](w, "route")
-	old := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	old := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	hp.Set(old, 40)
 	st.Set(old, status{Alive: true, Level: 3, Energy: 1.5, Ticks: 9})
 	route.Set(old, path{pts: []mgl32.Vec3{{1, 2, 3}}})
@@ -321,7 +323,7 @@ func TestComponentEntityLife(t *testing.T) {
 		t.Errorf("despawned slot holds route %v, %v; want nil, false", vals[i].pts, has[i])
 	}
 
-	reused := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	reused := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	if reused.Index() != old.Index() {
 		t.Fatalf("slot not reused: old %v new %v", old, reused)
 	}
@@ -351,7 +353,7 @@ func TestComponentEntityLife(t *testing.T) {
 
 	// A component registered after entities were spawned (and one
 	// despawned) works for them, and for entities spawned later.
-	dead := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	dead := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	w.Despawn(dead)
 	late := NewComponent[padStruct](w, "late")
 	if vals, has := late.Slices(); len(vals) != w.Slots() || len(has) != w.Slots() {
@@ -360,8 +362,8 @@ func TestComponentEntityLife(t *testing.T) {
 	if !late.Set(others, padStruct{1, 2, 3}) || !late.Set(reused, padStruct{A: 4}) || late.Set(dead, padStruct{A: 9}) {
 		t.Error("Set on a late component: wrong result for a live or a dead entity")
 	}
-	newer := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate) // reuses dead's slot
-	more := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)  // a new slot
+	newer := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate) // reuses dead's slot
+	more := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)  // a new slot
 	if late.Has(newer) || late.Has(more) {
 		t.Error("entities spawned after a late component start with it")
 	}
@@ -413,7 +415,7 @@ func TestRegistrationRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := NewWorld(1)
-			w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 			NewComponent[int32](w, "health")
 			NewResource[int64](w, "score", 0)
 			before := w.Schema()
@@ -493,8 +495,8 @@ func TestRegistrationAccepts(t *testing.T) {
 	}
 	build := func(set bool) (*Engine, Entity, Entity, []func(Entity), []func(Entity) (any, bool), []func() any) {
 		e := newEngine(t)
-		a := e.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-		b := e.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+		a := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+		b := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 		var sets []func(Entity)
 		var gets []func(Entity) (any, bool)
 		var res []func() any
@@ -568,7 +570,7 @@ func buildHashWorld(t testing.TB) *hashWorld {
 	h := &hashWorld{e: newEngine(t)}
 	w := h.e.World
 	for i := range 5 {
-		h.ents = append(h.ents, w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate))
+		h.ents = append(h.ents, w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate))
 	}
 	h.hp = NewComponent[int32](w, "health")
 	h.pad = NewComponent[padStruct](w, "pad")
@@ -694,7 +696,7 @@ func TestComponentHashCoversEveryBit(t *testing.T) {
 	// The same components and values, registered in another order.
 	build := func(swap bool) uint64 {
 		w := NewWorld(1)
-		e := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+		e := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 		var hp *Component[int32]
 		var pd *Component[padStruct]
 		if swap {
@@ -771,12 +773,12 @@ func fuzzScene(t testing.TB) *compGame {
 		}
 	})
 	for i := range 4 {
-		e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
+		e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
 	}
 	e.AddFixed("life", func(c *FixedContext) {
 		w, r := c.World, c.World.RNG()
 		if c.Tick%4 == 0 {
-			w.Spawn(NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)
 		}
 		if c.Tick%5 == 0 {
 			if ent, ok := w.EntityAt(r.Intn(w.Slots())); ok {
@@ -785,7 +787,7 @@ func fuzzScene(t testing.TB) *compGame {
 		}
 		if c.Tick%7 == 0 {
 			if ent, ok := w.EntityAt(0); ok {
-				w.Teleport(ent, NewTransform(mgl32.Vec3{0, 1, 0}))
+				w.Teleport(ent, geom.NewTransform(mgl32.Vec3{0, 1, 0}))
 			}
 		}
 		if c.Tick%3 == 0 {
@@ -802,7 +804,7 @@ func (g *compGame) system(c *FixedContext) {
 	w, r := c.World, c.World.RNG()
 	if c.Tick%100 == 50 {
 		for range 40 * (1 + c.Tick/100) {
-			w.Spawn(NewTransform(mgl32.Vec3{r.Range(-5, 5), 0, 0}), Interpolate)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{r.Range(-5, 5), 0, 0}), Interpolate)
 		}
 	}
 	b := w.Bodies()
@@ -940,9 +942,9 @@ func schemaEngine(t *testing.T, reg func(w *World, a, c Entity)) *Engine {
 	t.Helper()
 	e := newEngine(t)
 	w := e.World
-	a := w.Spawn(NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
-	b := w.Spawn(NewTransform(mgl32.Vec3{2, 0, 0}), Interpolate)
-	c := w.Spawn(NewTransform(mgl32.Vec3{3, 0, 0}), Interpolate)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{2, 0, 0}), Interpolate)
+	c := w.Spawn(geom.NewTransform(mgl32.Vec3{3, 0, 0}), Interpolate)
 	w.Despawn(b)
 	reg(w, a, c)
 	stepN(t, e, 3, nil)
@@ -1223,7 +1225,7 @@ func TestComponentIndices(t *testing.T) {
 	}
 	var ids []Entity
 	for i := range 10 {
-		ids = append(ids, w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate))
+		ids = append(ids, w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate))
 		if i%3 != 1 {
 			c.Set(ids[i], int32(i))
 		}
@@ -1250,7 +1252,7 @@ func TestComponentIndices(t *testing.T) {
 	w.Despawn(ids[5])
 	check("after Despawn")
 	c.Set(ids[1], 7)
-	c.Set(w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate), 1) // reuses slot 5
+	c.Set(w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate), 1) // reuses slot 5
 	check("after Set and a spawn into a reused slot")
 	e.LoadState(&st)
 	check("after LoadState")

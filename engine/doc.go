@@ -5,7 +5,7 @@
 // A World holds entities (generational ids, so a stale id never reaches a
 // new entity) and their state as struct-of-arrays Bodies: transform
 // (position, rotation, scale) kept as previous and current state, linear
-// and angular velocity, draw mode, colour and mesh (MeshID: what the
+// and angular velocity, draw mode, colour and mesh (render.MeshID: what the
 // renderer draws, a cube unless World.SetMesh says otherwise), plus a
 // seeded RNG, and the
 // game's own state: components (NewComponent, a value per entity) and

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -93,7 +95,7 @@ func TestWriteDumpOfARestoredWorld(t *testing.T) {
 	dst := buildHashWorld(t)
 	dst.e.World.RNG().Uint64()
 	dst.hp.Set(dst.ents[2], 9)
-	dst.e.World.Spawn(NewTransform(mgl32.Vec3{4, 4, 4}), Hermite)
+	dst.e.World.Spawn(geom.NewTransform(mgl32.Vec3{4, 4, 4}), Hermite)
 	if err := dst.e.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +176,11 @@ func TestWriteDumpShowsEveryChange(t *testing.T) {
 		{"despawn shows the dead slot", func(h *hashWorld, w *World, e Entity) { w.Despawn(e) }, "entity 0:2 = dead", true},
 		{"despawn takes the components", func(h *hashWorld, w *World, e Entity) { w.Despawn(e) }, `component "health" 0:1`, true},
 		{"spawn into a free slot", func(h *hashWorld, w *World, e Entity) {
-			w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 		}, "entity 3:3 = alive", true},
 		{"spawn into a new slot", func(h *hashWorld, w *World, e Entity) {
-			w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-			w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 		}, "entity 5:1 = alive", true},
 		{"free list order", func(h *hashWorld, w *World, e Entity) {
 			w.Despawn(h.ents[2])
@@ -326,7 +328,7 @@ func TestWriteDumpErrors(t *testing.T) {
 	// the rest of the dump is written.
 	bad := NewComponent[badValue](w, "bad")
 	ml := NewComponent[multiline](w, "multiline")
-	e := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	e := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	bad.Set(e, badValue{fail: true})
 	ml.Set(e, 3)
 	var buf bytes.Buffer
@@ -354,7 +356,7 @@ func BenchmarkWriteDump(b *testing.B) {
 	pad := NewComponent[padStruct](w, "pad")
 	NewResource(w, "score", int64(1000))
 	for i := range 1000 {
-		e := w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0.5, -1}), Interpolate)
+		e := w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0.5, -1}), Interpolate)
 		w.SetDrawVelocity(e, mgl32.Vec3{1, 2, 3}, mgl32.Vec3{0, 0.25, 0})
 		hp.Set(e, int32(i))
 		if i%2 == 0 {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"context"
 	"runtime/pprof"
@@ -21,7 +23,7 @@ func newTestEngine(t *testing.T) *Engine {
 		t.Fatal(err)
 	}
 	for i := range 100 {
-		id := e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+		id := e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 		e.World.SetDrawVelocity(id, mgl32.Vec3{float32(i), 1, 0}, mgl32.Vec3{0, 1, 0})
 	}
 	e.AddFixed("move", func(c *FixedContext) {})

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,7 +30,7 @@ func ExampleNewComponent() {
 	score := engine.NewResource(w, "score", Score{})
 
 	for i := range 3 {
-		ent := w.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
+		ent := w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
 		health.Set(ent, 50)
 		regen.Set(ent, int32(i+1))
 	}

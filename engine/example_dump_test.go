@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -17,8 +19,8 @@ func ExampleWorld_WriteDump() {
 	w := engine.NewWorld(1)
 	bounces := engine.NewComponent[int32](w, "bounces")
 	score := engine.NewResource(w, "score", int64(0))
-	ball := w.Spawn(engine.NewTransform(mgl32.Vec3{1.5, -2, 0.25}), engine.Hermite)
-	spark := w.Spawn(engine.NewTransform(mgl32.Vec3{0, 1, 0}), engine.NoInterpolation)
+	ball := w.Spawn(geom.NewTransform(mgl32.Vec3{1.5, -2, 0.25}), engine.Hermite)
+	spark := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 1, 0}), engine.NoInterpolation)
 
 	w.BeginTick(1)
 	w.SetDrawVelocity(ball, mgl32.Vec3{3, 0, 0}, mgl32.Vec3{})
@@ -83,7 +85,7 @@ func ExampleDiffDumps() {
 	dump := func(bounces int32) []byte {
 		w := engine.NewWorld(1)
 		b := engine.NewComponent[int32](w, "bounces")
-		ball := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+		ball := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 		b.Set(ball, bounces)
 		var buf bytes.Buffer
 		if err := w.WriteDump(&buf); err != nil {

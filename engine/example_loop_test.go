@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 	"time"
 
@@ -45,12 +47,12 @@ func ExampleEngine_Frame() {
 // place at once, never in between.
 func ExampleWorld_Interpolate() {
 	w := engine.NewWorld(1)
-	walker := w.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
-	jumper := w.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	walker := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	jumper := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
 
 	w.BeginTick(1) // saves the previous state; the engine does this before every tick
-	w.SetTransform(walker, engine.NewTransform(mgl32.Vec3{2, 0, 0}))
-	w.Teleport(jumper, engine.NewTransform(mgl32.Vec3{2, 0, 0}))
+	w.SetTransform(walker, geom.NewTransform(mgl32.Vec3{2, 0, 0}))
+	w.Teleport(jumper, geom.NewTransform(mgl32.Vec3{2, 0, 0}))
 
 	var buf engine.RenderBuffer
 	cfg := engine.DefaultInterpolationConfig()

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 	"time"
 
@@ -22,7 +24,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	cube := e.World.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
 
 	const speed = 6 // units per second
 	e.AddFixed("move", func(c *engine.FixedContext) {
@@ -74,7 +76,7 @@ func Example_gravity() {
 	if err != nil {
 		panic(err)
 	}
-	ball := e.World.Spawn(engine.NewTransform(mgl32.Vec3{0, 10, 0}), engine.Interpolate)
+	ball := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 10, 0}), engine.Interpolate)
 
 	e.AddFixed("gravity", func(c *engine.FixedContext) {
 		v, _ := c.World.DrawVelocity(ball)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"testing"
 
 	"github.com/zeebo/xxh3"
@@ -18,7 +20,7 @@ func TestHashCoversItsBytes(t *testing.T) {
 	if !ok || !w.Despawn(e) {
 		t.Fatal("cannot despawn entity 7")
 	}
-	w.Spawn(Transform{}, 0) // a generation above 1
+	w.Spawn(geom.Transform{}, 0) // a generation above 1
 	e, _ = w.EntityAt(9)
 	w.Despawn(e) // a free-list entry
 	b := benchHashedBytes(w, false)

@@ -1,53 +1,26 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"cmp"
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/go-gl/mathgl/mgl32"
 )
-
-// Instance is what the renderer draws for one entity in one frame: its
-// interpolated transform, its colour, its mesh and its pose.
-//
-// The renderer uploads a []Instance to the GPU as is, so the layout is part
-// of the contract: 48 bytes, 4-byte aligned, no padding, fields in this
-// order:
-//
-//	offset  0  Pos    3 x float32
-//	offset 12  Rot    4 x float32: W first, then X, Y, Z (mgl32.Quat)
-//	offset 28  Scale  3 x float32
-//	offset 40  Color  4 x uint8, RGBA (a normalised attribute in GL)
-//	offset 44  Mesh   uint16
-//	offset 46  Pose   uint16
-//
-// Note the quaternion order: a shader reading Rot as a vec4 gets the scalar
-// part in .x and the vector part in .yzw.
-type Instance struct {
-	Pos   mgl32.Vec3 // position
-	Rot   mgl32.Quat // rotation, a unit quaternion (W first)
-	Scale mgl32.Vec3 // scale along each axis
-	Color [4]uint8   // RGBA
-	Mesh  MeshID     // what is drawn (World.SetMesh)
-	// Pose is the number of the instance's pose in RenderBuffer.Poses
-	// (from 1), or 0 for none: a model without one is drawn at rest.
-	Pose uint16
-}
 
 // RenderBuffer receives one frame of interpolated instances from
 // World.Interpolate. Keep one and pass it to every call: its slices are
 // reused, so a frame allocates only when the world has grown beyond every
 // earlier frame.
 type RenderBuffer struct {
-	// Instances holds one entry per live entity, in slot order.
-	Instances []Instance
+	// Frame is what the renderer draws: Instances holds one entry per
+	// live entity, in slot order; Poses holds the skinning matrices and
+	// blend weights of the animated instances (Interpolate empties it;
+	// Render systems fill it).
+	render.Frame
 	// Entities[k] is the entity drawn by Instances[k].
 	Entities []Entity
-	// Poses holds the skinning matrices and blend weights of the animated
-	// instances. Interpolate empties it; Render systems fill it.
-	Poses Poses
 	// Alpha is the fraction of the way from the previous tick to the
 	// current one the instances were drawn at: Interpolate's alpha, or 1
 	// when interpolation is off. Entities drawn at their current state
@@ -195,7 +168,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	// This runs every frame for up to ~100,000 entities, so the loops below
 	// are written for speed (measured by BenchmarkInterpolate):
 	//   - outputs are sized once and written in place, field by field;
-	//     building Instance values and appending them is several times
+	//     building render.Instance values and appending them is several times
 	//     slower (the values take a detour through the stack);
 	//   - every slice is resliced to the slot count, so indexing with i
 	//     from ranging over gen needs no bounds checks;

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"math"
 	"testing"
 
@@ -18,13 +22,13 @@ const benchEntities = 100_000
 // the snap angle). Half the current rotations are stored negated (the same
 // rotation on the other side of the quaternion sphere), as independently
 // computed quaternions often are.
-func benchScene(n int) (prev, cur []Transform, colors [][4]uint8) {
+func benchScene(n int) (prev, cur []geom.Transform, colors [][4]uint8) {
 	rng := NewRNG(42)
 	randAxis := func() mgl32.Vec3 { // z in [1, 3]: never the zero vector
 		return mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), rng.Range(-1, 1) + 2}.Normalize()
 	}
 	for k := range n {
-		p := Transform{
+		p := geom.Transform{
 			Pos:   mgl32.Vec3{rng.Range(-100, 100), rng.Range(-100, 100), rng.Range(-100, 100)},
 			Rot:   mgl32.QuatRotate(rng.Range(0, 2*math.Pi), randAxis()),
 			Scale: mgl32.Vec3{1, 1, 1},
@@ -33,7 +37,7 @@ func benchScene(n int) (prev, cur []Transform, colors [][4]uint8) {
 		if k%20 == 0 {
 			turn = rng.Range(20, 80) * math.Pi / 180
 		}
-		c := Transform{
+		c := geom.Transform{
 			Pos:   p.Pos.Add(mgl32.Vec3{rng.Range(-0.2, 0.2), rng.Range(-0.2, 0.2), rng.Range(-0.2, 0.2)}),
 			Rot:   mgl32.QuatRotate(turn, randAxis()).Mul(p.Rot),
 			Scale: mgl32.Vec3{1, 1, 1}.Mul(rng.Range(0.9, 1.1)),
@@ -50,16 +54,16 @@ func benchScene(n int) (prev, cur []Transform, colors [][4]uint8) {
 // aosBody is the straightforward layout the World's struct-of-arrays is
 // measured against.
 type aosBody struct {
-	prev, cur Transform
+	prev, cur geom.Transform
 	color     [4]uint8
 }
 
 // interpolateAoS is the straightforward interpolation: per entity, Vec3
 // lerps and mgl32.QuatSlerp.
-func interpolateAoS(bodies []aosBody, alpha float32, dst []Instance) {
+func interpolateAoS(bodies []aosBody, alpha float32, dst []render.Instance) {
 	for i := range bodies {
 		b := &bodies[i]
-		dst[i] = Instance{
+		dst[i] = render.Instance{
 			Pos:   b.prev.Pos.Add(b.cur.Pos.Sub(b.prev.Pos).Mul(alpha)),
 			Rot:   mgl32.QuatSlerp(b.prev.Rot, b.cur.Rot, alpha),
 			Scale: b.prev.Scale.Add(b.cur.Scale.Sub(b.prev.Scale).Mul(alpha)),
@@ -91,7 +95,7 @@ func BenchmarkInterpolate(b *testing.B) {
 	// Both ways draw the same scene.
 	var buf RenderBuffer
 	w.Interpolate(alpha, 1.0/60, cfg, &buf)
-	aos := make([]Instance, len(bodies))
+	aos := make([]render.Instance, len(bodies))
 	interpolateAoS(bodies, alpha, aos)
 	if buf.Snaps != 0 || len(buf.Instances) != len(aos) {
 		b.Fatalf("the scene snaps %d entities and draws %d, want 0 and %d", buf.Snaps, len(buf.Instances), len(aos))

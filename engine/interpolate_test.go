@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"math"
 	"strings"
@@ -50,7 +54,7 @@ func sameRotation(a, b mgl32.Quat, eps float64) bool {
 
 // oneBody returns a world holding one entity that was at from before tick 1
 // and is at to after it.
-func oneBody(mode DrawMode, from, to Transform) (*World, Entity) {
+func oneBody(mode DrawMode, from, to geom.Transform) (*World, Entity) {
 	w := NewWorld(1)
 	e := w.Spawn(from, mode)
 	w.BeginTick(1)
@@ -60,7 +64,7 @@ func oneBody(mode DrawMode, from, to Transform) (*World, Entity) {
 
 // draw interpolates w with the default config and returns the single
 // instance drawn, failing unless exactly one was.
-func draw(t *testing.T, w *World, alpha float32, cfg InterpolationConfig, buf *RenderBuffer) Instance {
+func draw(t *testing.T, w *World, alpha float32, cfg InterpolationConfig, buf *RenderBuffer) render.Instance {
 	t.Helper()
 	w.Interpolate(alpha, testTickDT, cfg, buf)
 	if len(buf.Instances) != 1 || len(buf.Entities) != 1 {
@@ -81,9 +85,9 @@ func TestDefaultInterpolationConfig(t *testing.T) {
 }
 
 func TestInstanceLayout(t *testing.T) {
-	// The renderer uploads []Instance as is; its attribute offsets and
+	// The renderer uploads []render.Instance as is; its attribute offsets and
 	// stride depend on exactly this layout.
-	var in Instance
+	var in render.Instance
 	got := []uintptr{unsafe.Sizeof(in), unsafe.Alignof(in),
 		unsafe.Offsetof(in.Pos), unsafe.Offsetof(in.Rot), unsafe.Offsetof(in.Rot) + unsafe.Offsetof(in.Rot.W),
 		unsafe.Offsetof(in.Rot) + unsafe.Offsetof(in.Rot.V),
@@ -102,21 +106,21 @@ func rotAxis(deg float64) mgl32.Quat {
 func TestInterpolateBetweenTicks(t *testing.T) {
 	// Both rotations are a little off unit length, as integration leaves
 	// them, so "exactly" below really means no renormalisation at the ends.
-	from := Transform{Pos: mgl32.Vec3{1, 2, 3}, Rot: rotAxis(20).Scale(1 + 2e-6), Scale: mgl32.Vec3{1, 1, 1}}
-	to := Transform{Pos: mgl32.Vec3{3, -2, 4}, Rot: rotAxis(50).Scale(1 - 2e-6), Scale: mgl32.Vec3{2, 3, 0.5}}
+	from := geom.Transform{Pos: mgl32.Vec3{1, 2, 3}, Rot: rotAxis(20).Scale(1 + 2e-6), Scale: mgl32.Vec3{1, 1, 1}}
+	to := geom.Transform{Pos: mgl32.Vec3{3, -2, 4}, Rot: rotAxis(50).Scale(1 - 2e-6), Scale: mgl32.Vec3{2, 3, 0.5}}
 	tests := []struct {
 		name  string
 		alpha float32
-		want  Transform
+		want  geom.Transform
 		eps   float32 // 0: exact
 	}{
 		{"alpha 0 is the previous state exactly", 0, from, 0},
 		{"alpha 1 is the current state exactly", 1, to, 0},
 		{"alpha near 1 is the current state", 0.999999, to, 1e-5},
 		{"alpha 0.5 is the midpoint", 0.5,
-			Transform{Pos: mgl32.Vec3{2, 0, 3.5}, Rot: rotAxis(35), Scale: mgl32.Vec3{1.5, 2, 0.75}}, 1e-6},
+			geom.Transform{Pos: mgl32.Vec3{2, 0, 3.5}, Rot: rotAxis(35), Scale: mgl32.Vec3{1.5, 2, 0.75}}, 1e-6},
 		{"alpha 0.25", 0.25,
-			Transform{Pos: mgl32.Vec3{1.5, 1, 3.25}, Rot: rotAxis(27.5), Scale: mgl32.Vec3{1.25, 1.5, 0.875}}, 1e-6},
+			geom.Transform{Pos: mgl32.Vec3{1.5, 1, 3.25}, Rot: rotAxis(27.5), Scale: mgl32.Vec3{1.25, 1.5, 0.875}}, 1e-6},
 	}
 	// Hermite with a constant velocity, the one that covers the move in one
 	// tick, follows the same straight line at the same speed as lerp.
@@ -169,7 +173,7 @@ func TestSlerpTakesTheShortestArc(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, _ := oneBody(Interpolate, Transform{Rot: tt.prev}, Transform{Rot: tt.cur})
+			w, _ := oneBody(Interpolate, geom.Transform{Rot: tt.prev}, geom.Transform{Rot: tt.cur})
 			span := quatAngle(tt.prev, tt.cur)
 			if got := math.Abs(float64(tt.prev.Dot(tt.cur))) < nlerpMinDot; got != tt.longPath {
 				t.Fatalf("test setup: full slerp path = %v, want %v", got, tt.longPath)
@@ -213,7 +217,7 @@ func TestInterpolateMatchesMathglSlerp(t *testing.T) {
 			cur = cur.Scale(-1)
 		}
 		alpha := rng.Float32()
-		w, _ := oneBody(Interpolate, Transform{Rot: prev}, Transform{Rot: cur})
+		w, _ := oneBody(Interpolate, geom.Transform{Rot: prev}, geom.Transform{Rot: cur})
 		got := draw(t, w, alpha, DefaultInterpolationConfig(), &buf).Rot
 		want := mgl32.QuatSlerp(prev, cur, alpha)
 		if !sameRotation(got, want, 1e-4) || buf.Snaps != 0 {
@@ -267,13 +271,13 @@ func TestInvSqrtNearOne(t *testing.T) {
 
 func TestTeleportIsNeverDrawnInBetween(t *testing.T) {
 	w := NewWorld(1)
-	e := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
-	other := w.Spawn(NewTransform(mgl32.Vec3{5, 0, 0}), Interpolate)
+	e := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
+	other := w.Spawn(geom.NewTransform(mgl32.Vec3{5, 0, 0}), Interpolate)
 	w.BeginTick(1)
 	// A short jump, well under every automatic threshold.
-	dest := Transform{Pos: mgl32.Vec3{1, 0, 0}, Rot: rotZ(20), Scale: mgl32.Vec3{2, 2, 2}}
+	dest := geom.Transform{Pos: mgl32.Vec3{1, 0, 0}, Rot: rotZ(20), Scale: mgl32.Vec3{2, 2, 2}}
 	w.Teleport(e, dest)
-	w.SetTransform(other, NewTransform(mgl32.Vec3{6, 0, 0}))
+	w.SetTransform(other, geom.NewTransform(mgl32.Vec3{6, 0, 0}))
 
 	var buf RenderBuffer
 	frames := 0
@@ -297,7 +301,7 @@ func TestTeleportIsNeverDrawnInBetween(t *testing.T) {
 
 	// The next tick starts from the teleport's destination: nothing snaps.
 	w.BeginTick(2)
-	w.SetTransform(e, Transform{Pos: mgl32.Vec3{2, 0, 0}, Rot: rotZ(20), Scale: mgl32.Vec3{2, 2, 2}})
+	w.SetTransform(e, geom.Transform{Pos: mgl32.Vec3{2, 0, 0}, Rot: rotZ(20), Scale: mgl32.Vec3{2, 2, 2}})
 	w.Interpolate(0.5, testTickDT, DefaultInterpolationConfig(), &buf)
 	if got, want := buf.Instances[0].Pos, (mgl32.Vec3{1.5, 0, 0}); got != want || buf.Snaps != 0 {
 		t.Errorf("tick after the teleport: drawn at %v with %d snaps, want %v and 0", got, buf.Snaps, want)
@@ -313,26 +317,26 @@ func TestAutomaticSnapThresholds(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  InterpolationConfig
-		to   Transform
+		to   geom.Transform
 		snap bool
 	}{
-		{"just beyond the distance", def, NewTransform(mgl32.Vec3{10.001, 0, 0}), true},
-		{"just under the distance", def, NewTransform(mgl32.Vec3{9.999, 0, 0}), false},
-		{"diagonal beyond the distance", def, NewTransform(mgl32.Vec3{6, 6, 6}), true},       // 10.39
-		{"diagonal under the distance", def, NewTransform(mgl32.Vec3{5.7, 5.7, 5.7}), false}, // 9.87
-		{"custom distance", InterpolationConfig{Enabled: true, SnapDistance: 2}, NewTransform(mgl32.Vec3{0, 0, -2.1}), true},
-		{"distance check off", noAuto, NewTransform(mgl32.Vec3{1000, 0, 0}), false},
-		{"beyond the angle", def, Transform{Rot: rotZ(91), Scale: mgl32.Vec3{1, 1, 1}}, true},
-		{"under the angle", def, Transform{Rot: rotZ(89), Scale: mgl32.Vec3{1, 1, 1}}, false},
-		{"under the angle, negated quaternion", def, Transform{Rot: rotZ(89).Scale(-1), Scale: mgl32.Vec3{1, 1, 1}}, false},
-		{"beyond the angle, negated quaternion", def, Transform{Rot: rotZ(91).Scale(-1), Scale: mgl32.Vec3{1, 1, 1}}, true},
-		{"custom angle", InterpolationConfig{Enabled: true, SnapAngle: 0.1}, Transform{Rot: rotZ(6), Scale: mgl32.Vec3{1, 1, 1}}, true},
-		{"angle check off", noAuto, Transform{Rot: rotZ(179), Scale: mgl32.Vec3{1, 1, 1}}, false},
-		{"angle of pi is off", InterpolationConfig{Enabled: true, SnapAngle: math.Pi}, Transform{Rot: rotZ(179), Scale: mgl32.Vec3{1, 1, 1}}, false},
+		{"just beyond the distance", def, geom.NewTransform(mgl32.Vec3{10.001, 0, 0}), true},
+		{"just under the distance", def, geom.NewTransform(mgl32.Vec3{9.999, 0, 0}), false},
+		{"diagonal beyond the distance", def, geom.NewTransform(mgl32.Vec3{6, 6, 6}), true},       // 10.39
+		{"diagonal under the distance", def, geom.NewTransform(mgl32.Vec3{5.7, 5.7, 5.7}), false}, // 9.87
+		{"custom distance", InterpolationConfig{Enabled: true, SnapDistance: 2}, geom.NewTransform(mgl32.Vec3{0, 0, -2.1}), true},
+		{"distance check off", noAuto, geom.NewTransform(mgl32.Vec3{1000, 0, 0}), false},
+		{"beyond the angle", def, geom.Transform{Rot: rotZ(91), Scale: mgl32.Vec3{1, 1, 1}}, true},
+		{"under the angle", def, geom.Transform{Rot: rotZ(89), Scale: mgl32.Vec3{1, 1, 1}}, false},
+		{"under the angle, negated quaternion", def, geom.Transform{Rot: rotZ(89).Scale(-1), Scale: mgl32.Vec3{1, 1, 1}}, false},
+		{"beyond the angle, negated quaternion", def, geom.Transform{Rot: rotZ(91).Scale(-1), Scale: mgl32.Vec3{1, 1, 1}}, true},
+		{"custom angle", InterpolationConfig{Enabled: true, SnapAngle: 0.1}, geom.Transform{Rot: rotZ(6), Scale: mgl32.Vec3{1, 1, 1}}, true},
+		{"angle check off", noAuto, geom.Transform{Rot: rotZ(179), Scale: mgl32.Vec3{1, 1, 1}}, false},
+		{"angle of pi is off", InterpolationConfig{Enabled: true, SnapAngle: math.Pi}, geom.Transform{Rot: rotZ(179), Scale: mgl32.Vec3{1, 1, 1}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			from := NewTransform(mgl32.Vec3{})
+			from := geom.NewTransform(mgl32.Vec3{})
 			w, _ := oneBody(Interpolate, from, tt.to)
 			var buf RenderBuffer
 			got := draw(t, w, 0.5, tt.cfg, &buf)
@@ -353,10 +357,10 @@ func TestAutomaticSnapThresholds(t *testing.T) {
 
 func TestFrameWithSeveralTicksInterpolatesBetweenTheLastTwo(t *testing.T) {
 	w := NewWorld(1)
-	e := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
+	e := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
 	for tick := uint64(1); tick <= 3; tick++ { // one frame that ran three ticks
 		w.BeginTick(tick)
-		w.SetTransform(e, NewTransform(mgl32.Vec3{float32(tick), 0, 0}))
+		w.SetTransform(e, geom.NewTransform(mgl32.Vec3{float32(tick), 0, 0}))
 	}
 	var buf RenderBuffer
 	for _, tt := range []struct{ alpha, x float32 }{{0, 2}, {0.5, 2.5}, {1, 3}} {
@@ -368,11 +372,11 @@ func TestFrameWithSeveralTicksInterpolatesBetweenTheLastTwo(t *testing.T) {
 
 func TestNoInterpolationDrawsTheCurrentStateAndIsNotASnap(t *testing.T) {
 	w := NewWorld(1)
-	moved := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), NoInterpolation)
-	far := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), NoInterpolation)
-	jumped := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), NoInterpolation)
+	moved := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), NoInterpolation)
+	far := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), NoInterpolation)
+	jumped := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), NoInterpolation)
 	w.BeginTick(1)
-	want := []Transform{
+	want := []geom.Transform{
 		{Pos: mgl32.Vec3{1, 0, 0}, Rot: rotZ(30), Scale: mgl32.Vec3{2, 2, 2}},
 		{Pos: mgl32.Vec3{100, 0, 0}, Rot: rotZ(150), Scale: mgl32.Vec3{1, 1, 1}}, // beyond both thresholds
 		{Pos: mgl32.Vec3{0, 1, 0}, Rot: rotZ(0), Scale: mgl32.Vec3{1, 1, 1}},
@@ -407,13 +411,13 @@ func TestHermite(t *testing.T) {
 	p1, v1 := at(theta)
 
 	w := NewWorld(1)
-	h := w.Spawn(NewTransform(p0), Hermite)
-	l := w.Spawn(NewTransform(p0), Interpolate)
+	h := w.Spawn(geom.NewTransform(p0), Hermite)
+	l := w.Spawn(geom.NewTransform(p0), Interpolate)
 	w.SetDrawVelocity(h, v0, mgl32.Vec3{})
 	w.SetDrawVelocity(l, v0, mgl32.Vec3{})
 	w.BeginTick(1)
 	for _, e := range []Entity{h, l} {
-		w.SetTransform(e, NewTransform(p1))
+		w.SetTransform(e, geom.NewTransform(p1))
 		w.SetDrawVelocity(e, v1, mgl32.Vec3{})
 	}
 
@@ -448,7 +452,7 @@ func TestInterpolateSkipsDespawnedSlots(t *testing.T) {
 	w := NewWorld(1)
 	var es []Entity
 	for k := range 5 {
-		es = append(es, w.Spawn(NewTransform(mgl32.Vec3{float32(k), 0, 0}), Interpolate))
+		es = append(es, w.Spawn(geom.NewTransform(mgl32.Vec3{float32(k), 0, 0}), Interpolate))
 	}
 	w.Despawn(es[1])
 	w.Despawn(es[3])
@@ -468,7 +472,7 @@ func TestInterpolateSkipsDespawnedSlots(t *testing.T) {
 	check([]Entity{es[0], es[2], es[4]}, []float32{0, 2, 4})
 
 	// Reused slot 3 comes back in slot order, with its new generation.
-	e5 := w.Spawn(NewTransform(mgl32.Vec3{30, 0, 0}), Interpolate)
+	e5 := w.Spawn(geom.NewTransform(mgl32.Vec3{30, 0, 0}), Interpolate)
 	if e5.Index() != 3 {
 		t.Fatalf("spawn reused slot %d, want 3", e5.Index())
 	}
@@ -477,12 +481,12 @@ func TestInterpolateSkipsDespawnedSlots(t *testing.T) {
 
 func TestDisabledInterpolationDrawsTheCurrentState(t *testing.T) {
 	w := NewWorld(1)
-	a := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
-	b := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Hermite)
-	c := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Hermite)
+	c := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
 	w.SetColor(b, [4]uint8{1, 2, 3, 4})
 	w.BeginTick(1)
-	want := []Transform{
+	want := []geom.Transform{
 		{Pos: mgl32.Vec3{1, 2, 3}, Rot: rotZ(40), Scale: mgl32.Vec3{3, 3, 3}},
 		{Pos: mgl32.Vec3{-1, 0, 0}, Rot: rotZ(-20), Scale: mgl32.Vec3{1, 1, 1}},
 		{Pos: mgl32.Vec3{50, 0, 0}, Rot: rotZ(0), Scale: mgl32.Vec3{1, 1, 1}},
@@ -520,7 +524,7 @@ func steadyWorld(n int) *World {
 	rng := w.RNG()
 	var es []Entity
 	for k := range n {
-		es = append(es, w.Spawn(NewTransform(mgl32.Vec3{rng.Range(-50, 50), rng.Range(-50, 50), 0}), DrawMode(k%3)))
+		es = append(es, w.Spawn(geom.NewTransform(mgl32.Vec3{rng.Range(-50, 50), rng.Range(-50, 50), 0}), DrawMode(k%3)))
 	}
 	w.BeginTick(1)
 	for k, e := range es {
@@ -534,7 +538,7 @@ func steadyWorld(n int) *World {
 		w.SetTransform(e, tr)
 		w.SetDrawVelocity(e, mgl32.Vec3{6, 0, 0}, mgl32.Vec3{})
 	}
-	w.Teleport(es[1], NewTransform(mgl32.Vec3{1, 1, 1}))
+	w.Teleport(es[1], geom.NewTransform(mgl32.Vec3{1, 1, 1}))
 	w.Despawn(es[2])
 	return w
 }
@@ -585,7 +589,7 @@ func TestInterpolatePanicsOnMisuse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, _ := oneBody(Interpolate, NewTransform(mgl32.Vec3{}), NewTransform(mgl32.Vec3{1, 0, 0}))
+			w, _ := oneBody(Interpolate, geom.NewTransform(mgl32.Vec3{}), geom.NewTransform(mgl32.Vec3{1, 0, 0}))
 			defer func() {
 				msg := fmt.Sprint(recover())
 				if !strings.HasPrefix(msg, "engine: ") || !strings.Contains(msg, tt.want) {

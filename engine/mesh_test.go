@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"strings"
 	"testing"
 
@@ -16,39 +20,39 @@ func TestSetMeshIsWorldState(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := e.World
-	a := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-	b := w.Spawn(NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
-	if got := w.Mesh(a); got != MeshCube {
-		t.Fatalf("a new entity's mesh is %d, want MeshCube", got)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+	if got := w.Mesh(a); got != render.MeshCube {
+		t.Fatalf("a new entity's mesh is %d, want render.MeshCube", got)
 	}
-	w.SetMesh(b, MeshSphere)
+	w.SetMesh(b, render.MeshSphere)
 	snap := e.Snapshot()
 	var st State
 	e.SaveState(&st)
 
-	w.SetMesh(b, MeshPlane)
+	w.SetMesh(b, render.MeshPlane)
 	w.Despawn(a)
-	w.SetMesh(a, MeshPlane) // stale: no effect
-	c := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-	if w.Mesh(c) != MeshCube || w.Mesh(a) != MeshCube {
-		t.Errorf("the entity in a's old slot has mesh %d, the stale a %d; want MeshCube for both", w.Mesh(c), w.Mesh(a))
+	w.SetMesh(a, render.MeshPlane) // stale: no effect
+	c := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	if w.Mesh(c) != render.MeshCube || w.Mesh(a) != render.MeshCube {
+		t.Errorf("the entity in a's old slot has mesh %d, the stale a %d; want render.MeshCube for both", w.Mesh(c), w.Mesh(a))
 	}
 
 	e.LoadState(&st)
-	if w.Mesh(b) != MeshSphere {
-		t.Errorf("after LoadState b's mesh is %d, want MeshSphere", w.Mesh(b))
+	if w.Mesh(b) != render.MeshSphere {
+		t.Errorf("after LoadState b's mesh is %d, want render.MeshSphere", w.Mesh(b))
 	}
-	w.SetMesh(b, MeshPlane)
+	w.SetMesh(b, render.MeshPlane)
 	if err := e.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
-	if w.Mesh(b) != MeshSphere || w.Mesh(a) != MeshCube {
-		t.Errorf("after Restore a's mesh is %d and b's %d, want MeshCube and MeshSphere", w.Mesh(a), w.Mesh(b))
+	if w.Mesh(b) != render.MeshSphere || w.Mesh(a) != render.MeshCube {
+		t.Errorf("after Restore a's mesh is %d and b's %d, want render.MeshCube and render.MeshSphere", w.Mesh(a), w.Mesh(b))
 	}
 
 	var rb RenderBuffer
 	w.Interpolate(0.5, testTickDT, DefaultInterpolationConfig(), &rb)
-	if len(rb.Instances) != 2 || rb.Instances[0].Mesh != MeshCube || rb.Instances[1].Mesh != MeshSphere {
+	if len(rb.Instances) != 2 || rb.Instances[0].Mesh != render.MeshCube || rb.Instances[1].Mesh != render.MeshSphere {
 		t.Errorf("instances %+v, want a cube then a sphere", rb.Instances)
 	}
 }
@@ -59,11 +63,11 @@ func TestRenderBufferFind(t *testing.T) {
 	w := NewWorld(1)
 	var es []Entity
 	for i := range 7 {
-		es = append(es, w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate))
+		es = append(es, w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate))
 	}
 	w.Despawn(es[2])
 	w.Despawn(es[5])
-	reborn := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate) // slot 5, a new generation
+	reborn := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate) // slot 5, a new generation
 	var rb RenderBuffer
 	w.Interpolate(0, testTickDT, DefaultInterpolationConfig(), &rb)
 	for _, e := range append(es, reborn) {
@@ -87,15 +91,15 @@ func TestRenderBufferFind(t *testing.T) {
 // when interpolation is off.
 func TestRenderBufferAtCurrent(t *testing.T) {
 	w := NewWorld(1)
-	moving := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-	jumper := w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-	far := w.Spawn(NewTransform(mgl32.Vec3{}), Hermite)
-	still := w.Spawn(NewTransform(mgl32.Vec3{}), NoInterpolation)
+	moving := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	jumper := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	far := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Hermite)
+	still := w.Spawn(geom.NewTransform(mgl32.Vec3{}), NoInterpolation)
 	w.BeginTick(1)
-	w.SetTransform(moving, NewTransform(mgl32.Vec3{1, 0, 0}))
-	w.Teleport(jumper, NewTransform(mgl32.Vec3{0.5, 0, 0}))
-	w.SetTransform(far, NewTransform(mgl32.Vec3{50, 0, 0})) // beyond SnapDistance
-	w.SetTransform(still, NewTransform(mgl32.Vec3{1, 0, 0}))
+	w.SetTransform(moving, geom.NewTransform(mgl32.Vec3{1, 0, 0}))
+	w.Teleport(jumper, geom.NewTransform(mgl32.Vec3{0.5, 0, 0}))
+	w.SetTransform(far, geom.NewTransform(mgl32.Vec3{50, 0, 0})) // beyond SnapDistance
+	w.SetTransform(still, geom.NewTransform(mgl32.Vec3{1, 0, 0}))
 
 	var rb RenderBuffer
 	w.Interpolate(0.25, testTickDT, DefaultInterpolationConfig(), &rb)
@@ -117,10 +121,10 @@ func TestRenderBufferAtCurrent(t *testing.T) {
 	}
 }
 
-// Poses.Add hands out numbered poses with their own stretch of bones and
+// render.Poses.Add hands out numbered poses with their own stretch of bones and
 // weights; Interpolate empties the poses and clears every instance's Pose.
 func TestPosesAdd(t *testing.T) {
-	var p Poses
+	var p render.Poses
 	n1, b1, w1 := p.Add(3, 2)
 	n2, b2, w2 := p.Add(0, 4)
 	n3, b3, w3 := p.Add(5, 0)
@@ -134,7 +138,7 @@ func TestPosesAdd(t *testing.T) {
 	if p.Bones[7][0] != 7 {
 		t.Error("the slices Add returns are not the poses' storage")
 	}
-	want := []PoseRef{{0, 0}, {3, 2}, {3, 6}}
+	want := []render.PoseRef{{FirstBone: 0, FirstWeight: 0}, {FirstBone: 3, FirstWeight: 2}, {FirstBone: 3, FirstWeight: 6}}
 	for i, r := range p.Refs {
 		if r != want[i] {
 			t.Errorf("Refs[%d] = %+v, want %+v", i, r, want[i])
@@ -142,8 +146,8 @@ func TestPosesAdd(t *testing.T) {
 	}
 
 	w := NewWorld(1)
-	w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
-	rb := RenderBuffer{Poses: p}
+	w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	rb := RenderBuffer{Frame: render.Frame{Poses: p}}
 	w.Interpolate(0, testTickDT, DefaultInterpolationConfig(), &rb)
 	rb.Instances[0].Pose = 1
 	w.Interpolate(0, testTickDT, DefaultInterpolationConfig(), &rb)
@@ -162,8 +166,8 @@ func TestPosesAdd(t *testing.T) {
 	}
 
 	defer func() {
-		if r := recover(); r == nil || !strings.HasPrefix(r.(string), "engine: ") {
-			t.Errorf("Add(-1, 0) panicked with %v, want an engine: message", r)
+		if r := recover(); r == nil || !strings.HasPrefix(r.(string), "render: ") {
+			t.Errorf("Add(-1, 0) panicked with %v, want a render: message", r)
 		}
 	}()
 	p.Add(-1, 0)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"math"
 
 	"github.com/nebulaengine/nebula/engine/input"
@@ -279,7 +281,7 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 // players at tick 2, each with its input, and returns the hash.
 func runMembers(t *testing.T, inputs map[PlayerID]float64) uint64 {
 	e := newEngine(t)
-	e.World.Spawn(NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
+	e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
 	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
 		if ti.Tick != 2 {
 			return
@@ -318,7 +320,7 @@ func TestPlayersHash(t *testing.T) {
 func playersGame(t testing.TB) *Engine {
 	e := newEngine(t)
 	for i := range 10 {
-		e.World.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+		e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 	}
 	inputs := make([]input.Sample, 10)
 	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"github.com/nebulaengine/nebula/engine/input"
 
 	"encoding/binary"
@@ -25,7 +27,7 @@ type inputGame struct {
 func newInputGame(t *testing.T) *inputGame {
 	t.Helper()
 	g := &inputGame{Engine: newEngine(t), hashes: map[uint64]uint64{}}
-	cube := g.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	cube := g.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	g.AddFixed("move", func(c *FixedContext) {
 		tr := c.World.Transform(cube)
 		if c.Input.JustPressed(input.KeySpace) {

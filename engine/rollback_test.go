@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"testing"
 	"time"
 
@@ -81,7 +83,7 @@ func moveGame(t testing.TB) (*syncGame, []engine.Entity) {
 	g := newSyncGame(t, 0)
 	var bodies []engine.Entity
 	for i := range 3 {
-		bodies = append(bodies, g.e.World.Spawn(engine.NewTransform(mgl32.Vec3{0, float32(10 + i), 0}), engine.Interpolate))
+		bodies = append(bodies, g.e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, float32(10 + i), 0}), engine.Interpolate))
 	}
 	g.e.AddFixed("move", func(c *engine.FixedContext) {
 		for i := range c.Players.Len() {
@@ -308,7 +310,7 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 	// A teleport of player 1's body far away, decided by its input.
 	e.AddFixed("warp", func(c *engine.FixedContext) {
 		if in := c.Players.Input(1); in != nil && in.Down(input.KeyArrowUp) {
-			c.World.Teleport(bodies[1], engine.NewTransform(mgl32.Vec3{100, 0, 0}))
+			c.World.Teleport(bodies[1], geom.NewTransform(mgl32.Vec3{100, 0, 0}))
 		}
 	})
 	var up input.Queue

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"github.com/nebulaengine/nebula/engine/input"
 
 	"bytes"
@@ -25,7 +27,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 	e.Jobs.SetMode(mode)
 	w := e.World
 	for i := range 64 {
-		id := w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
+		id := w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
 		w.SetDrawVelocity(id, mgl32.Vec3{w.RNG().Range(-1, 1), 1, 0}, mgl32.Vec3{0, 1, 0})
 	}
 	kind := e.Jobs.Register("nudge", func(in []byte, live bool) []byte {
@@ -62,12 +64,12 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 			}
 		}
 		if c.Tick%5 == 0 {
-			id := w.Spawn(NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)
+			id := w.Spawn(geom.NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)
 			w.SetColor(id, [4]uint8{uint8(r.Intn(256)), 0, 0, 255})
 		}
 		if c.Tick%11 == 0 {
 			if id, ok := w.EntityAt(0); ok {
-				w.Teleport(id, NewTransform(mgl32.Vec3{0, r.Range(0, 1), 0}))
+				w.Teleport(id, geom.NewTransform(mgl32.Vec3{0, r.Range(0, 1), 0}))
 			}
 		}
 		if c.Tick%13 == 0 {
@@ -199,7 +201,7 @@ func FuzzRestore(f *testing.F) {
 		f.Add(snap)
 	}
 	other := newEngine(f)
-	other.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+	other.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 	NewComponent[int32](other.World, "health")
 	if fuzzScene(f).Restore(other.Snapshot()) == nil {
 		f.Fatal("a snapshot of another schema restored")

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -51,7 +55,7 @@ func benchStateWorld(w *World, n int) benchComps {
 	for range n {
 		axis := mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), rng.Range(-1, 1) + 2}.Normalize()
 		s := rng.Range(0.3, 2)
-		id := w.Spawn(Transform{
+		id := w.Spawn(geom.Transform{
 			Pos:   mgl32.Vec3{rng.Range(-100, 100), rng.Range(-100, 100), rng.Range(-100, 100)},
 			Rot:   mgl32.QuatRotate(rng.Range(0, 2*math.Pi), axis),
 			Scale: mgl32.Vec3{s, s, s},
@@ -60,7 +64,7 @@ func benchStateWorld(w *World, n int) benchComps {
 			mgl32.Vec3{rng.Range(-6, 6), rng.Range(-6, 6), rng.Range(-6, 6)},
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(id, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
-		w.SetMesh(id, MeshID(rng.Intn(1000)))
+		w.SetMesh(id, render.MeshID(rng.Intn(1000)))
 		c.health.Set(id, int32(rng.Intn(1000)))
 		c.aim.Set(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), rng.Range(-1, 1)})
 		c.flag.Set(id, uint8(rng.Intn(256)))
@@ -330,7 +334,7 @@ func BenchmarkSaveLoadState(b *testing.B) {
 		first, _ := e.World.EntityAt(0)
 		c.health.Set(first, -1)
 		c.pad.Set(first, benchPadded{A: 1})
-		e.World.SetTransform(first, NewTransform(mgl32.Vec3{1, 2, 3}))
+		e.World.SetTransform(first, geom.NewTransform(mgl32.Vec3{1, 2, 3}))
 		e.World.Despawn(first)
 		e.LoadState(&st)
 		if got := e.World.Hash(); got != want {
@@ -372,7 +376,7 @@ func BenchmarkComponentFastPath(b *testing.B) {
 	ids := make([]Entity, n)
 	rng := NewRNG(3)
 	for i := range ids {
-		ids[i] = w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+		ids[i] = w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 		hp.Set(ids[i], int32(rng.Intn(100)))
 		if rng.Intn(4) != 0 {
 			regen.Set(ids[i], int32(1+rng.Intn(3)))

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +78,7 @@ func plainGame(t testing.TB) *Engine {
 	NewResource(w, "tally", tally{Kills: 3, Total: 4})
 	NewResource(w, "pos", mgl32.Vec3{1, 2, 3})
 	for i := range 200 {
-		ent := w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+		ent := w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 		if i%2 == 0 {
 			hp.Set(ent, int32(i))
 		}
@@ -131,7 +133,7 @@ func TestSaveLoadStateDoesNotAllocate(t *testing.T) {
 func TestLoadStateRefusesOtherSchema(t *testing.T) {
 	saved := func(reg func(w *World)) *State {
 		e := newEngine(t)
-		e.World.Spawn(NewTransform(mgl32.Vec3{}), Interpolate)
+		e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
 		reg(e.World)
 		stepN(t, e, 2, nil)
 		var st State
@@ -175,7 +177,7 @@ func TestLoadStateRefusesOtherSchema(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := saved(tc.reg)
 			e := newEngine(t)
-			e.World.Spawn(NewTransform(mgl32.Vec3{1, 1, 1}), Interpolate)
+			e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 1, 1}), Interpolate)
 			base(e.World)
 			stepN(t, e, 4, nil)
 			before, hash := e.Snapshot(), e.World.Hash()

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"errors"
 	"strings"
 	"testing"
@@ -33,7 +35,7 @@ func newSyncGame(t testing.TB, leakFrom uint64) *syncGame {
 	g := &syncGame{e: e, leakFrom: leakFrom, score: engine.NewResource(e.World, "score", uint64(0))}
 	w := e.World
 	for i := range 20 {
-		b := w.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Hermite)
+		b := w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Hermite)
 		w.SetDrawVelocity(b, mgl32.Vec3{1, float32(i % 3), 0}, mgl32.Vec3{})
 	}
 	e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {

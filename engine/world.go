@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"encoding/binary"
 	"fmt"
 
@@ -55,19 +59,6 @@ func (m DrawMode) String() string {
 	return fmt.Sprintf("DrawMode(%d)", uint8(m))
 }
 
-// Transform places an entity: position, rotation (a unit quaternion) and
-// scale.
-type Transform struct {
-	Pos   mgl32.Vec3 // position
-	Rot   mgl32.Quat // rotation, a unit quaternion
-	Scale mgl32.Vec3 // scale along each axis
-}
-
-// NewTransform returns a transform at pos with no rotation and scale 1.
-func NewTransform(pos mgl32.Vec3) Transform {
-	return Transform{Pos: pos, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
-}
-
 // Bodies holds the simulated state of every slot, struct-of-arrays: index i
 // of each slice belongs to the entity in slot i (Entity.Index). Slots whose
 // entity was despawned keep stale data; World.SlotAlive tells them apart.
@@ -75,14 +66,14 @@ func NewTransform(pos mgl32.Vec3) Transform {
 // which interpolation needs, is kept by the World and saved before every
 // tick.
 type Bodies struct {
-	Pos    []mgl32.Vec3 // position
-	Rot    []mgl32.Quat // rotation, a unit quaternion
-	Scale  []mgl32.Vec3 // scale along each axis
-	Vel    []mgl32.Vec3 // linear velocity, units per second
-	AngVel []mgl32.Vec3 // angular velocity, radians per second about each axis
-	Mode   []DrawMode   // how the renderer places the entity between ticks
-	Color  [][4]uint8   // RGBA, for the renderer
-	Mesh   []MeshID     // what the renderer draws for the entity
+	Pos    []mgl32.Vec3    // position
+	Rot    []mgl32.Quat    // rotation, a unit quaternion
+	Scale  []mgl32.Vec3    // scale along each axis
+	Vel    []mgl32.Vec3    // linear velocity, units per second
+	AngVel []mgl32.Vec3    // angular velocity, radians per second about each axis
+	Mode   []DrawMode      // how the renderer places the entity between ticks
+	Color  [][4]uint8      // RGBA, for the renderer
+	Mesh   []render.MeshID // what the renderer draws for the entity
 }
 
 // World holds the entities of a game and their state. Its fixed-step state
@@ -166,7 +157,7 @@ func (w *World) Alive(e Entity) bool {
 // returns it. Its previous state is t too, so it never swoops in from
 // wherever its slot's last occupant was, and it has no components. Spawning
 // during a tick is fine.
-func (w *World) Spawn(t Transform, mode DrawMode) Entity {
+func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 	var i uint32
 	if n := len(w.free); n > 0 {
 		i = w.free[n-1]
@@ -199,7 +190,7 @@ func (w *World) Spawn(t Transform, mode DrawMode) Entity {
 	w.prev.Vel[i] = mgl32.Vec3{}
 	w.cur.Mode[i] = mode
 	w.cur.Color[i] = [4]uint8{255, 255, 255, 255}
-	w.cur.Mesh[i] = MeshCube
+	w.cur.Mesh[i] = render.MeshCube
 	w.snap[i] = false
 	return Entity{index: i, gen: w.gen[i]}
 }
@@ -221,25 +212,25 @@ func (w *World) Despawn(e Entity) bool {
 
 // Transform returns e's current transform (the zero Transform when e is not
 // alive).
-func (w *World) Transform(e Entity) Transform {
+func (w *World) Transform(e Entity) geom.Transform {
 	if !w.Alive(e) {
-		return Transform{}
+		return geom.Transform{}
 	}
 	i := e.index
-	return Transform{Pos: w.cur.Pos[i], Rot: w.cur.Rot[i], Scale: w.cur.Scale[i]}
+	return geom.Transform{Pos: w.cur.Pos[i], Rot: w.cur.Rot[i], Scale: w.cur.Scale[i]}
 }
 
 // PrevTransform returns e's transform before the current tick.
-func (w *World) PrevTransform(e Entity) Transform {
+func (w *World) PrevTransform(e Entity) geom.Transform {
 	if !w.Alive(e) {
-		return Transform{}
+		return geom.Transform{}
 	}
 	i := e.index
-	return Transform{Pos: w.prev.Pos[i], Rot: w.prev.Rot[i], Scale: w.prev.Scale[i]}
+	return geom.Transform{Pos: w.prev.Pos[i], Rot: w.prev.Rot[i], Scale: w.prev.Scale[i]}
 }
 
 // SetTransform moves e to t; it is drawn moving there from where it was.
-func (w *World) SetTransform(e Entity, t Transform) {
+func (w *World) SetTransform(e Entity, t geom.Transform) {
 	if w.Alive(e) {
 		i := e.index
 		w.cur.Pos[i], w.cur.Rot[i], w.cur.Scale[i] = t.Pos, t.Rot, t.Scale
@@ -248,7 +239,7 @@ func (w *World) SetTransform(e Entity, t Transform) {
 
 // Teleport moves e to t and marks the move as a jump: until the next tick
 // e is drawn at t, never in between, however short the move.
-func (w *World) Teleport(e Entity, t Transform) {
+func (w *World) Teleport(e Entity, t geom.Transform) {
 	if w.Alive(e) {
 		w.SetTransform(e, t)
 		w.snap[e.index] = true
@@ -288,19 +279,19 @@ func (w *World) SetColor(e Entity, rgba [4]uint8) {
 	}
 }
 
-// SetMesh sets the mesh e is drawn with (MeshCube when spawned). The
+// SetMesh sets the mesh e is drawn with (render.MeshCube when spawned). The
 // renderer draws what it has registered under id; an id it does not know
 // is not drawn (gfx counts such instances).
-func (w *World) SetMesh(e Entity, id MeshID) {
+func (w *World) SetMesh(e Entity, id render.MeshID) {
 	if w.Alive(e) {
 		w.cur.Mesh[e.index] = id
 	}
 }
 
-// Mesh returns the mesh e is drawn with (MeshCube when e is not alive).
-func (w *World) Mesh(e Entity) MeshID {
+// Mesh returns the mesh e is drawn with (render.MeshCube when e is not alive).
+func (w *World) Mesh(e Entity) render.MeshID {
 	if !w.Alive(e) {
-		return MeshCube
+		return render.MeshCube
 	}
 	return w.cur.Mesh[e.index]
 }
@@ -422,7 +413,7 @@ func (w *World) readState(r *binread.Reader, t *World) {
 		}
 	}
 	t.cur.Color = readColumn[[4]uint8](r, "colours", n)
-	t.cur.Mesh = readColumn[MeshID](r, "meshes", n)
+	t.cur.Mesh = readColumn[render.MeshID](r, "meshes", n)
 	t.prev.Pos = readColumn[mgl32.Vec3](r, "previous positions", n)
 	t.prev.Rot = readColumn[mgl32.Quat](r, "previous rotations", n)
 	t.prev.Scale = readColumn[mgl32.Vec3](r, "previous scales", n)

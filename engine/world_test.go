@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -8,7 +12,7 @@ import (
 
 func TestStaleEntityNeverReachesANewOne(t *testing.T) {
 	w := NewWorld(1)
-	a := w.Spawn(NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
 	if !w.Alive(a) || w.Len() != 1 {
 		t.Fatalf("spawned %v alive %v len %d", a, w.Alive(a), w.Len())
 	}
@@ -18,23 +22,23 @@ func TestStaleEntityNeverReachesANewOne(t *testing.T) {
 	if w.Despawn(a) {
 		t.Error("despawning twice succeeded")
 	}
-	b := w.Spawn(NewTransform(mgl32.Vec3{9, 9, 9}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{9, 9, 9}), Interpolate)
 	if b.Index() != a.Index() || b == a {
 		t.Fatalf("slot not reused with a new generation: old %v new %v", a, b)
 	}
 	if w.Alive(a) {
 		t.Error("stale id is alive")
 	}
-	w.SetTransform(a, NewTransform(mgl32.Vec3{-1, -1, -1}))
+	w.SetTransform(a, geom.NewTransform(mgl32.Vec3{-1, -1, -1}))
 	w.SetDrawVelocity(a, mgl32.Vec3{5, 5, 5}, mgl32.Vec3{})
-	w.Teleport(a, NewTransform(mgl32.Vec3{-2, -2, -2}))
+	w.Teleport(a, geom.NewTransform(mgl32.Vec3{-2, -2, -2}))
 	if got := w.Transform(b).Pos; got != (mgl32.Vec3{9, 9, 9}) {
 		t.Errorf("writes through a stale id reached the new entity: %v", got)
 	}
 	if lin, _ := w.DrawVelocity(b); lin != (mgl32.Vec3{}) {
 		t.Errorf("stale velocity write reached the new entity: %v", lin)
 	}
-	if (w.Transform(a) != Transform{}) {
+	if (w.Transform(a) != geom.Transform{}) {
 		t.Error("a stale id reads a transform")
 	}
 	if w.Alive(Entity{}) {
@@ -44,10 +48,10 @@ func TestStaleEntityNeverReachesANewOne(t *testing.T) {
 
 func TestSpawnDuringTickDoesNotSwoop(t *testing.T) {
 	w := NewWorld(1)
-	a := w.Spawn(NewTransform(mgl32.Vec3{50, 0, 0}), Interpolate)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{50, 0, 0}), Interpolate)
 	w.BeginTick(1)
 	w.Despawn(a)
-	b := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate) // same slot, same tick
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate) // same slot, same tick
 	if p := w.PrevTransform(b).Pos; p != (mgl32.Vec3{}) {
 		t.Errorf("new entity's previous position is %v, the old occupant's", p)
 	}
@@ -55,10 +59,10 @@ func TestSpawnDuringTickDoesNotSwoop(t *testing.T) {
 
 func TestBeginTickSavesPreviousState(t *testing.T) {
 	w := NewWorld(1)
-	a := w.Spawn(NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
 	for tick := uint64(1); tick <= 3; tick++ {
 		w.BeginTick(tick)
-		w.SetTransform(a, NewTransform(mgl32.Vec3{float32(tick), 0, 0}))
+		w.SetTransform(a, geom.NewTransform(mgl32.Vec3{float32(tick), 0, 0}))
 	}
 	if p, c := w.PrevTransform(a).Pos[0], w.Transform(a).Pos[0]; p != 2 || c != 3 || w.Tick() != 3 {
 		t.Errorf("after 3 ticks prev %v cur %v tick %d; want 2, 3, 3", p, c, w.Tick())
@@ -71,9 +75,9 @@ func TestHashCoversEveryBit(t *testing.T) {
 	build := func() (*World, Entity) {
 		w := NewWorld(7)
 		for i := range 5 {
-			w.Spawn(NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
+			w.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 		}
-		e := w.Spawn(NewTransform(mgl32.Vec3{1, 1, 1}), Interpolate)
+		e := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 1, 1}), Interpolate)
 		w.Despawn(Entity{index: 2, gen: 1})
 		w.BeginTick(10)
 		return w, e
@@ -94,10 +98,10 @@ func TestHashCoversEveryBit(t *testing.T) {
 		"neg zero": func(w *World, e Entity) { w.cur.AngVel[e.index][0] = float32(negZero()) },
 		"mode":     func(w *World, e Entity) { w.cur.Mode[e.index] = NoInterpolation },
 		"colour":   func(w *World, e Entity) { w.cur.Color[e.index][3] = 254 },
-		"mesh":     func(w *World, e Entity) { w.SetMesh(e, MeshSphere) },
+		"mesh":     func(w *World, e Entity) { w.SetMesh(e, render.MeshSphere) },
 		"teleport": func(w *World, e Entity) { w.snap[e.index] = true },
 		"despawn":  func(w *World, e Entity) { w.Despawn(e) },
-		"spawn":    func(w *World, e Entity) { w.Spawn(NewTransform(mgl32.Vec3{}), Interpolate) },
+		"spawn":    func(w *World, e Entity) { w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate) },
 		"free order": func(w *World, e Entity) {
 			w.Despawn(Entity{index: 3, gen: 1})
 			w.free[0], w.free[1] = w.free[1], w.free[0]

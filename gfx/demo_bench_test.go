@@ -1,12 +1,13 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/modelgen"
@@ -23,13 +24,13 @@ type demoFrame struct {
 	r      *gfx.Renderer
 	w, h   int
 	cam    gfx.Camera
-	bodies []engine.Instance // cubes and spheres
-	floor  engine.Instance
-	figure engine.Instance
+	bodies []render.Instance // cubes and spheres
+	floor  render.Instance
+	figure render.Instance
 }
 
 // demoFigure is the figure's mesh in the benchmarks.
-const demoFigure = engine.MeshFirstGame
+const demoFigure = render.MeshFirstGame
 
 func newDemoFrame(b *testing.B) *demoFrame {
 	cfg := platformtest.SmallHidden()
@@ -59,11 +60,11 @@ func newDemoFrame(b *testing.B) *demoFrame {
 	in := func(lo, hi float32) float32 { return lo + (hi-lo)*rng.Float32() }
 	for i := range 1000 {
 		size := in(0.3, 0.8)
-		mesh := engine.MeshCube
+		mesh := render.MeshCube
 		if i%4 == 3 {
-			mesh = engine.MeshSphere
+			mesh = render.MeshSphere
 		}
-		d.bodies = append(d.bodies, engine.Instance{
+		d.bodies = append(d.bodies, render.Instance{
 			Pos:   mgl32.Vec3{in(-box[0]+1, box[0]-1), in(-box[1]+1, box[1]-1), in(-box[2]+1, box[2]-1)},
 			Rot:   mgl32.QuatRotate(in(0, 6), mgl32.Vec3{in(-1, 1), in(-1, 1), 1}.Normalize()),
 			Scale: mgl32.Vec3{size, size, size},
@@ -71,18 +72,18 @@ func newDemoFrame(b *testing.B) *demoFrame {
 			Mesh:  mesh,
 		})
 	}
-	d.floor = engine.Instance{Pos: mgl32.Vec3{0, -box[1] - 0.01, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * box[0], 1, 2 * box[2]}, Color: [4]uint8{70, 74, 84, 255}, Mesh: engine.MeshPlane}
-	d.figure = engine.Instance{Pos: mgl32.Vec3{-10, -box[1] + 3.5, -10}, Rot: mgl32.QuatRotate(mgl32.DegToRad(90), mgl32.Vec3{0, 1, 0}), Scale: mgl32.Vec3{7, 7, 7}, Color: [4]uint8{255, 255, 255, 255}, Mesh: demoFigure}
+	d.floor = render.Instance{Pos: mgl32.Vec3{0, -box[1] - 0.01, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * box[0], 1, 2 * box[2]}, Color: [4]uint8{70, 74, 84, 255}, Mesh: render.MeshPlane}
+	d.figure = render.Instance{Pos: mgl32.Vec3{-10, -box[1] + 3.5, -10}, Rot: mgl32.QuatRotate(mgl32.DegToRad(90), mgl32.Vec3{0, 1, 0}), Scale: mgl32.Vec3{7, 7, 7}, Color: [4]uint8{255, 255, 255, 255}, Mesh: demoFigure}
 	return d
 }
 
 // instances returns the frame's instances: the bodies (without the
 // spheres unless spheres, with the spheres' Mesh set to sphereMesh), the
 // floor if floor, the figure if figure.
-func (d *demoFrame) instances(spheres bool, sphereMesh engine.MeshID, floor, figure bool) []engine.Instance {
-	var insts []engine.Instance
+func (d *demoFrame) instances(spheres bool, sphereMesh render.MeshID, floor, figure bool) []render.Instance {
+	var insts []render.Instance
 	for _, in := range d.bodies {
-		if in.Mesh == engine.MeshSphere {
+		if in.Mesh == render.MeshSphere {
 			if !spheres {
 				continue
 			}
@@ -99,7 +100,7 @@ func (d *demoFrame) instances(spheres bool, sphereMesh engine.MeshID, floor, fig
 	return insts
 }
 
-func (d *demoFrame) path(name string, insts []engine.Instance) framePath {
+func (d *demoFrame) path(name string, insts []render.Instance) framePath {
 	clear := [4]float32{0.05, 0.06, 0.1, 1}
 	return framePath{name, func() { d.r.Draw(d.w, d.h, clear, d.cam, insts, nil) }}
 }
@@ -114,19 +115,19 @@ func BenchmarkDemoFrame(b *testing.B) {
 	const sphere16 = demoFigure + 1
 	register(d.r, sphere16, newModel(b, model.Sphere(16)))
 	interleave(b, 5, []framePath{
-		d.path("full", d.instances(true, engine.MeshSphere, true, true)),
+		d.path("full", d.instances(true, render.MeshSphere, true, true)),
 		d.path("sphere-model", d.instances(true, sphere16, true, true)),
 		d.path("no-spheres", d.instances(false, 0, true, true)),
-		d.path("no-floor", d.instances(true, engine.MeshSphere, false, true)),
-		d.path("no-figure", d.instances(true, engine.MeshSphere, true, false)),
+		d.path("no-floor", d.instances(true, render.MeshSphere, false, true)),
+		d.path("no-figure", d.instances(true, render.MeshSphere, true, false)),
 		d.path("cubes-only", d.instances(false, 0, false, false)),
-		d.path("floor-only", []engine.Instance{d.floor}),
+		d.path("floor-only", []render.Instance{d.floor}),
 		d.path("nothing", nil),
 	})
 }
 
 // BenchmarkSpherePaths compares 1,000 spheres drawn by the built-in
-// impostor (engine.MeshSphere: a ray-cast quad each, see
+// impostor (render.MeshSphere: a ray-cast quad each, see
 // shaders/sphere.vert) with 1,000 spheres drawn as model.Sphere(16) (224
 // triangles, the built-in sphere of before) and as model.Sphere(64),
 // interleaved: in the demo's view (the bodies' sizes and places, 1280×720)
@@ -137,8 +138,8 @@ func BenchmarkSpherePaths(b *testing.B) {
 		d := newDemoFrame(b)
 		const sphere16 = demoFigure + 1
 		register(d.r, sphere16, newModel(b, model.Sphere(16)))
-		spheres := func(mesh engine.MeshID) []engine.Instance {
-			insts := make([]engine.Instance, len(d.bodies))
+		spheres := func(mesh render.MeshID) []render.Instance {
+			insts := make([]render.Instance, len(d.bodies))
 			for i, in := range d.bodies {
 				in.Mesh = mesh
 				insts[i] = in
@@ -146,20 +147,20 @@ func BenchmarkSpherePaths(b *testing.B) {
 			return insts
 		}
 		interleave(b, 5, []framePath{
-			d.path("impostor", spheres(engine.MeshSphere)),
+			d.path("impostor", spheres(render.MeshSphere)),
 			d.path("model16", spheres(sphere16)),
 		})
 	})
 	b.Run("grid", func(b *testing.B) {
 		r, w, h := newRenderer(b, benchSize)
-		const sphere16 = engine.MeshFirstGame
+		const sphere16 = render.MeshFirstGame
 		register(r, sphere16, newModel(b, model.Sphere(16)))
-		draw := func(mesh engine.MeshID) func() {
-			insts := mixedInstances(1000, []engine.MeshID{mesh})
+		draw := func(mesh render.MeshID) func() {
+			insts := mixedInstances(1000, []render.MeshID{mesh})
 			return func() { r.Draw(w, h, black, benchCamera, insts, nil) }
 		}
 		interleave(b, 10, []framePath{
-			{"impostor", draw(engine.MeshSphere)},
+			{"impostor", draw(render.MeshSphere)},
 			{"model16", draw(sphere16)},
 		})
 	})

@@ -11,7 +11,7 @@
 //
 // # Drawing
 //
-// A Renderer draws every engine.Instance of the interpolated render buffer
+// A Renderer draws every render.Instance of the interpolated render buffer
 // the engine fills every frame as the mesh its Mesh names, lit by one
 // directional light, with one draw call per mesh in use:
 //
@@ -52,16 +52,16 @@
 //
 // # Meshes and models
 //
-// The renderer keeps a registry of meshes by engine.MeshID. NewRenderer
-// registers the built-in ones: engine.MeshCube, the unit cube, drawn by
+// The renderer keeps a registry of meshes by render.MeshID. NewRenderer
+// registers the built-in ones: render.MeshCube, the unit cube, drawn by
 // vertex pulling (the vertex shader reads each cube from the instance
 // buffer, a buffer texture, and builds the three faces that can face the
 // camera from gl_VertexID, all cubes in one glDrawArrays: on llvmpipe a
 // frame of cubes takes about 2.5 times as long with the cube drawn as a
-// regular model, see BenchmarkCubePaths); engine.MeshSphere, the sphere
-// of diameter 1, drawn as an impostor (below); and engine.MeshPlane
+// regular model, see BenchmarkCubePaths); render.MeshSphere, the sphere
+// of diameter 1, drawn as an impostor (below); and render.MeshPlane
 // (model.Plane). A game uploads its own models with
-// NewModel and registers them from engine.MeshFirstGame on; an entity
+// NewModel and registers them from render.MeshFirstGame on; an entity
 // shows one after World.SetMesh:
 //
 //	m, err := gfx.NewModel(loaded) // a *model.Model: a glTF file, model.Sphere(64), ...
@@ -69,7 +69,7 @@
 //		return err // "gfx: NewModel arm.glb: mesh 0 primitive 0: vertex 7: joint 40, the palette has 31 entries"
 //	}
 //	defer m.Delete()
-//	const arm = engine.MeshFirstGame
+//	const arm = render.MeshFirstGame
 //	r.Register(arm, m)          // and world.SetMesh(e, arm) in a fixed system
 //	defer r.Register(arm, nil)  // before m.Delete
 //
@@ -100,7 +100,7 @@
 //
 // # The sphere impostor
 //
-// engine.MeshSphere is not triangles: each instance is one camera-facing
+// render.MeshSphere is not triangles: each instance is one camera-facing
 // quad, built in the vertex shader from gl_VertexID like the cube (all
 // spheres in one glDrawArrays of 6 vertices each, shaders/sphere.vert),
 // covering the silhouette of the instance's bounding sphere (radius
@@ -116,15 +116,15 @@
 // triangles each) and take 4.5 ms as impostors, as many cubes cost
 // (BenchmarkSpherePaths). The impostor has no texture coordinates: a game
 // that wants a textured or otherwise drawn sphere registers a model, such
-// as model.Sphere(32), under engine.MeshSphere or a number of its own. An
+// as model.Sphere(32), under render.MeshSphere or a number of its own. An
 // instance with a zero scale draws nothing, and one the eye is inside
 // draws nothing (as a mesh's back faces are culled).
 //
 // An instance's Pose picks its palette and weights from the frame's
-// engine.Poses (uploaded once a frame, when a model is in use, into one
+// render.Poses (uploaded once a frame, when a model is in use, into one
 // buffer with the rest palettes of the models drawn); Pose 0, or a pose
 // past Poses.Len, draws the model at rest. A pose for a model holds one
-// engine.Bone per palette entry and one weight per blend-shape weight of
+// render.Bone per palette entry and one weight per blend-shape weight of
 // the model, in model.Model's order.
 //
 // Instances whose mesh is not registered, or is a deleted Model, are not
@@ -136,7 +136,7 @@
 //     mesh nodes), model.MaxTargets (8) morph targets a part,
 //     model.MaxWeights (64) blend-shape weights; four joints a vertex.
 //     NewModel refuses more, naming the model and the part.
-//   - A frame: engine.MaxPoses (65,535) poses; Renderer.MaxInstances
+//   - A frame: render.MaxPoses (65,535) poses; Renderer.MaxInstances
 //     instances (GL_MAX_TEXTURE_BUFFER_SIZE / 3; more are dropped and
 //     counted in Stats.Dropped).
 //   - Buffer textures address GL_MAX_TEXTURE_BUFFER_SIZE texels (OpenGL 4.1

@@ -1,6 +1,10 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"image"
 	"os"
@@ -35,7 +39,7 @@ func ExampleRenderer() {
 	defer r.Delete()
 
 	world := engine.NewWorld(1)
-	world.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	world.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
 	cam := gfx.Camera{Eye: mgl32.Vec3{3, 2, 6}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 100}
 	var rb engine.RenderBuffer
 	var shot *image.RGBA
@@ -65,7 +69,7 @@ func ExampleRenderer() {
 }
 
 // A model of the game's own, registered under a number an entity then
-// shows: a smoother sphere than the built-in engine.MeshSphere, in red.
+// shows: a smoother sphere than the built-in render.MeshSphere, in red.
 func ExampleNewModel() {
 	win, err := platform.Open(platform.DefaultConfig())
 	if err != nil {
@@ -92,12 +96,12 @@ func ExampleNewModel() {
 		return
 	}
 	defer m.Delete()
-	const ball = engine.MeshFirstGame
+	const ball = render.MeshFirstGame
 	r.Register(ball, m)
 	defer r.Register(ball, nil) // unregister before the model is deleted
 
 	world := engine.NewWorld(1)
-	e := world.Spawn(engine.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
+	e := world.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
 	world.SetMesh(e, ball) // in a game: in a fixed system
 	cam := gfx.Camera{Eye: mgl32.Vec3{0, 1, 3}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 100}
 	var rb engine.RenderBuffer

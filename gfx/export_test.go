@@ -1,6 +1,6 @@
 package gfx
 
-import "github.com/nebulaengine/nebula/engine"
+import "github.com/nebulaengine/nebula/engine/render"
 
 // PerInstance is the naive per-cube drawing the instanced path is measured
 // and checked against (see perInstance), for the package's external tests.
@@ -11,11 +11,11 @@ func NewPerInstance(r *Renderer) (*PerInstance, error) { return newPerInstance(r
 
 // UploadPoses streams p into the pose buffer as Draw does when a model is
 // in use, and returns the number of poses uploaded.
-func (r *Renderer) UploadPoses(p *engine.Poses) int { return r.beginModels(p) }
+func (r *Renderer) UploadPoses(p *render.Poses) int { return r.beginModels(p) }
 
 // SortInstances sorts instances by mesh as Draw does, into the renderer's
 // staging buffer, and returns how many it kept.
-func (r *Renderer) SortInstances(instances []engine.Instance) int {
+func (r *Renderer) SortInstances(instances []render.Instance) int {
 	sorted, _ := r.sort(instances)
 	return len(sorted)
 }

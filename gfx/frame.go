@@ -1,11 +1,11 @@
 package gfx
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-
-	"github.com/nebulaengine/nebula/engine"
 )
 
 // This file holds the per-frame code. It calls OpenGL only through
@@ -40,7 +40,7 @@ import (
 //
 // Call it with the renderer's context current; show the frame with the
 // window's SwapBuffers afterwards, and read it back (ReadRGBA) before that.
-func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instances []engine.Instance, poses *engine.Poses) {
+func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instances []render.Instance, poses *render.Poses) {
 	if !r.begin("Draw", width, height, clear, cam) {
 		return
 	}
@@ -96,7 +96,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 // returns them sorted by mesh, each mesh's run starting at r.starts, and
 // the number of instances of no registered mesh, left out. When every
 // instance shows the same registered mesh it returns instances itself.
-func (r *Renderer) sort(instances []engine.Instance) (sorted []engine.Instance, unknown int) {
+func (r *Renderer) sort(instances []render.Instance) (sorted []render.Instance, unknown int) {
 	counts, starts := r.counts, r.starts
 	clear(counts)
 	clear(starts)
@@ -149,7 +149,7 @@ func (r *Renderer) sort(instances []engine.Instance) (sorted []engine.Instance, 
 
 	// Place each instance at the next free index of its mesh's run.
 	if cap(r.staging) < int(n) {
-		r.staging = make([]engine.Instance, n, max(int(n), 2*cap(r.staging)))
+		r.staging = make([]render.Instance, n, max(int(n), 2*cap(r.staging)))
 	}
 	staging := r.staging[:n]
 	next := r.next
@@ -164,7 +164,7 @@ func (r *Renderer) sort(instances []engine.Instance) (sorted []engine.Instance, 
 }
 
 // slotOf returns the slot of the mesh registered as id, or -1.
-func (r *Renderer) slotOf(id engine.MeshID) int32 {
+func (r *Renderer) slotOf(id render.MeshID) int32 {
 	if int(id) < len(r.slot) {
 		return r.slot[id]
 	}
@@ -208,11 +208,11 @@ func (r *Renderer) drawSpheres(cam Camera, first, count int32) {
 // on (the frame's, then each model's rest weights) and the references
 // from the next whole texel on: mesh.vert reads the first two as RGBA32F
 // texels, the last as 32-bit words.
-func (r *Renderer) beginModels(poses *engine.Poses) int {
+func (r *Renderer) beginModels(poses *render.Poses) int {
 	c := &r.gl
-	var bones []engine.Bone
+	var bones []render.Bone
 	var weights []float32
-	var refs []engine.PoseRef
+	var refs []render.PoseRef
 	if poses != nil {
 		bones, weights, refs = poses.Bones, poses.Weights, poses.Refs
 	}
@@ -306,7 +306,7 @@ func (r *Renderer) drawModel(s int, first, count int32) int {
 // previous frame from the old one. Its capacity doubles when a frame needs
 // more, and stays: in steady state every frame makes the same four calls.
 // The buffer texture follows the buffer's new storage by itself.
-func (r *Renderer) stream(instances []engine.Instance) {
+func (r *Renderer) stream(instances []render.Instance) {
 	c := &r.gl
 	size := len(instances) * instanceSize
 	for r.bufCap < size {

@@ -1,6 +1,8 @@
 package gfx
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"image"
 	"slices"
@@ -9,7 +11,6 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 )
 
@@ -64,7 +65,7 @@ type Model struct {
 	// global rest transform times its inverse bind matrix) and the rest
 	// weights: a frame that draws the model appends them to its poses, for
 	// the instances drawn at rest.
-	restBones   []engine.Bone
+	restBones   []render.Bone
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
 	// shadings has bit 1<<sh set for each shading sh of its parts.
@@ -155,7 +156,7 @@ func (m *Model) Name() string { return m.name }
 
 // Parts returns the number of parts, each drawn with one draw call a frame
 // while any instance shows the model: 0 for a renderer's built-in cube and
-// sphere (Renderer.Mesh(engine.MeshCube), Renderer.Mesh(engine.MeshSphere)),
+// sphere (Renderer.Mesh(render.MeshCube), Renderer.Mesh(render.MeshSphere)),
 // whose instances share one draw call of their own.
 func (m *Model) Parts() int { return len(m.parts) }
 
@@ -380,7 +381,7 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 
 // restPalette returns m's palette at rest: each joint's node's global
 // rest transform times the joint's inverse bind matrix.
-func restPalette(m *model.Model) []engine.Bone {
+func restPalette(m *model.Model) []render.Bone {
 	global := make([]mgl32.Mat4, len(m.Nodes))
 	for i, n := range m.Nodes {
 		r := n.Rest
@@ -390,7 +391,7 @@ func restPalette(m *model.Model) []engine.Bone {
 		}
 		global[i] = local
 	}
-	bones := make([]engine.Bone, len(m.Palette))
+	bones := make([]render.Bone, len(m.Palette))
 	for i, j := range m.Palette {
 		bones[i] = boneOf(global[j.Node].Mul4(j.InverseBind))
 	}
@@ -399,9 +400,9 @@ func restPalette(m *model.Model) []engine.Bone {
 
 // boneOf returns the top three rows of the affine matrix a, as a pose
 // holds it.
-func boneOf(a mgl32.Mat4) engine.Bone {
+func boneOf(a mgl32.Mat4) render.Bone {
 	// mgl32 matrices are column-major: a[c*4+r] is row r, column c.
-	var b engine.Bone
+	var b render.Bone
 	for r := range 3 {
 		for c := range 4 {
 			b[4*r+c] = a[4*c+r]

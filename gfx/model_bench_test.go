@@ -1,6 +1,10 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"slices"
 	"syscall"
@@ -10,7 +14,6 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/gfx"
 )
@@ -110,11 +113,11 @@ func interleave(b *testing.B, frames int, paths []framePath) {
 // is an impostor of 2), to show where a software rasteriser's time goes.
 func BenchmarkMixedMeshes(b *testing.B) {
 	r, w, h := newRenderer(b, benchSize)
-	const coarse = engine.MeshFirstGame
+	const coarse = render.MeshFirstGame
 	register(r, coarse, newModel(b, model.Sphere(8)))
 	cubes := gridInstances(1000, 32)
-	mixed := mixedInstances(1000, []engine.MeshID{engine.MeshCube, engine.MeshSphere, engine.MeshPlane})
-	mixedCoarse := mixedInstances(1000, []engine.MeshID{engine.MeshCube, coarse, engine.MeshPlane})
+	mixed := mixedInstances(1000, []render.MeshID{render.MeshCube, render.MeshSphere, render.MeshPlane})
+	mixedCoarse := mixedInstances(1000, []render.MeshID{render.MeshCube, coarse, render.MeshPlane})
 	interleave(b, 10, []framePath{
 		{"cubes", func() { r.Draw(w, h, black, benchCamera, cubes, nil) }},
 		{"3-meshes", func() { r.Draw(w, h, black, benchCamera, mixed, nil) }},
@@ -132,15 +135,15 @@ func BenchmarkCubePaths(b *testing.B) {
 			r, w, h := newRenderer(b, benchSize)
 			cube := newModel(b, model.Cube())
 			var pulled *gfx.Model
-			onMain(func() { pulled = r.Mesh(engine.MeshCube) })
+			onMain(func() { pulled = r.Mesh(render.MeshCube) })
 			insts := gridInstances(n, 100)
 			interleave(b, 10, []framePath{
 				{"pulled", func() {
-					r.Register(engine.MeshCube, pulled)
+					r.Register(render.MeshCube, pulled)
 					r.Draw(w, h, black, benchCamera, insts, nil)
 				}},
 				{"model", func() {
-					r.Register(engine.MeshCube, cube)
+					r.Register(render.MeshCube, cube)
 					r.Draw(w, h, black, benchCamera, insts, nil)
 				}},
 			})
@@ -161,7 +164,7 @@ func chain(bones int) *model.Model {
 		if j == 0 {
 			pos = mgl32.Vec3{-0.5, 0, 0}
 		}
-		m.Nodes = append(m.Nodes, model.Node{Parent: parent, Rest: engine.NewTransform(pos)})
+		m.Nodes = append(m.Nodes, model.Node{Parent: parent, Rest: geom.NewTransform(pos)})
 		x0 := -0.5 + float32(j)*step
 		m.Palette = append(m.Palette, model.Joint{Node: j, InverseBind: mgl32.Translate3D(-x0, 0, 0)})
 		base := uint32(len(p.Positions))
@@ -185,10 +188,10 @@ func chain(bones int) *model.Model {
 func BenchmarkPoses(b *testing.B) {
 	const models, bones = 100, 64
 	r, w, h := newRenderer(b, benchSize)
-	const id = engine.MeshFirstGame
+	const id = render.MeshFirstGame
 	register(r, id, newModel(b, chain(bones)))
-	insts := mixedInstances(models, []engine.MeshID{id})
-	var poses engine.Poses
+	insts := mixedInstances(models, []render.MeshID{id})
+	var poses render.Poses
 	for i := range insts {
 		p, bs, _ := poses.Add(bones, 0)
 		turn := mgl32.HomogRotate3DZ(float32(i) * 0.01)
@@ -232,8 +235,8 @@ func BenchmarkSort(b *testing.B) {
 	r, _, _ := newRenderer(b, testSize)
 	for _, c := range []struct {
 		name   string
-		meshes []engine.MeshID
-	}{{"cubes", []engine.MeshID{engine.MeshCube}}, {"3-meshes", []engine.MeshID{engine.MeshCube, engine.MeshSphere, engine.MeshPlane}}} {
+		meshes []render.MeshID
+	}{{"cubes", []render.MeshID{render.MeshCube}}, {"3-meshes", []render.MeshID{render.MeshCube, render.MeshSphere, render.MeshPlane}}} {
 		for _, n := range []int{1000, 10_000} {
 			insts := mixedInstances(n, c.meshes)
 			b.Run(fmt.Sprintf("%s-%d", c.name, n), func(b *testing.B) {

@@ -1,6 +1,10 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"image"
 	"image/color"
 	"math"
@@ -9,14 +13,13 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/gfx"
 )
 
 // framePosed draws one frame with poses on the main thread, checks for GL
 // errors and reads it back with the frame's statistics.
-func framePosed(t testing.TB, r *gfx.Renderer, w, h int, cam gfx.Camera, insts []engine.Instance, poses *engine.Poses) (*image.RGBA, gfx.Stats) {
+func framePosed(t testing.TB, r *gfx.Renderer, w, h int, cam gfx.Camera, insts []render.Instance, poses *render.Poses) (*image.RGBA, gfx.Stats) {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
@@ -50,14 +53,14 @@ func newModel(t testing.TB, m *model.Model) *gfx.Model {
 }
 
 // register registers m as id on the main thread.
-func register(r *gfx.Renderer, id engine.MeshID, m *gfx.Model) {
+func register(r *gfx.Renderer, id render.MeshID, m *gfx.Model) {
 	onMain(func() { r.Register(id, m) })
 }
 
 // instance is an instance of mesh at pos, uniformly scaled, turned by
 // rot, white unless coloured.
-func instance(mesh engine.MeshID, pos mgl32.Vec3, scale float32, rot mgl32.Quat) engine.Instance {
-	return engine.Instance{Pos: pos, Rot: rot, Scale: mgl32.Vec3{scale, scale, scale}, Color: [4]uint8{255, 255, 255, 255}, Mesh: mesh}
+func instance(mesh render.MeshID, pos mgl32.Vec3, scale float32, rot mgl32.Quat) render.Instance {
+	return render.Instance{Pos: pos, Rot: rot, Scale: mgl32.Vec3{scale, scale, scale}, Color: [4]uint8{255, 255, 255, 255}, Mesh: mesh}
 }
 
 // facingCamera turns the plane (facing +Y, texture top toward -Z) to face
@@ -98,21 +101,21 @@ func TestBuiltinMeshesDrawnWhereTheirTransformSays(t *testing.T) {
 	bg := rgba(black)
 	white := lit([3]float64{1, 1, 1})
 	for _, mesh := range []struct {
-		id    engine.MeshID
+		id    render.MeshID
 		name  string
 		rot   mgl32.Quat
 		round bool
 	}{
-		{engine.MeshCube, "cube", mgl32.QuatIdent(), false},
-		{engine.MeshSphere, "sphere", mgl32.QuatIdent(), true},
-		{engine.MeshPlane, "plane", facingCamera, false},
+		{render.MeshCube, "cube", mgl32.QuatIdent(), false},
+		{render.MeshSphere, "sphere", mgl32.QuatIdent(), true},
+		{render.MeshPlane, "plane", facingCamera, false},
 	} {
 		for _, place := range []struct {
 			pos   mgl32.Vec3
 			scale float32
 		}{{mgl32.Vec3{}, 3}, {mgl32.Vec3{-2, 1.5, 0}, 2}, {mgl32.Vec3{2.5, -1, 0}, 4}} {
 			in := instance(mesh.id, place.pos, place.scale, mesh.rot)
-			img, s := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, nil)
+			img, s := framePosed(t, r, w, h, testCamera, []render.Instance{in}, nil)
 			b := findBlob(img, bg)
 			// The front face (z = +scale/2) projects its corners here; the
 			// sphere's silhouette is a little larger than its equator's
@@ -120,12 +123,12 @@ func TestBuiltinMeshesDrawnWhereTheirTransformSays(t *testing.T) {
 			half := place.scale / 2
 			x0, y0 := project(testCamera, w, h, place.pos.Add(mgl32.Vec3{-half, half, half}))
 			x1, y1 := project(testCamera, w, h, place.pos.Add(mgl32.Vec3{half, -half, half}))
-			if mesh.round || mesh.id == engine.MeshPlane {
+			if mesh.round || mesh.id == render.MeshPlane {
 				x0, y0 = project(testCamera, w, h, place.pos.Add(mgl32.Vec3{-half, half, 0}))
 				x1, y1 = project(testCamera, w, h, place.pos.Add(mgl32.Vec3{half, -half, 0}))
 			}
 			cx, cy := project(testCamera, w, h, place.pos)
-			if !mesh.round && mesh.id == engine.MeshCube {
+			if !mesh.round && mesh.id == render.MeshCube {
 				cx, cy = project(testCamera, w, h, place.pos.Add(mgl32.Vec3{0, 0, half})) // the front face's centre
 			}
 			t.Logf("%s at %v scale %v: %d pixels, bounds %v, centroid (%.2f, %.2f), projected (%.2f, %.2f)-(%.2f, %.2f)",
@@ -166,11 +169,11 @@ func TestBuiltinMeshesDrawnWhereTheirTransformSays(t *testing.T) {
 // shape, with one draw call per mesh.
 func TestThreeMeshesInOneFrame(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
-	insts := []engine.Instance{
-		instance(engine.MeshSphere, mgl32.Vec3{0, 2, 0}, 2.5, mgl32.QuatIdent()),
-		instance(engine.MeshPlane, mgl32.Vec3{2.5, -2, 0}, 2.5, facingCamera),
-		instance(engine.MeshCube, mgl32.Vec3{-2.5, -2, 0}, 2.5, mgl32.QuatIdent()),
-		instance(engine.MeshSphere, mgl32.Vec3{-3, 3, 0}, 1, mgl32.QuatIdent()),
+	insts := []render.Instance{
+		instance(render.MeshSphere, mgl32.Vec3{0, 2, 0}, 2.5, mgl32.QuatIdent()),
+		instance(render.MeshPlane, mgl32.Vec3{2.5, -2, 0}, 2.5, facingCamera),
+		instance(render.MeshCube, mgl32.Vec3{-2.5, -2, 0}, 2.5, mgl32.QuatIdent()),
+		instance(render.MeshSphere, mgl32.Vec3{-3, 3, 0}, 1, mgl32.QuatIdent()),
 	}
 	img, s := framePosed(t, r, w, h, testCamera, insts, nil)
 	if s.DrawCalls != 3 || s.Meshes != 3 || s.Instances != 4 {
@@ -185,7 +188,7 @@ func TestThreeMeshesInOneFrame(t *testing.T) {
 		// The corner of the bounding square: drawn for a cube or a plane,
 		// not for a sphere.
 		got := at(img, testCamera, in.Pos.Add(mgl32.Vec3{half, half, 0}))
-		if round := in.Mesh == engine.MeshSphere; round != (got == bg) {
+		if round := in.Mesh == render.MeshSphere; round != (got == bg) {
 			t.Errorf("mesh %d at %v: the corner of its bounding square is %v, want it drawn only for a cube or a plane", in.Mesh, in.Pos, got)
 		}
 	}
@@ -206,10 +209,10 @@ func TestCubeAsModelMatchesVertexPulling(t *testing.T) {
 		cam.Eye = eye
 		a, _ := framePosed(t, r, w, h, cam, insts, nil)
 		var pulled *gfx.Model
-		onMain(func() { pulled = r.Mesh(engine.MeshCube) })
-		register(r, engine.MeshCube, cube)
+		onMain(func() { pulled = r.Mesh(render.MeshCube) })
+		register(r, render.MeshCube, cube)
 		b, s := framePosed(t, r, w, h, cam, insts, nil)
-		register(r, engine.MeshCube, pulled)
+		register(r, render.MeshCube, pulled)
 		if s.DrawCalls != 1 || s.Instances != len(insts) {
 			t.Errorf("cube as a model: Stats %+v, want one draw call", s)
 		}
@@ -231,8 +234,8 @@ func TestCubeAsModelMatchesVertexPulling(t *testing.T) {
 }
 
 // bone returns m as a pose holds it.
-func bone(m mgl32.Mat4) engine.Bone {
-	var b engine.Bone
+func bone(m mgl32.Mat4) render.Bone {
+	var b render.Bone
 	for r := range 3 {
 		for c := range 4 {
 			b[4*r+c] = m.At(r, c)
@@ -264,8 +267,8 @@ func twoBoneBar() *model.Model {
 		Name:  "two-bone bar",
 		Parts: []model.Part{p},
 		Nodes: []model.Node{
-			{Name: "root", Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})},
-			{Name: "elbow", Parent: 0, Rest: engine.NewTransform(mgl32.Vec3{1, 0, 0})},
+			{Name: "root", Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})},
+			{Name: "elbow", Parent: 0, Rest: geom.NewTransform(mgl32.Vec3{1, 0, 0})},
 		},
 		Palette: []model.Joint{
 			{Node: 0, InverseBind: mgl32.Ident4()},
@@ -281,13 +284,13 @@ func twoBoneBar() *model.Model {
 func TestSkinnedModelFollowsItsPose(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	bar := newModel(t, twoBoneBar())
-	const id = engine.MeshFirstGame
+	const id = render.MeshFirstGame
 	register(r, id, bar)
 	bg := rgba(black)
 	origin := mgl32.Vec3{-1.5, -1, 0}
 	in := instance(id, origin, 1.5, mgl32.QuatIdent()) // the bar spans x -1.5 .. 1.5
 
-	var poses engine.Poses
+	var poses render.Poses
 	// A pose of its own, after a distracting pose of another model: the
 	// renderer must read this pose's bones, not the frame's first.
 	_, other, _ := poses.Add(3, 1)
@@ -311,7 +314,7 @@ func TestSkinnedModelFollowsItsPose(t *testing.T) {
 		{"pose past the frame's", uint16(poses.Len() + 1), true, false},
 	} {
 		in.Pose = c.pose
-		img, s := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
+		img, s := framePosed(t, r, w, h, testCamera, []render.Instance{in}, &poses)
 		if s.Poses != 2 || s.DrawCalls != 1 {
 			t.Errorf("%s: Stats %+v, want 2 poses and one draw call", c.name, s)
 		}
@@ -342,15 +345,15 @@ func TestSkinnedModelFollowsItsPose(t *testing.T) {
 // pose is lit as a face whose normal is turned so.
 func TestSkinnedNormalsFollowTheBones(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
-	register(r, engine.MeshFirstGame, newModel(t, twoBoneBar()))
-	in := instance(engine.MeshFirstGame, mgl32.Vec3{-1.5, -1, 0}, 1.5, mgl32.QuatIdent())
+	register(r, render.MeshFirstGame, newModel(t, twoBoneBar()))
+	in := instance(render.MeshFirstGame, mgl32.Vec3{-1.5, -1, 0}, 1.5, mgl32.QuatIdent())
 	for _, deg := range []float32{-50, -20, 0, 30, 60} {
 		turn := mgl32.HomogRotate3DY(mgl32.DegToRad(deg))
-		var poses engine.Poses
+		var poses render.Poses
 		p, bones, _ := poses.Add(2, 0)
 		bones[0], bones[1] = bone(turn), bone(turn) // joint 1's bind cancels its rest
 		in.Pose = p
-		img, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
+		img, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, &poses)
 		n := turn.Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3()
 		want := litFacing([3]float64{1, 1, 1}, n)
 		// A point of the bar's first half, turned.
@@ -378,20 +381,20 @@ func TestSkinningBlendsJoints(t *testing.T) {
 	for range 3 {
 		quad.Palette = append(quad.Palette, model.Joint{Node: 0, InverseBind: mgl32.Ident4()})
 	}
-	register(r, engine.MeshFirstGame, newModel(t, quad))
-	var poses engine.Poses
+	register(r, render.MeshFirstGame, newModel(t, quad))
+	var poses render.Poses
 	p, bones, _ := poses.Add(4, 0)
 	bones[0] = bone(mgl32.Ident4())
 	bones[1] = bone(mgl32.Translate3D(0, 4, 0))
 	bones[2] = bone(mgl32.Translate3D(4, 0, 0))
 	bones[3] = bone(mgl32.Translate3D(100, 100, 0))
-	in := instance(engine.MeshFirstGame, mgl32.Vec3{-1, -1, 0}, 1, mgl32.QuatIdent())
+	in := instance(render.MeshFirstGame, mgl32.Vec3{-1, -1, 0}, 1, mgl32.QuatIdent())
 	for _, c := range []struct {
 		pose uint16
 		at   mgl32.Vec3
 	}{{0, mgl32.Vec3{-1, -1, 0}}, {p, mgl32.Vec3{0, 0, 0}}} {
 		in.Pose = c.pose
-		img, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
+		img, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, &poses)
 		b := findBlob(img, rgba(black))
 		wx, wy := project(testCamera, w, h, c.at)
 		if b.n == 0 || math.Abs(b.cx-wx) > 1 || math.Abs(b.cy-wy) > 1 {
@@ -423,7 +426,7 @@ func morphQuad(rest float32) *model.Model {
 	return &model.Model{
 		Name:        "morph quad",
 		Parts:       []model.Part{p},
-		Nodes:       []model.Node{{Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})}},
+		Nodes:       []model.Node{{Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})}},
 		Palette:     []model.Joint{{Node: 0, InverseBind: mgl32.Ident4()}},
 		RestWeights: []float32{0.9, rest, 0.5},
 	}
@@ -436,7 +439,7 @@ func morphQuad(rest float32) *model.Model {
 // deltas turn the normal likewise, which the light shows.
 func TestMorphTargetMovesVertices(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
-	const id = engine.MeshFirstGame + 3
+	const id = render.MeshFirstGame + 3
 	bg := rgba(black)
 	in := instance(id, mgl32.Vec3{0, -1, 0}, 1, mgl32.QuatIdent())
 	_, bottom := project(testCamera, w, h, mgl32.Vec3{0, -2.5, 0})
@@ -444,7 +447,7 @@ func TestMorphTargetMovesVertices(t *testing.T) {
 		_, wantTop := project(testCamera, w, h, mgl32.Vec3{0, weight, 0})
 		// From a pose, on a model whose rest weight says otherwise.
 		register(r, id, newModel(t, morphQuad(0.25)))
-		var poses engine.Poses
+		var poses render.Poses
 		// Another pose comes first, with other weights: the instance's
 		// pose must be read where its reference says.
 		_, bones, ws := poses.Add(1, 3)
@@ -452,11 +455,11 @@ func TestMorphTargetMovesVertices(t *testing.T) {
 		p, bones, ws := poses.Add(1, 3)
 		bones[0], ws[0], ws[1], ws[2] = bone(mgl32.Ident4()), 0.9, weight, 0.5
 		in.Pose = p
-		posed, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
+		posed, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, &poses)
 		// At rest, with the weight in the model.
 		register(r, id, newModel(t, morphQuad(weight)))
 		in.Pose = 0
-		rest, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, &poses)
+		rest, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, &poses)
 		for name, img := range map[string]*image.RGBA{"pose": posed, "rest weights": rest} {
 			b := findBlob(img, bg)
 			t.Logf("weight %v from the %s: bounds %v, want top row %.1f", weight, name, b.bounds, wantTop)
@@ -494,11 +497,11 @@ func TestTexturedPartSamplesItsTexture(t *testing.T) {
 	for i := range plane.Parts[0].Colors {
 		plane.Parts[0].Colors[i] = [4]uint8{255, 255, 153, 255}
 	}
-	const id = engine.MeshFirstGame + 1
+	const id = render.MeshFirstGame + 1
 	register(r, id, newModel(t, plane))
 	in := instance(id, mgl32.Vec3{}, 6, facingCamera)
 	in.Color = [4]uint8{204, 255, 255, 255}
-	img, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, nil)
+	img, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, nil)
 	for p, c := range quadrants {
 		// The texel's centre: a quarter of the plane in from its edges.
 		x, y := -1.5+3*float32(p.X), 1.5-3*float32(p.Y)
@@ -516,15 +519,15 @@ func TestTexturedPartSamplesItsTexture(t *testing.T) {
 func TestGLCallsPerFrameDependOnMeshesOnly(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	bar := newModel(t, twoBoneBar())
-	register(r, engine.MeshFirstGame, bar)
-	meshes := []engine.MeshID{engine.MeshCube, engine.MeshSphere, engine.MeshFirstGame}
+	register(r, render.MeshFirstGame, bar)
+	meshes := []render.MeshID{render.MeshCube, render.MeshSphere, render.MeshFirstGame}
 	calls := map[int]int{}
-	var poses engine.Poses
+	var poses render.Poses
 	for _, n := range []int{1, 100, 10_000, 100, 1} {
 		insts := mixedInstances(n*len(meshes), meshes)
 		poses.Reset()
 		for i := range insts {
-			if insts[i].Mesh == engine.MeshFirstGame && i%2 == 0 {
+			if insts[i].Mesh == render.MeshFirstGame && i%2 == 0 {
 				p, b, _ := poses.Add(2, 0)
 				b[0], b[1] = bone(mgl32.Ident4()), bone(mgl32.Ident4())
 				insts[i].Pose = p
@@ -544,7 +547,7 @@ func TestGLCallsPerFrameDependOnMeshesOnly(t *testing.T) {
 
 // mixedInstances returns n instances over the test camera's view, the
 // meshes taking turns.
-func mixedInstances(n int, meshes []engine.MeshID) []engine.Instance {
+func mixedInstances(n int, meshes []render.MeshID) []render.Instance {
 	insts := gridInstances(n, int(math.Ceil(math.Sqrt(float64(n)))))
 	for i := range insts {
 		insts[i].Mesh = meshes[i%len(meshes)]
@@ -557,12 +560,12 @@ func mixedInstances(n int, meshes []engine.MeshID) []engine.Instance {
 func TestUnknownMeshesAreCountedNotDrawn(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	bg := rgba(black)
-	insts := []engine.Instance{
-		instance(engine.MeshCube, mgl32.Vec3{-2, 0, 0}, 1.5, mgl32.QuatIdent()),
+	insts := []render.Instance{
+		instance(render.MeshCube, mgl32.Vec3{-2, 0, 0}, 1.5, mgl32.QuatIdent()),
 		instance(99, mgl32.Vec3{0, 2, 0}, 1.5, mgl32.QuatIdent()),
-		instance(engine.MeshSphere, mgl32.Vec3{2, 0, 0}, 1.5, mgl32.QuatIdent()),
+		instance(render.MeshSphere, mgl32.Vec3{2, 0, 0}, 1.5, mgl32.QuatIdent()),
 		instance(60_000, mgl32.Vec3{0, -2, 0}, 1.5, mgl32.QuatIdent()),
-		instance(engine.MeshFirstGame, mgl32.Vec3{0, 0, 0}, 1.5, mgl32.QuatIdent()),
+		instance(render.MeshFirstGame, mgl32.Vec3{0, 0, 0}, 1.5, mgl32.QuatIdent()),
 	}
 	check := func(name string, unknown int, drawn ...bool) {
 		t.Helper()
@@ -579,22 +582,22 @@ func TestUnknownMeshesAreCountedNotDrawn(t *testing.T) {
 	check("meshes 99, 60000 and 16 not registered", 3, true, false, true, false, false)
 
 	var cube, sphere *gfx.Model
-	onMain(func() { cube, sphere = r.Mesh(engine.MeshCube), r.Mesh(engine.MeshSphere) })
-	register(r, engine.MeshSphere, nil)
-	register(r, engine.MeshFirstGame, sphere)
+	onMain(func() { cube, sphere = r.Mesh(render.MeshCube), r.Mesh(render.MeshSphere) })
+	register(r, render.MeshSphere, nil)
+	register(r, render.MeshFirstGame, sphere)
 	check("sphere moved to 16", 3, true, false, false, false, true)
-	register(r, engine.MeshSphere, sphere)
+	register(r, render.MeshSphere, sphere)
 	register(r, 60_000, cube)
 	check("the cube registered as 60000 too", 1, true, false, true, true, true)
 
 	m := newModel(t, twoBoneBar())
-	register(r, engine.MeshFirstGame, m)
+	register(r, render.MeshFirstGame, m)
 	onMain(m.Delete)
 	check("a deleted model", 2, true, false, true, true, false)
 	var got any
 	onMain(func() {
 		defer func() { got = recover() }()
-		r.Register(engine.MeshFirstGame, m)
+		r.Register(render.MeshFirstGame, m)
 	})
 	if msg, _ := got.(string); !strings.HasPrefix(msg, "gfx: Renderer.Register") {
 		t.Errorf("registering a deleted model panicked with %v, want a message starting \"gfx: Renderer.Register\"", got)
@@ -605,13 +608,13 @@ func TestUnknownMeshesAreCountedNotDrawn(t *testing.T) {
 // allocate.
 func TestDrawModelsDoesNotAllocate(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
-	register(r, engine.MeshFirstGame, newModel(t, twoBoneBar()))
-	insts := mixedInstances(999, []engine.MeshID{engine.MeshCube, engine.MeshSphere, engine.MeshPlane, engine.MeshFirstGame})
-	var poses engine.Poses
+	register(r, render.MeshFirstGame, newModel(t, twoBoneBar()))
+	insts := mixedInstances(999, []render.MeshID{render.MeshCube, render.MeshSphere, render.MeshPlane, render.MeshFirstGame})
+	var poses render.Poses
 	fill := func() {
 		poses.Reset()
 		for i := range insts {
-			if insts[i].Mesh == engine.MeshFirstGame {
+			if insts[i].Mesh == render.MeshFirstGame {
 				p, b, _ := poses.Add(2, 0)
 				b[0], b[1] = bone(mgl32.Ident4()), bone(mgl32.Ident4())
 				insts[i].Pose = p
@@ -696,9 +699,9 @@ func TestLargeModelUses32BitIndices(t *testing.T) {
 	if n := len(m.Parts[0].Positions); n <= 1<<16 {
 		t.Fatalf("the sphere has %d vertices, want more than 65,536", n)
 	}
-	register(r, engine.MeshFirstGame, newModel(t, m))
-	in := instance(engine.MeshFirstGame, mgl32.Vec3{}, 8, mgl32.QuatRotate(-math.Pi/2, mgl32.Vec3{1, 0, 0}))
-	img, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, nil)
+	register(r, render.MeshFirstGame, newModel(t, m))
+	in := instance(render.MeshFirstGame, mgl32.Vec3{}, 8, mgl32.QuatRotate(-math.Pi/2, mgl32.Vec3{1, 0, 0}))
+	img, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, nil)
 	b := findBlob(img, rgba(black))
 	// Turned back a quarter about X, the sphere's bottom pole (the last
 	// vertices) faces the camera: the whole disc must be drawn.
@@ -717,21 +720,21 @@ func TestRestPalettesOfSeveralModels(t *testing.T) {
 	lifted := model.Plane()
 	lifted.Name = "lifted plane"
 	lifted.Nodes[0].Rest.Pos = mgl32.Vec3{0, 0, -2.5} // up, once the instance turns it to face the camera
-	register(r, engine.MeshFirstGame, newModel(t, morphQuad(1)))
-	register(r, engine.MeshFirstGame+1, newModel(t, morphQuad(0)))
-	register(r, engine.MeshFirstGame+2, newModel(t, lifted))
-	register(r, engine.MeshFirstGame+3, newModel(t, twoBoneBar()))
-	var poses engine.Poses
+	register(r, render.MeshFirstGame, newModel(t, morphQuad(1)))
+	register(r, render.MeshFirstGame+1, newModel(t, morphQuad(0)))
+	register(r, render.MeshFirstGame+2, newModel(t, lifted))
+	register(r, render.MeshFirstGame+3, newModel(t, twoBoneBar()))
+	var poses render.Poses
 	p, bones, _ := poses.Add(2, 0)
 	bones[0], bones[1] = bone(mgl32.Translate3D(0, -0.5, 0)), bone(mgl32.Translate3D(0, -0.5, 0))
-	bar := instance(engine.MeshFirstGame+3, mgl32.Vec3{-1, 4, 0}, 1, mgl32.QuatIdent())
+	bar := instance(render.MeshFirstGame+3, mgl32.Vec3{-1, 4, 0}, 1, mgl32.QuatIdent())
 	bar.Pose = p
-	insts := []engine.Instance{
+	insts := []render.Instance{
 		bar,
-		instance(engine.MeshFirstGame, mgl32.Vec3{-3, 0, 0}, 1, mgl32.QuatIdent()),
-		instance(engine.MeshFirstGame+1, mgl32.Vec3{3, 0, 0}, 1, mgl32.QuatIdent()),
-		instance(engine.MeshFirstGame+2, mgl32.Vec3{0, -3, 0}, 1.5, facingCamera),
-		instance(engine.MeshSphere, mgl32.Vec3{-3, -3.5, 0}, 1, mgl32.QuatIdent()),
+		instance(render.MeshFirstGame, mgl32.Vec3{-3, 0, 0}, 1, mgl32.QuatIdent()),
+		instance(render.MeshFirstGame+1, mgl32.Vec3{3, 0, 0}, 1, mgl32.QuatIdent()),
+		instance(render.MeshFirstGame+2, mgl32.Vec3{0, -3, 0}, 1.5, facingCamera),
+		instance(render.MeshSphere, mgl32.Vec3{-3, -3.5, 0}, 1, mgl32.QuatIdent()),
 	}
 	img, s := framePosed(t, r, w, h, testCamera, insts, &poses)
 	if s.DrawCalls != 5 || s.Meshes != 5 {

@@ -1,6 +1,8 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"bytes"
 	"image"
 	"math"
@@ -10,7 +12,6 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/gfx"
 )
 
@@ -38,7 +39,7 @@ func newOverlay(t testing.TB) (r *gfx.Renderer, o *gfx.Overlay, w, h int) {
 
 // overlayFrame draws the scene (insts over sceneClear), then the overlay
 // showing f unless f is nil, checks for GL errors and reads the frame back.
-func overlayFrame(t testing.TB, r *gfx.Renderer, o *gfx.Overlay, w, h int, insts []engine.Instance, f *gfx.OverlayPanel) *image.RGBA {
+func overlayFrame(t testing.TB, r *gfx.Renderer, o *gfx.Overlay, w, h int, insts []render.Instance, f *gfx.OverlayPanel) *image.RGBA {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error

@@ -1,9 +1,10 @@
 package gfx
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"github.com/go-gl/gl/v4.1-core/gl"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/shaders"
 )
 
@@ -57,7 +58,7 @@ func newPerInstance(r *Renderer) (*perInstance, error) {
 }
 
 // Draw draws the frame Renderer.Draw draws, one draw call per instance.
-func (p *perInstance) Draw(width, height int, clear [4]float32, cam Camera, instances []engine.Instance) {
+func (p *perInstance) Draw(width, height int, clear [4]float32, cam Camera, instances []render.Instance) {
 	r := p.r
 	if !r.begin("DrawPerInstance", width, height, clear, cam) {
 		return

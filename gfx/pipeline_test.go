@@ -30,13 +30,15 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/anim"
+	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/model"
+	"github.com/nebulaengine/nebula/engine/render"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/modelgen"
 )
 
 // pipeMesh is the mesh id the pipeline tests register their model under.
-const pipeMesh = engine.MeshFirstGame
+const pipeMesh = render.MeshFirstGame
 
 // pipeTol is how far, per 8-bit channel, a pixel may be from the
 // reference: the reference is exact, the GPU rounds to 8 bits (half a
@@ -77,7 +79,7 @@ func newPipeline(t *testing.T, r *gfx.Renderer, w, h int, m *model.Model, game f
 }
 
 // spawn adds an entity showing the model at tr, drawn interpolated, white.
-func (p *pipeline) spawn(tr engine.Transform) engine.Entity {
+func (p *pipeline) spawn(tr geom.Transform) engine.Entity {
 	ent := p.e.World.Spawn(tr, engine.Interpolate)
 	p.e.World.SetMesh(ent, pipeMesh)
 	p.e.World.SetColor(ent, [4]uint8{255, 255, 255, 255})
@@ -110,7 +112,7 @@ func (p *pipeline) frame(alpha float32) *image.RGBA {
 }
 
 // instanceOf returns ent's instance in the last frame.
-func (p *pipeline) instanceOf(ent engine.Entity) engine.Instance {
+func (p *pipeline) instanceOf(ent engine.Entity) render.Instance {
 	p.t.Helper()
 	k, ok := p.e.Render.Find(ent)
 	if !ok {
@@ -141,8 +143,8 @@ func loadArm(t *testing.T) *model.Model {
 // The reference picture.
 
 // restLocals returns m's nodes' rest transforms, a local pose to change.
-func restLocals(m *model.Model) []engine.Transform {
-	locals := make([]engine.Transform, len(m.Nodes))
+func restLocals(m *model.Model) []geom.Transform {
+	locals := make([]geom.Transform, len(m.Nodes))
 	for i, n := range m.Nodes {
 		locals[i] = n.Rest
 	}
@@ -153,7 +155,7 @@ func restLocals(m *model.Model) []engine.Transform {
 // transform per node): each palette joint's node's global transform (its
 // ancestors' local transforms times its own, T·R·S each) times the
 // joint's inverse bind matrix.
-func refPalette(m *model.Model, locals []engine.Transform) []mgl32.Mat4 {
+func refPalette(m *model.Model, locals []geom.Transform) []mgl32.Mat4 {
 	global := make([]mgl32.Mat4, len(m.Nodes))
 	for i, n := range m.Nodes {
 		l := locals[i]
@@ -196,7 +198,7 @@ type refPicture struct {
 // newRefPicture draws m's instance in on the CPU with the palette pal and
 // the blend-shape weights weights, as testCamera sees it in a w×h frame
 // under the default light.
-func newRefPicture(m *model.Model, pal []mgl32.Mat4, weights []float32, in engine.Instance, w, h int) *refPicture {
+func newRefPicture(m *model.Model, pal []mgl32.Mat4, weights []float32, in render.Instance, w, h int) *refPicture {
 	rp := &refPicture{light: gfx.DefaultLight(), w: w, h: h, nParts: len(m.Parts)}
 	rp.light.Dir = rp.light.Dir.Normalize()
 	vp := testCamera.ViewProjection(float32(w) / float32(h))
@@ -453,7 +455,7 @@ func TestPipelineGLTFModelMatchesItsData(t *testing.T) {
 			p.anims.Play(ent, bend, false)
 		}
 	})
-	place := engine.Transform{Pos: mgl32.Vec3{1.5, -4.5, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{3, 3, 3}}
+	place := geom.Transform{Pos: mgl32.Vec3{1.5, -4.5, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{3, 3, 3}}
 	ent = p.spawn(place)
 
 	// The pose at 1 s from the clip's own keys: the reference's.
@@ -487,7 +489,7 @@ func TestPipelineGLTFModelMatchesItsData(t *testing.T) {
 		tick    uint64
 		posed   bool // whether the instance has a pose of its own
 		rest    bool // whether it is at rest
-		locals  []engine.Transform
+		locals  []geom.Transform
 		weights []float32
 	}{
 		{"at rest, no animator", 1, false, true, restLocals(arm), arm.RestWeights},
@@ -590,8 +592,8 @@ func hinge(from, to float64) *model.Model {
 		Name:  fmt.Sprintf("hinge %v° to %v°", from, to),
 		Parts: []model.Part{flatQuad("bar", -0.4, 0, 0.4, 4)},
 		Nodes: []model.Node{
-			{Name: "base", Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})},
-			{Name: "bar", Parent: 0, Rest: engine.NewTransform(mgl32.Vec3{})},
+			{Name: "base", Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})},
+			{Name: "bar", Parent: 0, Rest: geom.NewTransform(mgl32.Vec3{})},
 		},
 		Palette: []model.Joint{{Node: 1, InverseBind: mgl32.Ident4()}},
 		Clips: []model.Clip{{Name: "swing", Duration: 1, Channels: []model.Channel{{
@@ -609,7 +611,7 @@ func hingePose(m *model.Model, deg float64) []mgl32.Mat4 {
 
 // hingeTip returns where the instance in draws the point of the hinge's
 // bar 3.5 units from its pivot when the bar is turned deg degrees.
-func hingeTip(in engine.Instance, deg float64) mgl32.Vec3 {
+func hingeTip(in render.Instance, deg float64) mgl32.Vec3 {
 	s, c := math.Sincos(deg * math.Pi / 180)
 	local := mgl32.Vec3{float32(-3.5 * s), float32(3.5 * c), 0}
 	return in.Pos.Add(in.Rot.Rotate(mgl32.Vec3{local[0] * in.Scale[0], local[1] * in.Scale[1], 0}))
@@ -636,7 +638,7 @@ func TestPipelineBoneHalfwayAlongShortestArc(t *testing.T) {
 			t.Fatalf("%s: the keys' dot product is %v, want it negative", m.Name, dot)
 		}
 		p := newPipeline(t, r, w, h, m, nil)
-		ent := p.spawn(engine.NewTransform(mgl32.Vec3{}))
+		ent := p.spawn(geom.NewTransform(mgl32.Vec3{}))
 		p.anims.Play(ent, 0, false)
 		p.tickTo(poseAfter)
 		longWay := c.from + (c.arc-math.Copysign(360, c.arc))/2
@@ -679,7 +681,7 @@ func growQuad() *model.Model {
 	return &model.Model{
 		Name:        "growing quad",
 		Parts:       []model.Part{p},
-		Nodes:       []model.Node{{Name: "quad", Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})}},
+		Nodes:       []model.Node{{Name: "quad", Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})}},
 		Palette:     []model.Joint{{Node: 0, InverseBind: mgl32.Ident4()}},
 		RestWeights: []float32{0},
 		Clips: []model.Clip{{Name: "grow", Duration: 1, Channels: []model.Channel{{
@@ -697,7 +699,7 @@ func TestPipelineBlendWeightHalfway(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	m := growQuad()
 	p := newPipeline(t, r, w, h, m, nil)
-	place := engine.Transform{Pos: mgl32.Vec3{0, -2.5, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2.5, 2.5, 2.5}}
+	place := geom.Transform{Pos: mgl32.Vec3{0, -2.5, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2.5, 2.5, 2.5}}
 	ent := p.spawn(place)
 	p.anims.Play(ent, 0, false)
 	p.tickTo(poseAfter)
@@ -733,9 +735,9 @@ func TestPipelineTeleportedModelNeverInBetween(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	bg := rgba(black)
 	scale := mgl32.Vec3{0.6, 0.6, 0.6}
-	from := engine.Transform{Pos: mgl32.Vec3{-3.5, -1, 0}, Rot: mgl32.QuatIdent(), Scale: scale}
-	to := engine.Transform{Pos: mgl32.Vec3{3.5, -1, 0}, Rot: mgl32.QuatIdent(), Scale: scale}
-	mid := engine.Transform{Pos: mgl32.Vec3{0, -1, 0}, Rot: mgl32.QuatIdent(), Scale: scale}
+	from := geom.Transform{Pos: mgl32.Vec3{-3.5, -1, 0}, Rot: mgl32.QuatIdent(), Scale: scale}
+	to := geom.Transform{Pos: mgl32.Vec3{3.5, -1, 0}, Rot: mgl32.QuatIdent(), Scale: scale}
+	mid := geom.Transform{Pos: mgl32.Vec3{0, -1, 0}, Rot: mgl32.QuatIdent(), Scale: scale}
 	for _, teleport := range []bool{true, false} {
 		m := hinge(0, 90)
 		var ent engine.Entity
@@ -793,15 +795,15 @@ func TestPipelineTeleportedModelNeverInBetween(t *testing.T) {
 			}
 			st := ref.compare(t, what, img)
 			t.Logf("%s: %d pixels differ from alpha 1; against the reference at the new place, bent 90°: %v", what, diff, st)
-			newPlace := engine.Instance{Pos: to.Pos, Rot: to.Rot, Scale: to.Scale}
+			newPlace := render.Instance{Pos: to.Pos, Rot: to.Rot, Scale: to.Scale}
 			for _, c := range []struct {
 				what string
 				p    mgl32.Vec3
 			}{
-				{"the old place's tip", hingeTip(engine.Instance{Pos: from.Pos, Rot: from.Rot, Scale: from.Scale}, 0)},
+				{"the old place's tip", hingeTip(render.Instance{Pos: from.Pos, Rot: from.Rot, Scale: from.Scale}, 0)},
 				{"the old place's pivot", from.Pos},
 				{"the midpoint's pivot", mid.Pos},
-				{"the midpoint's tip bent 45°", hingeTip(engine.Instance{Pos: mid.Pos, Rot: mid.Rot, Scale: mid.Scale}, 45)},
+				{"the midpoint's tip bent 45°", hingeTip(render.Instance{Pos: mid.Pos, Rot: mid.Rot, Scale: mid.Scale}, 45)},
 				{"the tip bent 90° alpha of the way", hingeTip(newPlace, 90*float64(alpha))},
 			} {
 				if got := at(img, testCamera, c.p); got != bg {

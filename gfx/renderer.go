@@ -1,46 +1,47 @@
 package gfx
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/shaders"
 )
 
-// The renderer uploads []engine.Instance to the GPU as is and shaders/cube.vert
+// The renderer uploads []render.Instance to the GPU as is and shaders/cube.vert
 // reads it with this layout, 12 32-bit words per instance. These lines stop
-// compiling (constant index out of range) if engine.Instance's size or field
+// compiling (constant index out of range) if render.Instance's size or field
 // offsets change.
 var (
-	_ = [1]struct{}{}[unsafe.Sizeof(engine.Instance{})-48]
-	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Pos)-0]
-	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Rot)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Scale)-28]
-	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Color)-40]
-	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Mesh)-44]
-	_ = [1]struct{}{}[unsafe.Offsetof(engine.Instance{}.Pose)-46]
+	_ = [1]struct{}{}[unsafe.Sizeof(render.Instance{})-48]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Pos)-0]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Rot)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Scale)-28]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Color)-40]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Mesh)-44]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Pose)-46]
 )
 
-// The renderer uploads engine.Poses' slices as they are too.
+// The renderer uploads render.Poses' slices as they are too.
 var (
-	_ = [1]struct{}{}[unsafe.Sizeof(engine.Bone{})-boneSize]
-	_ = [1]struct{}{}[unsafe.Sizeof(engine.PoseRef{})-poseRefSize]
+	_ = [1]struct{}{}[unsafe.Sizeof(render.Bone{})-boneSize]
+	_ = [1]struct{}{}[unsafe.Sizeof(render.PoseRef{})-poseRefSize]
 )
 
-// boneSize and poseRefSize are the sizes of an engine.Bone (3 RGBA32F
-// texels) and an engine.PoseRef (2 words) in the pose buffer.
+// boneSize and poseRefSize are the sizes of an render.Bone (3 RGBA32F
+// texels) and an render.PoseRef (2 words) in the pose buffer.
 const (
 	boneSize    = 48
 	poseRefSize = 8
 )
 
-// instanceSize is the size of one engine.Instance in the instance buffer.
-const instanceSize = int(unsafe.Sizeof(engine.Instance{}))
+// instanceSize is the size of one render.Instance in the instance buffer.
+const instanceSize = int(unsafe.Sizeof(render.Instance{}))
 
 // instanceTexels is instanceSize in the texels (four 32-bit words each) of
 // the buffer texture the shaders read the instances through.
@@ -114,13 +115,13 @@ type Stats struct {
 	PoseBufferBytes int
 }
 
-// Renderer draws one engine.Instance at a time as the mesh its Mesh names,
+// Renderer draws one render.Instance at a time as the mesh its Mesh names,
 // lit by one directional light, with one draw call per mesh (per part of a
 // model) in use.
 //
 // Meshes are registered by number (Register): NewRenderer registers the
-// built-in engine.MeshCube, engine.MeshSphere and engine.MeshPlane, and a
-// game registers its own Models from engine.MeshFirstGame on.
+// built-in render.MeshCube, render.MeshSphere and render.MeshPlane, and a
+// game registers its own Models from render.MeshFirstGame on.
 //
 // Every frame the instances are sorted by mesh and streamed into one
 // buffer, which the vertex shaders read as a buffer texture. The cubes are
@@ -170,7 +171,7 @@ type Renderer struct {
 	// the ids with slot[id] >= 0. Slots are kept in increasing id order.
 	slot   []int32
 	meshes []*Model
-	ids    []engine.MeshID // ids[s] is the id of meshes[s]
+	ids    []render.MeshID // ids[s] is the id of meshes[s]
 	owned  []*Model        // the built-in models, deleted with the renderer
 
 	// Per frame: instances per slot, then where each slot's run starts
@@ -180,7 +181,7 @@ type Renderer struct {
 	starts  []int32
 	next    []int32 // the next free index of each slot's run, while sorting
 	which   []int32 // each instance's slot, while sorting
-	staging []engine.Instance
+	staging []render.Instance
 	rest    []restRef
 
 	// vp is the current frame's view-projection matrix. It lives here, not
@@ -281,14 +282,14 @@ func NewRenderer() (*Renderer, error) {
 		return nil, fmt.Errorf("gfx: NewRenderer: %w", err)
 	}
 
-	r.Register(engine.MeshCube, &Model{name: "cube", pulled: pulledCube})
-	r.Register(engine.MeshSphere, &Model{name: "sphere", pulled: pulledSphere})
+	r.Register(render.MeshCube, &Model{name: "cube", pulled: pulledCube})
+	r.Register(render.MeshSphere, &Model{name: "sphere", pulled: pulledSphere})
 	plane, err := NewModel(model.Plane())
 	if err != nil {
 		return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
 	}
 	r.owned = append(r.owned, plane)
-	r.Register(engine.MeshPlane, plane)
+	r.Register(render.MeshPlane, plane)
 	ok = true
 	return r, nil
 }
@@ -304,11 +305,11 @@ func newStreamTexture(format uint32, size int) (buf, tex uint32) {
 // unregisters id (its instances are then counted in Stats.Unknown and
 // not drawn). The renderer does not own m: delete it after unregistering
 // it, or after deleting the renderer. Registering a model as
-// engine.MeshCube or engine.MeshSphere replaces the built-in cube's or
+// render.MeshCube or render.MeshSphere replaces the built-in cube's or
 // sphere's vertex-pulling path; Mesh returns what is registered, to put
 // it back later. It panics if m has
 // been deleted.
-func (r *Renderer) Register(id engine.MeshID, m *Model) {
+func (r *Renderer) Register(id render.MeshID, m *Model) {
 	r.mustLive("Register")
 	if m != nil && !m.live() {
 		panic(fmt.Sprintf("gfx: Renderer.Register(%d, %s): the model has been deleted", id, m.name))
@@ -332,7 +333,7 @@ func (r *Renderer) Register(id engine.MeshID, m *Model) {
 		for s > 0 && r.ids[s-1] > id {
 			s--
 		}
-		r.ids = append(r.ids[:s], append([]engine.MeshID{id}, r.ids[s:]...)...)
+		r.ids = append(r.ids[:s], append([]render.MeshID{id}, r.ids[s:]...)...)
 		r.meshes = append(r.meshes[:s], append([]*Model{m}, r.meshes[s:]...)...)
 	default:
 		return
@@ -353,11 +354,11 @@ func (r *Renderer) Register(id engine.MeshID, m *Model) {
 // buffer: its first bone and its first weight.
 type restRef struct{ bone, weight int32 }
 
-// Mesh returns the model registered as id, or nil. For engine.MeshCube
-// and engine.MeshSphere it is at first the built-in cube or sphere, a
+// Mesh returns the model registered as id, or nil. For render.MeshCube
+// and render.MeshSphere it is at first the built-in cube or sphere, a
 // Model without GPU objects of its own (and no parts) that stands for its
 // vertex-pulling path.
-func (r *Renderer) Mesh(id engine.MeshID) *Model {
+func (r *Renderer) Mesh(id render.MeshID) *Model {
 	r.mustLive("Mesh")
 	if int(id) < len(r.slot) && r.slot[id] >= 0 {
 		return r.meshes[r.slot[id]]

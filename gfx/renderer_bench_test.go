@@ -1,12 +1,13 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/gfx"
 )
 
@@ -26,9 +27,9 @@ func BenchmarkRenderer(b *testing.B) {
 
 	paths := []struct {
 		name string
-		draw func(w, h int, clear [4]float32, cam gfx.Camera, insts []engine.Instance)
+		draw func(w, h int, clear [4]float32, cam gfx.Camera, insts []render.Instance)
 	}{
-		{"instanced-10k", func(w, h int, clear [4]float32, cam gfx.Camera, insts []engine.Instance) {
+		{"instanced-10k", func(w, h int, clear [4]float32, cam gfx.Camera, insts []render.Instance) {
 			r.Draw(w, h, clear, cam, insts, nil)
 		}},
 		{"per-cube-10k", per.Draw},

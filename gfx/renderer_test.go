@@ -1,6 +1,10 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"errors"
 	"fmt"
 	"image"
@@ -77,7 +81,7 @@ var (
 
 // frame draws one frame on the main thread, checks for GL errors and reads
 // it back.
-func frame(t testing.TB, r *gfx.Renderer, w, h int, clear [4]float32, cam gfx.Camera, insts []engine.Instance) *image.RGBA {
+func frame(t testing.TB, r *gfx.Renderer, w, h int, clear [4]float32, cam gfx.Camera, insts []render.Instance) *image.RGBA {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var glErr, readErr error
@@ -165,10 +169,10 @@ func TestFrameClearsToTheClearColour(t *testing.T) {
 func TestMovingEntityIsDrawnWhereAlphaSays(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	world := engine.NewWorld(1)
-	e := world.Spawn(engine.NewTransform(mgl32.Vec3{-2, 0, 0}), engine.Interpolate)
+	e := world.Spawn(geom.NewTransform(mgl32.Vec3{-2, 0, 0}), engine.Interpolate)
 	world.SetColor(e, red)
 	world.BeginTick(1)
-	world.SetTransform(e, engine.NewTransform(mgl32.Vec3{2, 0, 0}))
+	world.SetTransform(e, geom.NewTransform(mgl32.Vec3{2, 0, 0}))
 
 	var rb engine.RenderBuffer
 	bg := rgba(black)
@@ -203,7 +207,7 @@ func TestTeleportedEntityIsNeverDrawnInBetween(t *testing.T) {
 	bg := rgba(black)
 
 	// Where the cube is drawn at rest at to: the only place allowed.
-	rest := findBlob(frame(t, r, w, h, black, testCamera, []engine.Instance{{
+	rest := findBlob(frame(t, r, w, h, black, testCamera, []render.Instance{{
 		Rot: mgl32.QuatIdent(), Pos: to, Scale: mgl32.Vec3{1, 1, 1}, Color: red,
 	}}), bg)
 	allowed := rest.bounds.Inset(-1)
@@ -212,13 +216,13 @@ func TestTeleportedEntityIsNeverDrawnInBetween(t *testing.T) {
 
 	for _, teleport := range []bool{true, false} {
 		world := engine.NewWorld(1)
-		e := world.Spawn(engine.NewTransform(from), engine.Interpolate)
+		e := world.Spawn(geom.NewTransform(from), engine.Interpolate)
 		world.SetColor(e, red)
 		world.BeginTick(1)
 		if teleport {
-			world.Teleport(e, engine.NewTransform(to))
+			world.Teleport(e, geom.NewTransform(to))
 		} else {
-			world.SetTransform(e, engine.NewTransform(to))
+			world.SetTransform(e, geom.NewTransform(to))
 		}
 		var rb engine.RenderBuffer
 		drawnBetween := false
@@ -253,14 +257,14 @@ func TestTeleportedEntityIsNeverDrawnInBetween(t *testing.T) {
 func TestInstanceRotationScaleAndColour(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	bg := rgba(black)
-	bar := engine.Instance{
+	bar := render.Instance{
 		Rot:   mgl32.QuatIdent(),
 		Scale: mgl32.Vec3{6, 1, 1},
 		Color: [4]uint8{255, 102, 0, 255},
 	}
-	flat := findBlob(frame(t, r, w, h, black, testCamera, []engine.Instance{bar}), bg)
+	flat := findBlob(frame(t, r, w, h, black, testCamera, []render.Instance{bar}), bg)
 	bar.Rot = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
-	upright := findBlob(frame(t, r, w, h, black, testCamera, []engine.Instance{bar}), bg)
+	upright := findBlob(frame(t, r, w, h, black, testCamera, []render.Instance{bar}), bg)
 
 	if fw, fh := flat.bounds.Dx(), flat.bounds.Dy(); fw < 4*fh {
 		t.Errorf("unrotated 6x1x1 bar covers %dx%d pixels, want it 6 times wider than tall", fw, fh)
@@ -336,13 +340,13 @@ func TestDrawPerInstanceMatchesDraw(t *testing.T) {
 
 // gridInstances returns n cubes in rows of cols, spread over the test
 // camera's view, in varied colours and rotations.
-func gridInstances(n, cols int) []engine.Instance {
-	insts := make([]engine.Instance, n)
+func gridInstances(n, cols int) []render.Instance {
+	insts := make([]render.Instance, n)
 	rows := (n + cols - 1) / cols
 	span := float32(9) // world units across, inside the ~10.5 the camera sees
 	for i := range insts {
 		cx, cy := float32(i%cols), float32(i/cols)
-		insts[i] = engine.Instance{
+		insts[i] = render.Instance{
 			Pos:   mgl32.Vec3{(cx+0.5)/float32(cols)*span - span/2, (cy+0.5)/float32(rows)*span - span/2, 0},
 			Rot:   mgl32.QuatRotate(float32(i)*0.37, mgl32.Vec3{1, 2, 3}.Normalize()),
 			Scale: mgl32.Vec3{1, 1, 1}.Mul(0.7 * span / float32(max(cols, rows))),
@@ -356,7 +360,7 @@ func TestScreenshotPNGMatchesFramebuffer(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	// A red cube in the upper half and the grid: rows must come out top
 	// first, and the picture must be varied enough to catch any shuffle.
-	insts := append(gridInstances(20, 5), engine.Instance{
+	insts := append(gridInstances(20, 5), render.Instance{
 		Pos: mgl32.Vec3{0, 4, 5}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}, Color: red,
 	})
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -481,7 +485,7 @@ func TestDrawDoesNotAllocate(t *testing.T) {
 	r, w, h := newRenderer(t, testSize)
 	world := engine.NewWorld(1)
 	for _, in := range gridInstances(1000, 40) {
-		world.Spawn(engine.Transform{Pos: in.Pos, Rot: in.Rot, Scale: in.Scale}, engine.Interpolate)
+		world.Spawn(geom.Transform{Pos: in.Pos, Rot: in.Rot, Scale: in.Scale}, engine.Interpolate)
 	}
 	var rb engine.RenderBuffer
 	cfg := engine.DefaultInterpolationConfig()

@@ -1,12 +1,13 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"image"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/modelgen"
@@ -61,13 +62,13 @@ func TestUntexturedShadingsMatchTheTexturedOne(t *testing.T) {
 				}
 			}
 		}
-		const a, b = engine.MeshFirstGame + 10, engine.MeshFirstGame + 11
+		const a, b = render.MeshFirstGame + 10, render.MeshFirstGame + 11
 		register(r, a, plain)
 		register(r, b, textured)
-		in := engine.Instance{Rot: c.rot, Scale: c.scale, Color: [4]uint8{230, 180, 120, 255}, Mesh: a}
-		got, s := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, nil)
+		in := render.Instance{Rot: c.rot, Scale: c.scale, Color: [4]uint8{230, 180, 120, 255}, Mesh: a}
+		got, s := framePosed(t, r, w, h, testCamera, []render.Instance{in}, nil)
 		in.Mesh = b
-		want, _ := framePosed(t, r, w, h, testCamera, []engine.Instance{in}, nil)
+		want, _ := framePosed(t, r, w, h, testCamera, []render.Instance{in}, nil)
 		if s.DrawCalls != len(c.m.Parts) {
 			t.Errorf("%s: %d draw calls, want one per part (%d)", c.m.Name, s.DrawCalls, len(c.m.Parts))
 		}

@@ -1,12 +1,13 @@
 package gfx_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"image"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/gfx"
 )
@@ -48,25 +49,25 @@ func nearClass(img *image.RGBA, x, y, k int) bool {
 func TestSphereImpostorMatchesModelSphere(t *testing.T) {
 	const size = 256
 	r, w, h := newRenderer(t, size)
-	const smooth = engine.MeshFirstGame
+	const smooth = render.MeshFirstGame
 	register(r, smooth, newModel(t, model.Sphere(64)))
 
 	turn := func(deg float32, axis mgl32.Vec3) mgl32.Quat {
 		return mgl32.QuatRotate(mgl32.DegToRad(deg), axis.Normalize())
 	}
-	sphere := func(pos, scale mgl32.Vec3, rot mgl32.Quat, g uint8) engine.Instance {
-		return engine.Instance{Pos: pos, Rot: rot, Scale: scale, Color: [4]uint8{250, g, 20, 255}, Mesh: engine.MeshSphere}
+	sphere := func(pos, scale mgl32.Vec3, rot mgl32.Quat, g uint8) render.Instance {
+		return render.Instance{Pos: pos, Rot: rot, Scale: scale, Color: [4]uint8{250, g, 20, 255}, Mesh: render.MeshSphere}
 	}
-	blue := func(mesh engine.MeshID, pos, scale mgl32.Vec3, rot mgl32.Quat) engine.Instance {
-		return engine.Instance{Pos: pos, Rot: rot, Scale: scale, Color: [4]uint8{30, 60, 240, 255}, Mesh: mesh}
+	blue := func(mesh render.MeshID, pos, scale mgl32.Vec3, rot mgl32.Quat) render.Instance {
+		return render.Instance{Pos: pos, Rot: rot, Scale: scale, Color: [4]uint8{30, 60, 240, 255}, Mesh: mesh}
 	}
 	wide := gfx.Camera{Eye: mgl32.Vec3{2, 4, 9}, Target: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(80), Near: 0.1, Far: 100}
 	scenes := []struct {
 		name  string
 		cam   gfx.Camera
-		insts []engine.Instance
+		insts []render.Instance
 	}{
-		{"spheres across a wide view", wide, []engine.Instance{
+		{"spheres across a wide view", wide, []render.Instance{
 			sphere(mgl32.Vec3{0, 0, 0}, mgl32.Vec3{3, 3, 3}, mgl32.QuatIdent(), 0),
 			sphere(mgl32.Vec3{-6, 2, -2}, mgl32.Vec3{2, 4, 1}, turn(40, mgl32.Vec3{1, 1, 0}), 60),
 			sphere(mgl32.Vec3{6, -3, 1}, mgl32.Vec3{4, 1, 2}, turn(-70, mgl32.Vec3{0, 1, 1}), 120),
@@ -74,33 +75,33 @@ func TestSphereImpostorMatchesModelSphere(t *testing.T) {
 			sphere(mgl32.Vec3{4, 4, -6}, mgl32.Vec3{5, 5, 5}, mgl32.QuatIdent(), 90),
 			sphere(mgl32.Vec3{0.5, 2, 6}, mgl32.Vec3{0.8, 0.8, 0.8}, mgl32.QuatIdent(), 30),
 		}},
-		{"spheres through cubes and a floor", wide, []engine.Instance{
-			blue(engine.MeshPlane, mgl32.Vec3{0, -1, 0}, mgl32.Vec3{30, 1, 30}, mgl32.QuatIdent()),
+		{"spheres through cubes and a floor", wide, []render.Instance{
+			blue(render.MeshPlane, mgl32.Vec3{0, -1, 0}, mgl32.Vec3{30, 1, 30}, mgl32.QuatIdent()),
 			sphere(mgl32.Vec3{0, -0.5, 0}, mgl32.Vec3{3, 3, 3}, mgl32.QuatIdent(), 0),
 			sphere(mgl32.Vec3{-5, -1, 1}, mgl32.Vec3{4, 2, 3}, turn(30, mgl32.Vec3{0, 1, 0}), 100),
-			blue(engine.MeshCube, mgl32.Vec3{-5, 0, 1}, mgl32.Vec3{1.5, 3, 1.5}, turn(20, mgl32.Vec3{1, 2, 0})),
+			blue(render.MeshCube, mgl32.Vec3{-5, 0, 1}, mgl32.Vec3{1.5, 3, 1.5}, turn(20, mgl32.Vec3{1, 2, 0})),
 			sphere(mgl32.Vec3{4, 0, 2}, mgl32.Vec3{2, 2, 2}, mgl32.QuatIdent(), 200),
 			sphere(mgl32.Vec3{4.8, 0.5, 2.5}, mgl32.Vec3{1.5, 3, 1.5}, turn(45, mgl32.Vec3{0, 0, 1}), 40),
 		}},
-		{"the eye inside a long ellipsoid's bounding sphere", gfx.Camera{Eye: mgl32.Vec3{0, 0.4, 3}, Target: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(70), Near: 0.1, Far: 100}, []engine.Instance{
+		{"the eye inside a long ellipsoid's bounding sphere", gfx.Camera{Eye: mgl32.Vec3{0, 0.4, 3}, Target: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(70), Near: 0.1, Far: 100}, []render.Instance{
 			sphere(mgl32.Vec3{0, 0, 0}, mgl32.Vec3{10, 0.6, 1}, turn(10, mgl32.Vec3{0, 1, 0}), 0),
 			sphere(mgl32.Vec3{0, 0, 5}, mgl32.Vec3{1, 1, 1}, mgl32.QuatIdent(), 90), // behind the eye
 		}},
-		{"a sphere cut by the near plane", gfx.Camera{Eye: mgl32.Vec3{0, 0, 10}, Target: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 6.5, Far: 100}, []engine.Instance{
+		{"a sphere cut by the near plane", gfx.Camera{Eye: mgl32.Vec3{0, 0, 10}, Target: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 6.5, Far: 100}, []render.Instance{
 			// The cap nearer than the near plane (depth 5.5 to 6.5) is cut
 			// off, leaving a ring out to the silhouette (depth 7.2); the
 			// sphere's inside faces away, so the cube behind shows.
 			sphere(mgl32.Vec3{0, 0, 2}, mgl32.Vec3{5, 5, 5}, mgl32.QuatIdent(), 0),
-			blue(engine.MeshCube, mgl32.Vec3{0, 0, -4}, mgl32.Vec3{8, 8, 1}, mgl32.QuatIdent()),
+			blue(render.MeshCube, mgl32.Vec3{0, 0, -4}, mgl32.Vec3{8, 8, 1}, mgl32.QuatIdent()),
 		}},
 	}
 	for _, sc := range scenes {
 		t.Run(sc.name, func(t *testing.T) {
 			impostor, s := framePosed(t, r, w, h, sc.cam, sc.insts, nil)
-			asModel := make([]engine.Instance, len(sc.insts))
+			asModel := make([]render.Instance, len(sc.insts))
 			spheres := 0
 			for i, in := range sc.insts {
-				if in.Mesh == engine.MeshSphere {
+				if in.Mesh == render.MeshSphere {
 					in.Mesh = smooth
 					spheres++
 				}

@@ -10,7 +10,7 @@
 //     vertex attributes: it builds each vertex from gl_VertexID (the three
 //     faces of a cube that can face the camera) and reads the instance from
 //     the buffer the renderer streams, a buffer texture of 32-bit words
-//     holding []engine.Instance as is (48 bytes: position, rotation
+//     holding []render.Instance as is (48 bytes: position, rotation
 //     quaternion stored W first, scale, RGBA colour bytes, mesh, pose). It lights the
 //     face: one directional light plus ambient.
 //   - cube.frag: writes the colour cube.vert lit (a face is flat, so its

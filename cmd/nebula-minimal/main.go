@@ -6,6 +6,8 @@
 package main
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"math"
 	"os"
 	"strconv"
@@ -33,7 +35,7 @@ func game(s *app.Session) error {
 	if err != nil {
 		return err
 	}
-	start := engine.NewTransform(mgl32.Vec3{0, 0, 0})
+	start := geom.NewTransform(mgl32.Vec3{0, 0, 0})
 	start.Scale = mgl32.Vec3{2, 2, 2}
 	cube := e.World.Spawn(start, engine.Interpolate)
 	e.World.SetColor(cube, [4]uint8{60, 220, 90, 255})

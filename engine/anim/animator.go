@@ -1,6 +1,8 @@
 package anim
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"math"
 
@@ -55,7 +57,7 @@ type Animations struct {
 	// Render-side derived data, never read by fixed code: the sampled
 	// poses per slot, and scratch for a frame.
 	cache   []slotCache
-	globals []engine.Bone // its nodes' global transforms
+	globals []render.Bone // its nodes' global transforms
 	samples uint64        // clip samples taken, for tests
 }
 
@@ -77,7 +79,7 @@ func (a *Animations) Component() *engine.Component[Animator] { return a.comp }
 // state, so call it the same way in every run (before the first tick).
 // Animations keeps m and what it derives from it: do not change m
 // afterwards (call SetModel again with the changed model).
-func (a *Animations) SetModel(id engine.MeshID, m *model.Model) {
+func (a *Animations) SetModel(id render.MeshID, m *model.Model) {
 	if m == nil {
 		if int(id) < len(a.rigs) {
 			a.rigs[id] = nil
@@ -93,19 +95,19 @@ func (a *Animations) SetModel(id engine.MeshID, m *model.Model) {
 	r := newRig(m)
 	a.rigs[id] = r
 	if n := len(m.Nodes); n > len(a.globals) {
-		a.globals = make([]engine.Bone, n)
+		a.globals = make([]render.Bone, n)
 	}
 }
 
 // Model returns the model of mesh id, or nil.
-func (a *Animations) Model(id engine.MeshID) *model.Model {
+func (a *Animations) Model(id render.MeshID) *model.Model {
 	if r := a.rig(id); r != nil {
 		return r.m
 	}
 	return nil
 }
 
-func (a *Animations) rig(id engine.MeshID) *rig {
+func (a *Animations) rig(id render.MeshID) *rig {
 	if int(id) < len(a.rigs) {
 		return a.rigs[id]
 	}

@@ -1,6 +1,10 @@
 package anim
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"strings"
 	"testing"
 	"unsafe"
@@ -11,7 +15,7 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
-const meshChain = engine.MeshFirstGame
+const meshChain = render.MeshFirstGame
 
 // newEngine returns an engine at rate Hz whose first fixed system is
 // Advance, with n entities drawn with the chain model (16 bones, 2
@@ -30,7 +34,7 @@ func newEngine(t testing.TB, rate, n int) (*engine.Engine, *Animations, []engine
 	e.AddFixed("anim", a.Advance)
 	var ents []engine.Entity
 	for i := range n {
-		ent := e.World.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
+		ent := e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
 		e.World.SetMesh(ent, meshChain)
 		ents = append(ents, ent)
 	}
@@ -134,7 +138,7 @@ func TestPlayPanics(t *testing.T) {
 	// A dead entity is left alone.
 	w := engine.NewWorld(1)
 	b := New(w)
-	dead := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	dead := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	w.Despawn(dead)
 	b.Play(dead, 3, false)
 	if b.Component().Len() != 0 {

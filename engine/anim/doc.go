@@ -5,13 +5,13 @@
 // Set-up, once, where the world's components are registered:
 //
 //	anims := anim.New(e.World)                 // registers the "animator" component
-//	anims.SetModel(engine.MeshFirstGame, arm)  // entities drawn with this mesh play arm's clips
+//	anims.SetModel(render.MeshFirstGame, arm)  // entities drawn with this mesh play arm's clips
 //	e.AddFixed("anim", anims.Advance)          // FIRST in FixedUpdate
 //	e.AddFixed("game", game)                   // may call anims.Play and anims.Stop
 //	e.AddRender("anim", anims.Pose)            // fills e.Render.Poses for the renderer
 //
-//	ent := e.World.Spawn(engine.NewTransform(pos), engine.Interpolate)
-//	e.World.SetMesh(ent, engine.MeshFirstGame)
+//	ent := e.World.Spawn(geom.NewTransform(pos), engine.Interpolate)
+//	e.World.SetMesh(ent, render.MeshFirstGame)
 //	anims.Play(ent, 0, true)                   // clip 0, looping
 //
 // (The renderer registers the same model under the same mesh id to draw
@@ -59,7 +59,7 @@
 // translation and scale lerped, rotation slerped along the shortest arc,
 // every blend-shape weight lerped. Then it makes the nodes' global
 // transforms, parents first, times each palette joint's inverse bind
-// matrix, into the entity's engine.Bone palette. An entity the renderer
+// matrix, into the entity's render.Bone palette. An entity the renderer
 // draws at its current state (engine.RenderBuffer.AtCurrent: a teleport,
 // a jump beyond the snap thresholds, NoInterpolation, interpolation off)
 // is posed at its current tick only, the model as a whole, never in
@@ -71,7 +71,7 @@
 //     its parts at most model.MaxWeights (64) weights together
 //     (model.MaxTargets, 8, per part); Check refuses more, and SetModel
 //     panics with Check's message.
-//   - A frame holds at most engine.MaxPoses (65,535) poses; animated
+//   - A frame holds at most render.MaxPoses (65,535) poses; animated
 //     entities beyond them are drawn at rest.
 //   - A model has fewer than NoClip clips, each at most a day long.
 //   - Inverse bind matrices are affine: their fourth row is taken as

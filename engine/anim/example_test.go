@@ -1,6 +1,10 @@
 package anim_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"math"
 	"time"
@@ -21,8 +25,8 @@ func arm() *model.Model {
 	return &model.Model{
 		Name: "arm",
 		Nodes: []model.Node{
-			{Name: "upper", Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{0, 0, 0})},
-			{Name: "fore", Parent: 0, Rest: engine.NewTransform(mgl32.Vec3{0, 1, 0})},
+			{Name: "upper", Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{0, 0, 0})},
+			{Name: "fore", Parent: 0, Rest: geom.NewTransform(mgl32.Vec3{0, 1, 0})},
 		},
 		Palette: []model.Joint{
 			{Node: 0, InverseBind: mgl32.Ident4()},
@@ -45,10 +49,10 @@ func Example() {
 		panic(err)
 	}
 	anims := anim.New(e.World)
-	const armMesh = engine.MeshFirstGame
+	const armMesh = render.MeshFirstGame
 	anims.SetModel(armMesh, arm())
 	e.AddFixed("anim", anims.Advance) // first: see Advance
-	ent := e.World.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	ent := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	e.World.SetMesh(ent, armMesh)
 	e.AddFixed("game", func(c *engine.FixedContext) {
 		if c.Tick == 3 {

@@ -1,11 +1,12 @@
 package anim
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/model"
 )
@@ -46,7 +47,7 @@ func oneNode(dur float32, weights int, chans ...model.Channel) *model.Model {
 	}
 	return &model.Model{
 		Name:        "one",
-		Nodes:       []model.Node{{Name: "n", Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})}},
+		Nodes:       []model.Node{{Name: "n", Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})}},
 		Palette:     []model.Joint{{Node: 0, InverseBind: mgl32.Ident4()}},
 		RestWeights: rest,
 		Clips:       []model.Clip{{Name: "c", Duration: dur, Channels: chans}},
@@ -68,7 +69,7 @@ func chain(n, weights, keys int) *model.Model {
 		if i == 0 {
 			pos = mgl32.Vec3{}
 		}
-		m.Nodes = append(m.Nodes, model.Node{Parent: p, Rest: engine.NewTransform(pos)})
+		m.Nodes = append(m.Nodes, model.Node{Parent: p, Rest: geom.NewTransform(pos)})
 		m.Palette = append(m.Palette, model.Joint{Node: i, InverseBind: mgl32.Translate3D(0, -float32(i), 0)})
 	}
 	times := make([]float32, keys+1)

@@ -1,6 +1,10 @@
 package anim
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"fmt"
 	"math"
 	"slices"
@@ -18,10 +22,10 @@ type rig struct {
 	parent    []int32       // each node's parent, -1 for a root
 	order     []int32       // the nodes the palette depends on, parents first
 	joints    []int32       // each palette joint's node
-	invBind   []engine.Bone // each palette joint's inverse bind matrix, top three rows
+	invBind   []render.Bone // each palette joint's inverse bind matrix, top three rows
 	identity  []bool        // whether a joint's inverse bind matrix is the identity
 	rest      LocalPose     // the rest pose
-	restBones []engine.Bone // the palette at rest
+	restBones []render.Bone // the palette at rest
 }
 
 // newRig prepares m, which Check accepted.
@@ -31,7 +35,7 @@ func newRig(m *model.Model) *rig {
 		dur:      make([]uint64, len(m.Clips)),
 		parent:   make([]int32, len(m.Nodes)),
 		joints:   make([]int32, len(m.Palette)),
-		invBind:  make([]engine.Bone, len(m.Palette)),
+		invBind:  make([]render.Bone, len(m.Palette)),
 		identity: make([]bool, len(m.Palette)),
 	}
 	for c := range m.Clips {
@@ -41,7 +45,7 @@ func newRig(m *model.Model) *rig {
 	for j, jt := range m.Palette {
 		r.joints[j] = int32(jt.Node)
 		ib := &jt.InverseBind // column-major
-		r.invBind[j] = engine.Bone{
+		r.invBind[j] = render.Bone{
 			ib[0], ib[4], ib[8], ib[12],
 			ib[1], ib[5], ib[9], ib[13],
 			ib[2], ib[6], ib[10], ib[14],
@@ -58,8 +62,8 @@ func newRig(m *model.Model) *rig {
 		}
 	}
 	r.rest.Rest(m)
-	r.restBones = make([]engine.Bone, len(m.Palette))
-	r.palette(&r.rest, make([]engine.Bone, len(m.Nodes)), r.restBones)
+	r.restBones = make([]render.Bone, len(m.Palette))
+	r.palette(&r.rest, make([]render.Bone, len(m.Nodes)), r.restBones)
 	return r
 }
 
@@ -87,7 +91,7 @@ func (r *rig) key(clip uint16, ns uint64, loop bool) poseKey {
 // (which the compiler keeps in memory), matrices stored element by
 // element (a composite literal is built on the stack and copied), a
 // node's local matrix multiplied into its parent's as it is made.
-func (r *rig) palette(p *LocalPose, globals, bones []engine.Bone) {
+func (r *rig) palette(p *LocalPose, globals, bones []render.Bone) {
 	nodes := p.Nodes
 	for _, n := range r.order {
 		l := &nodes[n]
@@ -102,7 +106,7 @@ func (r *rig) palette(p *LocalPose, globals, bones []engine.Bone) {
 
 // skin writes into bones each palette joint's global transform (from
 // globals) times its inverse bind matrix.
-func (r *rig) skin(globals, bones []engine.Bone) {
+func (r *rig) skin(globals, bones []render.Bone) {
 	bones = bones[:len(r.joints)]
 	ident, ib := r.identity[:len(bones)], r.invBind[:len(bones)]
 	for j, n := range r.joints {
@@ -138,7 +142,7 @@ func (r *rig) skin(globals, bones []engine.Bone) {
 
 // trs writes into m the matrix of translation t, rotation q (unit) and
 // scale s: T*R*S.
-func trs(m *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
+func trs(m *render.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
 	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
 	x2, y2, z2 := x+x, y+y, z+z
 	xx, yy, zz := x*x2, y*y2, z*z2
@@ -152,7 +156,7 @@ func trs(m *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
 
 // mulTRS writes into m the product of a and the matrix of translation t,
 // rotation q (unit) and scale s; m may not be a.
-func mulTRS(m, a *engine.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
+func mulTRS(m, a *render.Bone, t *mgl32.Vec3, q *mgl32.Quat, s *mgl32.Vec3) {
 	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
 	x2, y2, z2 := x+x, y+y, z+z
 	xx, yy, zz := x*x2, y*y2, z*z2
@@ -199,7 +203,7 @@ func Blend(a, b *LocalPose, t float32, dst *LocalPose) {
 }
 
 // blendNodes is Blend's loop over nodes, on slices of the same length.
-func blendNodes(a, b []engine.Transform, t float32, dst []engine.Transform) {
+func blendNodes(a, b []geom.Transform, t float32, dst []geom.Transform) {
 	b, dst = b[:len(a)], dst[:len(a)]
 	s := 1 - t
 	for i := range a {
@@ -216,7 +220,7 @@ func blendNodes(a, b []engine.Transform, t float32, dst []engine.Transform) {
 		default:
 			rot.W, rot.V[0], rot.V[1], rot.V[2] = blendQuat(qa.W, qa.V[0], qa.V[1], qa.V[2], qb.W, qb.V[0], qb.V[1], qb.V[2], s, t)
 		}
-		dst[i] = engine.Transform{Pos: pos, Rot: rot, Scale: scale}
+		dst[i] = geom.Transform{Pos: pos, Rot: rot, Scale: scale}
 	}
 }
 
@@ -225,7 +229,7 @@ func blendNodes(a, b []engine.Transform, t float32, dst []engine.Transform) {
 // pass, each node's blended transform made into its local matrix and
 // multiplied into its parent's at once. The arithmetic is written out in
 // the loop (mulTRS's), which BenchmarkPose measures faster than calls.
-func (r *rig) paletteBlend(a, b *LocalPose, t float32, globals, bones []engine.Bone) {
+func (r *rig) paletteBlend(a, b *LocalPose, t float32, globals, bones []render.Bone) {
 	s := 1 - t
 	an, bn := a.Nodes, b.Nodes
 	parent := r.parent
@@ -327,7 +331,7 @@ type slotCache struct {
 	pose   [2]LocalPose
 	palRig *rig // the rig pal was made for, nil: none
 	palKey poseKey
-	pal    []engine.Bone
+	pal    []render.Bone
 }
 
 // sampled returns the local pose of r at key, sampling it unless sc holds
@@ -364,7 +368,7 @@ func (a *Animations) sampled(sc *slotCache, r *rig, key, keep poseKey) *LocalPos
 // teleport, a jump beyond the snap thresholds, NoInterpolation, or
 // interpolation off): then the model as a whole is at the current tick's
 // pose, never in between. Entities without a model are skipped, as are
-// those beyond engine.MaxPoses in one frame (drawn at rest).
+// those beyond render.MaxPoses in one frame (drawn at rest).
 //
 // Sampling is per tick, not per frame: Pose keeps, per entity, the last
 // two poses it sampled, keyed by clip and clip time, so a frame between
@@ -396,7 +400,7 @@ func (a *Animations) Pose(c *engine.FrameContext) {
 		if k == len(ents) {
 			break
 		}
-		if ents[k].Index() != int(i) || rb.Poses.Len() >= engine.MaxPoses {
+		if ents[k].Index() != int(i) || rb.Poses.Len() >= render.MaxPoses {
 			continue
 		}
 		an := &vals[i]
@@ -425,7 +429,7 @@ func (a *Animations) Pose(c *engine.FrameContext) {
 
 // poseOne writes the palette and weights of r's pose at key into bones
 // and weights; keep is the other key the entity needs (not to be evicted).
-func (a *Animations) poseOne(sc *slotCache, r *rig, key, keep poseKey, bones []engine.Bone, weights []float32) {
+func (a *Animations) poseOne(sc *slotCache, r *rig, key, keep poseKey, bones []render.Bone, weights []float32) {
 	if key.clip == NoClip {
 		copy(bones, r.restBones)
 		copy(weights, r.m.RestWeights)

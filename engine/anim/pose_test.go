@@ -1,6 +1,10 @@
 package anim
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"math"
 	"slices"
 	"testing"
@@ -20,7 +24,7 @@ func frame(w *engine.World, a *Animations, rb *engine.RenderBuffer, alpha float3
 
 // bonesOf returns a copy of the palette and weights of pose number p of
 // rb (0: none, nil slices).
-func bonesOf(rb *engine.RenderBuffer, p uint16) ([]engine.Bone, []float32) {
+func bonesOf(rb *engine.RenderBuffer, p uint16) ([]render.Bone, []float32) {
 	if p == 0 {
 		return nil, nil
 	}
@@ -34,11 +38,11 @@ func bonesOf(rb *engine.RenderBuffer, p uint16) ([]engine.Bone, []float32) {
 }
 
 // boneOf returns the top three rows of m (column-major) as a Bone.
-func boneOf(m mgl32.Mat4) engine.Bone {
-	return engine.Bone{m[0], m[4], m[8], m[12], m[1], m[5], m[9], m[13], m[2], m[6], m[10], m[14]}
+func boneOf(m mgl32.Mat4) render.Bone {
+	return render.Bone{m[0], m[4], m[8], m[12], m[1], m[5], m[9], m[13], m[2], m[6], m[10], m[14]}
 }
 
-func bonesNear(a, b engine.Bone, tol float32) bool {
+func bonesNear(a, b render.Bone, tol float32) bool {
 	for i := range a {
 		if d := a[i] - b[i]; d > tol || d < -tol {
 			return false
@@ -49,11 +53,11 @@ func bonesNear(a, b engine.Bone, tol float32) bool {
 
 // paletteOf returns r's palette of the pose sampled at key, computed as
 // Pose computes it.
-func paletteOf(r *rig, clip int, ns uint64, loop bool) []engine.Bone {
+func paletteOf(r *rig, clip int, ns uint64, loop bool) []render.Bone {
 	var p LocalPose
 	Sample(r.m, clip, ns, loop, &p)
-	bones := make([]engine.Bone, len(r.joints))
-	r.palette(&p, make([]engine.Bone, len(r.m.Nodes)), bones)
+	bones := make([]render.Bone, len(r.joints))
+	r.palette(&p, make([]render.Bone, len(r.m.Nodes)), bones)
 	return bones
 }
 
@@ -78,7 +82,7 @@ func TestPoseBlend(t *testing.T) {
 	a := New(w)
 	a.SetModel(meshChain, swing())
 	r := a.rig(meshChain)
-	ent := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	ent := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	w.SetMesh(ent, meshChain)
 	w.BeginTick(1)
 	// The previous tick at the clip's start, the current one at its end.
@@ -91,7 +95,7 @@ func TestPoseBlend(t *testing.T) {
 		deg    float64 // the rotation about Z
 		tr, sc float32 // translation (tr times (1, 2, 3)) and scale
 		weight float32
-		exact  []engine.Bone // the bones exactly, or nil
+		exact  []render.Bone // the bones exactly, or nil
 	}{
 		{0, 0, 0, 1, 0, paletteOf(r, 0, 0, false)},
 		{0.25, 22.5, 0.5, 1.5, 0.25, nil},
@@ -115,8 +119,8 @@ func TestPoseBlend(t *testing.T) {
 		Sample(r.m, 0, 0, false, &prev)
 		Sample(r.m, 0, 1e9, false, &cur)
 		Blend(&prev, &cur, tt.alpha, &mix)
-		mixed := make([]engine.Bone, 1)
-		r.palette(&mix, make([]engine.Bone, 1), mixed)
+		mixed := make([]render.Bone, 1)
+		r.palette(&mix, make([]render.Bone, 1), mixed)
 		if !bonesNear(bones[0], mixed[0], 1e-6) {
 			t.Errorf("alpha %v: bone %v, want the palette of Blend's pose %v", tt.alpha, bones[0], mixed[0])
 		}
@@ -151,8 +155,8 @@ func TestPaletteMatchesMat4(t *testing.T) {
 	r := newRig(m)
 	var p LocalPose
 	Sample(m, 0, 123_456_789, true, &p)
-	got := make([]engine.Bone, len(r.joints))
-	r.palette(&p, make([]engine.Bone, len(m.Nodes)), got)
+	got := make([]render.Bone, len(r.joints))
+	r.palette(&p, make([]render.Bone, len(m.Nodes)), got)
 	globals := make([]mgl32.Mat4, len(m.Nodes))
 	for i, n := range m.Nodes {
 		l := mgl32.Translate3D(p.Nodes[i].Pos[0], p.Nodes[i].Pos[1], p.Nodes[i].Pos[2]).Mul4(p.Nodes[i].Rot.Mat4()).Mul4(mgl32.Scale3D(p.Nodes[i].Scale[0], p.Nodes[i].Scale[1], p.Nodes[i].Scale[2]))
@@ -183,15 +187,15 @@ func TestPoseAtCurrent(t *testing.T) {
 	a := New(w)
 	a.SetModel(meshChain, swing())
 	r := a.rig(meshChain)
-	walker := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
-	jumper := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
-	still := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.NoInterpolation)
-	cube := w.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate) // an animator, but no model
+	walker := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	jumper := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	still := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.NoInterpolation)
+	cube := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate) // an animator, but no model
 	for _, ent := range []engine.Entity{walker, jumper, still} {
 		w.SetMesh(ent, meshChain)
 	}
 	w.BeginTick(1)
-	w.Teleport(jumper, engine.NewTransform(mgl32.Vec3{5, 0, 0}))
+	w.Teleport(jumper, geom.NewTransform(mgl32.Vec3{5, 0, 0}))
 	for _, ent := range []engine.Entity{walker, jumper, still, cube} {
 		a.Component().Set(ent, Animator{Clip: 0, PrevClip: 0, PrevTime: 250e6, Time: 750e6})
 	}

@@ -1,6 +1,8 @@
 package anim
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"errors"
 	"fmt"
 	"math"
@@ -9,7 +11,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/model"
 )
 
@@ -20,7 +21,7 @@ import (
 type LocalPose struct {
 	// Nodes holds each node's transform, indexed like Model.Nodes; Rot is
 	// a unit quaternion.
-	Nodes []engine.Transform
+	Nodes []geom.Transform
 	// Weights holds the model's blend-shape weights, like
 	// Model.RestWeights.
 	Weights []float32

@@ -1,6 +1,8 @@
 package desktop_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"errors"
 	"math"
 	"sync"
@@ -44,7 +46,7 @@ func newScene(t testing.TB, n int) *engine.Engine {
 	for i := range n {
 		x, y, z := i%side, i/side%side, i/(side*side)
 		pos := mgl32.Vec3{float32(x-side/2) * 1.5, float32(y-side/2) * 1.5, float32(z-side/2) * 1.5}
-		ent := e.World.Spawn(engine.NewTransform(pos), engine.Interpolate)
+		ent := e.World.Spawn(geom.NewTransform(pos), engine.Interpolate)
 		e.World.SetColor(ent, [4]uint8{uint8(40 + 200*x/side), uint8(40 + 200*y/side), 200, 255})
 		ents = append(ents, ent)
 	}

@@ -1,7 +1,8 @@
 package desktop
 
 import (
-	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"github.com/nebulaengine/nebula/gfx"
 )
 
@@ -32,11 +33,11 @@ type View struct {
 	Camera gfx.Camera
 	// Instances are the render buffer's interpolated instances
 	// (engine.RenderBuffer.Instances), one per entity drawn.
-	Instances []engine.Instance
+	Instances []render.Instance
 	// Poses are the render buffer's poses (engine.RenderBuffer.Poses), as
 	// the Render systems left them: the skinning matrices and blend-shape
 	// weights of the animated instances.
-	Poses *engine.Poses
+	Poses *render.Poses
 }
 
 // DrawerFunc is a function that is a Drawer.

@@ -1,6 +1,8 @@
 package desktop_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"image"
 	"path/filepath"
 	"testing"
@@ -85,10 +87,10 @@ func TestDrawerGetsThePoses(t *testing.T) {
 	for _, custom := range []bool{true, false} {
 		e := newScene(t, 2)
 		ent, _ := e.World.EntityAt(0)
-		e.World.SetMesh(ent, engine.MeshPlane)
+		e.World.SetMesh(ent, render.MeshPlane)
 		e.AddRender("pose", func(c *engine.FrameContext) {
 			p, b, _ := c.Render.Poses.Add(1, 0)
-			b[0] = engine.Bone{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
+			b[0] = render.Bone{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 			c.Render.Instances[0].Pose = p
 		})
 		cfg := testConfig()

@@ -1,6 +1,8 @@
 package desktop_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 	"math"
 	"os"
@@ -21,7 +23,7 @@ func ExampleNew() {
 		fmt.Fprintln(os.Stderr, "my-game:", err)
 		return
 	}
-	cube := e.World.Spawn(engine.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	e.AddFixed("spin", func(c *engine.FixedContext) {
 		t := c.World.Transform(cube)
 		t.Rot = mgl32.QuatRotate(float32(c.Tick)*0.02, mgl32.Vec3{0, 1, 0})

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"errors"
 	"fmt"
 	"image"
@@ -10,8 +12,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
-
-	"github.com/nebulaengine/nebula/engine"
 )
 
 // converter turns one glTF document into a Model.
@@ -188,22 +188,22 @@ func (c *converter) hierarchy(roots []int) error {
 
 // restTransform is a node's transform relative to its parent: its
 // translation, rotation and scale, or its matrix decomposed into them.
-func restTransform(n *gltf.Node) (engine.Transform, error) {
+func restTransform(n *gltf.Node) (geom.Transform, error) {
 	if mat := n.MatrixOrDefault(); mat != gltf.DefaultMatrix {
 		return decompose(mat)
 	}
 	t, r, s := n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
 	l := math.Sqrt(r[0]*r[0] + r[1]*r[1] + r[2]*r[2] + r[3]*r[3])
 	if !(l > 1e-6) || math.IsInf(l, 0) {
-		return engine.Transform{}, fmt.Errorf("rotation %v is not a unit quaternion", r)
+		return geom.Transform{}, fmt.Errorf("rotation %v is not a unit quaternion", r)
 	}
-	tr := engine.Transform{
+	tr := geom.Transform{
 		Pos:   mgl32.Vec3{float32(t[0]), float32(t[1]), float32(t[2])},
 		Rot:   mgl32.Quat{W: float32(r[3] / l), V: mgl32.Vec3{float32(r[0] / l), float32(r[1] / l), float32(r[2] / l)}},
 		Scale: mgl32.Vec3{float32(s[0]), float32(s[1]), float32(s[2])},
 	}
 	if !finite(tr.Pos[:]...) || !finite(tr.Scale[:]...) {
-		return engine.Transform{}, fmt.Errorf("translation %v or scale %v is not finite", t, s)
+		return geom.Transform{}, fmt.Errorf("translation %v or scale %v is not finite", t, s)
 	}
 	return tr, nil
 }
@@ -211,14 +211,14 @@ func restTransform(n *gltf.Node) (engine.Transform, error) {
 // decompose splits an affine matrix (column-major) into translation,
 // rotation and scale. glTF matrices hold no shear; a negative determinant
 // is put in the x scale.
-func decompose(m [16]float64) (engine.Transform, error) {
+func decompose(m [16]float64) (geom.Transform, error) {
 	for _, v := range m {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > math.MaxFloat32 {
-			return engine.Transform{}, fmt.Errorf("matrix %v is not finite", m)
+			return geom.Transform{}, fmt.Errorf("matrix %v is not finite", m)
 		}
 	}
 	if m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1 {
-		return engine.Transform{}, fmt.Errorf("matrix's last row is %v, not 0 0 0 1", [4]float64{m[3], m[7], m[11], m[15]})
+		return geom.Transform{}, fmt.Errorf("matrix's last row is %v, not 0 0 0 1", [4]float64{m[3], m[7], m[11], m[15]})
 	}
 	cols := [3][3]float64{{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}}
 	var s [3]float64
@@ -230,13 +230,13 @@ func decompose(m [16]float64) (engine.Transform, error) {
 	if det < 0 {
 		s[0] = -s[0]
 	}
-	tr := engine.Transform{
+	tr := geom.Transform{
 		Pos:   mgl32.Vec3{float32(m[12]), float32(m[13]), float32(m[14])},
 		Rot:   mgl32.QuatIdent(),
 		Scale: mgl32.Vec3{float32(s[0]), float32(s[1]), float32(s[2])},
 	}
 	if !finite(tr.Scale[:]...) {
-		return engine.Transform{}, fmt.Errorf("matrix %v has a scale beyond float32", m)
+		return geom.Transform{}, fmt.Errorf("matrix %v has a scale beyond float32", m)
 	}
 	if s[0] != 0 && s[1] != 0 && s[2] != 0 {
 		var r [3][3]float64 // r[row][column]

@@ -1,11 +1,11 @@
 package model
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"image"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/nebulaengine/nebula/engine"
 )
 
 // Limits of a model, so that a pose fits the renderer's buffers. A file
@@ -49,7 +49,7 @@ type Node struct {
 	Parent int
 	// Rest is the node's transform relative to its parent at rest: the
 	// translation, rotation and scale clips animate.
-	Rest engine.Transform
+	Rest geom.Transform
 }
 
 // Joint is one matrix of a model's palette: a vertex skinned by it is

@@ -1,16 +1,16 @@
 package model
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/nebulaengine/nebula/engine"
 )
 
 // The built-in shapes, as the renderer registers them under
-// engine.MeshCube, engine.MeshSphere and engine.MeshPlane: each is a Model
+// render.MeshCube, render.MeshSphere and render.MeshPlane: each is a Model
 // of one white part (BaseColor 1, 1, 1, 1, no texture, no vertex colours)
 // with normals and texture coordinates, one root node at rest at the
 // origin and a palette of one identity joint that every vertex follows
@@ -125,7 +125,7 @@ func shape(name string, p Part) *Model {
 	return &Model{
 		Name:    name,
 		Parts:   []Part{p},
-		Nodes:   []Node{{Name: name, Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})}},
+		Nodes:   []Node{{Name: name, Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})}},
 		Palette: []Joint{{Node: 0, InverseBind: mgl32.Ident4()}},
 	}
 }

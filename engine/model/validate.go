@@ -1,13 +1,13 @@
 package model
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"errors"
 	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/nebulaengine/nebula/engine"
 )
 
 // Single returns a model of one rigid part, for a game's own static
@@ -38,7 +38,7 @@ func Single(name string, p Part) *Model {
 	m := &Model{
 		Name:        name,
 		Parts:       []Part{p},
-		Nodes:       []Node{{Name: name, Parent: -1, Rest: engine.NewTransform(mgl32.Vec3{})}},
+		Nodes:       []Node{{Name: name, Parent: -1, Rest: geom.NewTransform(mgl32.Vec3{})}},
 		Palette:     []Joint{{Node: 0, InverseBind: mgl32.Ident4()}},
 		RestWeights: make([]float32, len(p.Targets)),
 	}

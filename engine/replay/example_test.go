@@ -1,6 +1,8 @@
 package replay_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"fmt"
 
@@ -14,7 +16,7 @@ import (
 func newGame() *engine.Engine {
 	e, _ := engine.New(engine.DefaultConfig())
 	for i := range 10 {
-		id := e.World.Spawn(engine.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
+		id := e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
 		e.World.SetDrawVelocity(id, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
 	}
 	e.AddFixed("move", func(c *engine.FixedContext) {

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -41,7 +43,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 	w := e.World
 	rng := w.RNG()
 	for range n {
-		id := w.Spawn(engine.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
+		id := w.Spawn(geom.NewTransform(mgl32.Vec3{rng.Range(-5, 5), rng.Range(-5, 5), 0}), engine.Interpolate)
 		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
@@ -84,7 +86,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		}
 		for _, id := range ps.Joined() {
 			if body, ok := c.World.EntityAt(int(id) + 1); ok {
-				c.World.Teleport(body, engine.NewTransform(mgl32.Vec3{}))
+				c.World.Teleport(body, geom.NewTransform(mgl32.Vec3{}))
 			}
 		}
 		for _, id := range ps.Left() {

@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
 	"bytes"
 	"flag"
 	"fmt"
@@ -64,7 +66,7 @@ func (a *arena) run(s *app.Session) error {
 	// fixed systems only read the handles: the world holds the state).
 	var cubes [2]engine.Entity
 	for i := range cubes {
-		cubes[i] = e.World.Spawn(engine.NewTransform([3]float32{float32(i), 0, 0}), engine.Interpolate)
+		cubes[i] = e.World.Spawn(geom.NewTransform([3]float32{float32(i), 0, 0}), engine.Interpolate)
 		health.Set(cubes[i], hp{Points: 100})
 	}
 	half := float32(a.half)

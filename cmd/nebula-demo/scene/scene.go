@@ -32,6 +32,10 @@
 package scene
 
 import (
+	"github.com/nebulaengine/nebula/engine/geom"
+
+	"github.com/nebulaengine/nebula/engine/render"
+
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -97,7 +101,7 @@ const (
 
 // MeshFigure is the figure's mesh: the model FigureModel returns, which a
 // windowed run registers with the renderer and the animations.
-const MeshFigure = engine.MeshFirstGame
+const MeshFigure = render.MeshFirstGame
 
 // The figure model's clips (FigureModel checks their names).
 const (
@@ -221,7 +225,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	}
 	for i := range cubes {
 		size := rng.Range(0.3, 0.8)
-		t := engine.Transform{
+		t := geom.Transform{
 			Pos:   mgl32.Vec3{rng.Range(-Box[0]+1, Box[0]-1), rng.Range(-Box[1]+1, Box[1]-1), rng.Range(-Box[2]+1, Box[2]-1)},
 			Rot:   mgl32.QuatIdent(),
 			Scale: mgl32.Vec3{size, size, size},
@@ -232,33 +236,33 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 			mgl32.Vec3{rng.Range(-3, 3), rng.Range(-3, 3), rng.Range(-3, 3)})
 		w.SetColor(c, [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255})
 		if i%SphereEvery == SphereEvery-1 {
-			w.SetMesh(c, engine.MeshSphere)
+			w.SetMesh(c, render.MeshSphere)
 		}
 		s.Bounces.Set(c, 0)
 		s.Touching.Set(c, false)
 	}
 
-	s.Player = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] + 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
+	s.Player = w.Spawn(geom.Transform{Pos: mgl32.Vec3{0, -Box[1] + 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
 	w.SetColor(s.Player, playerColors[0])
 	s.Owner.Set(s.Player, 0)
 
-	s.Orbiter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{OrbitRadius, 0, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Hermite)
+	s.Orbiter = w.Spawn(geom.Transform{Pos: mgl32.Vec3{OrbitRadius, 0, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Hermite)
 	w.SetColor(s.Orbiter, [4]uint8{250, 200, 40, 255})
 
-	s.Teleporter = w.Spawn(engine.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
+	s.Teleporter = w.Spawn(geom.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
 	w.SetDrawVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
 	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
 	s.Countdown.Set(s.Teleporter, ticksOf(TeleportEvery, float32(e.Loop.DT())))
 
 	// The floor, a hair below the box's bottom so that a cube resting on
 	// it does not fight it for the same depth.
-	s.Floor = w.Spawn(engine.Transform{Pos: mgl32.Vec3{0, -Box[1] - 0.01, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * Box[0], 1, 2 * Box[2]}}, engine.NoInterpolation)
-	w.SetMesh(s.Floor, engine.MeshPlane)
+	s.Floor = w.Spawn(geom.Transform{Pos: mgl32.Vec3{0, -Box[1] - 0.01, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * Box[0], 1, 2 * Box[2]}}, engine.NoInterpolation)
+	w.SetMesh(s.Floor, render.MeshPlane)
 	w.SetColor(s.Floor, [4]uint8{70, 74, 84, 255})
 
 	// The figure starts at the left end of its walk, facing +x (its model
 	// faces +z).
-	s.Figure = w.Spawn(engine.Transform{
+	s.Figure = w.Spawn(geom.Transform{
 		Pos:   mgl32.Vec3{-FigureRange, -Box[1] + FigureScale/2, figureZ}, // its feet at -0.5
 		Rot:   detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/2),
 		Scale: mgl32.Vec3{FigureScale, FigureScale, FigureScale},
@@ -409,7 +413,7 @@ func (s *Scene) joinLeave(c *engine.FixedContext) {
 		if _, ok := s.PlayerCube(w, id); ok {
 			continue // player 0's, or already spawned
 		}
-		cube := w.Spawn(engine.Transform{Pos: PlayerSpot(id), Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
+		cube := w.Spawn(geom.Transform{Pos: PlayerSpot(id), Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
 		w.SetColor(cube, playerColors[int(id)%len(playerColors)])
 		s.Owner.Set(cube, id)
 	}

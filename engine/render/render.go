@@ -1,11 +1,13 @@
-package engine
+package render
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
-// MeshID names what the renderer draws for an entity (World.SetMesh): a
+// MeshID names what the renderer draws for an entity (engine.World.SetMesh): a
 // mesh or a model the renderer has registered under that number. The
 // world only stores it, so that the choice is simulated state like the
 // colour (hashed, snapshotted, replayed, rolled back); what a number
@@ -77,14 +79,53 @@ func (p *Poses) Len() int { return len(p.Refs) }
 // is negative, or when p already holds MaxPoses poses.
 func (p *Poses) Add(bones, weights int) (pose uint16, b []Bone, w []float32) {
 	if bones < 0 || weights < 0 {
-		panic(fmt.Sprintf("engine: Poses.Add(%d, %d): counts must not be negative", bones, weights))
+		panic(fmt.Sprintf("render: Poses.Add(%d, %d): counts must not be negative", bones, weights))
 	}
 	if len(p.Refs) >= MaxPoses {
-		panic(fmt.Sprintf("engine: Poses.Add: a frame holds at most %d poses", MaxPoses))
+		panic(fmt.Sprintf("render: Poses.Add: a frame holds at most %d poses", MaxPoses))
 	}
 	nb, nw := len(p.Bones), len(p.Weights)
 	p.Refs = append(p.Refs, PoseRef{FirstBone: uint32(nb), FirstWeight: uint32(nw)})
 	p.Bones = slices.Grow(p.Bones, bones)[:nb+bones]
 	p.Weights = slices.Grow(p.Weights, weights)[:nw+weights]
 	return uint16(len(p.Refs)), p.Bones[nb:], p.Weights[nw:]
+}
+
+// Instance is what the renderer draws for one entity in one frame: its
+// interpolated transform, its colour, its mesh and its pose.
+//
+// The renderer uploads a []Instance to the GPU as is, so the layout is part
+// of the contract: 48 bytes, 4-byte aligned, no padding, fields in this
+// order:
+//
+//	offset  0  Pos    3 x float32
+//	offset 12  Rot    4 x float32: W first, then X, Y, Z (mgl32.Quat)
+//	offset 28  Scale  3 x float32
+//	offset 40  Color  4 x uint8, RGBA (a normalised attribute in GL)
+//	offset 44  Mesh   uint16
+//	offset 46  Pose   uint16
+//
+// Note the quaternion order: a shader reading Rot as a vec4 gets the scalar
+// part in .x and the vector part in .yzw.
+type Instance struct {
+	Pos   mgl32.Vec3 // position
+	Rot   mgl32.Quat // rotation, a unit quaternion (W first)
+	Scale mgl32.Vec3 // scale along each axis
+	Color [4]uint8   // RGBA
+	Mesh  MeshID     // what is drawn (engine.World.SetMesh)
+	// Pose is the number of the instance's pose in Frame.Poses
+	// (from 1), or 0 for none: a model without one is drawn at rest.
+	Pose uint16
+}
+
+// Frame is what the simulation hands the renderer for one frame: an
+// instance per entity drawn and the poses of the animated ones. Package
+// engine fills one per frame (engine.RenderBuffer holds it); the renderer
+// uploads it as is. Its slices are reused from frame to frame.
+type Frame struct {
+	// Instances holds one entry per entity drawn.
+	Instances []Instance
+	// Poses holds the skinning matrices and blend weights of the animated
+	// instances; Instance.Pose refers to them.
+	Poses Poses
 }
