@@ -225,7 +225,7 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	conn, err := dial(dctx, network, addr)
 	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("cannot connect to %s: %w", addr, err)
+		return nil, fmt.Errorf("netplay: client: cannot connect to %s: %w", addr, err)
 	}
 	if tc, ok := conn.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
@@ -244,9 +244,9 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	if err != nil {
 		conn.Close()
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("server %s: %w", addr, ctx.Err())
+			return nil, fmt.Errorf("netplay: client: server %s: %w", addr, ctx.Err())
 		}
-		return nil, fmt.Errorf("server %s: %w", addr, err)
+		return nil, fmt.Errorf("netplay: client: server %s: %w", addr, err)
 	}
 	c.welcome = *welcome
 	c.delay = cfg.InputDelay
@@ -386,12 +386,13 @@ func (c *Client) fail(err error) {
 	c.failLocked(err)
 }
 
-// failLocked is fail with c.mu held.
+// failLocked is fail with c.mu held. The error Err returns says it is
+// the client's ("netplay: client: ...").
 func (c *Client) failLocked(err error) {
 	if c.err != nil || c.match.over(c.simTick.Load()) {
 		return
 	}
-	c.err = err
+	c.err = fmt.Errorf("netplay: client: %w", err)
 	close(c.failed)
 	c.link.conn.Close()
 }

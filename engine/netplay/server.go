@@ -52,7 +52,7 @@ type Server struct {
 // hook on e (cfg.Hook sees every tick through it) and runs e's ticks.
 func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("netplay: server: %w", err)
+		return nil, err
 	}
 	if e.World.Tick() != 0 {
 		return nil, fmt.Errorf("netplay: server: the engine is at tick %d; a match starts from tick 0", e.World.Tick())

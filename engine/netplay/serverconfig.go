@@ -118,8 +118,16 @@ const (
 // that grows with the measured jitter.
 const DefaultInputDelay = 0
 
-// Validate reports the first field out of range, saying what is accepted.
+// Validate reports the first field out of range, saying what is accepted
+// ("netplay: server: ...").
 func (c *ServerConfig) Validate() error {
+	if err := c.validate(); err != nil {
+		return fmt.Errorf("netplay: server: %w", err)
+	}
+	return nil
+}
+
+func (c *ServerConfig) validate() error {
 	switch {
 	case c.Scene == "" || len(c.Scene) > wire.MaxScene:
 		return fmt.Errorf("scene id %q: must be 1 to %d bytes", c.Scene, wire.MaxScene)

@@ -105,7 +105,7 @@ func (s *rollbackSource) Confirmed(tick uint64, p *engine.Players) bool {
 		return false
 	}
 	if t := c.match.ticks.peekTick(); t != tick {
-		c.failLocked(fmt.Errorf("netplay: client: the next confirmed tick is %d, the engine's next is %d", t, tick))
+		c.failLocked(fmt.Errorf("the next confirmed tick is %d, the engine's next is %d", t, tick))
 		c.mu.Unlock()
 		return false
 	}

@@ -52,7 +52,7 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 	token, rtt, err := handshake(ctx, pc, raddr, randomToken())
 	if err != nil {
 		pc.Close()
-		return nil, fmt.Errorf("no answer from %s over UDP: %w", addr, err)
+		return nil, fmt.Errorf("udp: no answer from %s over UDP: %w", addr, err)
 	}
 	want := addrKey(raddr)
 	buf := make([]byte, MaxPacket+1)

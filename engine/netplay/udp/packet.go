@@ -62,7 +62,7 @@ const (
 )
 
 // errPacket is the kind of every fault parsePacket finds.
-var errPacket = errors.New("malformed packet")
+var errPacket = errors.New("udp: malformed packet")
 
 // packet is a decoded packet. Its byte slices point into the bytes it was
 // parsed from.
