@@ -54,7 +54,7 @@ type inputTrace struct {
 	e     *engine.Engine
 	sc    *scene.Scene
 	log   logrus.FieldLogger
-	me    engine.PlayerID
+	me    input.PlayerID
 	delay uint64
 	local *netplay.LocalInput
 
