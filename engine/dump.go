@@ -306,6 +306,8 @@ func (d *dumper) dumpType(e SchemaEntry) {
 // appendValue appends the dump of value v, of layout l: its readable form
 // and its exact bytes in hex, or for a variable-size value its length and
 // its AppendBinary bytes in hex.
+//
+//srccheck:wrapped by WriteDump, as "engine: WriteDump: component <name> of entity i:g: ..."
 func appendValue[T any](d *dumper, b []byte, l *layout, v *T) ([]byte, error) {
 	if l.kind == marshalled {
 		enc, err := any(*v).(encoding.BinaryAppender).AppendBinary(d.scratch[:0])

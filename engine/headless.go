@@ -72,13 +72,13 @@ func DefaultHeadlessConfig() HeadlessConfig {
 // Validate reports the first out-of-range field, saying what is accepted.
 func (c HeadlessConfig) Validate() error {
 	if !(c.DisplayHz > 0 && c.DisplayHz <= MaxDisplayHz) {
-		return fmt.Errorf("display rate must be above 0 and at most %v Hz, got %v", MaxDisplayHz, c.DisplayHz)
+		return fmt.Errorf("engine: headless: display rate must be above 0 and at most %v Hz, got %v", MaxDisplayHz, c.DisplayHz)
 	}
 	if !(c.Jitter >= 0 && c.Jitter <= MaxJitter) {
-		return fmt.Errorf("jitter must be from 0 to %v of a frame, got %v", MaxJitter, c.Jitter)
+		return fmt.Errorf("engine: headless: jitter must be from 0 to %v of a frame, got %v", MaxJitter, c.Jitter)
 	}
 	if c.Ticks == 0 && c.Frames == 0 {
-		return fmt.Errorf("a headless run needs a tick or frame limit")
+		return fmt.Errorf("engine: headless: a run needs a tick or frame limit")
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ type HeadlessResult struct {
 // HeadlessConfig.StallTicks) ends with an error wrapping ErrStalled.
 func RunHeadless(e *Engine, cfg HeadlessConfig) (HeadlessResult, error) {
 	if err := cfg.Validate(); err != nil {
-		return HeadlessResult{}, fmt.Errorf("engine: headless: %w", err)
+		return HeadlessResult{}, err
 	}
 	if err := e.Err(); err != nil {
 		return HeadlessResult{}, fmt.Errorf("engine: headless: the engine stopped at an earlier panic: %w", err)

@@ -15,36 +15,26 @@ type JobID uint64
 // JobKind names a kind of job registered with Jobs.Register.
 type JobKind uint16
 
-// JobMode says when a job's result is applied.
+// JobMode says when a job's result is applied. Its String is the mode's
+// name: "deterministic", "live" or "replay".
 type JobMode uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=JobMode -linecomment
 
 const (
 	// JobsDeterministic applies each result exactly at its job's due tick
 	// (the submitting tick plus the latency it declared), waiting for the
 	// job there if it is not done: the run stays a pure function of its
 	// inputs. The default; headless runs use it.
-	JobsDeterministic JobMode = iota
+	JobsDeterministic JobMode = iota // deterministic
 	// JobsLive applies each result at the first tick that starts after
 	// the job is done; the loop never waits. Windowed runs use it; record
 	// them to reproduce them.
-	JobsLive
+	JobsLive // live
 	// JobsReplay runs no job: a replayer delivers each recorded result
 	// (Deliver) at the tick it was applied in the recording.
-	JobsReplay
+	JobsReplay // replay
 )
-
-// String names the mode.
-func (m JobMode) String() string {
-	switch m {
-	case JobsDeterministic:
-		return "deterministic"
-	case JobsLive:
-		return "live"
-	case JobsReplay:
-		return "replay"
-	}
-	return fmt.Sprintf("JobMode(%d)", uint8(m))
-}
 
 // JobRun is a job's work, run on its own goroutine. It gets the job's input
 // and returns its result; it must be a pure function of the input (it may
@@ -175,13 +165,13 @@ func (j *Jobs) Deliver(id JobID, result []byte) error {
 	for _, jb := range j.pending {
 		if jb.id == id {
 			if jb.deliver {
-				return fmt.Errorf("job %d delivered twice in one tick", id)
+				return fmt.Errorf("engine: job %d delivered twice in one tick", id)
 			}
 			jb.result, jb.ready, jb.deliver = result, true, true
 			return nil
 		}
 	}
-	return fmt.Errorf("no job %d is pending (the next id is %d)", id, j.nextID)
+	return fmt.Errorf("engine: no job %d is pending (the next id is %d)", id, j.nextID)
 }
 
 // applyDue applies the results due in this tick, in id order, and drops

@@ -54,6 +54,8 @@ const accepted = "fixed-size plain data (bools, sized integers, floats, complex 
 
 // layoutOf returns the layout of T, or an error naming the type and saying
 // why it cannot be stored.
+//
+//srccheck:wrapped by mustLayout, whose panic starts "engine: NewComponent(<name>): "
 func layoutOf[T any]() (layout, error) {
 	var zero T
 	t := reflect.TypeFor[T]()
@@ -221,6 +223,8 @@ func copySpan(dst, src []byte, n uintptr) {
 
 // readCanonical fills vs from the canonical bytes in src (len(vs)*size
 // bytes), or says which value holds a bool that is neither 0 nor 1.
+//
+//srccheck:wrapped by Restore, as "engine: snapshot: byte N, <field>: ..."
 func readCanonical[T any](vs []T, l *layout, src []byte) error {
 	mem := bytesOf(vs)
 	if l.kind == packed {

@@ -30,34 +30,24 @@ func (e Entity) Index() int { return int(e.index) }
 // String formats the entity as index:generation.
 func (e Entity) String() string { return fmt.Sprintf("%d:%d", e.index, e.gen) }
 
-// DrawMode says how the renderer places an entity between two ticks.
+// DrawMode says how the renderer places an entity between two ticks. Its
+// String is the mode's name: "interpolate", "hermite" or "none".
 type DrawMode uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=DrawMode -linecomment
 
 const (
 	// Interpolate draws the entity between its previous and current
 	// transform: position and scale lerp, rotation slerps.
-	Interpolate DrawMode = iota
+	Interpolate DrawMode = iota // interpolate
 	// Hermite draws the position on the cubic Hermite curve through the
 	// previous and current positions with the velocities at both ends;
 	// smoother for fast curving motion. Rotation and scale as Interpolate.
-	Hermite
+	Hermite // hermite
 	// NoInterpolation draws the current transform: for UI-like, particle-
 	// like or discrete things that must never appear between two states.
-	NoInterpolation
+	NoInterpolation // none
 )
-
-// String names the mode.
-func (m DrawMode) String() string {
-	switch m {
-	case Interpolate:
-		return "interpolate"
-	case Hermite:
-		return "hermite"
-	case NoInterpolation:
-		return "none"
-	}
-	return fmt.Sprintf("DrawMode(%d)", uint8(m))
-}
 
 // Bodies holds the simulated state of every slot, struct-of-arrays: index i
 // of each slice belongs to the entity in slot i (Entity.Index). Slots whose

@@ -182,6 +182,43 @@
 // on, blending off, texture unit 0 active and untouched), so the next frame
 // is the same with or without an overlay.
 //
+// # Text
+//
+// Text draws a game's own text (a score, lives, a message) over the
+// frame with the overlay's bitmap font, without the overlay: Print queues
+// a string at a position in framebuffer pixels (top-left origin, y down),
+// a whole scale and a colour; Draw draws the frame's queue after the
+// scene, every glyph in one draw call, each glyph's pixels exactly its
+// colour:
+//
+//	text, err := gfx.NewText()
+//	// ... handle err, defer text.Delete()
+//	for !win.ShouldClose() {
+//		r.Draw(w, h, clear, cam, rb.Instances, &rb.Poses)
+//		text.Print(8, 8, 2, "SCORE 120", [4]uint8{255, 220, 60, 255})
+//		tw, th := gfx.TextSize("PAUSED", 3)
+//		text.Print((w-tw)/2, (h-th)/2, 3, "PAUSED", [4]uint8{255, 255, 255, 255})
+//		text.Draw(w, h)
+//		win.SwapBuffers()
+//	}
+//
+// Runes without a glyph draw the replacement glyph, text off the
+// framebuffer is skipped, scales are clamped and a frame holds at most
+// MaxTextGlyphs glyphs: bad input never panics (see Text). In the windowed
+// runner a game reaches its Text through desktop.Runner.Text.
+//
+// # GPU memory
+//
+// OwnMemory is the bytes the buffers and textures made by this package
+// hold, counted where they are made, grown and deleted (the renderer's
+// streaming buffers at their capacity, models' vertices, indices, morph
+// targets and textures with their mipmaps, the overlay's panel, Text's
+// atlas and glyphs). A MemoryMeter reads it each frame, with the driver's
+// own figures where the driver offers GL_NVX_gpu_memory_info (memory in
+// use, free and total) or GL_ATI_meminfo (free); Memory.InUse picks the
+// driver's figure where there is one and says which it is. Mesa's
+// llvmpipe offers neither, so there the figure is the own count.
+//
 // # Errors
 //
 // Environment failures are returned errors starting with "gfx: ": no GL 4.1,
@@ -197,7 +234,8 @@
 //
 // Functions that may run every frame (Clear, ReadPixels, CheckError,
 // Renderer.Draw, Renderer.ReadRGBA,
-// Camera.ViewProjection, Overlay.Draw, the GPUTimer's methods) do not allocate on the Go heap; the instance
+// Camera.ViewProjection, Overlay.Draw, Text.Print and Text.Draw,
+// MemoryMeter.Read, the GPUTimer's methods) do not allocate on the Go heap; the instance
 // and pose buffers grow on the GPU side only, and the sort's buffer on
 // the Go side when a frame has more instances than any before.
 // NewModel and Renderer.Register allocate.
@@ -206,7 +244,8 @@
 //
 // A game reaches this package for Camera (desktop.Config.Camera,
 // desktop.Runner.Camera), Light (Runner.Renderer().SetLight), and Model
-// (NewModel, Runner.Renderer().Register) to draw meshes of its own.
+// (NewModel, Runner.Renderer().Register) to draw meshes of its own, and
+// Text (Runner.Text) to draw its own text.
 // Everything else (Init, the Renderer's drawing, Overlay, GPUTimer,
 // SavePNG) is driven by engine/desktop. The GL helpers (CheckError, ReadPixels, Clear,
 // Program, Mesh, Vertex) stay exported because gfx's own GL tests, in

@@ -9,40 +9,38 @@ import (
 
 // Error is an OpenGL error code as glGetError returns it. Compare with
 // errors.Is, for example errors.Is(err, gfx.Error(gl.INVALID_OPERATION)).
+// Its String is the code's GL name, for example "GL_INVALID_ENUM".
 type Error uint32
 
-// contextLost is GL_CONTEXT_LOST (OpenGL 4.5, KHR_robustness), which a 4.1
-// context may still report; go-gl's 4.1 bindings do not define it.
-const contextLost = 0x0507
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Error -linecomment
 
-// String returns the error's GL name, for example "GL_INVALID_ENUM".
-func (e Error) String() string {
-	switch e {
-	case gl.NO_ERROR:
-		return "GL_NO_ERROR"
-	case gl.INVALID_ENUM:
-		return "GL_INVALID_ENUM"
-	case gl.INVALID_VALUE:
-		return "GL_INVALID_VALUE"
-	case gl.INVALID_OPERATION:
-		return "GL_INVALID_OPERATION"
-	case gl.INVALID_FRAMEBUFFER_OPERATION:
-		return "GL_INVALID_FRAMEBUFFER_OPERATION"
-	case gl.OUT_OF_MEMORY:
-		return "GL_OUT_OF_MEMORY"
-	case gl.STACK_UNDERFLOW:
-		return "GL_STACK_UNDERFLOW"
-	case gl.STACK_OVERFLOW:
-		return "GL_STACK_OVERFLOW"
-	case contextLost:
-		return "GL_CONTEXT_LOST"
-	default:
-		return fmt.Sprintf("GL error 0x%04X", uint32(e))
+// The codes glGetError returns, named for stringer: String returns the GL
+// name in each line's comment.
+const (
+	glNoError                     Error = gl.NO_ERROR                      // GL_NO_ERROR
+	glInvalidEnum                 Error = gl.INVALID_ENUM                  // GL_INVALID_ENUM
+	glInvalidValue                Error = gl.INVALID_VALUE                 // GL_INVALID_VALUE
+	glInvalidOperation            Error = gl.INVALID_OPERATION             // GL_INVALID_OPERATION
+	glInvalidFramebufferOperation Error = gl.INVALID_FRAMEBUFFER_OPERATION // GL_INVALID_FRAMEBUFFER_OPERATION
+	glOutOfMemory                 Error = gl.OUT_OF_MEMORY                 // GL_OUT_OF_MEMORY
+	glStackUnderflow              Error = gl.STACK_UNDERFLOW               // GL_STACK_UNDERFLOW
+	glStackOverflow               Error = gl.STACK_OVERFLOW                // GL_STACK_OVERFLOW
+	// glContextLost is GL_CONTEXT_LOST (OpenGL 4.5, KHR_robustness), which
+	// a 4.1 context may still report; go-gl's 4.1 bindings do not define it.
+	glContextLost Error = 0x0507 // GL_CONTEXT_LOST
+)
+
+// name returns the error's GL name, for example "GL_INVALID_ENUM", or
+// "GL error 0x1234" for a code OpenGL does not name.
+func (e Error) name() string {
+	if s := e.String(); strings.HasPrefix(s, "GL_") {
+		return s
 	}
+	return fmt.Sprintf("GL error 0x%04X", uint32(e))
 }
 
 // Error returns "gfx: OpenGL error " and the error's name.
-func (e Error) Error() string { return "gfx: OpenGL error " + e.String() }
+func (e Error) Error() string { return "gfx: OpenGL error " + e.name() }
 
 // maxErrors bounds how many codes CheckError drains: OpenGL keeps one flag
 // per kind of error, but a lost context may report GL_CONTEXT_LOST forever.
@@ -54,13 +52,13 @@ const maxErrors = 8
 // no error.
 func CheckError() error {
 	first := Error(gl.GetError())
-	if first == gl.NO_ERROR {
+	if first == glNoError {
 		return nil
 	}
 	errs := Errors{first}
 	for len(errs) < maxErrors {
 		e := Error(gl.GetError())
-		if e == gl.NO_ERROR {
+		if e == glNoError {
 			break
 		}
 		errs = append(errs, e)
@@ -78,7 +76,7 @@ type Errors []Error
 func (es Errors) Error() string {
 	names := make([]string, len(es))
 	for i, e := range es {
-		names[i] = e.String()
+		names[i] = e.name()
 	}
 	return "gfx: OpenGL errors " + strings.Join(names, ", ")
 }

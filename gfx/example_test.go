@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"os"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -116,4 +117,66 @@ func ExampleNewModel() {
 
 	// No output: it opens a window, which needs a display and the main
 	// thread (go test runs examples on neither).
+}
+
+// A game's own text over the scene: the score at the top-left corner,
+// twice the font's size, and a message centred in the window. Prints
+// queue glyphs for the frame; Draw draws them after the scene. (In the
+// windowed runner a game prints through desktop.Runner.Text from its
+// Update or Render systems, and the runner draws.)
+func ExampleText() {
+	win, err := platform.Open(platform.DefaultConfig())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer win.Close()
+	if err := gfx.Init(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	r, err := gfx.NewRenderer()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer r.Delete()
+	text, err := gfx.NewText()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer text.Delete()
+
+	cam := gfx.Camera{Eye: mgl32.Vec3{0, 2, 6}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 100}
+	score := make([]byte, 0, 32)
+	const message = "GET READY"
+	for frame := 0; frame < 60 && !win.ShouldClose(); frame++ {
+		w, h := win.FramebufferSize()
+		r.Draw(w, h, [4]float32{0.1, 0.1, 0.1, 1}, cam, nil, nil)
+
+		score = strconv.AppendInt(append(score[:0], "SCORE "...), int64(frame*10), 10)
+		text.PrintBytes(8, 8, 2, score, [4]uint8{255, 220, 60, 255}) // does not allocate
+		mw, mh := gfx.TextSize(message, 3)
+		text.Print((w-mw)/2, (h-mh)/2, 3, message, [4]uint8{255, 255, 255, 200})
+		text.Draw(w, h)
+
+		win.SwapBuffers()
+		win.PollEvents()
+	}
+
+	// No output: it opens a window, which needs a display and the main
+	// thread (go test runs examples on neither).
+}
+
+// TextSize measures text for laying it out, for example to centre it or
+// right-align it: the longest line's characters by TextAdvance, the lines
+// by TextLineHeight, times the scale.
+func ExampleTextSize() {
+	w, h := gfx.TextSize("GAME OVER\npress R", 2)
+	fmt.Println(w, h)
+	fmt.Println(gfx.TextSize("é", 1)) // one rune, one (replacement) glyph
+	// Output:
+	// 126 52
+	// 7 13
 }

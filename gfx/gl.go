@@ -57,6 +57,8 @@ func getString(name uint32) string {
 
 // parseVersion reads the "major.minor" a desktop GL_VERSION string starts
 // with ("<major>.<minor>[.<release>][ <vendor information>]").
+//
+//srccheck:wrapped by Init, as "gfx: cannot read the OpenGL version ...: ..."
 func parseVersion(v string) (major, minor int, err error) {
 	num, _, _ := strings.Cut(v, " ")
 	parts := strings.SplitN(num, ".", 3)

@@ -44,6 +44,7 @@ func NewLines(points []mgl32.Vec3) (*Lines, error) {
 	gl.BindVertexArray(l.vao)
 	gl.BindBuffer(gl.ARRAY_BUFFER, l.vbo)
 	gl.BufferData(gl.ARRAY_BUFFER, len(points)*int(unsafe.Sizeof(mgl32.Vec3{})), unsafe.Pointer(unsafe.SliceData(points)), gl.STATIC_DRAW)
+	trackBytes(l.bytes())
 	gl.EnableVertexAttribArray(attrPos)
 	gl.VertexAttribPointerWithOffset(attrPos, 3, gl.FLOAT, false, int32(unsafe.Sizeof(mgl32.Vec3{})), 0)
 	gl.BindVertexArray(0)
@@ -105,6 +106,10 @@ func (l *Lines) Delete() {
 	if l.vbo != 0 {
 		gl.DeleteBuffers(1, &l.vbo)
 		l.vbo = 0
+		trackBytes(-l.bytes())
 	}
 	l.prog.Delete()
 }
+
+// bytes is the storage of l's vertex buffer (OwnMemory).
+func (l *Lines) bytes() int { return int(l.points) * int(unsafe.Sizeof(mgl32.Vec3{})) }

@@ -33,6 +33,7 @@ const instanceTextureUnit = 0
 type Mesh struct {
 	vao, vbo, ebo uint32
 	indices       int32
+	bytes         int // the storage of vbo and ebo (OwnMemory)
 }
 
 // Indices returns the number of indices, three per triangle.
@@ -46,6 +47,7 @@ func (m *Mesh) Delete() {
 	}
 	if m.vbo != 0 {
 		gl.DeleteBuffers(1, &m.vbo)
+		trackBytes(-m.bytes)
 	}
 	if m.ebo != 0 {
 		gl.DeleteBuffers(1, &m.ebo)
@@ -78,6 +80,8 @@ func NewMesh(vertices []Vertex, indices []uint16) (Mesh, error) {
 	gl.BufferData(gl.ARRAY_BUFFER, len(vertices)*int(unsafe.Sizeof(Vertex{})), unsafe.Pointer(unsafe.SliceData(vertices)), gl.STATIC_DRAW)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ebo)
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(indices)*2, unsafe.Pointer(unsafe.SliceData(indices)), gl.STATIC_DRAW)
+	m.bytes = len(vertices)*int(unsafe.Sizeof(Vertex{})) + len(indices)*2
+	trackBytes(m.bytes)
 	m.bindVertices()
 	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)

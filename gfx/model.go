@@ -68,6 +68,8 @@ type Model struct {
 	restBones   []render.Bone
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
+	// bytes is the storage its buffers and textures hold (OwnMemory).
+	bytes int
 	// shadings has bit 1<<sh set for each shading sh of its parts.
 	shadings uint8
 
@@ -208,6 +210,8 @@ func NewModel(m *model.Model) (*Model, error) {
 }
 
 // checkModel checks what the GPU code relies on.
+//
+//srccheck:wrapped by NewModel, as "gfx: NewModel <name>: ..."
 func checkModel(m *model.Model) error {
 	if len(m.Parts) == 0 {
 		return fmt.Errorf("no parts")
@@ -240,6 +244,9 @@ func checkModel(m *model.Model) error {
 	return nil
 }
 
+// checkPart checks one part of m.
+//
+//srccheck:wrapped by checkModel, as "gfx: NewModel <name>: <part>: ..."
 func checkPart(m *model.Model, p *model.Part) error {
 	n := len(p.Positions)
 	if n == 0 || len(p.Indices) == 0 || len(p.Indices)%3 != 0 {
@@ -327,6 +334,7 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 	gl.BindVertexArray(p.vao)
 	gl.BindBuffer(gl.ARRAY_BUFFER, p.vbo)
 	gl.BufferData(gl.ARRAY_BUFFER, n*int(unsafe.Sizeof(modelVertex{})), unsafe.Pointer(unsafe.SliceData(vs)), gl.STATIC_DRAW)
+	m.track(n * int(unsafe.Sizeof(modelVertex{})))
 	stride := int32(unsafe.Sizeof(modelVertex{}))
 	float := func(loc uint32, size int32, typ uint32, normalized bool, offset uintptr) {
 		gl.EnableVertexAttribArray(loc)
@@ -347,9 +355,11 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 			ix[i] = uint16(v)
 		}
 		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 2*len(ix), unsafe.Pointer(unsafe.SliceData(ix)), gl.STATIC_DRAW)
+		m.track(2 * len(ix))
 		p.indexType = gl.UNSIGNED_SHORT
 	} else {
 		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 4*len(src.Indices), unsafe.Pointer(unsafe.SliceData(src.Indices)), gl.STATIC_DRAW)
+		m.track(4 * len(src.Indices))
 		p.indexType = gl.UNSIGNED_INT
 	}
 	gl.BindVertexArray(0)
@@ -366,14 +376,17 @@ func (m *Model) uploadPart(p *modelPart, src *model.Part) {
 			}
 		}
 		p.targets, p.targetTex = newBufferTexture(gl.RGB32F, 12*len(deltas), unsafe.Pointer(unsafe.SliceData(deltas)), gl.STATIC_DRAW)
+		m.track(12 * len(deltas))
 	}
 
 	if tex := src.Material.Texture; tex != nil {
 		p.texture = newColorTexture(tex)
 		p.ownTexture = true
+		m.track(rgba8Bytes(tex.Rect.Dx(), tex.Rect.Dy(), true))
 	} else {
 		if m.white == 0 {
 			m.white = newColorTexture(&image.RGBA{Pix: []uint8{255, 255, 255, 255}, Stride: 4, Rect: image.Rect(0, 0, 1, 1)})
+			m.track(rgba8Bytes(1, 1, true))
 		}
 		p.texture = m.white
 	}
@@ -472,6 +485,14 @@ func (m *Model) Delete() {
 	}
 	m.parts = nil
 	deleteTexture(&m.white)
+	m.track(-m.bytes)
+}
+
+// track counts n more bytes of storage in m's buffers and textures (less
+// when n is negative), in m and in OwnMemory.
+func (m *Model) track(n int) {
+	m.bytes += n
+	trackBytes(n)
 }
 
 func deleteVertexArray(id *uint32) {

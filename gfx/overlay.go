@@ -3,14 +3,11 @@ package gfx
 import (
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 	"strconv"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"golang.org/x/image/font/basicfont"
-	"golang.org/x/image/math/fixed"
 
 	"github.com/nebulaengine/nebula/shaders"
 )
@@ -24,7 +21,7 @@ const (
 	OverlayTextColumns = 48
 	// OverlayTextLines is the number of text lines the overlay shows; later
 	// lines are cut off.
-	OverlayTextLines = 8
+	OverlayTextLines = 9
 	// OverlayGraphSamples is the number of frame intervals the graph shows,
 	// one pixel column each: the last OverlayGraphSamples of
 	// OverlayPanel.Graph.
@@ -37,16 +34,9 @@ const (
 	OverlayMaxBuckets = 16
 )
 
-// overlayFace is the overlay's font: 6×13-pixel glyphs, 7 pixels apart,
-// covering printable ASCII and U+FFFD.
-var overlayFace = basicfont.Face7x13
-
+// The overlay's layout in pixels; the font's metrics (glyphW, advance,
+// lineStep) are in font.go.
 const (
-	glyphW   = 6  // overlayFace.Width: a glyph cell's width in pixels
-	glyphH   = 13 // overlayFace.Ascent + Descent: a glyph cell's height
-	advance  = 7  // overlayFace.Advance: from one character to the next
-	lineStep = 13 // overlayFace.Height: from one text line to the next
-
 	overlayMargin = 8  // from the framebuffer's top-left corner to the panel
 	overlayPad    = 6  // from the panel's edge to its contents
 	graphGap      = 6  // between the text and the graph
@@ -69,21 +59,6 @@ const (
 
 	// labelMax is the longest scale label ("33.3 ms") drawn in the graph.
 	labelMax = 16
-)
-
-// The glyph atlas, built once on the CPU: one glyphW×glyphH cell of
-// coverage per printable ASCII character (cell c-' ' for character c), one
-// for U+FFFD (drawn for any other byte) and one solid cell, atlasCols cells
-// to a row.
-const (
-	printable   = int('~' - ' ' + 1) // the printable ASCII characters, ' ' to '~'
-	cellFFFD    = printable          // U+FFFD REPLACEMENT CHARACTER
-	cellSolid   = printable + 1      // every texel 255
-	atlasCells  = printable + 2
-	atlasCols   = 16
-	atlasRows   = (atlasCells + atlasCols - 1) / atlasCols
-	atlasWidth  = atlasCols * glyphW
-	atlasHeight = atlasRows * glyphH
 )
 
 // overlayTextureUnit is the texture unit the overlay binds its panel
@@ -216,6 +191,7 @@ func NewOverlay() (*Overlay, error) {
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, panelW, panelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&o.img[0]))
+	trackBytes(rgba8Bytes(panelW, panelH, false))
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
@@ -243,43 +219,10 @@ func newPanel() *Overlay {
 		label: make([]byte, 0, labelMax),
 	}
 	for b := range o.glyphs {
-		cell := cellFFFD
-		if b >= ' ' && b <= '~' {
-			cell = b - ' '
-		}
-		x, y := atlasCell(cell)
+		x, y := atlasCell(cellOf(rune(b)))
 		o.glyphs[b] = [2]uint16{uint16(x), uint16(y)}
 	}
 	return o
-}
-
-// atlasCell returns the top-left texel of atlas cell i.
-func atlasCell(i int) (x, y int) {
-	return i % atlasCols * glyphW, i / atlasCols * glyphH
-}
-
-// newGlyphAtlas rasterises overlayFace into the atlas image the overlay
-// uploads: coverage 0 to 255 per texel, one cell per character (see
-// cellFFFD and cellSolid).
-func newGlyphAtlas() *image.Alpha {
-	atlas := image.NewAlpha(image.Rect(0, 0, atlasWidth, atlasHeight))
-	for i := range atlasCells {
-		x, y := atlasCell(i)
-		cell := image.Rect(x, y, x+glyphW, y+glyphH)
-		if i == cellSolid {
-			draw.Draw(atlas, cell, image.Opaque, image.Point{}, draw.Src)
-			continue
-		}
-		r := rune(' ' + i)
-		if i == cellFFFD {
-			r = '\uFFFD'
-		}
-		// The dot is on the baseline, Ascent below the cell's top.
-		dot := fixed.P(x-overlayFace.Left, y+overlayFace.Ascent)
-		dr, mask, maskp, _, _ := overlayFace.Glyph(dot, r)
-		draw.DrawMask(atlas, dr.Intersect(cell), image.Opaque, image.Point{}, mask, maskp, draw.Over)
-	}
-	return atlas
 }
 
 // Rect returns the rectangle of a width×height framebuffer that Draw
@@ -578,6 +521,7 @@ func (o *Overlay) Delete() {
 	if o.tex != 0 {
 		gl.DeleteTextures(1, &o.tex)
 		o.tex = 0
+		trackBytes(-rgba8Bytes(panelW, panelH, false))
 	}
 }
 

@@ -266,6 +266,7 @@ func NewRenderer() (*Renderer, error) {
 	// 32-bit words (references).
 	r.poseCap = minPoseCapacity
 	r.poseBuf, r.poseTex = newStreamTexture(gl.RGBA32F, r.poseCap)
+	trackBytes(r.bufCap + r.poseCap)
 	gl.GenTextures(1, &r.poseWordTex)
 	gl.BindTexture(gl.TEXTURE_BUFFER, r.poseWordTex)
 	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32UI, r.poseBuf)
@@ -509,6 +510,9 @@ func (r *Renderer) Delete() {
 	}
 	r.sphereProg.Delete()
 	deleteVertexArray(&r.vao)
+	if r.buf != 0 {
+		trackBytes(-r.bufCap - r.poseCap)
+	}
 	deleteTexture(&r.tex)
 	deleteBuffer(&r.buf)
 	deleteTexture(&r.poseTex)

@@ -50,6 +50,11 @@
 //   - cube_single.vert: the cube mesh transformed by uniforms, one draw call
 //     per cube; only gfx's deliberately naive baseline (in its tests),
 //     kept to measure the one-call path against.
+//   - text.vert, text.frag: a game's text (gfx.Text), every glyph of a
+//     frame in one draw call: a quad per glyph built from gl_VertexID
+//     over a buffer texture of glyphs (position, atlas cell, scale,
+//     colour), its pixels the font atlas's coverage fetched by integer
+//     texel, blended over the frame.
 //
 // The attribute locations and uniform names are a contract with package gfx,
 // which checks them when it builds its programs.

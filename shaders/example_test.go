@@ -28,4 +28,6 @@ func ExampleFS() {
 	// overlay.vert
 	// sphere.frag
 	// sphere.vert
+	// text.frag
+	// text.vert
 }

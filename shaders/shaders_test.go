@@ -17,7 +17,7 @@ func TestFilesAreGLSL410Core(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"cube.vert", "cube.frag", "cube_single.vert", "mesh.vert", "mesh.frag", "mesh_plain.frag", "mesh_faceted.frag", "sphere.vert", "sphere.frag", "overlay.vert", "overlay.frag"} {
+	for _, want := range []string{"cube.vert", "cube.frag", "cube_single.vert", "mesh.vert", "mesh.frag", "mesh_plain.frag", "mesh_faceted.frag", "sphere.vert", "sphere.frag", "overlay.vert", "overlay.frag", "text.vert", "text.frag"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("FS holds %v, want %s among them", names, want)
 		}

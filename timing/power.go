@@ -16,14 +16,19 @@ import "fmt"
 // and a virtual display has no refresh at all), while a 30 Hz cap gives
 // the same picture on a 60 Hz display with vsync and sleeps, rather than
 // loops, between frames everywhere else.
+//
+// Its String is the mode's name, as ParsePower accepts it: "normal" or
+// "low".
 type Power uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Power -linecomment
 
 const (
 	// PowerNormal is the default: DefaultTickRate (60 Hz) and
 	// DefaultRenderRate (144 FPS).
-	PowerNormal Power = iota
+	PowerNormal Power = iota // normal
 	// PowerLow is LowPowerTickRate (30 Hz) and LowPowerRenderRate (30 FPS).
-	PowerLow
+	PowerLow // low
 )
 
 // The rates of PowerLow, in one place.
@@ -49,18 +54,6 @@ func (p Power) RenderRate() float64 {
 		return LowPowerRenderRate
 	}
 	return DefaultRenderRate
-}
-
-// String returns the mode's name, as ParsePower accepts it: "normal" or
-// "low".
-func (p Power) String() string {
-	switch p {
-	case PowerNormal:
-		return "normal"
-	case PowerLow:
-		return "low"
-	}
-	return fmt.Sprintf("Power(%d)", uint8(p))
 }
 
 // ParsePower returns the mode named s: "normal" or "low".

@@ -24,6 +24,8 @@ import (
 var (
 	pulseBright = [4]float32{0.03, 0.06, 0.22, 1} // dark blue
 	pulseDark   = [4]float32{0, 0, 0, 1}
+	hudColor    = [4]uint8{255, 220, 90, 255}  // the score, warm yellow
+	hudDim      = [4]uint8{190, 200, 215, 255} // the line under it
 	camera      = gfx.Camera{Eye: mgl32.Vec3{0, 20, 40}, Target: mgl32.Vec3{0, -1, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(50), Near: 0.1, Far: 200}
 )
 
@@ -39,6 +41,7 @@ type windowDemo struct {
 	vsync    bool
 	normRate int // the tick rate T returns to
 	title    []byte
+	hud      []byte // the HUD's text, reused every frame
 	lastT    time.Duration
 	shots    int
 	snap     []byte // the F5 snapshot
@@ -49,11 +52,10 @@ type windowDemo struct {
 // plays a replay back, or plays a networked match, whichever the flags
 // ask for.
 func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene) error {
-	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128)}
+	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), hud: make([]byte, 0, 64)}
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Camera = camera
 	cfg.Overlay = true
-	cfg.OverlayText = d.overlayText
 	var trace *inputTrace // a player's own input followed to the screen, at -log-level debug
 	if c := s.Net(); c != nil && s.Player() != wire.NoPlayer && s.Log.IsLevelEnabled(logrus.DebugLevel) {
 		trace = newInputTrace(c, e, sc, s.Log)
@@ -73,6 +75,7 @@ func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene) error {
 		}
 		e.AddUpdate("clear-pulse", d.pulse)
 		e.AddUpdate("title", d.updateTitle)
+		e.AddRender("hud", d.drawHUD)
 		return nil
 	})
 	if trace != nil {
@@ -92,20 +95,30 @@ func (d *windowDemo) pulse(c *engine.FrameContext) {
 	}
 }
 
-// overlayText appends the scene's line to the overlay: the score, the
-// cubes touching the player and the bounces of all cubes.
-func (d *windowDemo) overlayText(b []byte) []byte {
+// drawHUD prints the game's own text at the window's top-right corner
+// (the diagnostics overlay has the top-left), with or without the overlay:
+// the score, twice the font's size, and under it the cubes touching the
+// player and the bounces of all cubes. It is a Render system: it prints
+// every frame what the frame shows.
+func (d *windowDemo) drawHUD(*engine.FrameContext) {
+	const margin, scale = 10, 2
+	text := d.r.Text()
+	w, _ := d.r.FramebufferSize()
 	sc := d.sc.Score.Get()
+	b := append(d.hud[:0], "SCORE "...)
+	b = strconv.AppendUint(b, uint64(sc.Points), 10)
+	text.PrintBytes(w-margin-len(b)*gfx.TextAdvance*scale, margin, scale, b, hudColor)
+
 	var bounces uint64
 	for _, n := range d.sc.Bounces.All() {
 		bounces += uint64(n)
 	}
-	b = append(b, "score "...)
-	b = strconv.AppendUint(b, uint64(sc.Points), 10)
-	b = append(b, "  touching "...)
+	b = append(b[:0], "touching "...)
 	b = strconv.AppendUint(b, uint64(sc.Touches), 10)
 	b = append(b, "  bounces "...)
-	return strconv.AppendUint(b, bounces, 10)
+	b = strconv.AppendUint(b, bounces, 10)
+	text.PrintBytes(w-margin-len(b)*gfx.TextAdvance, margin+scale*gfx.TextLineHeight+4, 1, b, hudDim)
+	d.hud = b
 }
 
 // updateTitle shows FPS, UPS, the tick rate and the score in the title

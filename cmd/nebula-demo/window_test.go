@@ -470,3 +470,79 @@ func TestBadProfilingInputs(t *testing.T) {
 		t.Errorf("-pprof %s (taken): stderr %q, want one line saying the address is in use", addr, got)
 	}
 }
+
+// The demo prints its score with the game's text drawer at the window's
+// top-right corner (in hudColor, right of the overlay's panel), and the
+// -stats file has the GPU memory and the entity count every frame: on a
+// driver without a memory extension (llvmpipe) the bytes of the engine's
+// own buffers and textures, labelled "own".
+func TestWindowedHUDAndGPUMemory(t *testing.T) {
+	needDisplay(t)
+	bin := demoBinary(t)
+	dir := t.TempDir()
+	statsPath, shotPath := filepath.Join(dir, "s.csv"), filepath.Join(dir, "shot.png")
+	cmd := exec.Command(bin, "-frames", "10", "-entities", "100",
+		"-width", "640", "-height", "400", "-stats", statsPath, "-screenshot", shotPath, "-hitch", "0", "-log-level", "warn")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+
+	f, err := os.Open(shotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", shotPath, err)
+	}
+	hud, elsewhere := 0, 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if [3]uint32{r >> 8, g >> 8, bl >> 8} == [3]uint32{uint32(hudColor[0]), uint32(hudColor[1]), uint32(hudColor[2])} {
+				if x >= b.Dx()/2 && y < 40 {
+					hud++
+				} else {
+					elsewhere++
+				}
+			}
+		}
+	}
+	t.Logf("HUD-coloured pixels: %d at the top right, %d elsewhere", hud, elsewhere)
+	if hud < 100 {
+		t.Errorf("%d pixels of the score's colour at the top right, want the score's glyphs (100 or more)", hud)
+	}
+
+	sf, err := os.Open(statsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.Close()
+	recs, err := csv.NewReader(sf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, name := range recs[0] {
+		col[name] = i
+	}
+	for _, name := range []string{"entities", "gpu_mem_source", "gpu_own_bytes", "gpu_used_bytes", "gpu_free_bytes"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("the -stats header %v lacks %q", recs[0], name)
+		}
+	}
+	last := recs[len(recs)-1]
+	t.Logf("last row: entities %s, gpu_mem_source %q, own %s, used %q, free %q", last[col["entities"]], last[col["gpu_mem_source"]],
+		last[col["gpu_own_bytes"]], last[col["gpu_used_bytes"]], last[col["gpu_free_bytes"]])
+	if n, err := strconv.Atoi(last[col["entities"]]); err != nil || n < 100 {
+		t.Errorf("entities %q, want the 100 bodies and more", last[col["entities"]])
+	}
+	own, err := strconv.ParseInt(last[col["gpu_own_bytes"]], 10, 64)
+	if src := last[col["gpu_mem_source"]]; (src != "own" && src != "nvx" && src != "ati") || err != nil || own <= 0 {
+		t.Errorf("gpu_mem_source %q and gpu_own_bytes %q, want a source and a positive count", src, last[col["gpu_own_bytes"]])
+	}
+}

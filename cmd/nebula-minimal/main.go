@@ -86,6 +86,13 @@ func game(s *app.Session) error {
 				r.SetTitle("Nebula minimal  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
 			}
 		})
+		// So does the game's own text at the window's top-left corner,
+		// every frame, twice the font's size.
+		hud := make([]byte, 0, 32)
+		e.AddRender("hud", func(*engine.FrameContext) {
+			hud = strconv.AppendFloat(append(hud[:0], "distance "...), float64(distance.Get()), 'f', 1, 32)
+			r.Text().PrintBytes(10, 10, 2, hud, [4]uint8{255, 255, 255, 255})
+		})
 		return nil
 	})
 }

@@ -392,6 +392,8 @@ func Check(m *model.Model) error {
 const maxDuration = 86400
 
 // checkChannel checks one channel of m.
+//
+//srccheck:wrapped by Check, as "anim: model <name>: clip i (name) channel k: ..."
 func checkChannel(m *model.Model, ch *model.Channel) error {
 	width := 0
 	switch ch.Path {

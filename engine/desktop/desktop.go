@@ -54,7 +54,8 @@ type Runner struct {
 	e      *engine.Engine
 	win    *platform.Window
 	ren    *gfx.Renderer
-	drawer Drawer // Config.Drawer, or ren
+	text   *gfx.Text // the game's text (Text), drawn after the Drawer
+	drawer Drawer    // Config.Drawer, or ren
 	clock  *timing.MonotonicClock
 	pacer  *timing.Pacer
 	log    logrus.FieldLogger
@@ -133,9 +134,15 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
+	text, err := gfx.NewText()
+	if err != nil {
+		ren.Delete()
+		return nil, fmt.Errorf("desktop: %w", err)
+	}
 	clock := timing.NewMonotonicClock()
 	pacer, err := timing.NewPacer(clock, cfg.FPS)
 	if err != nil { // Validate checked the rate
+		text.Delete()
 		ren.Delete()
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
@@ -145,6 +152,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 		e:           e,
 		win:         win,
 		ren:         ren,
+		text:        text,
 		drawer:      cfg.Drawer,
 		clock:       clock,
 		pacer:       pacer,
@@ -158,6 +166,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	}
 	if !cfg.DiagnosticsOff {
 		if err := r.SetDiagnostics(true); err != nil {
+			text.Delete()
 			ren.Delete()
 			return nil, err
 		}
@@ -303,12 +312,14 @@ func (r *Runner) iconify(iconified bool) {
 }
 
 // draw draws the render buffer's instances with the current camera and
-// clear colour, and remembers what it drew for Screenshot.
+// clear colour, then the game's text over them, and remembers what it drew
+// for Screenshot.
 func (r *Runner) draw() {
 	w, h := r.win.FramebufferSize()
 	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances, Poses: &r.e.Render.Poses}
 	r.drawn.ok, r.drawn.view = true, v
 	r.drawer.Draw(v)
+	r.text.Draw(w, h)
 }
 
 // runFrame runs one frame at r.lastNow: the engine's frame, drawing (the
@@ -484,6 +495,28 @@ func (r *Runner) Engine() *engine.Engine { return r.e }
 // its statistics).
 func (r *Runner) Renderer() *gfx.Renderer { r.mustOpen("Renderer"); return r.ren }
 
+// Text returns the runner's text drawer, for the game's own text (a
+// score, lives, a message) in framebuffer pixels from the window's
+// top-left corner, with the diagnostics overlay's font, whether the
+// overlay shows or not. Print to it every frame from an Update or Render
+// system (or the key hook): the runner draws what the frame printed after
+// the Drawer and before the overlay, and a frame that prints nothing shows
+// no text. Runner.Screenshot shows the text of the frame it draws again.
+//
+//	e.AddRender("hud", func(*engine.FrameContext) {
+//		score = strconv.AppendInt(score[:0], int64(points), 10)
+//		r.Text().PrintBytes(10, 10, 2, score, [4]uint8{255, 255, 255, 255})
+//	})
+func (r *Runner) Text() *gfx.Text { r.mustOpen("Text"); return r.text }
+
+// FramebufferSize returns the window's framebuffer size in pixels, the
+// size the frame is drawn at and Text's coordinates refer to (0, 0 while
+// minimised), for laying out text, for example against the right edge.
+func (r *Runner) FramebufferSize() (width, height int) {
+	r.mustOpen("FramebufferSize")
+	return r.win.FramebufferSize()
+}
+
 // Now returns the time on the runner's clock: the clock that starts frames
 // and stamps input events.
 func (r *Runner) Now() time.Duration { return r.clock.Now() }
@@ -512,6 +545,7 @@ func (r *Runner) Screenshot(path string) error {
 	}
 	r.win.MakeCurrent()
 	r.drawer.Draw(v)
+	r.text.Redraw(v.Width, v.Height)
 	if d.overlay && r.diag != nil && r.diag.overlay != nil {
 		r.diag.overlay.Redraw(v.Width, v.Height)
 	}
@@ -539,6 +573,7 @@ func (r *Runner) Close() {
 	r.closed = true
 	r.win.MakeCurrent()
 	r.ren.Delete()
+	r.text.Delete()
 	if r.diag != nil {
 		r.diag.delete()
 		r.diag = nil

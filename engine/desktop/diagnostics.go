@@ -24,6 +24,7 @@ type diagnostics struct {
 	// the caller chose the thresholds (Config.Diagnostics).
 	rate int
 	gpu  *gfx.GPUTimer // nil when the driver has no usable timer query
+	mem  *gfx.MemoryMeter
 
 	overlay     *gfx.Overlay // nil until the overlay is first shown
 	overlayText func([]byte) []byte
@@ -57,6 +58,7 @@ func newDiagnostics(e *engine.Engine, cfg diag.Config, overlayText func([]byte) 
 		monitor:     diag.NewMonitor(cfg, log),
 		rate:        rate,
 		gpu:         gpu,
+		mem:         gfx.NewMemoryMeter(),
 		overlayText: overlayText,
 		overlayAt:   -1,
 	}
@@ -109,6 +111,8 @@ func (d *diagnostics) observe(e *engine.Engine, f *diag.Figures, frameStart, now
 	}
 	f.Snaps, f.TotalSnaps = e.Render.Snaps, int(e.Render.TotalSnaps)
 	f.Entities = e.World.Len()
+	m := d.mem.Read()
+	f.GPUMemory = diag.GPUMemory{Source: memorySource[m.Source], Own: uint64(max(m.Own, 0)), Used: uint64(m.Used), Free: uint64(m.Free)}
 	if rate := e.Loop.TickRate(); d.rate != 0 && rate != d.rate {
 		d.rate = rate
 		_ = d.monitor.SetConfig(diag.DefaultConfig(rate)) // valid for any rate the loop accepts
@@ -143,6 +147,13 @@ func (d *diagnostics) drawOverlay(w, h int, now time.Duration, fps float64, tick
 	d.hist = d.monitor.StepsHistogram()
 	p.Histogram = d.hist[:]
 	d.overlay.Draw(w, h, p)
+}
+
+// memorySource is diag's name for each gfx.MemorySource.
+var memorySource = [...]diag.GPUMemorySource{
+	gfx.MemoryOwn: diag.GPUMemoryOwn,
+	gfx.MemoryNVX: diag.GPUMemoryNVX,
+	gfx.MemoryATI: diag.GPUMemoryATI,
 }
 
 // delete deletes the layer's GL objects.

@@ -14,11 +14,13 @@
 //  3. draws the frame through the Drawer (Config.Drawer; the gfx renderer's
 //     meshes by default) with the render buffer's instances and poses,
 //     Runner.Camera and Runner.ClearColor, which Update systems may
-//     change; then, when it is shown (Config.Overlay, SetOverlay), the
+//     change; then the text the game printed this frame (Runner.Text);
+//     then, when it is shown (Config.Overlay, SetOverlay), the
 //     diagnostics overlay over them, with the previous frame's figures
 //     (this frame's are complete only after the swap); then swaps;
 //  4. with the diagnostics on, completes the frame's figures
-//     (Runner.Figures: CPU time per phase, GPU time, memory) and hands them
+//     (Runner.Figures: CPU time per phase, GPU time, heap and GPU memory,
+//     entities) and hands them
 //     to the monitor (Runner.Monitor: warnings, the pacing report); then
 //     calls Config.OnFrame with the loop's statistics;
 //  5. waits for the pacer's next deadline (Config.FPS, 144 by default),

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/gfx"
 )
 
 // A windowed game: a spinning cube, Escape quits, P pauses, F12 saves a
@@ -58,6 +60,56 @@ func ExampleNew() {
 			if err := r.Screenshot("screenshot.png"); err != nil {
 				fmt.Fprintln(os.Stderr, "my-game:", err)
 			}
+		}
+	})
+	if err := r.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "my-game:", err)
+	}
+
+	// No output: it opens a window, which needs a display and the main
+	// thread (go test runs examples on neither), and runs until Escape.
+}
+
+// A game's own text, without the diagnostics overlay: the score at the
+// top-left corner, twice the font's size, and "PAUSED" centred while the
+// game is paused, printed every frame by a Render system. The score lives
+// in the world (a resource a fixed system counts); the text is built in a
+// reused buffer, so printing allocates nothing.
+func ExampleRunner_Text() {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "my-game:", err)
+		return
+	}
+	score := engine.NewResource(e.World, "score", int64(0))
+	e.AddFixed("score", func(c *engine.FixedContext) {
+		if c.Tick%60 == 0 {
+			*score.Ptr() += 10
+		}
+	})
+	r, err := desktop.New(e, desktop.DefaultConfig())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "my-game:", err)
+		return
+	}
+	defer r.Close()
+
+	hud := make([]byte, 0, 32)
+	e.AddRender("hud", func(*engine.FrameContext) {
+		hud = strconv.AppendInt(append(hud[:0], "SCORE "...), score.Get(), 10)
+		r.Text().PrintBytes(10, 10, 2, hud, [4]uint8{255, 220, 90, 255})
+		if r.Paused() {
+			w, h := r.FramebufferSize()
+			tw, th := gfx.TextSize("PAUSED", 4)
+			r.Text().Print((w-tw)/2, (h-th)/2, 4, "PAUSED", [4]uint8{255, 255, 255, 255})
+		}
+	})
+	r.SetOnKey(func(k input.Key, pressed, repeat bool) {
+		switch {
+		case k == input.KeyEscape && pressed:
+			r.Quit()
+		case k == input.KeyP && pressed && !repeat:
+			r.SetPaused(!r.Paused())
 		}
 	})
 	if err := r.Run(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -286,6 +287,7 @@ func TestNoAllocationsPerFrame(t *testing.T) {
 	// tracer's own goroutine copies its buffers. The engine's and the
 	// runner's trace regions do not allocate: engine's
 	// TestFrameDoesNotAllocate.)
+	// With the diagnostics overlay and the game's text (Runner.Text).
 	t.Run("overlay", func(t *testing.T) { testNoAllocationsPerFrame(t, false, true, true) })
 	// With the diagnostics off (SetDiagnostics(false)).
 	t.Run("diagnostics off", func(t *testing.T) { testNoAllocationsPerFrame(t, false, false, false) })
@@ -365,6 +367,16 @@ xdotool mousemove 1000 900`, "sh", id, stop)
 				t.Error(err)
 			}
 		})
+		if overlay {
+			// With the game's text too: a score printed every frame.
+			hud := make([]byte, 0, 32)
+			e.AddRender("hud", func(c *engine.FrameContext) {
+				hud = strconv.AppendUint(append(hud[:0], "SCORE "...), c.Stats.Frames, 10)
+				w, _ := r.FramebufferSize()
+				r.Text().PrintBytes(w-100, 4, 2, hud, [4]uint8{255, 255, 255, 255})
+				r.Text().Print(4, 4, 1, "lives 3", [4]uint8{255, 0, 0, 255})
+			})
+		}
 		if _, err := run(r); err != nil {
 			t.Fatal(err)
 		}

@@ -12,9 +12,14 @@ import (
 // CSVHeader is the header row CSV writes: timing.StatsCSVHeader's columns,
 // then the CPU time of the fixed systems, the update systems and rendering,
 // the GPU time (empty while unknown), the snaps this frame and so far, the
-// live entities, the heap in use in bytes and the GC cycles so far.
-// Durations are in milliseconds with four decimals.
-const CSVHeader = timing.StatsCSVHeader + ",fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles"
+// live entities, the heap in use in bytes and the GC cycles so far, then
+// the GPU memory: its source (GPUMemorySource.String: "own", "nvx" or
+// "ati"), the bytes the engine's own buffers and textures hold, and the
+// driver's bytes in use and free, each empty when unknown (all four empty
+// when nothing was measured, as in a headless run). Durations are in
+// milliseconds with four decimals.
+const CSVHeader = timing.StatsCSVHeader + ",fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles" +
+	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes"
 
 // CSV writes one CSV row per frame. It buffers, and reuses one line buffer,
 // so writing a row does not allocate. Call Flush at the end.
@@ -59,6 +64,21 @@ func (c *CSV) Write(f *Figures) error {
 	b = strconv.AppendUint(b, f.HeapInUse, 10)
 	b = append(b, ',')
 	b = strconv.AppendUint(b, f.GCCycles, 10)
+	g := &f.GPUMemory
+	b = append(b, ',')
+	b = append(b, g.Source.String()...)
+	b = append(b, ',')
+	if g.Source != GPUMemoryNone {
+		b = strconv.AppendUint(b, g.Own, 10)
+	}
+	b = append(b, ',')
+	if g.Source == GPUMemoryNVX {
+		b = strconv.AppendUint(b, g.Used, 10)
+	}
+	b = append(b, ',')
+	if g.Source == GPUMemoryNVX || g.Source == GPUMemoryATI {
+		b = strconv.AppendUint(b, g.Free, 10)
+	}
 	b = append(b, '\n')
 	c.line = b
 	_, c.err = c.w.Write(b)

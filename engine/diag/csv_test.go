@@ -18,6 +18,7 @@ func sampleFrame() Figures {
 		FixedCPU: 210 * time.Microsecond, UpdateCPU: 30 * time.Microsecond, RenderCPU: 1600 * time.Microsecond,
 		GPU: 3200 * time.Microsecond, GPUValid: true,
 		Snaps: 1, TotalSnaps: 3, Entities: 1003, HeapInUse: 12897485, GCCycles: 42,
+		GPUMemory: GPUMemory{Source: GPUMemoryOwn, Own: 4404019},
 	}
 }
 
@@ -32,13 +33,27 @@ func TestCSV(t *testing.T) {
 	if err := c.Write(&f); err != nil {
 		t.Fatal(err)
 	}
+	for _, g := range []GPUMemory{
+		{Source: GPUMemoryNVX, Own: 4404019, Used: 851443712, Free: 7738490880},
+		{Source: GPUMemoryATI, Own: 4404019, Used: 99, Free: 2147483648},
+		{Used: 1, Free: 2, Own: 3}, // not measured: nothing shown
+	} {
+		f.GPUMemory = g
+		if err := c.Write(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := c.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	want := "frame,t_ms,frame_ms,steps,alpha,tick,fps,ups,debt_ms,clamped_frames,capped_frames,dropped_ms," +
-		"fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles\n" +
-		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,3.2000,1,3,1003,12897485,42\n" +
-		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,,1,3,1003,12897485,42\n"
+		"fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles," +
+		"gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes\n" +
+		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,3.2000,1,3,1003,12897485,42,own,4404019,,\n" +
+		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,,1,3,1003,12897485,42,own,4404019,,\n" +
+		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,,1,3,1003,12897485,42,nvx,4404019,851443712,7738490880\n" +
+		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,,1,3,1003,12897485,42,ati,4404019,,2147483648\n" +
+		"42,290.0000,6.9444,1,0.42,17,144.00,60.00,2.1000,1,2,7.0000,0.2100,0.0300,1.6000,,1,3,1003,12897485,42,,,,\n"
 	if got := buf.String(); got != want {
 		t.Errorf("CSV:\n%s\nwant:\n%s", got, want)
 	}

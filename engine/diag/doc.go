@@ -5,7 +5,9 @@
 //
 // The windowed runner fills a Figures every frame (the loop's timing.Stats,
 // the CPU time of the fixed systems, update systems and rendering, a recent
-// GPU time, snaps, entities) and hands it to:
+// GPU time, snaps, entities, the GPU memory in use: the driver's figure
+// where it offers one, else the bytes of the engine's own buffers and
+// textures, labelled as such; see GPUMemory) and hands it to:
 //
 //   - Monitor.Observe, which fills the frame's memory figures from
 //     runtime/metrics, keeps the last RecentFrames intervals (Intervals, for
@@ -23,7 +25,7 @@
 //
 //	mon := diag.NewMonitor(diag.DefaultConfig(60), log)
 //	for each frame {
-//		f.Loop = loop.Stats() // and the CPU and GPU times, snaps, entities
+//		f.Loop = loop.Stats() // and the CPU and GPU times, snaps, entities, GPU memory
 //		mon.Observe(now, &f)
 //		text = diag.AppendText(text[:0], &f)
 //	}

@@ -30,8 +30,14 @@ type Figures struct {
 	Snaps      int
 	TotalSnaps int // teleport snaps so far
 
-	// Entities is the number of live entities.
+	// Entities is the number of live entities (World.Len).
 	Entities int
+
+	// GPUMemory is the GPU memory in use: the driver's figures where it
+	// offers a memory extension, and always the bytes the engine's own
+	// buffers and textures hold. A windowed run with the diagnostics on
+	// fills it; elsewhere its Source is GPUMemoryNone.
+	GPUMemory GPUMemory
 
 	// HeapInUse is the bytes in in-use heap spans (runtime.MemStats.HeapInuse)
 	// and GCCycles the number of completed GC cycles. Monitor.Observe fills

@@ -80,13 +80,13 @@ func DefaultHitchConfig() HitchConfig {
 func (c HitchConfig) withDefaults() (HitchConfig, error) {
 	switch {
 	case c.Threshold < 0:
-		return c, fmt.Errorf("hitch threshold %v: must be positive (0 = default %v)", c.Threshold, DefaultHitchThreshold)
+		return c, fmt.Errorf("diag: hitch threshold %v: must be positive (0 = default %v)", c.Threshold, DefaultHitchThreshold)
 	case c.MinGap < 0:
-		return c, fmt.Errorf("hitch minimum gap %v: must be positive (0 = default %v)", c.MinGap, DefaultHitchMinGap)
+		return c, fmt.Errorf("diag: hitch minimum gap %v: must be positive (0 = default %v)", c.MinGap, DefaultHitchMinGap)
 	case c.MaxFiles < 0:
-		return c, fmt.Errorf("hitch file limit %d: must be positive (0 = default %d)", c.MaxFiles, DefaultHitchMaxFiles)
+		return c, fmt.Errorf("diag: hitch file limit %d: must be positive (0 = default %d)", c.MaxFiles, DefaultHitchMaxFiles)
 	case c.Window < 0:
-		return c, fmt.Errorf("hitch window %v: must be positive (0 = default %v)", c.Window, DefaultHitchWindow)
+		return c, fmt.Errorf("diag: hitch window %v: must be positive (0 = default %v)", c.Window, DefaultHitchWindow)
 	}
 	d := DefaultHitchConfig()
 	if c.Dir == "" {
@@ -174,7 +174,7 @@ func NewHitchRecorder(cfg HitchConfig, log logrus.FieldLogger) (*HitchRecorder, 
 		seq: seq,
 	}
 	if err := h.fr.Start(); err != nil {
-		return nil, fmt.Errorf("cannot start the flight recorder for hitch capture: %w", err)
+		return nil, fmt.Errorf("diag: cannot start the flight recorder for hitch capture: %w", err)
 	}
 	log.WithFields(logrus.Fields{
 		"dir":          cfg.Dir,
@@ -190,23 +190,23 @@ func prepareHitchDir(dir string) (int, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return 0, fmt.Errorf("hitch directory %s: cannot create: %w", dir, pathCause(err))
+			return 0, fmt.Errorf("diag: hitch directory %s: cannot create: %w", dir, pathCause(err))
 		}
 	case err != nil:
-		return 0, fmt.Errorf("hitch directory %s: %w", dir, pathCause(err))
+		return 0, fmt.Errorf("diag: hitch directory %s: %w", dir, pathCause(err))
 	case !fi.IsDir():
-		return 0, fmt.Errorf("hitch directory %s: not a directory", dir)
+		return 0, fmt.Errorf("diag: hitch directory %s: not a directory", dir)
 	}
 	probe, err := os.CreateTemp(dir, ".nebula-probe-*")
 	if err != nil {
-		return 0, fmt.Errorf("hitch directory %s: cannot write: %w", dir, pathCause(err))
+		return 0, fmt.Errorf("diag: hitch directory %s: cannot write: %w", dir, pathCause(err))
 	}
 	probe.Close()
 	os.Remove(probe.Name())
 
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return 0, fmt.Errorf("hitch directory %s: cannot list: %w", dir, pathCause(err))
+		return 0, fmt.Errorf("diag: hitch directory %s: cannot list: %w", dir, pathCause(err))
 	}
 	next := 1
 	for _, e := range entries {
@@ -311,7 +311,7 @@ func (h *HitchRecorder) save(frame time.Duration) (string, error) {
 	}
 	h.mu.Unlock()
 	if err != nil {
-		return "", fmt.Errorf("hitch trace %s: cannot create: %w", path, pathCause(err))
+		return "", fmt.Errorf("diag: hitch trace %s: cannot create: %w", path, pathCause(err))
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
 	_, err = h.fr.WriteTo(w)
@@ -323,7 +323,7 @@ func (h *HitchRecorder) save(frame time.Duration) (string, error) {
 	}
 	if err != nil {
 		os.Remove(path)
-		return "", fmt.Errorf("hitch trace %s: cannot write: %w", path, pathCause(err))
+		return "", fmt.Errorf("diag: hitch trace %s: cannot write: %w", path, pathCause(err))
 	}
 	return path, nil
 }

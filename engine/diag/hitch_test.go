@@ -316,12 +316,12 @@ func TestHitchBadConfig(t *testing.T) {
 		cfg  HitchConfig
 		want string
 	}{
-		{"file as dir", HitchConfig{Dir: file}, "hitch directory " + file + ": not a directory"},
-		{"dir under a file", HitchConfig{Dir: filepath.Join(file, "sub")}, "hitch directory " + filepath.Join(file, "sub") + ": not a directory"},
-		{"negative threshold", HitchConfig{Dir: tmp, Threshold: -time.Millisecond}, "hitch threshold -1ms: must be positive (0 = default 50ms)"},
-		{"negative gap", HitchConfig{Dir: tmp, MinGap: -time.Second}, "hitch minimum gap -1s: must be positive (0 = default 10s)"},
-		{"negative files", HitchConfig{Dir: tmp, MaxFiles: -1}, "hitch file limit -1: must be positive (0 = default 20)"},
-		{"negative window", HitchConfig{Dir: tmp, Window: -time.Second}, "hitch window -1s: must be positive (0 = default 5s)"},
+		{"file as dir", HitchConfig{Dir: file}, "diag: hitch directory " + file + ": not a directory"},
+		{"dir under a file", HitchConfig{Dir: filepath.Join(file, "sub")}, "diag: hitch directory " + filepath.Join(file, "sub") + ": not a directory"},
+		{"negative threshold", HitchConfig{Dir: tmp, Threshold: -time.Millisecond}, "diag: hitch threshold -1ms: must be positive (0 = default 50ms)"},
+		{"negative gap", HitchConfig{Dir: tmp, MinGap: -time.Second}, "diag: hitch minimum gap -1s: must be positive (0 = default 10s)"},
+		{"negative files", HitchConfig{Dir: tmp, MaxFiles: -1}, "diag: hitch file limit -1: must be positive (0 = default 20)"},
+		{"negative window", HitchConfig{Dir: tmp, Window: -time.Second}, "diag: hitch window -1s: must be positive (0 = default 5s)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, err := NewHitchRecorder(tc.cfg, nil)
@@ -339,7 +339,7 @@ func TestHitchBadConfig(t *testing.T) {
 func TestHitchOneAtATime(t *testing.T) {
 	h, _ := newTestHitchRecorder(t, time.Second, 5)
 	_, err := NewHitchRecorder(HitchConfig{Dir: t.TempDir()}, nil)
-	if err == nil || !strings.HasPrefix(err.Error(), "cannot start the flight recorder for hitch capture: ") {
+	if err == nil || !strings.HasPrefix(err.Error(), "diag: cannot start the flight recorder for hitch capture: ") {
 		t.Fatalf("second recorder: error %v, want one about the flight recorder", err)
 	}
 	// The first still works.

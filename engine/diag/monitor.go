@@ -158,30 +158,19 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// kind is a figure the Monitor checks against a pair of thresholds.
+// kind is a figure the Monitor checks against a pair of thresholds. Its
+// String is the value of the "kind" field of the kind's log lines.
 type kind int
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=kind -linecomment
+
 const (
-	kindFixed kind = iota
-	kindRender
-	kindSteps
-	kindDebt
+	kindFixed  kind = iota // fixed
+	kindRender             // render
+	kindSteps              // steps
+	kindDebt               // debt
 	numKinds
 )
-
-// name is the value of the "kind" field of the kind's log lines.
-func (k kind) name() string {
-	switch k {
-	case kindFixed:
-		return "fixed"
-	case kindRender:
-		return "render"
-	case kindSteps:
-		return "steps"
-	default:
-		return "debt"
-	}
-}
 
 func (k kind) message() string {
 	switch k {
@@ -266,6 +255,7 @@ type Monitor struct {
 	ticks   uint64          // steps run in all observed frames
 	frames  uint64          // frames observed
 	hist    [StepsBuckets]uint64
+	gpuPeak uint64 // the largest GPUMemory.InUse observed
 
 	alerts [numKinds][numLevels]alert
 
@@ -390,6 +380,9 @@ func (m *Monitor) Observe(now time.Duration, f *Figures) {
 		}
 	}
 
+	if n, _ := f.GPUMemory.InUse(); n > m.gpuPeak {
+		m.gpuPeak = n
+	}
 	m.slowMotion(now, s)
 	m.last = *f
 }
@@ -414,7 +407,7 @@ func (m *Monitor) check(now time.Duration, k kind, v int64, s *timing.Stats) {
 // emit writes a's line and starts counting afresh.
 func (m *Monitor) emit(k kind, lvl int, a *alert, now time.Duration) {
 	e := m.log.WithFields(logrus.Fields{
-		"kind":      k.name(),
+		"kind":      k.String(),
 		"value":     k.field(a.worst),
 		"threshold": k.field(a.threshold),
 		"frame":     a.frame,

@@ -45,6 +45,14 @@ type Report struct {
 	Clamped, Capped uint64 // frames clamped, frames capped
 	// Snaps is the running count of teleport snaps at the last frame.
 	Snaps int
+
+	// Entities is the number of live entities at the last frame.
+	Entities int
+	// GPUMemory is the last frame's GPU memory, and GPUPeak the largest
+	// GPUMemory.InUse of the run (the same figure: the driver's or the
+	// engine's own bytes, as GPUMemory.Source says).
+	GPUMemory GPUMemory
+	GPUPeak   uint64 // the largest GPUMemory.InUse observed
 }
 
 // Report sums up the frames observed so far against target, the ideal frame
@@ -71,6 +79,9 @@ func (m *Monitor) Report(target time.Duration) Report {
 		Clamped:   m.last.Loop.ClampedFrames,
 		Capped:    m.last.Loop.CappedFrames,
 		Snaps:     m.last.TotalSnaps,
+		Entities:  m.last.Entities,
+		GPUMemory: m.last.GPUMemory,
+		GPUPeak:   m.gpuPeak,
 	}
 	if target > 0 {
 		r.ErrP50, r.ErrP99 = sum.ErrP50, sum.ErrP99
@@ -86,7 +97,10 @@ func (m *Monitor) Report(target time.Duration) Report {
 // Log writes r as one Info line, "frame pacing report", with fields frames,
 // ticks, mean_fps, mean_ups, p50, p95, p99, max, target, err_p50 and
 // err_p99 (these three only with a target), steps (the histogram as
-// "0:n 1:n 2:n 3:n 4:n 5+:n"), dropped, clamped, capped and snaps.
+// "0:n 1:n 2:n 3:n 4:n 5+:n"), dropped, clamped, capped, snaps and
+// entities, and, when the GPU memory was measured, gpu_mem and
+// gpu_mem_peak (as "12.3 MiB") and gpu_mem_source ("driver" or "own
+// buffers", GPUMemory.InUse's label).
 func (r Report) Log(log logrus.FieldLogger) {
 	f := logrus.Fields{
 		"frames":   r.Frames,
@@ -102,6 +116,12 @@ func (r Report) Log(log logrus.FieldLogger) {
 		"clamped":  r.Clamped,
 		"capped":   r.Capped,
 		"snaps":    r.Snaps,
+		"entities": r.Entities,
+	}
+	if n, label := r.GPUMemory.InUse(); label != "" {
+		f["gpu_mem"] = string(appendMiB(nil, n))
+		f["gpu_mem_peak"] = string(appendMiB(nil, r.GPUPeak))
+		f["gpu_mem_source"] = label
 	}
 	if r.Target > 0 {
 		f["target"] = r.Target

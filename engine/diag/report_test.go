@@ -28,7 +28,7 @@ func TestReport(t *testing.T) {
 	}
 	observeIntervals(m, in)
 	m.Observe(5050*ms, &Figures{Loop: timing.Stats{Frames: 102, Interval: 0, ClampedFrames: 2, ClampedTime: 30 * ms,
-		CappedFrames: 1, CappedTime: 50 * ms}, TotalSnaps: 7})
+		CappedFrames: 1, CappedTime: 50 * ms}, TotalSnaps: 7, Entities: 1003, GPUMemory: GPUMemory{Source: GPUMemoryOwn, Own: 7000}})
 	// Frame 102 also has an interval, 0 ms: 101 intervals, 5.05 s.
 	r := m.Report(10 * ms)
 	want := Report{
@@ -41,6 +41,7 @@ func TestReport(t *testing.T) {
 		ErrP50: 40 * ms, ErrP99: 89 * ms,
 		Steps:   [StepsBuckets]uint64{35, 34, 33},
 		Dropped: 80 * ms, Clamped: 2, Capped: 1, Snaps: 7,
+		Entities: 1003, GPUMemory: GPUMemory{Source: GPUMemoryOwn, Own: 7000}, GPUPeak: 7000,
 	}
 	if r != want {
 		t.Errorf("Report =\n %+v\nwant\n %+v", r, want)
@@ -54,6 +55,25 @@ func TestReport(t *testing.T) {
 	}
 	if neg := m.Report(-time.Second); neg != want {
 		t.Errorf("Report with a negative target = %+v, want the uncapped one", neg)
+	}
+}
+
+// The report's GPU memory is the last frame's, and its peak the largest
+// in-use figure of the run: the driver's where it says, the own bytes
+// otherwise.
+func TestReportGPUMemoryPeak(t *testing.T) {
+	m, _ := newTestMonitor(t, DefaultConfig(60))
+	for i, g := range []GPUMemory{
+		{}, // not measured
+		{Source: GPUMemoryNVX, Own: 10, Used: 5000, Free: 1},
+		{Source: GPUMemoryNVX, Own: 9000, Used: 4000, Free: 1},
+		{Source: GPUMemoryNVX, Own: 20, Used: 3000, Free: 2},
+	} {
+		m.Observe(time.Duration(i)*ms, &Figures{Loop: timing.Stats{Frames: uint64(i + 1)}, Entities: i, GPUMemory: g})
+	}
+	r := m.Report(0)
+	if want := (GPUMemory{Source: GPUMemoryNVX, Own: 20, Used: 3000, Free: 2}); r.GPUMemory != want || r.GPUPeak != 5000 || r.Entities != 3 {
+		t.Errorf("Report: GPUMemory %+v, GPUPeak %d, Entities %d; want %+v, 5000, 3", r.GPUMemory, r.GPUPeak, r.Entities, want)
 	}
 }
 
@@ -93,6 +113,7 @@ func TestReportLog(t *testing.T) {
 		"p50": time.Duration(6944444), "p95": 7 * ms, "p99": 8 * ms, "max": 9 * ms,
 		"target": time.Duration(6944444), "err_p50": ms / 10, "err_p99": ms,
 		"steps": "0:85 1:60 2:0 3:0 4:0 5+:1", "dropped": 250 * ms, "clamped": uint64(1), "capped": uint64(2), "snaps": 3,
+		"entities": 0,
 	}
 	log, hook := newLogger()
 	r.Log(log)
@@ -102,6 +123,19 @@ func TestReportLog(t *testing.T) {
 	delete(want, "target")
 	delete(want, "err_p50")
 	delete(want, "err_p99")
+	r.Log(log)
+	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
+
+	// With the GPU memory measured: the in-use figure, its peak and its
+	// label.
+	r.Entities = 1003
+	r.GPUMemory, r.GPUPeak = GPUMemory{Source: GPUMemoryOwn, Own: 3 << 20, Free: 1}, 4<<20+1<<19
+	want["entities"] = 1003
+	want["gpu_mem"], want["gpu_mem_peak"], want["gpu_mem_source"] = "3.0 MiB", "4.5 MiB", "own buffers"
+	r.Log(log)
+	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
+	r.GPUMemory = GPUMemory{Source: GPUMemoryNVX, Own: 3 << 20, Used: 700 << 20}
+	want["gpu_mem"], want["gpu_mem_source"] = "700.0 MiB", "driver"
 	r.Log(log)
 	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // AppendText appends the overlay's text for f to dst and returns the
-// extended slice: seven lines separated by '\n', with no newline after
+// extended slice: eight lines separated by '\n', with no newline after
 // the last, each short enough for the overlay's 48 columns, such as
 //
 //	FPS 144.0  UPS 60.0
@@ -16,9 +16,14 @@ import (
 //	debt 2.1 ms  dropped 0 ms
 //	clamped 0  capped 0  snaps 3
 //	entities 1003  heap 12.3 MiB  gc 42
+//	gpu-mem 4.2 MiB (own buffers)
 //
 // FPS and UPS are the loop's rolling rates, frame the measured interval;
-// gpu reads "gpu -" until a GPU time is known; clamped, capped, dropped and
+// gpu reads "gpu -" until a GPU time is known; gpu-mem is
+// GPUMemory.InUse, labelled "(driver)" with the engine's own bytes after
+// it where the driver says (NVX), "(own buffers)" where it does not,
+// "(own)" with the driver's free memory after it (ATI), and "gpu-mem -"
+// when nothing was measured; clamped, capped, dropped and
 // snaps are running counts. It does not allocate when dst has the capacity
 // (a few hundred bytes).
 func AppendText(dst []byte, f *Figures) []byte {
@@ -67,7 +72,9 @@ func AppendText(dst []byte, f *Figures) []byte {
 	b = strconv.AppendFloat(b, float64(f.HeapInUse)/(1<<20), 'f', 1, 64)
 	b = append(b, " MiB  gc "...)
 	b = strconv.AppendUint(b, f.GCCycles, 10)
-	return b
+
+	b = append(b, '\n')
+	return appendGPUMemory(b, &f.GPUMemory)
 }
 
 // appendMillis appends d as milliseconds with prec decimals and " ms".

@@ -14,7 +14,8 @@ func TestAppendText(t *testing.T) {
 		"render 1.60 ms  gpu 3.2 ms\n" +
 		"debt 2.1 ms  dropped 7 ms\n" +
 		"clamped 1  capped 2  snaps 3\n" +
-		"entities 1003  heap 12.3 MiB  gc 42"
+		"entities 1003  heap 12.3 MiB  gc 42\n" +
+		"gpu-mem 4.2 MiB (own buffers)"
 	if got := string(AppendText([]byte(nil), &f)); got != want {
 		t.Errorf("AppendText:\n%s\nwant:\n%s", got, want)
 	}
@@ -25,7 +26,8 @@ func TestAppendText(t *testing.T) {
 		"render 1.60 ms  gpu -\n" +
 		"debt 2.1 ms  dropped 7 ms\n" +
 		"clamped 1  capped 2  snaps 3\n" +
-		"entities 1003  heap 12.3 MiB  gc 42"
+		"entities 1003  heap 12.3 MiB  gc 42\n" +
+		"gpu-mem 4.2 MiB (own buffers)"
 	if got := string(AppendText([]byte("x"), &f)); got != "x"+want {
 		t.Errorf("AppendText without a GPU time:\n%s\nwant:\nx%s", got, want)
 	}
@@ -39,9 +41,40 @@ func TestAppendTextFitsTheOverlay(t *testing.T) {
 	f.FixedCPU, f.UpdateCPU, f.RenderCPU, f.GPU = 12345*time.Millisecond, 12345*time.Millisecond, 12345*time.Millisecond, 12345*time.Millisecond
 	f.Loop.ClampedFrames, f.Loop.CappedFrames = 123456, 123456
 	f.TotalSnaps, f.Entities = 1234567, 1000000
-	for i, line := range strings.Split(string(AppendText(nil, &f)), "\n") {
-		if len(line) > 48 {
-			t.Errorf("line %d is %d characters, more than the overlay's 48: %q", i+1, len(line), line)
+	for _, g := range []GPUMemory{
+		{},
+		{Source: GPUMemoryOwn, Own: 99999 << 20},
+		{Source: GPUMemoryNVX, Own: 99999 << 20, Used: 99999 << 20, Free: 99999 << 20},
+		{Source: GPUMemoryATI, Own: 99999 << 20, Free: 99999 << 20},
+	} {
+		f.GPUMemory = g
+		lines := strings.Split(string(AppendText(nil, &f)), "\n")
+		if len(lines) != 8 {
+			t.Errorf("%d lines, want 8 (the overlay shows 9: the game may add one)", len(lines))
+		}
+		for i, line := range lines {
+			if len(line) > 48 {
+				t.Errorf("line %d is %d characters, more than the overlay's 48: %q", i+1, len(line), line)
+			}
+		}
+	}
+}
+
+// The GPU memory line says which figure it shows.
+func TestAppendTextGPUMemory(t *testing.T) {
+	for _, tt := range []struct {
+		g    GPUMemory
+		want string
+	}{
+		{GPUMemory{}, "gpu-mem -"},
+		{GPUMemory{Source: GPUMemoryOwn, Own: 5 << 20, Free: 1}, "gpu-mem 5.0 MiB (own buffers)"},
+		{GPUMemory{Source: GPUMemoryNVX, Own: 3 << 19, Used: 812 << 20, Free: 1 << 30}, "gpu-mem 812.0 MiB (driver)  own 1.5 MiB"},
+		{GPUMemory{Source: GPUMemoryATI, Own: 1 << 20, Used: 7, Free: 2 << 30}, "gpu-mem 1.0 MiB (own)  free 2048.0 MiB"},
+	} {
+		f := Figures{GPUMemory: tt.g}
+		text := string(AppendText(nil, &f))
+		if got := text[strings.LastIndexByte(text, '\n')+1:]; got != tt.want {
+			t.Errorf("%+v: last line %q, want %q", tt.g, got, tt.want)
 		}
 	}
 }

@@ -336,6 +336,8 @@ func (s *Sample) Words(w *[SampleWords]uint64) {
 // SetWords sets the sample from the binary form Words writes. It returns
 // an error naming the first word that holds a key or button beyond the
 // known ones (and changes nothing then).
+//
+//srccheck:wrapped by the decoders that read the words (engine: snapshot ..., replay: ..., wire: ...), which name the field
 func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	n := len(keySet{})
 	for i := range 3 * n {

@@ -91,6 +91,8 @@ func decode(data []byte, name string, fsys fs.FS, dir string) (m *Model, err err
 
 // parseContainer splits a GLB into its JSON and BIN chunks (or takes the
 // whole of a .gltf as JSON) and decodes the JSON.
+//
+//srccheck:wrapped by decode, as "model: <name>: ..."
 func parseContainer(data []byte) (doc *gltf.Document, bin []byte, isGLB bool, err error) {
 	jsonText := data
 	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == glbMagic {
@@ -112,6 +114,8 @@ func parseContainer(data []byte) (doc *gltf.Document, bin []byte, isGLB bool, er
 
 // splitGLB returns the JSON and BIN chunks of a GLB file (bin is nil when
 // there is none).
+//
+//srccheck:wrapped by decode, as "model: <name>: ..."
 func splitGLB(data []byte) (jsonText, bin []byte, err error) {
 	if len(data) < 12 {
 		return nil, nil, fmt.Errorf("truncated: %d bytes, a GLB header has 12", len(data))
@@ -165,6 +169,8 @@ func chunkName(typ uint32) string {
 
 // loadBuffers fills every buffer's Data: a GLB's first buffer without a
 // URI from the BIN chunk, the others from data URIs or files.
+//
+//srccheck:wrapped by decode, as "model: <name>: ..."
 func loadBuffers(doc *gltf.Document, bin []byte, isGLB bool, fsys fs.FS, dir string) error {
 	for i, b := range doc.Buffers {
 		if b == nil {
@@ -201,6 +207,8 @@ func loadBuffers(doc *gltf.Document, bin []byte, isGLB bool, fsys fs.FS, dir str
 
 // readURI returns the bytes a URI names: a base64 data URI's, or a file's
 // in fsys relative to dir.
+//
+//srccheck:wrapped by decode and the converter, as "model: <name>: ..."
 func readURI(uri string, fsys fs.FS, dir string) ([]byte, error) {
 	if strings.HasPrefix(uri, "data:") {
 		comma := strings.IndexByte(uri, ',')

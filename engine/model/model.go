@@ -115,8 +115,11 @@ type Material struct {
 	Texture *image.RGBA
 }
 
-// Path is what an animation channel drives.
+// Path is what an animation channel drives. Its String is the constant's
+// name.
 type Path uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Path,Interpolation -output=enum_string.go
 
 // The paths of a channel.
 const (
@@ -126,7 +129,8 @@ const (
 	Weights                 // blend-shape weights: Channel.Count values a key
 )
 
-// Interpolation is how a channel's values run between its keys.
+// Interpolation is how a channel's values run between its keys. Its String
+// is the constant's name.
 type Interpolation uint8
 
 // The interpolations of a channel.

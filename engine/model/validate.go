@@ -111,6 +111,9 @@ func (m *Model) Validate() error {
 	return nil
 }
 
+// validate is Validate's checks.
+//
+//srccheck:wrapped by Validate, as "model: <name>: ..."
 func (m *Model) validate() error {
 	for i, n := range m.Nodes {
 		if n.Parent < -1 || n.Parent >= i {
@@ -154,6 +157,9 @@ func (m *Model) validate() error {
 	return nil
 }
 
+// validatePart checks one part.
+//
+//srccheck:wrapped by validate, as "model: <name>: part i (name): ..."
 func (m *Model) validatePart(p *Part) error {
 	n := len(p.Positions)
 	if len(p.Normals) != n || len(p.Joints) != n || len(p.Weights) != n {
@@ -227,6 +233,9 @@ func (m *Model) validatePart(p *Part) error {
 	return nil
 }
 
+// validateClip checks one clip.
+//
+//srccheck:wrapped by validate, as "model: <name>: clip i (name): ..."
 func (m *Model) validateClip(c *Clip) error {
 	if !finite(c.Duration) || c.Duration < 0 {
 		return fmt.Errorf("duration %g", c.Duration)

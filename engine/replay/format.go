@@ -94,6 +94,16 @@ type Header struct {
 
 // Validate reports the first field out of range.
 func (h *Header) Validate() error {
+	if err := h.validate(); err != nil {
+		return fmt.Errorf("replay: header: %w", err)
+	}
+	return nil
+}
+
+// validate is Validate's checks.
+//
+//srccheck:wrapped by Validate ("replay: header: ...") and by the reader, in a FormatError
+func (h *Header) validate() error {
 	switch {
 	case timing.ValidateTickRate(h.TickRate) != nil:
 		return fmt.Errorf("tick rate %d Hz out of range [%d, %d]", h.TickRate, timing.MinTickRate, timing.MaxTickRate)

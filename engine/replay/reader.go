@@ -258,7 +258,7 @@ func (d *decoder) header(h *Header) error {
 		r.FailAt(headerFixed+at+sn, "header length", fmt.Errorf("%w: %d bytes after the schema", ErrInvalid, len(b)-at-sn))
 	}
 	h.Schema = schema
-	if err := h.Validate(); err != nil {
+	if err := h.validate(); err != nil {
 		field, at := "header", 0
 		switch {
 		case timing.ValidateTickRate(h.TickRate) != nil:

@@ -65,7 +65,7 @@ type Recorder struct {
 // recorder for the ticks.
 func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 	if err := h.Validate(); err != nil {
-		return nil, fmt.Errorf("replay: header: %w", err)
+		return nil, err
 	}
 	h.Version = Version
 	r := &Recorder{w: w, hdr: h, rate: h.TickRate, recs: make([]byte, 0, 4096), frame: make([]byte, 0, 4096), jobs: make([]byte, 0, 256), others: make([]byte, 0, 256)}

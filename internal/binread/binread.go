@@ -22,6 +22,8 @@ import (
 
 // ErrTruncated is wrapped by the Err of an Error for input that ends
 // before a read (a *ShortError, or Count's error).
+//
+//srccheck:wrapped by the packages that decode with a Reader, in their own errors (engine: snapshot: ..., replay: ...)
 var ErrTruncated = errors.New("truncated")
 
 // ErrOverflow is the Err of an Error for a varint of more than 64 bits.

@@ -506,7 +506,7 @@ func (o *Options) checkNetwork() error {
 	}
 	if o.Serve != "" {
 		if _, err := ParseListenAddr(o.Serve); err != nil {
-			return Usagef("-serve %s: %v", o.Serve, err)
+			return &UsageError{msg: err.Error()}
 		}
 	}
 	for _, name := range []string{"players", "max-players"} {
@@ -548,7 +548,7 @@ func ParseListenAddr(s string) (string, error) {
 		host, port = "", s
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return "", fmt.Errorf("want a port (7000), :port or host:port (0.0.0.0:7000 to accept other machines)")
+		return "", fmt.Errorf("-serve %s: want a port (7000), :port or host:port (0.0.0.0:7000 to accept other machines)", s)
 	}
 	if host == "" {
 		host = "127.0.0.1"

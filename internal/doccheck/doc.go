@@ -20,5 +20,7 @@
 //   - Methods of exported interface types need a doc comment or a trailing
 //     line comment.
 //
-// _test.go files and testdata directories are not checked.
+// _test.go files, testdata directories and generated files (a "Code
+// generated ... DO NOT EDIT." line: stringer's String methods, whose
+// type's doc says what they print) are not checked.
 package doccheck

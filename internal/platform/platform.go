@@ -183,6 +183,9 @@ func initGLFW() error {
 	return fmt.Errorf("platform: cannot open a window: %w: %w", ErrNoDisplay, err)
 }
 
+// errInitFailed is GLFW failing to initialise without an error of its own.
+//
+//srccheck:wrapped by the window opener, as "platform: cannot open a window: ..."
 var errInitFailed = errors.New("GLFW failed to initialise (go-gl/glfw logged the reason above)")
 
 // terminateGLFW terminates GLFW, after which Wake does nothing.

@@ -49,7 +49,7 @@ func (p *Program) Path(t testing.TB) string {
 		}
 		p.path = filepath.Join(dir, p.name)
 		if out, err := exec.Command("go", "build", "-o", p.path, p.pkg).CombinedOutput(); err != nil {
-			p.err = fmt.Errorf("go build %s: %v\n%s", p.pkg, err, out)
+			p.err = fmt.Errorf("testbin: go build %s: %v\n%s", p.pkg, err, out)
 		}
 	})
 	if p.err != nil {
