@@ -5,25 +5,19 @@ import (
 	"fmt"
 )
 
-// Role is what a client joins as.
+// Role is what a client joins as. Its String is "player", "spectator",
+// or "Role(n)".
 type Role uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Role,Reason,EndReason -linecomment -output=enum_string.go
 
 // The roles. The zero Role is not one, so a forgotten Role is refused.
 const (
-	RolePlayer    Role = 1 // sends input and is part of the simulation
-	RoleSpectator Role = 2 // receives the confirmed inputs and sends none
+	// RolePlayer sends input and is part of the simulation.
+	RolePlayer Role = 1 // player
+	// RoleSpectator receives the confirmed inputs and sends none.
+	RoleSpectator Role = 2 // spectator
 )
-
-// String returns "player", "spectator", or "Role(n)".
-func (r Role) String() string {
-	switch r {
-	case RolePlayer:
-		return "player"
-	case RoleSpectator:
-		return "spectator"
-	}
-	return fmt.Sprintf("Role(%d)", uint8(r))
-}
 
 // Hello is the client's first message, after its preamble.
 type Hello struct {
@@ -126,38 +120,29 @@ func (m *Welcome) check() (string, error) {
 	return "params", checkCount(len(m.Params), 0, MaxParams, "bytes")
 }
 
-// Reason says why a side refuses the other.
+// Reason says why a side refuses the other. Its String is the reason in
+// words ("version mismatch"), or "Reason(n)".
 type Reason uint8
 
 // The reasons. A Reader accepts any value, so that a newer peer's reason
 // arrives as a number with its text.
 const (
-	ReasonOther    Reason = 0 // see the text
-	ReasonVersion  Reason = 1 // the protocol versions differ
-	ReasonScene    Reason = 2 // the scenes differ
-	ReasonSchema   Reason = 3 // the schema fingerprints differ
-	ReasonFull     Reason = 4 // the match has no room for another player
-	ReasonShutdown Reason = 5 // the server is shutting down
-	ReasonDropped  Reason = 6 // the server drops a client that broke a rule: see the text
+	// ReasonOther: see the text.
+	ReasonOther Reason = 0 // refused
+	// ReasonVersion: the protocol versions differ.
+	ReasonVersion Reason = 1 // version mismatch
+	// ReasonScene: the scenes differ.
+	ReasonScene Reason = 2 // scene mismatch
+	// ReasonSchema: the schema fingerprints differ.
+	ReasonSchema Reason = 3 // schema mismatch
+	// ReasonFull: the match has no room for another player.
+	ReasonFull Reason = 4 // match full
+	// ReasonShutdown: the server is shutting down.
+	ReasonShutdown Reason = 5 // shutting down
+	// ReasonDropped: the server drops a client that broke a rule: see
+	// the text.
+	ReasonDropped Reason = 6 // dropped
 )
-
-var reasonNames = [...]string{
-	ReasonOther:    "refused",
-	ReasonVersion:  "version mismatch",
-	ReasonScene:    "scene mismatch",
-	ReasonSchema:   "schema mismatch",
-	ReasonFull:     "match full",
-	ReasonShutdown: "shutting down",
-	ReasonDropped:  "dropped",
-}
-
-// String returns the reason in words ("version mismatch"), or "Reason(n)".
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("Reason(%d)", uint8(r))
-}
 
 // Refuse ends a handshake: the server refuses a Hello, or a client refuses
 // a Welcome. After the handshake it is the server's last message to a

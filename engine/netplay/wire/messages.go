@@ -301,25 +301,17 @@ func (m *Pong) decode(d *decoder) {
 
 func (m *Pong) check() (string, error) { return "", nil }
 
-// EndReason says why a match ended.
+// EndReason says why a match ended. Its String is "last tick",
+// "shutdown", or "EndReason(n)".
 type EndReason uint8
 
 // The reasons a match ends.
 const (
-	EndTicks    EndReason = 1 // the match reached its last tick (a server's -ticks N)
-	EndShutdown EndReason = 2 // the server is shutting down
+	// EndTicks: the match reached its last tick (a server's -ticks N).
+	EndTicks EndReason = 1 // last tick
+	// EndShutdown: the server is shutting down.
+	EndShutdown EndReason = 2 // shutdown
 )
-
-// String returns "last tick", "shutdown", or "EndReason(n)".
-func (r EndReason) String() string {
-	switch r {
-	case EndTicks:
-		return "last tick"
-	case EndShutdown:
-		return "shutdown"
-	}
-	return fmt.Sprintf("EndReason(%d)", uint8(r))
-}
 
 // End tells a client that the match is over: Tick is the last tick the
 // server confirmed, and no Confirmed message follows.

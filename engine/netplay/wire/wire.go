@@ -45,8 +45,11 @@ type PlayerID = input.PlayerID
 // NoPlayer is Welcome.Player for a spectator.
 const NoPlayer PlayerID = math.MaxUint16
 
-// Type is a message's type, the byte after its length.
+// Type is a message's type, the byte after its length. Its String is the
+// type's name ("Confirmed"), or "Type(n)" for a byte that is not a type.
 type Type uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Type -trimprefix=Type
 
 // The message types. Refuse is 3 in every version of the protocol.
 const (
@@ -64,30 +67,6 @@ const (
 	TypeBye       Type = 12 // *Bye, client to server
 	typeCount          = 13
 )
-
-var typeNames = [typeCount]string{
-	TypeHello:     "Hello",
-	TypeWelcome:   "Welcome",
-	TypeRefuse:    "Refuse",
-	TypeInput:     "Input",
-	TypeConfirmed: "Confirmed",
-	TypeHash:      "Hash",
-	TypeDesync:    "Desync",
-	TypeSnapshot:  "Snapshot",
-	TypePing:      "Ping",
-	TypePong:      "Pong",
-	TypeEnd:       "End",
-	TypeBye:       "Bye",
-}
-
-// String returns the type's name ("Confirmed"), or "Type(n)" for a byte
-// that is not a type.
-func (t Type) String() string {
-	if t.known() {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
-}
 
 func (t Type) known() bool { return t >= TypeHello && t < typeCount }
 
