@@ -263,6 +263,8 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 }
 
 // checkWelcome refuses a Welcome this client cannot play.
+//
+//srccheck:wrapped by Dial, as "netplay: client: server <addr>: ..."
 func (c *Client) checkWelcome(m *wire.Welcome) error {
 	switch {
 	case m.Scene != c.cfg.Scene:

@@ -38,6 +38,8 @@ func (c *Client) readLoop(r *wire.Reader) {
 }
 
 // receive acts on one message from the server.
+//
+//srccheck:wrapped by readLoop and Client.fail, as "netplay: client: ..."
 func (c *Client) receive(m wire.Message) error {
 	now := c.now()
 	c.mu.Lock()

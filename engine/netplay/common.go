@@ -25,6 +25,8 @@ const MaxInputAhead = 512
 // error when ct does not fit the match: a join of a player already in, a
 // leave of one who is not, or inputs that are not exactly the players in
 // the match once the joins and leaves are applied.
+//
+//srccheck:wrapped by the client's rollbackSource.Confirmed ("netplay: client: server <addr>: confirmed tick n ...") and the server's hook ("netplay: server: tick n: ...")
 func applyTick(p *engine.Players, ct *wire.ConfirmedTick) error {
 	for _, id := range ct.Leaves {
 		if err := p.Leave(id); err != nil {

@@ -14,6 +14,8 @@ import (
 // at; the match ends once, at a tick the server names. It holds the
 // confirmed-tick store and what the client must act on (desyncs to dump,
 // the end). The Client guards it with its mutex.
+//
+//srccheck:wrapped by Client.receive, then Client.fail, as "netplay: client: ..."
 type matchRules struct {
 	ticks    tickStore
 	desyncs  []wire.Desync // reported, not yet dumped

@@ -127,6 +127,7 @@ func (c *ServerConfig) Validate() error {
 	return nil
 }
 
+//srccheck:wrapped by Validate, as "netplay: server: ..."
 func (c *ServerConfig) validate() error {
 	switch {
 	case c.Scene == "" || len(c.Scene) > wire.MaxScene:

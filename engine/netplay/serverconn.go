@@ -17,6 +17,8 @@ import (
 // serverConn is a client's connection to its server: the socket, the
 // bytes each way, the handshake, and reads bounded by the idle timeout.
 // It speaks the protocol's messages but knows nothing of the match.
+//
+//srccheck:wrapped by Dial ("netplay: client: server <addr>: ...") and Client.fail, as "netplay: client: ..."
 type serverConn struct {
 	conn      net.Conn
 	addr      string

@@ -53,13 +53,16 @@ func writeDump(e *engine.Engine, st *engine.State, path string) error {
 	defer e.LoadState(&now)
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("netplay: dump: %w", err)
 	}
 	if err := e.World.WriteDump(f); err != nil {
 		f.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return fmt.Errorf("netplay: dump: cannot write %s: %w", path, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("netplay: dump: %w", err)
+	}
+	return nil
 }
 
 // dumpPath is the file a peer writes its dump of tick to.

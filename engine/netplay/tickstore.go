@@ -11,6 +11,8 @@ import (
 // received and not yet simulated, in order, and the snapshot to restore
 // before them (a late join's start, or a resynchronisation). It keeps
 // nothing else; the Client guards it with its mutex.
+//
+//srccheck:wrapped by Client.receive, then Client.fail, as "netplay: client: ..."
 type tickStore struct {
 	ring    []wire.ConfirmedTick // the ticks not yet simulated, from head
 	head, n int

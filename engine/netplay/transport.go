@@ -44,7 +44,7 @@ func ParseTransport(s string) (Transport, error) {
 	case "udp":
 		return UDP, nil
 	}
-	return 0, fmt.Errorf("transport %q: want tcp or udp", s)
+	return 0, fmt.Errorf("netplay: transport %q: want tcp or udp", s)
 }
 
 // dialUDP is a UDP client's default dial: the transport's handshake with

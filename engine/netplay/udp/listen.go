@@ -137,6 +137,8 @@ func (l *Listener) sign(c *cookie, key netip.AddrPort, nonce uint64) {
 
 // check reports why the cookie of a response from key is not one this
 // listener gave that address and nonce within cookieLife (nil: it is).
+//
+//srccheck:wrapped by Listener.connect, which hands it to ListenConfig.Drop with its kind ("bad cookie")
 func (l *Listener) check(c *cookie, key netip.AddrPort, nonce uint64, now time.Time) error {
 	ms := uint64(now.Sub(l.epoch) / time.Millisecond)
 	if c.time > ms || ms-c.time > uint64(cookieLife/time.Millisecond) {

@@ -288,6 +288,8 @@ func uvarintLen(v uint64) int {
 
 // checkUnreliable checks that b is one whole wire message, a Ping or a Pong:
 // what an unreliable chunk may carry.
+//
+//srccheck:wrapped by parsePacket, as "udp: malformed packet: byte N (message): ..."
 func checkUnreliable(b []byte) error {
 	if len(b) < 5 {
 		return fmt.Errorf("%d bytes, less than a message's header", len(b))

@@ -262,6 +262,7 @@ func appendIDs(b []byte, ids []PlayerID) []byte {
 // Writer sends, Reader accepts. Each returns an error that says what was
 // wrong and what is accepted.
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkText(s string, max int) error {
 	if len(s) > max {
 		return fmt.Errorf("%d bytes, at most %d", len(s), max)
@@ -277,6 +278,7 @@ func checkText(s string, max int) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkCount(n, lo, max int, unit string) error {
 	if n < lo || n > max {
 		return fmt.Errorf("%d %s, want %d to %d", n, unit, lo, max)
@@ -286,6 +288,8 @@ func checkCount(n, lo, max int, unit string) error {
 
 // checkLast checks that a run of n ticks from first ends at a tick a
 // uint64 holds.
+//
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkLast(first uint64, n int) error {
 	if n > 0 && first > math.MaxUint64-uint64(n-1) {
 		return fmt.Errorf("tick %d and %d more go beyond the last tick (%d)", first, n-1, uint64(math.MaxUint64))
@@ -293,6 +297,7 @@ func checkLast(first uint64, n int) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkRole(r Role) error {
 	if r != RolePlayer && r != RoleSpectator {
 		return fmt.Errorf("role %d, want %d (player) or %d (spectator)", uint8(r), RolePlayer, RoleSpectator)
@@ -300,6 +305,7 @@ func checkRole(r Role) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkPlayerID(id PlayerID) error {
 	if id >= MaxPlayers {
 		return fmt.Errorf("player %d, want 0 to %d", id, MaxPlayers-1)
@@ -308,6 +314,8 @@ func checkPlayerID(id PlayerID) error {
 }
 
 // checkPlayer checks a Welcome's player: a player ID, or NoPlayer.
+//
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkPlayer(id PlayerID) error {
 	if id >= MaxPlayers && id != NoPlayer {
 		return fmt.Errorf("player %d, want 0 to %d, or %d (a spectator)", id, MaxPlayers-1, NoPlayer)
@@ -315,6 +323,7 @@ func checkPlayer(id PlayerID) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkAscending(prev, id PlayerID) error {
 	if id <= prev {
 		return fmt.Errorf("player %d after player %d: players are listed once each, in ascending order", id, prev)
@@ -338,6 +347,7 @@ func checkIDs(ids []PlayerID) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkTickRate(hz uint16) error {
 	if hz == 0 {
 		return errors.New("0 Hz, want at least 1")
@@ -345,6 +355,7 @@ func checkTickRate(hz uint16) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkEndReason(r EndReason) error {
 	if r != EndTicks && r != EndShutdown {
 		return fmt.Errorf("reason %d, want %d (last tick) or %d (shutdown)", uint8(r), EndTicks, EndShutdown)

@@ -148,6 +148,7 @@ func (m *Confirmed) decode(d *decoder) {
 	}
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func (m *Confirmed) check() (string, error) {
 	if err := checkCount(len(m.Ticks), 1, MaxConfirmedRun, "ticks"); err != nil {
 		return "ticks", err

@@ -14,16 +14,26 @@ import (
 // the faults of its connections by kind.
 var (
 	// ErrTooLarge: a message's length is over the Reader's cap.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrTooLarge = errors.New("message too large")
 	// ErrUnknownType: a message's type byte is not a Type.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrUnknownType = errors.New("unknown message type")
 	// ErrMalformed: a message's body is not what its type says: it ends
 	// before its last field, has bytes after it, or a field is beyond its
 	// limit or invalid. A zero length is malformed too.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrMalformed = errors.New("malformed message")
 	// ErrTruncated: the connection ended inside a message or the preamble.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrTruncated = errors.New("connection ended inside a message")
 	// ErrVersion: the peer's preamble has another protocol version.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrVersion = errors.New("protocol version mismatch")
 	// ErrNotClient: what a server read first is not a Nebula client's
 	// preamble (an HTTP request, a port scan).
@@ -151,6 +161,7 @@ func (r *Reader) ReadServerPreamble() (version uint16, err error) {
 	return r.readPreamble(ErrNotServer, "server")
 }
 
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func (r *Reader) readPreamble(kind error, peer string) (uint16, error) {
 	if r.err != nil {
 		return 0, r.err
@@ -225,6 +236,7 @@ func (r *Reader) ReadMessage() (Message, error) {
 	return m, err
 }
 
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func (r *Reader) readMessage() (Message, error) {
 	if len(r.buf) > keepBuffer {
 		// The last message was large: let it keep the memory and start
@@ -313,6 +325,8 @@ func (r *Reader) message(t Type) Message {
 
 // malformed turns the decoder's fault into an *Error of kind
 // ErrMalformed.
+//
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func malformed(t Type, e *binread.Error) *Error {
 	err := e.Err
 	var short *binread.ShortError
@@ -325,6 +339,8 @@ func malformed(t Type, e *binread.Error) *Error {
 // cut turns an end of the connection inside a message of size bytes into
 // an *Error of kind ErrTruncated; io.EOF before its first byte and other
 // errors are returned as they are.
+//
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func (r *Reader) cut(err error, t Type, size int) error {
 	if err != io.ErrUnexpectedEOF {
 		return err
