@@ -28,7 +28,7 @@ func (s *delayedSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *delayedSource) Local(uint64) (input.PlayerID, input.Sample, bool) {
+func (s *delayedSource) Local(uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, input.Sample{}, true
 }
 

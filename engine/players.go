@@ -10,6 +10,14 @@ import (
 	"github.com/nebulaengine/nebula/internal/binread"
 )
 
+// PlayerID names a player of a match, from 0 to MaxPlayers-1. A
+// single-player game is player 0.
+type PlayerID uint16
+
+// MaxPlayers is the number of player IDs: a match has at most this many
+// players, numbered 0 to MaxPlayers-1.
+const MaxPlayers = 256
+
 // Players is who plays at a tick: the players in the match, ascending by
 // ID, each with the tick's input.Sample, and who joined and who left the
 // match at the tick.
@@ -31,11 +39,11 @@ import (
 // The zero Players is an empty match that accepts changes. Once its slices
 // have grown to the largest match, nothing allocates per tick.
 type Players struct {
-	ids    []input.PlayerID // the players in the match, ascending
-	inputs []input.Sample   // inputs[i] is the input of ids[i]
-	joined []input.PlayerID // joined at this tick, ascending
-	left   []input.PlayerID // left at this tick, ascending
-	locked bool             // changes are refused (an engine's, outside the tick's start)
+	ids    []PlayerID     // the players in the match, ascending
+	inputs []input.Sample // inputs[i] is the input of ids[i]
+	joined []PlayerID     // joined at this tick, ascending
+	left   []PlayerID     // left at this tick, ascending
+	locked bool           // changes are refused (an engine's, outside the tick's start)
 	// local is the tick's local input, which player 0 joins with, or nil
 	// (a zero input) when the hook owns the players.
 	local *input.Sample
@@ -47,14 +55,14 @@ func (p *Players) Len() int { return len(p.ids) }
 // At returns the i-th player in ascending order of ID, 0 <= i < Len(), and
 // its input at this tick. The input is the Players' own: read it, do not
 // change it.
-func (p *Players) At(i int) (input.PlayerID, *input.Sample) { return p.ids[i], &p.inputs[i] }
+func (p *Players) At(i int) (PlayerID, *input.Sample) { return p.ids[i], &p.inputs[i] }
 
 // find returns the index of id in ids and whether it is there.
-func (p *Players) find(id input.PlayerID) (int, bool) { return slices.BinarySearch(p.ids, id) }
+func (p *Players) find(id PlayerID) (int, bool) { return slices.BinarySearch(p.ids, id) }
 
 // Input returns id's input at this tick, or nil when id is not in the
 // match. Read it, do not change it.
-func (p *Players) Input(id input.PlayerID) *input.Sample {
+func (p *Players) Input(id PlayerID) *input.Sample {
 	if i, ok := p.find(id); ok {
 		return &p.inputs[i]
 	}
@@ -62,25 +70,25 @@ func (p *Players) Input(id input.PlayerID) *input.Sample {
 }
 
 // Has reports whether id is in the match.
-func (p *Players) Has(id input.PlayerID) bool {
+func (p *Players) Has(id PlayerID) bool {
 	_, ok := p.find(id)
 	return ok
 }
 
 // Joined returns the players who joined the match at this tick, ascending.
 // The slice is valid during the tick.
-func (p *Players) Joined() []input.PlayerID { return p.joined }
+func (p *Players) Joined() []PlayerID { return p.joined }
 
 // Left returns the players who left the match at this tick, ascending. The
 // slice is valid during the tick.
-func (p *Players) Left() []input.PlayerID { return p.left }
+func (p *Players) Left() []PlayerID { return p.left }
 
 // check returns why id cannot be changed by what ("join", "leave", "get an
 // input"), or nil.
-func (p *Players) check(id input.PlayerID, what string) error {
+func (p *Players) check(id PlayerID, what string) error {
 	switch {
-	case int(id) >= input.MaxPlayers:
-		return fmt.Errorf("engine: player %d cannot %s: out of range (players are 0 to %d)", id, what, input.MaxPlayers-1)
+	case int(id) >= MaxPlayers:
+		return fmt.Errorf("engine: player %d cannot %s: out of range (players are 0 to %d)", id, what, MaxPlayers-1)
 	case p.locked:
 		return fmt.Errorf("engine: player %d cannot %s now: players join, leave and get inputs only at the start of a tick, in TickHook.BeginTick", id, what)
 	}
@@ -92,7 +100,7 @@ func (p *Players) check(id input.PlayerID, what string) error {
 // PlayerOwner) player 0 joins with the tick's local input. It returns an error, and changes nothing, when id is out of
 // range, already in the match, or left it at this tick (a player cannot
 // leave and join in one tick).
-func (p *Players) Join(id input.PlayerID) error {
+func (p *Players) Join(id PlayerID) error {
 	if err := p.check(id, "join"); err != nil {
 		return err
 	}
@@ -118,7 +126,7 @@ func (p *Players) Join(id input.PlayerID) error {
 // longer see it, nor its input. It returns an error, and changes nothing,
 // when id is out of range, not in the match, or joined it at this tick (a
 // player cannot join and leave in one tick).
-func (p *Players) Leave(id input.PlayerID) error {
+func (p *Players) Leave(id PlayerID) error {
 	if err := p.check(id, "leave"); err != nil {
 		return err
 	}
@@ -139,7 +147,7 @@ func (p *Players) Leave(id input.PlayerID) error {
 // SetInput sets id's input at this tick (and, unless set again, at the
 // ticks after it). It returns an error, and changes nothing, when id is out
 // of range or not in the match.
-func (p *Players) SetInput(id input.PlayerID, in input.Sample) error {
+func (p *Players) SetInput(id PlayerID, in input.Sample) error {
 	if err := p.check(id, "get an input"); err != nil {
 		return err
 	}
@@ -197,23 +205,23 @@ func (p *Players) readState(r *binread.Reader) {
 	switch {
 	case r.Err() != nil:
 		return
-	case n > input.MaxPlayers:
-		r.FailAt(at, "players", fmt.Errorf("%d players, at most %d", n, input.MaxPlayers))
+	case n > MaxPlayers:
+		r.FailAt(at, "players", fmt.Errorf("%d players, at most %d", n, MaxPlayers))
 		return
 	case n*size > r.Left():
 		r.FailAt(at, "players", fmt.Errorf("%w: %d players of %d bytes, %d bytes left", ErrSnapshotTruncated, n, size, r.Left()))
 		return
 	}
-	p.ids = make([]input.PlayerID, n)
+	p.ids = make([]PlayerID, n)
 	p.inputs = make([]input.Sample, n)
 	var words [input.SampleWords]uint64
 	for i := range n {
 		at := r.Offset()
-		id := input.PlayerID(r.U16("player id"))
+		id := PlayerID(r.U16("player id"))
 		switch {
 		case r.Err() != nil:
-		case int(id) >= input.MaxPlayers:
-			r.FailAt(at, "player id", fmt.Errorf("player %d is out of range (players are 0 to %d)", id, input.MaxPlayers-1))
+		case int(id) >= MaxPlayers:
+			r.FailAt(at, "player id", fmt.Errorf("player %d is out of range (players are 0 to %d)", id, MaxPlayers-1))
 		case i > 0 && id <= p.ids[i-1]:
 			r.FailAt(at, "player id", fmt.Errorf("player %d after player %d: the players are not ascending", id, p.ids[i-1]))
 		}

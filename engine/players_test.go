@@ -192,8 +192,8 @@ func TestPlayersRefusals(t *testing.T) {
 		case 1:
 			note(p.Join(0))
 			note(p.Leave(0))
-			note(p.Join(input.MaxPlayers))
-			note(p.SetInput(input.MaxPlayers+10, input.Sample{}))
+			note(p.Join(MaxPlayers))
+			note(p.SetInput(MaxPlayers+10, input.Sample{}))
 			note(p.Leave(4))
 			note(p.SetInput(4, cursor(1)))
 		case 2:
@@ -226,7 +226,7 @@ func TestPlayersRefusals(t *testing.T) {
 		t.Errorf("errors\n%s\nwant\n%s", strings.Join(errs, "\n"), strings.Join(want, "\n"))
 	}
 	p := e.World.Players()
-	if p.Len() != 0 || !slices.Equal(p.Left(), []input.PlayerID{0}) || len(p.Joined()) != 0 {
+	if p.Len() != 0 || !slices.Equal(p.Left(), []PlayerID{0}) || len(p.Joined()) != 0 {
 		t.Errorf("after the refusals: %d players, left %v, joined %v; want none, [0], []", p.Len(), p.Left(), p.Joined())
 	}
 }
@@ -238,7 +238,7 @@ func TestPlayersZeroValue(t *testing.T) {
 	must(t, p.Join(5))
 	must(t, p.Join(2))
 	must(t, p.SetInput(5, cursor(5)))
-	if id, in := p.At(1); p.Len() != 2 || id != 5 || *in != cursor(5) || !slices.Equal(p.Joined(), []input.PlayerID{2, 5}) {
+	if id, in := p.At(1); p.Len() != 2 || id != 5 || *in != cursor(5) || !slices.Equal(p.Joined(), []PlayerID{2, 5}) {
 		t.Errorf("Len %d, At(1) %d %v, Joined %v", p.Len(), id, in, p.Joined())
 	}
 }
@@ -279,14 +279,14 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 
 // runMembers runs a fresh engine 6 ticks with a hook that joins the given
 // players at tick 2, each with its input, and returns the hash.
-func runMembers(t *testing.T, inputs map[input.PlayerID]float64) uint64 {
+func runMembers(t *testing.T, inputs map[PlayerID]float64) uint64 {
 	e := newEngine(t)
 	e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
 	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
 		if ti.Tick != 2 {
 			return
 		}
-		for id := range input.PlayerID(input.MaxPlayers) {
+		for id := range PlayerID(MaxPlayers) {
 			if x, ok := inputs[id]; ok {
 				must(t, ti.Players.Join(id))
 				must(t, ti.Players.SetInput(id, cursor(x)))
@@ -301,14 +301,14 @@ func runMembers(t *testing.T, inputs map[input.PlayerID]float64) uint64 {
 // here do not read).
 func TestPlayersHash(t *testing.T) {
 	base := runMembers(t, nil)
-	one := runMembers(t, map[input.PlayerID]float64{1: 0})
+	one := runMembers(t, map[PlayerID]float64{1: 0})
 	if base == one {
 		t.Error("joining player 1 does not change the hash")
 	}
-	if other := runMembers(t, map[input.PlayerID]float64{2: 0}); other == one || other == base {
+	if other := runMembers(t, map[PlayerID]float64{2: 0}); other == one || other == base {
 		t.Error("player 2 hashes as player 1, or as nobody")
 	}
-	if again := runMembers(t, map[input.PlayerID]float64{1: 9}); again != one {
+	if again := runMembers(t, map[PlayerID]float64{1: 9}); again != one {
 		t.Error("player 1's input changes the hash; only membership should")
 	}
 }
@@ -327,7 +327,7 @@ func playersGame(t testing.TB) *Engine {
 		p := ti.Players
 		switch ti.Tick {
 		case 1:
-			for id := input.PlayerID(1); id < 8; id++ {
+			for id := PlayerID(1); id < 8; id++ {
 				must(t, p.Join(id))
 			}
 		case 20:
@@ -368,7 +368,7 @@ func TestPlayersSaveLoadAndRestore(t *testing.T) {
 	e.SaveState(&st)
 	snap := e.Snapshot()
 	type seen struct {
-		ids    []input.PlayerID
+		ids    []PlayerID
 		inputs []input.Sample
 	}
 	look := func() seen {
@@ -381,7 +381,7 @@ func TestPlayersSaveLoadAndRestore(t *testing.T) {
 		return s
 	}
 	at22 := look()
-	if !slices.Equal(at22.ids, []input.PlayerID{0, 1, 2, 4, 5, 6, 7}) {
+	if !slices.Equal(at22.ids, []PlayerID{0, 1, 2, 4, 5, 6, 7}) {
 		t.Fatalf("players at tick 22: %v", at22.ids)
 	}
 	check := func(how string) {
@@ -430,7 +430,7 @@ func TestRestoreRefusesBadPlayers(t *testing.T) {
 		field  string
 		msg    string
 	}{
-		{"too many", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], input.MaxPlayers+1) }, "players", "257 players, at most 256"},
+		{"too many", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], MaxPlayers+1) }, "players", "257 players, at most 256"},
 		{"cut short", func(b []byte) { binary.LittleEndian.PutUint16(b[players:], 200) }, "players", "200 players of"},
 		{"out of range", func(b []byte) { binary.LittleEndian.PutUint16(b[players+2+7*rec:], 300) }, "player id", "player 300 is out of range"},
 		{"not ascending", func(b []byte) { binary.LittleEndian.PutUint16(b[players+2+2*rec:], 1) }, "player id", "player 1 after player 1: the players are not ascending"},

@@ -91,7 +91,7 @@ type RollbackSource interface {
 	// knows it already (the input it sampled for that tick, or its latest
 	// when tick is past those); ok is false otherwise, and the local
 	// player's input is predicted like everyone else's.
-	Local(tick uint64) (id input.PlayerID, in input.Sample, ok bool)
+	Local(tick uint64) (id PlayerID, in input.Sample, ok bool)
 }
 
 // RollbackStats is what a rollback session counted.

@@ -29,7 +29,7 @@ func keys(right bool) input.Sample {
 // inputOf is player id's input at tick: the right arrow held for runs of
 // ticks whose lengths differ by player, so that a prediction (the last
 // input) is sometimes wrong.
-func inputOf(id input.PlayerID, tick uint64) input.Sample {
+func inputOf(id engine.PlayerID, tick uint64) input.Sample {
 	return keys((tick/uint64(7+5*int(id)))%2 == 1)
 }
 
@@ -73,7 +73,7 @@ func (s *lagSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *lagSource) Local(tick uint64) (input.PlayerID, input.Sample, bool) {
+func (s *lagSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, inputOf(0, tick), true
 }
 
@@ -229,7 +229,7 @@ func TestRollbackSmoothsCorrectionsAndSnapsTeleports(t *testing.T) {
 	e := g.e
 	// Player 1 holds the right arrow from tick 20 to 40 (confirmed late);
 	// the prediction says it does not.
-	src := &scriptSource{lag: 6, input: func(id input.PlayerID, tick uint64) input.Sample {
+	src := &scriptSource{lag: 6, input: func(id engine.PlayerID, tick uint64) input.Sample {
 		return keys(id == 1 && tick >= 20 && tick < 40)
 	}}
 	cfg := engine.DefaultRollbackConfig()
@@ -316,7 +316,7 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 	var up input.Queue
 	up.Push(input.Event{Kind: input.KeyDown, Key: input.KeyArrowUp})
 	warp := up.Advance(0)
-	src := &scriptSource{lag: 5, input: func(id input.PlayerID, tick uint64) input.Sample {
+	src := &scriptSource{lag: 5, input: func(id engine.PlayerID, tick uint64) input.Sample {
 		if id == 1 && tick == 30 {
 			return warp
 		}
@@ -344,7 +344,7 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 // 0 and 1 joining at tick 1 with input's inputs; player 0 is local.
 type scriptSource struct {
 	now, lag uint64
-	input    func(input.PlayerID, uint64) input.Sample
+	input    func(engine.PlayerID, uint64) input.Sample
 }
 
 func (s *scriptSource) Sync(*engine.Engine) bool { return false }
@@ -364,7 +364,7 @@ func (s *scriptSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *scriptSource) Local(tick uint64) (input.PlayerID, input.Sample, bool) {
+func (s *scriptSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, s.input(0, tick), true
 }
 

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"github.com/nebulaengine/nebula/engine/input"
-
 	"github.com/nebulaengine/nebula/engine/geom"
 
 	"github.com/nebulaengine/nebula/engine/render"
@@ -47,7 +45,7 @@ func benchStateWorld(w *World, n int) benchComps {
 		pad:    NewComponent[benchPadded](w, "padded"),
 	}
 	w.players.startTick(nil)
-	for _, id := range []input.PlayerID{0, 3, 255} {
+	for _, id := range []PlayerID{0, 3, 255} {
 		if err := w.players.Join(id); err != nil {
 			panic(fmt.Sprintf("benchStateWorld: %v", err))
 		}

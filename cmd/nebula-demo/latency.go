@@ -54,7 +54,7 @@ type inputTrace struct {
 	e     *engine.Engine
 	sc    *scene.Scene
 	log   logrus.FieldLogger
-	me    input.PlayerID
+	me    engine.PlayerID
 	delay uint64
 	local *netplay.LocalInput
 

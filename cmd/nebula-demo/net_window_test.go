@@ -162,7 +162,7 @@ func clientWindow(t testing.TB, x *xserver, p *proc) string {
 
 // playerID returns the player ID the server gave the client p, from its
 // "joined the match" log line.
-func playerID(t testing.TB, p *proc) input.PlayerID {
+func playerID(t testing.TB, p *proc) engine.PlayerID {
 	t.Helper()
 	_, errs := p.out()
 	m := regexp.MustCompile(`msg="joined the match" .*\bplayer=(\d+)`).FindStringSubmatch(errs)
@@ -173,7 +173,7 @@ func playerID(t testing.TB, p *proc) input.PlayerID {
 	if err != nil {
 		t.Fatalf("%s: player ID %q: %v", p.name, m[1], err)
 	}
-	return input.PlayerID(id)
+	return engine.PlayerID(id)
 }
 
 // playerSeen is what a replay showed of one player after its first tick:
@@ -190,7 +190,7 @@ type playerSeen struct {
 // engine's replay player on the demo's scene, and returns what each player
 // did. The replay is verified as it goes (replay.Verify), so what it shows
 // is what the match simulated.
-func watchRecording(t *testing.T, path string) map[input.PlayerID]*playerSeen {
+func watchRecording(t *testing.T, path string) map[engine.PlayerID]*playerSeen {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -219,7 +219,7 @@ func watchRecording(t *testing.T, path string) map[input.PlayerID]*playerSeen {
 	if sc.PanicAt, err = strconv.ParseUint(p["panic-at-tick"], 10, 64); err != nil {
 		t.Fatalf("%s: the panic tick: %v", path, err)
 	}
-	seen := map[input.PlayerID]*playerSeen{}
+	seen := map[engine.PlayerID]*playerSeen{}
 	arrows := []input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown}
 	// Added after the scene's systems, it sees each tick's inputs and the
 	// cubes where the tick left them.

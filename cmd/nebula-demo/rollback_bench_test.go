@@ -45,7 +45,7 @@ func (s *flipSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-func (s *flipSource) Local(uint64) (input.PlayerID, input.Sample, bool) {
+func (s *flipSource) Local(uint64) (engine.PlayerID, input.Sample, bool) {
 	return 0, s.off, true
 }
 

@@ -300,7 +300,7 @@ func (c *Client) LocalInput() *LocalInput { return &LocalInput{&c.input} }
 // for a tick past those, with its player; false for a spectator or a tick
 // not sampled. It is the engine.RollbackSource's Local of the rollback
 // Attach installs.
-func (c *Client) Local(tick uint64) (input.PlayerID, input.Sample, bool) {
+func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {
 		return 0, input.Sample{}, false
 	}

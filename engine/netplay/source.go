@@ -120,7 +120,7 @@ func (s *rollbackSource) Confirmed(tick uint64, p *engine.Players) bool {
 
 // Local implements engine.RollbackSource: the input this client sampled
 // for tick, or its latest for a tick past those (Client.Local).
-func (s *rollbackSource) Local(tick uint64) (input.PlayerID, input.Sample, bool) {
+func (s *rollbackSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return (*Client)(s).Local(tick)
 }
 

@@ -53,12 +53,12 @@
 //	              tick + 1)
 //	0x02 rate     uvarint tick rate in Hz, from this tick on
 //	0x04 players  who joined, then who left at the tick: each a uvarint count
-//	              and that many uvarint player IDs (< input.MaxPlayers),
+//	              and that many uvarint player IDs (< engine.MaxPlayers),
 //	              ascending; at least one in all, no player in both
 //	0x08 input    player 0's input changed: an input change (below)
 //	0x10 inputs   other players' inputs changed: uvarint count
-//	              (1..input.MaxPlayers-1), then per player, ascending, uvarint
-//	              ID (1..input.MaxPlayers-1) and an input change
+//	              (1..engine.MaxPlayers-1), then per player, ascending, uvarint
+//	              ID (1..engine.MaxPlayers-1) and an input change
 //	0x20 jobs     uvarint count (1..MaxJobsPerTick), then per result uvarint
 //	              job id, uvarint length (<= engine.MaxJobResult) and the bytes,
 //	              in the order they were applied (job id order)

@@ -220,17 +220,17 @@ type JobResult struct {
 
 // PlayerInput is a player's input at a recorded tick.
 type PlayerInput struct {
-	Player input.PlayerID // the player
-	Input  input.Sample   // its input
+	Player engine.PlayerID // the player
+	Input  input.Sample    // its input
 }
 
 // Record is one recorded tick.
 type Record struct {
-	Tick    uint64           // the tick's number
-	Restore []byte           // snapshot restored before the tick, or nil
-	Rate    int              // tick rate from this tick on, or 0 when unchanged
-	Joined  []input.PlayerID // players who joined at the tick, ascending
-	Left    []input.PlayerID // players who left at the tick, ascending
+	Tick    uint64            // the tick's number
+	Restore []byte            // snapshot restored before the tick, or nil
+	Rate    int               // tick rate from this tick on, or 0 when unchanged
+	Joined  []engine.PlayerID // players who joined at the tick, ascending
+	Left    []engine.PlayerID // players who left at the tick, ascending
 	// Inputs are the inputs of the players whose input differs from
 	// their previous recorded input, ascending by player. A player's
 	// input at a tick is the last one recorded for it (zero before any).

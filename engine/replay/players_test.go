@@ -52,7 +52,7 @@ func (m *match) BeginTick(ti *engine.TickInfo) {
 	case 400:
 		do(ps.Leave(3))
 	}
-	for id := input.PlayerID(1); id < 4; id++ {
+	for id := engine.PlayerID(1); id < 4; id++ {
 		if !ps.Has(id) {
 			continue
 		}

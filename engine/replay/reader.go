@@ -136,8 +136,8 @@ type decoder struct {
 	nextTick uint64
 	records  uint64
 	// Every player's last recorded input, as words and as a snapshot.
-	words  [input.MaxPlayers][input.SampleWords]uint64
-	inputs [input.MaxPlayers]input.Sample
+	words  [engine.MaxPlayers][input.SampleWords]uint64
+	inputs [engine.MaxPlayers]input.Sample
 	ended  bool
 	end    End
 	stop   int // above 0: the records end at this offset, between chunks
@@ -370,21 +370,21 @@ func (d *decoder) endChunk() {
 
 // playerList reads a uvarint count and that many player IDs, below
 // MaxPlayers and ascending, into ids[:0].
-func (d *decoder) playerList(field string, ids []input.PlayerID) []input.PlayerID {
+func (d *decoder) playerList(field string, ids []engine.PlayerID) []engine.PlayerID {
 	r := &d.r
 	ids = ids[:0]
 	at := r.Offset()
 	n := r.Uvarint(field)
-	if r.Err() == nil && n > input.MaxPlayers {
-		r.FailAt(at, field, fmt.Errorf("%w: %d players, at most %d", ErrInvalid, n, input.MaxPlayers))
+	if r.Err() == nil && n > engine.MaxPlayers {
+		r.FailAt(at, field, fmt.Errorf("%w: %d players, at most %d", ErrInvalid, n, engine.MaxPlayers))
 	}
 	for i := 0; uint64(i) < n && r.Err() == nil; i++ {
 		at := r.Offset()
 		id := r.Uvarint(field)
-		if r.Err() == nil && (id >= input.MaxPlayers || i > 0 && id <= uint64(ids[i-1])) {
-			r.FailAt(at, field, fmt.Errorf("%w: player %d (players are below %d, ascending)", ErrInvalid, id, input.MaxPlayers))
+		if r.Err() == nil && (id >= engine.MaxPlayers || i > 0 && id <= uint64(ids[i-1])) {
+			r.FailAt(at, field, fmt.Errorf("%w: player %d (players are below %d, ascending)", ErrInvalid, id, engine.MaxPlayers))
 		}
-		ids = append(ids, input.PlayerID(id))
+		ids = append(ids, engine.PlayerID(id))
 	}
 	return ids
 }
@@ -392,7 +392,7 @@ func (d *decoder) playerList(field string, ids []input.PlayerID) []input.PlayerI
 // input reads an input change of player id (a uvarint mask and the words
 // it selects), applies it to the player's last recorded input, and
 // appends the result to ins.
-func (d *decoder) input(id input.PlayerID, ins []PlayerInput) []PlayerInput {
+func (d *decoder) input(id engine.PlayerID, ins []PlayerInput) []PlayerInput {
 	r := &d.r
 	at := r.Offset()
 	mask := r.Uvarint("input mask")
@@ -477,7 +477,7 @@ func (d *decoder) next(rec *Record) (bool, error) {
 		if r.Err() == nil && len(rec.Joined)+len(rec.Left) == 0 {
 			r.FailAt(at, "joined", fmt.Errorf("%w: no player joined or left (record of tick %d)", ErrInvalid, rec.Tick))
 		}
-		var joined [input.MaxPlayers / 64]uint64
+		var joined [engine.MaxPlayers / 64]uint64
 		for _, id := range rec.Joined {
 			joined[id/64] |= 1 << (id % 64)
 		}
@@ -493,19 +493,19 @@ func (d *decoder) next(rec *Record) (bool, error) {
 	if op&opInputs != 0 {
 		at := r.Offset()
 		n := r.Uvarint("input count")
-		if r.Err() == nil && (n == 0 || n >= input.MaxPlayers) {
-			r.FailAt(at, "input count", fmt.Errorf("%w: %d players, want 1 to %d", ErrInvalid, n, input.MaxPlayers-1))
+		if r.Err() == nil && (n == 0 || n >= engine.MaxPlayers) {
+			r.FailAt(at, "input count", fmt.Errorf("%w: %d players, want 1 to %d", ErrInvalid, n, engine.MaxPlayers-1))
 		}
 		var last uint64
 		for i := 0; uint64(i) < n && r.Err() == nil; i++ {
 			at := r.Offset()
 			id := r.Uvarint("input player")
-			if r.Err() == nil && (id == 0 || id >= input.MaxPlayers || id <= last) {
-				r.FailAt(at, "input player", fmt.Errorf("%w: player %d after %d (the players other than 0, below %d, ascending)", ErrInvalid, id, last, input.MaxPlayers))
+			if r.Err() == nil && (id == 0 || id >= engine.MaxPlayers || id <= last) {
+				r.FailAt(at, "input player", fmt.Errorf("%w: player %d after %d (the players other than 0, below %d, ascending)", ErrInvalid, id, last, engine.MaxPlayers))
 			}
 			last = id
 			if r.Err() == nil {
-				rec.Inputs = d.input(input.PlayerID(id), rec.Inputs)
+				rec.Inputs = d.input(engine.PlayerID(id), rec.Inputs)
 			}
 		}
 	}

@@ -57,7 +57,7 @@ type Recorder struct {
 
 	// prev is every player's last recorded input; others holds the
 	// changed inputs of the players other than 0 while a record is made.
-	prev   [input.MaxPlayers][input.SampleWords]uint64
+	prev   [engine.MaxPlayers][input.SampleWords]uint64
 	others []byte
 }
 
@@ -254,7 +254,7 @@ func appendInput(b []byte, mask uint64, w *[input.SampleWords]uint64) []byte {
 }
 
 // appendPlayerList appends a uvarint count and the uvarint IDs.
-func appendPlayerList(b []byte, ids []input.PlayerID) []byte {
+func appendPlayerList(b []byte, ids []engine.PlayerID) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	for _, id := range ids {
 		b = binary.AppendUvarint(b, uint64(id))

@@ -441,7 +441,7 @@ func fileRecorder(tb testing.TB) (*testScene, *Recorder) {
 // fourPlayers returns a Players with players 0 to 3 in it.
 func fourPlayers(t testing.TB) *engine.Players {
 	var ps engine.Players
-	for id := range input.PlayerID(4) {
+	for id := range engine.PlayerID(4) {
 		if err := ps.Join(id); err != nil {
 			t.Fatal(err)
 		}
@@ -456,7 +456,7 @@ func TestRecorderDoesNotAllocate(t *testing.T) {
 	info.Players = fourPlayers(t)
 	tick := func() {
 		info.Tick++
-		id := input.PlayerID(info.Tick % 4)
+		id := engine.PlayerID(info.Tick % 4)
 		_ = info.Players.SetInput(id, keyInput(input.Key(info.Tick%uint64(input.KeyCount))))
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)
@@ -481,7 +481,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 	for b.Loop() {
 		info.Tick++
 		if info.Tick%20 == 0 {
-			_ = info.Players.SetInput(input.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
+			_ = info.Players.SetInput(engine.PlayerID(info.Tick/20%4), keyInput(input.Key(info.Tick/20%uint64(input.KeyCount))))
 		}
 		rec.BeginTick(&info)
 		rec.EndTick(info.Tick, s.e.World)

@@ -61,7 +61,7 @@ func (a *arena) run(s *app.Session) error {
 		return err
 	}
 	health := engine.NewComponent[hp](e.World, "hp")
-	xs := engine.NewResource[[input.MaxPlayers]float32](e.World, "x", [input.MaxPlayers]float32{})
+	xs := engine.NewResource[[engine.MaxPlayers]float32](e.World, "x", [engine.MaxPlayers]float32{})
 	// A cube for each of two players, spawned before the first tick (the
 	// fixed systems only read the handles: the world holds the state).
 	var cubes [2]engine.Entity
@@ -71,7 +71,7 @@ func (a *arena) run(s *app.Session) error {
 	}
 	half := float32(a.half)
 	e.AddFixed("move", func(c *engine.FixedContext) {
-		step := func(id input.PlayerID, in *input.Sample) {
+		step := func(id engine.PlayerID, in *input.Sample) {
 			if int(id) >= len(cubes) {
 				return
 			}

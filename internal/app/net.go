@@ -30,7 +30,7 @@ func (s *Session) Net() *netplay.Client { return s.client }
 // welcomed a -connect client as, wire.NoPlayer for a spectator, and 0 (the
 // single player) in a game of its own. A headless game picks its input
 // script by it.
-func (s *Session) Player() input.PlayerID {
+func (s *Session) Player() engine.PlayerID {
 	if s.client == nil {
 		return 0
 	}

@@ -30,8 +30,6 @@
 package cli
 
 import (
-	"github.com/nebulaengine/nebula/engine/input"
-
 	"errors"
 	"flag"
 	"fmt"
@@ -470,10 +468,10 @@ func (o *Options) checkNetwork() error {
 	switch {
 	case n > 1:
 		return Usagef("-serve, -connect and -spectate exclude each other")
-	case o.Players < 1 || o.Players > input.MaxPlayers:
-		return Usagef("-players %d: must be from 1 to %d", o.Players, input.MaxPlayers)
-	case o.MaxPlayers < 1 || o.MaxPlayers > input.MaxPlayers:
-		return Usagef("-max-players %d: must be from 1 to %d", o.MaxPlayers, input.MaxPlayers)
+	case o.Players < 1 || o.Players > engine.MaxPlayers:
+		return Usagef("-players %d: must be from 1 to %d", o.Players, engine.MaxPlayers)
+	case o.MaxPlayers < 1 || o.MaxPlayers > engine.MaxPlayers:
+		return Usagef("-max-players %d: must be from 1 to %d", o.MaxPlayers, engine.MaxPlayers)
 	case o.Players > o.MaxPlayers:
 		return Usagef("-players %d: more than -max-players %d", o.Players, o.MaxPlayers)
 	case o.Given("input-delay") && (o.InputDelay < 0 || o.InputDelay > 255):

@@ -122,8 +122,8 @@ func stepTo(t testing.TB, e *engine.Engine, n uint64, check func(tick uint64)) {
 }
 
 // owners returns the owners of the live player cubes, in slot order.
-func owners(s *Scene) []input.PlayerID {
-	var ids []input.PlayerID
+func owners(s *Scene) []engine.PlayerID {
+	var ids []engine.PlayerID
 	for _, id := range s.Owner.All() {
 		ids = append(ids, id)
 	}
@@ -139,10 +139,10 @@ func TestOneCubePerPlayer(t *testing.T) {
 	e, s := newMatch(t, 200)
 	w := e.World
 	var left engine.Entity // player 1's cube, while it is in
-	joined := map[input.PlayerID]uint64{}
+	joined := map[engine.PlayerID]uint64{}
 	stepTo(t, e, matchEnd, func(tick uint64) {
 		players := w.Players()
-		var want []input.PlayerID
+		var want []engine.PlayerID
 		for i := range players.Len() {
 			id, _ := players.At(i)
 			want = append(want, id)
@@ -219,8 +219,8 @@ func TestSpaceRecoloursItsPlayersCube(t *testing.T) {
 	e, s := newMatch(t, 0)
 	w := e.World
 	stepTo(t, e, 70, nil) // players 0, 1 and 2 tap Space at ticks 3, 10 and 17 of every 60
-	colours := func() map[input.PlayerID][4]uint8 {
-		m := map[input.PlayerID][4]uint8{}
+	colours := func() map[engine.PlayerID][4]uint8 {
+		m := map[engine.PlayerID][4]uint8{}
 		for cube, id := range s.Owner.All() {
 			m[id] = w.Bodies().Color[cube.Index()]
 		}
@@ -270,7 +270,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 		if pos := e.World.Transform(s.Player).Pos; pos != at {
 			t.Fatalf("tick %d: player 0 is out, its cube moved from %v to %v", tick, at, pos)
 		}
-		if got := owners(s); !slices.Equal(got, []input.PlayerID{0}) {
+		if got := owners(s); !slices.Equal(got, []engine.PlayerID{0}) {
 			t.Fatalf("tick %d: cubes of players %v, want [0]", tick, got)
 		}
 	})
@@ -329,7 +329,7 @@ func TestSinglePlayerHasOneCube(t *testing.T) {
 	s := Setup(e, 10)
 	e.SetInputScript(Script)
 	stepTo(t, e, 300, func(tick uint64) {
-		if got := owners(s); !slices.Equal(got, []input.PlayerID{0}) {
+		if got := owners(s); !slices.Equal(got, []engine.PlayerID{0}) {
 			t.Fatalf("tick %d: cubes of players %v, want [0]", tick, got)
 		}
 	})
@@ -396,8 +396,8 @@ func TestTouchCountsACubeOnce(t *testing.T) {
 // The spots of players 1 to MaxPlayers-1 lie on the floor, clear of the
 // walls, each its own and none at player 0's.
 func TestPlayerSpots(t *testing.T) {
-	seen := map[mgl32.Vec3]input.PlayerID{{0, -Box[1] + 1, 0}: 0}
-	for id := input.PlayerID(1); id < input.MaxPlayers; id++ {
+	seen := map[mgl32.Vec3]engine.PlayerID{{0, -Box[1] + 1, 0}: 0}
+	for id := engine.PlayerID(1); id < engine.MaxPlayers; id++ {
 		p := PlayerSpot(id)
 		if p[1] != -Box[1]+1 {
 			t.Errorf("player %d's spot %v is not on the floor (y %v)", id, p, -Box[1]+1)
@@ -425,7 +425,7 @@ func (h *crowdHook) OwnsPlayers() bool { return true }
 func (h *crowdHook) PreTick()          {}
 func (h *crowdHook) BeginTick(ti *engine.TickInfo) {
 	p := ti.Players
-	for id := range input.PlayerID(h.n) {
+	for id := range engine.PlayerID(h.n) {
 		if ti.Tick == 1 {
 			if err := p.Join(id); err != nil {
 				h.t.Fatal(err)

@@ -191,7 +191,7 @@ type Scene struct {
 	Score *engine.Resource[Score]
 	// Owner marks the player cubes (player 0's included) with the ID of
 	// the player who steers them.
-	Owner *engine.Component[input.PlayerID]
+	Owner *engine.Component[engine.PlayerID]
 	// Walk is the figure's place in its walk.
 	Walk *engine.Component[FigureState]
 	// Anim plays the figure's clips; its component "animator" is part of
@@ -219,7 +219,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 		Touching:  engine.NewComponent[bool](w, "touching"),
 		Countdown: engine.NewComponent[uint32](w, "countdown"),
 		Score:     engine.NewResource(w, "score", Score{}),
-		Owner:     engine.NewComponent[input.PlayerID](w, "owner"),
+		Owner:     engine.NewComponent[engine.PlayerID](w, "owner"),
 		Walk:      engine.NewComponent[FigureState](w, "figure"),
 		Anim:      anim.New(w),
 	}
@@ -369,7 +369,7 @@ func (s *Scene) applyPlan(c *engine.FixedContext, _, out []byte) {
 // PlayerCube returns the cube of player id, and whether it has one: player
 // 0 always has one (Player), another player while it is in the match. w is
 // the world Setup was given.
-func (s *Scene) PlayerCube(w *engine.World, id input.PlayerID) (engine.Entity, bool) {
+func (s *Scene) PlayerCube(w *engine.World, id engine.PlayerID) (engine.Entity, bool) {
 	owners, _ := s.Owner.Slices()
 	for _, i := range s.Owner.Indices() {
 		if owners[i] == id {
@@ -381,9 +381,9 @@ func (s *Scene) PlayerCube(w *engine.World, id input.PlayerID) (engine.Entity, b
 
 // PlayerSpot returns where the cube of player id appears when it joins:
 // on the floor, 2 units or more from the walls, at whole-unit x and z
-// fixed by the ID. The spots of players 1 to input.MaxPlayers-1 are all
+// fixed by the ID. The spots of players 1 to engine.MaxPlayers-1 are all
 // different, and none is player 0's (the centre of the floor).
-func PlayerSpot(id input.PlayerID) mgl32.Vec3 {
+func PlayerSpot(id engine.PlayerID) mgl32.Vec3 {
 	n := uint32(id)
 	xs := max(uint32(2*Box[0]-4), 1) // whole units across the floor, x
 	zs := max(uint32(2*Box[2]-4), 1) // and z

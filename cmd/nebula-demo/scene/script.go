@@ -3,6 +3,7 @@ package scene
 import (
 	"time"
 
+	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
@@ -59,7 +60,7 @@ const PlayerScriptShift = 97
 // multiplayer run: Script shifted by p*PlayerScriptShift ticks. Player 0's
 // is Script itself. Like Script it is a pure function of the tick, so a
 // match between headless clients is a pure function of their flags.
-func PlayerScript(p input.PlayerID) func(tick uint64, due time.Duration, in *input.Queue) {
+func PlayerScript(p engine.PlayerID) func(tick uint64, due time.Duration, in *input.Queue) {
 	shift := uint64(p) * PlayerScriptShift
 	return func(tick uint64, due time.Duration, in *input.Queue) { Script(tick+shift, due, in) }
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
@@ -29,7 +30,7 @@ func TestPlayerScript(t *testing.T) {
 		t.Fatal("player 0's script differs from Script")
 	}
 	seen := [][]input.Sample{base}
-	for p := input.PlayerID(1); p < 8; p++ {
+	for p := engine.PlayerID(1); p < 8; p++ {
 		got := snapshots(PlayerScript(p), n)
 		if again := snapshots(PlayerScript(p), n); !equalSnapshots(got, again) {
 			t.Fatalf("player %d's script gave two different runs", p)

@@ -1,11 +1,11 @@
 package wire
 
 import (
-	"github.com/nebulaengine/nebula/engine/input"
-
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/nebulaengine/nebula/engine"
 )
 
 // The preamble, the version and the limits of the protocol.
@@ -36,11 +36,11 @@ const (
 	MaxConfirmedRun = 1024     // ticks of one Confirmed message
 	// MaxPlayers is the most players a match has, the engine's limit:
 	// player IDs run from 0 to MaxPlayers-1.
-	MaxPlayers = input.MaxPlayers
+	MaxPlayers = engine.MaxPlayers
 )
 
 // PlayerID identifies a player in a match: the engine's player ID.
-type PlayerID = input.PlayerID
+type PlayerID = engine.PlayerID
 
 // NoPlayer is Welcome.Player for a spectator.
 const NoPlayer PlayerID = math.MaxUint16
