@@ -754,7 +754,7 @@ func withComponents(e *Engine) *compGame {
 			g.health.Set(e, int32(60+i))
 		}
 	}
-	g.AddFixed("game", g.system)
+	g.AddSystem(StageScripts, "game", g.system)
 	return g
 }
 
@@ -775,7 +775,7 @@ func fuzzScene(t testing.TB) *compGame {
 	for i := range 4 {
 		e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), DrawMode(i%3))
 	}
-	e.AddFixed("life", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "life", func(c *FixedContext) {
 		w, r := c.World, c.World.RNG()
 		if c.Tick%4 == 0 {
 			w.Spawn(geom.NewTransform(mgl32.Vec3{r.Range(-3, 3), 0, 0}), Hermite)

@@ -11,11 +11,16 @@
 // game's own state: components (NewComponent, a value per entity) and
 // resources (NewResource, one value per world), which snapshots, the state
 // hash, replays and SaveState/LoadState cover like the rest. An Engine
-// runs the world on a timing.Loop with three schedules of named systems:
+// runs the world on a timing.Loop with named systems at three places:
 //
-//   - FixedUpdate, once per fixed tick: the simulation. Before the tick the
-//     previous state of every transform is saved and the tick's input
-//     snapshot is taken.
+//   - the tick's stages, once per fixed tick: the simulation. Before the
+//     tick the previous state of every transform is saved and the tick's
+//     input snapshot is taken; then the stages run in order, StageInput,
+//     StageScripts, StagePhysics, StageCollision, StageAI and
+//     StageTransforms, each with its systems in the order they were added
+//     (AddSystem). A game adds stages of its own before or after any stage
+//     (AddStage); Schedule lists them all, and a program's -schedule flag
+//     prints it.
 //   - Update, once per frame with the real frame time: cameras, UI.
 //   - Render, once per frame after every entity has been interpolated into
 //     the RenderBuffer between its previous and current state (lerp and
@@ -46,8 +51,8 @@
 //
 // # What a game uses
 //
-// A game needs New and DefaultConfig, the AddFixed, AddUpdate and AddRender
-// schedules, World's Spawn, Despawn, SetTransform, SetDrawVelocity and
+// A game needs New and DefaultConfig, AddSystem (and AddStage), AddUpdate
+// and AddRender, World's Spawn, Despawn, SetTransform, SetDrawVelocity and
 // Teleport, the input.Sample in FixedContext.Input, and a runner:
 // RunHeadless here, desktop.New for a window. The package Example is a
 // complete minimal game; ExampleEngine_Frame shows the loop and

@@ -34,11 +34,12 @@ func DefaultConfig() Config {
 	}
 }
 
-// FixedContext is what a FixedUpdate system may read: the world, the tick's
-// players and their inputs, the fixed step and the tick number. Fixed
-// systems must not read anything else that varies (the wall clock, the
-// frame time, map iteration order); that is what makes the simulation a
-// pure function of its inputs. Take randomness from World.RNG.
+// FixedContext is what a tick's system (AddSystem) may read: the world, the
+// tick's players and their inputs, the fixed step, the tick number and the
+// system's stage. A tick's systems must not read anything else that
+// varies (the wall clock, the frame time, map iteration order); that is
+// what makes the simulation a pure function of its inputs. Take
+// randomness from World.RNG.
 type FixedContext struct {
 	// World is the simulated world: read and change it here.
 	World *World
@@ -56,6 +57,9 @@ type FixedContext struct {
 	Tick uint64
 	// Jobs submits off-loop work whose results land in a later tick.
 	Jobs *Jobs
+	// Stage is the stage the running system belongs to (empty while the
+	// engine applies the job results due, before the first stage).
+	Stage Stage
 	// Predicted is true when the tick runs on predicted inputs (a
 	// rollback client ahead of its confirmed ticks): it may be simulated
 	// again. Resimulated is true when it is simulated again, after a
@@ -86,8 +90,9 @@ type FrameContext struct {
 type fixedSystem struct {
 	name string
 	run  func(*FixedContext)
-	// labels carries the pprof labels phase=fixed and system=name, made
-	// once when the system is added so that running it does not allocate.
+	// labels carries the pprof labels phase=fixed, stage=its stage and
+	// system=name, made once when the system is added so that running it
+	// does not allocate.
 	labels context.Context
 }
 
@@ -102,7 +107,7 @@ type frameSystem struct {
 // without one).
 type PhaseTimes struct {
 	// Fixed is the time of the frame's ticks: input snapshots, saving the
-	// previous state and the FixedUpdate systems, summed over the ticks.
+	// previous state and the stages' systems, summed over the ticks.
 	Fixed time.Duration
 	// Update is the time of the Update systems.
 	Update time.Duration
@@ -113,8 +118,8 @@ type PhaseTimes struct {
 }
 
 // Engine runs a World on a fixed-timestep loop: each frame, Frame runs the
-// FixedUpdate systems once per tick (after saving the previous state and
-// taking the tick's input snapshot), then the Update systems, then
+// tick's stages once per tick (after saving the previous state and taking
+// the tick's input snapshot), then the Update systems, then
 // interpolates every entity into the render buffer, then the Render systems.
 // The headless runner and the windowed runner both drive it through Frame.
 type Engine struct {
@@ -130,7 +135,7 @@ type Engine struct {
 	Render RenderBuffer
 
 	interp InterpolationConfig
-	fixed  []fixedSystem
+	stages []stage // the tick's, in order (stage.go)
 	update []frameSystem
 	render []frameSystem
 
@@ -204,13 +209,15 @@ func New(cfg Config) (*Engine, error) {
 	e.tickBody = e.runTickBody
 	e.updateBody = e.runUpdateBody
 	e.renderBody = e.runRenderBody
-	e.SetContext(context.Background())
+	e.stages = newStages()
+	e.SetContext(context.Background()) // labels the systems
 	return e, nil
 }
 
 // Profiling labels. Every system runs with the pprof labels phase (fixed,
-// update or render) and system (its name), so that a CPU profile can be cut
-// by phase or by system:
+// update or render) and system (its name), and a tick's systems with stage
+// (LabelStage) too, so that a CPU profile can be cut by phase, stage or
+// system:
 //
 //	go tool pprof -tagfocus=phase=render cpu.prof
 //	go tool pprof -tagfocus=system=move cpu.prof
@@ -245,9 +252,7 @@ func (e *Engine) SetContext(ctx context.Context) {
 	e.ctx = ctx
 	e.tickLabels = Labels(ctx, PhaseFixed, "engine")
 	e.interpLabels = Labels(ctx, PhaseRender, "interpolate")
-	for i := range e.fixed {
-		e.fixed[i].labels = Labels(ctx, PhaseFixed, e.fixed[i].name)
-	}
+	e.relabelStages()
 	for i := range e.update {
 		e.update[i].labels = Labels(ctx, PhaseUpdate, e.update[i].name)
 	}
@@ -267,12 +272,6 @@ func (e *Engine) SetPhaseClock(now func() time.Duration) { e.phaseClock = now }
 
 // PhaseTimes returns how long the last Frame spent in each phase.
 func (e *Engine) PhaseTimes() PhaseTimes { return e.phases }
-
-// AddFixed appends a system to the FixedUpdate schedule: it runs once per
-// tick, in the order added.
-func (e *Engine) AddFixed(name string, run func(*FixedContext)) {
-	e.fixed = append(e.fixed, fixedSystem{name, run, Labels(e.ctx, PhaseFixed, name)})
-}
 
 // AddUpdate appends a system to the Update schedule: once per frame, after
 // the frame's ticks, with the real frame time.
@@ -389,7 +388,8 @@ func (e *Engine) runTick(s timing.Step) {
 // tick 1 and gets the local input), the hook's BeginTick (a recorder
 // notes the tick, a replayer or a lockstep client sets the players and
 // their inputs), saving the previous state, applying the job results due
-// in this tick, the fixed systems, and the hook's EndTick.
+// in this tick, the stages with their systems (runStages), and the hook's
+// EndTick.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
@@ -433,11 +433,7 @@ func (e *Engine) runTickBody() {
 	e.fixedCtx = FixedContext{World: e.World, Input: &e.snapshot, Players: p, DT: float32(e.Loop.DT()), Tick: tick, Jobs: e.Jobs,
 		Predicted: e.info.Predicted, Resimulated: e.info.Resimulated}
 	e.Jobs.applyDue(&e.fixedCtx)
-	for i := range e.fixed {
-		pprof.SetGoroutineLabels(e.fixed[i].labels)
-		e.curSystem = e.fixed[i].name
-		e.fixed[i].run(&e.fixedCtx)
-	}
+	e.runStages()
 	e.curSystem = "engine"
 	if e.hook != nil {
 		e.hook.EndTick(tick, e.World)

@@ -26,7 +26,7 @@ func newTestEngine(t *testing.T) *Engine {
 		id := e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 		e.World.SetDrawVelocity(id, mgl32.Vec3{float32(i), 1, 0}, mgl32.Vec3{0, 1, 0})
 	}
-	e.AddFixed("move", func(c *FixedContext) {})
+	e.AddSystem(StageScripts, "move", func(c *FixedContext) {})
 	e.AddUpdate("camera", func(c *FrameContext) {})
 	e.AddRender("count", func(c *FrameContext) {})
 	return e
@@ -68,7 +68,7 @@ func TestPhaseTimes(t *testing.T) {
 	var now time.Duration
 	e.SetPhaseClock(func() time.Duration { return now })
 	// Each system advances the invented clock by a known amount.
-	e.AddFixed("slow-fixed", func(*FixedContext) { now += 2 * time.Millisecond })
+	e.AddSystem(StageScripts, "slow-fixed", func(*FixedContext) { now += 2 * time.Millisecond })
 	e.AddUpdate("slow-update", func(*FrameContext) { now += 3 * time.Millisecond })
 	e.AddRender("slow-render", func(*FrameContext) { now += 5 * time.Millisecond })
 
@@ -107,7 +107,7 @@ func spin(d time.Duration) {
 // up to a minute.
 func TestProfileLabelsEveryPhase(t *testing.T) {
 	e := newTestEngine(t)
-	e.AddFixed("busy-fixed", func(*FixedContext) { spin(2 * time.Millisecond) })
+	e.AddSystem(StageScripts, "busy-fixed", func(*FixedContext) { spin(2 * time.Millisecond) })
 	e.AddUpdate("busy-update", func(*FrameContext) { spin(2 * time.Millisecond) })
 	e.AddRender("busy-render", func(*FrameContext) { spin(2 * time.Millisecond) })
 	wants := []string{"fixed/busy-fixed", "update/busy-update", "render/busy-render"}

@@ -36,7 +36,7 @@ func ExampleNewComponent() {
 	}
 	// The fast path for systems over many entities: the storage itself,
 	// indexed by slot.
-	e.AddFixed("regenerate", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "regenerate", func(c *engine.FixedContext) {
 		hp, has := health.Slices()
 		rg, _ := regen.Slices()
 		for i, ok := range has {
@@ -45,7 +45,7 @@ func ExampleNewComponent() {
 			}
 		}
 	})
-	e.AddFixed("score", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "score", func(c *engine.FixedContext) {
 		s := score.Ptr()
 		for _, hp := range health.All() {
 			if hp == 100 {

@@ -12,7 +12,7 @@ import (
 )
 
 // The loop, driven by hand: each Frame gets the time it starts at (here
-// invented; the runners read a clock) and runs the FixedUpdate systems
+// invented; the runners read a clock) and runs the tick's stages
 // once per whole tick that time owes, then the Render systems once with
 // alpha, the fraction of a tick left over. At 60 Hz a tick is 16.67 ms: the
 // first frame only starts the clock, the 10 ms carried plus a 40 ms frame
@@ -23,8 +23,8 @@ func ExampleEngine_Frame() {
 	if err != nil {
 		panic(err)
 	}
-	e.AddFixed("simulate", func(c *engine.FixedContext) {}) // once per tick
-	e.AddRender("draw", func(c *engine.FrameContext) {      // once per frame
+	e.AddSystem(engine.StageScripts, "simulate", func(c *engine.FixedContext) {}) // once per tick
+	e.AddRender("draw", func(c *engine.FrameContext) {                            // once per frame
 		s := c.Stats
 		fmt.Printf("frame %d at %3v ms: %d steps, tick %2d, alpha %.2f\n", s.Frames, s.Time.Milliseconds(), s.Steps, s.Tick, c.Alpha)
 	})

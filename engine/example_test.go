@@ -13,8 +13,8 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
-// A minimal game: one cube that the arrow keys move, simulated in a
-// FixedUpdate system that reads only the tick's input, the world and the
+// A minimal game: one cube that the arrow keys move, simulated in a system
+// of the scripts stage that reads only the tick's input, the world and the
 // fixed step. Headless, the keys come from an input script keyed by tick
 // (Right held for ticks 1 to 30, Up for ticks 31 to 45, in the tick's own
 // due time), so the run is a pure function of its code: the same position
@@ -27,7 +27,7 @@ func Example() {
 	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), engine.Interpolate)
 
 	const speed = 6 // units per second
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
 		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed
@@ -78,7 +78,7 @@ func Example_gravity() {
 	}
 	ball := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 10, 0}), engine.Interpolate)
 
-	e.AddFixed("gravity", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StagePhysics, "gravity", func(c *engine.FixedContext) {
 		v, _ := c.World.DrawVelocity(ball)
 		v[1] = detmath.MulAdd(-9.81, c.DT, v[1]) // rounded, never fused
 		t := c.World.Transform(ball)

@@ -236,7 +236,7 @@ func TestRunHeadlessRefuses(t *testing.T) {
 		t.Errorf("a run to a tick behind the world: %v after %d frames; want the tick limit refused", err, e.Loop.Frames()-frames)
 	}
 
-	e.AddFixed("bomb", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "bomb", func(c *FixedContext) {
 		if c.Tick == 25 {
 			panic("bang")
 		}

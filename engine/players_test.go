@@ -126,7 +126,7 @@ func TestPlayersTickByTick(t *testing.T) {
 	}}
 	e.SetTickHook(h)
 	var got []string
-	e.AddFixed("look", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "look", func(c *FixedContext) {
 		if c.Players != c.World.Players() {
 			t.Error("FixedContext.Players is not World.Players")
 		}
@@ -164,7 +164,7 @@ func TestPlayersSinglePlayerDefault(t *testing.T) {
 		}
 	})
 	var got []string
-	e.AddFixed("look", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "look", func(c *FixedContext) {
 		got = append(got, fmt.Sprintf("%d %v %v %v %v", c.Tick, c.Players.Joined(), c.Input.JustPressed(input.KeySpace), c.Players.Input(0).Down(input.KeySpace), c.Players.Len()))
 	})
 	stepN(t, e, 3, nil)
@@ -202,7 +202,7 @@ func TestPlayersRefusals(t *testing.T) {
 			note(p.SetInput(0, cursor(1)))
 		}
 	}})
-	e.AddFixed("try", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "try", func(c *FixedContext) {
 		if c.Tick == 2 {
 			note(c.Players.Join(9))
 		}
@@ -263,7 +263,7 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 	}}}
 	e.SetTickHook(h)
 	var got []string
-	e.AddFixed("look", func(c *FixedContext) { got = append(got, describePlayers(c)) })
+	e.AddSystem(StageScripts, "look", func(c *FixedContext) { got = append(got, describePlayers(c)) })
 	stepN(t, e, 5, nil)
 	want := []string{
 		"tick 1: players [] joined [] left [] input 0",
@@ -344,7 +344,7 @@ func playersGame(t testing.TB) *Engine {
 			must(t, p.SetInput(id, inputs[id]))
 		}
 	}})
-	e.AddFixed("move", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "move", func(c *FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
@@ -499,7 +499,7 @@ func TestTickGate(t *testing.T) {
 	h := &gateHook{ready: 2}
 	e.SetTickHook(h)
 	var ran []uint64
-	e.AddFixed("count", func(c *FixedContext) { ran = append(ran, c.Tick) })
+	e.AddSystem(StageScripts, "count", func(c *FixedContext) { ran = append(ran, c.Tick) })
 	var alpha float32
 	e.AddUpdate("alpha", func(c *FrameContext) { alpha = c.Alpha })
 

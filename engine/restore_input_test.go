@@ -28,7 +28,7 @@ func newInputGame(t *testing.T) *inputGame {
 	t.Helper()
 	g := &inputGame{Engine: newEngine(t), hashes: map[uint64]uint64{}}
 	cube := g.World.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
-	g.AddFixed("move", func(c *FixedContext) {
+	g.AddSystem(StageScripts, "move", func(c *FixedContext) {
 		tr := c.World.Transform(cube)
 		if c.Input.JustPressed(input.KeySpace) {
 			tr.Pos[0]++

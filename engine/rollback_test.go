@@ -85,7 +85,7 @@ func moveGame(t testing.TB) (*syncGame, []engine.Entity) {
 	for i := range 3 {
 		bodies = append(bodies, g.e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, float32(10 + i), 0}), engine.Interpolate))
 	}
-	g.e.AddFixed("move", func(c *engine.FixedContext) {
+	g.e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
 			if in.Down(input.KeyArrowRight) {
@@ -186,7 +186,7 @@ func TestRollbackFlagsPredictedAndResimulatedTicks(t *testing.T) {
 		predicted, resimulated bool
 	}
 	var runs []run
-	e.AddFixed("watch", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "watch", func(c *engine.FixedContext) {
 		runs = append(runs, run{c.Tick, c.Predicted, c.Resimulated})
 	})
 	src := &lagSource{lag: 4, joinAt: 40, next: 1}
@@ -308,7 +308,7 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 	g, bodies := moveGame(t)
 	e := g.e
 	// A teleport of player 1's body far away, decided by its input.
-	e.AddFixed("warp", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "warp", func(c *engine.FixedContext) {
 		if in := c.Players.Input(1); in != nil && in.Down(input.KeyArrowUp) {
 			c.World.Teleport(bodies[1], geom.NewTransform(mgl32.Vec3{100, 0, 0}))
 		}

@@ -42,7 +42,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 			c.World.SetDrawVelocity(id, mgl32.Vec3{float32(v%7) - 3, 0, 1}, mgl32.Vec3{})
 		}
 	})
-	e.AddFixed("move", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "move", func(c *FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.World.Slots() {
 			if !c.World.SlotAlive(i) {
@@ -56,7 +56,7 @@ func snapScene(t testing.TB, mode JobMode) *Engine {
 			b.Pos[0][1] += 0.5
 		}
 	})
-	e.AddFixed("life", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "life", func(c *FixedContext) {
 		w, r := c.World, c.World.RNG()
 		if c.Tick%7 == 0 {
 			if id, ok := w.EntityAt(r.Intn(w.Slots())); ok {
@@ -270,7 +270,7 @@ func (h *countHook) EndTick(uint64, *World)           {}
 // the system's name and the stack; the engine runs nothing more.
 func TestPanicIsRecoveredAtTheLoop(t *testing.T) {
 	e := snapScene(t, JobsDeterministic)
-	e.AddFixed("bomb", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "bomb", func(c *FixedContext) {
 		if c.Tick == 42 {
 			panic(errors.New("bang"))
 		}

@@ -92,7 +92,7 @@ func plainGame(t testing.TB) *Engine {
 			w.Despawn(ent)
 		}
 	}
-	e.AddFixed("regen", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "regen", func(c *FixedContext) {
 		vals, has := hp.Slices()
 		for i, ok := range has {
 			if ok {
@@ -227,7 +227,7 @@ func TestLoadStateReplayJobWaitsForDelivery(t *testing.T) {
 	kind := e.Jobs.Register("echo", func(in []byte, live bool) []byte { return in },
 		func(c *FixedContext, in, out []byte) { applied = append(applied, c.Tick) })
 	var id JobID
-	e.AddFixed("submit", func(c *FixedContext) {
+	e.AddSystem(StageScripts, "submit", func(c *FixedContext) {
 		if c.Tick == 1 {
 			id = c.Jobs.Submit(kind, []byte{1}, 3)
 		}

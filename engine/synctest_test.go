@@ -46,7 +46,7 @@ func newSyncGame(t testing.TB, leakFrom uint64) *syncGame {
 			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyArrowRight})
 		}
 	})
-	e.AddFixed("score", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "score", func(c *engine.FixedContext) {
 		s := g.score.Ptr()
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)

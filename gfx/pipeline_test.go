@@ -2,7 +2,7 @@ package gfx_test
 
 // Pipeline tests: real pixels through the whole path a game's frame takes
 // with an animated model. An engine.Engine is stepped tick by tick
-// (StepTick) with anim's Advance first in FixedUpdate; its entity shows a
+// (StepTick) with anim's Advance first in the scripts stage; its entity shows a
 // model registered both with anim (SetModel) and with the renderer
 // (Register); each frame is World.Interpolate at an alpha, anim's Pose on
 // a FrameContext, then Renderer.Draw of the render buffer's instances and
@@ -59,7 +59,7 @@ type pipeline struct {
 	w, h  int
 }
 
-// newPipeline makes an engine whose FixedUpdate runs anim's Advance and
+// newPipeline makes an engine whose scripts stage runs anim's Advance and
 // then game (if not nil), with m played by anim and drawn by r as
 // pipeMesh.
 func newPipeline(t *testing.T, r *gfx.Renderer, w, h int, m *model.Model, game func(*engine.FixedContext)) *pipeline {
@@ -71,9 +71,9 @@ func newPipeline(t *testing.T, r *gfx.Renderer, w, h int, m *model.Model, game f
 	anims := anim.New(e.World)
 	anims.SetModel(pipeMesh, m)
 	register(r, pipeMesh, newModel(t, m))
-	e.AddFixed("anim", anims.Advance)
+	e.AddSystem(engine.StageScripts, "anim", anims.Advance)
 	if game != nil {
-		e.AddFixed("game", game)
+		e.AddSystem(engine.StageScripts, "game", game)
 	}
 	return &pipeline{t: t, e: e, anims: anims, r: r, w: w, h: h}
 }

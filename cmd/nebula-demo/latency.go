@@ -117,11 +117,11 @@ type tracedPress struct {
 
 var traceArrows = [4]input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown}
 
-// newInputTrace adds the trace's fixed system to e, which c runs for
-// player c.Welcome().Player.
+// newInputTrace adds the trace's fixed system to e, last in the scene's
+// debug stage, which c runs for player c.Welcome().Player.
 func newInputTrace(c *netplay.Client, e *engine.Engine, sc *scene.Scene, log logrus.FieldLogger) *inputTrace {
-	tr := &inputTrace{c: c, e: e, sc: sc, log: log, me: c.Welcome().Player, delay: uint64(c.InputDelay()), local: c.LocalInput()}
-	e.AddFixed("input-trace", tr.fixed)
+	tr := &inputTrace{c: c, e: e, sc: sc, log: log, me: engine.PlayerID(c.Welcome().Player), delay: uint64(c.InputDelay()), local: c.LocalInput()}
+	e.AddSystem(scene.StageDebug, "input-trace", tr.fixed)
 	return tr
 }
 

@@ -127,7 +127,7 @@ func dialBench(b *testing.B, ctx context.Context, addr string, entities, index i
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Attach(e, scene.PlayerScript(c.Welcome().Player)); err != nil {
+	if err := c.Attach(e, scene.PlayerScript(engine.PlayerID(c.Welcome().Player))); err != nil {
 		c.Close()
 		return nil, err
 	}

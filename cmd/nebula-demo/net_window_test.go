@@ -223,7 +223,7 @@ func watchRecording(t *testing.T, path string) map[engine.PlayerID]*playerSeen {
 	arrows := []input.Key{input.KeyArrowLeft, input.KeyArrowRight, input.KeyArrowUp, input.KeyArrowDown}
 	// Added after the scene's systems, it sees each tick's inputs and the
 	// cubes where the tick left them.
-	e.AddFixed("watch", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "watch", func(c *engine.FixedContext) {
 		for i := range c.Players.Len() {
 			id, in := c.Players.At(i)
 			cube, ok := sc.PlayerCube(c.World, id)

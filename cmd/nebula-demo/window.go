@@ -57,7 +57,7 @@ func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene) error {
 	cfg.Camera = camera
 	cfg.Overlay = true
 	var trace *inputTrace // a player's own input followed to the screen, at -log-level debug
-	if c := s.Net(); c != nil && s.Player() != wire.NoPlayer && s.Log.IsLevelEnabled(logrus.DebugLevel) {
+	if c := s.Net(); c != nil && s.Player() != engine.PlayerID(wire.NoPlayer) && s.Log.IsLevelEnabled(logrus.DebugLevel) {
 		trace = newInputTrace(c, e, sc, s.Log)
 		cfg.Input = trace // which passes the events on to the client's
 		cfg.OnFrame = func(timing.Stats) { trace.frameDone() }

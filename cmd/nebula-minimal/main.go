@@ -1,8 +1,9 @@
 // Command nebula-minimal is the smallest complete game on Nebula: one cube
-// that the arrow keys move, simulated in a FixedUpdate system and drawn
-// interpolated between ticks by the windowed runner; Esc quits. It takes the
-// common flags of Nebula's programs (nebula-minimal -h) and has none of its
-// own. Copy it to start a game of your own (README.md, "Start your own game").
+// that the arrow keys move, simulated in a system of the tick's scripts
+// stage and drawn interpolated between ticks by the windowed runner; Esc
+// quits. It takes the common flags of Nebula's programs (nebula-minimal -h)
+// and has none of its own. Copy it to start a game of your own (README.md,
+// "Start your own game").
 package main
 
 import (
@@ -45,7 +46,7 @@ func game(s *app.Session) error {
 
 	// The simulation: once per tick, it reads only the world, the tick's
 	// input and the fixed step, so a run is a pure function of its input.
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		var v mgl32.Vec3
 		if c.Input.Down(input.KeyArrowRight) {
 			v[0] += speed

@@ -46,7 +46,7 @@ const ComponentName = "animator"
 
 // Animations plays models' clips on entities: it owns the "animator"
 // component, knows which model each mesh id animates, advances the
-// animators in FixedUpdate (Advance) and writes each frame's poses into
+// animators in the tick (Advance) and writes each frame's poses into
 // the render buffer (Pose). Like the World, it is not safe for concurrent
 // use.
 type Animations struct {
@@ -156,8 +156,9 @@ func (a *Animations) set(e engine.Entity, clip uint16, loop bool) {
 // ns a second ahead of the ticks' 1/60 s, 4.8 µs a minute). Time stops at the largest uint64 instead of
 // wrapping, after 584 years.
 //
-// Add it first in FixedUpdate (e.AddFixed("anim", a.Advance) before the
-// game's systems): then a system that calls Play or Stop later in the tick
+// Add it first, to engine.StageScripts, the first stage with systems
+// that may call Play (e.AddSystem(engine.StageScripts, "anim", a.Advance)
+// before the game's systems): then a system that calls Play or Stop later in the tick
 // starts the clip at this tick, with the previous tick's state kept as the
 // previous state, so the frames after it are drawn from the old pose to
 // the new one. Added after such a system, Advance would move the new clip

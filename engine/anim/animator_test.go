@@ -31,7 +31,7 @@ func newEngine(t testing.TB, rate, n int) (*engine.Engine, *Animations, []engine
 	}
 	a := New(e.World)
 	a.SetModel(meshChain, chain(16, 2, 8))
-	e.AddFixed("anim", a.Advance)
+	e.AddSystem(engine.StageScripts, "anim", a.Advance)
 	var ents []engine.Entity
 	for i := range n {
 		ent := e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
@@ -70,7 +70,7 @@ func TestAdvance(t *testing.T) {
 		ent, idle := ents[0], ents[1]
 		a.Play(ent, 0, true)
 		replay := uint64(0) // the tick at which a system plays clip 0 again
-		e.AddFixed("game", func(c *engine.FixedContext) {
+		e.AddSystem(engine.StageScripts, "game", func(c *engine.FixedContext) {
 			if c.Tick == replay {
 				a.Play(ent, 0, false)
 			}

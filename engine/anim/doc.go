@@ -4,18 +4,19 @@
 //
 // Set-up, once, where the world's components are registered:
 //
-//	anims := anim.New(e.World)                 // registers the "animator" component
-//	anims.SetModel(render.MeshFirstGame, arm)  // entities drawn with this mesh play arm's clips
-//	e.AddFixed("anim", anims.Advance)          // FIRST in FixedUpdate
-//	e.AddFixed("game", game)                   // may call anims.Play and anims.Stop
-//	e.AddRender("anim", anims.Pose)            // fills e.Render.Poses for the renderer
+//	anims := anim.New(e.World)                              // registers the "animator" component
+//	anims.SetModel(render.MeshFirstGame, arm)               // entities drawn with this mesh play arm's clips
+//	e.AddSystem(engine.StageScripts, "anim", anims.Advance) // FIRST in the tick
+//	e.AddSystem(engine.StageScripts, "game", game)          // may call anims.Play and anims.Stop
+//	e.AddRender("anim", anims.Pose)                         // fills e.Render.Poses for the renderer
 //
 //	ent := e.World.Spawn(geom.NewTransform(pos), engine.Interpolate)
 //	e.World.SetMesh(ent, render.MeshFirstGame)
 //	anims.Play(ent, 0, true)                   // clip 0, looping
 //
 // (The renderer registers the same model under the same mesh id to draw
-// it.) Advance goes first so that a system calling Play later in the tick
+// it.) Advance is game logic, the animations' clock, so it belongs to
+// engine.StageScripts, and it goes first so that a system calling Play later in the tick
 // starts the clip at that tick while the animator keeps the previous
 // tick's state as its previous state: the frames after it are drawn from
 // the old pose to the new one.

@@ -40,9 +40,9 @@ func arm() *model.Model {
 }
 
 // The set-up of an animated entity: the animator component, the model its
-// mesh plays, Advance first in FixedUpdate, Pose in Render. A game system
-// plays the clip at tick 3; each frame draws the forearm between the last
-// two ticks.
+// mesh plays, Advance first in the scripts stage, Pose in Render. A game
+// system plays the clip at tick 3; each frame draws the forearm between the
+// last two ticks.
 func Example() {
 	e, err := engine.New(engine.DefaultConfig()) // 60 Hz
 	if err != nil {
@@ -51,10 +51,10 @@ func Example() {
 	anims := anim.New(e.World)
 	const armMesh = render.MeshFirstGame
 	anims.SetModel(armMesh, arm())
-	e.AddFixed("anim", anims.Advance) // first: see Advance
+	e.AddSystem(engine.StageScripts, "anim", anims.Advance) // first: see Advance
 	ent := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 	e.World.SetMesh(ent, armMesh)
-	e.AddFixed("game", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "game", func(c *engine.FixedContext) {
 		if c.Tick == 3 {
 			anims.Play(ent, 0, false)
 		}

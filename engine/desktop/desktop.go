@@ -35,7 +35,7 @@ func init() {
 
 // Runner runs an engine.Engine in a window: each frame it processes the
 // window's events (which feed the engine's Input), runs the engine's frame
-// (FixedUpdate systems once per due tick, then Update systems, then
+// (the tick's stages once per due tick, then Update systems, then
 // interpolation into the render buffer, then Render systems), draws the
 // render buffer's instances with the gfx renderer, swaps, and waits for the
 // pacer's next deadline.

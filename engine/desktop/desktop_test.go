@@ -30,7 +30,7 @@ func TestMain(m *testing.M) { platformtest.Main(m) }
 func newEngine(t testing.TB, n int) (*engine.Engine, *tickLog) {
 	e := newScene(t, n)
 	log := new(tickLog)
-	e.AddFixed("record", func(c *engine.FixedContext) { log.add(c.Tick, *c.Input) })
+	e.AddSystem(engine.StageScripts, "record", func(c *engine.FixedContext) { log.add(c.Tick, *c.Input) })
 	return e, log
 }
 
@@ -50,7 +50,7 @@ func newScene(t testing.TB, n int) *engine.Engine {
 		e.World.SetColor(ent, [4]uint8{uint8(40 + 200*x/side), uint8(40 + 200*y/side), 200, 255})
 		ents = append(ents, ent)
 	}
-	e.AddFixed("bob", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "bob", func(c *engine.FixedContext) {
 		dy := float32(0.05)
 		if c.Tick/30%2 == 1 {
 			dy = -dy

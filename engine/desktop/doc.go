@@ -8,7 +8,7 @@
 //  1. processes the window's events: keys, mouse buttons, cursor and wheel
 //     go to the engine's Input, stamped on the clock that drives the loop;
 //     keys also go to the hook set with SetOnKey;
-//  2. runs engine.Engine.Frame: the FixedUpdate systems once per due tick,
+//  2. runs engine.Engine.Frame: the tick's stages once per due tick,
 //     the Update systems, interpolation into the render buffer with alpha,
 //     the Render systems;
 //  3. draws the frame through the Drawer (Config.Drawer; the gfx renderer's
@@ -56,7 +56,7 @@
 //	func run() int {
 //		e, err := engine.New(engine.DefaultConfig())
 //		if err != nil { ... }
-//		// spawn entities; e.AddFixed(...), e.AddUpdate(...)
+//		// spawn entities; e.AddSystem(engine.StageScripts, ...), e.AddUpdate(...)
 //		cfg := desktop.DefaultConfig()
 //		cfg.Window.Title = "my game"
 //		r, err := desktop.New(e, cfg)

@@ -26,7 +26,7 @@ func ExampleNew() {
 		return
 	}
 	cube := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
-	e.AddFixed("spin", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "spin", func(c *engine.FixedContext) {
 		t := c.World.Transform(cube)
 		t.Rot = mgl32.QuatRotate(float32(c.Tick)*0.02, mgl32.Vec3{0, 1, 0})
 		c.World.SetTransform(cube, t)
@@ -70,11 +70,11 @@ func ExampleNew() {
 	// thread (go test runs examples on neither), and runs until Escape.
 }
 
-// A game's own text, without the diagnostics overlay: the score at the
-// top-left corner, twice the font's size, and "PAUSED" centred while the
-// game is paused, printed every frame by a Render system. The score lives
-// in the world (a resource a fixed system counts); the text is built in a
-// reused buffer, so printing allocates nothing.
+// A game's own text, without the diagnostics overlay: the score at the top-
+// left corner, twice the font's size, and "PAUSED" centred while the game is
+// paused, printed every frame by a Render system. The score lives in the
+// world (a resource a system of the scripts stage counts); the text is built
+// in a reused buffer, so printing allocates nothing.
 func ExampleRunner_Text() {
 	e, err := engine.New(engine.DefaultConfig())
 	if err != nil {
@@ -82,7 +82,7 @@ func ExampleRunner_Text() {
 		return
 	}
 	score := engine.NewResource(e.World, "score", int64(0))
-	e.AddFixed("score", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "score", func(c *engine.FixedContext) {
 		if c.Tick%60 == 0 {
 			*score.Ptr() += 10
 		}

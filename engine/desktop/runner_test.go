@@ -298,7 +298,7 @@ func testNoAllocationsPerFrame(t *testing.T, mouse, overlay, diagnostics bool) {
 	e := newScene(t, entities)
 	var cursorTicks int // ticks whose cursor differs from the previous tick's
 	var lastX float64
-	e.AddFixed("cursor", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "cursor", func(c *engine.FixedContext) {
 		if x, _ := c.Input.Cursor(); x != lastX {
 			cursorTicks++
 			lastX = x

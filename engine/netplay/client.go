@@ -305,7 +305,7 @@ func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 		return 0, input.Sample{}, false
 	}
 	if in, ok := c.input.sampledFor(tick); ok {
-		return c.welcome.Player, in, true
+		return engine.PlayerID(c.welcome.Player), in, true
 	}
 	return 0, input.Sample{}, false
 }

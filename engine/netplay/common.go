@@ -29,12 +29,12 @@ const MaxInputAhead = 512
 //srccheck:wrapped by the client's rollbackSource.Confirmed ("netplay: client: server <addr>: confirmed tick n ...") and the server's hook ("netplay: server: tick n: ...")
 func applyTick(p *engine.Players, ct *wire.ConfirmedTick) error {
 	for _, id := range ct.Leaves {
-		if err := p.Leave(id); err != nil {
+		if err := p.Leave(engine.PlayerID(id)); err != nil {
 			return err
 		}
 	}
 	for _, id := range ct.Joins {
-		if err := p.Join(id); err != nil {
+		if err := p.Join(engine.PlayerID(id)); err != nil {
 			return err
 		}
 	}
@@ -43,10 +43,10 @@ func applyTick(p *engine.Players, ct *wire.ConfirmedTick) error {
 	}
 	for i := range ct.Inputs {
 		in := &ct.Inputs[i]
-		if id, _ := p.At(i); id != in.Player {
+		if id, _ := p.At(i); id != engine.PlayerID(in.Player) {
 			return fmt.Errorf("an input for player %d, who is not in the match", in.Player)
 		}
-		if err := p.SetInput(in.Player, in.Input); err != nil {
+		if err := p.SetInput(engine.PlayerID(in.Player), in.Input); err != nil {
 			return err
 		}
 	}

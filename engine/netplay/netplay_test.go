@@ -40,7 +40,7 @@ func newTestEngine(t testing.TB) (*engine.Engine, *testGame) {
 		t.Fatal(err)
 	}
 	g := &testGame{sum: engine.NewResource(e.World, "sum", uint64(0))}
-	e.AddFixed("fold", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "fold", func(c *engine.FixedContext) {
 		s := g.sum.Ptr()
 		for _, id := range c.Players.Joined() {
 			*s = *s*31 + 1000 + uint64(id)

@@ -19,7 +19,7 @@ func newGame() *engine.Engine {
 		id := e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), engine.Interpolate)
 		e.World.SetDrawVelocity(id, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
 	}
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.World.Slots() {
 			b.Pos[i][0] = float32(b.Vel[i][0]*c.DT) + b.Pos[i][0]

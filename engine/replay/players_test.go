@@ -72,7 +72,7 @@ func (m *match) BeginTick(ti *engine.TickInfo) {
 // the players.
 func watch(s *testScene) *[]string {
 	var seen []string
-	s.e.AddFixed("watch", func(c *engine.FixedContext) {
+	s.e.AddSystem(engine.StageScripts, "watch", func(c *engine.FixedContext) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%d joined %v left %v:", c.Tick, c.Players.Joined(), c.Players.Left())
 		for i := range c.Players.Len() {

@@ -47,7 +47,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		w.SetDrawVelocity(id, mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), 0}, mgl32.Vec3{})
 	}
 	s.plan = e.Jobs.Register("plan", planJob, s.applyPlan)
-	e.AddFixed("steer", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "steer", func(c *engine.FixedContext) {
 		p, _ := c.World.EntityAt(0)
 		var v mgl32.Vec3
 		if c.Input.Down(input.KeyArrowRight) {
@@ -63,7 +63,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			c.World.SetColor(p, [4]uint8{uint8(r.Intn(256)), 1, 2, 255})
 		}
 	})
-	e.AddFixed("players", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "players", func(c *engine.FixedContext) {
 		// Player id steers the body in slot id+1 with its arrow keys; a
 		// player who joins is put back at the origin, one who leaves is
 		// greyed out.
@@ -95,7 +95,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			}
 		}
 	})
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		b := c.World.Bodies()
 		for i := range c.World.Slots() {
 			for a := range 3 {
@@ -103,7 +103,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 			}
 		}
 	})
-	e.AddFixed("planner", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "planner", func(c *engine.FixedContext) {
 		if c.Tick%30 != 0 {
 			return
 		}
@@ -112,7 +112,7 @@ func newTestScene(t testing.TB, seed uint64, n int, mode engine.JobMode) *testSc
 		in = binary.LittleEndian.AppendUint32(in, uint32(c.World.Slots()))
 		e.Jobs.Submit(s.plan, in, uint32(1+r.Intn(40)))
 	})
-	e.AddFixed("boom", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "boom", func(c *engine.FixedContext) {
 		if c.Tick == s.panicAt {
 			panic("boom at the chosen tick")
 		}

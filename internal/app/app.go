@@ -12,7 +12,7 @@
 //		if err != nil {
 //			return err
 //		}
-//		// spawn entities, e.AddFixed(...)
+//		// spawn entities, e.AddSystem(engine.StageScripts, ...)
 //		if s.Opts.Headless {
 //			return s.RunHeadless(e)
 //		}
@@ -326,8 +326,14 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 // plays its match, its device input going to the server (cfg.Input, when
 // the game left it nil, is the client's), and the window closes when the
 // match ends.
+//
+// With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
+// Stdout and returns, opening no window and calling no setup: add the
+// tick's systems before RunWindowed for -schedule to list them.
 func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
 	switch {
+	case s.Opts.Schedule:
+		return s.printSchedule(e)
 	case s.probing:
 		return s.probed(e)
 	case s.client != nil:
@@ -436,8 +442,13 @@ func (s *Session) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*de
 // -replay -verify the file is checked instead; in a networked one
 // (Game.Networked) -serve runs the match's server on e, and a client plays
 // its match in real time, e's input script being its player's input.
+//
+// With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
+// Stdout and returns without running a tick.
 func (s *Session) RunHeadless(e *engine.Engine) error {
 	switch {
+	case s.Opts.Schedule:
+		return s.printSchedule(e)
 	case s.probing:
 		return s.probed(e)
 	case s.rep != nil:
@@ -506,6 +517,13 @@ func (s *Session) runSyncTest(e *engine.Engine) error {
 	fmt.Fprintf(s.Stdout, "synctest ok %d depth %d\n", e.World.Tick(), s.Opts.SyncTest)
 	s.PrintHash(e)
 	return nil
+}
+
+// printSchedule prints e's schedule for -schedule, which RunHeadless and
+// RunWindowed do instead of running: no window opens and no tick runs.
+func (s *Session) printSchedule(e *engine.Engine) error {
+	_, err := io.WriteString(s.Stdout, e.Schedule().String())
+	return err
 }
 
 // PrintHash prints "state-hash <tick> <16 hex digits>" with -print-hash.

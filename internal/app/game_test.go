@@ -70,7 +70,7 @@ func (a *arena) run(s *app.Session) error {
 		health.Set(cubes[i], hp{Points: 100})
 	}
 	half := float32(a.half)
-	e.AddFixed("move", func(c *engine.FixedContext) {
+	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
 		step := func(id engine.PlayerID, in *input.Sample) {
 			if int(id) >= len(cubes) {
 				return

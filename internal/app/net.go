@@ -34,7 +34,7 @@ func (s *Session) Player() engine.PlayerID {
 	if s.client == nil {
 		return 0
 	}
-	return s.client.Welcome().Player
+	return engine.PlayerID(s.client.Welcome().Player)
 }
 
 // joinMatch joins the match of -connect or -spectate before the game runs.

@@ -22,6 +22,10 @@
 // display's or a loop's with -verify (which steps the recorded ticks),
 // -crash-dir with -replay. Only the flags given on the command line count.
 //
+// -schedule prints the tick's stages and their systems, in order
+// (engine.Schedule), and exits without opening a window or running a tick,
+// with or without -headless.
+//
 // Power modes: -power low selects timing.PowerLow, 30 Hz ticks and frames
 // capped at 30 per second; -power normal (the default) is 60 Hz and 144.
 // The preset only fills in the rates that were not given: -power low
@@ -67,6 +71,7 @@ type Options struct {
 	Jitter     float64       // -jitter, with -headless
 	JitterSeed uint64        // -jitter-seed, with -headless
 	PrintHash  bool          // -print-hash
+	Schedule   bool          // -schedule: print the tick's stages and systems, and exit
 	SyncTest   int           // -synctest depth, with -headless; 0 is off
 	Stats      string        // -stats file, or ""
 	Screenshot string        // -screenshot file, or ""
@@ -156,6 +161,7 @@ func Register(fs *flag.FlagSet) *Options {
 	fs.Float64Var(&o.Jitter, "jitter", 0, "with -headless: random frame-time jitter, as a fraction of a frame (0..0.9)")
 	fs.Uint64Var(&o.JitterSeed, "jitter-seed", 0, "with -headless: seed for that jitter")
 	fs.IntVar(&o.SyncTest, "synctest", 0, "with -headless and -ticks: after every tick, load the state of this many ticks ago and simulate them again, checking each hash; exit 1 at the first that differs (0 = off)")
+	fs.BoolVar(&o.Schedule, "schedule", false, "print the tick's stages and their systems, in the order they run, and exit (no window, no tick)")
 	fs.BoolVar(&o.PrintHash, "print-hash", false, `at exit print one line: "state-hash <tick> <16 hex digits>"`)
 	fs.StringVar(&o.Stats, "stats", "", "write per-frame statistics to this CSV file")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "save the last rendered frame to this PNG file at exit")
@@ -451,7 +457,7 @@ func (o *Options) checkModes() error {
 			}
 		}
 	}
-	if o.Headless && o.Ticks == 0 && o.Frames == 0 && o.Replay == "" {
+	if o.Headless && o.Ticks == 0 && o.Frames == 0 && o.Replay == "" && !o.Schedule {
 		return Usagef("-headless needs -ticks or -frames (a headless run has no window to close)")
 	}
 	return nil
@@ -527,6 +533,8 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-input-delay needs -serve or -connect")
 	case o.Given("input-delay") && o.Spectate != "":
 		return Usagef("-input-delay means nothing with -spectate (a spectator sends no input)")
+	case o.Networked() && o.Schedule:
+		return Usagef("-schedule conflicts with -serve, -connect and -spectate (it prints the game's own schedule without running it)")
 	case o.Networked() && (o.Replay != "" || o.Verify || o.Partial):
 		return Usagef("-replay conflicts with -serve, -connect and -spectate (replay the server's recording on its own)")
 	case o.Client() && o.Record != "":

@@ -5,7 +5,8 @@
 // network: nothing is fetched). The test builds the copy with the module
 // proxy off, runs its headless demo, which must print the same state hash
 // as the original, adds a program of the game's own under cmd/ (with an
-// exported type and no doc comments, and a package beside it) and runs a
+// exported type and no doc comments, a package beside it, a system in the
+// physics stage and a tick stage of its own, which -schedule lists) and runs a
 // subset of the copy's own tests (its layering and doc checks, internal/app,
 // engine/replay, the renamed game and the added program), which must pass
 // with no change to the copy's checks. Then it does what a game made from

@@ -135,6 +135,10 @@ func run(s *app.Session) error {
 	if err != nil {
 		return err
 	}
+	if err := e.AddStage("rounds", engine.After(engine.StageAI)); err != nil {
+		return err
+	}
+	e.AddSystem(engine.StagePhysics, "fall", func(*engine.FixedContext) {})
 	fmt.Fprintln(s.Stdout, Settings{Rounds: rules.Rounds, Name: "arena"}.Name)
 	return s.RunHeadless(e)
 }
@@ -162,6 +166,13 @@ func TestRuns(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "arena\nstate-hash 30 ") {
 		t.Errorf("stdout %q", out.String())
+	}
+	out.Reset()
+	if code := app.Main("arena-tool", []string{"-schedule"}, &out, &errs, app.Game{Run: run}); code != 0 {
+		t.Fatalf("-schedule: status %d: %s", code, errs.String())
+	}
+	if want := "arena\ninput\nscripts\nphysics\n  fall\ncollision\nai\nrounds\ntransforms\n"; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("-schedule printed %q, want it to start %q", out.String(), want)
 	}
 }
 `,

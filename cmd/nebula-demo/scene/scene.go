@@ -24,10 +24,10 @@
 // the match scores a point for every cube
 // that comes to touch a player cube (resource "score", one for the match).
 //
-// Everything here runs in FixedUpdate and follows the determinism rules:
-// it reads only the world, the tick's players and their inputs, the fixed
-// step and the tick number, takes randomness from the world's RNG, walks
-// entities in slot order, and rounds every product explicitly (package
+// Everything here runs in the tick's stages and follows the determinism
+// rules: it reads only the world, the tick's players and their inputs, the
+// fixed step and the tick number, takes randomness from the world's RNG,
+// walks entities in slot order, and rounds every product explicitly (package
 // detmath), so a run hashes the same on every display and every build.
 package scene
 
@@ -135,6 +135,11 @@ const MaxEntities = 1_000_000
 // CrashSystem is the name of the system that panics at PanicAt.
 const CrashSystem = "crash-test"
 
+// StageDebug is the scene's own stage, after engine.StageAI: the debug
+// faults (CrashSystem), which must see the tick's settled state and come
+// after every other system of the game.
+const StageDebug engine.Stage = "debug"
+
 // Score is the match's score, the scene's resource: one for all the
 // players.
 type Score struct {
@@ -207,9 +212,10 @@ type Scene struct {
 
 // Setup spawns cubes bouncing cubes plus the three special ones (player
 // 0's cube, the orbiter and the teleporter) into e's world and adds the
-// scene's systems to FixedUpdate. The bouncing cubes' positions,
-// velocities, spins, sizes and colours come from the world's RNG. The
-// cubes of the other players are spawned as they join (see PlayerCube).
+// scene's systems to the tick's stages and its own, StageDebug. The
+// bouncing cubes' positions, velocities, spins, sizes and colours come
+// from the world's RNG. The cubes of the other players are spawned as
+// they join (see PlayerCube).
 func Setup(e *engine.Engine, cubes int) *Scene {
 	w := e.World
 	rng := w.RNG()
@@ -271,19 +277,28 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	s.Walk.Set(s.Figure, FigureState{Phase: figureWalk, Dir: 1})
 	s.Anim.Play(s.Figure, ClipWalk, true)
 
-	// The animations advance first, so that a clip the figure starts later
-	// in the tick starts on this tick.
-	e.AddFixed("animate", s.Anim.Advance)
-	e.AddFixed("join", s.joinLeave)
-	e.AddFixed("player", s.steerPlayer)
-	e.AddFixed("move", s.move)
-	e.AddFixed("orbit", s.orbit)
-	e.AddFixed("teleport", s.teleport)
-	e.AddFixed("figure", s.walkFigure)
-	e.AddFixed("touch", s.touch)
+	// The tick's systems, stage by stage (docs/loop.md prints the
+	// schedule). The input stage has none: the players' keys are read
+	// where they are used. In the scripts stage the animations advance
+	// first, so that a clip the figure starts later in the tick starts on
+	// this tick; then players join and leave, and steer their cubes. The
+	// physics stage holds every system that moves an entity: the bouncing
+	// bodies, the orbiter, the teleporter and the walking figure (which
+	// also starts its clips). Collision response scores the cubes that
+	// touch a player cube, and the planner is the scene's AI. The debug
+	// faults run last, in a stage of their own.
+	e.AddSystem(engine.StageScripts, "animate", s.Anim.Advance)
+	e.AddSystem(engine.StageScripts, "join", s.joinLeave)
+	e.AddSystem(engine.StageScripts, "player", s.steerPlayer)
+	e.AddSystem(engine.StagePhysics, "move", s.move)
+	e.AddSystem(engine.StagePhysics, "orbit", s.orbit)
+	e.AddSystem(engine.StagePhysics, "teleport", s.teleport)
+	e.AddSystem(engine.StagePhysics, "figure", s.walkFigure)
+	e.AddSystem(engine.StageCollision, "touch", s.touch)
 	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
-	e.AddFixed("planner", s.planner)
-	e.AddFixed(CrashSystem, s.crashTest)
+	e.AddSystem(engine.StageAI, "planner", s.planner)
+	_ = e.AddStage(StageDebug, engine.After(engine.StageAI)) // cannot fail: a new name, once per engine (a second Setup panics on the components)
+	e.AddSystem(StageDebug, CrashSystem, s.crashTest)
 	return s
 }
 

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-
-	"github.com/nebulaengine/nebula/engine"
 )
 
 // The preamble, the version and the limits of the protocol.
@@ -34,13 +32,16 @@ const (
 	MaxSnapshot     = 64 << 20 // bytes of a Snapshot's data
 	MaxInputRun     = 64       // ticks of one Input message
 	MaxConfirmedRun = 1024     // ticks of one Confirmed message
-	// MaxPlayers is the most players a match has, the engine's limit:
+	// MaxPlayers is the most players a match has (the engine's limit,
+	// engine.MaxPlayers; package netplay's tests check they agree):
 	// player IDs run from 0 to MaxPlayers-1.
-	MaxPlayers = engine.MaxPlayers
+	MaxPlayers = 256
 )
 
-// PlayerID identifies a player in a match: the engine's player ID.
-type PlayerID = engine.PlayerID
+// PlayerID identifies a player in a match, as the messages carry it: the
+// number of the engine's player (engine.PlayerID), converted at the edge
+// by package netplay so that the wire imports no simulation.
+type PlayerID uint16
 
 // NoPlayer is Welcome.Player for a spectator.
 const NoPlayer PlayerID = math.MaxUint16
