@@ -61,5 +61,7 @@
 // entities, input, runners, replay, snapshots, jobs, diagnostics) and says
 // what is deliberately not public. A few exported identifiers exist for
 // Nebula's other packages (Frame, SetPhaseClock, World.BeginTick,
-// input.Queue.Advance, input.Sample.Words, TickHook); their docs say so.
+// input.Queue.Advance, input.Sample.Words, TickHook and AddTickHook, and
+// the methods package rollback drives an engine with: AdvanceTick,
+// Simulated, TickRate, SetJobMode); their docs say so.
 package engine

@@ -73,6 +73,23 @@ const dumpHeader = "nebula state dump "
 // A dead slot ("entity 1:2 = dead") has the same lines as a live one: the
 // values a despawned entity left in its slot are part of the state hash.
 //
+// When some entity has a parent (World.SetParent), the header has a line
+// "entities with a parent = 2" before the players, and every slot has
+// four more lines after its teleport mark, its parent ("none" or the
+// parent as index:generation) and its world transform as the last
+// PropagateTransforms computed it, and three after its previous velocity,
+// its world transform at the start of the tick:
+//
+//	entity 1:1 parent = 0:1
+//	entity 1:1 world pos = 2.5 -2 0.25 [40200000 c0000000 3e800000]
+//	entity 1:1 world rot = 1 0 0 0 [3f800000 00000000 00000000 00000000]
+//	entity 1:1 world scale = 1 1 1 [3f800000 3f800000 3f800000]
+//	entity 1:1 prev world pos (not hashed) = ...
+//	entity 1:1 prev world rot (not hashed) = ...
+//	entity 1:1 prev world scale (not hashed) = ...
+//
+// A world without parents has none of these lines.
+//
 // Then each component and resource, in registration order: its type,
 // then for a component the number of entities that have it and a line
 // per entity that has it, in slot order, and for a resource its value. A
@@ -173,6 +190,9 @@ func (w *World) dumpHeader(d *dumper) {
 		d.emit(strconv.AppendUint(append(b, " = "...), uint64(f), 10))
 	}
 	d.emit(appendHex64(append(d.line[:0], "schema fingerprint = "...), w.fingerprint))
+	if w.hier.linked > 0 {
+		d.emit(strconv.AppendInt(append(d.line[:0], "entities with a parent = "...), int64(w.hier.linked), 10))
+	}
 	d.emit(strconv.AppendInt(append(d.line[:0], "players = "...), int64(len(w.players.ids)), 10))
 	var words [input.SampleWords]uint64
 	for i, id := range w.players.ids {
@@ -237,11 +257,29 @@ func (w *World) dumpSlot(d *dumper, i int) {
 	d.emit(b)
 	text("mesh", strconv.FormatUint(uint64(c.Mesh[i]), 10))
 	text("teleport", strconv.FormatBool(w.snap[i]))
+	if h := &w.hier; h.linked > 0 {
+		b = appendEntityKey(d.line[:0], "entity ", e)
+		b = append(b, " parent = "...)
+		if p := h.parent[i]; p == 0 {
+			b = append(b, "none"...)
+		} else {
+			b = appendEntityKey(b, "", Entity{index: p - 1, gen: w.gen[p-1]})
+		}
+		d.emit(b)
+		vec("world pos", h.cur.Pos[i])
+		rot("world rot", [4]float32{h.cur.Rot[i].W, h.cur.Rot[i].V[0], h.cur.Rot[i].V[1], h.cur.Rot[i].V[2]})
+		vec("world scale", h.cur.Scale[i])
+	}
 	p := &w.prev
 	vec("prev pos (not hashed)", p.Pos[i])
 	rot("prev rot (not hashed)", [4]float32{p.Rot[i].W, p.Rot[i].V[0], p.Rot[i].V[1], p.Rot[i].V[2]})
 	vec("prev scale (not hashed)", p.Scale[i])
 	vec("prev vel (not hashed)", p.Vel[i])
+	if h := &w.hier; h.linked > 0 {
+		vec("prev world pos (not hashed)", h.prv.Pos[i])
+		rot("prev world rot (not hashed)", [4]float32{h.prv.Rot[i].W, h.prv.Rot[i].V[0], h.prv.Rot[i].V[1], h.prv.Rot[i].V[2]})
+		vec("prev world scale (not hashed)", h.prv.Scale[i])
+	}
 }
 
 // appendEntityKey appends prefix and e as index:generation.

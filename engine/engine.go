@@ -147,13 +147,8 @@ type Engine struct {
 
 	// Jobs is the engine's off-loop job system (see Jobs).
 	Jobs *Jobs
-	hook TickHook
-	gate TickGate // hook, when it is one
-	// starter and corrector: hook, when it is one.
-	starter   FrameStarter
-	corrector RenderCorrector
-	// ownsPlayers: the hook is a PlayerOwner that owns the players.
-	ownsPlayers bool
+	// hooks are the tick hooks, in the order added (AddTickHook).
+	hooks tickHooks
 
 	// Crash capture: what runs now (for the PanicError of a panic), and
 	// the panic recovered at the loop, if any.
@@ -339,8 +334,8 @@ func (e *Engine) Frame(now time.Duration) int {
 	e.lastFrame, e.framed = now, true
 	e.phases = PhaseTimes{}
 	defer e.recoverPanic()
-	if e.starter != nil {
-		e.starter.StartFrame()
+	for _, s := range e.hooks.starters {
+		s.StartFrame()
 		if e.crash != nil {
 			return 0
 		}
@@ -381,22 +376,20 @@ func (e *Engine) runTick(s timing.Step) {
 
 // runTickBody runs one tick. Its number is the world's tick plus one (the
 // same as the loop's count, unless a snapshot was restored), its step is
-// 1/Loop.TickRate() as of the start of the tick. In order: the hook's
+// 1/Loop.TickRate() as of the start of the tick. In order: the hooks'
 // PreTick (a replayer may restore a recorded snapshot there), the input
 // script and the tick's local input snapshot, the tick's players (the
-// previous tick's; unless the hook owns the players, player 0 joins at
-// tick 1 and gets the local input), the hook's BeginTick (a recorder
+// previous tick's; unless a hook owns the players, player 0 joins at
+// tick 1 and gets the local input), the hooks' BeginTicks (a recorder
 // notes the tick, a replayer or a lockstep client sets the players and
 // their inputs), saving the previous state, applying the job results due
-// in this tick, the stages with their systems (runStages), and the hook's
-// EndTick.
+// in this tick, the stages with their systems (runStages; the last,
+// StageTransforms, computes the world transforms), and the hooks' EndTicks.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
 	e.curPhase, e.curSystem = PhaseFixed, "engine"
-	if e.hook != nil {
-		e.hook.PreTick()
-	}
+	e.hooks.preTick()
 	tick := e.World.Tick() + 1
 	e.curTick = tick
 	if e.inputScript != nil {
@@ -405,7 +398,7 @@ func (e *Engine) runTickBody() {
 	e.local = e.Input.Advance(s.Due)
 	local := &e.local
 	p := &e.World.players
-	if e.ownsPlayers {
+	if e.hooks.owns {
 		p.startTick(nil)
 	} else {
 		p.startTick(local)
@@ -417,9 +410,9 @@ func (e *Engine) runTickBody() {
 		}
 	}
 	e.info = TickInfo{}
-	if e.hook != nil {
+	if len(e.hooks.list) > 0 {
 		e.info = TickInfo{Tick: tick, Rate: e.Loop.TickRate(), Input: *local, Players: p}
-		e.hook.BeginTick(&e.info)
+		e.hooks.beginTick(&e.info)
 		if in := p.Input(0); in != nil && e.info.Input != *local {
 			*in = e.info.Input
 		}
@@ -435,9 +428,7 @@ func (e *Engine) runTickBody() {
 	e.Jobs.applyDue(&e.fixedCtx)
 	e.runStages()
 	e.curSystem = "engine"
-	if e.hook != nil {
-		e.hook.EndTick(tick, e.World)
-	}
+	e.hooks.endTick(tick, e.World)
 	pprof.SetGoroutineLabels(e.ctx)
 }
 
@@ -475,8 +466,8 @@ func (e *Engine) runRenderBody() {
 	pprof.SetGoroutineLabels(e.interpLabels)
 	e.curPhase, e.curSystem = PhaseRender, "interpolate"
 	e.World.Interpolate(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
-	if e.corrector != nil {
-		e.corrector.CorrectRender(e.frameCtx.DT, &e.Render)
+	for _, c := range e.hooks.correctors {
+		c.CorrectRender(e.frameCtx.DT, &e.Render)
 	}
 	for i := range e.render {
 		pprof.SetGoroutineLabels(e.render[i].labels)

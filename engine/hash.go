@@ -14,6 +14,12 @@ import "encoding/binary"
 //     (W, X, Y, Z), scale, velocity and angular velocity (float32 bits),
 //     draw mode (a byte), colour (4 bytes), mesh (a uint16), teleport
 //     mark (a byte);
+//   - only when some entity has a parent (SetParent), the hierarchy: the
+//     number of entities with a parent (uint64), every slot's parent
+//     (uint32, its slot plus one, 0 for none), and every slot's world
+//     position, rotation and scale as the last PropagateTransforms
+//     computed them. A world without parents hashes as if hierarchies
+//     did not exist;
 //   - the players in the match: their number (uint64), then their IDs
 //     (uint16 each), ascending. Their inputs are input, not state, and
 //     are left out, like the engine's input queue;
@@ -63,6 +69,7 @@ func (w *World) Hash() uint64 {
 	h.Write(bytesOf(w.cur.Color))
 	h.Write(bytesOf(w.cur.Mesh))
 	h.Write(bytesOf(w.snap))
+	w.hier.hash(h)
 	binary.LittleEndian.PutUint64(head[0:], uint64(len(w.players.ids)))
 	h.Write(head[:8])
 	h.Write(bytesOf(w.players.ids))

@@ -173,18 +173,18 @@ func TestRunHeadlessStalls(t *testing.T) {
 	}{
 		{"paused loop", func(e *Engine) { e.Loop.Pause() },
 			HeadlessConfig{DisplayHz: 144, Ticks: 10, StallTicks: 10}, "the loop is paused"},
-		{"gate that never opens", func(e *Engine) { e.SetTickHook(new(neverGate)) },
+		{"gate that never opens", func(e *Engine) { e.AddTickHook(new(neverGate)) },
 			HeadlessConfig{DisplayHz: 144, Ticks: 10, StallTicks: 10}, "held tick 1 in"},
 		{"hook that sets the world back", func(e *Engine) {
 			r := &rewinder{e: e}
 			e.SaveState(&r.st)
-			e.SetTickHook(r)
+			e.AddTickHook(r)
 		}, HeadlessConfig{DisplayHz: 144, Ticks: 10, StallTicks: 10}, "never got past tick"},
 		{"default bound", func(e *Engine) { e.Loop.Pause() },
 			HeadlessConfig{DisplayHz: 10000, Ticks: 10}, "no new tick for 60 ticks' worth"},
 		{"paused with a frame limit only", func(e *Engine) { e.Loop.Pause() },
 			HeadlessConfig{DisplayHz: 144, Frames: 500, StallTicks: 10}, ""},
-		{"gate that opens in time", func(e *Engine) { e.SetTickHook(&lateGate{at: 5, frames: 20}) },
+		{"gate that opens in time", func(e *Engine) { e.AddTickHook(&lateGate{at: 5, frames: 20}) },
 			HeadlessConfig{DisplayHz: 144, Ticks: 10, StallTicks: 10}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

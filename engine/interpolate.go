@@ -139,8 +139,16 @@ const nlerpMinDot = 0.9995
 //     rotation and scale as Interpolate.
 //   - NoInterpolation: the current state.
 //
+// Entities are drawn in world space: when some entity has a parent, from
+// the world transforms PropagateTransforms computed at the end of the
+// last tick and at the end of the one before, so a child of a moving
+// parent is drawn where its parent is drawn, without lag, and the
+// thresholds below apply to world-space moves. An entity with a parent
+// drawn with Hermite is drawn as with Interpolate: its draw velocity is in
+// its parent's space, not the world's.
+//
 // An entity is also drawn at its current state, and counted in dst.Snaps,
-// when it was teleported during the last tick or moved or turned beyond the
+// when it (or an ancestor) was teleported during the last tick or moved or turned beyond the
 // thresholds of cfg. When cfg.Enabled is false every entity is drawn at its
 // current state and nothing is counted.
 //
@@ -189,6 +197,12 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	modes, colors, meshes := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
 	snap := w.snap[:n]
+	var parent []uint32 // with a hierarchy: the world transforms, and who has a parent
+	if h := &w.hier; h.linked > 0 {
+		curPos, curRot, curScale = h.cur.Pos[:n], h.cur.Rot[:n], h.cur.Scale[:n]
+		prevPos, prevRot, prevScale = h.prv.Pos[:n], h.prv.Rot[:n], h.prv.Scale[:n]
+		parent = h.parent[:n]
+	}
 
 	if !cfg.Enabled {
 		dst.Alpha = 1
@@ -262,7 +276,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 			continue
 		}
 
-		if mode == Hermite {
+		if mode == Hermite && (parent == nil || parent[i] == 0) {
 			hermite = append(hermite, int32(k-1)) // the lerp below is overwritten
 		}
 		in.Pos[0] = s*pp[0] + t*cp[0]
@@ -316,7 +330,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	h11 := (t3 - t2) * tickDT
 	for _, k := range hermite {
 		i := ents[k].index
-		pp, pv, cp, cv := &w.prev.Pos[i], &w.prev.Vel[i], &w.cur.Pos[i], &w.cur.Vel[i]
+		pp, pv, cp, cv := &prevPos[i], &w.prev.Vel[i], &curPos[i], &w.cur.Vel[i]
 		in := &insts[k]
 		in.Pos[0] = h00*pp[0] + h10*pv[0] + h01*cp[0] + h11*cv[0]
 		in.Pos[1] = h00*pp[1] + h10*pv[1] + h01*cp[1] + h11*cv[1]

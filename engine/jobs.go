@@ -195,9 +195,7 @@ func (j *Jobs) applyDue(c *FixedContext) {
 		// The hook hears of the result before it is applied, so that a
 		// recording has it even when Apply panics, and its replay
 		// delivers it and panics in the same place.
-		if j.e.hook != nil {
-			j.e.hook.JobApplied(c.Tick, jb.id, jb.result)
-		}
+		j.e.hooks.jobApplied(c.Tick, jb.id, jb.result)
 		k.apply(c, jb.input, jb.result)
 	}
 	clear(j.pending[len(kept):])

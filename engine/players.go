@@ -45,7 +45,7 @@ type Players struct {
 	left   []PlayerID     // left at this tick, ascending
 	locked bool           // changes are refused (an engine's, outside the tick's start)
 	// local is the tick's local input, which player 0 joins with, or nil
-	// (a zero input) when the hook owns the players.
+	// (a zero input) when a hook owns the players.
 	local *input.Sample
 }
 

@@ -124,7 +124,7 @@ func TestPlayersTickByTick(t *testing.T) {
 			must(t, p.Leave(1))
 		}
 	}}
-	e.SetTickHook(h)
+	e.AddTickHook(h)
 	var got []string
 	e.AddSystem(StageScripts, "look", func(c *FixedContext) {
 		if c.Players != c.World.Players() {
@@ -186,7 +186,7 @@ func TestPlayersRefusals(t *testing.T) {
 		}
 		errs = append(errs, err.Error())
 	}
-	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
+	e.AddTickHook(&testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
 		switch ti.Tick {
 		case 1:
@@ -261,7 +261,7 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 			must(t, ti.Players.SetInput(0, cursor(40)))
 		}
 	}}}
-	e.SetTickHook(h)
+	e.AddTickHook(h)
 	var got []string
 	e.AddSystem(StageScripts, "look", func(c *FixedContext) { got = append(got, describePlayers(c)) })
 	stepN(t, e, 5, nil)
@@ -282,7 +282,7 @@ func TestPlayersOwnedByTheHook(t *testing.T) {
 func runMembers(t *testing.T, inputs map[PlayerID]float64) uint64 {
 	e := newEngine(t)
 	e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 2, 3}), Interpolate)
-	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
+	e.AddTickHook(&testHook{begin: func(ti *TickInfo) {
 		if ti.Tick != 2 {
 			return
 		}
@@ -323,7 +323,7 @@ func playersGame(t testing.TB) *Engine {
 		e.World.Spawn(geom.NewTransform(mgl32.Vec3{float32(i), 0, 0}), Interpolate)
 	}
 	inputs := make([]input.Sample, 10)
-	e.SetTickHook(&testHook{begin: func(ti *TickInfo) {
+	e.AddTickHook(&testHook{begin: func(ti *TickInfo) {
 		p := ti.Players
 		switch ti.Tick {
 		case 1:
@@ -497,7 +497,7 @@ func TestTickGate(t *testing.T) {
 	e, err := New(cfg)
 	must(t, err)
 	h := &gateHook{ready: 2}
-	e.SetTickHook(h)
+	e.AddTickHook(h)
 	var ran []uint64
 	e.AddSystem(StageScripts, "count", func(c *FixedContext) { ran = append(ran, c.Tick) })
 	var alpha float32

@@ -28,6 +28,11 @@ import (
 //	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
+//	  hierarchy, from version 6 on, only when some entity has a parent
+//	  (a world without parents is written as version 5): entities with a parent uint32 (m > 0),
+//	  every slot's parent n x uint32 (its slot plus one, 0 for none), the
+//	  world pos, rot, scale at the last propagation and at the start of
+//	  the tick (n x 3, 4, 3 float32 bits each)
 //	components and resources, in the schema's order:
 //	  component: presence n x uint8 (0 or 1), then for a fixed-size type
 //	  every slot's value (size bytes each, its exact bits without
@@ -59,9 +64,17 @@ const (
 	snapshotMagic = "NEBSNAP1"
 	// SnapshotVersion is the version of the snapshot format written.
 	// Version 2 added components and resources, version 3 the players,
-	// version 4 the meshes; version 5 dropped the input's clock times.
+	// version 4 the meshes; version 5 dropped the input's clock times;
+	// version 6 added the transform hierarchy. A world in which no entity
+	// has a parent is written as version 5, the same bytes as before
+	// hierarchies existed; one with parents as version 6.
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
-	SnapshotVersion = 5
+	SnapshotVersion = 6
+	// hierarchySnapshotVersion is the first version with the hierarchy
+	// section; flatSnapshotVersion, the one before, is written for a
+	// world in which no entity has a parent (the same bytes as before).
+	hierarchySnapshotVersion = SnapshotVersion
+	flatSnapshotVersion      = hierarchySnapshotVersion - 1
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -84,7 +97,11 @@ func (e *Engine) Snapshot() []byte {
 	w := e.World
 	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*input.SampleWords)+256)
 	b = append(b, snapshotMagic...)
-	b = binary.LittleEndian.AppendUint16(b, SnapshotVersion)
+	version := uint16(flatSnapshotVersion)
+	if w.hier.linked > 0 {
+		version = hierarchySnapshotVersion
+	}
+	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
 	b = w.appendState(b)
 	b = e.Input.AppendState(b)
@@ -130,12 +147,17 @@ var ErrSnapshotTruncated = binread.ErrTruncated
 // their times (no clamp to the saving run's clock). Restore checks the whole snapshot before it
 // changes anything; on error the engine is as it was. Jobs still running
 // from before are abandoned. Call it between ticks (between frames, or
-// from TickHook.PreTick).
+// from TickHook.PreTick). The tick hooks that are RestoreHooks are told
+// (a recorder notes the snapshot).
 func (e *Engine) Restore(snap []byte) error {
+	var before uint64
+	if len(e.hooks.restorers) > 0 {
+		before = e.World.Hash()
+	}
 	r := binread.New(snap)
 	version, rate := readSnapshotHeader(&r)
 	var table World
-	e.World.readState(&r, &table)
+	e.World.readState(&r, &table, version)
 	var in input.Queue
 	in.ReadState(&r, version == 4)
 	jobs := e.Jobs.readState(&r)
@@ -150,6 +172,9 @@ func (e *Engine) Restore(snap []byte) error {
 	e.World.commitState(&table)
 	*e.Input = in
 	e.Jobs.commitState(jobs)
+	for _, h := range e.hooks.restorers {
+		h.Restored(snap, e.World, before)
+	}
 	return nil
 }
 

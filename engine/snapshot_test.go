@@ -241,7 +241,7 @@ func FuzzRestore(f *testing.F) {
 func TestLiveJobsLandAtTicks(t *testing.T) {
 	e := snapScene(t, JobsLive)
 	applied := 0
-	e.SetTickHook(&countHook{n: &applied})
+	e.AddTickHook(&countHook{n: &applied})
 	for range 600 {
 		stepN(t, e, 1, nil)
 		if e.World.Tick()%100 == 0 {

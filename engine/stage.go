@@ -101,7 +101,7 @@ func newStages() []stage {
 }
 
 // runPropagate is StageTransforms' built-in system.
-func runPropagate(c *FixedContext) { c.World.propagate() }
+func runPropagate(c *FixedContext) { c.World.PropagateTransforms() }
 
 // stageLabels returns ctx with the pprof labels of a fixed system of stage
 // s named name.
@@ -206,6 +206,8 @@ func (e *Engine) AddStage(s Stage, at Placement) error {
 }
 
 // checkStageName says what is wrong with s as a stage name, if anything.
+//
+//srccheck:wrapped by AddStage, as "engine: AddStage(...): ..."
 func checkStageName(s Stage) error {
 	if s == "" {
 		return fmt.Errorf("the name is empty")

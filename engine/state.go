@@ -60,6 +60,7 @@ func copyTable(dst, src *World) {
 	copyInto(&dst.prev.Scale, src.prev.Scale)
 	copyInto(&dst.prev.Vel, src.prev.Vel)
 	copyInto(&dst.snap, src.snap)
+	copyHierarchy(&dst.hier, &src.hier)
 	copyPlayers(&dst.players, &src.players)
 }
 

@@ -50,7 +50,10 @@ const (
 )
 
 // Bodies holds the simulated state of every slot, struct-of-arrays: index i
-// of each slice belongs to the entity in slot i (Entity.Index). Slots whose
+// of each slice belongs to the entity in slot i (Entity.Index). Positions,
+// rotations and scales are local to the entity's parent when it has one
+// (World.SetParent); World.WorldTransform and World.WorldPositions give
+// them in world space. Slots whose
 // entity was despawned keep stale data; World.SlotAlive tells them apart.
 // Fixed systems read and write the current state here; the previous state,
 // which interpolation needs, is kept by the World and saved before every
@@ -82,6 +85,10 @@ type World struct {
 		Vel   []mgl32.Vec3 // for Hermite interpolation
 	}
 	snap []bool // teleported during the current tick: draw without interpolation
+
+	// hier is the transform hierarchy: parents, children and world
+	// transforms (hierarchy.go).
+	hier hierarchy
 
 	rng  RNG
 	tick uint64
@@ -169,6 +176,7 @@ func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 		w.prev.Scale = append(w.prev.Scale, mgl32.Vec3{})
 		w.prev.Vel = append(w.prev.Vel, mgl32.Vec3{})
 		w.snap = append(w.snap, false)
+		w.hier.grow()
 		for _, c := range w.cols {
 			c.grow()
 		}
@@ -182,26 +190,44 @@ func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 	w.cur.Color[i] = [4]uint8{255, 255, 255, 255}
 	w.cur.Mesh[i] = render.MeshCube
 	w.snap[i] = false
+	w.hier.spawned(int(i), t)
 	return Entity{index: i, gen: w.gen[i]}
 }
 
 // Despawn removes e, with its components, and reports whether it was
 // alive. Its slot may be reused by a later Spawn, under a new generation.
+//
+// Its children go too: Despawn removes e's descendants with it, whole
+// subtrees (as Bevy's despawn_recursive and Godot's freeing of a node do;
+// to keep a child, Unparent it first). The slots are freed in a fixed
+// order, e's first, then its descendants' depth first, children in slot
+// order; the free list reuses the last freed slot first.
 func (w *World) Despawn(e Entity) bool {
 	if !w.Alive(e) {
 		return false
 	}
-	for _, c := range w.cols {
-		c.clearSlot(int(e.index))
+	if w.hier.hasLinks(e.index) {
+		w.despawnTree(e.index)
+		return true
 	}
-	w.gen[e.index]++ // odd -> even
-	w.free = append(w.free, e.index)
-	w.count--
+	w.freeSlot(e.index)
 	return true
 }
 
-// Transform returns e's current transform (the zero Transform when e is not
-// alive).
+// freeSlot removes the entity in slot i (alive, without links) and its
+// components.
+func (w *World) freeSlot(i uint32) {
+	for _, c := range w.cols {
+		c.clearSlot(int(i))
+	}
+	w.gen[i]++ // odd -> even
+	w.free = append(w.free, i)
+	w.count--
+}
+
+// Transform returns e's current transform, local to its parent when it
+// has one (see SetParent; WorldTransform composes it with its ancestors'),
+// or the zero Transform when e is not alive.
 func (w *World) Transform(e Entity) geom.Transform {
 	if !w.Alive(e) {
 		return geom.Transform{}
@@ -219,7 +245,8 @@ func (w *World) PrevTransform(e Entity) geom.Transform {
 	return geom.Transform{Pos: w.prev.Pos[i], Rot: w.prev.Rot[i], Scale: w.prev.Scale[i]}
 }
 
-// SetTransform moves e to t; it is drawn moving there from where it was.
+// SetTransform moves e to t (local to its parent, when it has one); it is
+// drawn moving there from where it was.
 func (w *World) SetTransform(e Entity, t geom.Transform) {
 	if w.Alive(e) {
 		i := e.index
@@ -298,6 +325,11 @@ func (w *World) BeginTick(n uint64) {
 	copy(w.prev.Scale, w.cur.Scale)
 	copy(w.prev.Vel, w.cur.Vel)
 	clear(w.snap)
+	if h := &w.hier; h.linked > 0 {
+		copy(h.prv.Pos, h.cur.Pos)
+		copy(h.prv.Rot, h.cur.Rot)
+		copy(h.prv.Scale, h.cur.Scale)
+	}
 }
 
 // setTable replaces w's entity table and bodies (not its components and
@@ -305,6 +337,7 @@ func (w *World) BeginTick(n uint64) {
 func (w *World) setTable(from *World) {
 	w.gen, w.free, w.count = from.gen, from.free, from.count
 	w.cur, w.prev, w.snap = from.cur, from.prev, from.snap
+	w.hier = from.hier
 	w.rng, w.tick = from.rng, from.tick
 	w.players.ids, w.players.inputs = from.players.ids, from.players.inputs
 	w.players.joined, w.players.left = w.players.joined[:0], w.players.left[:0]
@@ -339,6 +372,7 @@ func (w *World) appendState(b []byte) []byte {
 	for _, s := range w.snap {
 		b = append(b, boolByte(s))
 	}
+	b = w.hier.appendState(b)
 	for _, c := range w.cols {
 		b = c.appendSnapshot(b)
 	}
@@ -350,7 +384,7 @@ func (w *World) appendState(b []byte) []byte {
 // distinct, the live count matching the generations). It decodes the
 // table into t (a zero World the caller keeps, on its stack) and stages
 // every column's values; w itself is unchanged until commitState.
-func (w *World) readState(r *binread.Reader, t *World) {
+func (w *World) readState(r *binread.Reader, t *World, version uint16) {
 	at := r.Offset()
 	if schema := readSchema(r, "schema"); r.Err() == nil {
 		if err := schema.Compare(w.schema); err != nil {
@@ -411,6 +445,9 @@ func (w *World) readState(r *binread.Reader, t *World) {
 	t.snap = make([]bool, n)
 	for i := range t.snap {
 		t.snap[i] = r.U8("teleport marks") != 0
+	}
+	if version >= hierarchySnapshotVersion {
+		t.hier.readState(r, t.gen)
 	}
 	for _, c := range w.cols {
 		if r.Err() == nil {

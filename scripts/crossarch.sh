@@ -46,7 +46,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 GO=${GO:-go}
 timeout=${CROSSARCH_TIMEOUT:-3m}
-packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./cmd/nebula-demo/scene)
+packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./engine/rollback ./cmd/nebula-demo/scene)
 if [[ -n ${CROSSARCH_PACKAGES:-} ]]; then
 	read -r -a packages <<<"$CROSSARCH_PACKAGES"
 fi

@@ -10,6 +10,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
 // inputTrace follows each press of an arrow key in a networked player's
@@ -84,7 +85,7 @@ type inputTrace struct {
 const drawnMoved = 1e-4
 
 // traceRing is how many ticks of first moves inputTrace keeps: far more
-// than a press's window (engine.MaxRollbackDepth) plus the confirmation's
+// than a press's window (rollback.MaxDepth) plus the confirmation's
 // lag.
 const traceRing = 1024
 
@@ -268,8 +269,8 @@ func (tr *inputTrace) flush(all bool) {
 	n := 0
 	for n < len(tr.presses) {
 		p := &tr.presses[n]
-		if p.inputTick != 0 && !p.windowKnown && tr.scanned > p.inputTick+engine.MaxRollbackDepth {
-			p.windowEnd, p.windowKnown = p.inputTick+engine.MaxRollbackDepth+1, true
+		if p.inputTick != 0 && !p.windowKnown && tr.scanned > p.inputTick+rollback.MaxDepth {
+			p.windowEnd, p.windowKnown = p.inputTick+rollback.MaxDepth+1, true
 		}
 		if !all && !(p.timed && p.windowKnown) {
 			break

@@ -8,6 +8,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/rollback"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -27,7 +28,7 @@ func newFlipSource(lag uint64) *flipSource {
 	return &flipSource{lag: lag, on: on}
 }
 
-func (s *flipSource) Sync(*engine.Engine) bool { return false }
+func (s *flipSource) Sync() bool { return false }
 
 func (s *flipSource) Confirmed(tick uint64, p *engine.Players) bool {
 	if tick+s.lag > s.now {
@@ -68,10 +69,10 @@ func BenchmarkRollback(b *testing.B) {
 			scene.Setup(e, cubes)
 			const depth = 8
 			src := newFlipSource(depth)
-			cfg := engine.DefaultRollbackConfig()
+			cfg := rollback.DefaultConfig()
 			cfg.MaxPrediction = depth
 			cfg.HashEvery = 60 // as a netplay client
-			r, err := engine.NewRollback(e, src, cfg)
+			r, err := rollback.New(e, src, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}

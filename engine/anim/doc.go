@@ -21,6 +21,17 @@
 // tick's state as its previous state: the frames after it are drawn from
 // the old pose to the new one.
 //
+// # Attachments
+//
+// NewAttachments registers a second component, "joint attachment", for
+// entities that follow a joint of a model (a sword in a hand): Attach
+// makes the entity a child of the figure in the world's hierarchy, and
+// the fixed system Follow, added after the game's systems, sets its
+// transform every tick to the joint's in the pose at the end of the tick,
+// times the attachment's offset; the world's transform propagation does
+// the rest. A game that does not call NewAttachments has the same schema
+// (and hashes) as before.
+//
 // # Simulated state and derived data
 //
 // An entity's Animator (the clip, whether it loops, and how long it has

@@ -86,3 +86,35 @@ func Example() {
 	// tick 4, alpha 0.32: clip time 16.67 ms, forearm turned 0.480 degrees
 	// tick 5, alpha 0.04: clip time 33.33 ms, forearm turned 1.560 degrees
 }
+
+// A ball held at the tip of the arm's forearm: attached to joint 1 half a
+// unit beyond it, it follows the forearm as the clip raises it.
+func ExampleAttachments() {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	a := anim.New(e.World)
+	joints := anim.NewAttachments(a)
+	a.SetModel(render.MeshFirstGame, arm())
+	e.AddSystem(engine.StageScripts, "anim", a.Advance)
+	e.AddSystem(engine.StageAI, "joints", joints.Follow)
+
+	figure := e.World.Spawn(geom.NewTransform(mgl32.Vec3{5, 0, 0}), engine.Interpolate)
+	e.World.SetMesh(figure, render.MeshFirstGame)
+	a.Play(figure, 0, false)
+	ball := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
+	if err := joints.Attach(ball, figure, 1, geom.NewTransform(mgl32.Vec3{0, 0.5, 0})); err != nil {
+		panic(err)
+	}
+	for tick := 1; tick <= 60; tick++ {
+		e.StepTick(time.Duration(tick) * time.Second / 60)
+		if tick%30 == 0 {
+			p := e.World.WorldTransform(ball).Pos
+			fmt.Printf("tick %d: ball at %.2f %.2f %.2f\n", tick, p[0], p[1], p[2])
+		}
+	}
+	// Output:
+	// tick 30: ball at 4.65 1.35 0.00
+	// tick 60: ball at 4.50 1.00 0.00
+}

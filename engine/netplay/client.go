@@ -14,6 +14,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/engine/rollback"
 	"github.com/nebulaengine/nebula/timing"
 )
 
@@ -40,13 +41,13 @@ type ClientConfig struct {
 	// Predict is how many ticks the client may simulate past its last
 	// confirmed tick, predicting the inputs it does not have yet (every
 	// player keeps its last confirmed input; its own is what it sampled),
-	// from 0 to engine.MaxRollbackDepth; 0 is lockstep. See engine.Rollback.
+	// from 0 to rollback.MaxDepth; 0 is lockstep. See rollback.Rollback.
 	Predict int
 	// Smoothing eases what corrections of predictions move on screen
-	// (engine.CorrectionSmoothing; the zero value shows them at once).
-	Smoothing engine.CorrectionSmoothing
+	// (rollback.Smoothing; the zero value shows them at once).
+	Smoothing rollback.Smoothing
 	// FrameBudget is how long a frame may spend re-simulating before it
-	// counts as late (engine.RollbackConfig.FrameBudget; 0: none counted).
+	// counts as late (rollback.Config.FrameBudget; 0: none counted).
 	FrameBudget time.Duration
 	// DumpDir is where the client writes its state dump when the server
 	// reports a desync ("" = no dump).
@@ -75,12 +76,12 @@ type ClientConfig struct {
 
 // DefaultClientConfig returns a player's configuration with the default
 // margins, predicting up to 8 ticks ahead with corrections eased (see
-// engine.DefaultRollbackConfig); set Scene and Fingerprint.
+// rollback.DefaultConfig); set Scene and Fingerprint.
 func DefaultClientConfig() ClientConfig {
 	return ClientConfig{
 		Role: wire.RolePlayer, InputDelay: -1, Slack: time.Millisecond,
 		HandshakeTimeout: 5 * time.Second,
-		Predict:          8, Smoothing: engine.DefaultRollbackConfig().Smoothing,
+		Predict:          8, Smoothing: rollback.DefaultConfig().Smoothing,
 	}
 }
 
@@ -99,11 +100,11 @@ const (
 
 // Client is one peer of a match: it sends its player's input, stamped
 // with the tick it is for, and receives every tick's confirmed inputs
-// from the server. It is not itself the engine's tick hook: Attach
-// installs on the engine an engine.Rollback fed by the client, and the
-// rollback is the hook. The rollback simulates the confirmed ticks,
-// predicts up to ClientConfig.Predict ticks past them and rolls back when
-// a confirmed tick differs from its prediction; with Predict 0 (and for a
+// from the server. It is not itself one of the engine's tick hooks:
+// Attach adds to the engine a rollback session (rollback.Rollback) fed by
+// the client, and the session is the hook. The session simulates the
+// confirmed ticks, predicts up to ClientConfig.Predict ticks past them
+// and rolls back when a confirmed tick differs from its prediction; with Predict 0 (and for a
 // spectator) it is lockstep, every tick waiting for its confirmed inputs.
 //
 // A Client is made of parts with one job each: its connection to the
@@ -136,17 +137,17 @@ type Client struct {
 	readDone   chan struct{}
 	sendDone   chan struct{}
 
-	// Owned by the engine's goroutine (the rollback's source).
+	// Owned by the engine's goroutine (the rollback session's source).
 	e        *engine.Engine
-	rb       *engine.Rollback
+	rb       *rollback.Rollback
 	headless bool    // RunHeadless drives the engine: no clock to steer
 	gap      float64 // steer's smoothed gap, in ticks
 	steering bool    // steer has measured the gap once
 	cur      wire.ConfirmedTick
 	states   [hashRing]engine.State
 	simTick  atomic.Uint64 // the last tick simulated with its confirmed inputs
-	// endTaken is set once Sync has told the rollback where the match
-	// ends: from then on no tick past the end runs, and a rollback that
+	// endTaken is set once Sync has told the rollback session where the
+	// match ends: from then on no tick past the end runs, and a session that
 	// predicted past it goes back to it in the same StartFrame.
 	endTaken atomic.Bool
 	attached chan struct{}
@@ -171,12 +172,12 @@ type ClientReport struct {
 	ClockAdjustments int
 	// Predict is the prediction window, in ticks (0: lockstep).
 	Predict int
-	// Rollback is what the engine's Rollback counted: rollbacks, ticks
+	// Rollback is what the rollback session counted: rollbacks, ticks
 	// re-simulated, their time, late frames, prediction depth, stalls.
 	// A headless lockstep client simulates as fast as its inputs come, so
 	// its stalls say nothing: they are not counted. Read it once the
 	// engine has stopped, or from the engine's goroutine.
-	Rollback engine.RollbackStats
+	Rollback rollback.Stats
 	// UDP is, over UDP, the transport's counters: packets, losses,
 	// duplicates, resends.
 	UDP *udp.Stats
@@ -194,8 +195,8 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	if cfg.InputDelay < -1 || cfg.InputDelay > 255 {
 		return nil, fmt.Errorf("netplay: client: input delay %d: must be from 0 to 255 ticks (-1: the server's)", cfg.InputDelay)
 	}
-	if cfg.Predict < 0 || cfg.Predict > engine.MaxRollbackDepth {
-		return nil, fmt.Errorf("netplay: client: prediction of %d ticks: must be from 0 (lockstep) to %d", cfg.Predict, engine.MaxRollbackDepth)
+	if cfg.Predict < 0 || cfg.Predict > rollback.MaxDepth {
+		return nil, fmt.Errorf("netplay: client: prediction of %d ticks: must be from 0 (lockstep) to %d", cfg.Predict, rollback.MaxDepth)
 	}
 	if cfg.HandshakeTimeout <= 0 || cfg.IdleTimeout < 0 {
 		return nil, fmt.Errorf("netplay: client: the handshake timeout must be above 0 and the idle timeout 0 (the default) or above")
@@ -298,7 +299,7 @@ func (c *Client) LocalInput() *LocalInput { return &LocalInput{&c.input} }
 
 // Local returns the input this client sampled for tick, or its latest
 // for a tick past those, with its player; false for a spectator or a tick
-// not sampled. It is the engine.RollbackSource's Local of the rollback
+// not sampled. It is the rollback.Source's Local of the rollback session
 // Attach installs.
 func (c *Client) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	if c.cfg.Role != wire.RolePlayer {
@@ -329,7 +330,7 @@ func (c *Client) End() (last uint64, ended bool) {
 }
 
 // Done reports whether the match has ended and the client has simulated
-// its last tick, and its world is back at that tick (a rollback that
+// its last tick, and its world is back at that tick (a rollback session that
 // predicted past the end goes back to it in the StartFrame whose Sync
 // learns of the end).
 func (c *Client) Done() bool {

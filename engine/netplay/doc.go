@@ -4,8 +4,8 @@
 // ticks from those confirmed inputs, so every peer holds the identical
 // state, which the peers' state hashes check.
 //
-// A client runs its engine on an engine.Rollback, of which it is the
-// source: with ClientConfig.Predict above 0 (the default is 8 ticks)
+// A client runs its engine on a rollback.Rollback session, of which it is
+// the source: with ClientConfig.Predict above 0 (the default is 8 ticks)
 // it simulates ahead of its confirmed ticks on predicted inputs and rolls
 // back when a confirmed tick differs; with 0 it is lockstep, every tick
 // waiting for its confirmed inputs.
@@ -22,10 +22,9 @@
 //	err = c.RunHeadless(ctx)
 //
 // A windowed player gives its window c.LocalInput() for the device
-// events, and lets the window's loop run the engine: the engine's Rollback
-// takes the confirmed ticks and rolls back at the start of each frame,
-// and the client steers the loop's tick clock to keep its place (see
-// docs/multiplayer.md).
+// events, and lets the window's loop run the engine: the session does
+// its rollbacks at the start of each frame, and the client steers the
+// loop's tick clock to keep its place (see docs/multiplayer.md).
 //
 // The protocol is in package wire; package netsim simulates a slow
 // network for tests.

@@ -48,8 +48,9 @@ type Server struct {
 
 // NewServer returns a server of the match cfg describes, on e: e's scene
 // is set up (its systems added, its world built from the parameters in
-// cfg.Params) and it has not run a tick. The server installs its own tick
-// hook on e (cfg.Hook sees every tick through it) and runs e's ticks.
+// cfg.Params) and it has not run a tick. The server adds its own tick
+// hook to e, the one that says who plays, and runs e's ticks; a recorder
+// of the match is another of e's hooks (engine.Engine.AddTickHook).
 func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -83,7 +84,9 @@ func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	}
 	s.m.init(s)
 	e.Jobs.SetMode(engine.JobsDeterministic)
-	e.SetTickHook(&serverHook{s: s})
+	if _, err := e.AddTickHook(&serverHook{s: s}); err != nil {
+		return nil, fmt.Errorf("netplay: server: %w", err)
+	}
 	return s, nil
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -72,10 +71,6 @@ type ServerConfig struct {
 	// MaxDumps caps the state dumps the server writes in a match, one per
 	// desynchronised tick (0: DefaultMaxDumps).
 	MaxDumps int
-	// Hook, if set, sees every tick after the server has set the
-	// tick's players (a recorder: the server's recording is the match's
-	// canonical replay).
-	Hook engine.TickHook
 	// Log receives the server's log lines (nil: logrus's standard logger).
 	Log logrus.FieldLogger
 }

@@ -9,36 +9,23 @@ import (
 )
 
 // serverHook is the server's tick hook: each tick's players are those of
-// the tick being confirmed.
+// the tick being confirmed. A recorder of the match is another of the
+// engine's hooks.
 type serverHook struct{ s *Server }
 
 func (h *serverHook) OwnsPlayers() bool { return true }
 
-func (h *serverHook) PreTick() {
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.PreTick()
-	}
-}
+func (h *serverHook) PreTick() {}
 
 func (h *serverHook) BeginTick(t *engine.TickInfo) {
 	if err := applyTick(t.Players, &h.s.m.ct); err != nil {
 		panic(fmt.Sprintf("netplay: server: tick %d: %v", t.Tick, err)) // the server's own bookkeeping is wrong
 	}
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.BeginTick(t)
-	}
 }
 
-func (h *serverHook) JobApplied(tick uint64, id engine.JobID, result []byte) {
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.JobApplied(tick, id, result)
-	}
-}
+func (h *serverHook) JobApplied(uint64, engine.JobID, []byte) {}
 
 func (h *serverHook) EndTick(tick uint64, w *engine.World) {
-	if h.s.cfg.Hook != nil {
-		h.s.cfg.Hook.EndTick(tick, w)
-	}
 	if tick%HashEvery == 0 {
 		h.s.m.saveHash(tick, w.Hash())
 	}

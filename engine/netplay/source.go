@@ -9,11 +9,13 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
+	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
-// Attach installs on e, from e's tick 0, an engine.Rollback fed by the
-// client (engine.NewRollback), which becomes e's tick hook: e must be
-// built from the Welcome's parameters and tick rate. script, if not nil,
+// Attach adds to e, from e's tick 0, a rollback session fed by the client
+// (rollback.New), which becomes the tick hook of e that steers (another,
+// a recorder, may sit beside it): e must be built from the Welcome's
+// parameters and tick rate. script, if not nil,
 // is the player's input (a headless client's script, called for every
 // tick the client sends input for, with that tick); otherwise the input
 // is what LocalInput queued. Attach starts the client's input clock.
@@ -26,11 +28,11 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	case e.Loop.TickRate() != int(c.welcome.TickRate):
 		return fmt.Errorf("netplay: client: the engine ticks at %d Hz, the server at %d Hz", e.Loop.TickRate(), c.welcome.TickRate)
 	}
-	rcfg := engine.RollbackConfig{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, HashEvery: HashEvery, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
+	rcfg := rollback.Config{MaxPrediction: c.cfg.Predict, Confirmed: c.confirmed, HashEvery: HashEvery, Smoothing: c.cfg.Smoothing, FrameBudget: c.cfg.FrameBudget}
 	if c.cfg.Role != wire.RolePlayer {
 		rcfg.MaxPrediction = 0 // a spectator has nothing to predict with
 	}
-	rb, err := engine.NewRollback(e, (*rollbackSource)(c), rcfg)
+	rb, err := rollback.New(e, (*rollbackSource)(c), rcfg)
 	if err != nil {
 		return fmt.Errorf("netplay: client: %w", err)
 	}
@@ -40,21 +42,22 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	return nil
 }
 
-// rollbackSource is the client as the engine.RollbackSource of the
-// rollback Attach installs: the rollback takes the confirmed ticks from
+// rollbackSource is the client as the rollback.Source of the rollback
+// session Attach adds: the session takes the confirmed ticks from
 // it, predicts past them up to ClientConfig.Predict ticks, and reports
 // each tick once confirmed (Client.confirmed). With Predict 0 the
-// rollback is lockstep: every tick waits for its confirmed inputs. Its
+// session is lockstep: every tick waits for its confirmed inputs. Its
 // methods run on the engine's goroutine.
 type rollbackSource Client
 
-// Sync implements engine.RollbackSource. At the start of every frame it
+// Sync implements rollback.Source. At the start of every frame it
 // writes the dumps of reported desyncs, restores a snapshot the server
 // sent (a late join's start, or a resynchronisation after a desync),
-// tells the rollback where the match ends, and, in a window, steers the
+// tells the session where the match ends, and, in a window, steers the
 // engine's tick clock (see steer).
-func (s *rollbackSource) Sync(e *engine.Engine) (restored bool) {
+func (s *rollbackSource) Sync() (restored bool) {
 	c := (*Client)(s)
+	e := c.e
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -83,7 +86,7 @@ func (s *rollbackSource) Sync(e *engine.Engine) (restored bool) {
 	}
 	if c.match.ended {
 		// Done waits for this: a match whose end arrived after this
-		// frame's Sync, while the rollback predicted past it, is not
+		// frame's Sync, while the session predicted past it, is not
 		// done until the next StartFrame has gone back to its last tick.
 		c.rb.EndAt(c.match.endTick)
 		c.endTaken.Store(true)
@@ -95,7 +98,7 @@ func (s *rollbackSource) Sync(e *engine.Engine) (restored bool) {
 	return restored
 }
 
-// Confirmed implements engine.RollbackSource: tick's confirmed players
+// Confirmed implements rollback.Source: tick's confirmed players
 // and inputs, once they have arrived.
 func (s *rollbackSource) Confirmed(tick uint64, p *engine.Players) bool {
 	c := (*Client)(s)
@@ -118,7 +121,7 @@ func (s *rollbackSource) Confirmed(tick uint64, p *engine.Players) bool {
 	return true
 }
 
-// Local implements engine.RollbackSource: the input this client sampled
+// Local implements rollback.Source: the input this client sampled
 // for tick, or its latest for a tick past those (Client.Local).
 func (s *rollbackSource) Local(tick uint64) (engine.PlayerID, input.Sample, bool) {
 	return (*Client)(s).Local(tick)
@@ -147,7 +150,7 @@ func (c *Client) dump(d wire.Desync) {
 	c.log.WithFields(logrus.Fields{"tick": d.Tick, "dump": path}).Error("desync: wrote this client's state at the tick (diff it with the server's)")
 }
 
-// confirmed is the rollback's report of a tick simulated with its
+// confirmed is the rollback session's report of a tick simulated with its
 // confirmed inputs: every HashEvery ticks the client sends its state hash
 // (and keeps its state, for a dump).
 func (c *Client) confirmed(tick, hash uint64, st *engine.State) {

@@ -1,13 +1,13 @@
 // Package replay records a run of an engine.Engine tick by tick and plays
-// it back bit for bit: a Recorder (an engine.TickHook) writes, for every
-// tick, the players who joined and left and every player's input, the job
+// it back bit for bit: a Recorder (one of the engine's tick hooks) writes,
+// for every tick, the players who joined and left and every player's input, the job
 // results applied in it, tick-rate changes, restored snapshots and, every
 // HashEvery ticks, the world's state hash; a Player feeds a recording back
 // to an engine (the players included), and Verify replays one as fast as
 // the CPU allows and compares every stored hash.
 //
 //	rec, err := replay.NewRecorder(f, replay.Header{Scene: "my-game", TickRate: 60, Seed: 1, HashEvery: 60})
-//	e.SetTickHook(rec)
+//	remove, err := e.AddTickHook(rec) // beside a server or a rollback session, if any
 //	... run ...
 //	err = rec.Close(e.World.Hash())
 //

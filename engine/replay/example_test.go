@@ -37,7 +37,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	e.SetTickHook(rec)
+	e.AddTickHook(rec)
 	if _, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 600}); err != nil {
 		panic(err)
 	}

@@ -68,8 +68,8 @@ func (e *SchemaError) Error() string { return "replay: " + e.Err.Error() }
 // Unwrap returns Err.
 func (e *SchemaError) Unwrap() error { return e.Err }
 
-// Player feeds a recording to an engine, one record per tick: it is the
-// engine's TickHook, and a PlayerOwner: each tick's players join, leave
+// Player feeds a recording to an engine, one record per tick: it is one of the
+// engine's tick hooks, the PlayerOwner: each tick's players join, leave
 // and get their inputs as recorded, and the local input is ignored. The
 // engine must be set up as the recording's was (same scene, seed and
 // entity count: see Header), with no input script; NewPlayer sets its tick
@@ -85,11 +85,14 @@ type Player struct {
 	ticks  uint64
 	hashes int
 	onEnd  func()
+	remove func() // removes the player from the engine's tick hooks
 }
 
-// NewPlayer returns a player of r for e and installs it as e's tick hook.
-// It returns a *SchemaError when e's world registers other components or
-// resources than the recorded world did (Header.Schema).
+// NewPlayer returns a player of r for e and adds it to e's tick hooks
+// (Close removes it). It returns a *SchemaError when e's world registers
+// other components or resources than the recorded world did
+// (Header.Schema), and an error wrapping engine.ErrTwoSteeringHooks when
+// another of e's hooks steers the ticks (a player decides who plays).
 func NewPlayer(e *engine.Engine, r *Replay) (*Player, error) {
 	if err := r.Header.Schema.Compare(e.World.Schema()); err != nil {
 		return nil, &SchemaError{Err: err}
@@ -98,12 +101,19 @@ func NewPlayer(e *engine.Engine, r *Replay) (*Player, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	p := &Player{e: e, r: r}
+	remove, err := e.AddTickHook(p)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	p.remove = remove
 	p.d.reset(r)
 	p.done = r.End.Records == 0
 	e.Jobs.SetMode(engine.JobsReplay)
-	e.SetTickHook(p)
 	return p, nil
 }
+
+// Close removes the player from the engine's tick hooks.
+func (p *Player) Close() { p.remove() }
 
 // OnEnd sets a function called once, from the tick that plays the last
 // record (the windowed demo quits there).
@@ -242,7 +252,7 @@ func Verify(e *engine.Engine, r *Replay) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	defer e.SetTickHook(nil)
+	defer p.Close()
 	for !p.done && p.err == nil {
 		if !e.StepTick(0) {
 			break

@@ -6,24 +6,35 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"time"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
-// Recorder records a run: install it with Engine.SetTickHook. It writes a
-// chunk to its writer at least once per second of simulated time (and on
-// Flush, Close and Crash), so a killed process loses at most the last
-// second. In steady state it does not allocate: the chunk buffers grow to
-// their largest size once and are reused.
+// Recorder records a run: add it to the engine's tick hooks
+// (Engine.AddTickHook), beside whatever steers the players (a server, a
+// rollback session, nothing). It writes a chunk to its writer at least
+// once per second of simulated time (and on Flush, Close and Crash), so a
+// killed process loses at most the last second. In steady state it does
+// not allocate: the chunk buffers grow to their largest size once and are
+// reused.
 //
 // It records what each tick's fixed systems saw of the players: who joined
 // and left, and every player's input that changed since its previous
-// recorded one. A hook that steers the players (a lockstep client)
-// records by embedding a Recorder and calling its methods from its own
-// (PreTick, BeginTick, JobApplied, EndTick), in any order within each:
-// the Recorder reads the players when the tick ends.
+// recorded one; it reads the players when the tick ends, so it may come
+// before or after the hook that sets them. It is an engine.RestoreHook:
+// a snapshot the engine restores is in the recording, and its replay
+// restores it at the same point.
+//
+// It records each tick once, as it finally ran. On an engine whose ticks
+// may run again (a rollback session's predictions, engine.TickInfo's
+// Unconfirmed), it keeps the ticks not yet final, replaces one that runs
+// again, and writes them once a later tick says they are final, or when a
+// snapshot is restored, or at Close (up to the world's tick) or Crash:
+// the recording is always a chain of ticks each of which ran from the one
+// before, so it replays to the same hashes.
 //
 // A write error is kept (Err) and ends the writing; the run goes on.
 type Recorder struct {
@@ -40,19 +51,23 @@ type Recorder struct {
 	last    uint64 // tick of the last record
 
 	// The tick in progress, between BeginTick and EndTick.
-	inTick    bool
-	tick      uint64
-	op        byte
+	inTick bool
+	cur    tickRecord
+	info   *engine.TickInfo // of the tick in progress
+	// pending are the ticks that ran and are not final yet, ascending, in
+	// pending[:npending] (the rest are kept for their memory); world is
+	// the world they ran in.
+	pending  []tickRecord
+	npending int
+	world    *engine.World
+
+	op        byte // opRestore, when a restore waits for the next record
 	restore   []byte
 	restoreAt uint64
 	// restoreFrom is the state hash of the world the restore replaced:
 	// the end hash of a run that ends before the restored world ticks.
 	restoreFrom uint64
-	rate        int             // the rate last recorded
-	tickRate    int             // the rate of the tick in progress
-	players     *engine.Players // of the tick in progress
-	jobs        []byte
-	njobs       int
+	rate        int // the rate last recorded
 	closed      bool
 
 	// prev is every player's last recorded input; others holds the
@@ -68,7 +83,8 @@ func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 		return nil, err
 	}
 	h.Version = Version
-	r := &Recorder{w: w, hdr: h, rate: h.TickRate, recs: make([]byte, 0, 4096), frame: make([]byte, 0, 4096), jobs: make([]byte, 0, 256), others: make([]byte, 0, 256)}
+	r := &Recorder{w: w, hdr: h, rate: h.TickRate, recs: make([]byte, 0, 4096), frame: make([]byte, 0, 4096), others: make([]byte, 0, 256)}
+	r.cur.jobs = make([]byte, 0, 256)
 	if _, err := w.Write(appendHeader(nil, &h)); err != nil {
 		return nil, fmt.Errorf("replay: writing the header: %w", err)
 	}
@@ -84,10 +100,12 @@ func (r *Recorder) Err() error { return r.err }
 // Records returns the number of ticks recorded.
 func (r *Recorder) Records() uint64 { return r.records }
 
-// Restored records that snap (from Engine.Snapshot) was restored between
-// ticks, into w; before is the state hash of the world it replaced
-// (World.Hash, taken just before Engine.Restore). The replay restores the
-// snapshot before the same tick. A restore that no tick follows (the run
+// Restored implements engine.RestoreHook: it records that snap (from
+// Engine.Snapshot) was restored between ticks, into w; before is the state
+// hash of the world it replaced. The engine calls it from Engine.Restore.
+// The replay restores the snapshot before the same tick. The ticks not
+// final yet are written first: they ran up to the world the snapshot
+// replaced. A restore that no tick follows (the run
 // ends first) is not in the recording, which then ends with the world it
 // replaced, whose hash is before.
 //
@@ -100,6 +118,7 @@ func (r *Recorder) Restored(snap []byte, w *engine.World, before uint64) {
 		}
 		return
 	}
+	r.commitPending(math.MaxUint64)
 	if r.op&opRestore == 0 {
 		r.restoreFrom = before // the world the first of several restores replaced
 	}
@@ -114,45 +133,146 @@ func (r *Recorder) PreTick() {}
 // BeginTick implements engine.TickHook: it notes the tick's number, rate
 // and players (read when the tick ends).
 func (r *Recorder) BeginTick(t *engine.TickInfo) {
-	r.inTick, r.tick = true, t.Tick
-	if t.Rate != r.rate {
-		r.op |= opRate
-		r.rate = t.Rate
-	}
-	r.tickRate = t.Rate
-	r.players = t.Players
+	r.inTick, r.info = true, t
+	c := &r.cur
+	c.tick, c.rate = t.Tick, t.Rate
+	c.jobs, c.njobs, c.hasHash, c.hash = c.jobs[:0], 0, false, 0
 }
 
 // JobApplied implements engine.TickHook: it notes the result.
 func (r *Recorder) JobApplied(tick uint64, id engine.JobID, result []byte) {
-	r.op |= opJobs
-	r.njobs++
-	r.jobs = binary.AppendUvarint(r.jobs, uint64(id))
-	r.jobs = binary.AppendUvarint(r.jobs, uint64(len(result)))
-	r.jobs = append(r.jobs, result...)
+	c := &r.cur
+	c.njobs++
+	c.jobs = binary.AppendUvarint(c.jobs, uint64(id))
+	c.jobs = binary.AppendUvarint(c.jobs, uint64(len(result)))
+	c.jobs = append(c.jobs, result...)
 }
 
 // EndTick implements engine.TickHook: it writes the tick's record, with
 // the state hash when the tick is a multiple of HashEvery, and writes the
-// chunk once it spans a second of simulated time.
+// chunk once it spans a second of simulated time. A tick not final yet
+// (engine.TickInfo.Unconfirmed) waits, with the ticks before it that are
+// not final either, until a later tick says they are.
 func (r *Recorder) EndTick(tick uint64, w *engine.World) {
-	var hash uint64
+	c := &r.cur
 	if tick%uint64(r.hdr.HashEvery) == 0 {
-		r.op |= opHash
-		hash = w.Hash()
+		c.hasHash, c.hash = true, w.Hash()
 	}
-	r.commit(hash)
+	players, unconfirmed := r.info.Players, r.info.Unconfirmed
+	r.inTick, r.world, r.info = false, w, nil
+	if unconfirmed == 0 && r.npending == 0 {
+		r.write(c, players) // final at once: no copy of the players
+		return
+	}
+	c.setPlayers(players)
+	// A tick that runs again replaces its earlier run and those after it.
+	k := r.npending
+	for k > 0 && r.pending[k-1].tick >= tick {
+		k--
+	}
+	if k == len(r.pending) {
+		r.pending = append(r.pending, tickRecord{})
+	}
+	r.pending[k].copyFrom(c)
+	r.npending = k + 1
+	r.commitPending(tick - min(unconfirmed, tick))
+}
+
+// commitPending writes the pending ticks up to tick final, in order.
+func (r *Recorder) commitPending(final uint64) {
+	n := 0
+	for n < r.npending && r.pending[n].tick <= final {
+		r.write(&r.pending[n], &r.pending[n])
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	// Keep the rest at the front, their memory swapped with the written.
+	for i := n; i < r.npending; i++ {
+		r.pending[i-n], r.pending[i] = r.pending[i], r.pending[i-n]
+	}
+	r.npending -= n
+}
+
+// write appends the record of tick t, whose players are p, to the chunk,
+// and writes the chunk once it spans a second of simulated time.
+func (r *Recorder) write(t *tickRecord, p playerList) {
+	r.commit(t, p)
 	// Rounded up, so that a second of ticks reaches a second at any rate.
-	r.simTime += (time.Second + time.Duration(r.tickRate) - 1) / time.Duration(r.tickRate)
+	r.simTime += (time.Second + time.Duration(t.rate) - 1) / time.Duration(t.rate)
 	if r.simTime >= time.Second {
 		r.Flush()
 	}
 }
 
-// commit appends the tick in progress to the chunk.
-func (r *Recorder) commit(hash uint64) {
+// tickRecord is what a recording keeps of one tick: its number and rate,
+// what its systems saw of the players, the job results applied in it and
+// its state hash.
+type tickRecord struct {
+	tick    uint64
+	rate    int
+	ids     []engine.PlayerID
+	inputs  []input.Sample
+	joined  []engine.PlayerID
+	left    []engine.PlayerID
+	jobs    []byte // per result: uvarint id, uvarint length, the bytes
+	njobs   int
+	hash    uint64
+	hasHash bool
+}
+
+// playerList is what a record reads of a tick's players: an
+// *engine.Players, or a tickRecord's copy.
+type playerList interface {
+	Len() int
+	At(i int) (engine.PlayerID, *input.Sample)
+	Joined() []engine.PlayerID
+	Left() []engine.PlayerID
+}
+
+// Len, At, Joined and Left make a tickRecord a playerList.
+func (t *tickRecord) Len() int                                  { return len(t.ids) }
+func (t *tickRecord) At(i int) (engine.PlayerID, *input.Sample) { return t.ids[i], &t.inputs[i] }
+func (t *tickRecord) Joined() []engine.PlayerID                 { return t.joined }
+func (t *tickRecord) Left() []engine.PlayerID                   { return t.left }
+
+// setPlayers copies p into t.
+func (t *tickRecord) setPlayers(p *engine.Players) {
+	t.ids, t.inputs = t.ids[:0], t.inputs[:0]
+	t.joined = append(t.joined[:0], p.Joined()...)
+	t.left = append(t.left[:0], p.Left()...)
+	for i := range p.Len() {
+		id, in := p.At(i)
+		t.ids = append(t.ids, id)
+		t.inputs = append(t.inputs, *in)
+	}
+}
+
+// copyFrom makes t a copy of src, reusing t's memory.
+func (t *tickRecord) copyFrom(src *tickRecord) {
+	t.tick, t.rate, t.njobs, t.hash, t.hasHash = src.tick, src.rate, src.njobs, src.hash, src.hasHash
+	t.ids = append(t.ids[:0], src.ids...)
+	t.inputs = append(t.inputs[:0], src.inputs...)
+	t.joined = append(t.joined[:0], src.joined...)
+	t.left = append(t.left[:0], src.left...)
+	t.jobs = append(t.jobs[:0], src.jobs...)
+}
+
+// commit appends the record of tick t, whose players are p, to the chunk.
+func (r *Recorder) commit(t *tickRecord, p playerList) {
+	if t.rate != r.rate {
+		r.op |= opRate
+		r.rate = t.rate
+	}
+	if t.njobs > 0 {
+		r.op |= opJobs
+	}
+	if t.hasHash {
+		r.op |= opHash
+	}
 	if r.count == 0 {
-		r.first = r.tick
+		r.first = t.tick
 		if r.op&opRestore != 0 {
 			r.first = r.last + 1 // the chunk's first tick is the one before the restore
 			if r.records == 0 {
@@ -162,12 +282,11 @@ func (r *Recorder) commit(hash uint64) {
 	}
 	// The players: joins and leaves, and the inputs that changed (player
 	// 0's apart, the others gathered in r.others).
-	p := r.players
 	var in0 [input.SampleWords]uint64
 	var mask0 uint64
 	nothers := 0
 	r.others = r.others[:0]
-	if p != nil {
+	{
 		if len(p.Joined()) > 0 || len(p.Left()) > 0 {
 			r.op |= opPlayers
 		}
@@ -212,17 +331,17 @@ func (r *Recorder) commit(hash uint64) {
 		b = append(b, r.others...)
 	}
 	if r.op&opJobs != 0 {
-		b = binary.AppendUvarint(b, uint64(r.njobs))
-		b = append(b, r.jobs...)
+		b = binary.AppendUvarint(b, uint64(t.njobs))
+		b = append(b, t.jobs...)
 	}
 	if r.op&opHash != 0 {
-		b = binary.LittleEndian.AppendUint64(b, hash)
+		b = binary.LittleEndian.AppendUint64(b, t.hash)
 	}
 	r.recs = b
 	r.count++
 	r.records++
-	r.last = r.tick
-	r.op, r.njobs, r.jobs, r.inTick, r.players = 0, 0, r.jobs[:0], false, nil
+	r.last = t.tick
+	r.op = 0
 	if cap(r.restore) > 1<<20 {
 		r.restore = nil
 	} else {
@@ -290,9 +409,14 @@ func (r *Recorder) writeChunk(f []byte) []byte {
 }
 
 // Close writes the last records and the end chunk of a run that ended
-// normally; hash is the world's state hash at the end. It returns the
-// first write error.
+// normally; hash is the world's state hash at the end. The ticks not
+// final yet are written up to the world's tick (a rollback session that
+// predicted past the end of a match goes back to its last tick). It
+// returns the first write error.
 func (r *Recorder) Close(hash uint64) error {
+	if r.world != nil {
+		r.commitPending(r.world.Tick())
+	}
 	return r.finish(hash, nil)
 }
 
@@ -301,7 +425,11 @@ func (r *Recorder) Close(hash uint64) error {
 // crashed, so that a replay reproduces the panic.
 func (r *Recorder) Crash(p *engine.PanicError) error {
 	if r.inTick {
-		r.commit(0)
+		r.commitPending(r.cur.tick - 1)
+		r.cur.hasHash = false
+		r.commit(&r.cur, r.info.Players)
+	} else if r.world != nil {
+		r.commitPending(r.world.Tick())
 	}
 	return r.finish(0, &CrashInfo{Tick: p.Tick, Phase: p.Phase, System: p.System, Message: fmt.Sprint(p.Value)})
 }

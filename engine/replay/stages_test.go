@@ -10,6 +10,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
 // stageLate is stagedGame's own stage, after engine.StageAI.
@@ -117,7 +118,7 @@ func TestStagesReplayAndSyncTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.SetTickHook(rec)
+	addHook(t, e, rec)
 	if _, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Jitter: 0.5, JitterSeed: 3, Ticks: ticks}); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestStagesReplayAndSyncTest(t *testing.T) {
 
 	synced := stagedGame(t, false)
 	synced.SetInputScript(script)
-	if err := engine.SyncTest(synced, engine.SyncTestConfig{Ticks: ticks, Depth: 8}); err != nil {
+	if err := rollback.SyncTest(synced, rollback.SyncTestConfig{Ticks: ticks, Depth: 8}); err != nil {
 		t.Fatal(err)
 	}
 	if synced.World.Hash() != hash {

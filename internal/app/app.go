@@ -66,6 +66,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/replay"
+	"github.com/nebulaengine/nebula/engine/rollback"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
@@ -343,24 +344,10 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 		if cfg.Input == nil {
 			cfg.Input = s.client.LocalInput()
 		}
-		c := s.client
-		err := s.runWindow(e, cfg, func(r *desktop.Runner) error {
-			e.AddUpdate("match-end", func(*engine.FrameContext) {
-				if c.Done() || c.Err() != nil {
-					r.Quit()
-				}
-			})
-			if setup != nil {
-				return setup(r)
-			}
-			return nil
-		}, false)
-		if err == nil {
-			if err = c.Err(); err == nil && !c.Done() {
-				c.Close() // the window closed: leave the match
-			}
+		if s.game.Records {
+			return s.runRecorded(e, func() error { return s.playMatchWindowed(e, cfg, setup) })
 		}
-		return s.leftMatch(e, err)
+		return s.playMatchWindowed(e, cfg, setup)
 	case s.rep != nil:
 		return s.playReplay(e, func(onSetup func(quit func())) error {
 			return s.runWindow(e, cfg, func(r *desktop.Runner) error {
@@ -375,6 +362,29 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 		return s.runRecorded(e, func() error { return s.runWindow(e, cfg, setup, true) })
 	}
 	return s.runWindow(e, cfg, setup, true)
+}
+
+// playMatchWindowed plays the client's match in a window that closes when
+// the match ends.
+func (s *Session) playMatchWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
+	c := s.client
+	err := s.runWindow(e, cfg, func(r *desktop.Runner) error {
+		e.AddUpdate("match-end", func(*engine.FrameContext) {
+			if c.Done() || c.Err() != nil {
+				r.Quit()
+			}
+		})
+		if setup != nil {
+			return setup(r)
+		}
+		return nil
+	}, false)
+	if err == nil {
+		if err = c.Err(); err == nil && !c.Done() {
+			c.Close() // the window closed: leave the match
+		}
+	}
+	return s.leftMatch(e, err)
 }
 
 // runWindow is RunWindowed's run, which prints the -print-hash line when
@@ -461,7 +471,11 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 		if err := s.attach(e, script); err != nil {
 			return err
 		}
-		return s.leftMatch(e, s.client.RunHeadless(s.ctx))
+		play := func() error { return s.leftMatch(e, s.client.RunHeadless(s.ctx)) }
+		if s.game.Records {
+			return s.runRecorded(e, play)
+		}
+		return play()
 	case s.game.Records:
 		return s.runRecorded(e, func() error { return s.runHeadless(e) })
 	}
@@ -499,13 +513,13 @@ func (s *Session) runHeadless(e *engine.Engine) error {
 	return nil
 }
 
-// runSyncTest runs -synctest: engine.SyncTest to -ticks, every tick
+// runSyncTest runs -synctest: rollback.SyncTest to -ticks, every tick
 // re-simulated -synctest deep. It prints "synctest ok <ticks> depth <n>"
 // and, with -print-hash, the state hash, which is a plain run's.
 func (s *Session) runSyncTest(e *engine.Engine) error {
 	start := time.Now()
-	err := engine.SyncTest(e, engine.SyncTestConfig{Ticks: s.Opts.Ticks, Depth: s.Opts.SyncTest})
-	var se *engine.SyncTestError
+	err := rollback.SyncTest(e, rollback.SyncTestConfig{Ticks: s.Opts.Ticks, Depth: s.Opts.SyncTest})
+	var se *rollback.SyncTestError
 	if errors.As(err, &se) {
 		s.Log.WithFields(logrus.Fields{"tick": se.Tick, "from": se.From, "first_hash": fmt.Sprintf("%016x", se.First), "again_hash": fmt.Sprintf("%016x", se.Again), "diff": se.Diff}).
 			Error("sync test failed: a tick simulated again from an earlier state differs")

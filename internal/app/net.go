@@ -149,10 +149,15 @@ func (s *Session) serve(e *engine.Engine) error {
 		cfg.InputDelay = opts.InputDelay
 	}
 	cfg.DumpDir = opts.CrashDir
-	cfg.Hook = rec.rec
 	cfg.Log = s.Log
 	srv, err := netplay.NewServer(e, cfg)
 	if err != nil {
+		rec.closeFile()
+		return err
+	}
+	// The recorder is a tick hook beside the server's: the server's
+	// recording is the match's canonical replay.
+	if _, err := e.AddTickHook(rec.rec); err != nil {
 		rec.closeFile()
 		return err
 	}
@@ -270,11 +275,11 @@ func (s *Session) leftMatch(e *engine.Engine, err error) error {
 		s.Log.WithFields(fields).Info("prediction")
 	}
 	var pe *engine.PanicError
-	if errors.As(err, &pe) {
+	if errors.As(err, &pe) && s.rec == nil {
 		return crashError(pe, "", s.Log)
 	}
 	if err != nil {
-		return err
+		return err // a recorded run's panic: runRecorded reports it with its crash replay
 	}
 	s.PrintHash(e)
 	return nil

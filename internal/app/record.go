@@ -26,8 +26,8 @@ type recording struct {
 }
 
 // startRecording creates the -record file (if any) and makes a recorder of
-// e's run, with the game's parameters in its header. It does not install
-// the recorder: the caller makes it e's tick hook (or the server's).
+// e's run, with the game's parameters in its header. It does not add the
+// recorder to e's tick hooks: the caller does.
 func (s *Session) startRecording(e *engine.Engine) (*recording, error) {
 	opts := s.Opts
 	params, err := s.params()
@@ -98,7 +98,12 @@ func (s *Session) runRecorded(e *engine.Engine, run func() error) error {
 	if err != nil {
 		return err
 	}
-	e.SetTickHook(rec.rec)
+	remove, err := e.AddTickHook(rec.rec)
+	if err != nil {
+		rec.closeFile()
+		return err
+	}
+	defer remove()
 	s.rec = rec
 	defer func() { s.rec = nil }()
 	err = run()
@@ -115,18 +120,11 @@ func (s *Session) runRecorded(e *engine.Engine, run func() error) error {
 	return err
 }
 
-// Restore restores a snapshot of e (engine.Engine.Restore) and, in a
-// recorded run, notes it in the recording, so that the replay restores it
-// at the same point: a game's "load" key calls it.
+// Restore restores a snapshot of e (engine.Engine.Restore): a game's
+// "load" key calls it. In a recorded run the recorder, one of e's tick
+// hooks, notes it, so that the replay restores it at the same point.
 func (s *Session) Restore(e *engine.Engine, snapshot []byte) error {
-	before := e.World.Hash()
-	if err := e.Restore(snapshot); err != nil {
-		return err
-	}
-	if s.rec != nil {
-		s.rec.rec.Restored(snapshot, e.World, before)
-	}
-	return nil
+	return e.Restore(snapshot)
 }
 
 // Replaying reports whether the run plays a -replay file: the game's keys

@@ -47,6 +47,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/engine/rollback"
 	"github.com/nebulaengine/nebula/internal/prof"
 	"github.com/nebulaengine/nebula/timing"
 )
@@ -444,8 +445,8 @@ func (o *Options) checkModes() error {
 	}
 	if o.Given("synctest") {
 		switch {
-		case o.SyncTest < 1 || o.SyncTest > engine.MaxSyncTestDepth:
-			return Usagef("-synctest %d: must be from 1 to %d ticks", o.SyncTest, engine.MaxSyncTestDepth)
+		case o.SyncTest < 1 || o.SyncTest > rollback.MaxSyncTestDepth:
+			return Usagef("-synctest %d: must be from 1 to %d ticks", o.SyncTest, rollback.MaxSyncTestDepth)
 		case o.Replay != "":
 			return Usagef("-synctest conflicts with -replay (a sync test simulates the game itself)")
 		case o.Ticks == 0:
@@ -486,8 +487,8 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-net-delay %v: must be 0 or more", o.NetDelay)
 	case o.NetJitter < 0:
 		return Usagef("-net-jitter %v: must be 0 or more", o.NetJitter)
-	case o.Predict < 0 || o.Predict > engine.MaxRollbackDepth:
-		return Usagef("-predict %d: must be from 0 (lockstep) to %d ticks", o.Predict, engine.MaxRollbackDepth)
+	case o.Predict < 0 || o.Predict > rollback.MaxDepth:
+		return Usagef("-predict %d: must be from 0 (lockstep) to %d ticks", o.Predict, rollback.MaxDepth)
 	case o.Smooth < 0:
 		return Usagef("-smooth %v: must be 0 (off) or more", o.Smooth)
 	case o.Transport != "tcp" && o.Transport != "udp":
@@ -537,8 +538,6 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-schedule conflicts with -serve, -connect and -spectate (it prints the game's own schedule without running it)")
 	case o.Networked() && (o.Replay != "" || o.Verify || o.Partial):
 		return Usagef("-replay conflicts with -serve, -connect and -spectate (replay the server's recording on its own)")
-	case o.Client() && o.Record != "":
-		return Usagef("-record means nothing on a client: the server's -record is the match's recording")
 	case o.Client() && o.Given("ticks"):
 		return Usagef("-ticks means nothing for a client: the server's -ticks ends the match")
 	}

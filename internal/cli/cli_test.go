@@ -298,7 +298,6 @@ func TestNetworkFlags(t *testing.T) {
 		{append(serve, "-net-delay", "50ms"), "-net-delay needs -connect or -spectate (it delays a client's traffic)"},
 		{append(conn, "-players", "2"), "-players needs -serve"},
 		{append(conn, "-net-delay", "-1s"), "-net-delay -1s: must be 0 or more"},
-		{append(conn, "-record", "r.rep"), "-record means nothing on a client: the server's -record is the match's recording"},
 		{append(conn, "-ticks", "10"), "-ticks means nothing for a client: the server's -ticks ends the match"},
 		{append(conn, "-headless", "-ticks", "10"), "-ticks means nothing for a client: the server's -ticks ends the match"},
 		{append(conn, "-headless", "-display-hz", "30"), "-display-hz means nothing for a networked client (it runs in real time until the server ends the match)"},

@@ -60,7 +60,7 @@ func recordMinute(b *testing.B) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e.SetTickHook(rec)
+	e.AddTickHook(rec)
 	if _, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 3600}); err != nil {
 		b.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func BenchmarkTickRecording(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				e.SetTickHook(rec)
+				e.AddTickHook(rec)
 			}
 			// Warm up past the first planner jobs, so the steady state is
 			// measured.
@@ -233,7 +233,7 @@ func BenchmarkTouch(b *testing.B) {
 				b.Fatal(err)
 			}
 			s := Setup(e, 1000)
-			e.SetTickHook(&crowdHook{t: b, n: n})
+			e.AddTickHook(&crowdHook{t: b, n: n})
 			stepTo(b, e, 120, nil)
 			ctx := &engine.FixedContext{World: e.World, Players: e.World.Players(), DT: 1.0 / 60, Tick: 121}
 			b.ReportAllocs()

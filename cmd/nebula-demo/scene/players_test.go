@@ -103,7 +103,7 @@ func newMatch(t testing.TB, cubes int) (*engine.Engine, *Scene) {
 		t.Fatal(err)
 	}
 	s := Setup(e, cubes)
-	e.SetTickHook(newMatchHook(t))
+	e.AddTickHook(newMatchHook(t))
 	return e, s
 }
 
@@ -244,7 +244,7 @@ func TestPlayerZeroRestsWhileOut(t *testing.T) {
 	}
 	s := Setup(e, 0)
 	hold, _ := held(input.KeyArrowRight)
-	e.SetTickHook(&funcHook{begin: func(ti *engine.TickInfo) {
+	e.AddTickHook(&funcHook{begin: func(ti *engine.TickInfo) {
 		var err error
 		switch ti.Tick {
 		case 1:
@@ -346,7 +346,7 @@ func TestTouchCountsACubeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Setup(e, 1)
-	e.SetTickHook(&funcHook{begin: func(ti *engine.TickInfo) {
+	e.AddTickHook(&funcHook{begin: func(ti *engine.TickInfo) {
 		if ti.Tick == 1 {
 			if err := ti.Players.Join(0); err != nil {
 				t.Fatal(err)
@@ -462,7 +462,7 @@ func TestTouchMatchesEveryPairWithManyPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Setup(e, 1000)
-	e.SetTickHook(&crowdHook{t: t, n: 64})
+	e.AddTickHook(&crowdHook{t: t, n: 64})
 	touches := 0
 	stepTo(t, e, 300, func(tick uint64) {
 		w := e.World

@@ -1,4 +1,4 @@
-package engine_test
+package rollback_test
 
 import (
 	"github.com/nebulaengine/nebula/engine/geom"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
 // syncGame is a small game for the sync test: bodies that move by their
@@ -92,8 +93,10 @@ func TestSyncTestPassesADeterministicGame(t *testing.T) {
 	want := plainRun(t, 300)
 	g := newSyncGame(t, 0)
 	h := &countHook{}
-	g.e.SetTickHook(h)
-	if err := engine.SyncTest(g.e, engine.SyncTestConfig{Ticks: 300, Depth: 8}); err != nil {
+	if _, err := g.e.AddTickHook(h); err != nil {
+		t.Fatal(err)
+	}
+	if err := rollback.SyncTest(g.e, rollback.SyncTestConfig{Ticks: 300, Depth: 8}); err != nil {
 		t.Fatal(err)
 	}
 	if got := g.e.World.Tick(); got != 300 {
@@ -105,8 +108,8 @@ func TestSyncTestPassesADeterministicGame(t *testing.T) {
 	if h.begins != 300 || h.ends != 300 {
 		t.Errorf("the hook saw %d BeginTicks and %d EndTicks, want 300 of each", h.begins, h.ends)
 	}
-	if g.e.TickHook() != engine.TickHook(h) {
-		t.Errorf("the sync test left another tick hook installed")
+	if hooks := g.e.TickHooks(); len(hooks) != 1 || hooks[0] != engine.TickHook(h) {
+		t.Errorf("the sync test left the tick hooks %v, want only the game's", hooks)
 	}
 }
 
@@ -115,8 +118,8 @@ func TestSyncTestPassesADeterministicGame(t *testing.T) {
 func TestSyncTestCatchesASystemThatReadsOutsideTheState(t *testing.T) {
 	for _, depth := range []int{1, 8} {
 		g := newSyncGame(t, 100)
-		err := engine.SyncTest(g.e, engine.SyncTestConfig{Ticks: 300, Depth: depth})
-		var se *engine.SyncTestError
+		err := rollback.SyncTest(g.e, rollback.SyncTestConfig{Ticks: 300, Depth: depth})
+		var se *rollback.SyncTestError
 		if !errors.As(err, &se) {
 			t.Fatalf("depth %d: SyncTest returned %v, want a *SyncTestError", depth, err)
 		}
@@ -136,9 +139,9 @@ func TestSyncTestCatchesASystemThatReadsOutsideTheState(t *testing.T) {
 }
 
 func TestSyncTestRefusesABadDepth(t *testing.T) {
-	for _, depth := range []int{0, -1, engine.MaxSyncTestDepth + 1} {
+	for _, depth := range []int{0, -1, rollback.MaxSyncTestDepth + 1} {
 		g := newSyncGame(t, 0)
-		err := engine.SyncTest(g.e, engine.SyncTestConfig{Ticks: 10, Depth: depth})
+		err := rollback.SyncTest(g.e, rollback.SyncTestConfig{Ticks: 10, Depth: depth})
 		if err == nil || !strings.Contains(err.Error(), "depth") {
 			t.Errorf("depth %d: %v, want an error about the depth", depth, err)
 		}
@@ -158,8 +161,8 @@ func TestSyncTestFromALaterTick(t *testing.T) {
 			t.Fatal(g.e.Err())
 		}
 	}
-	err := engine.SyncTest(g.e, engine.SyncTestConfig{Ticks: 100, Depth: 8})
-	var se *engine.SyncTestError
+	err := rollback.SyncTest(g.e, rollback.SyncTestConfig{Ticks: 100, Depth: 8})
+	var se *rollback.SyncTestError
 	if !errors.As(err, &se) || se.Tick != 52 || se.From != 50 {
 		t.Fatalf("SyncTest from tick 50 = %v, want tick 52 re-simulated from 50", err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package rollback_test
 
 import (
 	"github.com/nebulaengine/nebula/engine/geom"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
 // keys returns an input snapshot with the right arrow held or not.
@@ -41,12 +42,12 @@ type lagSource struct {
 	lag     uint64
 	joinAt  uint64
 	next    uint64 // the next tick to confirm
-	restore func(e *engine.Engine) bool
+	restore func() bool
 }
 
-func (s *lagSource) Sync(e *engine.Engine) bool {
+func (s *lagSource) Sync() bool {
 	if s.restore != nil {
-		return s.restore(e)
+		return s.restore()
 	}
 	return false
 }
@@ -101,13 +102,13 @@ func moveGame(t testing.TB) (*syncGame, []engine.Entity) {
 // runRollback runs a moveGame under a rollback session to tick n, one tick
 // of the source's clock per step, and returns the session, the confirmed
 // ticks' hashes in the order reported, and the final hash.
-func runRollback(t *testing.T, n, lag uint64, predict int) (*engine.Rollback, []uint64, uint64) {
+func runRollback(t *testing.T, n, lag uint64, predict int) (*rollback.Rollback, []uint64, uint64) {
 	t.Helper()
 	g, _ := moveGame(t)
 	e := g.e
 	src := &lagSource{lag: lag, joinAt: 40, next: 1}
 	var hashes []uint64
-	cfg := engine.DefaultRollbackConfig()
+	cfg := rollback.DefaultConfig()
 	cfg.MaxPrediction = predict
 	cfg.Confirmed = func(tick, hash uint64, st *engine.State) {
 		if st.Tick() != tick {
@@ -118,7 +119,7 @@ func runRollback(t *testing.T, n, lag uint64, predict int) (*engine.Rollback, []
 		}
 		hashes = append(hashes, hash)
 	}
-	r, err := engine.NewRollback(e, src, cfg)
+	r, err := rollback.New(e, src, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestRollbackFlagsPredictedAndResimulatedTicks(t *testing.T) {
 		runs = append(runs, run{c.Tick, c.Predicted, c.Resimulated})
 	})
 	src := &lagSource{lag: 4, joinAt: 40, next: 1}
-	r, err := engine.NewRollback(e, src, engine.DefaultRollbackConfig())
+	r, err := rollback.New(e, src, rollback.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,8 +233,8 @@ func TestRollbackSmoothsCorrectionsAndSnapsTeleports(t *testing.T) {
 	src := &scriptSource{lag: 6, input: func(id engine.PlayerID, tick uint64) input.Sample {
 		return keys(id == 1 && tick >= 20 && tick < 40)
 	}}
-	cfg := engine.DefaultRollbackConfig()
-	r, err := engine.NewRollback(e, src, cfg)
+	cfg := rollback.DefaultConfig()
+	r, err := rollback.New(e, src, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestRollbackSmoothsCorrectionsAndSnapsTeleports(t *testing.T) {
 	e2 := g2.e
 	src2 := &scriptSource{lag: 6, input: src.input}
 	cfg.Smoothing.HalfLife = 0
-	r2, _ := engine.NewRollback(e2, src2, cfg)
+	r2, _ := rollback.New(e2, src2, cfg)
 	now = 0
 	e2.Frame(now)
 	maxJump, last = 0, 0
@@ -322,7 +323,7 @@ func TestRollbackCorrectionBeyondTheSnapDistanceSnaps(t *testing.T) {
 		}
 		return input.Sample{}
 	}}
-	r, _ := engine.NewRollback(e, src, engine.DefaultRollbackConfig())
+	r, _ := rollback.New(e, src, rollback.DefaultConfig())
 	now := time.Duration(0)
 	e.Frame(now)
 	for range 60 {
@@ -347,7 +348,7 @@ type scriptSource struct {
 	input    func(engine.PlayerID, uint64) input.Sample
 }
 
-func (s *scriptSource) Sync(*engine.Engine) bool { return false }
+func (s *scriptSource) Sync() bool { return false }
 
 func (s *scriptSource) Confirmed(tick uint64, p *engine.Players) bool {
 	if tick+s.lag > s.now {
@@ -372,7 +373,7 @@ func TestRollbackGoesBackToTheEnd(t *testing.T) {
 	g, _ := moveGame(t)
 	e := g.e
 	src := &lagSource{lag: 5, joinAt: 40, next: 1}
-	r, _ := engine.NewRollback(e, src, engine.DefaultRollbackConfig())
+	r, _ := rollback.New(e, src, rollback.DefaultConfig())
 	for e.World.Tick() < 60 {
 		src.now++
 		r.StartFrame()
@@ -400,7 +401,7 @@ func TestRollbackRestartsFromARestoredSnapshot(t *testing.T) {
 	// A lockstep run to tick 100 gives the snapshot a late joiner gets.
 	ref, _ := moveGame(t)
 	refSrc := &lagSource{joinAt: 40, next: 1}
-	rr, _ := engine.NewRollback(ref.e, refSrc, engine.RollbackConfig{})
+	rr, _ := rollback.New(ref.e, refSrc, rollback.Config{})
 	for ref.e.World.Tick() < 100 {
 		refSrc.now++
 		rr.StartFrame()
@@ -416,7 +417,7 @@ func TestRollbackRestartsFromARestoredSnapshot(t *testing.T) {
 	g, _ := moveGame(t)
 	e := g.e
 	src := &lagSource{lag: 3, joinAt: 40, next: 101}
-	src.restore = func(e *engine.Engine) bool {
+	src.restore = func() bool {
 		if snap == nil {
 			return false
 		}
@@ -427,7 +428,7 @@ func TestRollbackRestartsFromARestoredSnapshot(t *testing.T) {
 		return true
 	}
 	src.now = 100
-	r, _ := engine.NewRollback(e, src, engine.DefaultRollbackConfig())
+	r, _ := rollback.New(e, src, rollback.DefaultConfig())
 	for r.Confirmed() < 200 {
 		src.now++
 		r.StartFrame()
@@ -444,17 +445,17 @@ func TestRollbackRestartsFromARestoredSnapshot(t *testing.T) {
 func TestNewRollbackRefusesBadConfigs(t *testing.T) {
 	g, _ := moveGame(t)
 	src := &lagSource{}
-	for _, cfg := range []engine.RollbackConfig{
+	for _, cfg := range []rollback.Config{
 		{MaxPrediction: -1},
-		{MaxPrediction: engine.MaxRollbackDepth + 1},
-		{Smoothing: engine.CorrectionSmoothing{HalfLife: -time.Millisecond}},
-		{Smoothing: engine.CorrectionSmoothing{MaxDistance: -1}},
+		{MaxPrediction: rollback.MaxDepth + 1},
+		{Smoothing: rollback.Smoothing{HalfLife: -time.Millisecond}},
+		{Smoothing: rollback.Smoothing{MaxDistance: -1}},
 	} {
-		if _, err := engine.NewRollback(g.e, src, cfg); err == nil {
+		if _, err := rollback.New(g.e, src, cfg); err == nil {
 			t.Errorf("%+v accepted", cfg)
 		}
 	}
-	if _, err := engine.NewRollback(g.e, nil, engine.RollbackConfig{}); err == nil {
+	if _, err := rollback.New(g.e, nil, rollback.Config{}); err == nil {
 		t.Error("a nil source accepted")
 	}
 }
@@ -483,11 +484,11 @@ func TestRollbackHashesOnlyTheTicksAskedFor(t *testing.T) {
 	_, every, _ := runRollback(t, 60, 0, 0)
 	g, _ := moveGame(t)
 	src := &lagSource{lag: 4, joinAt: 40, next: 1}
-	cfg := engine.DefaultRollbackConfig()
+	cfg := rollback.DefaultConfig()
 	cfg.HashEvery = 10
 	var got []uint64
 	cfg.Confirmed = func(tick, hash uint64, _ *engine.State) { got = append(got, hash) }
-	r, _ := engine.NewRollback(g.e, src, cfg)
+	r, _ := rollback.New(g.e, src, cfg)
 	r.EndAt(60)
 	for r.Confirmed() < 60 {
 		src.now++

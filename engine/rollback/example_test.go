@@ -1,10 +1,11 @@
-package engine_test
+package rollback_test
 
 import (
 	"fmt"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
 // delayedSource confirms each tick two ticks late (a network would), with
@@ -12,7 +13,7 @@ import (
 // learn two ticks late.
 type delayedSource struct{ now uint64 }
 
-func (s *delayedSource) Sync(*engine.Engine) bool { return false }
+func (s *delayedSource) Sync() bool { return false }
 
 func (s *delayedSource) Confirmed(tick uint64, p *engine.Players) bool {
 	if tick+2 > s.now {
@@ -35,13 +36,13 @@ func (s *delayedSource) Local(uint64) (engine.PlayerID, input.Sample, bool) {
 // A rollback session runs ahead of the confirmed ticks and corrects
 // itself when they differ from its predictions. Here a driver steps it by
 // hand; in a window, the engine's frames do.
-func ExampleNewRollback() {
+func ExampleNew() {
 	e, _ := engine.New(engine.DefaultConfig())
 	src := &delayedSource{}
-	cfg := engine.DefaultRollbackConfig()
+	cfg := rollback.DefaultConfig()
 	confirmed := 0
 	cfg.Confirmed = func(tick, hash uint64, st *engine.State) { confirmed++ }
-	r, err := engine.NewRollback(e, src, cfg)
+	r, err := rollback.New(e, src, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,37 +1,74 @@
-package engine
+package rollback
 
 import (
-	"github.com/nebulaengine/nebula/engine/input"
-
+	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/timing"
 )
 
-// MaxRollbackDepth is the most ticks a rollback session predicts past its
-// last confirmed tick (RollbackConfig.MaxPrediction).
-const MaxRollbackDepth = 64
+// Simulation is what a rollback session and a sync test drive: the three
+// requests of a rollback library such as GGRS (save the state, load it,
+// advance one tick), the tick hook that lets the session say each tick's
+// inputs, and what they read between ticks. *engine.Engine implements it;
+// a session reaches nothing else of the engine.
+type Simulation interface {
+	// SaveState saves the whole simulated state into st (GGRS's
+	// SaveGameState).
+	SaveState(st *engine.State)
+	// LoadState returns the simulation to st (GGRS's LoadGameState).
+	LoadState(st *engine.State)
+	// StepTick runs the next tick, its due time due, through the tick
+	// hooks: the session, one of them, gives the tick its players and
+	// inputs in BeginTick (GGRS's AdvanceFrame). It reports false after a
+	// panic, or when the tick was held.
+	StepTick(due time.Duration) (ok bool)
+	// AdvanceTick runs the next tick with the players p, calling no tick
+	// hook: a sync test's re-simulation.
+	AdvanceTick(due time.Duration, p *engine.Players) (ok bool)
+	// AddTickHook adds a tick hook (the session) and returns the function
+	// that removes it.
+	AddTickHook(h engine.TickHook) (remove func(), err error)
+	// SetJobMode sets when job results are applied: a session and a sync
+	// test need engine.JobsDeterministic.
+	SetJobMode(m engine.JobMode)
+	// Simulated returns the simulated world: its tick, state hash,
+	// players and bodies.
+	Simulated() *engine.World
+	// TickRate returns the tick rate, in Hz.
+	TickRate() int
+	// Interpolation returns how the frames are drawn (for easing
+	// corrections).
+	Interpolation() engine.InterpolationConfig
+	// Err returns the panic the simulation recovered, or nil.
+	Err() error
+}
 
-// RollbackConfig configures a rollback session: see NewRollback.
-type RollbackConfig struct {
+var _ Simulation = (*engine.Engine)(nil)
+
+// MaxDepth is the most ticks a rollback session predicts past its last
+// confirmed tick (Config.MaxPrediction).
+const MaxDepth = 64
+
+// Config configures a rollback session: see New.
+type Config struct {
 	// MaxPrediction is how many ticks past the last confirmed tick the
-	// session may simulate on predicted inputs, from 0 to
-	// MaxRollbackDepth. 0 is lockstep: every tick waits for its confirmed
+	// session may simulate on predicted inputs, from 0 to MaxDepth. 0 is lockstep: every tick waits for its confirmed
 	// inputs and nothing is ever simulated twice.
 	MaxPrediction int
 	// Confirmed, if not nil, is called once for every tick, in order,
 	// once the tick has been simulated with its confirmed inputs: with the
 	// tick, its state hash and its state. The state is valid during the
-	// call only (State.CopyFrom keeps it). What must happen once per tick,
+	// call only (engine.State.CopyFrom keeps it). What must happen once per tick,
 	// whatever the predictions did (sending the hash to a server, writing
 	// a recording, logging), belongs here. It is called on the loop's
 	// goroutine, at the end of a tick or at the start of a frame.
-	Confirmed func(tick uint64, hash uint64, st *State)
+	Confirmed func(tick uint64, hash uint64, st *engine.State)
 	// HashEvery says which ticks Confirmed gets the state hash of: the
 	// multiples of HashEvery (0 and 1: every tick); the others get 0.
 	// Hashing costs a pass over the state after every simulation of a
@@ -39,23 +76,23 @@ type RollbackConfig struct {
 	HashEvery uint64
 	// Smoothing says how a correction that moves what is on screen is
 	// shown.
-	Smoothing CorrectionSmoothing
+	Smoothing Smoothing
 	// FrameBudget is how long a frame may spend re-simulating before it is
-	// counted late (RollbackStats.LateFrames); 0 counts none. A windowed
+	// counted late (Stats.LateFrames); 0 counts none. A windowed
 	// game passes its frame interval.
 	FrameBudget time.Duration
 }
 
-// CorrectionSmoothing says how corrections are drawn. When a rollback
+// Smoothing says how corrections are drawn. When a rollback
 // moves an entity (the confirmed inputs put it elsewhere than the
 // prediction did), the picture would jump. With smoothing on, the entity
 // is drawn at its corrected position plus an offset that starts at the
 // jump and decays, halving every HalfLife of real time, so it glides to
 // where it belongs within a few frames. Only the drawing is eased: the
 // simulated state is corrected at once. Teleports still snap: an entity
-// teleported (World.Teleport) in the corrected tick, or whose correction
+// teleported (engine.World.Teleport) in the corrected tick, or whose correction
 // is longer than MaxDistance, is drawn where it is.
-type CorrectionSmoothing struct {
+type Smoothing struct {
 	// HalfLife is how long the remaining offset takes to halve. 0 turns
 	// smoothing off: a correction shows in the next frame.
 	HalfLife time.Duration
@@ -65,37 +102,37 @@ type CorrectionSmoothing struct {
 	MaxDistance float32
 }
 
-// DefaultRollbackConfig returns a session that predicts up to 8 ticks
+// DefaultConfig returns a session that predicts up to 8 ticks
 // ahead and eases corrections with a 50 ms half-life (a jump is 25% left
 // after 100 ms, under 2% after 300 ms).
-func DefaultRollbackConfig() RollbackConfig {
-	return RollbackConfig{MaxPrediction: 8, Smoothing: CorrectionSmoothing{HalfLife: 50 * time.Millisecond}}
+func DefaultConfig() Config {
+	return Config{MaxPrediction: 8, Smoothing: Smoothing{HalfLife: 50 * time.Millisecond}}
 }
 
-// A RollbackSource supplies a rollback session's ticks: a network client,
+// A Source supplies a rollback session's ticks: a network client,
 // or a test. The session calls its methods on the loop's goroutine.
-type RollbackSource interface {
+type Source interface {
 	// Sync is called at the start of every frame (Rollback.StartFrame),
 	// before the session looks for confirmed ticks. A source may restore a
-	// snapshot there (Engine.Restore: a late join's start, a
+	// snapshot there (engine.Engine.Restore: a late join's start, a
 	// resynchronisation) and report true: the session then takes the
 	// engine's tick as confirmed and forgets its predictions.
-	Sync(e *Engine) (restored bool)
+	Sync() (restored bool)
 	// Confirmed reports whether tick's inputs are confirmed and, when they
 	// are, applies them to p: p holds the confirmed players of the tick
 	// before, and accepts Join, Leave and SetInput as the Players of
-	// TickHook.BeginTick do. The session asks for the ticks in order; once
+	// engine.TickHook.BeginTick do. The session asks for the ticks in order; once
 	// Confirmed has reported a tick, it is not asked for it again.
-	Confirmed(tick uint64, p *Players) bool
+	Confirmed(tick uint64, p *engine.Players) bool
 	// Local returns the local player and its input at tick when the source
 	// knows it already (the input it sampled for that tick, or its latest
 	// when tick is past those); ok is false otherwise, and the local
 	// player's input is predicted like everyone else's.
-	Local(tick uint64) (id PlayerID, in input.Sample, ok bool)
+	Local(tick uint64) (id engine.PlayerID, in input.Sample, ok bool)
 }
 
-// RollbackStats is what a rollback session counted.
-type RollbackStats struct {
+// Stats is what a rollback session counted.
+type Stats struct {
 	Confirmed      uint64 // the last tick simulated with its confirmed inputs
 	Predicted      uint64 // ticks first simulated on predicted inputs
 	Rollbacks      uint64 // corrections: states loaded to re-simulate from
@@ -105,7 +142,7 @@ type RollbackStats struct {
 	// and re-simulation).
 	ResimTime timing.Durations
 	// LateFrames counts the rollbacks that took longer than
-	// RollbackConfig.FrameBudget.
+	// Config.FrameBudget.
 	LateFrames uint64
 	// DepthMean is how far, on average, the session was ahead of its
 	// last confirmed tick, sampled at the start of every frame.
@@ -131,27 +168,33 @@ type RollbackStats struct {
 // and simulates to the present again, within the frame, before anything
 // is drawn.
 //
-// Installed as the engine's tick hook (NewRollback does it), it is a
-// TickGate (no tick runs more than MaxPrediction ticks past the last
-// confirmed one), a PlayerOwner (the confirmed ticks and the predictions
-// say who plays), and it starts every frame (FrameStarter) by taking the
-// confirmed ticks that arrived and rolling back when they need it.
+// It drives the engine through the Simulation interface only. It is one
+// of the engine's tick hooks (New adds it), the one that steers the
+// ticks: an engine.TickGate (no tick runs more than MaxPrediction ticks
+// past the last confirmed one), an engine.PlayerOwner (the confirmed
+// ticks and the predictions say who plays), and it starts every frame
+// (engine.FrameStarter) by taking the confirmed ticks that arrived and
+// rolling back when they need it. Other hooks (a recorder) see every
+// simulation of a tick, with engine.TickInfo's Predicted, Resimulated and
+// Unconfirmed saying which it is.
 //
 // Which code sees which ticks:
 //
 //   - FixedUpdate systems see every simulation of a tick: the first one,
-//     often on predicted inputs (FixedContext.Predicted), and again after
-//     each correction (FixedContext.Resimulated). They must be pure
-//     functions of the state and the inputs, which a sync test checks
-//     (SyncTest); an effect that must not repeat (a sound) checks the
-//     flags or goes into Confirmed.
-//   - RollbackConfig.Confirmed sees every tick exactly once, confirmed.
+//     often on predicted inputs (engine.FixedContext.Predicted), and
+//     again after each correction (engine.FixedContext.Resimulated). They
+//     must be pure functions of the state and the inputs, which a sync
+//     test checks (SyncTest); an effect that must not repeat (a sound)
+//     checks the flags or goes into Confirmed.
+//   - Config.Confirmed sees every tick exactly once, confirmed; so does a
+//     replay.Recorder beside the session, which keeps a tick until it is.
 //   - Update and Render systems see the latest simulated tick once per
 //     frame, as without rollback, with corrections eased (Smoothing).
 type Rollback struct {
-	e   *Engine
-	src RollbackSource
-	cfg RollbackConfig
+	sim    Simulation
+	src    Source
+	cfg    Config
+	remove func() // removes the session from the engine's tick hooks
 
 	// S is the last tick whose state is right (simulated with its
 	// confirmed inputs, or predicted and then confirmed as predicted); C
@@ -159,83 +202,95 @@ type Rollback struct {
 	// match's last tick (0: none). The engine is at tick P >= S, and C <=
 	// max(P, S+1).
 	s, c, end uint64
-	ring      []rollbackTick // by tick modulo len(ring)
-	conf      Players        // the confirmed players of tick c
-	scratch   Players
+	ring      []savedTick    // by tick modulo len(ring)
+	conf      engine.Players // the confirmed players of tick c
+	scratch   engine.Players
 	resim     bool // re-simulating: every tick may run
 
 	stalled    bool
 	stallStart time.Time
 
-	// Smoothing: per slot, the offset still drawn and the generation of
-	// the entity it belongs to; active counts the non-zero offsets.
+	// Smoothing: per slot, the offset still drawn and the entity it
+	// belongs to; active counts the non-zero offsets.
 	offset    []mgl32.Vec3
-	offGen    []uint32
+	offEnt    []engine.Entity
 	active    int
 	before    []mgl32.Vec3 // positions at the present before a rollback
-	beforeGen []uint32
+	beforeEnt []engine.Entity
 
-	stats    RollbackStats
+	stats    Stats
 	depthSum float64
 	depthN   uint64
 }
 
-// rollbackTick is what the session keeps of one tick.
-type rollbackTick struct {
+// savedTick is what the session keeps of one tick.
+type savedTick struct {
 	tick      uint64
-	state     State // after the tick
+	state     engine.State // after the tick
 	hash      uint64
-	players   Players // the players the tick ran with (or its confirmed ones, once known)
-	confirmed bool    // players are the confirmed ones
+	players   engine.Players // the players the tick ran with (or its confirmed ones, once known)
+	confirmed bool           // players are the confirmed ones
 }
 
-// NewRollback makes a rollback session on e, at e's current tick (taken as
-// confirmed), fed by src, and installs it as e's tick hook. It sets e's
-// jobs to JobsDeterministic. It returns an error for a configuration out
-// of range.
-func NewRollback(e *Engine, src RollbackSource, cfg RollbackConfig) (*Rollback, error) {
+// New makes a rollback session on sim, at sim's current tick (taken as
+// confirmed), fed by src, and adds it to sim's tick hooks. It sets sim's
+// jobs to engine.JobsDeterministic. It returns an error for a
+// configuration out of range, and one wrapping engine.ErrTwoSteeringHooks
+// when another hook steers sim's ticks already.
+func New(sim Simulation, src Source, cfg Config) (*Rollback, error) {
 	switch {
-	case cfg.MaxPrediction < 0 || cfg.MaxPrediction > MaxRollbackDepth:
-		return nil, fmt.Errorf("engine: rollback: max prediction %d: must be from 0 to %d ticks", cfg.MaxPrediction, MaxRollbackDepth)
+	case cfg.MaxPrediction < 0 || cfg.MaxPrediction > MaxDepth:
+		return nil, fmt.Errorf("rollback: max prediction %d: must be from 0 to %d ticks", cfg.MaxPrediction, MaxDepth)
 	case cfg.Smoothing.HalfLife < 0:
-		return nil, fmt.Errorf("engine: rollback: smoothing half-life %v: must be 0 (off) or more", cfg.Smoothing.HalfLife)
+		return nil, fmt.Errorf("rollback: smoothing half-life %v: must be 0 (off) or more", cfg.Smoothing.HalfLife)
 	case !(cfg.Smoothing.MaxDistance >= 0):
-		return nil, fmt.Errorf("engine: rollback: smoothing max distance %v: must be 0 (the snap distance) or more", cfg.Smoothing.MaxDistance)
+		return nil, fmt.Errorf("rollback: smoothing max distance %v: must be 0 (the snap distance) or more", cfg.Smoothing.MaxDistance)
 	case src == nil:
-		return nil, fmt.Errorf("engine: rollback: no source of confirmed ticks")
+		return nil, errors.New("rollback: no source of confirmed ticks")
 	}
-	r := &Rollback{e: e, src: src, cfg: cfg, ring: make([]rollbackTick, cfg.MaxPrediction+2)}
-	e.Jobs.SetMode(JobsDeterministic)
+	r := &Rollback{sim: sim, src: src, cfg: cfg, ring: make([]savedTick, cfg.MaxPrediction+2)}
+	remove, err := sim.AddTickHook(r)
+	if err != nil {
+		return nil, fmt.Errorf("rollback: %w", err)
+	}
+	r.remove = remove
+	sim.SetJobMode(engine.JobsDeterministic)
 	r.restart()
-	e.SetTickHook(r)
 	return r, nil
+}
+
+// Close removes the session from the engine's tick hooks: the engine's
+// ticks then run without it (another session may be added).
+func (r *Rollback) Close() {
+	r.remove()
 }
 
 // restart takes the engine's tick as confirmed and forgets everything
 // predicted.
 func (r *Rollback) restart() {
-	e := r.e
-	t := e.World.Tick()
+	w := r.sim.Simulated()
+	t := w.Tick()
 	r.s, r.c = t, t
-	copyPlayers(&r.conf, &e.World.players)
+	r.conf.CopyFrom(w.Players())
+	r.conf.ClearChanges()
 	slot := r.slot(t)
 	slot.tick, slot.confirmed = t, true
-	e.SaveState(&slot.state)
-	slot.hash = e.World.Hash()
-	copyPlayers(&slot.players, &e.World.players)
+	r.sim.SaveState(&slot.state)
+	slot.hash = w.Hash()
+	slot.players.CopyFrom(&r.conf)
 	clear(r.offset)
 	r.active = 0
 	r.stats.Confirmed = t
 }
 
-func (r *Rollback) slot(t uint64) *rollbackTick { return &r.ring[t%uint64(len(r.ring))] }
+func (r *Rollback) slot(t uint64) *savedTick { return &r.ring[t%uint64(len(r.ring))] }
 
 // EndAt says the match ends with tick: no later tick runs, and a session
 // that predicted past it goes back to it once it is confirmed.
 func (r *Rollback) EndAt(tick uint64) { r.end = tick }
 
 // Stats returns what the session counted so far.
-func (r *Rollback) Stats() RollbackStats {
+func (r *Rollback) Stats() Stats {
 	st := r.stats
 	if r.depthN > 0 {
 		st.DepthMean = r.depthSum / float64(r.depthN)
@@ -254,18 +309,18 @@ func (r *Rollback) Available() uint64 { return r.c }
 // up to the present. Ticks confirmed as predicted become confirmed; at the
 // first that differs, the session loads the state before it and simulates
 // up to the present again. The engine calls it at the start of every
-// Frame; a headless driver calls it before it steps ticks. A panic in a
-// re-simulated tick is the engine's (Engine.Err).
+// Frame (engine.FrameStarter); a headless driver calls it before it steps
+// ticks. A panic in a re-simulated tick is the engine's (Simulation.Err).
 func (r *Rollback) StartFrame() {
-	e := r.e
-	if e.crash != nil {
+	if r.sim.Err() != nil {
 		return
 	}
-	if r.src.Sync(e) {
+	if r.src.Sync() {
 		r.restart()
 		return
 	}
-	p := e.World.Tick()
+	w := r.sim.Simulated()
+	p := w.Tick()
 	// Take the confirmed ticks up to the present, comparing each with what
 	// was simulated.
 	wrong := uint64(0)
@@ -275,7 +330,7 @@ func (r *Rollback) StartFrame() {
 		if !r.pull(k) {
 			break
 		}
-		if wrong == 0 && !samePlayers(&slot.players, &r.scratch) {
+		if wrong == 0 && !slot.players.Equal(&r.scratch) {
 			wrong = k
 		}
 		slot.setConfirmed(k, &r.scratch)
@@ -287,10 +342,10 @@ func (r *Rollback) StartFrame() {
 	if wrong != 0 {
 		r.rollback(wrong, p)
 	}
-	if r.end != 0 && r.s == r.end && e.World.Tick() > r.end {
-		e.LoadState(&r.slot(r.end).state)
+	if r.end != 0 && r.s == r.end && w.Tick() > r.end {
+		r.sim.LoadState(&r.slot(r.end).state)
 	}
-	if d := e.World.Tick() - r.s; e.World.Tick() >= r.s {
+	if d := w.Tick() - r.s; w.Tick() >= r.s {
 		r.depthSum += float64(d)
 		r.depthN++
 		r.stats.DepthMax = max(r.stats.DepthMax, d)
@@ -301,28 +356,25 @@ func (r *Rollback) StartFrame() {
 // starting from the confirmed players of k-1; on success they become
 // those, and r.c is k.
 func (r *Rollback) pull(k uint64) bool {
-	copyPlayers(&r.scratch, &r.conf)
-	r.scratch.startTick(nil)
+	r.scratch.CopyFrom(&r.conf)
 	if !r.src.Confirmed(k, &r.scratch) {
 		return false
 	}
-	r.scratch.locked = false
-	copyPlayers(&r.conf, &r.scratch)
+	r.conf.CopyFrom(&r.scratch)
+	r.conf.ClearChanges()
 	r.c = k
 	return true
 }
 
 // setConfirmed makes the slot tick's, with the confirmed players p.
-func (t *rollbackTick) setConfirmed(tick uint64, p *Players) {
+func (t *savedTick) setConfirmed(tick uint64, p *engine.Players) {
 	t.tick = tick
-	copyPlayers(&t.players, p)
-	copyInto(&t.players.joined, p.joined)
-	copyInto(&t.players.left, p.left)
+	t.players.CopyFrom(p)
 	t.confirmed = true
 }
 
 // confirm reports a tick that has become confirmed.
-func (r *Rollback) confirm(t *rollbackTick) {
+func (r *Rollback) confirm(t *savedTick) {
 	r.stats.Confirmed = t.tick
 	if r.cfg.Confirmed != nil {
 		r.cfg.Confirmed(t.tick, t.hash, &t.state)
@@ -332,18 +384,16 @@ func (r *Rollback) confirm(t *rollbackTick) {
 // rollback loads the state before tick wrong and simulates again up to
 // tick p.
 func (r *Rollback) rollback(wrong, p uint64) {
-	e := r.e
 	start := time.Now()
-	smooth := r.cfg.Smoothing.HalfLife > 0 && e.interp.Enabled
+	smooth := r.cfg.Smoothing.HalfLife > 0 && r.sim.Interpolation().Enabled
 	if smooth {
-		r.before = append(r.before[:0], e.World.cur.Pos...)
-		r.beforeGen = append(r.beforeGen[:0], e.World.gen...)
+		r.keepPositions()
 	}
-	e.LoadState(&r.slot(wrong - 1).state)
+	r.sim.LoadState(&r.slot(wrong - 1).state)
 	r.resim = true
 	defer func() { r.resim = false }()
 	for k := wrong; k <= p; k++ {
-		if !e.StepTick(TickTime(k, e.Loop.TickRate())) {
+		if !r.sim.StepTick(engine.TickTime(k, r.sim.TickRate())) {
 			return
 		}
 	}
@@ -362,7 +412,7 @@ func (r *Rollback) rollback(wrong, p uint64) {
 	}
 }
 
-// TickReady implements TickGate: a tick runs when it is at most
+// TickReady implements engine.TickGate: a tick runs when it is at most
 // MaxPrediction ticks past the last confirmed one (in lockstep, when it is
 // confirmed), and never past the match's end.
 func (r *Rollback) TickReady(n uint64) bool {
@@ -382,16 +432,18 @@ func (r *Rollback) TickReady(n uint64) bool {
 	return ok
 }
 
-// OwnsPlayers implements PlayerOwner.
+// OwnsPlayers implements engine.PlayerOwner.
 func (r *Rollback) OwnsPlayers() bool { return true }
 
-// PreTick implements TickHook.
+// PreTick implements engine.TickHook.
 func (r *Rollback) PreTick() {}
 
-// BeginTick implements TickHook: a confirmed tick gets its confirmed
-// players; a predicted one keeps the players of the tick before, with the
-// local player's own input when the source knows it.
-func (r *Rollback) BeginTick(t *TickInfo) {
+// BeginTick implements engine.TickHook: a confirmed tick gets its
+// confirmed players; a predicted one keeps the players of the tick
+// before, with the local player's own input when the source knows it.
+// TickInfo.Unconfirmed counts the ticks past the last confirmed one as
+// this tick ends.
+func (r *Rollback) BeginTick(t *engine.TickInfo) {
 	if r.stalled && !r.resim {
 		r.stalled = false
 		r.stats.StallTime += time.Since(r.stallStart)
@@ -399,10 +451,13 @@ func (r *Rollback) BeginTick(t *TickInfo) {
 	t.Resimulated = r.resim
 	slot := r.slot(t.Tick)
 	if t.Tick <= r.c && slot.confirmed && slot.tick == t.Tick {
-		applyPlayers(t.Players, &slot.players)
+		t.Players.Apply(&slot.players)
+		if t.Tick != r.s+1 { // otherwise EndTick confirms it
+			t.Unconfirmed = t.Tick - r.s
+		}
 		return
 	}
-	t.Predicted = true
+	t.Predicted, t.Unconfirmed = true, t.Tick-r.s
 	if !r.resim {
 		r.stats.Predicted++
 	}
@@ -411,38 +466,22 @@ func (r *Rollback) BeginTick(t *TickInfo) {
 	}
 }
 
-// applyPlayers makes the tick's players p (the previous tick's) those of
-// want: who left and joined, and every input.
-func applyPlayers(p, want *Players) {
-	for _, id := range want.left {
-		_ = p.Leave(id) // it was in the match: the source checked
-	}
-	for _, id := range want.joined {
-		_ = p.Join(id)
-	}
-	for i, id := range want.ids {
-		_ = p.SetInput(id, want.inputs[i])
-	}
-}
+// JobApplied implements engine.TickHook.
+func (r *Rollback) JobApplied(uint64, engine.JobID, []byte) {}
 
-// JobApplied implements TickHook.
-func (r *Rollback) JobApplied(uint64, JobID, []byte) {}
-
-// EndTick implements TickHook: it saves the tick's state, hash and
+// EndTick implements engine.TickHook: it saves the tick's state, hash and
 // players, and reports the tick when it was confirmed.
-func (r *Rollback) EndTick(tick uint64, w *World) {
+func (r *Rollback) EndTick(tick uint64, w *engine.World) {
 	slot := r.slot(tick)
 	confirmed := tick <= r.c && slot.confirmed && slot.tick == tick
 	slot.tick = tick
-	r.e.SaveState(&slot.state)
+	r.sim.SaveState(&slot.state)
 	slot.hash = 0
 	if r.cfg.HashEvery <= 1 || tick%r.cfg.HashEvery == 0 {
 		slot.hash = w.Hash()
 	}
 	if !confirmed {
-		copyPlayers(&slot.players, &w.players)
-		copyInto(&slot.players.joined, w.players.joined)
-		copyInto(&slot.players.left, w.players.left)
+		slot.players.CopyFrom(w.Players())
 		slot.confirmed = false
 		return
 	}
@@ -450,97 +489,4 @@ func (r *Rollback) EndTick(tick uint64, w *World) {
 		r.s = tick
 		r.confirm(slot)
 	}
-}
-
-// samePlayers reports whether a and b have the same players, inputs,
-// joins and leaves.
-func samePlayers(a, b *Players) bool {
-	return slices.Equal(a.ids, b.ids) && slices.Equal(a.inputs, b.inputs) &&
-		slices.Equal(a.joined, b.joined) && slices.Equal(a.left, b.left)
-}
-
-// ease turns what a rollback moved into offsets to draw: the current
-// position before the rollback minus the one after, for every entity that
-// lived through it and was not teleported.
-func (r *Rollback) ease() {
-	w := r.e.World
-	n := len(w.gen)
-	if len(r.offset) < n {
-		r.offset = slices.Grow(r.offset, n-len(r.offset))[:n]
-		r.offGen = slices.Grow(r.offGen, n-len(r.offGen))[:n]
-	}
-	limit := r.cfg.Smoothing.MaxDistance
-	if limit == 0 {
-		limit = r.e.interp.SnapDistance
-	}
-	limit2 := limit * limit
-	if limit == 0 {
-		limit2 = float32(math.Inf(1))
-	}
-	m := min(n, len(r.before))
-	for i := range m {
-		g := w.gen[i]
-		if g&1 == 0 || r.beforeGen[i] != g {
-			continue
-		}
-		d := r.before[i].Sub(w.cur.Pos[i])
-		if d == (mgl32.Vec3{}) {
-			continue
-		}
-		if r.offGen[i] != g {
-			r.offset[i], r.offGen[i] = mgl32.Vec3{}, g
-		}
-		was := r.offset[i] != (mgl32.Vec3{})
-		o := r.offset[i].Add(d)
-		if w.snap[i] || o.Dot(o) > limit2 {
-			o = mgl32.Vec3{}
-			r.stats.Snapped++
-		} else {
-			r.stats.Smoothed++
-		}
-		r.offset[i] = o
-		switch now := o != (mgl32.Vec3{}); {
-		case now && !was:
-			r.active++
-		case !now && was:
-			r.active--
-		}
-	}
-}
-
-// CorrectRender implements RenderCorrector: it adds the eased corrections
-// to the frame's instances and decays them by the frame's time.
-func (r *Rollback) CorrectRender(dt float64, dst *RenderBuffer) {
-	if r.active == 0 {
-		return
-	}
-	w := r.e.World
-	hl := r.cfg.Smoothing.HalfLife.Seconds()
-	keep := float32(1)
-	if hl > 0 {
-		keep = float32(math.Exp2(-dt / hl))
-	}
-	// Every live entity is drawn, so the offsets still to draw are those
-	// counted here; an entity despawned meanwhile drops out.
-	active := 0
-	for k, ent := range dst.Entities {
-		i := int(ent.index)
-		if i >= len(r.offset) || r.offGen[i] != ent.gen || r.offset[i] == (mgl32.Vec3{}) {
-			continue
-		}
-		o := r.offset[i]
-		if w.snap[i] { // teleported since: snap
-			o = mgl32.Vec3{}
-		}
-		dst.Instances[k].Pos = dst.Instances[k].Pos.Add(o)
-		o = o.Mul(keep)
-		if o.Dot(o) < 1e-8 {
-			o = mgl32.Vec3{}
-		}
-		r.offset[i] = o
-		if o != (mgl32.Vec3{}) {
-			active++
-		}
-	}
-	r.active = active
 }

@@ -1,0 +1,527 @@
+package engine
+
+import (
+	"fmt"
+	"iter"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine/geom"
+)
+
+// Keep says what SetParent and Unparent keep of an entity that changes
+// parent: its place in the world, or its transform local to its parent.
+// Its String is "keep world" or "keep local".
+type Keep uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Keep -linecomment
+
+const (
+	// KeepWorld keeps the entity where it is in the world: its transform,
+	// which is local to its parent, is recomputed for the new parent (up
+	// to rounding), and it is drawn moving on from where it was.
+	KeepWorld Keep = iota // keep world
+	// KeepLocal keeps its transform as it is, now local to the new parent:
+	// the entity jumps in the world, and is drawn at its new place at once,
+	// as after a Teleport.
+	KeepLocal // keep local
+)
+
+// hierarchy is the world's transform hierarchy. Its arrays are empty
+// until the first SetParent of the world (or of the state it was loaded
+// from), and then have one entry per slot; when no live entity has a
+// parent (linked == 0) every parent and child link is zero and the world
+// transforms are not kept.
+type hierarchy struct {
+	// parent holds each slot's parent's slot plus one, 0 for none. It is
+	// simulated state: hashed, snapshotted, saved.
+	parent []uint32
+	// Each slot's children in slot order, as a doubly linked list: its
+	// first and last child, and each child's next and previous sibling,
+	// all slot plus one, 0 for none. Derived from parent.
+	first, last, next, prev []uint32
+	// linked counts the live entities that have a parent.
+	linked int
+	// cur and prv are the world transforms of every slot at the last
+	// propagation and at the start of the tick (interpolation draws
+	// between them), kept while linked > 0.
+	cur, prv poses
+	// order lists the slots that have a parent, each after its parent:
+	// the propagation order, valid unless dirty.
+	order []int32
+	dirty bool
+	// ascending: every parent is in a lower slot than its children, so
+	// slot order is a propagation order (order is then slot order too).
+	ascending bool
+	// chain and list are scratch for WorldTransform and Despawn.
+	chain []int32
+	list  []int32
+}
+
+// poses are transforms of every slot, struct-of-arrays.
+type poses struct {
+	Pos   []mgl32.Vec3
+	Rot   []mgl32.Quat
+	Scale []mgl32.Vec3
+}
+
+func (p *poses) at(i int) geom.Transform {
+	return geom.Transform{Pos: p.Pos[i], Rot: p.Rot[i], Scale: p.Scale[i]}
+}
+
+func (p *poses) set(i int, t geom.Transform) {
+	p.Pos[i], p.Rot[i], p.Scale[i] = t.Pos, t.Rot, t.Scale
+}
+
+func (p *poses) copyFrom(pos []mgl32.Vec3, rot []mgl32.Quat, scale []mgl32.Vec3) {
+	copyInto(&p.Pos, pos)
+	copyInto(&p.Rot, rot)
+	copyInto(&p.Scale, scale)
+}
+
+// on reports whether the hierarchy's arrays exist.
+func (h *hierarchy) on() bool { return len(h.parent) != 0 }
+
+// grow adds a slot (Spawn), when the arrays exist.
+func (h *hierarchy) grow() {
+	if !h.on() {
+		return
+	}
+	h.parent = append(h.parent, 0)
+	h.first = append(h.first, 0)
+	h.last = append(h.last, 0)
+	h.next = append(h.next, 0)
+	h.prev = append(h.prev, 0)
+	h.cur.Pos = append(h.cur.Pos, mgl32.Vec3{})
+	h.cur.Rot = append(h.cur.Rot, mgl32.Quat{})
+	h.cur.Scale = append(h.cur.Scale, mgl32.Vec3{})
+	h.prv.Pos = append(h.prv.Pos, mgl32.Vec3{})
+	h.prv.Rot = append(h.prv.Rot, mgl32.Quat{})
+	h.prv.Scale = append(h.prv.Scale, mgl32.Vec3{})
+}
+
+// spawned resets slot i for a new entity at t.
+func (h *hierarchy) spawned(i int, t geom.Transform) {
+	if !h.on() {
+		return
+	}
+	h.parent[i], h.first[i], h.last[i], h.next[i], h.prev[i] = 0, 0, 0, 0, 0
+	h.cur.set(i, t)
+	h.prv.set(i, t)
+}
+
+// start makes the arrays exist and, as no entity has a parent yet, the
+// world transforms the local ones: the first link of a hierarchy.
+func (w *World) startHierarchy() {
+	h := &w.hier
+	n := len(w.gen)
+	if !h.on() {
+		h.parent = make([]uint32, n, cap(w.gen))
+		h.first = make([]uint32, n, cap(w.gen))
+		h.last = make([]uint32, n, cap(w.gen))
+		h.next = make([]uint32, n, cap(w.gen))
+		h.prev = make([]uint32, n, cap(w.gen))
+	}
+	h.cur.copyFrom(w.cur.Pos, w.cur.Rot, w.cur.Scale)
+	h.prv.copyFrom(w.prev.Pos, w.prev.Rot, w.prev.Scale)
+}
+
+// link makes slot p the parent of slot c (which has none), keeping p's
+// children in slot order.
+func (h *hierarchy) link(c, p uint32) {
+	h.parent[c] = p + 1
+	after := h.last[p] // the child c goes after: the last one below c
+	for after != 0 && after-1 > c {
+		after = h.prev[after-1]
+	}
+	if after == 0 {
+		h.next[c] = h.first[p]
+		h.first[p] = c + 1
+	} else {
+		h.next[c] = h.next[after-1]
+		h.next[after-1] = c + 1
+	}
+	h.prev[c] = after
+	if h.next[c] == 0 {
+		h.last[p] = c + 1
+	} else {
+		h.prev[h.next[c]-1] = c + 1
+	}
+	h.linked++
+	h.dirty = true
+}
+
+// unlink takes slot c (which has a parent) from its parent's children.
+func (h *hierarchy) unlink(c uint32) {
+	p := h.parent[c] - 1
+	if h.prev[c] == 0 {
+		h.first[p] = h.next[c]
+	} else {
+		h.next[h.prev[c]-1] = h.next[c]
+	}
+	if h.next[c] == 0 {
+		h.last[p] = h.prev[c]
+	} else {
+		h.prev[h.next[c]-1] = h.prev[c]
+	}
+	h.parent[c], h.next[c], h.prev[c] = 0, 0, 0
+	h.linked--
+	h.dirty = true
+}
+
+// local returns slot i's transform (local to its parent).
+func (w *World) local(i int) geom.Transform {
+	return geom.Transform{Pos: w.cur.Pos[i], Rot: w.cur.Rot[i], Scale: w.cur.Scale[i]}
+}
+
+// worldNow returns slot i's world transform from the current local
+// transforms: its ancestors' composed from the root down, the same
+// arithmetic as PropagateTransforms, so the same bits.
+func (w *World) worldNow(i int) geom.Transform {
+	h := &w.hier
+	if !h.on() || h.parent[i] == 0 {
+		return w.local(i)
+	}
+	chain := h.chain[:0]
+	for k := uint32(i); ; k = h.parent[k] - 1 {
+		chain = append(chain, int32(k))
+		if h.parent[k] == 0 {
+			break
+		}
+	}
+	h.chain = chain
+	t := w.local(int(chain[len(chain)-1]))
+	for k := len(chain) - 2; k >= 0; k-- {
+		t = t.Mul(w.local(int(chain[k])))
+	}
+	return t
+}
+
+// prevWorld returns slot i's world transform at the start of the tick
+// (the hierarchy is on and linked).
+func (w *World) prevWorld(i int) geom.Transform { return w.hier.prv.at(i) }
+
+// SetParent makes parent the parent of child: from then on child's
+// transform (Transform, SetTransform, Teleport) is local to parent, and
+// child moves with it. keep says whether child keeps its place in the
+// world (KeepWorld: its transform is recomputed, up to rounding) or its
+// transform (KeepLocal: it jumps with the new parent, drawn there at
+// once). Setting the parent child already has does nothing.
+//
+// It returns an error, and changes nothing, when child or parent is not
+// alive, when they are the same entity, or when parent is child's
+// descendant (the hierarchy would have a cycle).
+//
+// The world transforms of child's descendants follow at the next
+// PropagateTransforms (the end of the tick); WorldTransform reads them at
+// once. Like every change of the world, call SetParent in fixed code or at
+// set-up.
+func (w *World) SetParent(child, parent Entity, keep Keep) error {
+	switch {
+	case !w.Alive(child):
+		return fmt.Errorf("engine: SetParent(%v, %v): the child %v is not alive", child, parent, child)
+	case !w.Alive(parent):
+		return fmt.Errorf("engine: SetParent(%v, %v): the parent %v is not alive", child, parent, parent)
+	case child == parent:
+		return fmt.Errorf("engine: SetParent(%v, %v): an entity cannot be its own parent", child, parent)
+	case keep > KeepLocal:
+		return fmt.Errorf("engine: SetParent(%v, %v): %v is not a Keep", child, parent, keep)
+	}
+	h := &w.hier
+	if h.on() {
+		for k := h.parent[parent.index]; k != 0; k = h.parent[k-1] {
+			if k-1 == child.index {
+				return fmt.Errorf("engine: SetParent(%v, %v): %v is a descendant of %v, so the hierarchy would have a cycle", child, parent, parent, child)
+			}
+		}
+		if h.parent[child.index] == parent.index+1 {
+			return nil
+		}
+	}
+	if h.linked == 0 {
+		w.startHierarchy()
+	}
+	c, p := child.index, parent.index
+	world := w.worldNow(int(c))
+	prevWorld := w.prevWorld(int(c))
+	if h.parent[c] != 0 {
+		h.unlink(c)
+	}
+	h.link(c, p)
+	switch keep {
+	case KeepWorld:
+		l := w.worldNow(int(p)).Relative(world)
+		w.cur.Pos[c], w.cur.Rot[c], w.cur.Scale[c] = l.Pos, l.Rot, l.Scale
+		// The previous local transform in the new parent's space too, so
+		// that the transform drawn in local terms (once no entity has a
+		// parent) does not swoop.
+		pl := w.prevWorld(int(p)).Relative(prevWorld)
+		w.prev.Pos[c], w.prev.Rot[c], w.prev.Scale[c] = pl.Pos, pl.Rot, pl.Scale
+		h.cur.set(int(c), world)
+	case KeepLocal:
+		h.cur.set(int(c), w.worldNow(int(c)))
+		w.snap[c] = true
+	}
+	return nil
+}
+
+// Unparent takes child from its parent, making it a root whose
+// transform is in world space, and reports whether it had a parent (a
+// dead child has none). keep says whether it keeps its place in the world
+// (KeepWorld: its transform becomes its world transform, up to rounding)
+// or its transform (KeepLocal: it jumps, drawn at its new place at once).
+// Its own children stay its children.
+func (w *World) Unparent(child Entity, keep Keep) bool {
+	h := &w.hier
+	if !w.Alive(child) || !h.on() || h.parent[child.index] == 0 {
+		return false
+	}
+	c := child.index
+	world, prevWorld := w.worldNow(int(c)), w.prevWorld(int(c))
+	h.unlink(c)
+	if keep == KeepLocal {
+		w.snap[c] = true
+		world = w.local(int(c))
+	} else {
+		w.cur.Pos[c], w.cur.Rot[c], w.cur.Scale[c] = world.Pos, world.Rot, world.Scale
+		w.prev.Pos[c], w.prev.Rot[c], w.prev.Scale[c] = prevWorld.Pos, prevWorld.Rot, prevWorld.Scale
+	}
+	h.cur.set(int(c), world)
+	return true
+}
+
+// Parent returns e's parent and true, or the zero Entity and false when e
+// has none (or is not alive).
+func (w *World) Parent(e Entity) (Entity, bool) {
+	h := &w.hier
+	if !w.Alive(e) || !h.on() || h.parent[e.index] == 0 {
+		return Entity{}, false
+	}
+	p := h.parent[e.index] - 1
+	return Entity{index: p, gen: w.gen[p]}, true
+}
+
+// Children iterates over e's children in slot order, without allocating
+// (nothing when e is not alive). Do not change the hierarchy during the
+// loop.
+func (w *World) Children(e Entity) iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		h := &w.hier
+		if !w.Alive(e) || !h.on() {
+			return
+		}
+		for k := h.first[e.index]; k != 0; k = h.next[k-1] {
+			if !yield(Entity{index: k - 1, gen: w.gen[k-1]}) {
+				return
+			}
+		}
+	}
+}
+
+// WorldTransform returns e's transform in world space now: its transform
+// composed with its ancestors' (parent.Mul(child), from the root down),
+// or its transform when it has no parent (the zero Transform when e is
+// not alive). It is the same bits PropagateTransforms computes from the
+// same transforms.
+func (w *World) WorldTransform(e Entity) geom.Transform {
+	if !w.Alive(e) {
+		return geom.Transform{}
+	}
+	return w.worldNow(int(e.index))
+}
+
+// PropagateTransforms computes the world transform of every entity from
+// the transforms, parents before children, into the transforms the
+// renderer draws from, and marks an entity teleported when its parent was
+// teleported during the tick (so a parent's teleport snaps its children).
+// The engine runs it at the end of every tick; a World driven without an
+// Engine calls it after its fixed systems. It does nothing when no entity
+// has a parent, and does not allocate once warm (after a change of the
+// hierarchy it lays out its order again, in one pass over the slots). It
+// costs about 15 ns per entity with a parent on one core of a 2.45 GHz
+// server, and 2 ns per root while some entity has a parent
+// (BenchmarkPropagate).
+//
+// The order is deterministic (slot order when every parent is in a lower
+// slot than its children, otherwise depth first from the roots in slot
+// order, children in slot order); each world transform depends only on its
+// ancestors' transforms, so the order changes no result.
+func (w *World) PropagateTransforms() {
+	h := &w.hier
+	if h.linked == 0 {
+		return
+	}
+	if h.dirty {
+		h.layOut(w.gen)
+	}
+	n := len(w.gen)
+	parent := h.parent[:n]
+	snap := w.snap[:n]
+	wp, wr, ws := h.cur.Pos[:n], h.cur.Rot[:n], h.cur.Scale[:n]
+	lp, lr, ls := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
+	if h.ascending {
+		// One pass in slot order (every parent is before its children):
+		// the runs of roots between two children copied in blocks.
+		next := 0 // the first slot not yet done
+		for _, i := range h.order {
+			if int(i) > next {
+				copy(wp[next:i], lp[next:i]) // a root's world transform is its transform
+				copy(wr[next:i], lr[next:i])
+				copy(ws[next:i], ls[next:i])
+			}
+			p := parent[i] - 1
+			{ // compose, written out here: 10% faster than the call
+				pp, pr, ps := &wp[p], &wr[p], &ws[p]
+				l, lq, lsc := &lp[i], &lr[i], &ls[i]
+				aw, ax, ay, az := pr.W, pr.V[0], pr.V[1], pr.V[2]
+				vx, vy, vz := float32(ps[0]*l[0]), float32(ps[1]*l[1]), float32(ps[2]*l[2])
+				tx := 2 * (float32(ay*vz) - float32(az*vy))
+				ty := 2 * (float32(az*vx) - float32(ax*vz))
+				tz := 2 * (float32(ax*vy) - float32(ay*vx))
+				rx := vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty))
+				ry := vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz))
+				rz := vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx))
+				bw, bx, by, bz := lq.W, lq.V[0], lq.V[1], lq.V[2]
+				sx, sy, sz := float32(ps[0]*lsc[0]), float32(ps[1]*lsc[1]), float32(ps[2]*lsc[2])
+				o := &wp[i]
+				o[0], o[1], o[2] = pp[0]+rx, pp[1]+ry, pp[2]+rz
+				q := &wr[i]
+				q.W = float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz)
+				q.V[0] = float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by)
+				q.V[1] = float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx)
+				q.V[2] = float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw)
+				sc := &ws[i]
+				sc[0], sc[1], sc[2] = sx, sy, sz
+			}
+			if snap[p] {
+				snap[i] = true
+			}
+			next = int(i) + 1
+		}
+		copy(wp[next:], lp[next:])
+		copy(wr[next:], lr[next:])
+		copy(ws[next:], ls[next:])
+		return
+	}
+	copy(wp, lp) // a root's world transform is its transform
+	copy(wr, lr)
+	copy(ws, ls)
+	for _, i := range h.order {
+		p := parent[i] - 1
+		compose(&wp[p], &wr[p], &ws[p], &lp[i], &lr[i], &ls[i], &wp[i], &wr[i], &ws[i])
+		snap[i] = snap[i] || snap[p]
+	}
+}
+
+// compose writes parent * local (geom.Transform.Mul, the same arithmetic
+// written out on scalars, which the compiler keeps in registers) to out.
+func compose(pp *mgl32.Vec3, pr *mgl32.Quat, ps *mgl32.Vec3, lp *mgl32.Vec3, lr *mgl32.Quat, ls *mgl32.Vec3, op *mgl32.Vec3, or *mgl32.Quat, os *mgl32.Vec3) {
+	aw, ax, ay, az := pr.W, pr.V[0], pr.V[1], pr.V[2]
+	// Position: pp + rotate(pr, ps*lp).
+	vx, vy, vz := float32(ps[0]*lp[0]), float32(ps[1]*lp[1]), float32(ps[2]*lp[2])
+	tx := 2 * (float32(ay*vz) - float32(az*vy))
+	ty := 2 * (float32(az*vx) - float32(ax*vz))
+	tz := 2 * (float32(ax*vy) - float32(ay*vx))
+	rx := vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty))
+	ry := vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz))
+	rz := vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx))
+	px, py, pz := pp[0]+rx, pp[1]+ry, pp[2]+rz
+	// Rotation: pr * lr.
+	bw, bx, by, bz := lr.W, lr.V[0], lr.V[1], lr.V[2]
+	qw := float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz)
+	qx := float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by)
+	qy := float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx)
+	qz := float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw)
+	sx, sy, sz := float32(ps[0]*ls[0]), float32(ps[1]*ls[1]), float32(ps[2]*ls[2])
+	op[0], op[1], op[2] = px, py, pz
+	or.W, or.V[0], or.V[1], or.V[2] = qw, qx, qy, qz
+	os[0], os[1], os[2] = sx, sy, sz
+}
+
+// layOut makes order the propagation order, in which each entity comes
+// after its parent. When every parent is in a lower slot than its
+// children (the usual case: children spawned after their parents), that
+// is slot order, which reads and writes memory in sequence; otherwise it
+// is each root's descendants, roots in slot order, depth first, children
+// in slot order. It also serves to check a decoded hierarchy: it returns
+// the number of slots it laid out, which is less than linked when some
+// are on a cycle.
+func (h *hierarchy) layOut(gen []uint32) int {
+	order := h.order[:0]
+	ascending := true
+	for i, p := range h.parent {
+		if p != 0 {
+			ascending = ascending && int(p) <= i // p-1 < i
+			order = append(order, int32(i))
+		}
+	}
+	if !ascending {
+		order = order[:0]
+		for r := range gen {
+			if h.parent[r] == 0 && h.first[r] != 0 {
+				order = h.appendSubtree(order, uint32(r))
+			}
+		}
+	}
+	h.order, h.dirty, h.ascending = order, false, ascending
+	return len(order)
+}
+
+// appendSubtree appends the descendants of slot r to list, depth first,
+// children in slot order (r itself not included), walking the links
+// without a stack.
+func (h *hierarchy) appendSubtree(list []int32, r uint32) []int32 {
+	k := h.first[r]
+	for k != 0 {
+		c := k - 1
+		list = append(list, int32(c))
+		if h.first[c] != 0 {
+			k = h.first[c]
+			continue
+		}
+		// Up to the nearest ancestor below r with a next sibling.
+		for k = h.next[c]; k == 0 && h.parent[c]-1 != r; k = h.next[c] {
+			c = h.parent[c] - 1
+		}
+	}
+	return list
+}
+
+// despawnTree despawns slot i and its descendants: i first, then its
+// descendants depth first, children in slot order.
+func (w *World) despawnTree(i uint32) {
+	h := &w.hier
+	list := append(h.list[:0], int32(i))
+	list = h.appendSubtree(list, i)
+	h.list = list
+	if h.parent[i] != 0 {
+		h.unlink(i)
+	}
+	for _, d := range list[1:] {
+		h.parent[d], h.next[d], h.prev[d] = 0, 0, 0
+		h.linked--
+	}
+	for _, d := range list {
+		h.first[d], h.last[d] = 0, 0
+		w.freeSlot(uint32(d))
+	}
+	h.dirty = true
+}
+
+// hasLinks reports whether slot i has a parent or children.
+func (h *hierarchy) hasLinks(i uint32) bool {
+	return h.on() && (h.parent[i] != 0 || h.first[i] != 0)
+}
+
+// WorldPositions returns every slot's world position as the last
+// PropagateTransforms computed it, what interpolation draws from (index i
+// is slot i): Bodies().Pos itself when no entity has a parent. For code
+// on the render side that works on drawn positions (a rollback's
+// smoothing of corrections); fixed code reads WorldTransform. Do not
+// change it; it is valid until the next Spawn or change of the hierarchy.
+func (w *World) WorldPositions() []mgl32.Vec3 {
+	if w.hier.linked == 0 {
+		return w.cur.Pos
+	}
+	return w.hier.cur.Pos
+}

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine/geom"
+)
+
+// BenchmarkPropagate measures PropagateTransforms over 100,000 entities:
+// in trees of 100 entities up to 10 levels deep (1,000 roots), and beside
+// it a flat world of 100,000 roots, without any parent (propagation has
+// nothing to do) and with one parent (every root's world transform is
+// copied). ns/entity is the time per tick divided by the entities;
+// cpu-ns/entity the process's CPU time per tick divided by the entities,
+// which other processes on a shared machine do not inflate (it may count a
+// little of the runtime's background work).
+//
+//	GOMAXPROCS=1 go test -run x -bench Propagat -benchmem -count 5 ./engine
+//
+// On one core of a shared 2.45 GHz AMD EPYC (medians of 5): trees 15.3
+// ns/entity, chains 15.5, flat 0 (2.3 ns a call), flat with one link 2.0
+// (the copy of the roots); 0 allocations. A composition is 67 scalar
+// float32 operations (its products rounded one by one, so never fused);
+// at two a cycle that is 14 ns at this clock, the floor for scalar code.
+func BenchmarkPropagate(b *testing.B) {
+	const n = 100_000
+	for _, bc := range []struct {
+		name string
+		w    func() *World
+	}{
+		{"trees=1000x100/depth=10", func() *World { return buildForest(n, 10, 100) }},
+		{"chains=10000x10", func() *World { return buildChains(n, 10) }},
+		{"flat", func() *World { return buildForest(n, 1, 1) }},
+		{"flat+1link", func() *World {
+			w := buildForest(n, 1, 1)
+			a, _ := w.EntityAt(0)
+			c, _ := w.EntityAt(1)
+			if err := w.SetParent(c, a, KeepLocal); err != nil {
+				b.Fatal(err)
+			}
+			return w
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			w := bc.w()
+			w.PropagateTransforms() // lays out the order
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				w.PropagateTransforms()
+			}
+			cpu = cpuTime() - cpu
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entity")
+			if cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/n, "cpu-ns/entity")
+			}
+		})
+	}
+}
+
+// buildChains spawns n entities in chains of length entities, each the
+// child of the one before.
+func buildChains(n, length int) *World {
+	w := NewWorld(1)
+	r := NewRNG(7)
+	var prev Entity
+	for i := range n {
+		q := mgl32.QuatRotate(r.Range(-1, 1), mgl32.Vec3{0, 0, 1})
+		e := w.Spawn(geom.Transform{Pos: mgl32.Vec3{r.Range(-1, 1), 1, 0}, Rot: q, Scale: mgl32.Vec3{1, 1, 1}}, Interpolate)
+		if i%length != 0 {
+			if err := w.SetParent(e, prev, KeepLocal); err != nil {
+				panic(err)
+			}
+		}
+		prev = e
+	}
+	return w
+}
