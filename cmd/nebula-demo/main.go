@@ -112,11 +112,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Params:    []string{"entities", "panic-at-tick"}, // a replay and every client of a match take them from the recording or the server
 		Records:   true,
 		Networked: true,
-		Run:       func(s *app.Session) error { return runDemo(s, f) },
+		Run:       func(s *app.Process) error { return runDemo(s, f) },
 	})
 }
 
-func runDemo(s *app.Session, f *flags) error {
+func runDemo(s *app.Process, f *flags) error {
 	opts := s.Opts
 	e, err := engine.New(s.EngineConfig())
 	if err != nil {

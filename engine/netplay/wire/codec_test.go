@@ -65,7 +65,7 @@ func TestGamepadActionInputRoundTrip(t *testing.T) {
 	if !pad.ActionPressed(jump) || pad.ActionUnits(moveX) != input.QuantizeAxis(-0.25) {
 		t.Fatalf("the sample's actions: jump pressed %v, move-x %d", pad.ActionPressed(jump), pad.ActionUnits(moveX))
 	}
-	if n := len(appendSnapshot(nil, &keys)); n != 2+2 {
+	if n := len(appendSample(nil, &keys)); n != 2+2 {
 		t.Errorf("one key held: %d bytes, want 4 (mask, byte mask, byte)", n)
 	}
 	m := &Input{First: 7, Inputs: []input.Sample{keys, pad, {}}}

@@ -1,5 +1,5 @@
 // Package wire is Nebula's multiplayer protocol: the messages an
-// authoritative server and its clients exchange over TCP, their framing,
+// authoritative server and its clients exchange over TCP, their encoding,
 // and the handshake that starts a connection.
 //
 // The server owns the tick clock. Each client sends its input for the
@@ -44,7 +44,7 @@
 // too slowly) sends a Refuse with ReasonDropped before it closes the
 // connection.
 //
-// # Framing
+// # Encoding
 //
 // All integers are little-endian. A message is
 //
@@ -61,7 +61,7 @@
 //
 // # Messages
 //
-// Offsets are from the start of the body (byte 5 of the frame); "text" is
+// Offsets are from the start of the body (byte 5 of the encoded message); "text" is
 // UTF-8 without control characters.
 //
 //	Hello (1), client to server
