@@ -70,7 +70,8 @@ func openDriven(t *testing.T) (*platform.Window, *recorder, *timing.MonotonicClo
 // runs there, holds, or fails the test after 5 seconds.
 func waitFor(t *testing.T, win *platform.Window, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	const wait = 30 * time.Second // a hang, not a slow machine
+	deadline := time.Now().Add(wait)
 	for {
 		var ok bool
 		platformtest.OnMain(func() {
@@ -81,7 +82,7 @@ func waitFor(t *testing.T, win *platform.Window, what string, cond func() bool) 
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after 5s waiting for %s", what)
+			t.Fatalf("timed out after %v waiting for %s", wait, what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -125,6 +126,9 @@ func TestKeysFromXdotool(t *testing.T) {
 func TestKeyRepeat(t *testing.T) {
 	win, rec, _, _ := openDriven(t)
 	platformtest.XDoTool(t, "keydown", "Up")
+	// Released whatever happens, so that a failure here leaves no key held
+	// for the next test's window.
+	t.Cleanup(func() { platformtest.XDoTool(t, "keyup", "Up") })
 	waitFor(t, win, "a repeat of the Up key", func() bool {
 		return slices.ContainsFunc(rec.keys, func(k keyCall) bool { return k.repeat })
 	})
