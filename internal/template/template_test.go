@@ -89,7 +89,7 @@ func TestNewGameScript(t *testing.T) {
 // format, the renamed game and the added program. The rest of the copy's
 // suite is the original's, which make test runs already; running it again
 // would take minutes.
-var copyTests = []string{"./internal/layers", "./internal/doccheck", "./internal/app", "./engine/replay", "./cmd/" + newName, "./cmd/arena-tool"}
+var copyTests = []string{"./internal/layers", "./internal/doccheck", "./internal/app", "./engine/replay", "./cmd/" + newName, "./cmd/arena-tool/..."}
 
 // runCopyTests runs copyTests in the copy, short, with no network.
 func runCopyTests(t *testing.T, dst string) {
@@ -141,6 +141,131 @@ func run(s *app.Process) error {
 	e.AddSystem(engine.StagePhysics, "fall", func(*engine.FixedContext) {})
 	fmt.Fprintln(s.Stdout, Settings{Rounds: rules.Rounds, Name: "arena"}.Name)
 	return s.RunHeadless(e)
+}
+`,
+		// The game itself, in a package of its own that imports only the
+		// engine's public packages (nothing under internal/, nothing of
+		// engine/desktop): a system in the Physics stage, a child entity
+		// riding on a parent, and an action bound to a gamepad button.
+		"cmd/arena-tool/play/play.go": `// Package play is the arena tool's game: a ball falls under gravity
+// in the Physics stage and jumps on the "jump" action (a gamepad's A
+// button), with a lamp riding one unit above it.
+package play
+
+import (
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"` + newPath + `/engine"
+	"` + newPath + `/engine/geom"
+	"` + newPath + `/engine/input"
+)
+
+// Jump is the game's one action.
+const Jump input.Action = 0
+
+// Game is the ball, the lamp on it and the ball's vertical speed.
+type Game struct {
+	Ball  engine.Entity              // the ball
+	Lamp  engine.Entity              // the lamp, the ball's child
+	Speed *engine.Component[float32] // the ball's vertical speed
+}
+
+// New spawns the ball and the lamp, binds Jump and adds the systems.
+func New(e *engine.Engine) (*Game, error) {
+	g := &Game{Speed: engine.NewComponent[float32](e.World, "speed")}
+	g.Ball = e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 5, 0}), engine.Interpolate)
+	g.Lamp = e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 1, 0}), engine.Interpolate)
+	if err := e.World.SetParent(g.Lamp, g.Ball, engine.KeepLocal); err != nil {
+		return nil, err
+	}
+	g.Speed.Set(g.Ball, 0)
+	actions, err := input.NewActions("jump")
+	if err != nil {
+		return nil, err
+	}
+	if err := actions.LoadBindings(strings.NewReader("jump button A\n")); err != nil {
+		return nil, err
+	}
+	e.Input.SetActions(actions)
+	if err := e.AddSystem(engine.StageScripts, "jump", g.jump); err != nil {
+		return nil, err
+	}
+	if err := e.AddSystem(engine.StagePhysics, "fall", g.fall); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (g *Game) jump(c *engine.FixedContext) {
+	if c.Input.ActionPressed(Jump) {
+		g.Speed.Set(g.Ball, 6)
+	}
+}
+
+func (g *Game) fall(c *engine.FixedContext) {
+	v := g.Speed.Ptr(g.Ball)
+	t := c.World.Transform(g.Ball)
+	*v -= float32(10 * c.DT)
+	t.Pos[1] += float32(*v * c.DT)
+	if t.Pos[1] < 0 {
+		t.Pos[1], *v = 0, 0
+	}
+	c.World.SetTransform(g.Ball, t)
+}
+`,
+		"cmd/arena-tool/play/play_test.go": `package play_test
+
+import (
+	"testing"
+	"time"
+
+	"` + newPath + `/cmd/arena-tool/play"
+	"` + newPath + `/engine"
+	"` + newPath + `/engine/input"
+)
+
+// The ball falls to the floor, jumps when the gamepad's A goes down, and
+// the lamp is one unit above it at every tick.
+func TestJumpOnTheGamepad(t *testing.T) {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := play.New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetInputScript(func(tick uint64, due time.Duration, q *input.Queue) {
+		switch tick {
+		case 1:
+			q.Push(input.Event{Time: due, Kind: input.PadConnected})
+		case 120:
+			q.Push(input.Event{Time: due, Kind: input.PadButtonDown, PadButton: input.PadA})
+		case 121:
+			q.Push(input.Event{Time: due, Kind: input.PadButtonUp, PadButton: input.PadA})
+		}
+	})
+	var highest float32
+	e.AddSystem(engine.StageTransforms, "watch", func(c *engine.FixedContext) {
+		ball, lamp := c.World.WorldTransform(g.Ball), c.World.WorldTransform(g.Lamp)
+		if lamp.Pos[1] != ball.Pos[1]+1 {
+			t.Errorf("tick %d: the lamp is at %v, the ball at %v: want it one unit above", c.Tick, lamp.Pos, ball.Pos)
+		}
+		if c.Tick == 119 && ball.Pos[1] != 0 {
+			t.Errorf("tick 119: the ball is at height %v, want on the floor", ball.Pos[1])
+		}
+		if c.Tick > 120 {
+			highest = max(highest, ball.Pos[1])
+		}
+	})
+	if _, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Ticks: 180}); err != nil {
+		t.Fatal(err)
+	}
+	if highest < 1 {
+		t.Errorf("after A the ball rose to %v, want a jump over 1", highest)
+	}
 }
 `,
 		"cmd/arena-tool/rules/rules.go": `// Package rules is the arena tool's own package.
