@@ -112,11 +112,11 @@ func parseBinding(f []string) (Binding, error) {
 	switch src {
 	case "key":
 		var k Key
-		k, ok = lookupName[Key](keyNames[1:], name)
+		k, ok = lookupName[Key](names[Key](int(KeyCount))[1:], name)
 		b = KeyBinding(k + 1)
 	case "mouse":
 		var m MouseButton
-		m, ok = lookupName[MouseButton](buttonNames[:], name)
+		m, ok = lookupName[MouseButton](names[MouseButton](int(MouseButtonCount)), name)
 		b = MouseBinding(m)
 	case "button":
 		var pb GamepadButton

@@ -1,5 +1,7 @@
 package input
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=EventKind -output=eventkind_string.go
+
 import (
 	"encoding/binary"
 	"fmt"
@@ -44,30 +46,6 @@ const (
 	// (QuantizeAxis).
 	PadAxisMove
 )
-
-var eventKindNames = [...]string{
-	KeyDown:    "KeyDown",
-	KeyUp:      "KeyUp",
-	ButtonDown: "ButtonDown",
-	ButtonUp:   "ButtonUp",
-	CursorMove: "CursorMove",
-	Scroll:     "Scroll",
-
-	PadConnected:    "PadConnected",
-	PadDisconnected: "PadDisconnected",
-	PadButtonDown:   "PadButtonDown",
-	PadButtonUp:     "PadButtonUp",
-	PadAxisMove:     "PadAxisMove",
-}
-
-// String returns the kind's name ("KeyDown", "CursorMove"), or
-// "EventKind(n)" for a value that is not a kind.
-func (k EventKind) String() string {
-	if k >= KeyDown && int(k) < len(eventKindNames) {
-		return eventKindNames[k]
-	}
-	return fmt.Sprintf("EventKind(%d)", uint8(k))
-}
 
 // An Event is one thing a device did, stamped with the clock time it
 // happened (the same clock whose readings drive timing.Loop.Tick, so that

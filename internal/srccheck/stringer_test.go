@@ -16,13 +16,7 @@ const stringerCmd = "go run golang.org/x/tools/cmd/stringer@v0.52.0 "
 
 // handWritten lists the integer types, by folder and name, whose String
 // method is still written by hand, and why.
-var handWritten = map[string]string{
-	// The input enums print names from tables (keyNames, buttonNames,
-	// eventKindNames); not converted yet.
-	"engine/input.Key":         "not converted yet",
-	"engine/input.MouseButton": "not converted yet",
-	"engine/input.EventKind":   "not converted yet",
-}
+var handWritten = map[string]string{}
 
 // integerKinds are the underlying types that make a named type an enum
 // candidate.
