@@ -1,6 +1,9 @@
 package geom
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/nebulaengine/nebula/engine/detmath"
+)
 
 // Transform places an entity: position, rotation (a unit quaternion) and
 // scale.
@@ -28,7 +31,7 @@ func NewTransform(pos mgl32.Vec3) Transform {
 // rotation in c the true composition has a shear, which a Transform cannot
 // hold, and Mul drops it (scale stays along c's own axes).
 func (t Transform) Mul(c Transform) Transform {
-	return Transform{Pos: t.Apply(c.Pos), Rot: MulQuat(t.Rot, c.Rot), Scale: mulVec(t.Scale, c.Scale)}
+	return Transform{Pos: t.Apply(c.Pos), Rot: detmath.Mul(t.Rot, c.Rot), Scale: mulVec(t.Scale, c.Scale)}
 }
 
 // Apply returns the point p moved by t: scaled, rotated, then translated.
@@ -58,22 +61,7 @@ func (t Transform) Relative(w Transform) Transform {
 	s := recipVec(t.Scale)
 	r := Conjugate(t.Rot)
 	d := mgl32.Vec3{w.Pos[0] - t.Pos[0], w.Pos[1] - t.Pos[1], w.Pos[2] - t.Pos[2]}
-	return Transform{Pos: mulVec(s, Rotate(r, d)), Rot: MulQuat(r, w.Rot), Scale: mulVec(s, w.Scale)}
-}
-
-// MulQuat returns the Hamilton product a*b (the rotation b, then a),
-// without fusion.
-func MulQuat(a, b mgl32.Quat) mgl32.Quat {
-	aw, ax, ay, az := a.W, a.V[0], a.V[1], a.V[2]
-	bw, bx, by, bz := b.W, b.V[0], b.V[1], b.V[2]
-	return mgl32.Quat{
-		W: float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz),
-		V: mgl32.Vec3{
-			float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by),
-			float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx),
-			float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw),
-		},
-	}
+	return Transform{Pos: mulVec(s, Rotate(r, d)), Rot: detmath.Mul(r, w.Rot), Scale: mulVec(s, w.Scale)}
 }
 
 // Conjugate returns q with its vector part negated: the inverse rotation
