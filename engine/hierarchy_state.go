@@ -33,7 +33,7 @@ func (h *hierarchy) hash(x *xxh3.Hasher) {
 }
 
 // appendState appends the hierarchy's part of a snapshot, when some
-// entity has a parent (a version 6 snapshot; one of version 5 has none):
+// entity has a parent (a version 6 or 8 snapshot; one of version 5 or 7 has none):
 // the number of entities with a parent (uint32), every slot's parent (uint32, slot plus one, 0 for none), then the
 // world positions, rotations and scales at the last propagation and at
 // the start of the tick.
@@ -63,7 +63,7 @@ func (h *hierarchy) readState(r *binread.Reader, gen []uint32) {
 		return
 	}
 	if linked == 0 || linked > n {
-		r.FailAt(at, "hierarchy", fmt.Errorf("%d entities with a parent in a version 6 snapshot of %d slots (1 to %[2]d wanted)", linked, n))
+		r.FailAt(at, "hierarchy", fmt.Errorf("%d entities with a parent in a snapshot with a hierarchy, of %d slots (1 to %[2]d wanted)", linked, n))
 		return
 	}
 	at = r.Offset()

@@ -47,6 +47,10 @@ type Players struct {
 	// local is the tick's local input, which player 0 joins with, or nil
 	// (a zero input) when a hook owns the players.
 	local *input.Sample
+	// oldInputs makes readState read each input as input.KeyMouseWords
+	// words (snapshot version 5 and older); set on the scratch Players a
+	// snapshot is read into.
+	oldInputs bool
 }
 
 // Len returns the number of players in the match.
@@ -201,7 +205,11 @@ func (p *Players) appendState(b []byte) []byte {
 func (p *Players) readState(r *binread.Reader) {
 	at := r.Offset()
 	n := int(r.U16("players"))
-	const size = 2 + 8*input.SampleWords
+	nw := input.SampleWords
+	if p.oldInputs {
+		nw = input.KeyMouseWords
+	}
+	size := 2 + 8*nw
 	switch {
 	case r.Err() != nil:
 		return
@@ -227,7 +235,7 @@ func (p *Players) readState(r *binread.Reader) {
 		}
 		p.ids[i] = id
 		at = r.Offset()
-		for j := range words {
+		for j := range nw {
 			words[j] = r.U64("player input")
 		}
 		if r.Err() == nil {

@@ -101,7 +101,7 @@ func TestRestoredSnapshotReplaysInput(t *testing.T) {
 		if src.Input.Pending() != 2 {
 			t.Fatalf("from %v: %d input events queued at the snapshot, the test wants 2 (the second press, the cursor move behind it)", from, src.Input.Pending())
 		}
-		snaps := map[string][]byte{"v5": src.Snapshot(), "v4": snapshotV4(src.Engine)}
+		snaps := map[string][]byte{"v6": src.Snapshot(), "v5": snapshotOld(src.Engine, 5), "v4": snapshotV4(src.Engine)}
 		var saved State
 		src.SaveState(&saved)
 		src.runTo(t, total)
@@ -153,7 +153,7 @@ func TestRestoredInputQueue(t *testing.T) {
 	src.Input.Push(input.Event{Time: time.Hour, Kind: input.KeyDown, Key: input.KeyA})
 	src.Input.Push(input.Event{Time: time.Hour, Kind: input.KeyUp, Key: input.KeyA})
 	src.Input.Push(input.Event{Time: time.Hour, Kind: input.KeyDown, Key: input.KeyA})
-	for version, snap := range map[string][]byte{"v5": src.Snapshot(), "v4": snapshotV4(src)} {
+	for version, snap := range map[string][]byte{"v6": src.Snapshot(), "v5": snapshotOld(src, 5), "v4": snapshotV4(src)} {
 		dst := newEngine(t)
 		if err := dst.Restore(snap); err != nil {
 			t.Fatalf("%s: %v", version, err)
@@ -193,25 +193,45 @@ func TestRestoreReadsVersion4(t *testing.T) {
 
 // snapshotV4 returns e's snapshot in format version 4, which held the
 // clock time of the latest input event (and whether there was one) before
-// the queue, and each queued event's time before its kind.
-func snapshotV4(e *Engine) []byte {
+// the queue, and each queued event's time before its kind, and, like
+// version 5, input.KeyMouseWords words per input and no gamepad fields in
+// the queued events.
+func snapshotV4(e *Engine) []byte { return snapshotOld(e, 4) }
+
+// snapshotOld returns e's snapshot in format version 4 or 5.
+func snapshotOld(e *Engine, version uint16) []byte {
 	snap := e.Snapshot()
 	in := e.Input.AppendState(nil)
 	jobs := e.Jobs.appendState(nil)
-	head := snap[:len(snap)-len(in)-len(jobs)]
+	players := e.World.players.appendState(nil)
+	head := snap[:len(snap)-len(in)-len(jobs)-len(players)]
 	b := append([]byte(nil), head...)
-	binary.LittleEndian.PutUint16(b[len(snapshotMagic):], 4)
-	fixed := 8*input.SampleWords + 8*keyWords + 1 // words, keys and buttons pushed
-	b = append(b, in[:fixed]...)
-	// Version 4's clock times are read and dropped: any value does.
-	b = binary.LittleEndian.AppendUint64(b, 12345)
-	b = append(b, 1)
-	queue := in[fixed:]
+	binary.LittleEndian.PutUint16(b[len(snapshotMagic):], version)
+	// The players: each input cut to its first KeyMouseWords words.
+	b = append(b, players[:2]...)
+	const rec = 2 + 8*input.SampleWords
+	for i := range int(binary.LittleEndian.Uint16(players)) {
+		b = append(b, players[2+rec*i:2+rec*i+2+8*input.KeyMouseWords]...)
+	}
+	// The input: the sample's first words, keys and buttons pushed.
+	b = append(b, in[:8*input.KeyMouseWords]...)
+	pushed := in[8*input.SampleWords : 8*input.SampleWords+8*keyWords+1]
+	b = append(b, pushed...)
+	if version == 4 {
+		// Version 4's clock times are read and dropped: any value does.
+		b = binary.LittleEndian.AppendUint64(b, 12345)
+		b = append(b, 1)
+	}
+	queue := in[8*input.SampleWords+len(pushed):]
 	n := binary.LittleEndian.Uint32(queue)
 	b = append(b, queue[:4]...)
 	for i := range int(n) {
-		b = binary.LittleEndian.AppendUint64(b, uint64(1000+i))
-		b = append(b, queue[4+19*i:4+19*(i+1)]...)
+		if version == 4 {
+			b = binary.LittleEndian.AppendUint64(b, uint64(1000+i))
+		}
+		ev := queue[4+22*i : 4+22*(i+1)]
+		b = append(b, ev[:3]...) // kind, key, button
+		b = append(b, ev[6:]...) // x, y
 	}
 	return append(b, jobs...)
 }

@@ -28,8 +28,8 @@ import (
 //	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
-//	  hierarchy, from version 6 on, only when some entity has a parent
-//	  (a world without parents is written as version 5): entities with a parent uint32 (m > 0),
+//	  hierarchy, in versions 6 and 8, only when some entity has a parent
+//	  (a world without parents is written as version 5 or 7): entities with a parent uint32 (m > 0),
 //	  every slot's parent n x uint32 (its slot plus one, 0 for none), the
 //	  world pos, rot, scale at the last propagation and at the start of
 //	  the tick (n x 3, 4, 3 float32 bits each)
@@ -46,7 +46,7 @@ import (
 //	  snapshot input.SampleWords x uint64 (input.Sample.Words)
 //	  keys pushed len(keySet) x uint64, buttons pushed uint8
 //	  queue (the events no tick has seen): length uint32, then per event
-//	  kind, key, button uint8, x, y float64 bits
+//	  kind, key, button, pad, pad button, axis uint8, x, y float64 bits
 //	jobs:
 //	  next id uint64, pending uint32, then per job: id uint64, kind uint16,
 //	  due tick uint64, input length uint32 + bytes, result known uint8,
@@ -65,16 +65,24 @@ const (
 	// SnapshotVersion is the version of the snapshot format written.
 	// Version 2 added components and resources, version 3 the players,
 	// version 4 the meshes; version 5 dropped the input's clock times;
-	// version 6 added the transform hierarchy. A world in which no entity
-	// has a parent is written as version 5, the same bytes as before
-	// hierarchies existed; one with parents as version 6.
+	// version 6 added the transform hierarchy; version 7 gamepads and
+	// actions in the inputs (versions 4 to 6 hold input.KeyMouseWords words
+	// per input, and their queued events no gamepad fields: they read with
+	// no gamepad and every action up). A world in which no entity has a
+	// parent has no hierarchy section: it is written as version 7, one
+	// with parents as version 8 (7 and 8 are 5 and 6 with the inputs'
+	// gamepads and actions).
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
-	SnapshotVersion = 6
+	SnapshotVersion = 8
 	// hierarchySnapshotVersion is the first version with the hierarchy
 	// section; flatSnapshotVersion, the one before, is written for a
 	// world in which no entity has a parent (the same bytes as before).
-	hierarchySnapshotVersion = SnapshotVersion
+	hierarchySnapshotVersion = 6
 	flatSnapshotVersion      = hierarchySnapshotVersion - 1
+	// padSnapshotVersion is the first version whose inputs have gamepads
+	// and actions: it is flatSnapshotVersion with them, and
+	// padSnapshotVersion+1 is hierarchySnapshotVersion with them.
+	padSnapshotVersion = 7
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -97,9 +105,9 @@ func (e *Engine) Snapshot() []byte {
 	w := e.World
 	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*input.SampleWords)+256)
 	b = append(b, snapshotMagic...)
-	version := uint16(flatSnapshotVersion)
+	version := uint16(padSnapshotVersion)
 	if w.hier.linked > 0 {
-		version = hierarchySnapshotVersion
+		version = padSnapshotVersion + 1
 	}
 	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
@@ -157,9 +165,11 @@ func (e *Engine) Restore(snap []byte) error {
 	r := binread.New(snap)
 	version, rate := readSnapshotHeader(&r)
 	var table World
+	table.players.oldInputs = version < padSnapshotVersion
 	e.World.readState(&r, &table, version)
-	var in input.Queue
-	in.ReadState(&r, version == 4)
+	in := input.Queue{}
+	in.SetActions(e.Input.Actions()) // bindings are local, not restored
+	in.ReadState(&r, inputLayout(version))
 	jobs := e.Jobs.readState(&r)
 	if r.Err() == nil && r.Left() != 0 {
 		r.Fail("end", fmt.Errorf("%d bytes after the end of the snapshot", r.Left()))
@@ -176,6 +186,24 @@ func (e *Engine) Restore(snap []byte) error {
 		h.Restored(snap, e.World, before)
 	}
 	return nil
+}
+
+// inputLayout returns the layout of the input queue in a snapshot of
+// version v.
+func inputLayout(v uint16) input.StateLayout {
+	switch {
+	case v == 4:
+		return input.StateWithTimes
+	case v < padSnapshotVersion:
+		return input.StateKeyMouse
+	}
+	return input.StateCurrent
+}
+
+// hasHierarchy reports whether a snapshot of version v has the hierarchy
+// section: versions 6 and 8.
+func hasHierarchy(v uint16) bool {
+	return v == hierarchySnapshotVersion || v == padSnapshotVersion+1
 }
 
 // readSnapshotHeader reads and checks the magic and the version, and

@@ -446,7 +446,7 @@ func (w *World) readState(r *binread.Reader, t *World, version uint16) {
 	for i := range t.snap {
 		t.snap[i] = r.U8("teleport marks") != 0
 	}
-	if version >= hierarchySnapshotVersion {
+	if hasHierarchy(version) {
 		t.hier.readState(r, t.gen)
 	}
 	for _, c := range w.cols {

@@ -41,7 +41,7 @@ func newDemoFrame(b *testing.B) *demoFrame {
 	onMain(func() {
 		d.w, d.h = win.FramebufferSize()
 		if err = gfx.Init(); err == nil {
-			d.r, err = gfx.NewRenderer()
+			d.r, err = gfx.NewRenderer(new(gfx.MemoryCounter))
 		}
 	})
 	if err != nil {

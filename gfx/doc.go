@@ -24,7 +24,8 @@
 //		return err // for example "gfx: OpenGL 4.1 or newer is required, the context is 3.3 (...)"
 //	}
 //	log.Println("OpenGL", gfx.Version(), "on", gfx.RendererName())
-//	r, err := gfx.NewRenderer()
+//	var mem gfx.MemoryCounter // the context's GPU memory count (see GPU memory below)
+//	r, err := gfx.NewRenderer(&mem)
 //	if err != nil {
 //		return err // a shader that does not compile names its file, stage and line
 //	}
@@ -64,7 +65,7 @@
 // NewModel and registers them from render.MeshFirstGame on; an entity
 // shows one after World.SetMesh:
 //
-//	m, err := gfx.NewModel(loaded) // a *model.Model: a glTF file, model.Sphere(64), ...
+//	m, err := gfx.NewModel(r.Memory(), loaded) // a *model.Model: a glTF file, model.Sphere(64), ...
 //	if err != nil {
 //		return err // "gfx: NewModel arm.glb: mesh 0 primitive 0: vertex 7: joint 40, the palette has 31 entries"
 //	}
@@ -162,7 +163,7 @@
 // queries, and reports each measurement a few frames later without ever
 // waiting for the GPU:
 //
-//	ov, err := gfx.NewOverlay()
+//	ov, err := gfx.NewOverlay(r.Memory())
 //	// ... handle err, defer ov.Delete(); likewise gt, err := gfx.NewGPUTimer()
 //	f := &gfx.OverlayPanel{Marks: []float32{6.94, 16.67}} // reused every frame
 //	for !win.ShouldClose() {
@@ -191,7 +192,7 @@
 // scene, every glyph in one draw call, each glyph's pixels exactly its
 // colour:
 //
-//	text, err := gfx.NewText()
+//	text, err := gfx.NewText(r.Memory())
 //	// ... handle err, defer text.Delete()
 //	for !win.ShouldClose() {
 //		r.Draw(w, h, clear, cam, rb.Instances, &rb.Poses)
@@ -209,11 +210,16 @@
 //
 // # GPU memory
 //
-// OwnMemory is the bytes the buffers and textures made by this package
-// hold, counted where they are made, grown and deleted (the renderer's
-// streaming buffers at their capacity, models' vertices, indices, morph
-// targets and textures with their mipmaps, the overlay's panel, Text's
-// atlas and glyphs). A MemoryMeter reads it each frame, with the driver's
+// A MemoryCounter is the bytes the buffers and textures made by this
+// package in one GL context hold, counted where they are made, grown and
+// deleted (the renderer's streaming buffers at their capacity, models'
+// vertices, indices, morph targets and textures with their mipmaps, the
+// overlay's panel, Text's atlas and glyphs). Whoever owns the context
+// owns its counter and hands it to every constructor (NewRenderer,
+// NewText, NewOverlay, NewModel, NewLines, NewMesh); a drawer that has
+// only the renderer reaches it through Renderer.Memory. There is no count
+// for the process: two windows, or two tests in parallel, count apart.
+// A MemoryMeter reads it each frame, with the driver's
 // own figures where the driver offers GL_NVX_gpu_memory_info (memory in
 // use, free and total) or GL_ATI_meminfo (free); Memory.InUse picks the
 // driver's figure where there is one and says which it is. Mesa's

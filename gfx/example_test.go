@@ -32,7 +32,8 @@ func ExampleRenderer() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	r, err := gfx.NewRenderer()
+	mem := new(gfx.MemoryCounter) // the window's GPU memory count
+	r, err := gfx.NewRenderer(mem)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err) // e.g. gfx: compile cube.frag (fragment shader): 0:12(3): error: ...
 		return
@@ -82,7 +83,8 @@ func ExampleNewModel() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	r, err := gfx.NewRenderer()
+	mem := new(gfx.MemoryCounter) // the window's GPU memory count
+	r, err := gfx.NewRenderer(mem)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return
@@ -91,7 +93,7 @@ func ExampleNewModel() {
 
 	smooth := model.Sphere(64)
 	smooth.Parts[0].Material.BaseColor = [4]float32{1, 0.2, 0.2, 1}
-	m, err := gfx.NewModel(smooth)
+	m, err := gfx.NewModel(r.Memory(), smooth)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err) // names the model and the part
 		return
@@ -135,13 +137,14 @@ func ExampleText() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	r, err := gfx.NewRenderer()
+	mem := new(gfx.MemoryCounter) // the window's GPU memory count
+	r, err := gfx.NewRenderer(mem)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
 	defer r.Delete()
-	text, err := gfx.NewText()
+	text, err := gfx.NewText(mem)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return

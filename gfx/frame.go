@@ -231,7 +231,7 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 	refBytes := len(refs) * poseRefSize
 	size := boneBytes + weightBytes + refBytes
 	for r.poseCap < size {
-		trackBytes(r.poseCap) // doubling adds as much again (OwnMemory)
+		r.mem.add(r.poseCap) // doubling adds as much again
 		r.poseCap *= 2
 	}
 	if size/4 > r.maxTexels {
@@ -311,7 +311,7 @@ func (r *Renderer) stream(instances []render.Instance) {
 	c := &r.gl
 	size := len(instances) * instanceSize
 	for r.bufCap < size {
-		trackBytes(r.bufCap) // doubling adds as much again (OwnMemory)
+		r.mem.add(r.bufCap) // doubling adds as much again
 		r.bufCap *= 2
 	}
 	c.bindBuffer(gl.TEXTURE_BUFFER, r.buf)

@@ -19,16 +19,18 @@ type Lines struct {
 	vao, vbo uint32
 	points   int32
 	loc      struct{ viewProj, color int32 }
+	mem      *MemoryCounter // the context's counter, for vbo
 }
 
-// NewLines uploads segments, two points each (a, b, a, b, ...), to the GPU.
-// Init must have been called.
-func NewLines(points []mgl32.Vec3) (*Lines, error) {
+// NewLines uploads segments, two points each (a, b, a, b, ...), to the GPU,
+// counting their buffer's bytes in mem, the context's counter (see
+// MemoryCounter). Init must have been called.
+func NewLines(mem *MemoryCounter, points []mgl32.Vec3) (*Lines, error) {
 	mustBeLoaded("NewLines")
 	if len(points) == 0 || len(points)%2 != 0 {
 		return nil, fmt.Errorf("gfx: NewLines: %d points, want two per segment", len(points))
 	}
-	l := &Lines{points: int32(len(points))}
+	l := &Lines{points: int32(len(points)), mem: mem}
 	var err error
 	if l.prog, err = NewProgram(shaders.FS, "lines.vert", "lines.frag"); err != nil {
 		return nil, err
@@ -44,7 +46,7 @@ func NewLines(points []mgl32.Vec3) (*Lines, error) {
 	gl.BindVertexArray(l.vao)
 	gl.BindBuffer(gl.ARRAY_BUFFER, l.vbo)
 	gl.BufferData(gl.ARRAY_BUFFER, len(points)*int(unsafe.Sizeof(mgl32.Vec3{})), unsafe.Pointer(unsafe.SliceData(points)), gl.STATIC_DRAW)
-	trackBytes(l.bytes())
+	l.mem.add(l.bytes())
 	gl.EnableVertexAttribArray(attrPos)
 	gl.VertexAttribPointerWithOffset(attrPos, 3, gl.FLOAT, false, int32(unsafe.Sizeof(mgl32.Vec3{})), 0)
 	gl.BindVertexArray(0)
@@ -106,10 +108,10 @@ func (l *Lines) Delete() {
 	if l.vbo != 0 {
 		gl.DeleteBuffers(1, &l.vbo)
 		l.vbo = 0
-		trackBytes(-l.bytes())
+		l.mem.add(-l.bytes())
 	}
 	l.prog.Delete()
 }
 
-// bytes is the storage of l's vertex buffer (OwnMemory).
+// bytes is the storage of l's vertex buffer.
 func (l *Lines) bytes() int { return int(l.points) * int(unsafe.Sizeof(mgl32.Vec3{})) }

@@ -6,19 +6,8 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 )
 
-// ownBytes is the bytes of storage held by the GL buffers and textures
-// this package has made and not deleted yet: it is counted where they are
-// allocated, grown and deleted (trackBytes). It is one count for the
-// process, as the OpenGL objects it counts belong to the process's
-// contexts, not to a value of this package.
-var ownBytes atomic.Int64
-
-// trackBytes adds n bytes (less when n is negative) to the storage held by
-// the package's buffers and textures.
-func trackBytes(n int) { ownBytes.Add(int64(n)) }
-
-// OwnMemory returns the bytes of GPU storage that the buffers and textures
-// made by this package hold: the renderer's instance and pose buffers (at
+// MemoryCounter counts the bytes of GPU storage that the buffers and
+// textures made with it hold: the renderer's instance and pose buffers (at
 // their capacity, which grows by doubling), every Model's vertex, index and
 // morph-target buffers and textures (RGBA8 with their mipmap chain), Lines,
 // Mesh, the Overlay's panel and Text's atlas and glyph buffer. It counts
@@ -26,11 +15,36 @@ func trackBytes(n int) { ownBytes.Add(int64(n)) }
 // padding or the old storage of an orphaned buffer still in use by the
 // GPU; framebuffers, shaders and query objects are not counted.
 //
-// It is one count for the whole process (every context it made objects
-// in), kept up to date as objects are made, grown and deleted, and it may
-// be read from any goroutine. Objects of a context that is destroyed
-// without deleting them stay counted.
-func OwnMemory() int64 { return ownBytes.Load() }
+// Give one counter to every object made in one GL context (NewRenderer,
+// NewText, NewOverlay, NewLines, NewMesh, NewModel, NewMemoryMeter): it is
+// then that context's count, and a second window, or a test running beside
+// another, counts in its own. Renderer.Memory returns the renderer's, for
+// the objects a drawer makes beside it. Objects add their bytes when they
+// are made and grown and subtract them when deleted; objects of a context
+// destroyed without deleting them stay counted.
+//
+// The zero value counts from 0; a nil *MemoryCounter counts nothing (its
+// Bytes is 0). Bytes may be read from any goroutine.
+type MemoryCounter struct {
+	n atomic.Int64
+}
+
+// add counts n more bytes (less when n is negative); on a nil counter it
+// does nothing.
+func (c *MemoryCounter) add(n int) {
+	if c != nil {
+		c.n.Add(int64(n))
+	}
+}
+
+// Bytes returns the bytes held now by the buffers and textures counted
+// with c.
+func (c *MemoryCounter) Bytes() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.n.Load()
+}
 
 // rgba8Bytes is the storage of a w×h RGBA8 texture, with its whole mipmap
 // chain (down to 1×1) when mipmaps is set.
@@ -43,34 +57,25 @@ func rgba8Bytes(w, h int, mipmaps bool) int {
 	return n
 }
 
-// MemorySource says where a Memory's figures come from.
+// MemorySource says where a Memory's figures come from. Its String is
+// "own buffers", "GL_NVX_gpu_memory_info" or "GL_ATI_meminfo".
 type MemorySource uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=MemorySource -linecomment
 
 // The sources of Memory's figures. A driver offers at most one of the two
 // extensions in practice; where it offers both, NVX is read.
 const (
 	// MemoryOwn: the driver offers no memory extension; only Memory.Own
 	// is known (Mesa's llvmpipe, most Intel drivers).
-	MemoryOwn MemorySource = iota
+	MemoryOwn MemorySource = iota // own buffers
 	// MemoryNVX: GL_NVX_gpu_memory_info (NVIDIA's driver, Mesa's
 	// radeonsi). Memory.Used, Free and Total are known.
-	MemoryNVX
+	MemoryNVX // GL_NVX_gpu_memory_info
 	// MemoryATI: GL_ATI_meminfo (AMD's drivers, Mesa's radeonsi). Only
 	// Memory.Free is known (the free memory of the texture pool).
-	MemoryATI
+	MemoryATI // GL_ATI_meminfo
 )
-
-// String returns "own buffers", "GL_NVX_gpu_memory_info" or
-// "GL_ATI_meminfo".
-func (s MemorySource) String() string {
-	switch s {
-	case MemoryNVX:
-		return "GL_NVX_gpu_memory_info"
-	case MemoryATI:
-		return "GL_ATI_meminfo"
-	}
-	return "own buffers"
-}
 
 // Memory is a reading of the GPU memory in use, in bytes.
 type Memory struct {
@@ -78,7 +83,8 @@ type Memory struct {
 	// Used, Free and Total with MemoryNVX; Free with MemoryATI. Unknown
 	// figures are 0.
 	Source MemorySource
-	// Own is OwnMemory: what the package's own buffers and textures hold.
+	// Own is the meter's MemoryCounter's Bytes: what the buffers and
+	// textures of its context made by this package hold.
 	Own int64
 	// Used is the driver's figure of the video memory in use, by every
 	// program on the GPU: Total less the memory currently available
@@ -118,6 +124,7 @@ const (
 // (the extensions), and does not allocate.
 type MemoryMeter struct {
 	source MemorySource
+	mem    *MemoryCounter
 	// v receives the driver's values: GL_TEXTURE_FREE_MEMORY_ATI's four,
 	// or NVX's total in v[0] and available memory in v[1]. It lives here,
 	// not on Read's stack, because its address goes to OpenGL (through
@@ -127,9 +134,9 @@ type MemoryMeter struct {
 
 // NewMemoryMeter returns a meter for the current context, reading
 // GL_NVX_gpu_memory_info or GL_ATI_meminfo where the driver offers one
-// (see MemorySource). A context must be current and Init must have been
-// called.
-func NewMemoryMeter() *MemoryMeter {
+// (see MemorySource), and mem, the context's counter, for Memory.Own. A
+// context must be current and Init must have been called.
+func NewMemoryMeter(mem *MemoryCounter) *MemoryMeter {
 	mustBeLoaded("NewMemoryMeter")
 	var n int32
 	gl.GetIntegerv(gl.NUM_EXTENSIONS, &n)
@@ -137,7 +144,7 @@ func NewMemoryMeter() *MemoryMeter {
 	for i := range uint32(max(n, 0)) {
 		exts = append(exts, gl.GoStr(gl.GetStringi(gl.EXTENSIONS, i)))
 	}
-	return &MemoryMeter{source: memorySource(exts)}
+	return &MemoryMeter{source: memorySource(exts), mem: mem}
 }
 
 // memorySource picks the source from the driver's extensions.
@@ -160,7 +167,7 @@ func (m *MemoryMeter) Source() MemorySource { return m.source }
 // Read returns the memory in use now. Call it with the meter's context
 // current, on its thread.
 func (m *MemoryMeter) Read() Memory {
-	mem := Memory{Source: m.source, Own: OwnMemory()}
+	mem := Memory{Source: m.source, Own: m.mem.Bytes()}
 	switch m.source {
 	case MemoryNVX:
 		gl.GetIntegerv(gpuMemoryTotalAvailableNVX, &m.v[0])

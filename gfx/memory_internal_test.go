@@ -38,10 +38,15 @@ func TestMemoryLayouts(t *testing.T) {
 	}
 }
 
-// OwnMemory counts the bytes of every buffer and texture gfx makes, to the
-// byte, as they are made, grown and deleted. (It is what the diagnostics
-// show as GPU memory where the driver offers no memory extension, as
-// llvmpipe does not.)
+// A MemoryCounter counts the bytes of every buffer and texture gfx makes
+// with it, to the byte, as they are made, grown and deleted. (It is what
+// the diagnostics show as GPU memory where the driver offers no memory
+// extension, as llvmpipe does not.) Two counters are independent: the
+// objects are made alternately with a and b, and every step checks that
+// the other counter did not move, that a nil counter counts nothing, and
+// that both are back at 0 once everything is deleted. The counts are the
+// counters', not the process's, so tests running beside this one cannot
+// move them.
 func TestOwnMemoryCountsExactly(t *testing.T) {
 	platformtest.OpenWindow(t, platformtest.SmallHidden())
 	var err error
@@ -49,16 +54,30 @@ func TestOwnMemoryCountsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step := func(what string, want int64, f func()) {
+	var a, b MemoryCounter
+	names := map[*MemoryCounter]string{&a: "a", &b: "b"}
+	// step runs f and checks that c changed by want bytes and the other
+	// counter (both, when c is nil) not at all.
+	step := func(what string, c *MemoryCounter, want int64, f func()) {
 		t.Helper()
-		var before, after int64
+		var beforeA, beforeB, afterA, afterB int64
 		platformtest.OnMain(func() {
-			before = OwnMemory()
+			beforeA, beforeB = a.Bytes(), b.Bytes()
 			f()
-			after = OwnMemory()
+			afterA, afterB = a.Bytes(), b.Bytes()
 		})
-		if got := after - before; got != want {
-			t.Errorf("%s: OwnMemory changed by %d bytes, want %d", what, got, want)
+		wantA, wantB := int64(0), int64(0)
+		switch c {
+		case &a:
+			wantA = want
+		case &b:
+			wantB = want
+		}
+		if got := afterA - beforeA; got != wantA {
+			t.Errorf("%s with %s: counter a changed by %d bytes, want %d", what, names[c], got, wantA)
+		}
+		if got := afterB - beforeB; got != wantB {
+			t.Errorf("%s with %s: counter b changed by %d bytes, want %d", what, names[c], got, wantB)
 		}
 	}
 
@@ -71,17 +90,17 @@ func TestOwnMemoryCountsExactly(t *testing.T) {
 		cubeBytes  = 24*60 + 36*2 + 4*(16*8+8*4+4*2+2*1+1*1) // vertices, 16-bit indices, texture and mipmaps
 		planeBytes = 4*60 + 6*2 + 4                          // and the 1×1 white texture
 	)
-	step("NewModel(textured cube)", cubeBytes, func() { mc, err = NewModel(cube) })
+	step("NewModel(textured cube)", &a, cubeBytes, func() { mc, err = NewModel(&a, cube) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("NewModel(plane)", planeBytes, func() { mp, err = NewModel(plane) })
+	step("NewModel(plane)", &b, planeBytes, func() { mp, err = NewModel(&b, plane) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("Model.Delete", -cubeBytes, mc.Delete)
-	step("Model.Delete again", 0, mc.Delete)
-	step("Model.Delete", -planeBytes, mp.Delete)
+	step("Model.Delete", &a, -cubeBytes, mc.Delete)
+	step("Model.Delete again", &a, 0, mc.Delete)
+	step("Model.Delete", &b, -planeBytes, mp.Delete)
 
 	// Morph targets: a position and a normal delta, RGB32F, per vertex
 	// and target.
@@ -89,67 +108,100 @@ func TestOwnMemoryCountsExactly(t *testing.T) {
 	morph.RestWeights = []float32{0, 0}
 	morph.Parts[0].Targets = []model.Target{{Positions: make([]mgl32.Vec3, 4)}, {Positions: make([]mgl32.Vec3, 4)}}
 	const morphBytes = planeBytes + 2*2*4*12
-	step("NewModel(plane with 2 morph targets)", morphBytes, func() { mp, err = NewModel(morph) })
+	step("NewModel(plane with 2 morph targets)", &a, morphBytes, func() { mp, err = NewModel(&a, morph) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("Model.Delete", -morphBytes, mp.Delete)
+	step("Model.Delete", &a, -morphBytes, mp.Delete)
 
 	// The renderer: its instance and pose buffers and its built-in plane;
 	// the instance buffer doubles from 256 instances to hold 600.
 	var r *Renderer
 	const rendererBytes = 256*48 + 16<<10 + planeBytes
-	step("NewRenderer", rendererBytes, func() { r, err = NewRenderer() })
+	step("NewRenderer", &b, rendererBytes, func() { r, err = NewRenderer(&b) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	insts := make([]render.Instance, 600)
-	step("Renderer.Draw(600 instances)", (1024-256)*48, func() {
+	step("Renderer.Draw(600 instances)", &b, (1024-256)*48, func() {
 		r.Draw(64, 64, [4]float32{}, Camera{Eye: [3]float32{0, 0, 10}, Up: [3]float32{0, 1, 0}, FovY: 1, Near: 1, Far: 100}, insts, nil)
 	})
-	step("Renderer.Draw(600 instances) again", 0, func() {
+	step("Renderer.Draw(600 instances) again", &b, 0, func() {
 		r.Draw(64, 64, [4]float32{}, Camera{Eye: [3]float32{0, 0, 10}, Up: [3]float32{0, 1, 0}, FovY: 1, Near: 1, Far: 100}, insts, nil)
 	})
-	step("Renderer.Delete", -(rendererBytes + (1024-256)*48), r.Delete)
-	step("Renderer.Delete again", 0, r.Delete)
+	step("Renderer.Delete", &b, -(rendererBytes + (1024-256)*48), r.Delete)
+	step("Renderer.Delete again", &b, 0, r.Delete)
 
 	// Text: the R8 atlas and the glyph buffer, which doubles from 256
 	// glyphs to hold 300.
 	var tx *Text
 	const textBytes = 96*91 + 256*16
-	step("NewText", textBytes, func() { tx, err = NewText() })
+	step("NewText", &a, textBytes, func() { tx, err = NewText(&a) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("Text.Draw(300 glyphs)", 256*16, func() {
+	step("Text.Draw(300 glyphs)", &a, 256*16, func() {
 		for i := range 300 {
 			tx.Print(i%30*7, i/30*13, 1, "x", [4]uint8{255, 255, 255, 255})
 		}
 		tx.Draw(64, 64)
 	})
-	step("Text.Delete", -(textBytes + 256*16), tx.Delete)
+	step("Text.Delete", &a, -(textBytes + 256*16), tx.Delete)
 
 	// The overlay's panel, Lines and Mesh.
 	var o *Overlay
-	step("NewOverlay", 4*panelW*panelH, func() { o, err = NewOverlay() })
+	step("NewOverlay", &b, 4*panelW*panelH, func() { o, err = NewOverlay(&b) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("Overlay.Delete", -4*panelW*panelH, o.Delete)
+	step("Overlay.Delete", &b, -4*panelW*panelH, o.Delete)
 	var l *Lines
-	step("NewLines(box edges)", 24*12, func() { l, err = NewLines(BoxEdges(mgl32.Vec3{1, 1, 1})) })
+	step("NewLines(box edges)", &a, 24*12, func() { l, err = NewLines(&a, BoxEdges(mgl32.Vec3{1, 1, 1})) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("Lines.Delete", -24*12, l.Delete)
+	step("Lines.Delete", &a, -24*12, l.Delete)
 	var m Mesh
 	verts, idx := CubeGeometry()
 	want := int64(len(verts))*int64(unsafe.Sizeof(Vertex{})) + 2*int64(len(idx))
-	step("NewMesh(cube)", want, func() { m, err = NewMesh(verts, idx) })
+	step("NewMesh(cube)", &b, want, func() { m, err = NewMesh(&b, verts, idx) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	step("Mesh.Delete", -want, m.Delete)
+	step("Mesh.Delete", &b, -want, m.Delete)
+
+	// Objects of both counters alive at once: each counts its own, and
+	// deleting one leaves the other's count alone.
+	var ra *Renderer
+	step("NewRenderer", &a, rendererBytes, func() { ra, err = NewRenderer(&a) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	step("NewText", &b, textBytes, func() { tx, err = NewText(&b) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.Memory() != &a {
+		t.Errorf("Renderer.Memory() = %p, want the counter NewRenderer was given, %p", ra.Memory(), &a)
+	}
+	if got, want := a.Bytes()+b.Bytes(), int64(rendererBytes+textBytes); got != want || a.Bytes() != rendererBytes {
+		t.Errorf("with a renderer on a and a Text on b: a = %d, b = %d bytes, want %d and %d", a.Bytes(), b.Bytes(), rendererBytes, textBytes)
+	}
+	step("Text.Delete", &b, -textBytes, tx.Delete)
+	step("Renderer.Delete", &a, -rendererBytes, ra.Delete)
+
+	// A nil counter counts nothing, and neither counter moves.
+	step("NewLines", nil, 0, func() { l, err = NewLines(nil, BoxEdges(mgl32.Vec3{1, 1, 1})) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	step("Lines.Delete", nil, 0, l.Delete)
+	if a.Bytes() != 0 || b.Bytes() != 0 {
+		t.Errorf("everything deleted: a = %d, b = %d bytes, want 0 and 0", a.Bytes(), b.Bytes())
+	}
+	if n := (*MemoryCounter)(nil).Bytes(); n != 0 {
+		t.Errorf("a nil counter's Bytes = %d, want 0", n)
+	}
 }
 
 // The meter picks its source from the extension list: NVX where offered,
@@ -200,8 +252,10 @@ func TestMemoryMeterReads(t *testing.T) {
 		if err = Init(); err != nil {
 			return
 		}
-		m = NewMemoryMeter()
-		mem, own = m.Read(), OwnMemory()
+		var c MemoryCounter
+		c.add(12345)
+		m = NewMemoryMeter(&c)
+		mem, own = m.Read(), c.Bytes()
 		allocs = testing.AllocsPerRun(100, func() { mem = m.Read() })
 		name = RendererName()
 	})

@@ -33,7 +33,8 @@ const instanceTextureUnit = 0
 type Mesh struct {
 	vao, vbo, ebo uint32
 	indices       int32
-	bytes         int // the storage of vbo and ebo (OwnMemory)
+	bytes         int            // the storage of vbo and ebo, counted in mem
+	mem           *MemoryCounter // the context's counter
 }
 
 // Indices returns the number of indices, three per triangle.
@@ -47,7 +48,7 @@ func (m *Mesh) Delete() {
 	}
 	if m.vbo != 0 {
 		gl.DeleteBuffers(1, &m.vbo)
-		trackBytes(-m.bytes)
+		m.mem.add(-m.bytes)
 	}
 	if m.ebo != 0 {
 		gl.DeleteBuffers(1, &m.ebo)
@@ -57,8 +58,9 @@ func (m *Mesh) Delete() {
 
 // NewMesh uploads triangles (counter-clockwise seen from the front, which
 // is the side back-face culling keeps) to the GPU. Every index must name a
-// vertex. Init must have been called.
-func NewMesh(vertices []Vertex, indices []uint16) (Mesh, error) {
+// vertex. Its bytes are counted in mem, the context's counter (see
+// MemoryCounter). Init must have been called.
+func NewMesh(mem *MemoryCounter, vertices []Vertex, indices []uint16) (Mesh, error) {
 	mustBeLoaded("NewMesh")
 	if len(vertices) == 0 || len(indices) == 0 || len(indices)%3 != 0 {
 		return Mesh{}, fmt.Errorf("gfx: NewMesh: %d vertices and %d indices, want some vertices and a whole number of triangles", len(vertices), len(indices))
@@ -68,7 +70,7 @@ func NewMesh(vertices []Vertex, indices []uint16) (Mesh, error) {
 			return Mesh{}, fmt.Errorf("gfx: NewMesh: index %d is %d, there are %d vertices", i, ix, len(vertices))
 		}
 	}
-	var m Mesh
+	m := Mesh{mem: mem}
 	m.indices = int32(len(indices))
 	gl.GenVertexArrays(1, &m.vao)
 	gl.GenBuffers(1, &m.vbo)
@@ -81,7 +83,7 @@ func NewMesh(vertices []Vertex, indices []uint16) (Mesh, error) {
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ebo)
 	gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(indices)*2, unsafe.Pointer(unsafe.SliceData(indices)), gl.STATIC_DRAW)
 	m.bytes = len(vertices)*int(unsafe.Sizeof(Vertex{})) + len(indices)*2
-	trackBytes(m.bytes)
+	m.mem.add(m.bytes)
 	m.bindVertices()
 	gl.BindVertexArray(0)
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
@@ -104,10 +106,11 @@ func (m *Mesh) bindVertices() {
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ebo)
 }
 
-// NewCubeMesh uploads the unit cube centred at the origin (see CubeGeometry).
-func NewCubeMesh() (Mesh, error) {
+// NewCubeMesh uploads the unit cube centred at the origin (see
+// CubeGeometry), counted in mem like NewMesh.
+func NewCubeMesh(mem *MemoryCounter) (Mesh, error) {
 	v, ix := CubeGeometry()
-	m, err := NewMesh(v, ix)
+	m, err := NewMesh(mem, v, ix)
 	if err != nil {
 		return Mesh{}, fmt.Errorf("gfx: cube mesh: %w", err)
 	}

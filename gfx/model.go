@@ -68,8 +68,10 @@ type Model struct {
 	restBones   []render.Bone
 	restWeights []float32
 	white       uint32 // the 1×1 white texture, 0 if every part has one
-	// bytes is the storage its buffers and textures hold (OwnMemory).
+	// bytes is the storage its buffers and textures hold, counted in mem,
+	// the context's counter.
 	bytes int
+	mem   *MemoryCounter
 	// shadings has bit 1<<sh set for each shading sh of its parts.
 	shadings uint8
 
@@ -165,8 +167,10 @@ func (m *Model) Parts() int { return len(m.parts) }
 // live reports whether the model can be drawn.
 func (m *Model) live() bool { return m.pulled != notPulled || m.parts != nil }
 
-// NewModel checks m and uploads it to the GPU. A context must be current
-// and Init must have been called. m is not kept: it may change afterwards.
+// NewModel checks m and uploads it to the GPU, counting the bytes of its
+// buffers and textures in mem, the context's counter (see MemoryCounter;
+// Renderer.Memory returns the renderer's). A context must be current and
+// Init must have been called. m is not kept: it may change afterwards.
 //
 // The error names the model and the part: a part without vertices or
 // triangles, per-vertex data of the wrong length, an index past the
@@ -177,7 +181,7 @@ func (m *Model) live() bool { return m.pulled != notPulled || m.parts != nil }
 // per-vertex data takes defaults: normals zero (lit by the ambient light
 // only), colours white, texture coordinates (0, 0), joints 0 with weights
 // (1, 0, 0, 0).
-func NewModel(m *model.Model) (*Model, error) {
+func NewModel(mem *MemoryCounter, m *model.Model) (*Model, error) {
 	mustBeLoaded("NewModel")
 	if m == nil {
 		return nil, fmt.Errorf("gfx: NewModel: nil model")
@@ -195,7 +199,7 @@ func NewModel(m *model.Model) (*Model, error) {
 		}
 	}
 
-	g := &Model{name: m.Name, restBones: restPalette(m), restWeights: slices.Clone(m.RestWeights)}
+	g := &Model{mem: mem, name: m.Name, restBones: restPalette(m), restWeights: slices.Clone(m.RestWeights)}
 	g.parts = make([]modelPart, len(m.Parts))
 	for i := range m.Parts {
 		g.uploadPart(&g.parts[i], &m.Parts[i])
@@ -489,10 +493,10 @@ func (m *Model) Delete() {
 }
 
 // track counts n more bytes of storage in m's buffers and textures (less
-// when n is negative), in m and in OwnMemory.
+// when n is negative), in m and in its counter.
 func (m *Model) track(n int) {
 	m.bytes += n
-	trackBytes(n)
+	m.mem.add(n)
 }
 
 func deleteVertexArray(id *uint32) {

@@ -44,7 +44,7 @@ func newModel(t testing.TB, m *model.Model) *gfx.Model {
 	t.Helper()
 	var g *gfx.Model
 	var err error
-	onMain(func() { g, err = gfx.NewModel(m) })
+	onMain(func() { g, err = gfx.NewModel(new(gfx.MemoryCounter), m) })
 	if err != nil {
 		t.Fatalf("NewModel(%s): %v", m.Name, err)
 	}
@@ -679,13 +679,13 @@ func TestNewModelRejectsBadModels(t *testing.T) {
 		tt.change(m)
 		var g *gfx.Model
 		var err error
-		onMain(func() { g, err = gfx.NewModel(m) })
+		onMain(func() { g, err = gfx.NewModel(new(gfx.MemoryCounter), m) })
 		if g != nil || err == nil || !strings.HasPrefix(err.Error(), "gfx: NewModel bar model: ") || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: NewModel = %v, %v; want an error starting \"gfx: NewModel bar model: \" containing %q", tt.name, g, err, tt.want)
 		}
 	}
 	var err error
-	onMain(func() { _, err = gfx.NewModel(nil) })
+	onMain(func() { _, err = gfx.NewModel(new(gfx.MemoryCounter), nil) })
 	if err == nil {
 		t.Error("NewModel(nil) succeeded")
 	}

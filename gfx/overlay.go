@@ -148,16 +148,19 @@ type Overlay struct {
 	// top-left texel of its atlas cell.
 	atlas  *image.Alpha
 	glyphs [256][2]uint16
-	label  []byte // the graph's scale label, capacity labelMax
+	label  []byte         // the graph's scale label, capacity labelMax
+	mem    *MemoryCounter // the context's counter, for tex
 }
 
 // NewOverlay builds the overlay's program (shaders/overlay.vert and
 // overlay.frag), rasterises its font into the glyph atlas and creates its
-// texture. A context must be current and Init must have been called.
-// Errors name what failed; shader errors are *ShaderError.
-func NewOverlay() (*Overlay, error) {
+// texture, counting its bytes in mem, the context's counter (see
+// MemoryCounter). A context must be current and Init must have been
+// called. Errors name what failed; shader errors are *ShaderError.
+func NewOverlay(mem *MemoryCounter) (*Overlay, error) {
 	mustBeLoaded("NewOverlay")
 	o := newPanel()
+	o.mem = mem
 	ok := false
 	defer func() {
 		if !ok {
@@ -191,7 +194,7 @@ func NewOverlay() (*Overlay, error) {
 	gl.ActiveTexture(gl.TEXTURE0 + overlayTextureUnit)
 	gl.BindTexture(gl.TEXTURE_2D, o.tex)
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, panelW, panelH, 0, gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&o.img[0]))
-	trackBytes(rgba8Bytes(panelW, panelH, false))
+	o.mem.add(rgba8Bytes(panelW, panelH, false))
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
@@ -521,7 +524,7 @@ func (o *Overlay) Delete() {
 	if o.tex != 0 {
 		gl.DeleteTextures(1, &o.tex)
 		o.tex = 0
-		trackBytes(-rgba8Bytes(panelW, panelH, false))
+		o.mem.add(-rgba8Bytes(panelW, panelH, false))
 	}
 }
 

@@ -82,7 +82,7 @@ func TestOverlayDrawsItsImageExactly(t *testing.T) {
 			return
 		}
 		var o *Overlay
-		if o, err = NewOverlay(); err != nil {
+		if o, err = NewOverlay(new(MemoryCounter)); err != nil {
 			return
 		}
 		defer o.Delete()

@@ -29,7 +29,7 @@ func newOverlay(t testing.TB) (r *gfx.Renderer, o *gfx.Overlay, w, h int) {
 	t.Helper()
 	r, w, h = newRenderer(t, overlaySize)
 	var err error
-	onMain(func() { o, err = gfx.NewOverlay() })
+	onMain(func() { o, err = gfx.NewOverlay(new(gfx.MemoryCounter)) })
 	if err != nil {
 		t.Fatalf("NewOverlay: %v", err)
 	}

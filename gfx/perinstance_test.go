@@ -50,7 +50,7 @@ func newPerInstance(r *Renderer) (*perInstance, error) {
 		p.Delete()
 		return nil, u.err
 	}
-	if p.mesh, err = NewCubeMesh(); err != nil {
+	if p.mesh, err = NewCubeMesh(new(MemoryCounter)); err != nil {
 		p.Delete()
 		return nil, err
 	}

@@ -156,6 +156,8 @@ type Renderer struct {
 	poseWordTex uint32 // poseBuf as 32-bit words
 	poseCap     int    // poseBuf's capacity in bytes
 
+	mem *MemoryCounter // the context's counter, for buf and poseBuf
+
 	// maxInstances is how many instances one buffer texture can address
 	// (GL_MAX_TEXTURE_BUFFER_SIZE words); maxTexels is that size.
 	maxInstances, maxTexels int
@@ -203,12 +205,14 @@ const minPoseCapacity = 16 << 10
 // NewRenderer builds the renderer's programs (from shaders.FS), the
 // instance and pose buffers and the built-in meshes: the cube and the
 // sphere (drawn by vertex pulling, the sphere as a ray-cast impostor) and
-// model.Plane. A context must be current
-// and Init must have been called. Errors name what failed; shader errors
-// are *ShaderError.
-func NewRenderer() (*Renderer, error) {
+// model.Plane. Their bytes, and those of the instance and pose buffers as
+// they grow, are counted in mem, the context's counter (see
+// MemoryCounter; Memory returns it). A context must be current and Init
+// must have been called. Errors name what failed; shader errors are
+// *ShaderError.
+func NewRenderer(mem *MemoryCounter) (*Renderer, error) {
 	mustBeLoaded("NewRenderer")
-	r := &Renderer{}
+	r := &Renderer{mem: mem}
 	ok := false
 	defer func() {
 		if !ok {
@@ -266,7 +270,7 @@ func NewRenderer() (*Renderer, error) {
 	// 32-bit words (references).
 	r.poseCap = minPoseCapacity
 	r.poseBuf, r.poseTex = newStreamTexture(gl.RGBA32F, r.poseCap)
-	trackBytes(r.bufCap + r.poseCap)
+	r.mem.add(r.bufCap + r.poseCap)
 	gl.GenTextures(1, &r.poseWordTex)
 	gl.BindTexture(gl.TEXTURE_BUFFER, r.poseWordTex)
 	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32UI, r.poseBuf)
@@ -285,7 +289,7 @@ func NewRenderer() (*Renderer, error) {
 
 	r.Register(render.MeshCube, &Model{name: "cube", pulled: pulledCube})
 	r.Register(render.MeshSphere, &Model{name: "sphere", pulled: pulledSphere})
-	plane, err := NewModel(model.Plane())
+	plane, err := NewModel(mem, model.Plane())
 	if err != nil {
 		return nil, fmt.Errorf("gfx: NewRenderer: built-in %w", err)
 	}
@@ -497,6 +501,11 @@ func (r *Renderer) SetLight(l Light) {
 // drivers offer millions (llvmpipe: 44,739,242).
 func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
 
+// Memory returns the counter NewRenderer was given: the one to give the
+// objects made beside the renderer in its context (NewModel, NewLines,
+// NewMesh), so that they are counted with it.
+func (r *Renderer) Memory() *MemoryCounter { return r.mem }
+
 // Stats returns what the last Draw did.
 func (r *Renderer) Stats() Stats { return r.stats }
 
@@ -511,7 +520,7 @@ func (r *Renderer) Delete() {
 	r.sphereProg.Delete()
 	deleteVertexArray(&r.vao)
 	if r.buf != 0 {
-		trackBytes(-r.bufCap - r.poseCap)
+		r.mem.add(-r.bufCap - r.poseCap)
 	}
 	deleteTexture(&r.tex)
 	deleteBuffer(&r.buf)

@@ -39,7 +39,7 @@ func newRenderer(t testing.TB, size int) (r *gfx.Renderer, w, h int) {
 	onMain(func() {
 		w, h = win.FramebufferSize()
 		if err = gfx.Init(); err == nil {
-			r, err = gfx.NewRenderer()
+			r, err = gfx.NewRenderer(new(gfx.MemoryCounter))
 		}
 	})
 	if err != nil {

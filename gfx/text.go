@@ -91,10 +91,11 @@ const minTextCapacity = 256
 // done; it has no finalizer.
 type Text struct {
 	prog        Program
-	vao         uint32 // empty: the quads come from gl_VertexID
-	atlas       uint32 // R8, atlasWidth×atlasHeight
-	buf, bufTex uint32 // the glyph buffer and its RGBA32I buffer texture
-	bufCap      int    // buf's capacity in bytes
+	vao         uint32         // empty: the quads come from gl_VertexID
+	atlas       uint32         // R8, atlasWidth×atlasHeight
+	buf, bufTex uint32         // the glyph buffer and its RGBA32I buffer texture
+	bufCap      int            // buf's capacity in bytes
+	mem         *MemoryCounter // the context's counter, for atlas and buf
 	locViewport int32
 	glyphs      []textGlyph // this frame's queue
 	drawn       bool        // Draw has run since the last Print
@@ -103,12 +104,13 @@ type Text struct {
 }
 
 // NewText builds Text's program (shaders/text.vert and text.frag), its
-// font atlas texture and its glyph buffer. A context must be current and
-// Init must have been called. Errors name what failed; shader errors are
-// *ShaderError.
-func NewText() (*Text, error) {
+// font atlas texture and its glyph buffer, counting their bytes, and the
+// buffer's as it grows, in mem, the context's counter (see MemoryCounter).
+// A context must be current and Init must have been called. Errors name
+// what failed; shader errors are *ShaderError.
+func NewText(mem *MemoryCounter) (*Text, error) {
 	mustBeLoaded("NewText")
-	t := &Text{glyphs: make([]textGlyph, 0, minTextCapacity)}
+	t := &Text{glyphs: make([]textGlyph, 0, minTextCapacity), mem: mem}
 	ok := false
 	defer func() {
 		if !ok {
@@ -143,11 +145,11 @@ func NewText() (*Text, error) {
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
 	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, 0)
 	gl.BindTexture(gl.TEXTURE_2D, 0)
-	trackBytes(atlasWidth * atlasHeight)
+	t.mem.add(atlasWidth * atlasHeight)
 
 	t.bufCap = minTextCapacity * textGlyphSize
 	t.buf, t.bufTex = newBufferTexture(gl.RGBA32I, t.bufCap, nil, gl.STREAM_DRAW)
-	trackBytes(t.bufCap)
+	t.mem.add(t.bufCap)
 	gl.GenVertexArrays(1, &t.vao)
 	if err := CheckError(); err != nil {
 		return nil, fmt.Errorf("gfx: NewText: %w", err)
@@ -279,7 +281,7 @@ func (t *Text) Draw(width, height int) {
 	t.uploaded = int32(len(t.glyphs))
 	size := len(t.glyphs) * textGlyphSize
 	for t.bufCap < size {
-		trackBytes(t.bufCap) // doubling adds as much again (OwnMemory)
+		t.mem.add(t.bufCap) // doubling adds as much again
 		t.bufCap *= 2
 	}
 	gl.BindBuffer(gl.TEXTURE_BUFFER, t.buf)
@@ -334,11 +336,11 @@ func (t *Text) Delete() {
 	t.prog.Delete()
 	deleteVertexArray(&t.vao)
 	if t.atlas != 0 {
-		trackBytes(-atlasWidth * atlasHeight)
+		t.mem.add(-atlasWidth * atlasHeight)
 		deleteTexture(&t.atlas)
 	}
 	if t.buf != 0 {
-		trackBytes(-t.bufCap)
+		t.mem.add(-t.bufCap)
 		deleteTexture(&t.bufTex)
 		deleteBuffer(&t.buf)
 	}

@@ -23,7 +23,7 @@ func newText(t testing.TB) (r *gfx.Renderer, tx *gfx.Text, w, h int) {
 	t.Helper()
 	r, w, h = newRenderer(t, textSize)
 	var err error
-	onMain(func() { tx, err = gfx.NewText() })
+	onMain(func() { tx, err = gfx.NewText(new(gfx.MemoryCounter)) })
 	if err != nil {
 		t.Fatalf("NewText: %v", err)
 	}
@@ -338,7 +338,7 @@ func TestTextBadInput(t *testing.T) {
 	var deleted *gfx.Text
 	onMain(func() {
 		var err error
-		if deleted, err = gfx.NewText(); err == nil {
+		if deleted, err = gfx.NewText(new(gfx.MemoryCounter)); err == nil {
 			deleted.Delete()
 			deleted.Delete() // again: nothing
 		}
@@ -405,7 +405,7 @@ func BenchmarkTextDraw(b *testing.B) {
 	r, tx, w, h := newText(b)
 	var o *gfx.Overlay
 	var err error
-	onMain(func() { o, err = gfx.NewOverlay() })
+	onMain(func() { o, err = gfx.NewOverlay(new(gfx.MemoryCounter)) })
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -32,10 +32,10 @@ func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
 		return err
 	}
 	d.ren = r.Renderer()
-	if d.edges, err = gfx.NewLines(gfx.BoxEdges(scene.Box)); err != nil {
+	if d.edges, err = gfx.NewLines(d.ren.Memory(), gfx.BoxEdges(scene.Box)); err != nil {
 		return fmt.Errorf("the box's edges: %w", err)
 	}
-	if d.figure, err = gfx.NewModel(m); err != nil {
+	if d.figure, err = gfx.NewModel(d.ren.Memory(), m); err != nil {
 		return fmt.Errorf("the figure: %w", err)
 	}
 	d.ren.Register(scene.MeshFigure, d.figure)

@@ -4,7 +4,10 @@
 // recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
 // tick, V toggles vsync, F3 toggles the diagnostics overlay, F5 saves a
-// snapshot of the simulation and F9 loads it.
+// snapshot of the simulation and F9 loads it. A gamepad steers the cube
+// too, through the actions move-x, move-z and recolour (left stick or
+// d-pad, A); -bindings file rebinds them (the input package's bindings
+// format), -gamepad-mappings file adds controllers in the SDL format.
 //
 // Every run is recorded (package engine/replay): -record file keeps the
 // recording, and a panic in a system leaves a crash replay in -crash-dir.
@@ -34,11 +37,13 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 )
@@ -53,6 +58,8 @@ const maxEntities = scene.MaxEntities
 // flags are the demo's own flags, beside the common ones (package cli).
 type flags struct {
 	entities    int    // -entities: bouncing bodies in the scene
+	bindings    string // -bindings: a bindings file for the demo's actions
+	mappings    string // -gamepad-mappings: an SDL_GameControllerDB file
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
 	// desyncAtTick (debug, a networked client): a fixed system adds a
 	// point to the score at that tick, so that the client's state differs from the
@@ -65,6 +72,8 @@ type flags struct {
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
+	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
+	fs.StringVar(&f.bindings, "bindings", "", "`file` of bindings for the player's actions move-x, move-z and recolour, one a line: ACTION key|mouse|button|axis NAME [scale=S] [threshold=T] [pad=P] (default: a gamepad's left stick and d-pad move, A recolours)")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
 	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: add a point to the score at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
@@ -80,6 +89,8 @@ func (f *flags) check(opts *cli.Options) error {
 		return cli.Usagef("-panic-at-tick means nothing on a client (the server's scene parameters say where a panic is injected)")
 	case opts.Given("nondeterminism-at-tick") && (opts.Replay != "" || opts.Serve != "" || opts.Client()):
 		return cli.Usagef("-nondeterminism-at-tick works in a game of its own only (not with -replay, -serve, -connect or -spectate)")
+	case opts.Given("gamepad-mappings") && opts.Headless:
+		return cli.Usagef("-gamepad-mappings means nothing with -headless (no window reads gamepads)")
 	case opts.Given("desync-at-tick") && opts.Connect == "":
 		return cli.Usagef("-desync-at-tick needs -connect (it makes a player's state differ from the server's)")
 	}
@@ -101,11 +112,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Params:    []string{"entities", "panic-at-tick"}, // a replay and every client of a match take them from the recording or the server
 		Records:   true,
 		Networked: true,
-		Run:       func(s *app.Session) error { return runDemo(s, f) },
+		Run:       func(s *app.Process) error { return runDemo(s, f) },
 	})
 }
 
-func runDemo(s *app.Session, f *flags) error {
+func runDemo(s *app.Process, f *flags) error {
 	opts := s.Opts
 	e, err := engine.New(s.EngineConfig())
 	if err != nil {
@@ -119,6 +130,16 @@ func runDemo(s *app.Session, f *flags) error {
 		e.Jobs.SetMode(engine.JobsLive)
 	}
 	sc := scene.Setup(e, f.entities)
+	actions := scene.NewActions()
+	if f.bindings != "" {
+		if err := loadBindings(actions, f.bindings); err != nil {
+			return err
+		}
+	}
+	e.Input.SetActions(actions) // the local player's Samples carry the actions
+	if c := s.Net(); c != nil {
+		c.LocalInput().SetActions(actions) // a networked player's too
+	}
 	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
@@ -132,5 +153,26 @@ func runDemo(s *app.Session, f *flags) error {
 	if s.Net() == nil {
 		s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 	}
-	return runWindowed(s, e, sc)
+	var mappings string
+	if f.mappings != "" {
+		b, err := os.ReadFile(f.mappings)
+		if err != nil {
+			return fmt.Errorf("-gamepad-mappings: %w", err)
+		}
+		mappings = string(b)
+	}
+	return runWindowed(s, e, sc, mappings)
+}
+
+// loadBindings loads the bindings file path into actions.
+func loadBindings(actions *input.Actions, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("-bindings: %w", err)
+	}
+	defer file.Close()
+	if err := actions.LoadBindings(file); err != nil {
+		return fmt.Errorf("-bindings %s: %w", path, err)
+	}
+	return nil
 }

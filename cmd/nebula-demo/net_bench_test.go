@@ -295,7 +295,7 @@ func BenchmarkMatchIntentToFanOut(b *testing.B) {
 
 // tap times, on one clock, when each client wrote its input for a tick
 // and when each client's reader received the tick's confirmation, by
-// reading the frames (wire's layout: a uint32 length, a type byte, then
+// reading the messages (wire's layout: a uint32 length, a type byte, then
 // for Input and Confirmed the first tick as a uint64 and the tick count)
 // as they cross the clients' connections.
 type tap struct {
@@ -363,9 +363,9 @@ func (t *tap) intentToFanOut() *netplay.Latencies {
 	return &l
 }
 
-// tapConn is a client's connection whose frames are timed. The client
-// writes one whole frame per Write (after the preamble); what it reads
-// arrives in any pieces, so read frames are reassembled.
+// tapConn is a client's connection whose messages are timed. The client
+// writes one whole message per Write (after the preamble); what it reads
+// arrives in any pieces, so read messages are reassembled.
 type tapConn struct {
 	net.Conn
 	t        *tap
@@ -411,7 +411,7 @@ func (c *tapConn) Read(p []byte) (int, error) {
 		c.in = c.in[size:]
 	}
 	if len(c.in) == 0 {
-		c.in = nil // let a large frame's memory go
+		c.in = nil // let a large message's memory go
 	}
 	return n, err
 }
@@ -422,7 +422,7 @@ func (c *tapConn) Read(p []byte) (int, error) {
 // the tick the match is at (caught up, playing live). Two servers run it,
 // started 3 s apart: one sends a joiner a snapshot of the tick it joins
 // at (the demo's server), one keeps only the snapshot of tick 0 and sends
-// the whole minute of confirmed ticks (KeyframeEvery beyond the match:
+// the whole minute of confirmed ticks (SnapshotEvery beyond the match:
 // the worst backlog a joiner can get). Target: live within 1 s. Each
 // match goes on for 10 s after the join, and the joiner must end with
 // the server's hash.
@@ -456,9 +456,9 @@ func BenchmarkLateJoinAfterAMinute(b *testing.B) {
 
 // lateJoin runs one match of lateJoin's benchmark and returns the time
 // from the joiner's dial to its catching up.
-func lateJoin(b *testing.B, keyframeEvery uint64, entities int, joinAt, ticks uint64) time.Duration {
+func lateJoin(b *testing.B, snapshotEvery uint64, entities int, joinAt, ticks uint64) time.Duration {
 	cfg := netplay.DefaultServerConfig()
-	cfg.Players, cfg.MaxPlayers, cfg.Ticks, cfg.KeyframeEvery = 1, 2, ticks, keyframeEvery
+	cfg.Players, cfg.MaxPlayers, cfg.Ticks, cfg.SnapshotEvery = 1, 2, ticks, snapshotEvery
 	m := startBenchServer(b, cfg, entities, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -300,7 +300,7 @@ func TestOwnKeyShowsWithinInputDelay(t *testing.T) {
 // on the same machine's wall clock) to the return of the swap of the first
 // frame that drew the client's own cube moved. It reports the medians, in
 // milliseconds and frames, and the frames each window held (a tick the
-// rollback session was not ready for: the frame drew the last tick again)
+// rollback was not ready for: the frame drew the last tick again)
 // under the steered tick clock, per thousand frames, and the median of
 // how many ticks the tick clock had run ahead of the press's input tick
 // when the press was sampled (0 when the steering holds). The figures are

@@ -381,7 +381,7 @@ func TestBadInputDoesNotStopTheServer(t *testing.T) {
 		b := wire.AppendPreamble(nil)
 		return wire.AppendMessage(b, &wire.Hello{Version: wire.Version, Role: wire.RolePlayer, Scene: scene, Fingerprint: fp, Name: "bad"})
 	}
-	frame := func(typ byte, body []byte) []byte {
+	encoded := func(typ byte, body []byte) []byte {
 		b := binary.LittleEndian.AppendUint32(nil, uint32(1+len(body)))
 		return append(append(b, typ), body...)
 	}
@@ -400,9 +400,9 @@ func TestBadInputDoesNotStopTheServer(t *testing.T) {
 		{"wrong version", wrongVersion, "protocol version 99"},
 		{"wrong scene", hello("another/scene", fp), `scene "another/scene"`},
 		{"wrong schema", hello(scene.ID, fp^1), "schema fingerprint"},
-		{"oversized message", append(append([]byte{}, good...), frame(byte(wire.TypeInput), make([]byte, 1<<20))...), ""},
-		{"unknown type", append(append([]byte{}, good...), frame(200, nil)...), ""},
-		{"truncated message", append(append([]byte{}, good...), frame(byte(wire.TypeHash), []byte{1, 2, 3})...), ""},
+		{"oversized message", append(append([]byte{}, good...), encoded(byte(wire.TypeInput), make([]byte, 1<<20))...), ""},
+		{"unknown type", append(append([]byte{}, good...), encoded(200, nil)...), ""},
+		{"truncated message", append(append([]byte{}, good...), encoded(byte(wire.TypeHash), []byte{1, 2, 3})...), ""},
 		{"input far in the future", farInput, ""},
 		{"server message", append(append([]byte{}, good...), wire.AppendMessage(nil, &wire.End{Tick: 1, Reason: wire.EndTicks})...), ""},
 	}

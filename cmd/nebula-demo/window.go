@@ -36,7 +36,7 @@ type windowDemo struct {
 	e        *engine.Engine
 	sc       *scene.Scene
 	r        *desktop.Runner
-	s        *app.Session // its Restore notes F9 in the recording; Replaying and Net turn keys off
+	s        *app.Process // its Restore notes F9 in the recording; Replaying and Net turn keys off
 	log      logrus.FieldLogger
 	vsync    bool
 	normRate int // the tick rate T returns to
@@ -51,9 +51,10 @@ type windowDemo struct {
 // runWindowed runs the demo in a window: package app records the run,
 // plays a replay back, or plays a networked match, whichever the flags
 // ask for.
-func runWindowed(s *app.Session, e *engine.Engine, sc *scene.Scene) error {
+func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string) error {
 	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), hud: make([]byte, 0, 64)}
 	cfg := s.DesktopConfig("Nebula demo")
+	cfg.Window.Gamepads.Mappings = mappings
 	cfg.Camera = camera
 	cfg.Overlay = true
 	var trace *inputTrace // a player's own input followed to the screen, at -log-level debug

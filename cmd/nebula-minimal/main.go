@@ -31,7 +31,7 @@ var minimal = app.Game{Run: game}
 
 func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
 
-func game(s *app.Session) error {
+func game(s *app.Process) error {
 	e, err := engine.New(s.EngineConfig()) // 60 Hz ticks unless -tick-rate or -power say otherwise
 	if err != nil {
 		return err

@@ -130,11 +130,14 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	if err := gfx.Init(); err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
-	ren, err := gfx.NewRenderer()
+	// The context's GPU memory count: every GL object of the runner's
+	// window adds its bytes to it (Renderer.Memory reaches it).
+	mem := new(gfx.MemoryCounter)
+	ren, err := gfx.NewRenderer(mem)
 	if err != nil {
 		return nil, fmt.Errorf("desktop: %w", err)
 	}
-	text, err := gfx.NewText()
+	text, err := gfx.NewText(mem)
 	if err != nil {
 		ren.Delete()
 		return nil, fmt.Errorf("desktop: %w", err)
@@ -418,7 +421,7 @@ func (r *Runner) SetDiagnostics(on bool) error {
 		r.e.SetPhaseClock(nil)
 		return nil
 	}
-	d, err := newDiagnostics(r.e, r.diagCfg, r.overlayText, r.log)
+	d, err := newDiagnostics(r.e, r.diagCfg, r.ren.Memory(), r.overlayText, r.log)
 	if err != nil {
 		return err
 	}
@@ -491,8 +494,9 @@ func (r *Runner) SetOnKey(hook func(key input.Key, pressed, repeat bool)) {
 // Engine returns the engine the runner runs.
 func (r *Runner) Engine() *engine.Engine { return r.e }
 
-// Renderer returns the runner's renderer (to change its light, or read
-// its statistics).
+// Renderer returns the runner's renderer (to change its light, read its
+// statistics, or reach its window's GPU memory counter, Memory, for the
+// models and lines a Drawer makes).
 func (r *Runner) Renderer() *gfx.Renderer { r.mustOpen("Renderer"); return r.ren }
 
 // Text returns the runner's text drawer, for the game's own text (a

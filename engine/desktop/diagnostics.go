@@ -24,7 +24,10 @@ type diagnostics struct {
 	// the caller chose the thresholds (Config.Diagnostics).
 	rate int
 	gpu  *gfx.GPUTimer // nil when the driver has no usable timer query
-	mem  *gfx.MemoryMeter
+	// counter is the context's GPU memory count, which the overlay adds
+	// to and mem reads.
+	counter *gfx.MemoryCounter
+	mem     *gfx.MemoryMeter
 
 	overlay     *gfx.Overlay // nil until the overlay is first shown
 	overlayText func([]byte) []byte
@@ -37,8 +40,9 @@ type diagnostics struct {
 }
 
 // newDiagnostics makes the layer for a runner of e: cfg's thresholds, or
-// the defaults at e's tick rate when cfg is the zero Config.
-func newDiagnostics(e *engine.Engine, cfg diag.Config, overlayText func([]byte) []byte, log logrus.FieldLogger) (*diagnostics, error) {
+// the defaults at e's tick rate when cfg is the zero Config; counter is
+// the runner's context's GPU memory count.
+func newDiagnostics(e *engine.Engine, cfg diag.Config, counter *gfx.MemoryCounter, overlayText func([]byte) []byte, log logrus.FieldLogger) (*diagnostics, error) {
 	rate := 0
 	if cfg == (diag.Config{}) {
 		rate = e.Loop.TickRate()
@@ -58,7 +62,8 @@ func newDiagnostics(e *engine.Engine, cfg diag.Config, overlayText func([]byte) 
 		monitor:     diag.NewMonitor(cfg, log),
 		rate:        rate,
 		gpu:         gpu,
-		mem:         gfx.NewMemoryMeter(),
+		counter:     counter,
+		mem:         gfx.NewMemoryMeter(counter),
 		overlayText: overlayText,
 		overlayAt:   -1,
 	}
@@ -75,7 +80,7 @@ func (d *diagnostics) showOverlay() error {
 	if d.overlay != nil {
 		return nil
 	}
-	o, err := gfx.NewOverlay()
+	o, err := gfx.NewOverlay(d.counter)
 	if err != nil {
 		return fmt.Errorf("desktop: %w", err)
 	}

@@ -53,7 +53,7 @@ func TestDrawerDrawsTheFrame(t *testing.T) {
 		}
 		r = newRunner(t, e, cfg)
 		var err error
-		platformtest.OnMain(func() { box, err = gfx.NewLines(gfx.BoxEdges(mgl32.Vec3{1.5, 1.5, 1.5})) })
+		platformtest.OnMain(func() { box, err = gfx.NewLines(r.Renderer().Memory(), gfx.BoxEdges(mgl32.Vec3{1.5, 1.5, 1.5})) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,8 @@ func TestRunnerText(t *testing.T) {
 
 // The runner's figures carry the GPU memory and the entity count; on a
 // driver without a memory extension (llvmpipe) the memory is the bytes
-// gfx's own buffers and textures hold, labelled as such.
+// the window's own buffers and textures hold (its renderer's
+// gfx.MemoryCounter), labelled as such.
 func TestRunnerFiguresGPUMemory(t *testing.T) {
 	e := newScene(t, 10)
 	cfg := testConfig()
@@ -81,7 +82,7 @@ func TestRunnerFiguresGPUMemory(t *testing.T) {
 	var r *desktop.Runner
 	cfg.OnFrame = func(timing.Stats) {
 		figs = *r.Figures()
-		own = gfx.OwnMemory()
+		own = r.Renderer().Memory().Bytes()
 	}
 	r = newRunner(t, e, cfg)
 	if _, err := run(r); err != nil {
@@ -95,7 +96,7 @@ func TestRunnerFiguresGPUMemory(t *testing.T) {
 		t.Errorf("Figures.Entities = %d, want World.Len() = %d", figs.Entities, e.World.Len())
 	}
 	if g.Source == diag.GPUMemoryNone || g.Own == 0 || int64(g.Own) != own {
-		t.Errorf("Figures.GPUMemory = %+v, want a source and Own = gfx.OwnMemory() = %d", g, own)
+		t.Errorf("Figures.GPUMemory = %+v, want a source and Own = Renderer().Memory().Bytes() = %d", g, own)
 	}
 	if n, label := g.InUse(); g.Source == diag.GPUMemoryOwn && (n != g.Own || label != "own buffers") {
 		t.Errorf("InUse() = %d, %q, want Own and \"own buffers\"", n, label)

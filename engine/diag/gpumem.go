@@ -3,44 +3,36 @@ package diag
 import "strconv"
 
 // GPUMemorySource says where a frame's GPU memory figures come from (see
-// GPUMemory). Its String is the -stats CSV's gpu_mem_source column.
+// GPUMemory). Its String is the -stats CSV's gpu_mem_source column: ""
+// (GPUMemoryNone), "own", "nvx" or "ati".
 type GPUMemorySource uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=GPUMemorySource -linecomment
 
 // The sources of GPUMemory.
 const (
 	// GPUMemoryNone: not measured (a headless run, or the diagnostics
-	// off); every figure is 0.
-	GPUMemoryNone GPUMemorySource = iota
+	// off); every figure is 0. Its String is empty (the empty line
+	// comment).
+	GPUMemoryNone GPUMemorySource = iota //
 	// GPUMemoryOwn: the driver offers no memory extension (Mesa's
 	// llvmpipe, most Intel drivers): only Own is known.
-	GPUMemoryOwn
+	GPUMemoryOwn // own
 	// GPUMemoryNVX: GL_NVX_gpu_memory_info (NVIDIA, Mesa's radeonsi):
 	// Used and Free are the driver's.
-	GPUMemoryNVX
+	GPUMemoryNVX // nvx
 	// GPUMemoryATI: GL_ATI_meminfo (AMD): Free is the driver's (its
 	// texture pool), Used is unknown.
-	GPUMemoryATI
+	GPUMemoryATI // ati
 )
-
-// String returns "" (GPUMemoryNone), "own", "nvx" or "ati".
-func (s GPUMemorySource) String() string {
-	switch s {
-	case GPUMemoryOwn:
-		return "own"
-	case GPUMemoryNVX:
-		return "nvx"
-	case GPUMemoryATI:
-		return "ati"
-	}
-	return ""
-}
 
 // GPUMemory is a frame's GPU memory figures, in bytes.
 type GPUMemory struct {
 	// Source says which figures are known; unknown ones are 0.
 	Source GPUMemorySource
 	// Own is what the engine's own buffers and textures hold, counted by
-	// gfx where it allocates, grows and deletes them (gfx.OwnMemory): known
+	// gfx where it allocates, grows and deletes them (the window's
+	// gfx.MemoryCounter): known
 	// whenever Source is not GPUMemoryNone.
 	Own uint64
 	// Used is the driver's figure of the video memory in use by every

@@ -30,6 +30,19 @@ const (
 	// Scroll: the wheel or touchpad scrolled by X, Y (horizontal and
 	// vertical offsets, as the window system reports them).
 	Scroll
+	// PadConnected: a gamepad connected as pad number Pad.
+	PadConnected
+	// PadDisconnected: gamepad Pad disconnected; its held buttons go up
+	// and its axes go to 0.
+	PadDisconnected
+	// PadButtonDown: button PadButton of gamepad Pad went down.
+	PadButtonDown
+	// PadButtonUp: button PadButton of gamepad Pad went up.
+	PadButtonUp
+	// PadAxisMove: axis Axis of gamepad Pad is now at X (-1 to 1, 0 to 1
+	// for a trigger), after the dead zone; the Queue quantises it
+	// (QuantizeAxis).
+	PadAxisMove
 )
 
 var eventKindNames = [...]string{
@@ -39,6 +52,12 @@ var eventKindNames = [...]string{
 	ButtonUp:   "ButtonUp",
 	CursorMove: "CursorMove",
 	Scroll:     "Scroll",
+
+	PadConnected:    "PadConnected",
+	PadDisconnected: "PadDisconnected",
+	PadButtonDown:   "PadButtonDown",
+	PadButtonUp:     "PadButtonUp",
+	PadAxisMove:     "PadAxisMove",
 }
 
 // String returns the kind's name ("KeyDown", "CursorMove"), or
@@ -54,13 +73,17 @@ func (k EventKind) String() string {
 // happened (the same clock whose readings drive timing.Loop.Tick, so that
 // timing.Step.Due and Time are comparable). Only the fields of its Kind
 // are read: Key for KeyDown and KeyUp, Button for ButtonDown and ButtonUp,
-// X and Y for CursorMove and Scroll.
+// X and Y for CursorMove and Scroll, Pad for the gamepad events, with
+// PadButton for PadButtonDown and PadButtonUp, Axis and X for PadAxisMove.
 type Event struct {
-	Time   time.Duration // when it happened, on the loop's clock
-	Kind   EventKind     // what happened; says which fields below are read
-	Key    Key           // the key of KeyDown and KeyUp
-	Button MouseButton   // the button of ButtonDown and ButtonUp
-	X, Y   float64       // the cursor position (CursorMove) or offsets (Scroll)
+	Time      time.Duration // when it happened, on the loop's clock
+	Kind      EventKind     // what happened; says which fields below are read
+	Key       Key           // the key of KeyDown and KeyUp
+	Button    MouseButton   // the button of ButtonDown and ButtonUp
+	Pad       uint8         // the gamepad (0 to MaxGamepads-1) of the Pad events
+	PadButton GamepadButton // the button of PadButtonDown and PadButtonUp
+	Axis      GamepadAxis   // the axis of PadAxisMove
+	X, Y      float64       // the cursor position (CursorMove), offsets (Scroll) or axis value (X of PadAxisMove)
 }
 
 // keySet is a set of Keys, one bit each.
@@ -78,7 +101,11 @@ func (s buttonSet) has(b MouseButton) bool { return b < MouseButtonCount && s&(1
 // A Sample is the input one fixed tick sees: which keys and mouse
 // buttons are down at the end of the tick, which went down or up during
 // it, where the cursor is at the end of the tick and how far the wheel
-// scrolled during it.
+// scrolled during it; the same of up to MaxGamepads gamepads (which are
+// connected, their buttons, their axes as integers, see AxisUnit); and,
+// when the Queue that made it has Actions, the state and value of each
+// action (Action, ActionValue), resolved from the bindings of the machine
+// that made it.
 //
 // It is a plain value, fixed-size bitsets and numbers with no pointers, so
 // it can be copied, recorded and compared with ==. The zero Sample
@@ -90,6 +117,8 @@ type Sample struct {
 	buttonsDown, buttonsPressed, buttonsReleased buttonSet
 	cursorX, cursorY                             float64
 	scrollX, scrollY                             float64
+
+	ext [extWords]uint64 // gamepads and actions, as Words writes them
 }
 
 // Down reports whether k is down at the end of the tick.
@@ -152,7 +181,21 @@ type Queue struct {
 	// what ReleaseAll releases.
 	pushedKeys    keySet
 	pushedButtons buttonSet
+
+	// actions, when set, are resolved into every Sample; they are local
+	// (not part of a saved Queue), like the player's key bindings.
+	actions *Actions
 }
+
+// SetActions makes the Queue resolve a's bindings into every Sample it
+// builds from the next Advance on (see Actions); nil stops it, and the
+// Samples' actions are then all up, with value 0. The Queue keeps a, not a
+// copy: rebinding a takes effect at the next tick. Reset, CopyFrom and
+// ReadState keep the Queue's Actions.
+func (in *Queue) SetActions(a *Actions) { in.actions = a }
+
+// Actions returns the Actions SetActions gave, or nil.
+func (in *Queue) Actions() *Actions { return in.actions }
 
 // Push queues ev for the tick it falls in. Events must come in time order;
 // an event whose Time is earlier than the latest pushed event's is given
@@ -170,7 +213,7 @@ func (in *Queue) Push(ev Event) {
 	switch ev.Kind {
 	case KeyDown, KeyUp:
 		if ev.Key >= KeyCount {
-			panic(fmt.Sprintf("engine: Input.Push: %v event for key %d, out of range [0, %d)", ev.Kind, uint8(ev.Key), uint8(KeyCount)))
+			panic(fmt.Sprintf("input: Queue.Push: %v event for key %d, out of range [0, %d)", ev.Kind, uint8(ev.Key), uint8(KeyCount)))
 		}
 		if ev.Key == KeyUnknown {
 			return
@@ -182,7 +225,7 @@ func (in *Queue) Push(ev Event) {
 		}
 	case ButtonDown, ButtonUp:
 		if ev.Button >= MouseButtonCount {
-			panic(fmt.Sprintf("engine: Input.Push: %v event for mouse button %d, out of range [0, %d)", ev.Kind, uint8(ev.Button), uint8(MouseButtonCount)))
+			panic(fmt.Sprintf("input: Queue.Push: %v event for mouse button %d, out of range [0, %d)", ev.Kind, uint8(ev.Button), uint8(MouseButtonCount)))
 		}
 		if ev.Kind == ButtonDown {
 			in.pushedButtons |= 1 << ev.Button
@@ -190,8 +233,13 @@ func (in *Queue) Push(ev Event) {
 			in.pushedButtons &^= 1 << ev.Button
 		}
 	case CursorMove, Scroll:
+	case PadConnected, PadDisconnected, PadButtonDown, PadButtonUp, PadAxisMove:
+		if !validPad(int(ev.Pad)) || ev.PadButton >= GamepadButtonCount || ev.Axis >= GamepadAxisCount {
+			panic(fmt.Sprintf("input: Queue.Push: %v event for pad %d, button %d, axis %d, out of range (%d pads, %d buttons, %d axes)",
+				ev.Kind, ev.Pad, uint8(ev.PadButton), uint8(ev.Axis), MaxGamepads, uint8(GamepadButtonCount), uint8(GamepadAxisCount)))
+		}
 	default:
-		panic(fmt.Sprintf("engine: Input.Push: event kind %d is not an EventKind", uint8(ev.Kind)))
+		panic(fmt.Sprintf("input: Queue.Push: event kind %d is not an EventKind", uint8(ev.Kind)))
 	}
 	if in.havePush {
 		ev.Time = max(ev.Time, in.last)
@@ -205,6 +253,8 @@ func (in *Queue) Push(ev Event) {
 // each in ascending order. Call it when the window loses focus: the window
 // system will not report the releases that happen elsewhere, so without it
 // held keys would stick; with it, the next tick sees them JustReleased.
+// Gamepads are left alone: the platform layer reads them whatever has the
+// focus, so their releases are never lost.
 func (in *Queue) ReleaseAll(t time.Duration) {
 	for k := range KeyCount {
 		if in.pushedKeys.has(k) {
@@ -232,6 +282,9 @@ func (in *Queue) Advance(due time.Duration) Sample {
 	s.buttonsPressed = 0
 	s.buttonsReleased = 0
 	s.scrollX, s.scrollY = 0, 0
+	for p := range MaxGamepads {
+		s.ext[p*PadWords] &^= padMask<<padPressed | padMask<<padReleased
+	}
 
 	n := 0
 	for ; n < len(in.queue); n++ {
@@ -241,6 +294,11 @@ func (in *Queue) Advance(due time.Duration) Sample {
 		}
 	}
 	in.queue = in.queue[:copy(in.queue, in.queue[n:])]
+	if in.actions != nil {
+		in.actions.resolve(s)
+	} else {
+		clear(s.ext[extActions:])
+	}
 	return *s
 }
 
@@ -293,6 +351,36 @@ func (in *Queue) apply(ev *Event) bool {
 	case Scroll:
 		s.scrollX += ev.X
 		s.scrollY += ev.Y
+	case PadConnected:
+		s.ext[int(ev.Pad)*PadWords] |= padConnected
+	case PadDisconnected:
+		p := int(ev.Pad)
+		down, released := s.padDown(p), s.padReleased(p)
+		if down&released != 0 {
+			return false // a button released this tick is held again: wait
+		}
+		s.ext[p*PadWords] = uint64(s.padPressed(p))<<padPressed | uint64(released|down)<<padReleased
+		s.ext[p*PadWords+1], s.ext[p*PadWords+2] = 0, 0
+	case PadButtonDown:
+		p, bit := int(ev.Pad), padButtons(1)<<ev.PadButton
+		if s.padDown(p)&bit != 0 {
+			return true
+		}
+		if s.padPressed(p)&bit != 0 {
+			return false
+		}
+		s.ext[p*PadWords] |= uint64(bit) | uint64(bit)<<padPressed
+	case PadButtonUp:
+		p, bit := int(ev.Pad), padButtons(1)<<ev.PadButton
+		if s.padDown(p)&bit == 0 {
+			return true
+		}
+		if s.padReleased(p)&bit != 0 {
+			return false
+		}
+		s.ext[p*PadWords] = s.ext[p*PadWords]&^uint64(bit) | uint64(bit)<<padReleased
+	case PadAxisMove:
+		s.setPadAxis(int(ev.Pad), ev.Axis, QuantizeAxis(ev.X))
 	}
 	return true
 }
@@ -306,21 +394,52 @@ func (in *Queue) Pending() int { return len(in.queue) }
 // a restarted clock); when the window merely loses focus, use ReleaseAll,
 // so that the ticks see the keys go up.
 func (in *Queue) Reset() {
-	*in = Queue{queue: in.queue[:0]}
+	*in = Queue{queue: in.queue[:0], actions: in.actions}
 }
 
-// SampleWords is the number of 64-bit words of a Sample's binary
-// form (Words): the three key sets, the three button sets in one word, and
-// the cursor and scroll offsets as float64 bits.
-const SampleWords = 3*len(keySet{}) + 5
+// SampleWords is the number of 64-bit words of a Sample's binary form
+// (Words): the KeyMouseWords words of keys, mouse buttons, cursor and
+// scroll, then PadWords words per gamepad, then ActionWords words of
+// actions.
+const SampleWords = KeyMouseWords + MaxGamepads*PadWords + ActionWords
 
-// Words writes the sample's exact binary form to w: keysDown,
-// keysPressed, keysReleased (each len(keySet) words, bit k%64 of word k/64
-// is Key k), then one word with buttonsDown, buttonsPressed and
-// buttonsReleased in its low three bytes, then cursor X, cursor Y, scroll
-// X and scroll Y as IEEE-754 bits. A recording stores these words; equal
-// samples have equal words. Words, SetWords and SampleWords exist for
-// package replay and for snapshots; a game does not need them.
+// The parts of a Sample's binary form.
+const (
+	// KeyMouseWords is the number of words of keys, mouse buttons, cursor
+	// and scroll, which come first. It is all a Sample's binary form held
+	// before gamepads and actions (replay format 4, snapshot version 5,
+	// wire protocol 5 and older): read such a form into the first
+	// KeyMouseWords words and leave the rest zero, which is a Sample
+	// with no gamepad connected and every action up.
+	KeyMouseWords = 3*len(keySet{}) + 5
+	// PadWords is the number of words of one gamepad.
+	PadWords = 3
+	// ActionWords is the number of words of the actions: states, then
+	// values.
+	ActionWords = 2 + MaxActions/4
+)
+
+// Words writes the sample's exact binary form to w. Equal samples have
+// equal words, and a part nobody uses (gamepads never connected, no
+// Actions) is all zero words. In order:
+//
+//   - keysDown, keysPressed, keysReleased (each len(keySet) words, bit
+//     k%64 of word k/64 is Key k);
+//   - one word with buttonsDown, buttonsPressed and buttonsReleased in its
+//     low three bytes;
+//   - cursor X, cursor Y, scroll X and scroll Y as IEEE-754 bits;
+//   - per gamepad, 0 to MaxGamepads-1, PadWords words: buttons down in
+//     bits 0-14, pressed in 16-30, released in 32-46 (bit b of each is
+//     GamepadButton b), connected in bit 48; then axes 0 to 3 as int16
+//     bits, axis i in bits 16i to 16i+15; then axes 4 and 5 likewise in
+//     the low 32 bits;
+//   - actions down in bits 0-31 and pressed in bits 32-63 (bit a is
+//     Action a), then actions released in bits 0-31; then the action
+//     values as int16 bits, four a word, action a in word a/4, bits
+//     16(a%4) to 16(a%4)+15.
+//
+// A recording stores these words; Words, SetWords and SampleWords exist
+// for package replay, the wire and snapshots; a game does not need them.
 func (s *Sample) Words(w *[SampleWords]uint64) {
 	n := len(keySet{})
 	copy(w[0:n], s.keysDown[:])
@@ -331,11 +450,13 @@ func (s *Sample) Words(w *[SampleWords]uint64) {
 	w[3*n+2] = math.Float64bits(s.cursorY)
 	w[3*n+3] = math.Float64bits(s.scrollX)
 	w[3*n+4] = math.Float64bits(s.scrollY)
+	copy(w[KeyMouseWords:], s.ext[:])
 }
 
 // SetWords sets the sample from the binary form Words writes. It returns
 // an error naming the first word that holds a key or button beyond the
-// known ones (and changes nothing then).
+// known ones, unused bits or an axis or action value of -32768 (and
+// changes nothing then).
 //
 //srccheck:wrapped by the decoders that read the words (engine: snapshot ..., replay: ..., wire: ...), which name the field
 func (s *Sample) SetWords(w *[SampleWords]uint64) error {
@@ -349,6 +470,26 @@ func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	if b := w[3*n]; b&^(buttonMask|buttonMask<<8|buttonMask<<16) != 0 {
 		return fmt.Errorf("input word %d (mouse buttons) has bits beyond the last button (%d)", 3*n, MouseButtonCount-1)
 	}
+	for i := range MaxGamepads {
+		o := KeyMouseWords + i*PadWords
+		if w[o]&^(padMask|padMask<<padPressed|padMask<<padReleased|padConnected) != 0 {
+			return fmt.Errorf("input word %d (gamepad %d buttons) has unused bits set", o, i)
+		}
+		if w[o+2]>>32 != 0 {
+			return fmt.Errorf("input word %d (gamepad %d axes) has unused bits set", o+2, i)
+		}
+		if err := checkUnits(w[o+1:o+3], o+1); err != nil {
+			return fmt.Errorf("gamepad %d axes: %w", i, err)
+		}
+	}
+	o := KeyMouseWords + MaxGamepads*PadWords
+	if w[o+1]>>32 != 0 {
+		return fmt.Errorf("input word %d (actions released) has unused bits set", o+1)
+	}
+	if err := checkUnits(w[o+2:o+ActionWords], o+2); err != nil {
+		return fmt.Errorf("action values: %w", err)
+	}
+
 	copy(s.keysDown[:], w[0:n])
 	copy(s.keysPressed[:], w[n:2*n])
 	copy(s.keysReleased[:], w[2*n:3*n])
@@ -358,6 +499,25 @@ func (s *Sample) SetWords(w *[SampleWords]uint64) error {
 	s.cursorY = math.Float64frombits(w[3*n+2])
 	s.scrollX = math.Float64frombits(w[3*n+3])
 	s.scrollY = math.Float64frombits(w[3*n+4])
+	copy(s.ext[:], w[KeyMouseWords:])
+	return nil
+}
+
+// checkUnits reports the first int16 of words (word first+i) that is
+// -32768, which no axis or action value is.
+//
+//srccheck:wrapped by SetWords, which its callers wrap
+func checkUnits(words []uint64, first int) error {
+	for i, v := range words {
+		if v == 0 {
+			continue
+		}
+		for j := range 4 {
+			if uint16(v>>(16*j)) == 0x8000 {
+				return fmt.Errorf("input word %d: value %d is -32768, outside [-%d, %d]", first+i, j, AxisUnit, AxisUnit)
+			}
+		}
+	}
 	return nil
 }
 
@@ -373,10 +533,12 @@ func keyWordMask(i int) uint64 {
 	return 1<<(hi-lo) - 1
 }
 
-// AppendState appends the input's part of a snapshot to b: the snapshot's
-// words, what was pushed, and the queue (see the format in snapshot.go).
-// No clock time is written: the times of the queued events, and of the
-// latest event, belong to the clock of the run that pushed them.
+// AppendState appends the input's part of a snapshot to b: the sample's
+// words, what was pushed, and the queue (see the format in the engine's
+// snapshot.go); ReadState with StateCurrent reads it. No clock time is
+// written: the times of the queued events, and of the latest event, belong
+// to the clock of the run that pushed them. The Queue's Actions are not
+// written: they are local.
 func (in *Queue) AppendState(b []byte) []byte {
 	var words [SampleWords]uint64
 	in.state.Words(&words)
@@ -389,25 +551,51 @@ func (in *Queue) AppendState(b []byte) []byte {
 	b = append(b, uint8(in.pushedButtons))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(in.queue)))
 	for _, ev := range in.queue {
-		b = append(b, uint8(ev.Kind), uint8(ev.Key), uint8(ev.Button))
+		b = append(b, uint8(ev.Kind), uint8(ev.Key), uint8(ev.Button), ev.Pad, uint8(ev.PadButton), uint8(ev.Axis))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.X))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ev.Y))
 	}
 	return b
 }
 
-// ReadState decodes what AppendState wrote into in, checking every key,
-// button and event. With withTimes (an engine snapshot of version 4), it also reads the clock times of
-// the latest event and of each queued event; they are read and dropped.
+// StateLayout is a layout of a saved Queue that ReadState reads.
+type StateLayout uint8
+
+// The layouts of a saved Queue, oldest first.
+const (
+	// StateWithTimes is engine snapshot version 4's: KeyMouseWords sample
+	// words, and the clock times of the latest event and of each queued
+	// event.
+	StateWithTimes StateLayout = iota + 1
+	// StateKeyMouse is engine snapshot version 5's: KeyMouseWords sample
+	// words, no clock times, events of keys and mouse only.
+	StateKeyMouse
+	// StateCurrent is what AppendState writes: SampleWords sample words,
+	// and each queued event with its gamepad fields.
+	StateCurrent
+)
+
+// ReadState decodes a saved Queue of the given layout into in, checking
+// every key, button and event; older layouts read with no gamepad
+// connected and every action up. The clock times of StateWithTimes are
+// read and dropped. in keeps its Actions.
 //
 // The restored input is not tied to any clock: the queued events were
 // pushed before the snapshot, so they are due at once (the ticks after
 // the restore see them first, in order, one press or release of a key per
 // tick as always), and the next pushed event keeps its time, whatever the
 // clock of the engine restored into.
-func (in *Queue) ReadState(r *binread.Reader, withTimes bool) {
+func (in *Queue) ReadState(r *binread.Reader, layout StateLayout) {
+	if layout < StateWithTimes || layout > StateCurrent {
+		r.Fail("input", fmt.Errorf("input: ReadState: layout %d is not a StateLayout", layout))
+		return
+	}
 	var words [SampleWords]uint64
-	for i := range words {
+	nw := SampleWords
+	if layout < StateCurrent {
+		nw = KeyMouseWords
+	}
+	for i := range nw {
 		words[i] = r.U64("input sample")
 	}
 	if r.Err() == nil {
@@ -429,7 +617,12 @@ func (in *Queue) ReadState(r *binread.Reader, withTimes bool) {
 	in.pushedKeys = keySet(pushed)
 	in.pushedButtons = buttonSet(r.U8("buttons pushed"))
 	size := 19 // kind, key, button, x, y
-	if withTimes {
+	lastKind := Scroll
+	if layout == StateCurrent {
+		size += 3 // pad, pad button, axis
+		lastKind = PadAxisMove
+	}
+	if layout == StateWithTimes {
 		r.U64("latest event time")
 		r.U8("an event pushed")
 		size += 8
@@ -438,14 +631,19 @@ func (in *Queue) ReadState(r *binread.Reader, withTimes bool) {
 	in.queue = make([]Event, nq)
 	for i := range in.queue {
 		ev := &in.queue[i]
-		if withTimes {
+		if layout == StateWithTimes {
 			r.U64("input queue")
 		}
 		ev.Time = dueAtOnce
 		at := r.Offset()
 		ev.Kind, ev.Key, ev.Button = EventKind(r.U8("input queue")), Key(r.U8("input queue")), MouseButton(r.U8("input queue"))
-		if r.Err() == nil && (ev.Kind < KeyDown || ev.Kind > Scroll || ev.Key >= KeyCount || ev.Button >= MouseButtonCount) {
-			r.FailAt(at, "input queue", fmt.Errorf("event %d is not a valid event (kind %d, key %d, button %d)", i, ev.Kind, ev.Key, ev.Button))
+		if layout == StateCurrent {
+			ev.Pad, ev.PadButton, ev.Axis = r.U8("input queue"), GamepadButton(r.U8("input queue")), GamepadAxis(r.U8("input queue"))
+		}
+		if r.Err() == nil && (ev.Kind < KeyDown || ev.Kind > lastKind || ev.Key >= KeyCount || ev.Button >= MouseButtonCount ||
+			!validPad(int(ev.Pad)) || ev.PadButton >= GamepadButtonCount || ev.Axis >= GamepadAxisCount) {
+			r.FailAt(at, "input queue", fmt.Errorf("event %d is not a valid event (kind %d, key %d, button %d, pad %d, pad button %d, axis %d)",
+				i, ev.Kind, ev.Key, ev.Button, ev.Pad, ev.PadButton, ev.Axis))
 		}
 		ev.X = math.Float64frombits(r.U64("input queue"))
 		ev.Y = math.Float64frombits(r.U64("input queue"))
@@ -462,9 +660,11 @@ const MaxQueue = 1 << 16
 
 // CopyFrom makes in a copy of src, queued events included, reusing in's
 // memory: once its queue has grown to src's, it does not allocate. A
-// rollback saves and loads the queue this way many times a second.
+// rollback saves and loads the queue this way many times a second. in
+// keeps its own Actions (see SetActions): bindings are not simulation
+// state.
 func (in *Queue) CopyFrom(src *Queue) {
-	q := in.queue
+	q, a := in.queue, in.actions
 	*in = *src
-	in.queue = append(q[:0], src.queue...)
+	in.queue, in.actions = append(q[:0], src.queue...), a
 }

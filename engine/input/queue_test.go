@@ -420,10 +420,13 @@ func TestInputPushPanicsOnBadEvents(t *testing.T) {
 		ev   input.Event
 		want string
 	}{
-		{"zero kind", input.Event{Time: 1}, "engine: Input.Push: event kind 0 is not an EventKind"},
-		{"unknown kind", input.Event{Kind: input.Scroll + 1}, "engine: Input.Push: event kind 7 is not an EventKind"},
-		{"key out of range", input.Event{Kind: input.KeyDown, Key: input.KeyCount}, "engine: Input.Push: KeyDown event for key 68, out of range [0, 68)"},
-		{"button out of range", input.Event{Kind: input.ButtonUp, Button: input.MouseButtonCount}, "engine: Input.Push: ButtonUp event for mouse button 8, out of range [0, 8)"},
+		{"zero kind", input.Event{Time: 1}, "input: Queue.Push: event kind 0 is not an EventKind"},
+		{"unknown kind", input.Event{Kind: input.PadAxisMove + 1}, "input: Queue.Push: event kind 12 is not an EventKind"},
+		{"pad out of range", input.Event{Kind: input.PadButtonDown, Pad: input.MaxGamepads}, "input: Queue.Push: PadButtonDown event for pad 4, button 0, axis 0, out of range (4 pads, 15 buttons, 6 axes)"},
+		{"pad button out of range", input.Event{Kind: input.PadButtonUp, PadButton: input.GamepadButtonCount}, "input: Queue.Push: PadButtonUp event for pad 0, button 15, axis 0, out of range (4 pads, 15 buttons, 6 axes)"},
+		{"axis out of range", input.Event{Kind: input.PadAxisMove, Axis: input.GamepadAxisCount}, "input: Queue.Push: PadAxisMove event for pad 0, button 0, axis 6, out of range (4 pads, 15 buttons, 6 axes)"},
+		{"key out of range", input.Event{Kind: input.KeyDown, Key: input.KeyCount}, "input: Queue.Push: KeyDown event for key 68, out of range [0, 68)"},
+		{"button out of range", input.Event{Kind: input.ButtonUp, Button: input.MouseButtonCount}, "input: Queue.Push: ButtonUp event for mouse button 8, out of range [0, 8)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -828,7 +831,9 @@ func TestMouseButtonAndEventKindNames(t *testing.T) {
 		{input.ButtonUp, "ButtonUp"},
 		{input.CursorMove, "CursorMove"},
 		{input.Scroll, "Scroll"},
-		{7, "EventKind(7)"},
+		{input.PadConnected, "PadConnected"},
+		{input.PadAxisMove, "PadAxisMove"},
+		{12, "EventKind(12)"},
 	}
 	for _, tt := range kinds {
 		if got := tt.k.String(); got != tt.want {

@@ -3,12 +3,7 @@ package netplay
 import (
 	"fmt"
 	"io"
-	"slices"
-	"sync"
 	"sync/atomic"
-	"time"
-
-	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
@@ -30,6 +25,8 @@ const MaxInputAhead = 512
 // error when ct does not fit the match: a join of a player already in, a
 // leave of one who is not, or inputs that are not exactly the players in
 // the match once the joins and leaves are applied.
+//
+//srccheck:wrapped by the client's rollbackSource.Confirmed ("netplay: client: server <addr>: confirmed tick n ...") and the server's hook ("netplay: server: tick n: ...")
 func applyTick(p *engine.Players, ct *wire.ConfirmedTick) error {
 	for _, id := range ct.Leaves {
 		if err := p.Leave(engine.PlayerID(id)); err != nil {
@@ -73,88 +70,6 @@ const (
 	LatencyStep = timing.DurationStep
 	MaxLatency  = timing.MaxDuration
 )
-
-// rateLog logs lines of a kind at most once a second: the first at once,
-// the ones in the following second counted and reported with the next
-// line of that kind (field "repeats"), or by flush.
-type rateLog struct {
-	log   logrus.FieldLogger
-	now   func() time.Time
-	mu    sync.Mutex
-	kinds map[string]*rateKind
-}
-
-type rateKind struct {
-	level    logrus.Level
-	last     time.Time
-	repeats  int
-	lastMsg  string
-	lastData logrus.Fields
-}
-
-func newRateLog(log logrus.FieldLogger) *rateLog {
-	return &rateLog{log: log, now: time.Now, kinds: map[string]*rateKind{}}
-}
-
-// warn logs msg with fields under kind at the warning level, unless a
-// line of that kind was logged less than a second ago, in which case it
-// is counted.
-func (l *rateLog) warn(kind string, fields logrus.Fields, msg string) {
-	l.line(logrus.WarnLevel, kind, fields, msg)
-}
-
-// error is warn at the error level.
-func (l *rateLog) error(kind string, fields logrus.Fields, msg string) {
-	l.line(logrus.ErrorLevel, kind, fields, msg)
-}
-
-func (l *rateLog) line(level logrus.Level, kind string, fields logrus.Fields, msg string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	k := l.kinds[kind]
-	if k == nil {
-		k = &rateKind{}
-		l.kinds[kind] = k
-	} else if now.Sub(k.last) < time.Second {
-		k.repeats++
-		k.level, k.lastMsg, k.lastData = level, msg, fields
-		return
-	}
-	f := logrus.Fields{"kind": kind}
-	for key, v := range fields {
-		f[key] = v
-	}
-	if k.repeats > 0 {
-		f["repeats"] = k.repeats // since the last line of this kind
-	}
-	k.last, k.repeats = now, 0
-	l.log.WithFields(f).Log(level, msg)
-}
-
-// flush logs, for every kind with counted repeats, one line with the
-// count and the last of them.
-func (l *rateLog) flush() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	kinds := make([]string, 0, len(l.kinds))
-	for kind := range l.kinds {
-		kinds = append(kinds, kind)
-	}
-	slices.Sort(kinds)
-	for _, kind := range kinds {
-		k := l.kinds[kind]
-		if k.repeats == 0 {
-			continue
-		}
-		f := logrus.Fields{"kind": kind, "repeats": k.repeats}
-		for key, v := range k.lastData {
-			f[key] = v
-		}
-		l.log.WithFields(f).Log(k.level, k.lastMsg)
-		k.repeats = 0
-	}
-}
 
 // countingWriter counts the bytes written through it.
 type countingWriter struct {

@@ -308,10 +308,10 @@ func TestMatchEveryPeerEndsWithTheServersHash(t *testing.T) {
 }
 
 func TestLateJoinerAndLeaverKeepTheMatchInSync(t *testing.T) {
-	for _, keyframe := range []uint64{0, 100} {
-		t.Run(map[uint64]string{0: "snapshot", 100: "keyframe"}[keyframe], func(t *testing.T) {
+	for _, every := range []uint64{0, 100} {
+		t.Run(map[uint64]string{0: "snapshot", 100: "kept snapshot"}[every], func(t *testing.T) {
 			cfg := matchConfig(2, 300)
-			cfg.KeyframeEvery = keyframe
+			cfg.SnapshotEvery = every
 			ts := startServer(t, cfg)
 			ab := dialPlayers(t, ts.addr, 2, nil)
 			a, b := ab[0], ab[1]

@@ -3,6 +3,7 @@ package netplay
 import (
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -133,4 +134,50 @@ func (r Report) WriteText(w io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// row is p's row of the report.
+func (m *match) row(p *peer) PlayerReport {
+	st := p.stats
+	st.JoinTick = p.joinTick
+	if p.playerInputs != nil {
+		st.Latency = percentiles(&p.latency)
+	}
+	st.BytesUp, st.BytesDown = p.bytesIn.Load(), p.out.sent.Load()
+	if u, ok := p.conn.(udpStats); ok { // the packets' payloads
+		s := u.Stats()
+		st.BytesUp, st.BytesDown = s.BytesReceived, s.BytesSent
+	}
+	st.Connected = max(p.until-p.since, 0)
+	return st
+}
+
+// report builds the match report.
+func (m *match) report() Report {
+	r := Report{Ticks: m.confirmed, Desyncs: m.desyncs, Spectators: m.spectators, Omitted: m.omitted}
+	r.TickTime = percentiles(&m.tickTime)
+	if m.started {
+		r.Duration = m.ended0 - m.started0
+	}
+	rows := slices.Clone(m.left)
+	for _, p := range m.peers {
+		rows = append(rows, reportRow{p.seq, m.row(p)})
+	}
+	slices.SortFunc(rows, func(a, b reportRow) int { return a.seq - b.seq })
+	for _, row := range rows {
+		r.Players = append(r.Players, row.r)
+	}
+	return r
+}
+
+// reportRowsKept is how many rows of clients released the match report
+// keeps: the latest; the earlier are counted in Report.Omitted. Every
+// client ever let in would make the server's memory grow with churn.
+const reportRowsKept = 256
+
+// A reportRow is a released client's row of the report, with the order it
+// was let in.
+type reportRow struct {
+	seq int
+	r   PlayerReport
 }

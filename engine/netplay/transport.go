@@ -11,14 +11,17 @@ import (
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
 )
 
-// Transport is what a client's connection to its server runs over.
+// Transport is what a client's connection to its server runs over. Its
+// String is "tcp" or "udp".
 type Transport uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Transport -linecomment
 
 // The transports. Both carry the same messages (package wire).
 const (
 	// TCP: one stream; a lost packet holds back everything behind it for
 	// a retransmission (at least 200 ms on Linux).
-	TCP Transport = iota
+	TCP Transport = iota // tcp
 	// UDP: package udp. Every packet repeats the inputs (and confirmed
 	// ticks) the peer has not acknowledged, so a lost packet costs one
 	// packet interval. A UDP client aims its inputs UDPLossTicks and a
@@ -26,23 +29,12 @@ const (
 	// input whose packet is lost that many times in a row still arrives
 	// in time with the next one (the half tick: the jitter between the
 	// lost packet's delay and the delay of the one that brings it).
-	UDP
+	UDP // udp
 )
 
 // UDPLossTicks is the losses in a row a UDP client's margin covers (at 5%
 // loss, two in a row happen once in 400 ticks, three once in 8,000).
 const UDPLossTicks = 2
-
-// String returns "tcp" or "udp".
-func (t Transport) String() string {
-	switch t {
-	case TCP:
-		return "tcp"
-	case UDP:
-		return "udp"
-	}
-	return fmt.Sprintf("Transport(%d)", uint8(t))
-}
 
 // ParseTransport parses "tcp" or "udp".
 func ParseTransport(s string) (Transport, error) {
@@ -52,7 +44,7 @@ func ParseTransport(s string) (Transport, error) {
 	case "udp":
 		return UDP, nil
 	}
-	return 0, fmt.Errorf("transport %q: want tcp or udp", s)
+	return 0, fmt.Errorf("netplay: transport %q: want tcp or udp", s)
 }
 
 // dialUDP is a UDP client's default dial: the transport's handshake with

@@ -14,7 +14,7 @@
 //	r, err := replay.Open(data) // checks the whole file first
 //	res, err := replay.Verify(e, r)
 //
-// # Format (version 4)
+// # Format (version 5)
 //
 // All integers are little-endian; "uvarint" is encoding/binary's unsigned
 // varint. A file is a header followed by chunks, the last of which is the
@@ -23,7 +23,7 @@
 // Header:
 //
 //	offset 0   magic        8 bytes  "NEBREPLY"
-//	offset 8   version      uint16   4 (another version is refused, not guessed at)
+//	offset 8   version      uint16   5 (4 is read too; another version is refused, not guessed at)
 //	offset 10  length       uint32   bytes of header fields that follow (21..21+64+2+MaxParams+MaxSchema)
 //	offset 14  tick rate    uint32   Hz of the first tick
 //	offset 18  seed         uint64   world RNG seed
@@ -65,9 +65,13 @@
 //	0x40 hash     uint64 the world's state hash at the end of the tick
 //
 // An input change is a uvarint mask of the input.SampleWords words of the
-// player's input snapshot that differ from its previous recorded input
-// (zero before the first), then each changed word as uint64, lowest index
-// first. A player's input is recorded when it changes, whether it joined,
+// player's input (input.Sample.Words) that differ from its previous
+// recorded input (zero before the first), then each changed word as
+// uint64, lowest index first. Version 4, before gamepads and actions, is
+// the same format with input.KeyMouseWords words per input: Open reads it,
+// and its inputs have no gamepad connected and every action up. A player
+// who uses no gamepad and no actions changes only those first words, so
+// such a recording costs the same in either version. A player's input is recorded when it changes, whether it joined,
 // left or stayed: a player whose input did not change costs nothing, and a
 // tick in which nobody's input changed and that has nothing else costs one
 // byte (op 0). Player 0, the single player of most recordings, has its own

@@ -19,8 +19,13 @@ const (
 	// (and the header's length became a uint32); version 3 the players:
 	// per tick, who joined and left, and every player's input; version 4
 	// the game's own parameters (Header.Params) in place of the demo's
-	// entity count, scene flags and injected panic.
-	Version = 4
+	// entity count, scene flags and injected panic; version 5 gamepads and
+	// actions: an input has input.SampleWords words instead of
+	// input.KeyMouseWords. Open reads versions OldestVersion to Version.
+	Version = 5
+	// OldestVersion is the oldest format version Open reads. A version 4
+	// file's inputs read with no gamepad connected and every action up.
+	OldestVersion = 4
 
 	MaxScene = 64
 	// MaxParams caps the bytes of a game's own parameters in a header.

@@ -12,12 +12,17 @@ import (
 )
 
 // fuzzSeeds are small valid recordings: a run with jobs and hashes, a
-// crash, and a four-player match with joins and leaves.
+// crash, a four-player match with joins and leaves, and the same match as
+// format version 4 wrote it.
 func fuzzSeeds(t testing.TB) [][]byte {
 	ok, _ := record(t, engine.JobsDeterministic, 130, 0)
 	crash, _ := record(t, engine.JobsDeterministic, 130, 65)
 	match, _, _ := recordMatch(t)
-	return [][]byte{ok, crash, match}
+	v4, err := os.ReadFile(v4Match)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return [][]byte{ok, crash, match, v4}
 }
 
 // FuzzOpen feeds Open arbitrary bytes: it must return a *FormatError or a

@@ -143,14 +143,20 @@ type decoder struct {
 	stop   int // above 0: the records end at this offset, between chunks
 
 	inputChanges int
+	// inputWords is the number of words of an input in this file's
+	// version: input.SampleWords, or input.KeyMouseWords before version 5.
+	inputWords int
 }
 
 func newDecoder(data []byte) *decoder {
-	return &decoder{r: binread.New(data), data: data, chunk: -1}
+	return &decoder{r: binread.New(data), data: data, chunk: -1, inputWords: input.SampleWords}
 }
 
 func (d *decoder) reset(r *Replay) {
-	*d = decoder{r: binread.New(r.data), data: r.data, chunk: -1, nextTick: 1, stop: r.stop}
+	*d = decoder{r: binread.New(r.data), data: r.data, chunk: -1, nextTick: 1, stop: r.stop, inputWords: input.SampleWords}
+	if r.Header.Version < 5 {
+		d.inputWords = input.KeyMouseWords
+	}
 	d.r.Take("header", r.body)               // checked by Open
 	d.ended = d.stop > 0 && r.body == d.stop // not one whole chunk
 }
@@ -201,7 +207,7 @@ func (d *decoder) header(h *Header) error {
 	case r.Err() != nil:
 	case v > Version:
 		r.FailAt(8, "version", fmt.Errorf("%w: version %d is newer than this build reads (%d); replay it with a newer nebula", ErrVersion, v, Version))
-	case v != Version:
+	case v < OldestVersion:
 		before := "game parameters"
 		switch {
 		case v < 2:
@@ -209,9 +215,13 @@ func (d *decoder) header(h *Header) error {
 		case v < 3:
 			before = "players"
 		}
-		r.FailAt(8, "version", fmt.Errorf("%w: version %d, written by an older build of Nebula (before %s); this build reads version %d only", ErrVersion, v, before, Version))
+		r.FailAt(8, "version", fmt.Errorf("%w: version %d, written by an older build of Nebula (before %s); this build reads versions %d to %d", ErrVersion, v, before, OldestVersion, Version))
 	default:
 		h.Version = int(v)
+		d.inputWords = input.SampleWords
+		if v < 5 {
+			d.inputWords = input.KeyMouseWords
+		}
 	}
 	length := r.U32("header length")
 	if r.Err() == nil && (length < headerMin || length > headerMax) {
@@ -396,8 +406,8 @@ func (d *decoder) input(id engine.PlayerID, ins []PlayerInput) []PlayerInput {
 	r := &d.r
 	at := r.Offset()
 	mask := r.Uvarint("input mask")
-	if r.Err() == nil && (mask == 0 || mask>>input.SampleWords != 0) {
-		r.FailAt(at, "input mask", fmt.Errorf("%w: mask %#x, want 1 to %d bits", ErrInvalid, mask, input.SampleWords))
+	if r.Err() == nil && (mask == 0 || mask>>d.inputWords != 0) {
+		r.FailAt(at, "input mask", fmt.Errorf("%w: mask %#x, want 1 to %d bits", ErrInvalid, mask, d.inputWords))
 	}
 	r.Peek("input words", 8*bits.OnesCount64(mask))
 	words := d.words[id]

@@ -351,11 +351,16 @@ func (r *Recorder) commit(t *tickRecord, p playerList) {
 
 // inputMask returns the mask of the words of cur that differ from prev.
 func inputMask(cur, prev *[input.SampleWords]uint64) uint64 {
+	if *cur == *prev { // most ticks: one memory compare
+		return 0
+	}
 	var mask uint64
 	for i := range cur {
+		var d uint64
 		if cur[i] != prev[i] {
-			mask |= 1 << i
+			d = 1
 		}
+		mask |= d << i
 	}
 	return mask
 }

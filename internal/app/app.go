@@ -7,7 +7,7 @@
 //
 //	func main() { os.Exit(app.Main("my-game", os.Args[1:], os.Stdout, os.Stderr, app.Game{Run: game})) }
 //
-//	func game(s *app.Session) error {
+//	func game(s *app.Process) error {
 //		e, err := engine.New(s.EngineConfig())
 //		if err != nil {
 //			return err
@@ -72,9 +72,9 @@ import (
 	"github.com/nebulaengine/nebula/timing"
 )
 
-// Session is one run of a program: its parsed flags, its logger and the
+// Process is one run of a program: its parsed flags, its logger and the
 // outputs the flags opened.
-type Session struct {
+type Process struct {
 	// Opts are the parsed common flags.
 	Opts *cli.Options
 	// Log is the program's logger (stderr, at -log-level).
@@ -138,15 +138,15 @@ type Game struct {
 	// are defined, and RunHeadless and RunWindowed handle them: with
 	// -serve RunHeadless runs the match's server on the game's engine;
 	// with -connect or -spectate the client joins the match before the
-	// game's engine is built (see Session.Net; Run is called once more,
+	// game's engine is built (see Process.Net; Run is called once more,
 	// first, to learn the world's schema, and that call's RunHeadless or
 	// RunWindowed returns at once), and the engine plays the match. A
 	// headless player's input is the engine's input script
-	// (engine.Engine.SetInputScript), chosen by Session.Player.
+	// (engine.Engine.SetInputScript), chosen by Process.Player.
 	Networked bool
 	// Run is the game, run once the flags are parsed and the outputs they
 	// ask for are open.
-	Run func(*Session) error
+	Run func(*Process) error
 }
 
 // Main defines the common flags and the game's own (g.Flags) on one
@@ -170,7 +170,7 @@ func Main(program string, args []string, stdout, stderr io.Writer, g Game) int {
 	log := logrus.New()
 	log.SetOutput(stderr)
 	log.SetLevel(opts.LogLevel)
-	s := &Session{Opts: opts, Log: log, Stdout: stdout, program: program, game: &g, fs: fs}
+	s := &Process{Opts: opts, Log: log, Stdout: stdout, program: program, game: &g, fs: fs}
 	if err := s.run(g.Run); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", program, err)
 		var usage *cli.UsageError
@@ -214,7 +214,7 @@ func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options
 	return opts, fs, nil
 }
 
-func (s *Session) run(game func(*Session) error) (err error) {
+func (s *Process) run(game func(*Process) error) (err error) {
 	opts, log := s.Opts, s.Log
 	sess, err := prof.Start(opts.ProfOptions(), log)
 	if err != nil {
@@ -274,7 +274,7 @@ func (s *Session) run(game func(*Session) error) (err error) {
 }
 
 // scene is the game's scene name in recordings and matches.
-func (s *Session) scene() string {
+func (s *Process) scene() string {
 	if s.game.Scene != "" {
 		return s.game.Scene
 	}
@@ -283,14 +283,14 @@ func (s *Session) scene() string {
 
 // params encodes the game's parameters (Game.Params) as the flags hold
 // them now.
-func (s *Session) params() ([]byte, error) {
+func (s *Process) params() ([]byte, error) {
 	return gameParams(s.fs, s.game.Params).MarshalBinary()
 }
 
 // EngineConfig returns the engine configuration the flags ask for:
 // engine.DefaultConfig with the loop's rates and clamps (-tick-rate, -power,
 // -max-frame, -max-steps) and -seed.
-func (s *Session) EngineConfig() engine.Config {
+func (s *Process) EngineConfig() engine.Config {
 	cfg := engine.DefaultConfig()
 	cfg.Loop = s.Opts.LoopConfig()
 	cfg.Seed = s.Opts.Seed
@@ -301,7 +301,7 @@ func (s *Session) EngineConfig() engine.Config {
 // for, titled title: desktop.DefaultConfig with the window's size,
 // fullscreen and vsync, the render cap (-fps, -power), -pause-unfocused,
 // the -frames and -duration limits, and the session's logger.
-func (s *Session) DesktopConfig(title string) desktop.Config {
+func (s *Process) DesktopConfig(title string) desktop.Config {
 	o := s.Opts
 	cfg := desktop.DefaultConfig()
 	cfg.Window.Title = title
@@ -331,7 +331,7 @@ func (s *Session) DesktopConfig(title string) desktop.Config {
 // With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
 // Stdout and returns, opening no window and calling no setup: add the
 // tick's systems before RunWindowed for -schedule to list them.
-func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
+func (s *Process) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
 	switch {
 	case s.Opts.Schedule:
 		return s.printSchedule(e)
@@ -366,7 +366,7 @@ func (s *Session) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*
 
 // playMatchWindowed plays the client's match in a window that closes when
 // the match ends.
-func (s *Session) playMatchWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
+func (s *Process) playMatchWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
 	c := s.client
 	err := s.runWindow(e, cfg, func(r *desktop.Runner) error {
 		e.AddUpdate("match-end", func(*engine.FrameContext) {
@@ -389,7 +389,7 @@ func (s *Session) playMatchWindowed(e *engine.Engine, cfg desktop.Config, setup 
 
 // runWindow is RunWindowed's run, which prints the -print-hash line when
 // printHash says so.
-func (s *Session) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error, printHash bool) error {
+func (s *Process) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error, printHash bool) error {
 	var r *desktop.Runner
 	stats, hitches, next := s.Stats, s.Hitches, cfg.OnFrame
 	cfg.OnFrame = func(st timing.Stats) {
@@ -455,7 +455,7 @@ func (s *Session) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*de
 //
 // With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
 // Stdout and returns without running a tick.
-func (s *Session) RunHeadless(e *engine.Engine) error {
+func (s *Process) RunHeadless(e *engine.Engine) error {
 	switch {
 	case s.Opts.Schedule:
 		return s.printSchedule(e)
@@ -483,7 +483,7 @@ func (s *Session) RunHeadless(e *engine.Engine) error {
 }
 
 // runHeadless is RunHeadless's run of e on the simulated display.
-func (s *Session) runHeadless(e *engine.Engine) error {
+func (s *Process) runHeadless(e *engine.Engine) error {
 	if s.Opts.SyncTest > 0 {
 		return s.runSyncTest(e)
 	}
@@ -516,7 +516,7 @@ func (s *Session) runHeadless(e *engine.Engine) error {
 // runSyncTest runs -synctest: rollback.SyncTest to -ticks, every tick
 // re-simulated -synctest deep. It prints "synctest ok <ticks> depth <n>"
 // and, with -print-hash, the state hash, which is a plain run's.
-func (s *Session) runSyncTest(e *engine.Engine) error {
+func (s *Process) runSyncTest(e *engine.Engine) error {
 	start := time.Now()
 	err := rollback.SyncTest(e, rollback.SyncTestConfig{Ticks: s.Opts.Ticks, Depth: s.Opts.SyncTest})
 	var se *rollback.SyncTestError
@@ -535,13 +535,13 @@ func (s *Session) runSyncTest(e *engine.Engine) error {
 
 // printSchedule prints e's schedule for -schedule, which RunHeadless and
 // RunWindowed do instead of running: no window opens and no tick runs.
-func (s *Session) printSchedule(e *engine.Engine) error {
+func (s *Process) printSchedule(e *engine.Engine) error {
 	_, err := io.WriteString(s.Stdout, e.Schedule().String())
 	return err
 }
 
 // PrintHash prints "state-hash <tick> <16 hex digits>" with -print-hash.
-func (s *Session) PrintHash(e *engine.Engine) {
+func (s *Process) PrintHash(e *engine.Engine) {
 	if s.Opts.PrintHash {
 		fmt.Fprintf(s.Stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
 	}

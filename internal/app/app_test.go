@@ -28,7 +28,7 @@ func TestGameOwnsItsFlags(t *testing.T) {
 			}
 			return nil
 		},
-		Run: func(*Session) error { ran = true; return nil },
+		Run: func(*Process) error { ran = true; return nil },
 	}
 	play := func(args ...string) (int, string) {
 		var stdout, stderr bytes.Buffer

@@ -55,7 +55,7 @@ func (a *arena) game() app.Game {
 // it hits a wall.
 type hp struct{ Points int32 }
 
-func (a *arena) run(s *app.Session) error {
+func (a *arena) run(s *app.Process) error {
 	e, err := engine.New(s.EngineConfig())
 	if err != nil {
 		return err

@@ -24,13 +24,13 @@ var errProbed = errors.New("app: probe run")
 
 // Net returns the networked client of a -connect or -spectate run, nil in
 // any other: a game's window may follow its own input through it.
-func (s *Session) Net() *netplay.Client { return s.client }
+func (s *Process) Net() *netplay.Client { return s.client }
 
 // Player returns the player this program plays: the one the server
 // welcomed a -connect client as, wire.NoPlayer for a spectator, and 0 (the
 // single player) in a game of its own. A headless game picks its input
 // script by it.
-func (s *Session) Player() engine.PlayerID {
+func (s *Process) Player() engine.PlayerID {
 	if s.client == nil {
 		return 0
 	}
@@ -45,7 +45,7 @@ func (s *Session) Player() engine.PlayerID {
 // match's tick rate, seed and the game's parameters (Game.Params) from the
 // server's Welcome; a flag given with another value is ignored with a
 // warning.
-func (s *Session) joinMatch(game func(*Session) error) (err error) {
+func (s *Process) joinMatch(game func(*Process) error) (err error) {
 	log := s.Log
 	quiet := logrus.New()
 	quiet.SetOutput(io.Discard)
@@ -120,7 +120,7 @@ func (s *Session) joinMatch(game func(*Session) error) (err error) {
 }
 
 // probed ends a probe run (joinMatch) with e's schema.
-func (s *Session) probed(e *engine.Engine) error {
+func (s *Process) probed(e *engine.Engine) error {
 	s.fingerprint = e.World.Schema().Fingerprint()
 	return errProbed
 }
@@ -128,7 +128,7 @@ func (s *Session) probed(e *engine.Engine) error {
 // serve runs a dedicated match server (-serve) on e: headless, in real
 // time, until the match's last tick (-ticks) or a signal. It records the
 // match (-record keeps it) and prints the match report.
-func (s *Session) serve(e *engine.Engine) error {
+func (s *Process) serve(e *engine.Engine) error {
 	opts := s.Opts
 	e.Jobs.SetMode(engine.JobsDeterministic)
 	e.SetInputScript(nil) // the players' input comes from the clients
@@ -215,7 +215,7 @@ func (s *Session) serve(e *engine.Engine) error {
 
 // attach makes the client e's tick hook; script is the headless player's
 // input (nil in a window, whose input is the client's LocalInput).
-func (s *Session) attach(e *engine.Engine, script func(uint64, time.Duration, *input.Queue)) error {
+func (s *Process) attach(e *engine.Engine, script func(uint64, time.Duration, *input.Queue)) error {
 	c := s.client
 	w := c.Welcome()
 	if w.Player == wire.NoPlayer {
@@ -240,7 +240,7 @@ func (s *Session) attach(e *engine.Engine, script func(uint64, time.Duration, *i
 // leftMatch logs the client's report once its run ended with err, and
 // returns the error the program exits with; it prints the -print-hash line
 // only when the match ended well.
-func (s *Session) leftMatch(e *engine.Engine, err error) error {
+func (s *Process) leftMatch(e *engine.Engine, err error) error {
 	c := s.client
 	rep := c.Report()
 	fields := logrus.Fields{
@@ -266,7 +266,7 @@ func (s *Session) leftMatch(e *engine.Engine, err error) error {
 		}
 		if !s.Opts.Headless {
 			// The window's frames, and those that held a tick the
-			// session was not ready for (beyond the prediction window,
+			// rollback was not ready for (beyond the prediction window,
 			// or unconfirmed in lockstep): the frame drew the last tick
 			// again.
 			ls := e.Loop.Stats()

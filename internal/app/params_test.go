@@ -43,6 +43,6 @@ func TestParamsNameFlags(t *testing.T) {
 			t.Errorf("recovered %v", r)
 		}
 	}()
-	Main("g", nil, io.Discard, io.Discard, Game{Params: []string{"level"}, Run: func(*Session) error { return nil }})
+	Main("g", nil, io.Discard, io.Discard, Game{Params: []string{"level"}, Run: func(*Process) error { return nil }})
 	t.Error("Main returned")
 }

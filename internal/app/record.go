@@ -28,7 +28,7 @@ type recording struct {
 // startRecording creates the -record file (if any) and makes a recorder of
 // e's run, with the game's parameters in its header. It does not add the
 // recorder to e's tick hooks: the caller does.
-func (s *Session) startRecording(e *engine.Engine) (*recording, error) {
+func (s *Process) startRecording(e *engine.Engine) (*recording, error) {
 	opts := s.Opts
 	params, err := s.params()
 	if err != nil {
@@ -93,7 +93,7 @@ func (r *recording) finish(e *engine.Engine, runErr error, program, crashDir str
 
 // runRecorded records e's run (run), then ends the recording: a panic
 // leaves a crash replay and becomes the one line the program exits with.
-func (s *Session) runRecorded(e *engine.Engine, run func() error) error {
+func (s *Process) runRecorded(e *engine.Engine, run func() error) error {
 	rec, err := s.startRecording(e)
 	if err != nil {
 		return err
@@ -123,13 +123,13 @@ func (s *Session) runRecorded(e *engine.Engine, run func() error) error {
 // Restore restores a snapshot of e (engine.Engine.Restore): a game's
 // "load" key calls it. In a recorded run the recorder, one of e's tick
 // hooks, notes it, so that the replay restores it at the same point.
-func (s *Session) Restore(e *engine.Engine, snapshot []byte) error {
+func (s *Process) Restore(e *engine.Engine, snapshot []byte) error {
 	return e.Restore(snapshot)
 }
 
 // Replaying reports whether the run plays a -replay file: the game's keys
 // that would change the simulation (its tick rate, a snapshot) are off.
-func (s *Session) Replaying() bool { return s.rep != nil }
+func (s *Process) Replaying() bool { return s.rep != nil }
 
 // crashError reports a panic recovered at the loop: it logs it once, with
 // the tick, the phase, the system and the stack, and returns the one line
@@ -155,7 +155,7 @@ func crashError(perr *engine.PanicError, crashFile string, log logrus.FieldLogge
 // with its header: the tick rate, the seed and the game's recorded flags
 // (Game.Params) come from the file; a flag given with another value, or a
 // file of another scene, is an error naming the header field.
-func (s *Session) openReplay() (*replay.Replay, error) {
+func (s *Process) openReplay() (*replay.Replay, error) {
 	opts := s.Opts
 	path := opts.Replay
 	st, err := os.Stat(path)
@@ -237,7 +237,7 @@ func logReplay(r *replay.Replay, path string, log logrus.FieldLogger) {
 // verifyReplay replays the -replay file on e as fast as possible and
 // prints "replay ok <ticks>", or returns the first divergence (or the
 // reproduced panic).
-func (s *Session) verifyReplay(e *engine.Engine) error {
+func (s *Process) verifyReplay(e *engine.Engine) error {
 	opts, log := s.Opts, s.Log
 	start := time.Now()
 	res, err := replay.Verify(e, s.rep)
@@ -271,7 +271,7 @@ func (s *Session) verifyReplay(e *engine.Engine) error {
 
 // playReplay plays the -replay file in the window run runs: the window
 // closes when the replay ends or stops agreeing with its recording.
-func (s *Session) playReplay(e *engine.Engine, run func(quit func(func())) error) error {
+func (s *Process) playReplay(e *engine.Engine, run func(quit func(func())) error) error {
 	player, err := replay.NewPlayer(e, s.rep)
 	var serr *replay.SchemaError
 	if errors.As(err, &serr) {

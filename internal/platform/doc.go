@@ -61,6 +61,22 @@
 // event arrives, for a minimised window's loop; Wake, from any goroutine,
 // ends the wait.
 //
+// # Gamepads
+//
+// GLFW reports no gamepad events; a window reads its gamepads once per
+// PollEvents and WaitEvents, through GLFW's gamepad API (every known
+// controller remapped to the standard layout by the SDL mapping database
+// GLFW ships; Config.Gamepads.Mappings and Window.UpdateGamepadMappings
+// add more), and pushes what changed to Callbacks.Input as input.Events,
+// stamped with Callbacks.Clock like keys: connections and disconnections
+// (GLFW's joystick callback, hot-plug), button presses and releases, and
+// axis moves. Each gamepad gets the lowest free pad number, 0 to
+// input.MaxGamepads-1. Sticks have a radial dead zone
+// (Config.Gamepads.DeadZone, DefaultDeadZone 0.2 from DefaultConfig);
+// triggers read 0 to 1. The reading and the events are Gamepads' work,
+// which takes its joysticks from a JoystickSource: GLFW's in a window, a
+// fake in tests, so gamepads are tested without hardware.
+//
 // Test displays cannot produce every event: Xvfb has no window manager, so
 // nothing minimises a window there, and an X window is never 0x0. The
 // Simulate methods deliver such events as the window system would.

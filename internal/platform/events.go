@@ -22,7 +22,9 @@ type Callbacks struct {
 	Clock func() time.Duration
 	// Input receives key presses and releases, mouse button presses and
 	// releases, cursor moves (window pixels from the top-left corner of the
-	// client area) and scroll offsets, in the order they happened. Key
+	// client area) and scroll offsets, in the order they happened, and
+	// after them, once per PollEvents or WaitEvents, the gamepads'
+	// connections, disconnections, buttons and axes (see Gamepads). Key
 	// repeats are not sent: they change no state (Key sees them).
 	Input func(input.Event)
 	// Key receives every press, repeat and release of a key the engine
@@ -222,6 +224,17 @@ func (w *Window) WaitEvents(timeout time.Duration) {
 		glfw.WaitEventsTimeout(timeout.Seconds())
 	}
 	w.checkLost()
+	w.pollGamepads()
+}
+
+// pollGamepads pushes what the gamepads did since the last poll, stamped
+// with Callbacks.Clock, when the window has an Input callback. (GLFW
+// reports no gamepad events: gamepads are read, once per poll.)
+func (w *Window) pollGamepads() {
+	if w.cb.Input == nil || w.w == nil {
+		return
+	}
+	w.pads.Poll(w.cb.Clock(), w.cb.Input)
 }
 
 // Wake makes a WaitEvents in progress return. Unlike everything else in this

@@ -64,6 +64,9 @@ type Config struct {
 	// Visible shows the window. Tests open hidden windows: rendering and
 	// reading pixels back work the same in a hidden window's framebuffer.
 	Visible bool
+	// Gamepads says how the window reads gamepads (dead zone, extra
+	// mappings).
+	Gamepads GamepadConfig
 }
 
 // Defaults used by DefaultConfig.
@@ -74,13 +77,14 @@ const (
 )
 
 // DefaultConfig returns a visible 1280x720 window titled "Nebula", windowed,
-// without vsync.
+// without vsync, whose gamepads' sticks have the DefaultDeadZone.
 func DefaultConfig() Config {
 	return Config{
-		Title:   DefaultTitle,
-		Width:   DefaultWidth,
-		Height:  DefaultHeight,
-		Visible: true,
+		Title:    DefaultTitle,
+		Width:    DefaultWidth,
+		Height:   DefaultHeight,
+		Visible:  true,
+		Gamepads: GamepadConfig{DeadZone: DefaultDeadZone},
 	}
 }
 
@@ -97,6 +101,9 @@ type Window struct {
 
 	guard int  // slot in the X error guard, or -1
 	lost  bool // destroyed by another client (see x11.go)
+
+	joys *glfwJoysticks // the window's joystick source
+	pads *Gamepads      // polled in PollEvents and WaitEvents
 }
 
 // openWindows counts the windows Open has created and Close has not yet
@@ -119,6 +126,9 @@ func Open(cfg Config) (*Window, error) {
 	if !cfg.Fullscreen && (cfg.Width <= 0 || cfg.Height <= 0) {
 		return nil, fmt.Errorf("platform: window size must be positive, got %dx%d", cfg.Width, cfg.Height)
 	}
+	if err := cfg.Gamepads.check(); err != nil {
+		return nil, err
+	}
 	if openWindows == 0 {
 		tuneCAllocator()
 		if err := initGLFW(); err != nil {
@@ -126,6 +136,11 @@ func Open(cfg Config) (*Window, error) {
 		}
 	}
 	gw, err := createWindow(cfg)
+	if err == nil && cfg.Gamepads.Mappings != "" {
+		if err = updateMappings(cfg.Gamepads.Mappings); err != nil {
+			gw.Destroy()
+		}
+	}
 	if err != nil {
 		if openWindows == 0 {
 			terminateGLFW()
@@ -142,6 +157,8 @@ func Open(cfg Config) (*Window, error) {
 	}
 	w.fbWidth, w.fbHeight = gw.GetFramebufferSize()
 	w.installCallbacks()
+	w.joys = newGLFWJoysticks()
+	w.pads, _ = NewGamepads(w.joys, cfg.Gamepads) // checked above
 	return w, nil
 }
 
@@ -171,6 +188,7 @@ func initGLFW() error {
 	if err == nil {
 		glfwInitialised = true
 		xguardInstall()
+		glfw.SetJoystickCallback(onJoystick)
 	}
 	glfwMu.Unlock()
 	if err == nil {
@@ -306,6 +324,7 @@ func (w *Window) Close() {
 	w.w.Destroy()
 	w.w = nil
 	w.cb = Callbacks{}
+	w.joys.close()
 	openWindows--
 	if openWindows == 0 {
 		terminateGLFW()
@@ -348,6 +367,7 @@ func (w *Window) PollEvents() {
 	w.live()
 	glfw.PollEvents()
 	w.checkLost()
+	w.pollGamepads()
 }
 
 // FramebufferSize returns the size of the window's framebuffer in pixels,

@@ -8,7 +8,7 @@
 // work begins: it creates (or truncates) each file, so an unwritable path
 // is reported at once and not after an hour of play, and it listens on the
 // pprof address, so a malformed or taken address is reported at once too.
-// Session.Stop, usually deferred in the program's run function (never
+// Profiler.Stop, usually deferred in the program's run function (never
 // skipped by os.Exit or log.Fatal), stops the CPU profile and the trace,
 // writes the heap profile after a garbage collection and shuts the server
 // down:
@@ -33,7 +33,7 @@
 // ":6060" or "6060", means 127.0.0.1; an explicit host — localhost, an IP
 // address such as 0.0.0.0 or a LAN address — is honoured as given. Port 0
 // picks a free port; the URL actually served is logged (field url) and
-// returned by Session.URL. Host names other than localhost are not
+// returned by Profiler.URL. Host names other than localhost are not
 // accepted, so a typo such as "1.2.3.4.5:80" is a usage error rather than
 // a failed DNS lookup. ParseAddr applies these rules, so a command-line
 // parser can report a malformed address as bad usage before Start.

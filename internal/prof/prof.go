@@ -63,8 +63,8 @@ func ParseAddr(s string) (string, error) {
 	return net.JoinHostPort(host, strconv.FormatUint(n, 10)), nil
 }
 
-// A Session is the profiling Start turned on. Stop turns it off.
-type Session struct {
+// A Profiler is the profiling Start turned on. Stop turns it off.
+type Profiler struct {
 	opts Options
 	log  logrus.FieldLogger
 
@@ -81,7 +81,7 @@ type Session struct {
 // undoes what it did (removing the files it created) and returns an error
 // whose text is one line naming the flag and, where there is one, the
 // path or address. A nil log discards messages.
-func Start(opts Options, log logrus.FieldLogger) (s *Session, err error) {
+func Start(opts Options, log logrus.FieldLogger) (s *Profiler, err error) {
 	if log == nil {
 		l := logrus.New()
 		l.SetOutput(io.Discard)
@@ -97,7 +97,7 @@ func Start(opts Options, log logrus.FieldLogger) (s *Session, err error) {
 		return nil, err
 	}
 
-	s = &Session{opts: opts, log: log}
+	s = &Profiler{opts: opts, log: log}
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -216,7 +216,7 @@ func netCause(err error) error {
 
 // serve serves net/http/pprof on the session's listener with a mux of its
 // own.
-func (s *Session) serve() {
+func (s *Profiler) serve() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
@@ -232,7 +232,7 @@ func (s *Session) serve() {
 // URL returns the address of the pprof index, such as
 // http://127.0.0.1:6060/debug/pprof/, with the port actually listened on;
 // it is empty when there is no server.
-func (s *Session) URL() string {
+func (s *Profiler) URL() string {
 	if s.ln == nil {
 		return ""
 	}
@@ -245,7 +245,7 @@ func (s *Session) URL() string {
 // /debug/pprof/profile). Everything is attempted; the first failure is
 // returned as one line naming the flag and path, and any later ones are
 // logged. Calling Stop again does nothing and returns nil.
-func (s *Session) Stop() error {
+func (s *Profiler) Stop() error {
 	if s.stopped {
 		return nil
 	}
@@ -300,7 +300,7 @@ func (s *Session) Stop() error {
 
 // abort undoes a Start that failed before anything was started: it closes
 // the listener and closes and removes the files.
-func (s *Session) abort() {
+func (s *Profiler) abort() {
 	if s.ln != nil {
 		s.ln.Close()
 	}

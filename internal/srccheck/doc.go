@@ -17,7 +17,7 @@
 //
 // TestErrorsPrefixed: an error made with errors.New or fmt.Errorf starts
 // with the name of the package that made it ("model: arm.glb: ..."), in
-// engine and its packages (engine/netplay aside), gfx, timing and
+// engine and its packages, gfx, timing and
 // internal (the command-line packages internal/app, internal/cli and
 // internal/prof aside: app.Main prints their messages after the
 // program's name). A format that starts with %w, an error handed straight

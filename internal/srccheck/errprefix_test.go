@@ -12,7 +12,7 @@ import (
 // them unless excluded.
 var (
 	prefixed       = []string{"engine", "gfx", "timing", "internal"}
-	prefixExcluded = append([]string{"engine/netplay"}, commandLine...)
+	prefixExcluded = commandLine
 )
 
 // commandLine lists the packages that make the command line's messages,
@@ -40,8 +40,7 @@ const wrappedDirective = "//srccheck:wrapped "
 //     the variable that holds it has a line "//srccheck:wrapped by ..." in
 //     its doc comment: its callers add the prefix.
 //
-// The command-line packages (commandLine) and engine/netplay are not
-// checked.
+// The command-line packages (commandLine) are not checked.
 func TestErrorsPrefixed(t *testing.T) {
 	fset, files := parseModule(t)
 	// Per folder: types and functions marked wrapped, and sentinels.

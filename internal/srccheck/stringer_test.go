@@ -22,12 +22,6 @@ var handWritten = map[string]string{
 	"engine/input.Key":         "not converted yet",
 	"engine/input.MouseButton": "not converted yet",
 	"engine/input.EventKind":   "not converted yet",
-	// The netplay enums are not converted yet.
-	"engine/netplay.Transport":      "not converted yet",
-	"engine/netplay/wire.Type":      "not converted yet",
-	"engine/netplay/wire.Role":      "not converted yet",
-	"engine/netplay/wire.Reason":    "not converted yet",
-	"engine/netplay/wire.EndReason": "not converted yet",
 }
 
 // integerKinds are the underlying types that make a named type an enum

@@ -130,7 +130,7 @@ type Settings struct {
 
 func main() { os.Exit(app.Main("arena-tool", os.Args[1:], os.Stdout, os.Stderr, app.Game{Run: run})) }
 
-func run(s *app.Session) error {
+func run(s *app.Process) error {
 	e, err := engine.New(s.EngineConfig())
 	if err != nil {
 		return err
@@ -246,7 +246,7 @@ func addFlagToCopy(t *testing.T, dst, bin string) {
 
 var minimal = app.Game{
 	Flags: func(fs *flag.FlagSet) { fs.StringVar(&greeting, "greeting", "", "say this before playing") },
-	Run: func(s *app.Session) error {
+	Run: func(s *app.Process) error {
 		fmt.Fprintln(s.Stdout, greeting)
 		return game(s)
 	},

@@ -435,8 +435,8 @@ func (s *Scene) joinLeave(c *engine.FixedContext) {
 }
 
 // steerPlayer sets the velocity of every player cube, in slot order, from
-// its owner's arrow keys (zero while the owner is not in the match); Space
-// gives the cube a new colour.
+// its owner's arrow keys and the move actions (zero while the owner is not
+// in the match); Space or the recolour action gives the cube a new colour.
 func (s *Scene) steerPlayer(c *engine.FixedContext) {
 	w := c.World
 	owners, _ := s.Owner.Slices()
@@ -460,8 +460,9 @@ func (s *Scene) steerPlayer(c *engine.FixedContext) {
 		if in.Down(input.KeyArrowDown) {
 			v[2] += PlayerSpeed
 		}
+		padSteer(in, &v)
 		w.SetDrawVelocity(cube, v, mgl32.Vec3{})
-		if in.JustPressed(input.KeySpace) {
+		if in.JustPressed(input.KeySpace) || in.ActionPressed(ActionRecolour) {
 			rng := w.RNG()
 			w.SetColor(cube, [4]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256)), 255})
 		}

@@ -505,7 +505,7 @@ func TestPacketCodec(t *testing.T) {
 		{kind: kindClose, token: 9},
 		{kind: kindData, token: 9, seq: 1, ackTick: 2, ackRel: 3, relBits: 4},
 		{kind: kindData, token: 9, seq: 1, runs: []run{{typ: wire.TypeInput, index: 3, tick: 10, rel: 1, items: [][]byte{{1, 2}, {3}}}},
-			segs: []seg{{seq: 4, data: []byte("abc")}}, frames: []frame{{rel: 1, data: wire.AppendMessage(nil, &wire.Ping{Time: 5})}}},
+			segs: []seg{{seq: 4, data: []byte("abc")}}, messages: []message{{rel: 1, data: wire.AppendMessage(nil, &wire.Ping{Time: 5})}}},
 	}
 	for i, p := range good {
 		b := appendPacket(nil, p)
@@ -520,23 +520,23 @@ func TestPacketCodec(t *testing.T) {
 	}
 	data := appendPacket(nil, good[6])
 	bad := map[string][]byte{
-		"empty":           nil,
-		"magic":           {0, kindClose, 1, 2, 3, 4, 5, 6, 7, 8},
-		"kind":            {magic, 9},
-		"truncated":       data[:len(data)-1],
-		"trailing":        append(bytes.Clone(appendClose(nil, 1)), 0),
-		"oversized":       append(appendDataHeader(nil, 1, 0, 0, 0, 0), make([]byte, MaxPacket)...),
-		"run type":        appendItem(appendRunHeader(appendDataHeader(nil, 1, 0, 0, 0, 0), wire.TypeHash, 0, 0, 0, 1), []byte{1}),
-		"empty run":       appendRunHeader(appendDataHeader(nil, 1, 0, 0, 0, 0), wire.TypeInput, 0, 0, 0, 0),
-		"long varint":     append(appendClose(nil, 1)[:2:2], append(make([]byte, 8), 0x80, 0)...),
-		"varint over 32":  append(append([]byte{magic, kindData}, make([]byte, 8)...), 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0),
-		"frame not ping":  appendFrame(appendDataHeader(nil, 1, 0, 0, 0, 0), 0, wire.AppendMessage(nil, &wire.Bye{})),
-		"chunk order":     appendSeg(appendFrame(appendDataHeader(nil, 1, 0, 0, 0, 0), 0, wire.AppendMessage(nil, &wire.Ping{})), 0, []byte{1}),
-		"connect padding": append(appendConnect(nil, 1)[:connectSize-1], 1),
-		"short connect":   appendConnect(nil, 1)[:connectSize-1],
-		"short challenge": appendChallenge(nil, 1, &cookie{})[:challengeSize-1],
-		"short response":  appendResponse(nil, Version, 1, &cookie{})[:responseSize-1],
-		"long response":   append(appendResponse(nil, Version, 1, &cookie{}), 0),
+		"empty":            nil,
+		"magic":            {0, kindClose, 1, 2, 3, 4, 5, 6, 7, 8},
+		"kind":             {magic, 9},
+		"truncated":        data[:len(data)-1],
+		"trailing":         append(bytes.Clone(appendClose(nil, 1)), 0),
+		"oversized":        append(appendDataHeader(nil, 1, 0, 0, 0, 0), make([]byte, MaxPacket)...),
+		"run type":         appendItem(appendRunHeader(appendDataHeader(nil, 1, 0, 0, 0, 0), wire.TypeHash, 0, 0, 0, 1), []byte{1}),
+		"empty run":        appendRunHeader(appendDataHeader(nil, 1, 0, 0, 0, 0), wire.TypeInput, 0, 0, 0, 0),
+		"long varint":      append(appendClose(nil, 1)[:2:2], append(make([]byte, 8), 0x80, 0)...),
+		"varint over 32":   append(append([]byte{magic, kindData}, make([]byte, 8)...), 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0),
+		"message not ping": appendMessageChunk(appendDataHeader(nil, 1, 0, 0, 0, 0), 0, wire.AppendMessage(nil, &wire.Bye{})),
+		"chunk order":      appendSeg(appendMessageChunk(appendDataHeader(nil, 1, 0, 0, 0, 0), 0, wire.AppendMessage(nil, &wire.Ping{})), 0, []byte{1}),
+		"connect padding":  append(appendConnect(nil, 1)[:connectSize-1], 1),
+		"short connect":    appendConnect(nil, 1)[:connectSize-1],
+		"short challenge":  appendChallenge(nil, 1, &cookie{})[:challengeSize-1],
+		"short response":   appendResponse(nil, Version, 1, &cookie{})[:responseSize-1],
+		"long response":    append(appendResponse(nil, Version, 1, &cookie{}), 0),
 	}
 	for name, b := range bad {
 		var p packet

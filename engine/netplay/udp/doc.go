@@ -1,7 +1,7 @@
 // Package udp carries Nebula's multiplayer protocol (package wire) over
 // UDP. A Conn is a net.Conn: the server and the client write and read the
-// same stream of wire frames as over TCP, and the Conn, which knows the
-// frames, sends each kind the way it needs:
+// same stream of wire messages as over TCP, and the Conn, which knows
+// the messages, sends each kind the way it needs:
 //
 //   - Input (client to server) and Confirmed (server to client) are split
 //     into tick items, numbered in the order they were written. Every
@@ -17,7 +17,7 @@
 //     like a tick item.
 //
 // The reading side delivers one ordered stream: the tick items in order,
-// without duplicates or gaps, merged back into Input and Confirmed frames
+// without duplicates or gaps, merged back into Input and Confirmed messages
 // of consecutive ticks (with the right first tick, up to wire.MaxInputRun
 // and wire.MaxConfirmedRun ticks), and each record only after the tick
 // items written before it (each record carries the count of tick items
@@ -85,19 +85,19 @@
 //	                      tick varint, records before varint, count uint8 (1..255),
 //	                      count x (length varint, the tick's body as in its wire message)
 //	           2 segment: seq varint, length varint, bytes
-//	           3 frame:   records before varint, length varint, a Ping or Pong frame
+//	           3 message: records before varint, length varint, a Ping or Pong message
 //
 // A player's packet at 60 Hz is about 60 bytes: 14 of header, a run of
 // the few inputs in flight.
 //
 // The reliable stream is records: tick items before uint32, kind uint8
 // (0 data, 1 end of stream), length uint32, then the bytes (a preamble or
-// a wire frame).
+// a wire message).
 //
 // # Limits
 //
 // A receiver holds at most 8,192 tick items and 64 segments beyond what
-// it has delivered, a record of at most its cap (the frame of the largest
+// it has delivered, a record of at most its cap (the encoded size of the largest
 // message it accepts), and 4 MiB plus that cap for a reader that does not
 // read; beyond those it drops the peer's data unacknowledged, and the
 // peer sends it again. A sender keeps at most 65,536 unacknowledged tick

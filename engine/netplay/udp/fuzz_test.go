@@ -22,7 +22,7 @@ func packetSeeds() [][]byte {
 	data = appendRunHeader(data, wire.TypeInput, 0, 3, 1, 2)
 	data = appendItem(appendItem(data, enc[14:]), enc[14:])
 	data = appendSeg(data, 0, []byte{0, 0, 0, 0, recData, 10, 0, 0, 0, 'N', 'E', 'B', 'U', 'L', 'A', 'n', 'p', 1, 0})
-	data = appendFrame(data, 1, ping)
+	data = appendMessageChunk(data, 1, ping)
 	seeds := [][]byte{
 		appendConnect(nil, 7), appendAccept(nil, 7, 1), appendClose(nil, 1), data,
 		appendChallenge(nil, 7, &cookie{time: 3, mac: [macSize]byte{9, 8, 7}}),

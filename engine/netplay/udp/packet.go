@@ -30,9 +30,9 @@ const (
 	kindChallenge = 5 // server to client: nonce, cookie
 	kindResponse  = 6 // client to server: version, nonce, the challenge's cookie
 
-	chunkTicks = 1 // a run of tick items
-	chunkSeg   = 2 // a segment of the reliable stream
-	chunkFrame = 3 // an unreliable frame (Ping, Pong)
+	chunkTicks   = 1 // a run of tick items
+	chunkSeg     = 2 // a segment of the reliable stream
+	chunkMessage = 3 // an unreliable message (Ping, Pong)
 
 	// A cookie is the server's time (in milliseconds since its listener
 	// started) and a MAC of it, the client's address and its nonce.
@@ -48,12 +48,12 @@ const (
 	closeSize     = 2 + 8
 	// The most bytes of each header: its numbers are varints (a uint32
 	// in at most 5 bytes, a uint64 in 10, a length in 2).
-	dataHeader  = 2 + 8 + 5 + 5 + 5 + 5
-	runHeader   = 1 + 1 + 5 + 10 + 5 + 1 // chunk, type, index, tick, rel, count
-	itemHeader  = 2                      // an item's length
-	segHeader   = 1 + 5 + 2              // chunk, seq, length
-	frameHeader = 1 + 5 + 2              // chunk, rel, length
-	maxRunItems = 255
+	dataHeader    = 2 + 8 + 5 + 5 + 5 + 5
+	runHeader     = 1 + 1 + 5 + 10 + 5 + 1 // chunk, type, index, tick, rel, count
+	itemHeader    = 2                      // an item's length
+	segHeader     = 1 + 5 + 2              // chunk, seq, length
+	messageHeader = 1 + 5 + 2              // chunk, rel, length
+	maxRunItems   = 255
 	// maxItem is the most bytes of one tick item: one that is larger goes
 	// in the reliable stream instead.
 	maxItem = MaxPacket - dataHeader - runHeader - itemHeader
@@ -62,7 +62,7 @@ const (
 )
 
 // errPacket is the kind of every fault parsePacket finds.
-var errPacket = errors.New("malformed packet")
+var errPacket = errors.New("udp: malformed packet")
 
 // packet is a decoded packet. Its byte slices point into the bytes it was
 // parsed from.
@@ -73,13 +73,13 @@ type packet struct {
 	token   uint64 // accept, data, close
 	cookie  cookie // challenge, response
 	// data
-	seq     uint32 // the packet's number
-	ackTick uint32 // every tick item below this index was received
-	ackRel  uint32 // every reliable segment below this seq was received
-	relBits uint32 // bit i: segment ackRel+1+i was received
-	runs    []run
-	segs    []seg
-	frames  []frame
+	seq      uint32 // the packet's number
+	ackTick  uint32 // every tick item below this index was received
+	ackRel   uint32 // every reliable segment below this seq was received
+	relBits  uint32 // bit i: segment ackRel+1+i was received
+	runs     []run
+	segs     []seg
+	messages []message
 }
 
 // cookie is what a challenge gives a client and its response echoes:
@@ -106,15 +106,15 @@ type seg struct {
 	data []byte
 }
 
-// frame is an unreliable wire frame.
-type frame struct {
+// message is an unreliable wire message (a Ping or a Pong).
+type message struct {
 	rel  uint32 // reliable records the sender wrote before it
 	data []byte
 }
 
 // reset empties p for reuse.
 func (p *packet) reset() {
-	*p = packet{runs: p.runs[:0], segs: p.segs[:0], frames: p.frames[:0]}
+	*p = packet{runs: p.runs[:0], segs: p.segs[:0], messages: p.messages[:0]}
 }
 
 // parsePacket decodes b into p (reset first). Every fault is an error
@@ -159,7 +159,7 @@ func parsePacket(p *packet, b []byte) error {
 		p.ackRel = u32(&r, "reliable ack")
 		p.relBits = u32(&r, "reliable ack bits")
 		// Chunks come in the order of their kinds: runs, segments,
-		// frames.
+		// messages.
 		last := byte(0)
 		for r.Err() == nil && r.Left() > 0 {
 			if c := r.Peek("chunk", 1); c != nil && c[0] < last {
@@ -237,22 +237,22 @@ func parseChunk(p *packet, r *binread.Reader) {
 		if r.Err() == nil {
 			p.segs = append(p.segs, s)
 		}
-	case chunkFrame:
-		var f frame
-		f.rel = u32(r, "frame rel")
+	case chunkMessage:
+		var f message
+		f.rel = u32(r, "message rel")
 		lat := r.Offset()
-		k := int(min(uvarint(r, "frame length"), MaxPacket+1))
-		f.data = r.Take("frame", k)
+		k := int(min(uvarint(r, "message length"), MaxPacket+1))
+		f.data = r.Take("message", k)
 		if r.Err() == nil {
-			if err := checkFrame(f.data); err != nil {
-				r.FailAt(lat, "frame", err)
+			if err := checkUnreliable(f.data); err != nil {
+				r.FailAt(lat, "message", err)
 				return
 			}
-			p.frames = append(p.frames, f)
+			p.messages = append(p.messages, f)
 		}
 	default:
 		if r.Err() == nil {
-			r.FailAt(at, "chunk", fmt.Errorf("%d, want %d to %d", c, chunkTicks, chunkFrame))
+			r.FailAt(at, "chunk", fmt.Errorf("%d, want %d to %d", c, chunkTicks, chunkMessage))
 		}
 	}
 }
@@ -286,17 +286,19 @@ func uvarintLen(v uint64) int {
 	return n
 }
 
-// checkFrame checks that b is one whole wire frame of a Ping or a Pong:
+// checkUnreliable checks that b is one whole wire message, a Ping or a Pong:
 // what an unreliable chunk may carry.
-func checkFrame(b []byte) error {
+//
+//srccheck:wrapped by parsePacket, as "udp: malformed packet: byte N (message): ..."
+func checkUnreliable(b []byte) error {
 	if len(b) < 5 {
-		return fmt.Errorf("%d bytes, less than a frame's header", len(b))
+		return fmt.Errorf("%d bytes, less than a message's header", len(b))
 	}
 	if n := binary.LittleEndian.Uint32(b); uint64(n) != uint64(len(b)-4) {
-		return fmt.Errorf("a frame of length %d in %d bytes", n, len(b)-4)
+		return fmt.Errorf("a message of length %d in %d bytes", n, len(b)-4)
 	}
 	if t := wire.Type(b[4]); t != wire.TypePing && t != wire.TypePong {
-		return fmt.Errorf("a %v frame, only Ping and Pong are sent unreliably", t)
+		return fmt.Errorf("a %v message, only Ping and Pong are sent unreliably", t)
 	}
 	return nil
 }
@@ -382,8 +384,8 @@ func segLen(seq uint32, n int) int {
 	return 1 + uvarintLen(uint64(seq)) + uvarintLen(uint64(n)) + n
 }
 
-func appendFrame(b []byte, rel uint32, data []byte) []byte {
-	b = append(b, chunkFrame)
+func appendMessageChunk(b []byte, rel uint32, data []byte) []byte {
+	b = append(b, chunkMessage)
 	b = binary.AppendUvarint(b, uint64(rel))
 	b = binary.AppendUvarint(b, uint64(len(data)))
 	return append(b, data...)
@@ -415,8 +417,8 @@ func appendPacket(b []byte, p *packet) []byte {
 	for _, s := range p.segs {
 		b = appendSeg(b, s.seq, s.data)
 	}
-	for _, f := range p.frames {
-		b = appendFrame(b, f.rel, f.data)
+	for _, f := range p.messages {
+		b = appendMessageChunk(b, f.rel, f.data)
 	}
 	return b
 }

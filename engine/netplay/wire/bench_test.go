@@ -74,11 +74,11 @@ func TestSizes(t *testing.T) {
 		name string
 		s    input.Sample
 	}{{"nothing", input.Sample{}}, {"one key held", one}, {"two keys held", two}, {"Space pressed", press}, {"one key held, cursor at 812.25, 407.5", cursor}} {
-		n := len(appendSnapshot(nil, &tc.s))
+		n := len(appendSample(nil, &tc.s))
 		msg := len(AppendMessage(nil, &Input{First: 1, Inputs: []input.Sample{tc.s}}))
 		t.Logf("input %-38s %2d bytes; an Input message of one tick %d bytes", tc.name+":", n, msg)
 	}
-	if n := len(appendSnapshot(nil, &one)); n != 4 {
+	if n := len(appendSample(nil, &one)); n != 4 {
 		t.Errorf("one key held: %d bytes, want 4", n)
 	}
 	for _, players := range []int{4, 8, 64} {

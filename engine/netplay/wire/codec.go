@@ -13,21 +13,35 @@ import (
 	"github.com/nebulaengine/nebula/internal/binread"
 )
 
-// An input snapshot's compact form: a mask of its non-zero words
-// (input.Sample.Words), then for each of them, lowest first, a
-// mask of its non-zero bytes and those bytes, lowest first.
+// An input's compact form: a mask of its non-zero words
+// (input.Sample.Words), then for each of them, lowest first, a mask of its
+// non-zero bytes and those bytes, lowest first. The mask is two bytes for
+// words 0 to 14, bit 15 set when three more bytes follow for words 15 to
+// 38; they follow only when one of those words is not zero, so an input
+// of keys and mouse alone (its first input.KeyMouseWords words) has the
+// form it had before gamepads and actions.
 const (
-	// maskBytes is the bytes of the word mask.
-	maskBytes = (input.SampleWords + 7) / 8
-	// minSnapshot is the fewest bytes of an input: the zero input.
-	minSnapshot = maskBytes
+	// maskBytes is the bytes of the first part of the word mask.
+	maskBytes = 2
+	// maskLow is the number of words the first part marks.
+	maskLow = 15
+	// maskExtBytes is the bytes of the mask's extension.
+	maskExtBytes = 3
+	// maskExt is bit 15 of the mask's first part: the extension follows.
+	maskExt = 1 << maskLow
+	// minSample is the fewest bytes of an input: the zero input.
+	minSample = maskBytes
 )
 
-// The word mask must fit a uint64.
-var _ [64 - input.SampleWords]struct{}
+// The word mask, and its extension, must hold every word, and an input
+// of keys and mouse alone needs no extension.
+var (
+	_ [maskLow + 8*maskExtBytes - input.SampleWords]struct{}
+	_ [maskLow - input.KeyMouseWords]struct{}
+)
 
-// appendSnapshot appends s in its compact form.
-func appendSnapshot(b []byte, s *input.Sample) []byte {
+// appendSample appends the input s in its compact form.
+func appendSample(b []byte, s *input.Sample) []byte {
 	var w [input.SampleWords]uint64
 	s.Words(&w)
 	var mask uint64
@@ -36,8 +50,13 @@ func appendSnapshot(b []byte, s *input.Sample) []byte {
 			mask |= 1 << i
 		}
 	}
-	for i := range maskBytes {
-		b = append(b, byte(mask>>(8*i)))
+	low, ext := mask&(maskExt-1), mask>>maskLow
+	if ext != 0 {
+		low |= maskExt
+	}
+	b = append(b, byte(low), byte(low>>8))
+	if ext != 0 {
+		b = append(b, byte(ext), byte(ext>>8), byte(ext>>16))
 	}
 	for _, v := range w {
 		if v == 0 {
@@ -65,8 +84,8 @@ func nonZeroBytes(v uint64) byte {
 	return byte((t >> 7) * 0x0102040810204080 >> 56)
 }
 
-// decoder reads a message's frame (the length and type first, so that
-// offsets are the frame's) and keeps its first fault.
+// decoder reads an encoded message (the length and type first, so that
+// offsets are the message's) and keeps its first fault.
 type decoder struct {
 	binread.Reader
 }
@@ -105,18 +124,28 @@ func (d *decoder) count(width int, field string, lo, max, size int, unit string)
 	return n
 }
 
-// snapshot reads an input in its compact form into s. Only the canonical
+// sample reads an input in its compact form into s. Only the canonical
 // form is accepted (every byte marked non-zero is non-zero), so that a
 // message that decodes encodes to the same bytes.
-func (d *decoder) snapshot(s *input.Sample) {
+func (d *decoder) sample(s *input.Sample) {
 	at := d.Offset()
 	mb := d.Take("input words", maskBytes)
 	if mb == nil {
 		return
 	}
-	var mask uint64
-	for i, c := range mb {
-		mask |= uint64(c) << (8 * i)
+	mask := uint64(mb[0]) | uint64(mb[1])<<8
+	if mask&maskExt != 0 {
+		eat := d.Offset()
+		eb := d.Take("input words", maskExtBytes)
+		if eb == nil {
+			return
+		}
+		ext := uint64(eb[0]) | uint64(eb[1])<<8 | uint64(eb[2])<<16
+		if ext == 0 {
+			d.FailAt(eat, "input words", fmt.Errorf("the mask's extension is present but zero"))
+			return
+		}
+		mask = mask&^maskExt | ext<<maskLow
 	}
 	if mask>>input.SampleWords != 0 {
 		d.FailAt(at, "input words", fmt.Errorf("mask %#x marks words beyond the %d of an input", mask, input.SampleWords))
@@ -262,6 +291,7 @@ func appendIDs(b []byte, ids []PlayerID) []byte {
 // Writer sends, Reader accepts. Each returns an error that says what was
 // wrong and what is accepted.
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkText(s string, max int) error {
 	if len(s) > max {
 		return fmt.Errorf("%d bytes, at most %d", len(s), max)
@@ -277,6 +307,7 @@ func checkText(s string, max int) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkCount(n, lo, max int, unit string) error {
 	if n < lo || n > max {
 		return fmt.Errorf("%d %s, want %d to %d", n, unit, lo, max)
@@ -286,6 +317,8 @@ func checkCount(n, lo, max int, unit string) error {
 
 // checkLast checks that a run of n ticks from first ends at a tick a
 // uint64 holds.
+//
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkLast(first uint64, n int) error {
 	if n > 0 && first > math.MaxUint64-uint64(n-1) {
 		return fmt.Errorf("tick %d and %d more go beyond the last tick (%d)", first, n-1, uint64(math.MaxUint64))
@@ -293,6 +326,7 @@ func checkLast(first uint64, n int) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkRole(r Role) error {
 	if r != RolePlayer && r != RoleSpectator {
 		return fmt.Errorf("role %d, want %d (player) or %d (spectator)", uint8(r), RolePlayer, RoleSpectator)
@@ -300,6 +334,7 @@ func checkRole(r Role) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkPlayerID(id PlayerID) error {
 	if id >= MaxPlayers {
 		return fmt.Errorf("player %d, want 0 to %d", id, MaxPlayers-1)
@@ -308,6 +343,8 @@ func checkPlayerID(id PlayerID) error {
 }
 
 // checkPlayer checks a Welcome's player: a player ID, or NoPlayer.
+//
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkPlayer(id PlayerID) error {
 	if id >= MaxPlayers && id != NoPlayer {
 		return fmt.Errorf("player %d, want 0 to %d, or %d (a spectator)", id, MaxPlayers-1, NoPlayer)
@@ -315,6 +352,7 @@ func checkPlayer(id PlayerID) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkAscending(prev, id PlayerID) error {
 	if id <= prev {
 		return fmt.Errorf("player %d after player %d: players are listed once each, in ascending order", id, prev)
@@ -338,6 +376,7 @@ func checkIDs(ids []PlayerID) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkTickRate(hz uint16) error {
 	if hz == 0 {
 		return errors.New("0 Hz, want at least 1")
@@ -345,6 +384,7 @@ func checkTickRate(hz uint16) error {
 	return nil
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkEndReason(r EndReason) error {
 	if r != EndTicks && r != EndShutdown {
 		return fmt.Errorf("reason %d, want %d (last tick) or %d (shutdown)", uint8(r), EndTicks, EndShutdown)

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"github.com/nebulaengine/nebula/engine/input"
 	"math/rand/v2"
 	"testing"
 )
@@ -32,5 +33,45 @@ func TestNonZeroBytes(t *testing.T) {
 		if got := nonZeroBytes(v); got != want {
 			t.Fatalf("nonZeroBytes(%#016x) = %08b, want %08b", v, got, want)
 		}
+	}
+}
+
+// An input with a gamepad and actions crosses the wire exactly, with the
+// mask's extension; an input of keys alone keeps its two-byte mask, the
+// form it had in protocol version 1.
+func TestGamepadActionInputRoundTrip(t *testing.T) {
+	const jump, moveX input.Action = 0, 1
+	acts, err := input.NewActions("jump", "move-x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []struct {
+		a input.Action
+		b input.Binding
+	}{{jump, input.PadButtonBinding(input.PadA)}, {moveX, input.PadAxisBinding(input.PadLeftX)}} {
+		if err := acts.Bind(b.a, b.b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var q input.Queue
+	q.SetActions(acts)
+	q.Push(input.Event{Kind: input.KeyDown, Key: input.KeyW})
+	q.Advance(0)
+	keys := q.Advance(0) // W held, not pressed
+	q.Push(input.Event{Kind: input.PadConnected, Pad: 2})
+	q.Push(input.Event{Kind: input.PadButtonDown, Pad: 2, PadButton: input.PadA})
+	q.Push(input.Event{Kind: input.PadAxisMove, Pad: 2, Axis: input.PadLeftX, X: -0.25})
+	pad := q.Advance(1)
+	if !pad.ActionPressed(jump) || pad.ActionUnits(moveX) != input.QuantizeAxis(-0.25) {
+		t.Fatalf("the sample's actions: jump pressed %v, move-x %d", pad.ActionPressed(jump), pad.ActionUnits(moveX))
+	}
+	if n := len(appendSample(nil, &keys)); n != 2+2 {
+		t.Errorf("one key held: %d bytes, want 4 (mask, byte mask, byte)", n)
+	}
+	m := &Input{First: 7, Inputs: []input.Sample{keys, pad, {}}}
+	frame := AppendMessage(nil, m)
+	back, ok := readOne(t, frame, MaxClientMessage).(*Input)
+	if !ok || len(back.Inputs) != 3 || back.Inputs[0] != keys || back.Inputs[1] != pad || back.Inputs[2] != (input.Sample{}) {
+		t.Fatalf("read back %+v", back)
 	}
 }

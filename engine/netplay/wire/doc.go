@@ -1,5 +1,5 @@
 // Package wire is Nebula's multiplayer protocol: the messages an
-// authoritative server and its clients exchange over TCP, their framing,
+// authoritative server and its clients exchange over TCP, their encoding,
 // and the handshake that starts a connection.
 //
 // The server owns the tick clock. Each client sends its input for the
@@ -44,7 +44,7 @@
 // too slowly) sends a Refuse with ReasonDropped before it closes the
 // connection.
 //
-// # Framing
+// # Encoding
 //
 // All integers are little-endian. A message is
 //
@@ -61,7 +61,7 @@
 //
 // # Messages
 //
-// Offsets are from the start of the body (byte 5 of the frame); "text" is
+// Offsets are from the start of the body (byte 5 of the encoded message); "text" is
 // UTF-8 without control characters.
 //
 //	Hello (1), client to server
@@ -108,13 +108,17 @@
 //	End (11), server to client:    last tick uint64, reason uint8 (1 last tick, 2 shutdown)
 //	Bye (12), client to server:    no body
 //
-// An input is an input.Sample's words (InputSnapshot.Words) in a
-// compact form: a 2-byte mask of the words that are not zero (bit i of
-// the little-endian mask for word i), then for each such word, lowest
-// first, a byte whose bit j marks the word's byte j as not zero, then
-// those bytes, lowest first. A snapshot with one key held is 4 bytes, the
-// zero snapshot 2. Only this canonical form is read (a byte marked non-zero
-// must not be zero), so a message that decodes encodes to the same bytes.
+// An input is an input.Sample's words (input.Sample.Words) in a compact
+// form: a 2-byte mask of the words 0 to 14 that are not zero (bit i of the
+// little-endian mask for word i) whose bit 15 says that a 3-byte mask of
+// the words 15 to 38 that are not zero follows (present only when one of
+// them is not zero: the gamepads' and actions' words), then for each such
+// word, lowest first, a byte whose bit j marks the word's byte j as not
+// zero, then those bytes, lowest first. An input with one key held is 4
+// bytes, the zero input 2: an input of keys and mouse alone has the form
+// of protocol version 1. Only this canonical form is read (a byte marked
+// non-zero must not be zero, an extension must not be zero), so a message
+// that decodes encodes to the same bytes.
 //
 // # Errors
 //

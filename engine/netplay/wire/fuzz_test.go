@@ -26,7 +26,7 @@ func fuzzSeeds() [][]byte {
 		append(AppendPreamble(nil), stream...),
 		[]byte{0xff, 0xff, 0xff, 0xff, byte(TypeSnapshot)},
 		[]byte{0, 0, 0, 0},
-		frame(99, 1, 2, 3),
+		encoded(99, 1, 2, 3),
 		[]byte("GET / HTTP/1.1\r\n\r\n"))
 	return seeds
 }

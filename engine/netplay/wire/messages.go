@@ -9,245 +9,6 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
-// Role is what a client joins as.
-type Role uint8
-
-// The roles. The zero Role is not one, so a forgotten Role is refused.
-const (
-	RolePlayer    Role = 1 // sends input and is part of the simulation
-	RoleSpectator Role = 2 // receives the confirmed inputs and sends none
-)
-
-// String returns "player", "spectator", or "Role(n)".
-func (r Role) String() string {
-	switch r {
-	case RolePlayer:
-		return "player"
-	case RoleSpectator:
-		return "spectator"
-	}
-	return fmt.Sprintf("Role(%d)", uint8(r))
-}
-
-// Hello is the client's first message, after its preamble.
-type Hello struct {
-	Version     uint16 // the client's protocol version, as in its preamble
-	Role        Role   // player or spectator
-	Scene       string // the scene the client runs (at most MaxScene bytes)
-	Fingerprint uint64 // the client's engine.Schema.Fingerprint
-	Name        string // the client's name, for logs (at most MaxName bytes)
-}
-
-// Type returns TypeHello.
-func (*Hello) Type() Type { return TypeHello }
-
-func (m *Hello) appendBody(b []byte) []byte {
-	b = binary.LittleEndian.AppendUint16(b, m.Version)
-	b = append(b, byte(m.Role))
-	b = appendString8(b, m.Scene)
-	b = binary.LittleEndian.AppendUint64(b, m.Fingerprint)
-	return appendString8(b, m.Name)
-}
-
-func (m *Hello) decode(d *decoder) {
-	m.Version = d.U16("version")
-	at := d.Offset()
-	m.Role = Role(d.U8("role"))
-	d.refuse(at, "role", checkRole(m.Role))
-	m.Scene = d.string8("scene length", "scene", MaxScene, m.Scene)
-	m.Fingerprint = d.U64("fingerprint")
-	m.Name = d.string8("name length", "name", MaxName, m.Name)
-}
-
-func (m *Hello) check() (string, error) {
-	if err := checkRole(m.Role); err != nil {
-		return "role", err
-	}
-	if err := checkText(m.Scene, MaxScene); err != nil {
-		return "scene", err
-	}
-	return "name", checkText(m.Name, MaxName)
-}
-
-// Welcome is the server's answer to a Hello it accepts: the match the
-// client joins. For a late join, a Snapshot of tick SnapshotTick follows,
-// then Confirmed messages from the tick after it.
-type Welcome struct {
-	Player      PlayerID // the client's player ID, or NoPlayer for a spectator
-	TickRate    uint16   // ticks per second (at least 1)
-	Scene       string   // the scene the server runs (at most MaxScene bytes)
-	Fingerprint uint64   // the server's engine.Schema.Fingerprint
-	// Params are the scene's parameters, defined by the game (a seed, an
-	// entity count, flags): at most MaxParams bytes.
-	Params     []byte
-	InputDelay uint8  // ticks between the tick a client samples input at and the tick it is for
-	FirstTick  uint64 // the first tick the client simulates
-	// SnapshotTick is, for a late join, the tick of the Snapshot that
-	// follows: the client starts from its state. 0: no snapshot, the
-	// client starts from the scene's initial state.
-	SnapshotTick uint64
-}
-
-// Type returns TypeWelcome.
-func (*Welcome) Type() Type { return TypeWelcome }
-
-func (m *Welcome) appendBody(b []byte) []byte {
-	b = binary.LittleEndian.AppendUint16(b, uint16(m.Player))
-	b = binary.LittleEndian.AppendUint16(b, m.TickRate)
-	b = appendString8(b, m.Scene)
-	b = binary.LittleEndian.AppendUint64(b, m.Fingerprint)
-	b = appendBytes16(b, m.Params)
-	b = append(b, m.InputDelay)
-	b = binary.LittleEndian.AppendUint64(b, m.FirstTick)
-	return binary.LittleEndian.AppendUint64(b, m.SnapshotTick)
-}
-
-func (m *Welcome) decode(d *decoder) {
-	at := d.Offset()
-	m.Player = PlayerID(d.U16("player"))
-	d.refuse(at, "player", checkPlayer(m.Player))
-	at = d.Offset()
-	m.TickRate = d.U16("tick rate")
-	d.refuse(at, "tick rate", checkTickRate(m.TickRate))
-	m.Scene = d.string8("scene length", "scene", MaxScene, m.Scene)
-	m.Fingerprint = d.U64("fingerprint")
-	m.Params = d.bytes16("params length", "params", MaxParams)
-	m.InputDelay = d.U8("input delay")
-	m.FirstTick = d.U64("first tick")
-	m.SnapshotTick = d.U64("snapshot tick")
-}
-
-func (m *Welcome) check() (string, error) {
-	if err := checkPlayer(m.Player); err != nil {
-		return "player", err
-	}
-	if err := checkTickRate(m.TickRate); err != nil {
-		return "tick rate", err
-	}
-	if err := checkText(m.Scene, MaxScene); err != nil {
-		return "scene", err
-	}
-	return "params", checkCount(len(m.Params), 0, MaxParams, "bytes")
-}
-
-// Reason says why a side refuses the other.
-type Reason uint8
-
-// The reasons. A Reader accepts any value, so that a newer peer's reason
-// arrives as a number with its text.
-const (
-	ReasonOther    Reason = 0 // see the text
-	ReasonVersion  Reason = 1 // the protocol versions differ
-	ReasonScene    Reason = 2 // the scenes differ
-	ReasonSchema   Reason = 3 // the schema fingerprints differ
-	ReasonFull     Reason = 4 // the match has no room for another player
-	ReasonShutdown Reason = 5 // the server is shutting down
-	ReasonDropped  Reason = 6 // the server drops a client that broke a rule: see the text
-)
-
-var reasonNames = [...]string{
-	ReasonOther:    "refused",
-	ReasonVersion:  "version mismatch",
-	ReasonScene:    "scene mismatch",
-	ReasonSchema:   "schema mismatch",
-	ReasonFull:     "match full",
-	ReasonShutdown: "shutting down",
-	ReasonDropped:  "dropped",
-}
-
-// String returns the reason in words ("version mismatch"), or "Reason(n)".
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("Reason(%d)", uint8(r))
-}
-
-// Refuse ends a handshake: the server refuses a Hello, or a client refuses
-// a Welcome. After the handshake it is the server's last message to a
-// client it drops (ReasonDropped: silent too long, flooding, a bad
-// message, reading too slowly). Its layout and type byte are the same in every version of the
-// protocol, so that a peer of another version can read why.
-type Refuse struct {
-	Reason Reason // why, for a program
-	Text   string // why, for a person: one line (at most MaxRefuseText bytes)
-}
-
-// Type returns TypeRefuse.
-func (*Refuse) Type() Type { return TypeRefuse }
-
-func (m *Refuse) appendBody(b []byte) []byte {
-	b = append(b, byte(m.Reason))
-	return appendString16(b, m.Text)
-}
-
-func (m *Refuse) decode(d *decoder) {
-	m.Reason = Reason(d.U8("reason"))
-	m.Text = d.string16("text length", "text", MaxRefuseText, m.Text)
-}
-
-func (m *Refuse) check() (string, error) { return "text", checkText(m.Text, MaxRefuseText) }
-
-// String returns the reason and the text: "version mismatch: protocol
-// version 3, this server speaks 1".
-func (m *Refuse) String() string { return m.Reason.String() + ": " + m.Text }
-
-// RefuseVersion is the server's refusal of a client whose preamble has
-// another protocol version: "protocol version 3, this server speaks 1".
-func RefuseVersion(client uint16) *Refuse {
-	return refuse(ReasonVersion, fmt.Sprintf("protocol version %d, this server speaks %d", client, Version))
-}
-
-// RefuseScene is the server's refusal of a client that runs another
-// scene: `scene "lobby", this server runs "arena"`.
-func RefuseScene(client, server string) *Refuse {
-	return refuse(ReasonScene, fmt.Sprintf("scene %q, this server runs %q", client, server))
-}
-
-// RefuseSchema is the server's refusal of a client whose components and
-// resources differ from the server's.
-func RefuseSchema(client, server uint64) *Refuse {
-	return refuse(ReasonSchema, fmt.Sprintf("schema fingerprint %016x, this server's is %016x (the programs register different components or resources)", client, server))
-}
-
-// RefuseFull is the server's refusal of a player when the match already
-// has players players.
-func RefuseFull(players int) *Refuse {
-	return refuse(ReasonFull, fmt.Sprintf("the match is full (%d players)", players))
-}
-
-// RefuseShutdown is the server's refusal while it shuts down.
-func RefuseShutdown() *Refuse {
-	return refuse(ReasonShutdown, "the server is shutting down")
-}
-
-// RefuseDropped is the server's last message to a client it drops, after
-// the handshake: why says which rule the client broke ("this client sent
-// nothing for 10s").
-func RefuseDropped(why string) *Refuse {
-	return refuse(ReasonDropped, why)
-}
-
-// refuse makes a Refuse whose text passes Check: control characters
-// become spaces and the text is cut to MaxRefuseText bytes at a character
-// boundary.
-func refuse(r Reason, text string) *Refuse {
-	b := []byte(text)
-	for i, c := range b {
-		if c < 0x20 || c == 0x7f {
-			b[i] = ' '
-		}
-	}
-	if len(b) > MaxRefuseText {
-		n := MaxRefuseText
-		for n > 0 && b[n]&0xc0 == 0x80 { // b[n] continues a character
-			n--
-		}
-		b = b[:n]
-	}
-	return &Refuse{Reason: r, Text: string(b)}
-}
-
 // Input is a client's input for a run of consecutive ticks, from tick
 // First: Inputs[i] is for tick First+i. A client sends each tick's input
 // once; a run carries the ticks it sampled since its last send.
@@ -264,18 +25,18 @@ func (m *Input) appendBody(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, m.First)
 	b = append(b, byte(n))
 	for i := range n {
-		b = appendSnapshot(b, &m.Inputs[i])
+		b = appendSample(b, &m.Inputs[i])
 	}
 	return b
 }
 
 func (m *Input) decode(d *decoder) {
 	m.First = d.U64("first tick")
-	n := d.count(1, "input count", 1, MaxInputRun, minSnapshot, "ticks")
-	d.refuse(frameHeader, "first tick", checkLast(m.First, n))
+	n := d.count(1, "input count", 1, MaxInputRun, minSample, "ticks")
+	d.refuse(headerSize, "first tick", checkLast(m.First, n))
 	m.Inputs = resize(m.Inputs, n)
 	for i := range m.Inputs {
-		d.snapshot(&m.Inputs[i])
+		d.sample(&m.Inputs[i])
 	}
 }
 
@@ -336,7 +97,7 @@ func (m *Confirmed) appendBody(b []byte) []byte {
 		for j := range ni {
 			p := &t.Inputs[j]
 			b = binary.LittleEndian.AppendUint16(b, uint16(p.Player))
-			b = appendSnapshot(b, &p.Input)
+			b = appendSample(b, &p.Input)
 		}
 		var flags byte
 		if t.Substituted {
@@ -356,13 +117,13 @@ const minTick = 2 + 2 + 2 + 1 + 4
 func (m *Confirmed) decode(d *decoder) {
 	m.First = d.U64("first tick")
 	n := d.count(2, "tick count", 1, MaxConfirmedRun, minTick, "ticks")
-	d.refuse(frameHeader, "first tick", checkLast(m.First, n))
+	d.refuse(headerSize, "first tick", checkLast(m.First, n))
 	m.Ticks = resize(m.Ticks, n)
 	for i := range m.Ticks {
 		t := &m.Ticks[i]
 		t.Joins = d.ids("joins", t.Joins)
 		t.Leaves = d.ids("leaves", t.Leaves)
-		ni := d.count(2, "input count", 0, MaxPlayers, 2+minSnapshot, "players")
+		ni := d.count(2, "input count", 0, MaxPlayers, 2+minSample, "players")
 		t.Inputs = resize(t.Inputs, ni)
 		for j := range t.Inputs {
 			p := &t.Inputs[j]
@@ -375,7 +136,7 @@ func (m *Confirmed) decode(d *decoder) {
 				}
 				d.refuse(at, "input player", err)
 			}
-			d.snapshot(&p.Input)
+			d.sample(&p.Input)
 		}
 		at := d.Offset()
 		flags := d.U8("flags")
@@ -387,6 +148,7 @@ func (m *Confirmed) decode(d *decoder) {
 	}
 }
 
+//srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func (m *Confirmed) check() (string, error) {
 	if err := checkCount(len(m.Ticks), 1, MaxConfirmedRun, "ticks"); err != nil {
 		return "ticks", err
@@ -540,25 +302,17 @@ func (m *Pong) decode(d *decoder) {
 
 func (m *Pong) check() (string, error) { return "", nil }
 
-// EndReason says why a match ended.
+// EndReason says why a match ended. Its String is "last tick",
+// "shutdown", or "EndReason(n)".
 type EndReason uint8
 
 // The reasons a match ends.
 const (
-	EndTicks    EndReason = 1 // the match reached its last tick (a server's -ticks N)
-	EndShutdown EndReason = 2 // the server is shutting down
+	// EndTicks: the match reached its last tick (a server's -ticks N).
+	EndTicks EndReason = 1 // last tick
+	// EndShutdown: the server is shutting down.
+	EndShutdown EndReason = 2 // shutdown
 )
-
-// String returns "last tick", "shutdown", or "EndReason(n)".
-func (r EndReason) String() string {
-	switch r {
-	case EndTicks:
-		return "last tick"
-	case EndShutdown:
-		return "shutdown"
-	}
-	return fmt.Sprintf("EndReason(%d)", uint8(r))
-}
 
 // End tells a client that the match is over: Tick is the last tick the
 // server confirmed, and no Confirmed message follows.

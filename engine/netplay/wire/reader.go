@@ -14,16 +14,26 @@ import (
 // the faults of its connections by kind.
 var (
 	// ErrTooLarge: a message's length is over the Reader's cap.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrTooLarge = errors.New("message too large")
 	// ErrUnknownType: a message's type byte is not a Type.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrUnknownType = errors.New("unknown message type")
 	// ErrMalformed: a message's body is not what its type says: it ends
 	// before its last field, has bytes after it, or a field is beyond its
 	// limit or invalid. A zero length is malformed too.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrMalformed = errors.New("malformed message")
 	// ErrTruncated: the connection ended inside a message or the preamble.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrTruncated = errors.New("connection ended inside a message")
 	// ErrVersion: the peer's preamble has another protocol version.
+	//
+	//srccheck:wrapped by Error, as "wire: <kind>: ..."
 	ErrVersion = errors.New("protocol version mismatch")
 	// ErrNotClient: what a server read first is not a Nebula client's
 	// preamble (an HTTP request, a port scan).
@@ -38,7 +48,7 @@ var (
 type Error struct {
 	Kind error // ErrTooLarge, ErrUnknownType, ErrMalformed, ErrTruncated, ErrVersion, ErrNotClient or ErrNotServer
 	Type Type  // the message's type; 0 for the preamble or before the type byte
-	// Offset is the byte offset of the fault in the message's frame
+	// Offset is the byte offset of the fault in the encoded message
 	// (byte 0 is the first of its length, 4 its type byte), or in the
 	// preamble.
 	Offset int
@@ -151,6 +161,7 @@ func (r *Reader) ReadServerPreamble() (version uint16, err error) {
 	return r.readPreamble(ErrNotServer, "server")
 }
 
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func (r *Reader) readPreamble(kind error, peer string) (uint16, error) {
 	if r.err != nil {
 		return 0, r.err
@@ -225,6 +236,7 @@ func (r *Reader) ReadMessage() (Message, error) {
 	return m, err
 }
 
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func (r *Reader) readMessage() (Message, error) {
 	if len(r.buf) > keepBuffer {
 		// The last message was large: let it keep the memory and start
@@ -252,7 +264,7 @@ func (r *Reader) readMessage() (Message, error) {
 		return nil, &Error{Kind: ErrTooLarge, Type: t, Offset: 0, Field: "length",
 			Err: fmt.Errorf("%d bytes, this connection accepts at most %d", n, r.max)}
 	}
-	if err := r.fill(frameHeader); err != nil {
+	if err := r.fill(headerSize); err != nil {
 		return nil, r.cut(err, 0, 4+int(n))
 	}
 	t = Type(r.buf[r.start+4])
@@ -270,7 +282,7 @@ func (r *Reader) readMessage() (Message, error) {
 	}
 	m := r.message(t)
 	r.d.Reader = binread.New(r.buf[r.start : r.start+size : r.start+size])
-	r.d.Take("type", frameHeader)
+	r.d.Take("type", headerSize)
 	m.decode(&r.d)
 	if r.d.Err() == nil && r.d.Left() > 0 {
 		r.d.Fail("end", fmt.Errorf("%d bytes after the last field", r.d.Left()))
@@ -313,6 +325,8 @@ func (r *Reader) message(t Type) Message {
 
 // malformed turns the decoder's fault into an *Error of kind
 // ErrMalformed.
+//
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func malformed(t Type, e *binread.Error) *Error {
 	err := e.Err
 	var short *binread.ShortError
@@ -325,6 +339,8 @@ func malformed(t Type, e *binread.Error) *Error {
 // cut turns an end of the connection inside a message of size bytes into
 // an *Error of kind ErrTruncated; io.EOF before its first byte and other
 // errors are returned as they are.
+//
+//srccheck:wrapped by Error, as "wire: <kind>: byte N (<field>): ..."
 func (r *Reader) cut(err error, t Type, size int) error {
 	if err != io.ErrUnexpectedEOF {
 		return err
@@ -334,7 +350,7 @@ func (r *Reader) cut(err error, t Type, size int) error {
 	switch {
 	case got < 4:
 		field, size = "length", 4
-	case got < frameHeader:
+	case got < headerSize:
 		field = "type"
 	}
 	return &Error{Kind: ErrTruncated, Type: t, Offset: got, Field: field,

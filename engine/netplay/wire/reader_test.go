@@ -14,8 +14,8 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
-// frame returns a frame of type t with body.
-func frame(t Type, body ...byte) []byte {
+// encoded returns an encoded message of type t with body.
+func encoded(t Type, body ...byte) []byte {
 	b := binary.LittleEndian.AppendUint32(nil, uint32(1+len(body)))
 	return append(append(b, byte(t)), body...)
 }
@@ -24,13 +24,13 @@ func TestReadErrors(t *testing.T) {
 	hello := AppendMessage(nil, &Hello{Version: Version, Role: RolePlayer, Scene: "s", Name: "n"})
 	input := func(first uint64, count byte, rest ...byte) []byte {
 		b := binary.LittleEndian.AppendUint64(nil, first)
-		return frame(TypeInput, append(append(b, count), rest...)...)
+		return encoded(TypeInput, append(append(b, count), rest...)...)
 	}
 	confirmed := func(count uint16, tick ...byte) []byte {
 		b := binary.LittleEndian.AppendUint64(nil, 1)
 		b = binary.LittleEndian.AppendUint16(b, count)
 		b = append(b, tick...)
-		return frame(TypeConfirmed, append(b, make([]byte, minTick)...)...) // room for the tick's fields
+		return encoded(TypeConfirmed, append(b, make([]byte, minTick)...)...) // room for the tick's fields
 
 	}
 	for _, tc := range []struct {
@@ -45,15 +45,15 @@ func TestReadErrors(t *testing.T) {
 			"wire: message too large: byte 0 (length): 4294967295 bytes, this connection accepts at most 65536"},
 		{"zero length", []byte{0, 0, 0, 0}, ErrMalformed,
 			"wire: malformed message: byte 0 (length): 0 bytes; a message has at least its type byte"},
-		{"type 0", frame(0), ErrUnknownType, "wire: unknown message type: byte 4 (type): type 0, want 1 to 12"},
-		{"type 200", frame(200, 1, 2), ErrUnknownType, "wire: unknown message type: byte 4 (type): type 200, want 1 to 12"},
+		{"type 0", encoded(0), ErrUnknownType, "wire: unknown message type: byte 4 (type): type 0, want 1 to 12"},
+		{"type 200", encoded(200, 1, 2), ErrUnknownType, "wire: unknown message type: byte 4 (type): type 200, want 1 to 12"},
 		{"cut in the length", []byte{9, 0}, ErrTruncated,
 			"wire: connection ended inside a message: byte 2 (length): the connection ended after 2 of the message's 4 bytes"},
 		{"cut in the body", hello[:len(hello)-2], ErrTruncated,
 			"wire: connection ended inside a message: Hello message, byte 18 (body): the connection ended after 18 of the message's 20 bytes"},
-		{"body short of a field", frame(TypeHash, 1, 2, 3, 4, 5, 6, 7, 8, 9), ErrMalformed,
+		{"body short of a field", encoded(TypeHash, 1, 2, 3, 4, 5, 6, 7, 8, 9), ErrMalformed,
 			"wire: malformed message: Hash message, byte 13 (hash): the message ends inside the field: it needs 8 bytes, the message's length leaves 1"},
-		{"trailing bytes", frame(TypeBye, 0), ErrMalformed,
+		{"trailing bytes", encoded(TypeBye, 0), ErrMalformed,
 			"wire: malformed message: Bye message, byte 5 (end): 1 bytes after the last field"},
 		{"no inputs", input(1, 0), ErrMalformed,
 			"wire: malformed message: Input message, byte 13 (input count): 0 ticks, want 1 to 64"},
@@ -63,8 +63,10 @@ func TestReadErrors(t *testing.T) {
 			"wire: malformed message: Input message, byte 13 (input count): 3 ticks of at least 2 bytes each, but the message has 4 bytes left"},
 		{"run past the last tick", input(1<<64-1, 2, 0, 0, 0, 0), ErrMalformed,
 			"wire: malformed message: Input message, byte 5 (first tick): tick 18446744073709551615 and 1 more go beyond the last tick (18446744073709551615)"},
-		{"a word beyond the input's", input(1, 1, 0, 0x08), ErrMalformed,
-			"wire: malformed message: Input message, byte 14 (input words): mask 0x800 marks words beyond the 11 of an input"},
+		{"a word beyond the input's", input(1, 1, 0, 0x80, 0, 0, 0x80), ErrMalformed,
+			"wire: malformed message: Input message, byte 14 (input words): mask 0x4000000000 marks words beyond the 33 of an input"},
+		{"a zero mask extension", input(1, 1, 0, 0x80, 0, 0, 0), ErrMalformed,
+			"wire: malformed message: Input message, byte 16 (input words): the mask's extension is present but zero"},
 		{"a word marked with no bytes", input(1, 1, 1, 0, 0), ErrMalformed,
 			"wire: malformed message: Input message, byte 16 (input word): word 0 is marked non-zero but has no bytes"},
 		{"a zero byte marked non-zero", input(1, 1, 1, 0, 3, 7, 0), ErrMalformed,
@@ -83,19 +85,19 @@ func TestReadErrors(t *testing.T) {
 			"wire: malformed message: Confirmed message, byte 19 (input count): 257 players, want 0 to 256"},
 		{"unknown flags", confirmed(1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0), ErrMalformed,
 			"wire: malformed message: Confirmed message, byte 21 (flags): flags 0x02, only 0x01 (substituted) is defined"},
-		{"role 0", frame(TypeHello, 1, 0, 0, 0), ErrMalformed,
+		{"role 0", encoded(TypeHello, 1, 0, 0, 0), ErrMalformed,
 			"wire: malformed message: Hello message, byte 7 (role): role 0, want 1 (player) or 2 (spectator)"},
-		{"scene too long", frame(TypeHello, 1, 0, 1, 65), ErrMalformed,
+		{"scene too long", encoded(TypeHello, 1, 0, 1, 65), ErrMalformed,
 			"wire: malformed message: Hello message, byte 8 (scene length): 65 bytes, at most 64"},
-		{"two lines", frame(TypeRefuse, 0, 3, 0, 'a', '\n', 'b'), ErrMalformed,
+		{"two lines", encoded(TypeRefuse, 0, 3, 0, 'a', '\n', 'b'), ErrMalformed,
 			"wire: malformed message: Refuse message, byte 8 (text): byte 1 is the control character 0x0a; the text must be one printable line"},
-		{"not UTF-8", frame(TypeRefuse, 0, 1, 0, 0xff), ErrMalformed,
+		{"not UTF-8", encoded(TypeRefuse, 0, 1, 0, 0xff), ErrMalformed,
 			"wire: malformed message: Refuse message, byte 8 (text): not valid UTF-8"},
-		{"spectator 300", frame(TypeWelcome, 0x2c, 1), ErrMalformed,
+		{"spectator 300", encoded(TypeWelcome, 0x2c, 1), ErrMalformed,
 			"wire: malformed message: Welcome message, byte 5 (player): player 300, want 0 to 255, or 65535 (a spectator)"},
-		{"snapshot too large", frame(TypeSnapshot, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 4), ErrMalformed,
+		{"snapshot too large", encoded(TypeSnapshot, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 4), ErrMalformed,
 			"wire: malformed message: Snapshot message, byte 13 (data length): 67108865 bytes, at most 67108864"},
-		{"end reason", frame(TypeEnd, 0, 0, 0, 0, 0, 0, 0, 0, 3), ErrMalformed,
+		{"end reason", encoded(TypeEnd, 0, 0, 0, 0, 0, 0, 0, 0, 3), ErrMalformed,
 			"wire: malformed message: End message, byte 13 (reason): reason 3, want 1 (last tick) or 2 (shutdown)"},
 	} {
 		r := NewReader(bytes.NewReader(tc.in), MaxClientMessage)
@@ -204,7 +206,7 @@ func TestVersionMismatch(t *testing.T) {
 	b = AppendMessage(b, &Bye{})
 	r := NewReader(bytes.NewReader(b), MaxServerMessage)
 	v, err := r.ReadServerPreamble()
-	if v != Version+1 || !errors.Is(err, ErrVersion) || err.Error() != "wire: protocol version mismatch: byte 8 (version): the server speaks protocol version 2, this side speaks 1" {
+	if v != Version+1 || !errors.Is(err, ErrVersion) || err.Error() != "wire: protocol version mismatch: byte 8 (version): the server speaks protocol version 3, this side speaks 2" {
 		t.Fatalf("ReadServerPreamble = %d, %v", v, err)
 	}
 	m, err := r.ReadMessage()
@@ -230,7 +232,7 @@ func TestRefuseHelpers(t *testing.T) {
 		r    *Refuse
 		want string
 	}{
-		{RefuseVersion(3), "version mismatch: protocol version 3, this server speaks 1"},
+		{RefuseVersion(3), "version mismatch: protocol version 3, this server speaks 2"},
 		{RefuseScene("lobby", "arena"), `scene mismatch: scene "lobby", this server runs "arena"`},
 		{RefuseSchema(1, 0xabc), "schema mismatch: schema fingerprint 0000000000000001, this server's is 0000000000000abc (the programs register different components or resources)"},
 		{RefuseFull(8), "match full: the match is full (8 players)"},
@@ -337,15 +339,15 @@ func TestLargeMessageBuffer(t *testing.T) {
 func TestNoAllocations(t *testing.T) {
 	for _, m := range samples() {
 		buf := AppendMessage(nil, m)
-		frameBytes := append([]byte(nil), buf...)
+		encodedBytes := append([]byte(nil), buf...)
 		if n := testing.AllocsPerRun(100, func() { buf = AppendMessage(buf[:0], m) }); n != 0 {
 			t.Errorf("AppendMessage(%v): %v allocations", m.Type(), n)
 		}
-		src := bytes.NewReader(frameBytes)
+		src := bytes.NewReader(encodedBytes)
 		r := NewReader(src, MaxServerMessage)
 		r.ReadMessage()
 		n := testing.AllocsPerRun(100, func() {
-			src.Reset(frameBytes)
+			src.Reset(encodedBytes)
 			r.err = nil
 			if _, err := r.ReadMessage(); err != nil {
 				t.Fatal(err)

@@ -10,8 +10,10 @@ import (
 const (
 	// Magic starts the preamble each side sends first.
 	Magic = "NEBULAnp"
-	// Version is the protocol version this package speaks.
-	Version = 1
+	// Version is the protocol version this package speaks. Version 2
+	// added the gamepads and actions to the inputs (the input mask's
+	// extension).
+	Version = 2
 	// PreambleSize is the bytes of a preamble: Magic and a uint16 version.
 	PreambleSize = len(Magic) + 2
 
@@ -46,8 +48,11 @@ type PlayerID uint16
 // NoPlayer is Welcome.Player for a spectator.
 const NoPlayer PlayerID = math.MaxUint16
 
-// Type is a message's type, the byte after its length.
+// Type is a message's type, the byte after its length. Its String is the
+// type's name ("Confirmed"), or "Type(n)" for a byte that is not a type.
 type Type uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Type -trimprefix=Type
 
 // The message types. Refuse is 3 in every version of the protocol.
 const (
@@ -66,30 +71,6 @@ const (
 	typeCount          = 13
 )
 
-var typeNames = [typeCount]string{
-	TypeHello:     "Hello",
-	TypeWelcome:   "Welcome",
-	TypeRefuse:    "Refuse",
-	TypeInput:     "Input",
-	TypeConfirmed: "Confirmed",
-	TypeHash:      "Hash",
-	TypeDesync:    "Desync",
-	TypeSnapshot:  "Snapshot",
-	TypePing:      "Ping",
-	TypePong:      "Pong",
-	TypeEnd:       "End",
-	TypeBye:       "Bye",
-}
-
-// String returns the type's name ("Confirmed"), or "Type(n)" for a byte
-// that is not a type.
-func (t Type) String() string {
-	if t.known() {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
-}
-
 func (t Type) known() bool { return t >= TypeHello && t < typeCount }
 
 // Message is one of this package's messages: *Hello, *Welcome, *Refuse,
@@ -104,12 +85,12 @@ type Message interface {
 	check() (field string, err error)
 }
 
-// frameHeader is the bytes before a message's body: length and type.
-const frameHeader = 5
+// headerSize is the bytes before a message's body: length and type.
+const headerSize = 5
 
-// AppendMessage appends m's frame to b and returns the extended slice: a
+// AppendMessage appends m, encoded, to b and returns the extended slice: a
 // uint32 little-endian length (of the type byte and the body), the type
-// byte, then the body. It does not allocate when b has room for the frame.
+// byte, then the body. It does not allocate when b has room for the message.
 //
 // m should pass Check: a field beyond its limit is encoded as it is (or
 // cut to what its length field can say) and the peer's Reader refuses the

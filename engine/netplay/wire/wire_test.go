@@ -57,13 +57,13 @@ func samples() []Message {
 }
 
 // readAll reads every message of b with a Reader of cap max and returns
-// the frames each re-encodes to.
-func readOne(t *testing.T, frame []byte, max int) Message {
+// the encoded messages each re-encodes to.
+func readOne(t *testing.T, enc []byte, max int) Message {
 	t.Helper()
-	r := NewReader(bytes.NewReader(frame), max)
+	r := NewReader(bytes.NewReader(enc), max)
 	m, err := r.ReadMessage()
 	if err != nil {
-		t.Fatalf("ReadMessage(% x): %v", frame, err)
+		t.Fatalf("ReadMessage(% x): %v", enc, err)
 	}
 	if _, err := r.ReadMessage(); err != io.EOF {
 		t.Fatalf("after the message: %v, want io.EOF", err)
@@ -115,8 +115,8 @@ func TestRoundTrip(t *testing.T) {
 		if err := Check(m); err != nil {
 			t.Fatalf("Check(%v): %v", m.Type(), err)
 		}
-		frame := AppendMessage([]byte("prefix"), m)[len("prefix"):]
-		got := readOne(t, frame, MaxServerMessage)
+		enc := AppendMessage([]byte("prefix"), m)[len("prefix"):]
+		got := readOne(t, enc, MaxServerMessage)
 		if got.Type() != m.Type() || !equal(got, m) {
 			t.Errorf("%v: read back %+v, want %+v", m.Type(), got, m)
 		}
@@ -151,14 +151,14 @@ func TestGoldenConfirmed(t *testing.T) {
 	if got != want {
 		t.Fatalf("Confirmed encodes to\n%s\nwant\n%s", got, want)
 	}
-	frame, _ := hex.DecodeString(want)
-	if back := readOne(t, frame, MaxClientMessage); !equal(back, m) {
+	enc, _ := hex.DecodeString(want)
+	if back := readOne(t, enc, MaxClientMessage); !equal(back, m) {
 		t.Fatalf("golden bytes read back as %+v", back)
 	}
 }
 
 func TestPreambleGolden(t *testing.T) {
-	if got := string(AppendPreamble(nil)); got != "NEBULAnp\x01\x00" {
+	if got := string(AppendPreamble(nil)); got != "NEBULAnp\x02\x00" {
 		t.Fatalf("preamble %q", got)
 	}
 }
