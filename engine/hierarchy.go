@@ -47,12 +47,15 @@ type hierarchy struct {
 	// between them), kept while linked > 0.
 	cur, prv poses
 	// order lists the slots that have a parent, each after its parent:
-	// the propagation order, valid unless dirty.
+	// the propagation order, valid unless dirty and ascending is false.
 	order []int32
 	dirty bool
 	// ascending: every parent is in a lower slot than its children, so
-	// slot order is a propagation order (order is then slot order too).
+	// slot order is a propagation order. runs then lists the slots that
+	// have a parent as runs of consecutive slots, a pair for each: its
+	// first slot and the slot after its last (order is then empty).
 	ascending bool
+	runs      []int32
 	// chain and list are scratch for WorldTransform and Despawn.
 	chain []int32
 	list  []int32
@@ -338,7 +341,7 @@ func (w *World) WorldTransform(e Entity) geom.Transform {
 // Engine calls it after its fixed systems. It does nothing when no entity
 // has a parent, and does not allocate once warm (after a change of the
 // hierarchy it lays out its order again, in one pass over the slots). It
-// costs about 15 ns per entity with a parent on one core of a 2.45 GHz
+// costs about 10 ns per entity with a parent on one core of a 2.45 GHz
 // server, and 2 ns per root while some entity has a parent
 // (BenchmarkPropagate).
 //
@@ -360,43 +363,55 @@ func (w *World) PropagateTransforms() {
 	wp, wr, ws := h.cur.Pos[:n], h.cur.Rot[:n], h.cur.Scale[:n]
 	lp, lr, ls := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
 	if h.ascending {
-		// One pass in slot order (every parent is before its children):
-		// the runs of roots between two children copied in blocks.
+		// One pass in slot order (every parent is before its children),
+		// run by run: the roots before a run copied in blocks, the run's
+		// entities composed in a loop without calls, which keeps the
+		// slices in registers.
+		runs := h.runs
 		next := 0 // the first slot not yet done
-		for _, i := range h.order {
-			if int(i) > next {
-				copy(wp[next:i], lp[next:i]) // a root's world transform is its transform
-				copy(wr[next:i], lr[next:i])
-				copy(ws[next:i], ls[next:i])
+		for r := 0; r+1 < len(runs); r += 2 {
+			start, end := int(runs[r]), int(runs[r+1])
+			if start-next <= 8 { // a few roots: copied without the calls
+				for j := next; j < start; j++ {
+					wp[j], wr[j], ws[j] = lp[j], lr[j], ls[j] // a root's world transform is its transform
+				}
+			} else {
+				copy(wp[next:start], lp[next:start])
+				copy(wr[next:start], lr[next:start])
+				copy(ws[next:start], ls[next:start])
 			}
-			p := parent[i] - 1
-			{ // compose, written out here: 10% faster than the call
-				pp, pr, ps := &wp[p], &wr[p], &ws[p]
-				l, lq, lsc := &lp[i], &lr[i], &ls[i]
+			for i := start; i < end; i++ {
+				// compose, written out here: 10% faster than the call.
+				// The scale, then the rotation, then the position: in
+				// this order the compiler keeps every value in a register
+				// (25% faster than the position first).
+				p := parent[i] - 1
+				ps, lsc := &ws[p], &ls[i]
+				psx, psy, psz := ps[0], ps[1], ps[2]
+				sc := &ws[i]
+				sc[0], sc[1], sc[2] = float32(psx*lsc[0]), float32(psy*lsc[1]), float32(psz*lsc[2])
+				pr, lq := &wr[p], &lr[i]
 				aw, ax, ay, az := pr.W, pr.V[0], pr.V[1], pr.V[2]
-				vx, vy, vz := float32(ps[0]*l[0]), float32(ps[1]*l[1]), float32(ps[2]*l[2])
-				tx := 2 * (float32(ay*vz) - float32(az*vy))
-				ty := 2 * (float32(az*vx) - float32(ax*vz))
-				tz := 2 * (float32(ax*vy) - float32(ay*vx))
-				rx := vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty))
-				ry := vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz))
-				rz := vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx))
 				bw, bx, by, bz := lq.W, lq.V[0], lq.V[1], lq.V[2]
-				sx, sy, sz := float32(ps[0]*lsc[0]), float32(ps[1]*lsc[1]), float32(ps[2]*lsc[2])
-				o := &wp[i]
-				o[0], o[1], o[2] = pp[0]+rx, pp[1]+ry, pp[2]+rz
 				q := &wr[i]
 				q.W = float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz)
 				q.V[0] = float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by)
 				q.V[1] = float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx)
 				q.V[2] = float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw)
-				sc := &ws[i]
-				sc[0], sc[1], sc[2] = sx, sy, sz
+				l := &lp[i]
+				vx, vy, vz := float32(psx*l[0]), float32(psy*l[1]), float32(psz*l[2])
+				tx := 2 * (float32(ay*vz) - float32(az*vy))
+				ty := 2 * (float32(az*vx) - float32(ax*vz))
+				tz := 2 * (float32(ax*vy) - float32(ay*vx))
+				pp, o := &wp[p], &wp[i]
+				o[0] = pp[0] + (vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty)))
+				o[1] = pp[1] + (vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz)))
+				o[2] = pp[2] + (vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx)))
+				if snap[p] {
+					snap[i] = true
+				}
 			}
-			if snap[p] {
-				snap[i] = true
-			}
-			next = int(i) + 1
+			next = end
 		}
 		copy(wp[next:], lp[next:])
 		copy(wr[next:], lr[next:])
@@ -438,33 +453,43 @@ func compose(pp *mgl32.Vec3, pr *mgl32.Quat, ps *mgl32.Vec3, lp *mgl32.Vec3, lr 
 	os[0], os[1], os[2] = sx, sy, sz
 }
 
-// layOut makes order the propagation order, in which each entity comes
-// after its parent. When every parent is in a lower slot than its
-// children (the usual case: children spawned after their parents), that
-// is slot order, which reads and writes memory in sequence; otherwise it
+// layOut lays out the propagation order, in which each entity comes after
+// its parent. When every parent is in a lower slot than its children (the
+// usual case: children spawned after their parents), that is slot order,
+// which reads and writes memory in sequence, kept as runs; otherwise order
 // is each root's descendants, roots in slot order, depth first, children
 // in slot order. It also serves to check a decoded hierarchy: it returns
 // the number of slots it laid out, which is less than linked when some
 // are on a cycle.
 func (h *hierarchy) layOut(gen []uint32) int {
-	order := h.order[:0]
-	ascending := true
+	order, runs := h.order[:0], h.runs[:0]
+	ascending, laid := true, 0
 	for i, p := range h.parent {
-		if p != 0 {
-			ascending = ascending && int(p) <= i // p-1 < i
-			order = append(order, int32(i))
+		if p == 0 {
+			continue
 		}
+		if int(p) > i { // p-1 >= i
+			ascending = false
+			break
+		}
+		if k := len(runs); k != 0 && runs[k-1] == int32(i) {
+			runs[k-1]++
+		} else {
+			runs = append(runs, int32(i), int32(i)+1)
+		}
+		laid++
 	}
 	if !ascending {
-		order = order[:0]
+		runs = runs[:0]
 		for r := range gen {
 			if h.parent[r] == 0 && h.first[r] != 0 {
 				order = h.appendSubtree(order, uint32(r))
 			}
 		}
+		laid = len(order)
 	}
-	h.order, h.dirty, h.ascending = order, false, ascending
-	return len(order)
+	h.order, h.runs, h.dirty, h.ascending = order, runs, false, ascending
+	return laid
 }
 
 // appendSubtree appends the descendants of slot r to list, depth first,

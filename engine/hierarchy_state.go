@@ -114,5 +114,6 @@ func copyHierarchy(dst, src *hierarchy) {
 	dst.cur.copyFrom(src.cur.Pos, src.cur.Rot, src.cur.Scale)
 	dst.prv.copyFrom(src.prv.Pos, src.prv.Rot, src.prv.Scale)
 	copyInto(&dst.order, src.order)
+	copyInto(&dst.runs, src.runs)
 	dst.dirty, dst.ascending = src.dirty, src.ascending
 }

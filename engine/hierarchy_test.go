@@ -601,6 +601,51 @@ func TestHierarchyPropagationIsWorldTransform(t *testing.T) {
 	}
 }
 
+// In slot order, the roots between the runs of children (one, a few,
+// many; at the start and at the end) get their transforms as world
+// transforms, and the children WorldTransform's, bit for bit, tick after
+// tick as everything moves.
+func TestHierarchyPropagationRootsBetweenRuns(t *testing.T) {
+	w := NewWorld(1)
+	r := NewRNG(5)
+	spawn := func() Entity {
+		q := mgl32.QuatRotate(r.Range(-3, 3), mgl32.Vec3{r.Range(-1, 1), 1, r.Range(-1, 1)}.Normalize())
+		s := mgl32.Vec3{r.Range(0.5, 2), r.Range(0.5, 2), r.Range(0.5, 2)}
+		return w.Spawn(geom.Transform{Pos: mgl32.Vec3{r.Range(-9, 9), r.Range(-9, 9), r.Range(-9, 9)}, Rot: q, Scale: s}, Interpolate)
+	}
+	var last Entity
+	for _, roots := range []int{20, 1, 3, 8, 9, 2, 64} {
+		for range roots {
+			last = spawn()
+		}
+		for range 4 {
+			c := spawn()
+			must(t, w.SetParent(c, last, KeepLocal))
+			last = c
+		}
+	}
+	for range 10 {
+		spawn()
+	}
+	for tick := range 3 {
+		w.PropagateTransforms()
+		if !w.hier.ascending {
+			t.Fatal("the order is not ascending")
+		}
+		for i := range w.Slots() {
+			x, _ := w.EntityAt(i)
+			h := &w.hier
+			if got, want := (geom.Transform{Pos: h.cur.Pos[i], Rot: h.cur.Rot[i], Scale: h.cur.Scale[i]}), w.WorldTransform(x); got != want {
+				t.Fatalf("tick %d: slot %d propagated %+v, WorldTransform %+v", tick, i, got, want)
+			}
+		}
+		for i := range w.cur.Pos {
+			w.cur.Pos[i][0] += r.Range(-1, 1)
+			w.cur.Rot[i] = w.cur.Rot[i].Mul(mgl32.QuatRotate(r.Range(-1, 1), mgl32.Vec3{0, 1, 0}))
+		}
+	}
+}
+
 // The snap thresholds apply to world-space moves: a child whose parent
 // jumped beyond SnapDistance snaps, though its own transform did not
 // change.
