@@ -45,6 +45,7 @@ import "encoding/binary"
 // canonical little-endian ones. It does not allocate, except to grow its
 // buffer for components with padding or variable-size values once.
 func (w *World) Hash() uint64 {
+	w.propagateIfStale()
 	h := &w.hasher
 	h.Reset()
 	var head [8 * 6]byte

@@ -50,6 +50,11 @@ type hierarchy struct {
 	// the propagation order, valid unless dirty and ascending is false.
 	order []int32
 	dirty bool
+	// stale: a transform or the hierarchy changed since the last
+	// propagation, outside a tick (where the tick's own propagation comes
+	// after): BeginTick and Hash propagate first, so that what is drawn
+	// from and hashed is never an old world transform.
+	stale bool
 	// ascending: every parent is in a lower slot than its children, so
 	// slot order is a propagation order. runs then lists the slots that
 	// have a parent as runs of consecutive slots, a pair for each: its
@@ -151,7 +156,15 @@ func (h *hierarchy) link(c, p uint32) {
 		h.prev[h.next[c]-1] = c + 1
 	}
 	h.linked++
-	h.dirty = true
+	h.dirty, h.stale = true, true
+}
+
+// propagateIfStale brings the world transforms up to date when something
+// changed since the last propagation (see hierarchy.stale).
+func (w *World) propagateIfStale() {
+	if w.hier.linked > 0 && w.hier.stale {
+		w.PropagateTransforms()
+	}
 }
 
 // unlink takes slot c (which has a parent) from its parent's children.
@@ -169,7 +182,7 @@ func (h *hierarchy) unlink(c uint32) {
 	}
 	h.parent[c], h.next[c], h.prev[c] = 0, 0, 0
 	h.linked--
-	h.dirty = true
+	h.dirty, h.stale = true, true
 }
 
 // local returns slot i's transform (local to its parent).
@@ -357,6 +370,7 @@ func (w *World) PropagateTransforms() {
 	if h.dirty {
 		h.layOut(w.gen)
 	}
+	h.stale = false
 	n := len(w.gen)
 	parent := h.parent[:n]
 	snap := w.snap[:n]

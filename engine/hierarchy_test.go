@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -667,5 +668,41 @@ func TestHierarchyThresholdsInWorldSpace(t *testing.T) {
 	}
 	if k, _ := rb.Find(child); rb.Instances[k].Pos != (mgl32.Vec3{52, 1, 0}) {
 		t.Errorf("child drawn at %v, want its current world position [52 1 0]", rb.Instances[k].Pos)
+	}
+}
+
+// Transforms set between ticks (at set-up) are where the first tick starts
+// from, once some entity has a parent: the world transforms drawn from and
+// hashed are brought up to date first, roots and children alike.
+func TestSetUpMovesBeforeTheFirstTick(t *testing.T) {
+	e, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.World
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	c := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 1, 0}), Interpolate)
+	if err := w.SetParent(c, b, KeepLocal); err != nil {
+		t.Fatal(err)
+	}
+	w.SetTransform(a, geom.NewTransform(mgl32.Vec3{5, 0, 0}))
+	w.SetTransform(b, geom.NewTransform(mgl32.Vec3{0, 0, 5}))
+	if !e.StepTick(time.Second / 60) {
+		t.Fatal(e.Err())
+	}
+	var rb RenderBuffer
+	w.Interpolate(0.5, testTickDT, DefaultInterpolationConfig(), &rb)
+	for _, tc := range []struct {
+		e    Entity
+		want mgl32.Vec3
+	}{{a, mgl32.Vec3{5, 0, 0}}, {b, mgl32.Vec3{0, 0, 5}}, {c, mgl32.Vec3{0, 1, 5}}} {
+		k, ok := rb.Find(tc.e)
+		if !ok {
+			t.Fatalf("%v not drawn", tc.e)
+		}
+		if got := rb.Instances[k].Pos; got != tc.want {
+			t.Errorf("%v drawn at %v half way through tick 1, want %v (it did not move during the tick)", tc.e, got, tc.want)
+		}
 	}
 }

@@ -134,6 +134,7 @@ func (e *Engine) LoadState(st *State) {
 		_ = e.Loop.SetTickRate(st.rate) // it was the loop's rate
 	}
 	copyTable(w, &st.table)
+	w.hier.stale = true // propagating again gives the same bits; the State may have been saved before a propagation
 	for i, c := range w.cols {
 		c.load(st.cols[i])
 	}

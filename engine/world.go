@@ -251,6 +251,7 @@ func (w *World) SetTransform(e Entity, t geom.Transform) {
 	if w.Alive(e) {
 		i := e.index
 		w.cur.Pos[i], w.cur.Rot[i], w.cur.Scale[i] = t.Pos, t.Rot, t.Scale
+		w.hier.stale = true
 	}
 }
 
@@ -319,6 +320,7 @@ func (w *World) Mesh(e Entity) render.MeshID {
 // A game never calls it on an Engine's world; call it only when driving a
 // World without an Engine (as ExampleWorld_Interpolate does).
 func (w *World) BeginTick(n uint64) {
+	w.propagateIfStale()
 	w.tick = n
 	copy(w.prev.Pos, w.cur.Pos)
 	copy(w.prev.Rot, w.cur.Rot)
@@ -338,6 +340,7 @@ func (w *World) setTable(from *World) {
 	w.gen, w.free, w.count = from.gen, from.free, from.count
 	w.cur, w.prev, w.snap = from.cur, from.prev, from.snap
 	w.hier = from.hier
+	w.hier.stale = true // propagating again gives the same bits
 	w.rng, w.tick = from.rng, from.tick
 	w.players.ids, w.players.inputs = from.players.ids, from.players.inputs
 	w.players.joined, w.players.left = w.players.joined[:0], w.players.left[:0]
