@@ -15,7 +15,7 @@
 //
 //   - the tick's stages, once per fixed tick: the simulation. Before the
 //     tick the previous state of every transform is saved and the tick's
-//     input snapshot is taken; then the stages run in order, StageInput,
+//     input sample is taken; then the stages run in order, StageInput,
 //     StageScripts, StagePhysics, StageCollision, StageAI and
 //     StageTransforms, each with its systems in the order they were added
 //     (AddSystem). A game adds stages of its own before or after any stage
@@ -53,7 +53,8 @@
 //
 // A game needs New and DefaultConfig, AddSystem (and AddStage), AddUpdate
 // and AddRender, World's Spawn, Despawn, SetTransform, SetDrawVelocity and
-// Teleport, the input.Sample in FixedContext.Input, and a runner:
+// Teleport (and SetParent, Unparent and WorldTransform for a hierarchy),
+// the input.Sample in FixedContext.Input, and a runner:
 // RunHeadless here, desktop.New for a window. The package Example is a
 // complete minimal game; ExampleEngine_Frame shows the loop and
 // ExampleWorld_Interpolate the interpolation. docs/api.md in the repository

@@ -43,7 +43,7 @@ func DefaultConfig() Config {
 type FixedContext struct {
 	// World is the simulated world: read and change it here.
 	World *World
-	// Input is player 0's input snapshot at this tick (keys, buttons,
+	// Input is player 0's input sample at this tick (keys, buttons,
 	// cursor, scroll), or a zero snapshot when player 0 is not in the
 	// match: in a single-player game, the player's input.
 	Input *input.Sample
@@ -106,7 +106,7 @@ type frameSystem struct {
 // Engine.Frame, measured with the clock given to SetPhaseClock (all zero
 // without one).
 type PhaseTimes struct {
-	// Fixed is the time of the frame's ticks: input snapshots, saving the
+	// Fixed is the time of the frame's ticks: input samples, saving the
 	// previous state and the stages' systems, summed over the ticks.
 	Fixed time.Duration
 	// Update is the time of the Update systems.
@@ -119,7 +119,7 @@ type PhaseTimes struct {
 
 // Engine runs a World on a fixed-timestep loop: each frame, Frame runs the
 // tick's stages once per tick (after saving the previous state and taking
-// the tick's input snapshot), then the Update systems, then
+// the tick's input sample), then the Update systems, then
 // interpolates every entity into the render buffer, then the Render systems.
 // The headless runner and the windowed runner both drive it through Frame.
 type Engine struct {
@@ -378,7 +378,7 @@ func (e *Engine) runTick(s timing.Step) {
 // same as the loop's count, unless a snapshot was restored), its step is
 // 1/Loop.TickRate() as of the start of the tick. In order: the hooks'
 // PreTick (a replayer may restore a recorded snapshot there), the input
-// script and the tick's local input snapshot, the tick's players (the
+// script and the tick's local input sample, the tick's players (the
 // previous tick's; unless a hook owns the players, player 0 joins at
 // tick 1 and gets the local input), the hooks' BeginTicks (a recorder
 // notes the tick, a replayer or a lockstep client sets the players and

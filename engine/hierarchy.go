@@ -286,10 +286,11 @@ func (w *World) SetParent(child, parent Entity, keep Keep) error {
 // dead child has none). keep says whether it keeps its place in the world
 // (KeepWorld: its transform becomes its world transform, up to rounding)
 // or its transform (KeepLocal: it jumps, drawn at its new place at once).
-// Its own children stay its children.
+// Its own children stay its children. A keep that is neither KeepWorld nor
+// KeepLocal changes nothing and reports false.
 func (w *World) Unparent(child Entity, keep Keep) bool {
 	h := &w.hier
-	if !w.Alive(child) || !h.on() || h.parent[child.index] == 0 {
+	if keep != KeepWorld && keep != KeepLocal || !w.Alive(child) || !h.on() || h.parent[child.index] == 0 {
 		return false
 	}
 	c := child.index

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"reflect"
+
 	"github.com/nebulaengine/nebula/engine/input"
 
 	"errors"
@@ -17,7 +19,7 @@ type TickInfo struct {
 	Tick uint64
 	// Rate is the tick rate of this tick, in Hz (its DT is 1/Rate).
 	Rate int
-	// Input is the tick's local input snapshot: what the local devices
+	// Input is the tick's local input sample: what the local devices
 	// did up to the tick's due time (Input.Advance, after the input
 	// script). A lockstep client sends it; unless a hook is a
 	// PlayerOwner, it is player 0's input already. BeginTick may replace
@@ -58,7 +60,7 @@ type TickInfo struct {
 //
 //  1. PreTick, before anything else: the tick's number is World.Tick()+1
 //     after it returns, so a replayer may Restore a snapshot here.
-//  2. BeginTick, once the tick's local input snapshot is taken
+//  2. BeginTick, once the tick's local input sample is taken
 //     (Input.Advance, after the input script) and its players are set up
 //     (see TickInfo): it may replace the snapshot, and join, leave and set
 //     the inputs of players. This is the tick boundary: the tick's fixed
@@ -77,7 +79,7 @@ type TickInfo struct {
 type TickHook interface {
 	// PreTick is called first, before the tick's number is taken.
 	PreTick()
-	// BeginTick is called with the tick's local input snapshot and its
+	// BeginTick is called with the tick's local input sample and its
 	// players, which it may change.
 	BeginTick(t *TickInfo)
 	// JobApplied is called for each job result applied in tick, before
@@ -161,10 +163,15 @@ var ErrTwoSteeringHooks = errors.New("engine: a tick hook already steers the tic
 // ErrTwoSteeringHooks, and adds nothing, when h steers the ticks (it is a
 // TickGate, or a PlayerOwner whose OwnsPlayers is true) and a hook added
 // before does too. Add and remove hooks between ticks, or from a hook's
-// own call (the calls that follow see the change).
+// own call (the calls that follow see the change). A hook is known by its
+// identity, so it must be comparable: a pointer, or a value of a type
+// without slices, maps or funcs.
 func (e *Engine) AddTickHook(h TickHook) (remove func(), err error) {
 	if h == nil {
 		return nil, errors.New("engine: AddTickHook: nil hook")
+	}
+	if !reflect.TypeOf(h).Comparable() {
+		return nil, fmt.Errorf("engine: AddTickHook: a %T cannot be told apart from another (hooks are compared by identity): add a pointer to it", h)
 	}
 	if err := e.hooks.add(h); err != nil {
 		return nil, err
@@ -183,7 +190,7 @@ func (e *Engine) AddTickHook(h TickHook) (remove func(), err error) {
 func (e *Engine) TickHooks() []TickHook { return slices.Clone(e.hooks.list) }
 
 // StepTick runs one fixed tick outside the loop, at the loop's current tick
-// rate, with the input snapshot taken at due: exactly what a frame's tick
+// rate, with the input sample taken at due: exactly what a frame's tick
 // runs, without the frame's accounting (the loop's counters, Update and
 // Render). A replay verifier steps through a recording with it, as fast as
 // the CPU allows. Like Frame, it recovers a panic into Err, and does

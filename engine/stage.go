@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/pprof"
+	"slices"
 	"strings"
 )
 
@@ -161,7 +162,12 @@ func (e *Engine) AddSystem(s Stage, name string, run func(*FixedContext)) error 
 	case run == nil:
 		return fmt.Errorf("engine: AddSystem(%q, %q): the system's function is nil", s, name)
 	}
-	e.stages[i].systems = append(e.stages[i].systems, fixedSystem{name, run, stageLabels(e.ctx, s, name)})
+	// A new outer slice, as AddStage makes: a tick that is running (a
+	// system that adds a system) goes on with the stages it started with,
+	// whose lengths this append does not change.
+	stages := slices.Clone(e.stages)
+	stages[i].systems = append(stages[i].systems, fixedSystem{name, run, stageLabels(e.ctx, s, name)})
+	e.stages = stages
 	return nil
 }
 

@@ -265,3 +265,20 @@ func TestStagesAddedDuringTick(t *testing.T) {
 		t.Errorf("ran\n%q\nwant\n%q", ran, want)
 	}
 }
+
+// A system added during a tick to a later stage, with no stage added
+// before it, also waits for the next tick.
+func TestSystemAddedDuringTickWaits(t *testing.T) {
+	e := newStageEngine(t)
+	var ran []string
+	e.AddSystem(StageScripts, "grow", func(c *FixedContext) {
+		if c.Tick == 1 {
+			e.AddSystem(StagePhysics, "late", func(c *FixedContext) { ran = append(ran, fmt.Sprintf("late@%d", c.Tick)) })
+		}
+	})
+	e.StepTick(0)
+	e.StepTick(time.Second / 60)
+	if want := []string{"late@2"}; !slices.Equal(ran, want) {
+		t.Errorf("ran %q, want %q: a system added during tick 1 runs from tick 2", ran, want)
+	}
+}

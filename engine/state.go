@@ -8,9 +8,9 @@ import (
 
 // State is the whole simulated state of an Engine, saved in memory by
 // SaveState for LoadState: the world (entity table, current and previous
-// transforms, velocities, draw modes, colours, teleport marks, RNG, tick,
-// components and resources, the players in the match and their latest
-// inputs), the input state, the tick rate and the jobs in flight. It is what rollback netcode saves at its last confirmed tick
+// transforms, the hierarchy and its world transforms, velocities, draw
+// modes, colours, teleport marks, RNG, tick, components and resources, the
+// players in the match and their latest inputs), the input state, the tick rate and the jobs in flight. It is what rollback netcode saves at its last confirmed tick
 // and loads to re-simulate from there, many times a second, so it copies
 // memory rather than encoding bytes: a State reuses its buffers, and once
 // they have grown to the world's size SaveState and LoadState do not

@@ -148,7 +148,7 @@ func (d *windowDemo) updateTitle(c *engine.FrameContext) {
 }
 
 // key handles the demo's keys (not the player's, which the simulation
-// reads from its input snapshots).
+// reads from its input samples).
 func (d *windowDemo) key(k input.Key, pressed, repeat bool) {
 	if !pressed || repeat {
 		return

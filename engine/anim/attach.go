@@ -40,7 +40,8 @@ const AttachmentName = "joint attachment"
 //	joints := anim.NewAttachments(anims)                    // registers "joint attachment"
 //	e.AddSystem(engine.StageScripts, "anim", anims.Advance) // first
 //	e.AddSystem(engine.StageScripts, "game", game)          // may Play, Attach, Detach
-//	e.AddSystem(engine.StageAI, "joints", joints.Follow)    // after them, before propagation
+//	e.AddStage("attach", engine.Before(engine.StageTransforms))
+//	e.AddSystem("attach", "joints", joints.Follow) // after every system that moves, before propagation
 //
 // Like Animations, it is not safe for concurrent use.
 type Attachments struct {

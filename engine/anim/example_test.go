@@ -98,7 +98,10 @@ func ExampleAttachments() {
 	joints := anim.NewAttachments(a)
 	a.SetModel(render.MeshFirstGame, arm())
 	e.AddSystem(engine.StageScripts, "anim", a.Advance)
-	e.AddSystem(engine.StageAI, "joints", joints.Follow)
+	if err := e.AddStage("attach", engine.Before(engine.StageTransforms)); err != nil {
+		panic(err)
+	}
+	e.AddSystem("attach", "joints", joints.Follow) // before propagation
 
 	figure := e.World.Spawn(geom.NewTransform(mgl32.Vec3{5, 0, 0}), engine.Interpolate)
 	e.World.SetMesh(figure, render.MeshFirstGame)

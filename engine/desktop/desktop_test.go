@@ -64,7 +64,7 @@ func newScene(t testing.TB, n int) *engine.Engine {
 	return e
 }
 
-// tickLog records the input snapshot of every tick. Fixed systems write it
+// tickLog records the input sample of every tick. Fixed systems write it
 // on the main thread; tests read it from theirs, so it is locked.
 type tickLog struct {
 	mu    sync.Mutex

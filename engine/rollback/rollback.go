@@ -180,7 +180,7 @@ type Stats struct {
 //
 // Which code sees which ticks:
 //
-//   - FixedUpdate systems see every simulation of a tick: the first one,
+//   - A tick's systems see every simulation of a tick: the first one,
 //     often on predicted inputs (engine.FixedContext.Predicted), and
 //     again after each correction (engine.FixedContext.Resimulated). They
 //     must be pure functions of the state and the inputs, which a sync

@@ -13,7 +13,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/rollback"
 )
 
-// keys returns an input snapshot with the right arrow held or not.
+// keys returns an input sample with the right arrow held or not.
 func keys(right bool) input.Sample {
 	var in input.Queue
 	if right {

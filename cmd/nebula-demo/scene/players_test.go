@@ -11,7 +11,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 )
 
-// held returns an input snapshot with keys held down (not just pressed),
+// held returns an input sample with keys held down (not just pressed),
 // and one with Space just pressed besides.
 func held(keys ...input.Key) (hold, tap input.Sample) {
 	var in input.Queue
