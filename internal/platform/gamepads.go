@@ -84,6 +84,9 @@ type Gamepads struct {
 	pads     [input.MaxGamepads]padSlot
 	ids      []int
 	changes  []JoystickChange
+	// reading is Poll's scratch: a local handed to the source (an
+	// interface) would escape, one allocation every frame.
+	reading GamepadReading
 }
 
 // padSlot is one pad number: the joystick in it and what was last pushed
@@ -124,17 +127,17 @@ func (g *Gamepads) Poll(now time.Duration, push func(input.Event)) {
 			}
 		}
 	}
-	var r GamepadReading
+	r := &g.reading
 	for p := range g.pads {
 		s := &g.pads[p]
 		if !s.used {
 			continue
 		}
-		if !g.src.Read(s.id, &r) {
+		if !g.src.Read(s.id, r) {
 			g.disconnect(p, now, push)
 			continue
 		}
-		g.shape(&r)
+		g.shape(r)
 		for b := range input.GamepadButtonCount {
 			if r.Buttons[b] == s.last.Buttons[b] {
 				continue
@@ -151,7 +154,7 @@ func (g *Gamepads) Poll(now time.Duration, push func(input.Event)) {
 			}
 			push(input.Event{Time: now, Kind: input.PadAxisMove, Pad: uint8(p), Axis: input.GamepadAxis(a), X: float64(r.Axes[a])})
 		}
-		s.last = r
+		s.last = *r
 	}
 }
 
