@@ -27,11 +27,11 @@ type column interface {
 	dump(d *dumper)
 	// appendSnapshot appends the column's portable bytes to b.
 	appendSnapshot(b []byte) []byte
-	// stageSnapshot decodes the column from r for a world of the given
+	// decodeSnapshot decodes the column from r for a world of the given
 	// slots (and their generations), keeping the result aside until
 	// commit.
-	stageSnapshot(r *binread.Reader, gen []uint32)
-	// commit makes the staged column current.
+	decodeSnapshot(r *binread.Reader, gen []uint32)
+	// commit makes the decoded column current.
 	commit()
 	// save copies the column into *dst (made on first use) for LoadState.
 	save(dst *any)
@@ -110,7 +110,7 @@ func (c *Component[T]) appendSnapshot(b []byte) []byte {
 	return b
 }
 
-func (c *Component[T]) stageSnapshot(r *binread.Reader, gen []uint32) {
+func (c *Component[T]) decodeSnapshot(r *binread.Reader, gen []uint32) {
 	field := fmt.Sprintf("component %q", c.name)
 	n := len(gen)
 	c.stHas = make([]bool, n)
@@ -271,7 +271,7 @@ func (r *Resource[T]) appendSnapshot(b []byte) []byte {
 	return appendCanonical(b, &r.l, r.one())
 }
 
-func (r *Resource[T]) stageSnapshot(sr *binread.Reader, _ []uint32) {
+func (r *Resource[T]) decodeSnapshot(sr *binread.Reader, _ []uint32) {
 	field := fmt.Sprintf("resource %q", r.name)
 	var zero T
 	r.st = zero

@@ -396,8 +396,11 @@ func (w *World) PropagateTransforms() {
 				copy(ws[next:start], ls[next:start])
 			}
 			for i := start; i < end; i++ {
-				// compose, written out here: 10% faster than the call.
-				// The scale, then the rotation, then the position: in
+				// geom.Transform.Mul, the same arithmetic written out
+				// here: 10% faster than the call (the bits are the same;
+				// TestHierarchyPropagationRootsBetweenRuns compares them
+				// with WorldTransform). The scale, then the rotation, then
+				// the position: in
 				// this order the compiler keeps every value in a register
 				// (25% faster than the position first).
 				p := parent[i] - 1
@@ -438,34 +441,10 @@ func (w *World) PropagateTransforms() {
 	copy(ws, ls)
 	for _, i := range h.order {
 		p := parent[i] - 1
-		compose(&wp[p], &wr[p], &ws[p], &lp[i], &lr[i], &ls[i], &wp[i], &wr[i], &ws[i])
+		t := geom.Transform{Pos: wp[p], Rot: wr[p], Scale: ws[p]}.Mul(geom.Transform{Pos: lp[i], Rot: lr[i], Scale: ls[i]})
+		wp[i], wr[i], ws[i] = t.Pos, t.Rot, t.Scale
 		snap[i] = snap[i] || snap[p]
 	}
-}
-
-// compose writes parent * local (geom.Transform.Mul, the same arithmetic
-// written out on scalars, which the compiler keeps in registers) to out.
-func compose(pp *mgl32.Vec3, pr *mgl32.Quat, ps *mgl32.Vec3, lp *mgl32.Vec3, lr *mgl32.Quat, ls *mgl32.Vec3, op *mgl32.Vec3, or *mgl32.Quat, os *mgl32.Vec3) {
-	aw, ax, ay, az := pr.W, pr.V[0], pr.V[1], pr.V[2]
-	// Position: pp + rotate(pr, ps*lp).
-	vx, vy, vz := float32(ps[0]*lp[0]), float32(ps[1]*lp[1]), float32(ps[2]*lp[2])
-	tx := 2 * (float32(ay*vz) - float32(az*vy))
-	ty := 2 * (float32(az*vx) - float32(ax*vz))
-	tz := 2 * (float32(ax*vy) - float32(ay*vx))
-	rx := vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty))
-	ry := vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz))
-	rz := vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx))
-	px, py, pz := pp[0]+rx, pp[1]+ry, pp[2]+rz
-	// Rotation: pr * lr.
-	bw, bx, by, bz := lr.W, lr.V[0], lr.V[1], lr.V[2]
-	qw := float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz)
-	qx := float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by)
-	qy := float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx)
-	qz := float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw)
-	sx, sy, sz := float32(ps[0]*ls[0]), float32(ps[1]*ls[1]), float32(ps[2]*ls[2])
-	op[0], op[1], op[2] = px, py, pz
-	or.W, or.V[0], or.V[1], or.V[2] = qw, qx, qy, qz
-	os[0], os[1], os[2] = sx, sy, sz
 }
 
 // layOut lays out the propagation order, in which each entity comes after

@@ -454,7 +454,7 @@ func (w *World) readState(r *binread.Reader, t *World, version uint16) {
 	}
 	for _, c := range w.cols {
 		if r.Err() == nil {
-			c.stageSnapshot(r, t.gen)
+			c.decodeSnapshot(r, t.gen)
 		}
 	}
 	t.players.readState(r)

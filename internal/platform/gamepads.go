@@ -71,8 +71,8 @@ type JoystickSource interface {
 
 // Gamepads turns a JoystickSource's readings into input Events: each
 // gamepad that connects gets the lowest free pad number (0 to
-// input.MaxGamepads-1; more gamepads wait for a free one to be
-// reconnected), and each Poll pushes its connections and disconnections,
+// input.MaxGamepads-1; a gamepad beyond them gets the first that frees),
+// and each Poll pushes its connections and disconnections,
 // then, for each pad, the buttons that went down or up and the axes that
 // moved, after the sticks' radial dead zone and with the triggers mapped
 // to 0..1. A Window polls its Gamepads in PollEvents and WaitEvents,
@@ -80,10 +80,16 @@ type JoystickSource interface {
 type Gamepads struct {
 	src      JoystickSource
 	deadZone float64
-	started  bool
-	pads     [input.MaxGamepads]padSlot
-	ids      []int
-	changes  []JoystickChange
+	// polled: Poll ran before.
+	polled bool
+	// scanned: the source's gamepads were looked at since the last
+	// change that may have made a joystick without a pad a gamepad of
+	// its own (the first Poll, a freed pad, new mappings). Until then
+	// Poll looks at them all.
+	scanned bool
+	pads    [input.MaxGamepads]padSlot
+	ids     []int
+	changes []JoystickChange
 	// reading is Poll's scratch: a local handed to the source (an
 	// interface) would escape, one allocation every frame.
 	reading GamepadReading
@@ -107,24 +113,30 @@ func NewGamepads(src JoystickSource, cfg GamepadConfig) (*Gamepads, error) {
 }
 
 // Poll reads the source and pushes, stamped with now, what changed since
-// the last Poll; the first Poll connects the gamepads already there.
+// the last Poll. The first Poll connects the gamepads already there; once
+// a pad is freed, or after Rescan, a Poll gives the gamepads that had no
+// pad one (the Poll that sees the disconnection, or the next one when a
+// gamepad stops reading).
 func (g *Gamepads) Poll(now time.Duration, push func(input.Event)) {
 	g.changes = g.src.Changes(g.changes[:0])
-	if !g.started {
-		g.started = true
+	for _, c := range g.changes {
+		if !g.polled {
+			break // the first Poll's scan below sees where they left things
+		}
+		if c.Connected {
+			if g.src.IsGamepad(c.ID) {
+				g.connect(c.ID, now, push)
+			}
+		} else if p := g.pad(c.ID); p >= 0 {
+			g.disconnect(p, now, push)
+		}
+	}
+	g.polled = true
+	if !g.scanned {
+		g.scanned = true
 		g.ids = g.src.Gamepads(g.ids[:0])
 		for _, id := range g.ids {
-			g.connect(id, now, push)
-		}
-	} else {
-		for _, c := range g.changes {
-			if c.Connected {
-				if g.src.IsGamepad(c.ID) {
-					g.connect(c.ID, now, push)
-				}
-			} else if p := g.pad(c.ID); p >= 0 {
-				g.disconnect(p, now, push)
-			}
+			g.connect(id, now, push) // a gamepad with a pad already keeps it
 		}
 	}
 	r := &g.reading
@@ -158,6 +170,11 @@ func (g *Gamepads) Poll(now time.Duration, push func(input.Event)) {
 	}
 }
 
+// Rescan makes the next Poll look at every gamepad of the source, as the
+// first does, and give a pad to those that have none: after new mappings
+// make joysticks already connected gamepads.
+func (g *Gamepads) Rescan() { g.scanned = false }
+
 // pad returns the pad number of joystick id, or -1.
 func (g *Gamepads) pad(id int) int {
 	for p := range g.pads {
@@ -183,6 +200,7 @@ func (g *Gamepads) connect(id int, now time.Duration, push func(input.Event)) {
 
 func (g *Gamepads) disconnect(p int, now time.Duration, push func(input.Event)) {
 	g.pads[p] = padSlot{}
+	g.scanned = false // a gamepad without a pad may take this one
 	push(input.Event{Time: now, Kind: input.PadDisconnected, Pad: uint8(p)})
 }
 

@@ -269,3 +269,34 @@ func TestWindowGamepadMappings(t *testing.T) {
 		t.Errorf("junk mapping: %v", errBad)
 	}
 }
+
+// A joystick that is connected without a mapping becomes a pad at the Poll
+// after Rescan (new mappings), and a gamepad that found no free pad takes
+// the first one freed, without being plugged again.
+func TestGamepadsRescan(t *testing.T) {
+	f := newFake()
+	f.plug(2, false) // no mapping yet
+	for id := 10; id < 10+input.MaxGamepads+1; id++ {
+		f.plug(id, true) // one more than there are pads
+	}
+	g := newPads(t, f, 0)
+	var rec padEvents
+	g.Poll(0, rec.push)
+	if got, want := rec.take(), "0s PadConnected pad 0; 0s PadConnected pad 1; 0s PadConnected pad 2; 0s PadConnected pad 3"; got != want {
+		t.Fatalf("first poll: %s\nwant %s", got, want)
+	}
+	f.unplug(10) // pad 0 frees: the fifth takes it in the same Poll
+	g.Poll(10*time.Millisecond, rec.push)
+	if got, want := rec.take(), "10ms PadDisconnected pad 0; 10ms PadConnected pad 0"; got != want {
+		t.Fatalf("a freed pad: %s\nwant %s", got, want)
+	}
+	f.unplug(11) // pad 1 frees, and no gamepad waits for it
+	g.Poll(20*time.Millisecond, rec.push)
+	f.present[2].gamepad = true // a mapping for joystick 2, which is connected
+	g.Poll(30*time.Millisecond, rec.push)
+	g.Rescan()
+	g.Poll(40*time.Millisecond, rec.push)
+	if got, want := rec.take(), "20ms PadDisconnected pad 1; 40ms PadConnected pad 1"; got != want {
+		t.Fatalf("new mappings: %s\nwant %s", got, want)
+	}
+}

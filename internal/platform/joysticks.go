@@ -68,10 +68,10 @@ func (j *glfwJoysticks) IsGamepad(id int) bool {
 }
 
 func (j *glfwJoysticks) Read(id int, r *GamepadReading) bool {
-	if !j.IsGamepad(id) {
+	if id < int(glfw.Joystick1) || id > int(glfw.JoystickLast) {
 		return false
 	}
-	st := glfw.Joystick(id).GetGamepadState()
+	st := glfw.Joystick(id).GetGamepadState() // nil when not connected or not a gamepad
 	if st == nil {
 		return false
 	}
@@ -100,13 +100,18 @@ var (
 // format (one controller a line: a 32-digit hex GUID, a name, then
 // element:binding pairs, separated by commas; '#' starts a comment line),
 // to GLFW's gamepad mapping database, for every window; a mapping for a
-// controller already known replaces it. Gamepads connected before it gain
-// or change their mapping from the next poll. The text is checked first
+// controller already known replaces it. A pad already in use reads through
+// its new mapping from the next poll, and a joystick connected before that
+// had no mapping becomes one of this window's pads at its next poll. The text is checked first
 // (GLFW itself skips a bad line without a word): a line that is not a
 // mapping is an error naming it, and nothing is added.
 func (w *Window) UpdateGamepadMappings(mappings string) error {
 	w.live()
-	return updateMappings(mappings)
+	if err := updateMappings(mappings); err != nil {
+		return err
+	}
+	w.pads.Rescan()
+	return nil
 }
 
 // maxMappingLine is the longest mapping line GLFW reads; it skips longer
