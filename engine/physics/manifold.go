@@ -1,0 +1,22 @@
+package physics
+
+// maxPoints is the most contact points a manifold keeps.
+const maxPoints = 4
+
+// contactPoint is one point where two shapes touch or nearly touch.
+type contactPoint struct {
+	p   vec3    // world position, midway between the two surfaces
+	sep float32 // separation along the normal; negative when they overlap
+	// id names the pair of features (vertex, edge, face) that made the
+	// point; it stays the same from step to step while the same features
+	// touch, so the solver can start from last step's impulse.
+	id uint32
+}
+
+// manifold is where two shapes touch: up to maxPoints points sharing one
+// normal.
+type manifold struct {
+	normal vec3 // unit, world frame, pointing from shape A to shape B
+	n      int  // points used
+	pts    [maxPoints]contactPoint
+}
