@@ -300,7 +300,7 @@ func (s *Space) ApplyForce(e engine.Entity, f mgl32.Vec3) error {
 	if err != nil {
 		return err
 	}
-	b.Force = b.Force.Add(f)
+	b.Force = fromVec3(toVec3(b.Force).add(toVec3(f)))
 	wake(b)
 	return nil
 }
@@ -312,7 +312,7 @@ func (s *Space) ApplyTorque(e engine.Entity, t mgl32.Vec3) error {
 	if err != nil {
 		return err
 	}
-	b.Torque = b.Torque.Add(t)
+	b.Torque = fromVec3(toVec3(b.Torque).add(toVec3(t)))
 	wake(b)
 	return nil
 }
