@@ -175,11 +175,24 @@ func (s *Space) collidePairs(n int) {
 				cm.touching = true
 			}
 			if prev != nil {
+				// The occ-th point with this id takes the impulses of the
+				// occ-th old point with it (ids should be unique, but a
+				// repeated one must not hand one impulse to every point).
+				occ := 0
+				for i := range j {
+					if m.pts[i].id == q.id {
+						occ++
+					}
+				}
 				for i := range int(prev.n) {
-					if prev.pts[i].id == q.id {
+					if prev.pts[i].id != q.id {
+						continue
+					}
+					if occ == 0 {
 						cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
 						break
 					}
+					occ--
 				}
 			}
 		}
