@@ -6,31 +6,34 @@ import (
 	"slices"
 )
 
-// The broad phase finds the pairs of bodies whose boxes overlap. It is a
-// hashed uniform grid built anew on every call, so its result is a pure
-// function of its input: nothing it keeps between calls changes what it
-// returns, only how fast (its slices are reused).
+// The broad phase finds the pairs of bodies whose boxes overlap. It is
+// built anew on every call, so its result is a pure function of its input:
+// nothing it keeps between calls changes what it returns, only how fast (its
+// slices are reused).
 //
-// The grid's cell is the smallest power of two larger than every "small"
-// box (small: at most about four times the median size; the rest are
-// "large", see below). Each small box is filed once, in the cell of its
-// minimum corner. Because a small box is narrower than a cell on every axis,
-// a box that overlaps box i has its minimum corner in the cells from
-// cell(i.min)-1 to cell(i.max) on each axis: at most 27 cells, usually 8 to
-// 12. The cell size is a power of two, so a coordinate's cell is an exact
-// product and the argument holds in floating point with no margin. Cells are
-// hashed into a table twice the number of boxes, so worlds of any extent
-// cost the same; entries remember their cell, so a hash collision costs a
-// comparison, never a wrong pair.
+// It is a sweep and prune in rows: the two axes across the boxes' longest
+// spread (the "row axes") are cut into square cells, a power of two larger
+// than every "small" box (small: at most about four times the median size;
+// the rest are "large", see below); each small box is filed once, in the row
+// of its minimum corner, and each row is kept sorted by the boxes' minimum
+// on the third axis (the "sweep axis"). A box that overlaps box i has its
+// minimum corner in the rows from row(i.min)-1 to row(i.max) on each row
+// axis (the boxes are narrower than a cell), at most 9 rows, usually 4 to 6;
+// in each, a binary search finds the boxes whose minimum on the sweep axis
+// lies between i.min less the widest small box and i.max. The cell size is a power of
+// two, so a coordinate's cell is an exact product and the argument holds in
+// floating point with no margin. Rows are hashed into a table twice the
+// number of boxes, so worlds of any extent cost the same; entries remember
+// their row, so a hash collision costs a comparison, never a wrong pair.
 //
 // Large boxes (floors, walls, level geometry; also infinite or inverted
-// boxes, a caller's bug) are kept in a list and tested against the grid over
-// the cells they cover, or against every small box when that is cheaper.
-// Boxes with a NaN overlap nothing (aabb.overlaps is false for them) and are
-// left out.
+// boxes, a caller's bug) are kept in a list and tested against the rows
+// they cover, or against every small box when that is cheaper, and against
+// each other. Boxes with a NaN overlap nothing (aabb.overlaps is false for
+// them) and are left out.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
-// ones: only active boxes search the grid.
+// ones: only active boxes search the rows.
 
 // pair is two bodies whose boxes overlap, a < b (indices into the boxes).
 type pair struct{ a, b int32 }
@@ -55,17 +58,18 @@ const (
 
 // Box classes.
 const (
-	classSmall uint8 = iota // in the grid
+	classSmall uint8 = iota // in the rows
 	classLarge              // in the large list
 	classNone               // has a NaN: overlaps nothing
 )
 
-// gridEntry is a small box as filed in the grid.
-type gridEntry struct {
-	box        aabb
-	cx, cy, cz int32 // its cell (of its minimum corner)
-	i          int32 // index into the boxes
-	active     bool
+// rowEntry is a small box as filed in its row.
+type rowEntry struct {
+	box    aabb
+	key    float32 // box.min on the sweep axis
+	rv, rw int32   // its row: the cells of box.min on the two row axes
+	i      int32   // index into the boxes
+	active bool
 }
 
 // broadphase finds the pairs of bodies whose boxes overlap, and answers
@@ -80,29 +84,43 @@ type broadphase struct {
 	// so that 100,000 boxes in one spot cannot make it run for minutes).
 	dropped int
 
-	// The grid of the last build.
+	// The rows of the last build.
 	n          int     // number of boxes
 	class      []uint8 // per box
 	large      []int32 // indices of large boxes, increasing
 	largeBoxes []aabb  // their boxes
 	activeList []int32 // indices of active small boxes, increasing
+	su, sv, sw int     // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
 	inv        float32 // 1 / cell size (a power of two)
+	reach      float64 // the widest small box on the sweep axis, or more
 	mask       uint32  // table size - 1
 	start      []int32 // per hash bucket: first entry; len = table size + 1
-	ents       []gridEntry
-	lo, hi     [3]int32 // the cells that hold entries (lo > hi: none)
+	ents       []rowEntry
+	lo, hi     [2]int32 // the rows that hold entries (lo > hi: none)
 
 	// Scratch.
 	exps  [256]int32
+	keys  []uint64 // sortable key << 32 | index
+	keys2 []uint64
 	raw   []pair
 	tmp   []pair
 	count []int32
 	near  []int32
-	stamp []uint32
-	mark  uint32
 }
 
-// classify fills bp.class and sets the grid's cell size (a power of two).
+// comp returns p's component on axis k (0, 1, 2 for x, y, z).
+func comp(p vec3, k int) float32 {
+	switch k {
+	case 0:
+		return p.x
+	case 1:
+		return p.y
+	}
+	return p.z
+}
+
+// classify fills bp.class, sets the grid's cell size (a power of two) and
+// picks the sweep axis.
 func (bp *broadphase) classify(boxes []aabb) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
@@ -137,26 +155,50 @@ func (bp *broadphase) classify(boxes []aabb) {
 		}
 	}
 	limit := max(med+smallFactorExp, 127+minCellExp-1)
-	// The cell: the smallest power of two above every small box.
+	// The cell: the smallest power of two above every small box; the sweep
+	// axis: the one along which the small boxes spread farthest.
 	top := -1
+	lo := vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
+	hi := lo.neg()
 	for i := range boxes {
 		if bp.class[i] != classSmall {
 			continue
 		}
-		k := expOf(boxSize(&boxes[i]))
+		b := &boxes[i]
+		k := expOf(boxSize(b))
 		if k > limit || k >= 127+maxCellExp {
 			bp.class[i] = classLarge
 			continue
 		}
 		top = max(top, k)
+		lo, hi = lo.min(b.min), hi.max(b.min)
 	}
 	// size < 2^(top-127+1) for every small box (its exponent is at most
 	// top), so the cell 2^(top-126) is strictly larger.
 	cellExp := min(max(top-126, minCellExp), maxCellExp)
 	bp.inv = float32(math.Ldexp(1, -cellExp))
+	d := hi.sub(lo)
+	switch {
+	case d.x >= d.y && d.x >= d.z:
+		bp.su, bp.sv, bp.sw = 0, 1, 2
+	case d.y >= d.z:
+		bp.su, bp.sv, bp.sw = 1, 0, 2
+	default:
+		bp.su, bp.sv, bp.sw = 2, 0, 1
+	}
+	// The reach along the sweep axis: the widest small box, measured in
+	// float64 and rounded up, so that it is at least the exact width.
+	bp.reach = 0
+	for i := range boxes {
+		if bp.class[i] == classSmall {
+			b := &boxes[i]
+			bp.reach = max(bp.reach, float64(comp(b.max, bp.su))-float64(comp(b.min, bp.su)))
+		}
+	}
+	bp.reach = math.Nextafter(bp.reach, math.Inf(1))
 }
 
-// boxSize is the largest side of b (negative for an inverted box).
+// boxSize is the largest side of b.
 func boxSize(b *aabb) float32 {
 	return max(b.max.x-b.min.x, b.max.y-b.min.y, b.max.z-b.min.z)
 }
@@ -183,14 +225,20 @@ func (bp *broadphase) cellCoord(x float32) int32 {
 	return int32(math.Floor(float64(c)))
 }
 
-// bucket hashes a cell into the table.
-func (bp *broadphase) bucket(x, y, z int32) uint32 {
-	h := uint32(x)*73856093 ^ uint32(y)*19349663 ^ uint32(z)*83492791
-	h ^= h >> 13
-	return h & bp.mask
+// bucket hashes a row into the table.
+func (bp *broadphase) bucket(v, w int32) uint32 {
+	h := uint64(uint32(v))*0x9e3779b97f4a7c15 ^ uint64(uint32(w))*0xc2b2ae3d27d4eb4f
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return uint32(h>>32) & bp.mask
 }
 
-// build files the boxes into the grid. active may be nil (none active).
+// row is the row of point p.
+func (bp *broadphase) row(p vec3) (v, w int32) {
+	return bp.cellCoord(comp(p, bp.sv)), bp.cellCoord(comp(p, bp.sw))
+}
+
+// build files the boxes into the rows. active may be nil (none active).
 func (bp *broadphase) build(boxes []aabb, active []bool) {
 	if active != nil && len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
@@ -221,62 +269,114 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	bp.start = slices.Grow(bp.start[:0], size+1)[:size+1]
 	clear(bp.start)
 	bp.ents = slices.Grow(bp.ents[:0], small)[:small]
-	bp.lo = [3]int32{cellLimit, cellLimit, cellLimit}
-	bp.hi = [3]int32{-cellLimit, -cellLimit, -cellLimit}
-	// Counting sort by bucket; within a bucket, by index.
+	bp.lo = [2]int32{cellLimit, cellLimit}
+	bp.hi = [2]int32{-cellLimit, -cellLimit}
+	// The small boxes by (key, index), then a stable counting sort by
+	// bucket: each bucket ends up sorted by (key, index).
+	bp.keys = bp.keys[:0]
 	for i, c := range bp.class {
 		if c != classSmall {
 			continue
 		}
-		b := &boxes[i]
-		x, y, z := bp.cellCoord(b.min.x), bp.cellCoord(b.min.y), bp.cellCoord(b.min.z)
-		bp.lo = [3]int32{min(bp.lo[0], x), min(bp.lo[1], y), min(bp.lo[2], z)}
-		bp.hi = [3]int32{max(bp.hi[0], x), max(bp.hi[1], y), max(bp.hi[2], z)}
-		bp.start[bp.bucket(x, y, z)+1]++
+		v, w := bp.row(boxes[i].min)
+		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
+		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
+		bp.start[bp.bucket(v, w)+1]++
+		bp.keys = append(bp.keys, uint64(sortable(comp(boxes[i].min, bp.su)))<<32|uint64(i))
 	}
+	bp.sortKeys()
 	for k := 1; k <= size; k++ {
 		bp.start[k] += bp.start[k-1]
 	}
 	// Fill with start[k] as the cursor of bucket k, then shift back.
-	for i, c := range bp.class {
-		if c != classSmall {
-			continue
-		}
+	for _, key := range bp.keys {
+		i := int32(uint32(key))
 		b := &boxes[i]
-		x, y, z := bp.cellCoord(b.min.x), bp.cellCoord(b.min.y), bp.cellCoord(b.min.z)
-		k := bp.bucket(x, y, z)
-		bp.ents[bp.start[k]] = gridEntry{box: *b, cx: x, cy: y, cz: z, i: int32(i), active: active != nil && active[i]}
+		v, w := bp.row(b.min)
+		k := bp.bucket(v, w)
+		bp.ents[bp.start[k]] = rowEntry{box: *b, key: comp(b.min, bp.su), rv: v, rw: w, i: i,
+			active: active != nil && active[i]}
 		bp.start[k]++
 	}
 	copy(bp.start[1:], bp.start[:size])
 	bp.start[0] = 0
 }
 
-// cellRange is the range of cells whose entries can overlap box b on each
-// axis, clipped to the occupied cells; ok is false when it is empty.
-func (bp *broadphase) cellRange(b *aabb) (lo, hi [3]int32, ok bool) {
-	lo = [3]int32{bp.cellCoord(b.min.x), bp.cellCoord(b.min.y), bp.cellCoord(b.min.z)}
-	hi = [3]int32{bp.cellCoord(b.max.x), bp.cellCoord(b.max.y), bp.cellCoord(b.max.z)}
-	for k := range 3 {
-		lo[k] = max(lo[k]-1, bp.lo[k])
-		hi[k] = min(hi[k], bp.hi[k])
-		if lo[k] > hi[k] {
-			return lo, hi, false
-		}
+// sortable maps a float32 (not NaN) to a uint32 in the same order.
+func sortable(x float32) uint32 {
+	b := math.Float32bits(x)
+	if b>>31 != 0 {
+		return ^b
 	}
-	return lo, hi, true
+	return b | 1<<31
 }
 
-// cellCount is the number of cells in a range (saturating at 2^62).
-func cellCount(lo, hi [3]int32) int64 {
-	n := int64(1)
-	for k := range 3 {
-		n *= int64(hi[k]) - int64(lo[k]) + 1
-		if n > 1<<40 {
-			return 1 << 62
+// sortKeys sorts bp.keys by their upper 32 bits, keeping the order of equal
+// ones (a least significant digit radix sort, one byte a pass; a pass in
+// which every key has the same byte is skipped).
+func (bp *broadphase) sortKeys() {
+	n := len(bp.keys)
+	bp.keys2 = slices.Grow(bp.keys2[:0], n)[:n]
+	src, dst := bp.keys, bp.keys2
+	for shift := 32; shift < 64; shift += 8 {
+		var count [257]int32
+		for _, k := range src {
+			count[(k>>shift)&0xff+1]++
+		}
+		if n == 0 || count[(src[0]>>shift)&0xff+1] == int32(n) {
+			continue
+		}
+		for d := 1; d <= 256; d++ {
+			count[d] += count[d-1]
+		}
+		for _, k := range src {
+			d := (k >> shift) & 0xff
+			dst[count[d]] = k
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	bp.keys, bp.keys2 = src, dst
+}
+
+// rowRange is the range of rows whose entries can overlap box b, clipped to
+// the occupied rows; ok is false when it is empty.
+func (bp *broadphase) rowRange(b *aabb) (lo, hi [2]int32, ok bool) {
+	v0, w0 := bp.row(b.min)
+	v1, w1 := bp.row(b.max)
+	lo = [2]int32{max(v0-1, bp.lo[0]), max(w0-1, bp.lo[1])}
+	hi = [2]int32{min(v1, bp.hi[0]), min(w1, bp.hi[1])}
+	return lo, hi, lo[0] <= hi[0] && lo[1] <= hi[1]
+}
+
+// rowCount is the number of rows in a range (saturating).
+func rowCount(lo, hi [2]int32) int64 {
+	return (int64(hi[0]) - int64(lo[0]) + 1) * (int64(hi[1]) - int64(lo[1]) + 1)
+}
+
+// window returns the entries of bucket k that may overlap box b on the
+// sweep axis: those whose key lies in [b.min - reach, b.max], plus entries
+// of other rows of the bucket in that range.
+func (bp *broadphase) window(k uint32, b *aabb) []rowEntry {
+	s := bp.ents[bp.start[k]:bp.start[k+1]]
+	// At most b.min - reach: the difference rounded, then one step down.
+	from := math.Nextafter(float64(comp(b.min, bp.su))-bp.reach, math.Inf(-1))
+	to := comp(b.max, bp.su)
+	// First entry with key >= from.
+	l, h := 0, len(s)
+	for l < h {
+		m := int(uint(l+h) >> 1)
+		if float64(s[m].key) < from {
+			l = m + 1
+		} else {
+			h = m
 		}
 	}
-	return n
+	e := l
+	for e < len(s) && s[e].key <= to {
+		e++
+	}
+	return s[l:e]
 }
 
 // pairs appends to out[:0] every pair of boxes that overlap where at least
@@ -317,26 +417,25 @@ func (bp *broadphase) emit(i, j int32, limit int) bool {
 // search puts every pair into bp.raw in no particular order; it returns
 // false when there are more than limit.
 func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
-	// Small active boxes against the grid.
+	// Small active boxes against the rows.
 	for _, i := range bp.activeList {
 		b := boxes[i]
-		lo, hi, ok := bp.cellRange(&b)
+		lo, hi, ok := bp.rowRange(&b)
 		if !ok {
 			continue
 		}
-		for z := lo[2]; z <= hi[2]; z++ {
-			for y := lo[1]; y <= hi[1]; y++ {
-				for x := lo[0]; x <= hi[0]; x++ {
-					k := bp.bucket(x, y, z)
-					for _, e := range bp.ents[bp.start[k]:bp.start[k+1]] {
-						// An active neighbour with a lower index found
-						// this pair already.
-						if e.i == i || (e.active && e.i < i) || e.cx != x || e.cy != y || e.cz != z {
-							continue
-						}
-						if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-							return false
-						}
+		for w := lo[1]; w <= hi[1]; w++ {
+			for v := lo[0]; v <= hi[0]; v++ {
+				win := bp.window(bp.bucket(v, w), &b)
+				for k := range win {
+					e := &win[k]
+					// An active neighbour with a lower index finds the
+					// pair itself.
+					if e.i == i || (e.active && e.i < i) || e.rv != v || e.rw != w {
+						continue
+					}
+					if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+						return false
 					}
 				}
 			}
@@ -355,15 +454,11 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			}
 		}
 	}
-	// Large boxes against small ones, through the grid or, when the large
-	// box covers more cells than there are candidates, against each.
+	// Large boxes against small ones, through the rows or, when the large
+	// box covers more rows than there are candidates, against each.
 	for _, i := range bp.large {
 		b := boxes[i]
-		cand := bp.ents
-		if !active[i] {
-			cand = nil // the active small boxes, below
-		}
-		lo, hi, ok := bp.cellRange(&b)
+		lo, hi, ok := bp.rowRange(&b)
 		if !ok {
 			continue
 		}
@@ -371,27 +466,26 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 		if !active[i] {
 			n = len(bp.activeList)
 		}
-		if cellCount(lo, hi) < int64(n) {
-			for z := lo[2]; z <= hi[2]; z++ {
-				for y := lo[1]; y <= hi[1]; y++ {
-					for x := lo[0]; x <= hi[0]; x++ {
-						k := bp.bucket(x, y, z)
-						for _, e := range bp.ents[bp.start[k]:bp.start[k+1]] {
-							if e.cx != x || e.cy != y || e.cz != z || !(e.active || active[i]) {
-								continue
-							}
-							if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-								return false
-							}
+		if rowCount(lo, hi) < int64(n) {
+			for w := lo[1]; w <= hi[1]; w++ {
+				for v := lo[0]; v <= hi[0]; v++ {
+					win := bp.window(bp.bucket(v, w), &b)
+					for k := range win {
+						e := &win[k]
+						if e.rv != v || e.rw != w || !(e.active || active[i]) {
+							continue
+						}
+						if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+							return false
 						}
 					}
 				}
 			}
 			continue
 		}
-		if cand != nil {
-			for _, e := range cand {
-				if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+		if active[i] {
+			for k := range bp.ents {
+				if e := &bp.ents[k]; b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
 					return false
 				}
 			}
@@ -499,23 +593,21 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 	if boxHasNaN(&box) {
 		return out
 	}
-	if lo, hi, ok := bp.cellRange(&box); ok {
-		if cellCount(lo, hi) < int64(len(bp.ents)) {
-			for z := lo[2]; z <= hi[2]; z++ {
-				for y := lo[1]; y <= hi[1]; y++ {
-					for x := lo[0]; x <= hi[0]; x++ {
-						k := bp.bucket(x, y, z)
-						for _, e := range bp.ents[bp.start[k]:bp.start[k+1]] {
-							if e.cx == x && e.cy == y && e.cz == z && box.overlaps(e.box) {
-								out = append(out, e.i)
-							}
+	if lo, hi, ok := bp.rowRange(&box); ok {
+		if rowCount(lo, hi) < int64(len(bp.ents)) {
+			for w := lo[1]; w <= hi[1]; w++ {
+				for v := lo[0]; v <= hi[0]; v++ {
+					win := bp.window(bp.bucket(v, w), &box)
+					for k := range win {
+						if e := &win[k]; e.rv == v && e.rw == w && box.overlaps(e.box) {
+							out = append(out, e.i)
 						}
 					}
 				}
 			}
 		} else {
-			for _, e := range bp.ents {
-				if box.overlaps(e.box) {
+			for k := range bp.ents {
+				if e := &bp.ents[k]; box.overlaps(e.box) {
 					out = append(out, e.i)
 				}
 			}

@@ -406,10 +406,11 @@ func benchmarkPairs(b *testing.B, boxes []aabb, active []bool) {
 	var bp broadphase
 	out := bp.pairs(boxes, active, nil)
 	b.ReportAllocs()
-	b.ResetTimer()
+	cpu := startThreadCPU()
 	for b.Loop() {
 		out = bp.pairs(boxes, active, out)
 	}
+	cpu.report(b)
 	b.ReportMetric(float64(len(out)), "pairs")
 }
 
