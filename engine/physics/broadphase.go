@@ -96,6 +96,7 @@ type broadphase struct {
 	mask       uint32  // table size - 1
 	start      []int32 // per hash bucket: first entry; len = table size + 1
 	ents       []rowEntry
+	entKeys    []float32 // ents[k].key, packed for the binary searches
 	lo, hi     [2]int32 // the rows that hold entries (lo > hi: none)
 
 	// Scratch.
@@ -300,6 +301,10 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	}
 	copy(bp.start[1:], bp.start[:size])
 	bp.start[0] = 0
+	bp.entKeys = slices.Grow(bp.entKeys[:0], small)[:small]
+	for k := range bp.ents {
+		bp.entKeys[k] = bp.ents[k].key
+	}
 }
 
 // sortable maps a float32 (not NaN) to a uint32 in the same order.
@@ -354,29 +359,36 @@ func rowCount(lo, hi [2]int32) int64 {
 	return (int64(hi[0]) - int64(lo[0]) + 1) * (int64(hi[1]) - int64(lo[1]) + 1)
 }
 
-// window returns the entries of bucket k that may overlap box b on the
-// sweep axis: those whose key lies in [b.min - reach, b.max], plus entries
-// of other rows of the bucket in that range.
-func (bp *broadphase) window(k uint32, b *aabb) []rowEntry {
-	s := bp.ents[bp.start[k]:bp.start[k+1]]
-	// At most b.min - reach: the difference rounded, then one step down.
-	from := math.Nextafter(float64(comp(b.min, bp.su))-bp.reach, math.Inf(-1))
-	to := comp(b.max, bp.su)
+// span is the range of keys of the entries that may overlap box b on the
+// sweep axis: [b.min - reach, b.max], the lower end rounded down.
+func (bp *broadphase) span(b *aabb) (from float64, to float32) {
+	// The difference rounded, then one step down.
+	return math.Nextafter(float64(comp(b.min, bp.su))-bp.reach, math.Inf(-1)), comp(b.max, bp.su)
+}
+
+// window returns the entries of bucket k whose key lies in [from, to]: those
+// of the wanted row, and those of other rows that share the bucket.
+func (bp *broadphase) window(k uint32, from float64, to float32) []rowEntry {
+	s0, s1 := bp.start[k], bp.start[k+1]
+	if s0 == s1 {
+		return nil
+	}
+	keys := bp.entKeys[s0:s1]
 	// First entry with key >= from.
-	l, h := 0, len(s)
+	l, h := 0, len(keys)
 	for l < h {
 		m := int(uint(l+h) >> 1)
-		if float64(s[m].key) < from {
+		if float64(keys[m]) < from {
 			l = m + 1
 		} else {
 			h = m
 		}
 	}
 	e := l
-	for e < len(s) && s[e].key <= to {
+	for e < len(keys) && keys[e] <= to {
 		e++
 	}
-	return s[l:e]
+	return bp.ents[int(s0)+l : int(s0)+e]
 }
 
 // pairs appends to out[:0] every pair of boxes that overlap where at least
@@ -424,9 +436,10 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 		if !ok {
 			continue
 		}
+		from, to := bp.span(&b)
 		for w := lo[1]; w <= hi[1]; w++ {
 			for v := lo[0]; v <= hi[0]; v++ {
-				win := bp.window(bp.bucket(v, w), &b)
+				win := bp.window(bp.bucket(v, w), from, to)
 				for k := range win {
 					e := &win[k]
 					// An active neighbour with a lower index finds the
@@ -462,6 +475,7 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 		if !ok {
 			continue
 		}
+		from, to := bp.span(&b)
 		n := len(bp.ents)
 		if !active[i] {
 			n = len(bp.activeList)
@@ -469,7 +483,7 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 		if rowCount(lo, hi) < int64(n) {
 			for w := lo[1]; w <= hi[1]; w++ {
 				for v := lo[0]; v <= hi[0]; v++ {
-					win := bp.window(bp.bucket(v, w), &b)
+					win := bp.window(bp.bucket(v, w), from, to)
 					for k := range win {
 						e := &win[k]
 						if e.rv != v || e.rw != w || !(e.active || active[i]) {
@@ -594,10 +608,11 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 		return out
 	}
 	if lo, hi, ok := bp.rowRange(&box); ok {
+		from, to := bp.span(&box)
 		if rowCount(lo, hi) < int64(len(bp.ents)) {
 			for w := lo[1]; w <= hi[1]; w++ {
 				for v := lo[0]; v <= hi[0]; v++ {
-					win := bp.window(bp.bucket(v, w), &box)
+					win := bp.window(bp.bucket(v, w), from, to)
 					for k := range win {
 						if e := &win[k]; e.rv == v && e.rw == w && box.overlaps(e.box) {
 							out = append(out, e.i)
