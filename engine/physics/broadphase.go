@@ -97,7 +97,7 @@ type broadphase struct {
 	start      []int32 // per hash bucket: first entry; len = table size + 1
 	ents       []rowEntry
 	entKeys    []float32 // ents[k].key, packed for the binary searches
-	lo, hi     [2]int32 // the rows that hold entries (lo > hi: none)
+	lo, hi     [2]int32  // the rows that hold entries (lo > hi: none)
 
 	// Scratch.
 	exps  [256]int32
