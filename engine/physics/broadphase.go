@@ -107,6 +107,7 @@ type broadphase struct {
 	tmp   []pair
 	count []int32
 	near  []int32
+	rays  []rayCandidate
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
