@@ -184,7 +184,9 @@ func boxVisit(boxes []aabb, o, d vec3, maxT float32, solidless map[int32]bool, s
 
 func TestBroadphaseRaycast(t *testing.T) {
 	nan := float32(math.NaN())
-	unitAt := func(x, y, z float32) aabb { return aabb{vec3{x - 0.5, y - 0.5, z - 0.5}, vec3{x + 0.5, y + 0.5, z + 0.5}} }
+	unitAt := func(x, y, z float32) aabb {
+		return aabb{vec3{x - 0.5, y - 0.5, z - 0.5}, vec3{x + 0.5, y + 0.5, z + 0.5}}
+	}
 	boxes := []aabb{
 		unitAt(6, 0, 0),                        // 0
 		unitAt(2, 0, 0),                        // 1
