@@ -8,16 +8,16 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// lcg is the 32-bit generator of the benchmark scenes' generate.py.
-type lcg struct{ state uint32 }
+// sceneLCG is the 32-bit generator of the benchmark scenes' generate.py.
+type sceneLCG struct{ state uint32 }
 
-func (g *lcg) next() float64 {
+func (g *sceneLCG) next() float64 {
 	g.state = 1664525*g.state + 1013904223
 	return float64(g.state) / (1 << 32)
 }
 
 // rotation draws a uniform random rotation as generate.py does.
-func (g *lcg) rotation() mgl32.Quat {
+func (g *sceneLCG) rotation() mgl32.Quat {
 	for {
 		var c [4]float64
 		for i := range c {
@@ -56,7 +56,7 @@ func pile(tw *testWorld, nx, ny, nz int, inner float32, spheres bool) {
 	static(mgl32.Vec3{0.5, 5, outer}, mgl32.Vec3{inner + 0.5, 5, 0})
 	static(mgl32.Vec3{inner, 5, 0.5}, mgl32.Vec3{0, 5, -(inner + 0.5)})
 	static(mgl32.Vec3{inner, 5, 0.5}, mgl32.Vec3{0, 5, inner + 0.5})
-	g := lcg{1}
+	g := sceneLCG{1}
 	for iy := range ny {
 		for iz := range nz {
 			for ix := range nx {
