@@ -167,15 +167,23 @@ func solve(cons []constraint, st []bodyState, invH, maxPush float32, useBias boo
 			if sep > 0 {
 				bias = float32(sep * invH) // speculative: close the gap, no more
 			} else if useBias {
-				bias = max(float32(c.soft.biasRate*sep), -maxPush)
+				bias = float32(c.soft.biasRate * sep)
+				if bias < -maxPush {
+					bias = -maxPush
+				}
 				massScale, impScale = c.soft.massScale, c.soft.impulseScale
 			}
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(float32(p.nMass*massScale)*(vn+bias)) - float32(impScale*p.nImp)
-			newImp := max(p.nImp+imp, 0)
+			newImp := p.nImp + imp
+			if newImp < 0 {
+				newImp = 0
+			}
 			imp = newImp - p.nImp
 			p.nImp = newImp
-			p.maxNImp = max(p.maxNImp, imp)
+			if imp > p.maxNImp {
+				p.maxNImp = imp
+			}
 			vA = vA.sub(c.mnA.scale(imp))
 			wA = wA.sub(p.inA.scale(imp))
 			vB = vB.add(c.mnB.scale(imp))
@@ -203,10 +211,15 @@ func restitute(cons []constraint, st []bodyState, threshold float32) {
 			}
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(p.nMass * (vn + float32(c.restitution*p.relVel)))
-			newImp := max(p.nImp+imp, 0)
+			newImp := p.nImp + imp
+			if newImp < 0 {
+				newImp = 0
+			}
 			imp = newImp - p.nImp
 			p.nImp = newImp
-			p.maxNImp = max(p.maxNImp, imp)
+			if imp > p.maxNImp {
+				p.maxNImp = imp
+			}
 			vA = vA.sub(c.mnA.scale(imp))
 			wA = wA.sub(p.inA.scale(imp))
 			vB = vB.add(c.mnB.scale(imp))
