@@ -172,7 +172,7 @@ func (s *Space) collidePairs(n int) {
 			q := &m.pts[j]
 			cp := &cm.pts[j]
 			cp.id, cp.p, cp.sep = q.id, q.p, q.sep
-			if q.sep <= touchSlop {
+			if q.sep <= s.cfg.TouchDistance {
 				cm.touching = true
 			}
 			if prev != nil {
@@ -213,12 +213,6 @@ func (s *Space) collidePairs(n int) {
 	}
 	sc.next = next
 }
-
-// touchSlop is the separation, in m, within which two shapes count as
-// touching (for islands and events): soft contacts let a resting body
-// bob by a fraction of a millimetre around zero, which must not make its
-// contact begin and end.
-const touchSlop = 0.005
 
 // keepOrEnd appends the old manifold m to next when both its bodies are
 // still there and neither moves (so the broad phase did not look at
