@@ -98,3 +98,22 @@ func TestAttach(t *testing.T) {
 		t.Errorf("Attach with another tick rate than the engine's")
 	}
 }
+
+// TestRemovedSupportWakes: when the body under a sleeping body goes away,
+// the sleeper wakes and falls.
+func TestRemovedSupportWakes(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	low := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{0, 0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	top := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{0, 1.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	tw.steps(90)
+	if !tw.s.Asleep(low) || !tw.s.Asleep(top) {
+		t.Fatal("the stack does not sleep")
+	}
+	tw.s.RemoveBody(low)
+	tw.w.Despawn(low)
+	tw.steps(60)
+	if y := tw.pos(top)[1]; y > 0.51 {
+		t.Errorf("the top box stays up at y = %v", y)
+	}
+}

@@ -1,5 +1,7 @@
 package physics
 
+import "github.com/nebulaengine/nebula/engine"
+
 // scratch holds the buffers a Step reuses. Nothing in it survives from one
 // step to the next as information: each Step rebuilds it from the world.
 type scratch struct {
@@ -226,6 +228,15 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 	}
 	if m.touching {
 		s.events = append(s.events, event(End, m))
+		// A sleeping body that loses a support wakes (and its island
+		// with it, in buildIslands).
+		for _, e := range [2]engine.Entity{m.a, m.b} {
+			if b := s.bodies.Ptr(e); b != nil && b.Kind == Dynamic && b.Asleep {
+				wake(b)
+				s.sc.active[s.sc.kOf[e.Index()]] = true
+				s.stats.Awake++
+			}
+		}
 	}
 	return next
 }
