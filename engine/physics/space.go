@@ -40,6 +40,10 @@ type Config struct {
 	// contacts let a resting body bob by a fraction of a millimetre
 	// around zero, which must not make its contact begin and end.
 	TouchDistance float32
+	// WarmStartDistance is how near, in m, a new contact point must be to
+	// one of last step's, when no point of last step has its id, to start
+	// from that point's impulses (0.01).
+	WarmStartDistance float32
 
 	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
 	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
@@ -66,6 +70,7 @@ func DefaultConfig() Config {
 		MaxPushOut:           3,
 		RestitutionThreshold: 1,
 		TouchDistance:        0.005,
+		WarmStartDistance:    0.01,
 		SleepLinearSpeed:     0.05,
 		SleepAngularSpeed:    0.05,
 		TimeToSleep:          0.5,
@@ -103,6 +108,7 @@ func (c *Config) validate() error {
 	}{
 		{"speculative distance", c.SpeculativeDistance}, {"contact damping ratio", c.ContactDampingRatio},
 		{"restitution threshold", c.RestitutionThreshold}, {"touch distance", c.TouchDistance},
+		{"warm start distance", c.WarmStartDistance},
 		{"sleep linear speed", c.SleepLinearSpeed},
 		{"sleep angular speed", c.SleepAngularSpeed}, {"time to sleep", c.TimeToSleep},
 	}
@@ -158,6 +164,8 @@ type Stats struct {
 	Manifolds   int // manifolds in the cache after the step
 	Constraints int // contact constraints solved
 	Islands     int // islands of awake touching dynamic bodies
+	Points      int // contact points computed by the narrow phase
+	WarmPoints  int // of those, the points that started from last step's impulses
 	// Resets counts, since New, the bodies whose state became non-finite
 	// (NaN or infinite) in a step and that were put back where they were
 	// at the start of that step, at rest.

@@ -177,28 +177,11 @@ func (s *Space) collidePairs(n int) {
 			if q.sep <= s.cfg.TouchDistance {
 				cm.touching = true
 			}
-			if prev != nil {
-				// The occ-th point with this id takes the impulses of the
-				// occ-th old point with it (ids should be unique, but a
-				// repeated one must not hand one impulse to every point).
-				occ := 0
-				for i := range j {
-					if m.pts[i].id == q.id {
-						occ++
-					}
-				}
-				for i := range int(prev.n) {
-					if prev.pts[i].id != q.id {
-						continue
-					}
-					if occ == 0 {
-						cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
-						break
-					}
-					occ--
-				}
-			}
 		}
+		if prev != nil {
+			s.stats.WarmPoints += warm(&cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
+		}
+		s.stats.Points += int(cm.n)
 		was := prev != nil && prev.touching
 		switch {
 		case cm.touching && !was:
@@ -214,6 +197,43 @@ func (s *Space) collidePairs(n int) {
 		next = s.keepOrEnd(&old[oi], next)
 	}
 	sc.next = next
+}
+
+// warm gives each point of cm the impulses of the point of prev with the
+// same id (the nearest, when several have it; ids are meant to be unique)
+// or else of the nearest point of prev within sqrt(dist2), each point of
+// prev used once, and returns how many points it gave impulses to.
+func warm(cm, prev *cachedManifold, dist2 float32) int {
+	var used, done [maxPoints]bool
+	n := 0
+	for pass := range 2 {
+		for j := range int(cm.n) {
+			if done[j] {
+				continue
+			}
+			q := &cm.pts[j]
+			best, bestD := -1, float32(0)
+			for i := range int(prev.n) {
+				o := &prev.pts[i]
+				if used[i] || pass == 0 && o.id != q.id {
+					continue
+				}
+				d := o.p.sub(q.p).lengthSq()
+				if pass == 1 && d > dist2 {
+					continue
+				}
+				if best < 0 || d < bestD {
+					best, bestD = i, d
+				}
+			}
+			if best >= 0 {
+				used[best], done[j] = true, true
+				q.normal, q.friction = prev.pts[best].normal, prev.pts[best].friction
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // keepOrEnd appends the old manifold m to next when both its bodies are
