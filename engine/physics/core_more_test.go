@@ -1,6 +1,7 @@
 package physics
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -115,5 +116,52 @@ func TestRemovedSupportWakes(t *testing.T) {
 	tw.steps(60)
 	if y := tw.pos(top)[1]; y > 0.51 {
 		t.Errorf("the top box stays up at y = %v", y)
+	}
+}
+
+// TestLayersGravityDamping: bodies whose layers and masks do not match
+// pass through each other; gravity scale and damping act as documented.
+func TestLayersGravityDamping(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	d := NewBodyDef(Dynamic, Shape{Kind: Sphere, Radius: 0.5})
+	d.Layer, d.Mask = 2, 2 // the floor is on layer 1
+	ghost := tw.add(d, mgl32.Vec3{0, 1, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	d = NewBodyDef(Dynamic, Shape{Kind: Sphere, Radius: 0.5})
+	d.GravityScale = 0
+	d.LinearDamping = 1
+	floater := tw.add(d, mgl32.Vec3{5, 3, 0}, mgl32.QuatIdent(), mgl32.Vec3{1, 0, 0}, mgl32.Vec3{})
+	tw.steps(60)
+	if y := tw.pos(ghost)[1]; y > -1 {
+		t.Errorf("the ghost did not fall through the floor: y = %v", y)
+	}
+	p, v := tw.pos(floater), tw.vel(floater)
+	if p[1] != 3 {
+		t.Errorf("gravity scale 0: y = %v, want 3", p[1])
+	}
+	// Each substep multiplies v by 1/(1 + h): after 1 s, (1+h)^-240.
+	want := math.Pow(1+1.0/240, -240)
+	if math.Abs(float64(v[0])-want) > 1e-4 {
+		t.Errorf("damped speed %v, want %v", v[0], want)
+	}
+}
+
+// TestTorque: a torque τ on a ball turns it at τ/I after one step.
+func TestTorque(t *testing.T) {
+	tw := newTestWorld(t, zeroG())
+	e := tw.sphere(Dynamic, 0.5, mgl32.Vec3{}, mgl32.Vec3{})
+	b, _ := tw.s.Body(e)
+	if err := tw.s.ApplyTorque(e, mgl32.Vec3{0, 0, 60 / b.InvInertia[2]}); err != nil {
+		t.Fatal(err)
+	}
+	tw.s.Step()
+	if w := tw.w.Bodies().AngVel[e.Index()]; math.Abs(float64(w[2]-1)) > 1e-5 {
+		t.Errorf("angular velocity %v, want 1 about z", w)
+	}
+	if err := tw.s.ApplyAngularImpulse(e, mgl32.Vec3{1 / b.InvInertia[0], 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if w := tw.w.Bodies().AngVel[e.Index()]; math.Abs(float64(w[0]-1)) > 1e-5 {
+		t.Errorf("angular velocity %v, want 1 about x", w)
 	}
 }
