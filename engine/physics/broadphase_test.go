@@ -117,12 +117,13 @@ func bruteForce(boxes []aabb, active []bool) []pair {
 
 // randomBoxes makes n boxes of mixed sizes (mostly small, some large, a
 // few degenerate) in a region of the given half width, with random active
-// flags.
+// flags (a random share of them active).
 func randomBoxes(r *lcg, n int, half float32) ([]aabb, []bool) {
 	boxes := make([]aabb, n)
 	active := make([]bool, n)
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
+	awake := r.next() // the share of active boxes
 	for i := range boxes {
 		c := vec3{(r.next()*2 - 1) * half, (r.next()*2 - 1) * half, (r.next()*2 - 1) * half}
 		s := r.next()
@@ -148,7 +149,7 @@ func randomBoxes(r *lcg, n int, half float32) ([]aabb, []bool) {
 		case s > 0.98:
 			boxes[i].min.z = -inf
 		}
-		active[i] = r.next() < 0.6
+		active[i] = r.next() < awake
 	}
 	return boxes, active
 }
@@ -199,7 +200,7 @@ func TestPairsPiles(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("mostly asleep: %d pairs, want %d", len(got), len(want))
 			}
-			t.Logf("%d boxes, %d cells of %g m, %d large", len(boxes), len(bp.start)-1, 1/bp.inv, len(bp.large))
+			t.Logf("%d boxes, %d rows of %g m, %d large", len(boxes), len(bp.rows), 1/bp.inv, len(bp.large))
 		})
 	}
 }
