@@ -15,25 +15,29 @@ import (
 // spread (the "row axes") are cut into square cells, a power of two larger
 // than every "small" box (small: at most about four times the median size;
 // the rest are "large", see below); each small box is filed once, in the row
-// of its minimum corner, and each row is kept sorted by the boxes' minimum
-// on the third axis (the "sweep axis"). A box that overlaps box i has its
-// minimum corner in the rows from row(i.min)-1 to row(i.max) on each row
-// axis (the boxes are narrower than a cell), at most 9 rows, usually 4 to 6;
-// in each, a binary search finds the boxes whose minimum on the sweep axis
-// lies between i.min less the widest small box and i.max. The cell size is a power of
-// two, so a coordinate's cell is an exact product and the argument holds in
-// floating point with no margin. Rows are hashed into a table twice the
-// number of boxes, so worlds of any extent cost the same; entries remember
-// their row, so a hash collision costs a comparison, never a wrong pair.
+// of its minimum corner, and the rows are sorted by the boxes' minimum on
+// the third axis (the "sweep axis"), all with one radix sort. Because the
+// boxes are narrower than a cell, a box that overlaps box i has its minimum
+// corner in the rows from row(i.min)-1 to row(i.max) on each row axis, and
+// its minimum on the sweep axis between i.min less the widest small box and
+// i.max. When many boxes are active, each row is swept against itself and
+// the four neighbouring rows that follow it (a merge of two sorted lists);
+// when few are, each active box binary-searches the rows around it. The
+// cell size is a power of two, so a coordinate's cell is an exact product,
+// and the lower end of a window is rounded down: the argument holds in
+// floating point, at any coordinate. Only occupied rows are stored (a
+// sorted list, searched), so worlds of any extent cost the same.
 //
 // Large boxes (floors, walls, level geometry; also infinite or inverted
 // boxes, a caller's bug) are kept in a list and tested against the rows
-// they cover, or against every small box when that is cheaper, and against
-// each other. Boxes with a NaN overlap nothing (aabb.overlaps is false for
-// them) and are left out.
+// they cover (or, when few boxes are active, against those), and against
+// each other: a world with thousands of large boxes wants a tree, which this
+// is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
+// and are left out.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
-// ones: only active boxes search the rows.
+// ones: a pair of inactive boxes is never tested, and when few boxes are
+// active only they search.
 
 // pair is two bodies whose boxes overlap, a < b (indices into the boxes).
 type pair struct{ a, b int32 }
@@ -115,7 +119,6 @@ type broadphase struct {
 	keys  []sortItem
 	keys2 []sortItem
 	raw   []pair
-	tmp   []pair
 	count []int32
 	near  []int32
 	rays  []rayCandidate
@@ -618,34 +621,41 @@ func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
 	return true
 }
 
-// sortPairs writes bp.raw into out sorted by (a, b): a stable counting sort
-// by b, then one by a.
+// sortPairs writes bp.raw into out sorted by (a, b): a counting sort by a,
+// then each a's pairs by b (an insertion sort for the few a box usually
+// has, a library sort beyond).
 func (bp *broadphase) sortPairs(out []pair) []pair {
 	m := len(bp.raw)
 	out = slices.Grow(out[:0], m)[:m]
-	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
 	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
 	clear(bp.count)
 	for _, p := range bp.raw {
-		bp.count[p.b+1]++
-	}
-	for k := 1; k <= bp.n; k++ {
-		bp.count[k] += bp.count[k-1]
-	}
-	for _, p := range bp.raw {
-		bp.tmp[bp.count[p.b]] = p
-		bp.count[p.b]++
-	}
-	clear(bp.count)
-	for _, p := range bp.tmp {
 		bp.count[p.a+1]++
 	}
 	for k := 1; k <= bp.n; k++ {
 		bp.count[k] += bp.count[k-1]
 	}
-	for _, p := range bp.tmp {
+	for _, p := range bp.raw {
 		out[bp.count[p.a]] = p
 		bp.count[p.a]++
+	}
+	// count[a] is now the end of a's pairs.
+	s := int32(0)
+	for a := range bp.n {
+		e := bp.count[a]
+		if run := out[s:e]; len(run) > 32 {
+			slices.SortFunc(run, func(x, y pair) int { return int(x.b - y.b) })
+		} else {
+			for k := 1; k < len(run); k++ {
+				p := run[k]
+				j := k
+				for ; j > 0 && run[j-1].b > p.b; j-- {
+					run[j] = run[j-1]
+				}
+				run[j] = p
+			}
+		}
+		s = e
 	}
 	return out
 }
