@@ -113,6 +113,7 @@ type broadphase struct {
 	entKeys    []float32  // ents[k].key, packed for the binary searches
 	entFrom    []float64  // the lowest key that ents[k] may overlap (see span)
 	lo, hi     [2]int32   // the rows that hold entries (lo > hi: none)
+	bounds     aabb       // of the small boxes
 
 	// Scratch.
 	exps  [256]int32
@@ -121,7 +122,10 @@ type broadphase struct {
 	raw   []pair
 	count []int32
 	near  []int32
-	rays  []rayCandidate
+	rays  []rayCandidate // boxes the ray enters, waiting to be visited
+	ready []rayCandidate
+	stamp []uint32 // per entry: the mark of the last ray that tested it
+	mark  uint32
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -273,10 +277,15 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
 	bp.keys = bp.keys[:0]
+	bp.bounds = aabb{vec3{1, 1, 1}, vec3{-1, -1, -1}} // empty
 	for i, c := range bp.class {
 		if c != classSmall {
 			continue
 		}
+		if len(bp.keys) == 0 {
+			bp.bounds = boxes[i]
+		}
+		bp.bounds = bp.bounds.union(boxes[i])
 		v, w := bp.row(boxes[i].min)
 		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
 		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
@@ -422,23 +431,29 @@ func (bp *broadphase) span(b *aabb) (from float64, to float32) {
 
 // window returns the entries of row r whose key lies in [from, to].
 func (bp *broadphase) window(r int, from float64, to float32) []rowEntry {
-	s0, s1 := bp.rows[r].s, bp.rows[r].e
-	keys := bp.entKeys[s0:s1]
+	l, h := bp.windowRange(r, from, to)
+	return bp.ents[l:h]
+}
+
+// windowRange returns the entries of row r whose key lies in [from, to] as
+// a range of indices into bp.ents.
+func (bp *broadphase) windowRange(r int, from float64, to float32) (int, int) {
+	s0, s1 := int(bp.rows[r].s), int(bp.rows[r].e)
 	// First entry with key >= from.
-	l, h := 0, len(keys)
+	l, h := s0, s1
 	for l < h {
 		m := int(uint(l+h) >> 1)
-		if float64(keys[m]) < from {
+		if float64(bp.entKeys[m]) < from {
 			l = m + 1
 		} else {
 			h = m
 		}
 	}
 	e := l
-	for e < len(keys) && keys[e] <= to {
+	for e < s1 && bp.entKeys[e] <= to {
 		e++
 	}
-	return bp.ents[int(s0)+l : int(s0)+e]
+	return l, e
 }
 
 // pairs appends to out[:0] every pair of boxes that overlap where at least

@@ -230,6 +230,95 @@ func TestBroadphaseRaycast(t *testing.T) {
 	}
 }
 
+// raycastBrute is the definition of broadphase.raycast: every box the ray
+// enters, by (t, index), until the nearest hit.
+func raycastBrute(boxes []aabb, origin, dir vec3, maxT float32, visit func(i int32) (float32, bool)) (index int32, t float32, ok bool) {
+	index = -1
+	if !origin.finite() || !dir.finite() || !(maxT >= 0) {
+		return index, 0, false
+	}
+	var cands []rayCandidate
+	for i := range boxes {
+		if boxHasNaN(&boxes[i]) {
+			continue
+		}
+		if et, in := rayBoxEntry(&boxes[i], origin, dir, maxT); in {
+			cands = append(cands, rayCandidate{et, int32(i)})
+		}
+	}
+	slices.SortFunc(cands, compareRays)
+	for _, c := range cands {
+		if ok && (c.t > t || (c.t == t && c.i > index)) {
+			break
+		}
+		ht, hit := visit(c.i)
+		if !hit || !(ht >= 0) || ht > maxT {
+			continue
+		}
+		if !ok || ht < t || (ht == t && c.i < index) {
+			index, t, ok = c.i, ht, true
+		}
+	}
+	return index, t, ok
+}
+
+// TestBroadphaseRaycastMatchesBrute compares whole visit sequences with
+// the definition, on piles and random worlds, for rays of every kind.
+func TestBroadphaseRaycastMatchesBrute(t *testing.T) {
+	r := lcg{44}
+	inf := float32(math.Inf(1))
+	var bp broadphase
+	worlds := [][]aabb{}
+	for _, f := range []func() ([]aabb, []bool){
+		func() ([]aabb, []bool) { return pileLattice(10, 10, 10, 8) },
+		func() ([]aabb, []bool) { return pileSettled(1000, 8) },
+	} {
+		b, _ := f()
+		worlds = append(worlds, b)
+	}
+	for range 20 {
+		b, _ := randomBoxes(&r, 1+int(r.next()*300), 1+r.next()*20)
+		worlds = append(worlds, b)
+	}
+	for wi, boxes := range worlds {
+		bp.pairs(boxes, make([]bool, len(boxes)), nil)
+		for k := range 200 {
+			o := vec3{(r.next() - 0.5) * 40, (r.next() - 0.5) * 30, (r.next() - 0.5) * 40}
+			d := vec3{r.next() - 0.5, r.next() - 0.5, r.next() - 0.5}
+			maxT := r.next() * 200
+			switch k % 8 {
+			case 0:
+				d = vec3{0, 0, 0.5 + r.next()} // along an axis
+			case 1:
+				d = vec3{-1, 0, 0}
+			case 2:
+				d = vec3{0, -3, 0}
+			case 3:
+				maxT = inf
+			case 4:
+				d = vec3{} // not moving
+			case 5:
+				d = d.scale(1e-3) // slow: many pieces
+			case 6:
+				d = d.scale(1e4)
+			}
+			solidless := map[int32]bool{}
+			for i := range boxes {
+				if r.next() < 0.7 {
+					solidless[int32(i)] = true
+				}
+			}
+			var seen, wantSeen []int32
+			i, ht, ok := bp.raycast(o, d, maxT, boxVisit(boxes, o, d, maxT, solidless, &seen))
+			wi2, wt, wok := raycastBrute(boxes, o, d, maxT, boxVisit(boxes, o, d, maxT, solidless, &wantSeen))
+			if i != wi2 || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+				t.Fatalf("world %d ray %d (o %v d %v maxT %v): got %d %v %v visits %v\nwant %d %v %v visits %v",
+					wi, k, o, d, maxT, i, ht, ok, seen, wi2, wt, wok, wantSeen)
+			}
+		}
+	}
+}
+
 func TestBroadphaseRaycastRandom(t *testing.T) {
 	r := lcg{33}
 	var bp broadphase
