@@ -435,4 +435,74 @@ func BenchmarkPairs(b *testing.B) {
 		boxes, active := tc.layout()
 		b.Run(tc.name, func(b *testing.B) { benchmarkPairs(b, boxes, active) })
 	}
+	// The stand-in it replaces, every pair tested, for scale in the same
+	// run (the machines are shared and noisy).
+	b.Run("all-pairs-settled-1000", func(b *testing.B) {
+		boxes, active := pileSettled(1000, 8)
+		cpu := startThreadCPU()
+		n := 0
+		for b.Loop() {
+			n = len(bruteForce(boxes, active))
+		}
+		cpu.report(b)
+		b.ReportMetric(float64(n), "pairs")
+	})
+}
+
+// FuzzPairs checks pairs and overlapping against their definitions on
+// boxes made of arbitrary numbers.
+func FuzzPairs(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25})
+	f.Add([]byte("\x00\x00\xc0\x7f\x00\x00\x80\x7f\x00\x00\x80\xff\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		boxes, active := fuzzBoxes(data)
+		var bp broadphase
+		got := bp.pairs(boxes, active, nil)
+		if want := bruteForce(boxes, active); !slices.Equal(got, want) {
+			t.Fatalf("pairs %v, want %v", got, want)
+		}
+		for _, q := range boxes {
+			var want []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					want = append(want, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, want) {
+				t.Fatalf("overlapping %v: %v, want %v", q, got, want)
+			}
+		}
+	})
+}
+
+// fuzzBoxes makes boxes from fuzz data: seven bytes a box, small
+// coordinates, or 25 with raw float32 bits when the first byte's top bit
+// is set (its low bit: active).
+func fuzzBoxes(data []byte) ([]aabb, []bool) {
+	var boxes []aabb
+	var active []bool
+	for len(data) >= 7 && len(boxes) < 200 {
+		var c [6]float32
+		if data[0]&0x80 != 0 && len(data) >= 25 {
+			for k := range c {
+				c[k] = fuzzFloat(data[1+4*k:])
+			}
+			active = append(active, data[0]&1 != 0)
+			data = data[25:]
+		} else {
+			for k := range c {
+				c[k] = float32(int8(data[1+k])) / 8
+			}
+			active = append(active, data[0]&1 != 0)
+			data = data[7:]
+		}
+		lo := vec3{c[0], c[1], c[2]}
+		boxes = append(boxes, aabb{lo, lo.add(vec3{abs(c[3]), abs(c[4]), abs(c[5])})})
+	}
+	return boxes, active
+}
+
+// fuzzFloat reads a little-endian float32 from the first four bytes of b.
+func fuzzFloat(b []byte) float32 {
+	return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }

@@ -383,3 +383,32 @@ func BenchmarkRaycast(b *testing.B) {
 	}
 	cpu.report(b)
 }
+
+// FuzzRaycast compares broadphase.raycast with its definition: the first 28
+// bytes are the ray (origin, dir, maxT as float32), the rest the boxes.
+func FuzzRaycast(f *testing.F) {
+	f.Add(make([]byte, 28), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
+	f.Fuzz(func(t *testing.T, ray, world []byte) {
+		if len(ray) < 28 {
+			return
+		}
+		var c [7]float32
+		for k := range c {
+			c[k] = fuzzFloat(ray[4*k:])
+		}
+		o, d, maxT := vec3{c[0], c[1], c[2]}, vec3{c[3], c[4], c[5]}, c[6]
+		boxes, active := fuzzBoxes(world)
+		var bp broadphase
+		bp.pairs(boxes, active, nil)
+		solidless := map[int32]bool{}
+		for i := range boxes {
+			solidless[int32(i)] = active[i]
+		}
+		var seen, wantSeen []int32
+		i, ht, ok := bp.raycast(o, d, maxT, boxVisit(boxes, o, d, maxT, solidless, &seen))
+		wi, wt, wok := raycastBrute(boxes, o, d, maxT, boxVisit(boxes, o, d, maxT, solidless, &wantSeen))
+		if i != wi || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("got %d %v %v visits %v, want %d %v %v visits %v", i, ht, ok, seen, wi, wt, wok, wantSeen)
+		}
+	})
+}
