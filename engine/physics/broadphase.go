@@ -104,6 +104,7 @@ type broadphase struct {
 	class      []uint8    // per box
 	large      []int32    // indices of large boxes, increasing
 	largeBoxes []aabb     // their boxes
+	largeOrder []int32    // indices into large, by (min on the sweep axis, index)
 	activeList []int32    // indices of active small boxes, increasing
 	su, sv, sw int        // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
 	inv        float32    // 1 / cell size (a power of two)
@@ -273,6 +274,20 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			bp.largeBoxes = append(bp.largeBoxes, boxes[i])
 		}
 	}
+	bp.largeOrder = bp.largeOrder[:0]
+	for k := range bp.large {
+		bp.largeOrder = append(bp.largeOrder, int32(k))
+	}
+	slices.SortFunc(bp.largeOrder, func(x, y int32) int {
+		mx, my := comp(bp.largeBoxes[x].min, bp.su), comp(bp.largeBoxes[y].min, bp.su)
+		switch {
+		case mx < my:
+			return -1
+		case mx > my:
+			return 1
+		}
+		return int(x - y)
+	})
 	bp.ents = slices.Grow(bp.ents[:0], small)[:small]
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
@@ -501,15 +516,19 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 	} else if !bp.searchActive(boxes, limit) {
 		return false
 	}
-	// Large boxes against large boxes: both orders are seen, so the pair
-	// is taken from its lower index when that is active, else from the
-	// higher.
-	for _, i := range bp.large {
-		for _, j := range bp.large {
-			if j == i || !(active[i] && (j > i || !active[j])) {
-				continue
+	// Large boxes against each other: a sweep on the sweep axis (exact for
+	// any boxes: a box after a in the order overlaps it on that axis iff
+	// its minimum is at most a's maximum).
+	for p, ka := range bp.largeOrder {
+		a := &bp.largeBoxes[ka]
+		ia, to := bp.large[ka], comp(a.max, bp.su)
+		for _, kb := range bp.largeOrder[p+1:] {
+			b := &bp.largeBoxes[kb]
+			if comp(b.min, bp.su) > to {
+				break
 			}
-			if boxes[i].overlaps(boxes[j]) && !bp.emit(i, j, limit) {
+			ib := bp.large[kb]
+			if (active[ia] || active[ib]) && a.overlaps(*b) && !bp.emit(ia, ib, limit) {
 				return false
 			}
 		}

@@ -173,6 +173,35 @@ func TestPairsMatchBruteForce(t *testing.T) {
 	}
 }
 
+// TestPairsMixedSizes has sizes spread over four orders of magnitude, so
+// that many boxes are large and the cell is far from most sizes.
+func TestPairsMixedSizes(t *testing.T) {
+	r := lcg{9}
+	var bp broadphase
+	var out []pair
+	for trial := range 50 {
+		n := 1 + int(r.next()*400)
+		boxes := make([]aabb, n)
+		active := make([]bool, n)
+		awake := r.next()
+		for i := range boxes {
+			c := vec3{(r.next() - 0.5) * 100, (r.next() - 0.5) * 100, (r.next() - 0.5) * 100}
+			e := vec3{
+				float32(math.Pow(10, float64(r.next()*4-2))),
+				float32(math.Pow(10, float64(r.next()*4-2))),
+				float32(math.Pow(10, float64(r.next()*4-2))),
+			}
+			boxes[i] = aabb{c.sub(e), c.add(e)}
+			active[i] = r.next() < awake
+		}
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, len(out), len(want))
+		}
+	}
+}
+
 func TestPairsPiles(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
