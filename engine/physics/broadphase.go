@@ -533,20 +533,34 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			}
 		}
 	}
-	// Large boxes against small ones, through the rows or, for an
-	// inactive large box when few boxes are active, against those.
+	// Large boxes against small ones: through the rows they cover, or
+	// against each candidate (the active small boxes for an inactive large
+	// box, all for an active one) when there are fewer of those than the
+	// rows' walk would cost (a binary search or two for each w).
 	for _, i := range bp.large {
 		b := boxes[i]
-		if !active[i] && len(bp.activeList)*8 < len(bp.ents) {
+		lo, hi, ok := bp.rowRange(&b)
+		if !ok {
+			continue
+		}
+		cands := len(bp.ents)
+		if !active[i] {
+			cands = len(bp.activeList)
+		}
+		if int64(cands) < 16*(int64(hi[1])-int64(lo[1])+1) {
+			if active[i] {
+				for k := range bp.ents {
+					if e := &bp.ents[k]; b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+						return false
+					}
+				}
+				continue
+			}
 			for _, j := range bp.activeList {
 				if b.overlaps(boxes[j]) && !bp.emit(i, j, limit) {
 					return false
 				}
 			}
-			continue
-		}
-		lo, hi, ok := bp.rowRange(&b)
-		if !ok {
 			continue
 		}
 		from, to := bp.span(&b)
