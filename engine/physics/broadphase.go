@@ -9,7 +9,8 @@ import (
 // The broad phase finds the pairs of bodies whose boxes overlap. It is
 // built anew on every call, so its result is a pure function of its input:
 // nothing it keeps between calls changes what it returns, only how fast (its
-// slices are reused).
+// slices are reused, and last call's sorted order is where the next sort
+// starts).
 //
 // It is a sweep and prune in rows: the two axes across the boxes' longest
 // spread (the "row axes") are cut into square cells, a power of two larger
@@ -120,6 +121,8 @@ type broadphase struct {
 	exps  [256]int32
 	keys  []sortItem
 	keys2 []sortItem
+	last  []int32 // the small boxes in last call's order: a head start for the sort, nothing more
+	added []bool
 	raw   []pair
 	count []int32
 	near  []int32
@@ -291,22 +294,37 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	bp.ents = slices.Grow(bp.ents[:0], small)[:small]
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
-	bp.keys = bp.keys[:0]
 	bp.bounds = aabb{vec3{1, 1, 1}, vec3{-1, -1, -1}} // empty
+	first := true
 	for i, c := range bp.class {
 		if c != classSmall {
 			continue
 		}
-		if len(bp.keys) == 0 {
-			bp.bounds = boxes[i]
+		if first {
+			bp.bounds, first = boxes[i], false
 		}
 		bp.bounds = bp.bounds.union(boxes[i])
 		v, w := bp.row(boxes[i].min)
 		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
 		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
-		bp.keys = append(bp.keys, sortItem{sortable(comp(boxes[i].min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, int32(i)})
 	}
-	bp.sortKeys()
+	// Sort the small boxes by (w, v, key, index). Bodies move little from
+	// one step to the next, so last call's order, fixed up by an insertion
+	// sort, is usually the fastest way there; when it is far off, a radix
+	// sort from scratch. The order is a total one, so both give the same.
+	if !bp.sortFromLast(boxes) {
+		bp.keys = bp.keys[:0]
+		for i, c := range bp.class {
+			if c == classSmall {
+				bp.keys = append(bp.keys, bp.item(boxes, int32(i)))
+			}
+		}
+		bp.sortKeys()
+	}
+	bp.last = bp.last[:0]
+	for _, it := range bp.keys {
+		bp.last = append(bp.last, it.i)
+	}
 	bp.entKeys = slices.Grow(bp.entKeys[:0], small)[:small]
 	bp.entFrom = slices.Grow(bp.entFrom[:0], small)[:small]
 	bp.rows = bp.rows[:0]
@@ -322,6 +340,63 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 		}
 		bp.rows[len(bp.rows)-1].e++
 	}
+}
+
+// item is box i as the sort sees it.
+func (bp *broadphase) item(boxes []aabb, i int32) sortItem {
+	b := &boxes[i]
+	v, w := bp.row(b.min)
+	return sortItem{sortable(comp(b.min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
+}
+
+// less orders sort items by (w, v, key, index).
+func (it *sortItem) less(o *sortItem) bool {
+	switch {
+	case it.w != o.w:
+		return it.w < o.w
+	case it.v != o.v:
+		return it.v < o.v
+	case it.key != o.key:
+		return it.key < o.key
+	}
+	return it.i < o.i
+}
+
+// sortFromLast fills bp.keys with the small boxes in the order of the last
+// call (then any new ones) and insertion-sorts them. It gives up, returning
+// false, when that takes more than two moves a box on average.
+func (bp *broadphase) sortFromLast(boxes []aabb) bool {
+	if len(bp.last) == 0 {
+		return false
+	}
+	bp.added = slices.Grow(bp.added[:0], len(boxes))[:len(boxes)]
+	clear(bp.added)
+	bp.keys = bp.keys[:0]
+	for _, i := range bp.last {
+		if int(i) < len(boxes) && bp.class[i] == classSmall && !bp.added[i] {
+			bp.added[i] = true
+			bp.keys = append(bp.keys, bp.item(boxes, i))
+		}
+	}
+	for i, c := range bp.class {
+		if c == classSmall && !bp.added[i] {
+			bp.keys = append(bp.keys, bp.item(boxes, int32(i)))
+		}
+	}
+	budget := 2 * len(bp.keys)
+	a := bp.keys
+	for k := 1; k < len(a); k++ {
+		x := a[k]
+		j := k
+		for ; j > 0 && x.less(&a[j-1]); j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+		if budget -= k - j; budget < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sortable maps a float32 (not NaN) to a uint32 in the same order.
