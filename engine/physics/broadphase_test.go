@@ -272,6 +272,32 @@ func TestPairsColdWarm(t *testing.T) {
 	if !slices.Equal(x, y) {
 		t.Fatal("warm after a moved pile differs from cold")
 	}
+	// A pile jiggled by more and more from call to call: last call's order
+	// is nearly right (the insertion sort finishes), then far off (the
+	// radix sort takes over); boxes appear, vanish and turn NaN.
+	r2 := lcg{17}
+	cur := slices.Clone(boxes)
+	for step := range 60 {
+		jig := float32(math.Pow(10, float64(step%6)-4))
+		for i := 5; i < len(cur); i++ {
+			d := vec3{(r2.next() - 0.5) * jig, (r2.next() - 0.5) * jig, (r2.next() - 0.5) * jig}
+			cur[i] = aabb{cur[i].min.add(d), cur[i].max.add(d)}
+		}
+		n := len(cur) - int(r2.next()*20)
+		if step%7 == 3 {
+			cur[100].min.x = float32(math.NaN())
+		}
+		var cold broadphase
+		w := a.pairs(cur[:n], active[:n], x)
+		c := cold.pairs(cur[:n], active[:n], nil)
+		if !slices.Equal(w, c) {
+			t.Fatalf("step %d (jiggle %g): warm %d pairs, cold %d", step, jig, len(w), len(c))
+		}
+		if step%7 == 3 {
+			cur[100] = boxes[100]
+		}
+		x = w
+	}
 }
 
 func TestPairsCap(t *testing.T) {
