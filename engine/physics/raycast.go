@@ -36,24 +36,26 @@ func (s *shape) raycast(p pose, origin, dir vec3, maxT float32) (t float32, norm
 }
 
 // raySphere is the first hit of the ray o + t·d (t >= 0) on the ball of
-// radius r around c, in c's frame.
+// radius r around c. It measures the distance from c to the ray's closest
+// point directly rather than through the quadratic's discriminant, which
+// loses everything to cancellation when the ray starts far away.
 func raySphere(o, d, c vec3, r float32) (float32, vec3, bool) {
 	m := o.sub(c)
-	cc := m.dot(m) - float32(r*r)
-	if cc <= 0 {
+	rr := float32(r * r)
+	if m.dot(m) <= rr {
 		return 0, vec3{}, true // inside or on it
 	}
-	a := d.dot(d)
-	b := m.dot(d)
-	if b >= 0 || a == 0 {
-		return 0, vec3{}, false // moving away, or not moving
+	u, l := d.normalize()
+	tc := -m.dot(u) // distance along the ray to its closest point
+	if l == 0 || tc <= 0 {
+		return 0, vec3{}, false // not moving, or moving away
 	}
-	disc := float32(b*b) - float32(a*cc)
-	if disc < 0 {
+	q := m.addScaled(u, tc)
+	h2 := rr - q.dot(q)
+	if h2 < 0 {
 		return 0, vec3{}, false
 	}
-	t := (-b - sqrt(disc)) / a
-	t = max(t, 0)
+	t := max((tc-sqrt(h2))/l, 0)
 	n, _ := m.addScaled(d, t).normalize()
 	return t, n, true
 }
@@ -114,17 +116,18 @@ func rayCapsule(o, d vec3, r, hh float32) (float32, vec3, bool) {
 			best, bestN, hit = t, n, true
 		}
 	}
-	// The side: |(o + t d)_xz| = r with |y| <= hh.
-	a := float32(d.x*d.x) + float32(d.z*d.z)
-	b := float32(o.x*d.x) + float32(o.z*d.z)
-	c := float32(o.x*o.x) + float32(o.z*o.z) - float32(r*r)
-	if a > 0 && b < 0 && c > 0 {
-		if disc := float32(b*b) - float32(a*c); disc >= 0 {
-			t := (-b - sqrt(disc)) / a
-			if py := o.y + float32(t*d.y); abs(py) <= hh {
-				p := o.addScaled(d, t)
-				n, _ := vec3{p.x, 0, p.z}.normalize()
-				take(t, n, true)
+	// The side: |(o + t d)_xz| = r with |y| <= hh, solved like the ball in
+	// the xz plane.
+	if u, l := (vec3{d.x, 0, d.z}).normalize(); l > 0 {
+		m := vec3{o.x, 0, o.z}
+		if tc := -m.dot(u); tc > 0 {
+			q := m.addScaled(u, tc)
+			if h2 := float32(r*r) - q.dot(q); h2 >= 0 {
+				t := max((tc-sqrt(h2))/l, 0)
+				if py := o.y + float32(t*d.y); abs(py) <= hh {
+					n, _ := m.addScaled(vec3{d.x, 0, d.z}, t).normalize()
+					take(t, n, true)
+				}
 			}
 		}
 	}

@@ -37,6 +37,8 @@ func TestShapeRaycast(t *testing.T) {
 		{"sphere turned", sphere, pose{vec3{0, 10, 0}, turnZ}, vec3{0, 0, 0}, vec3{0, 1, 0}, 10, true, 9, vec3{0, -1, 0}, true},
 		{"sphere miss", sphere, at(0, 0, 0), vec3{-5, 1.01, 0}, vec3{1, 0, 0}, 10, false, 0, vec3{}, false},
 		{"sphere tangent", sphere, at(0, 0, 0), vec3{-5, 1, 0}, vec3{1, 0, 0}, 10, true, 5, vec3{0, 1, 0}, false},
+		{"sphere far", sphere, at(0, 0, 0), vec3{-1000, 0.5, 0}, vec3{1, 0, 0}, inf, true, 999.13397, vec3{-0.8660254, 0.5, 0}, true},
+		{"sphere far turned", sphere, at(1000, 0, 1000), vec3{0, 0.5, 0}, vec3{1, 0, 1}, inf, true, 1000 - 0.8660254/1.4142135, vec3{-0.6123724, 0.5, -0.6123724}, true},
 		{"sphere behind", sphere, at(0, 0, 0), vec3{5, 0, 0}, vec3{1, 0, 0}, 10, false, 0, vec3{}, false},
 		{"sphere beyond maxT", sphere, at(0, 0, 0), vec3{-5, 0, 0}, vec3{1, 0, 0}, 3.99, false, 0, vec3{}, false},
 		{"sphere at maxT", sphere, at(0, 0, 0), vec3{-5, 0, 0}, vec3{1, 0, 0}, 4, true, 4, vec3{-1, 0, 0}, false},
@@ -71,6 +73,7 @@ func TestShapeRaycast(t *testing.T) {
 		{"capsule along axis outside", capsule, at(0, 0, 0), vec3{0.6, -5, 0}, vec3{0, 1, 0}, 10, false, 0, vec3{}, false},
 		{"capsule along axis", capsule, at(0, 0, 0), vec3{0.3, -5, 0}, vec3{0, 1, 0}, 10, true, 3.6, vec3{0.6, -0.8, 0}, true},
 		{"capsule inside", capsule, at(0, 0, 0), vec3{0, 1.2, 0.1}, vec3{1, 0, 0}, 10, true, 0, vec3{}, false},
+		{"capsule far side", capsule, at(0, 0, 0), vec3{-2000, 0.7, 0.3}, vec3{1, 0, 0}, inf, true, 2000 - 0.4, vec3{-0.8, 0, 0.6}, true},
 		{"capsule miss", capsule, at(0, 0, 0), vec3{-5, 1.6, 0}, vec3{1, 0, 0}, 10, false, 0, vec3{}, false},
 		{"capsule turned", capsule, pose{vec3{}, turnZ}, vec3{0, 5, 0}, vec3{0, -1, 0}, 10, true, 4.5, vec3{0, 1, 0}, true},
 		{"capsule turned end", capsule, pose{vec3{}, turnZ}, vec3{-5, 0, 0}, vec3{1, 0, 0}, 10, true, 3.5, vec3{-1, 0, 0}, true},
@@ -84,7 +87,7 @@ func TestShapeRaycast(t *testing.T) {
 				t.Fatalf("ok %v, want %v (t %v, n %v)", ok, tc.ok, ht, n)
 			}
 			if tc.approx {
-				if abs(ht-tc.t) > 1e-5 || !near(n, tc.n, 1e-5) {
+				if abs(ht-tc.t) > max(1e-5, tc.t*2e-7) || !near(n, tc.n, 1e-4) {
 					t.Fatalf("t %v n %v, want %v %v", ht, n, tc.t, tc.n)
 				}
 				return
