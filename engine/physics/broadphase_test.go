@@ -606,3 +606,18 @@ func fuzzBoxes(data []byte) ([]aabb, []bool) {
 func fuzzFloat(b []byte) float32 {
 	return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }
+
+func BenchmarkOverlapping(b *testing.B) {
+	boxes, active := pileSettled(4000, 16)
+	var bp broadphase
+	bp.pairs(boxes, active, nil)
+	q := aabb{vec3{-1, 0, -1}, vec3{2, 3, 2}} // a 3 m box in the pile
+	out := bp.overlapping(q, nil)
+	b.ReportAllocs()
+	cpu := startThreadCPU()
+	for b.Loop() {
+		out = bp.overlapping(q, out)
+	}
+	cpu.report(b)
+	b.ReportMetric(float64(len(out)), "boxes")
+}
