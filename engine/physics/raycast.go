@@ -211,7 +211,7 @@ func (bp *broadphase) raycast(origin, dir vec3, maxT float32, visit func(i int32
 				pieces = int(n) + 1
 			}
 		}
-		if !finite(step) { // a ray along the sweep axis that never leaves the bounds
+		if !finite(step) { // a ray that hardly moves across the rows, or not at all: one piece
 			pieces, step = 1, 0
 		}
 	}
