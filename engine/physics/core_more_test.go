@@ -165,3 +165,37 @@ func TestTorque(t *testing.T) {
 		t.Errorf("angular velocity %v, want 1 about x", w)
 	}
 }
+
+// TestTeleportAndSetVelocity: both wake a sleeping body; bad values are
+// refused.
+func TestTeleportAndSetVelocity(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	box := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{0, 0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	tw.steps(60)
+	if !tw.s.Asleep(box) {
+		t.Fatal("not asleep")
+	}
+	if err := tw.s.Teleport(box, mgl32.Vec3{0, 5, 0}, mgl32.QuatIdent()); err != nil {
+		t.Fatal(err)
+	}
+	if tw.s.Asleep(box) || !tw.w.SlotTeleported(box.Index()) {
+		t.Errorf("asleep %v, teleported %v", tw.s.Asleep(box), tw.w.SlotTeleported(box.Index()))
+	}
+	tw.steps(120)
+	if y := tw.pos(box)[1]; math.Abs(float64(y-0.5)) > 0.01 {
+		t.Errorf("the box did not fall back: y = %v", y)
+	}
+	tw.steps(60)
+	if err := tw.s.SetVelocity(box, mgl32.Vec3{0, 3, 0}, mgl32.Vec3{}); err != nil {
+		t.Fatal(err)
+	}
+	tw.s.Step()
+	if y := tw.pos(box)[1]; y < 0.52 {
+		t.Errorf("SetVelocity did not lift the box: y = %v", y)
+	}
+	nan := float32(math.NaN())
+	if tw.s.Teleport(box, mgl32.Vec3{nan, 0, 0}, mgl32.QuatIdent()) == nil || tw.s.SetVelocity(box, mgl32.Vec3{nan, 0, 0}, mgl32.Vec3{}) == nil {
+		t.Errorf("NaN accepted")
+	}
+}
