@@ -43,7 +43,15 @@ type scratch struct {
 // infinite, written into the world by the game) is put back at its
 // previous tick's transform, at rest; one whose state becomes non-finite
 // in the step is put back where it started the step, at rest. Either is
-// counted in Stats.Resets: NaN never spreads to other bodies.
+// counted in Stats.Resets: NaN never spreads to other bodies. A rotation
+// that is not of unit length (within 1e-3) is normalised.
+//
+// Bodies that start out overlapping are pushed apart at up to
+// Config.MaxPushOut per contact; where many overlap at once the pushes
+// add up, and they fly apart fast (1,000 cubes spawned in one spot leave
+// it at up to about 300 m/s), without NaN. The broad phase keeps at most
+// DefaultMaxPairs pairs a step (the first in slot order), so such a spot
+// costs bounded memory; Stats.Pairs tells.
 func (s *Space) Step() {
 	s.events = s.events[:0]
 	n := s.gather()
@@ -85,6 +93,10 @@ func (s *Space) gather() int {
 		if !p.p.finite() || !p.q.finite() || !v.finite() || !toVec3(wb.AngVel[slot]).finite() {
 			p = s.resetBody(int(slot))
 			v = vec3{}
+		} else if l := p.q.lengthSq(); l < 0.999 || l > 1.001 {
+			// A rotation the game wrote into the world unnormalised.
+			p.q = p.q.normalize()
+			wb.Rot[slot] = fromQuat(p.q)
 		}
 		sc.poses[k] = p
 		sc.shapes[k] = shapeOf(b.Shape)
