@@ -199,3 +199,23 @@ func TestTeleportAndSetVelocity(t *testing.T) {
 		t.Errorf("NaN accepted")
 	}
 }
+
+// TestManyInOneSpot: 200 boxes spawned in one spot fly apart without NaN
+// or resets.
+func TestManyInOneSpot(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	for range 200 {
+		tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{0, 2, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	}
+	tw.steps(30)
+	for e, b := range tw.s.Bodies().All() {
+		p, v := tw.pos(e), tw.vel(e)
+		if !toVec3(p).finite() || !toVec3(v).finite() {
+			t.Errorf("%v (%v): position %v velocity %v", e, b.Kind, p, v)
+		}
+	}
+	if r := tw.s.Stats().Resets; r != 0 {
+		t.Errorf("%d resets", r)
+	}
+}
