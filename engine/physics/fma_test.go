@@ -12,8 +12,8 @@ import (
 // conversion to its own type, float32(a*b), so Go cannot fuse it with an
 // addition into one multiply-add (arm64, amd64 with GOAMD64=v3); no
 // function of math whose result may differ by platform (Sin, Exp, Pow,
-// FMA, ...), none of math/cmplx, no arithmetic of mathgl. Each finding
-// names the file, line and expression.
+// FMA, ...), none of math/cmplx, no arithmetic of mathgl, no range over
+// a map, no goroutine. Each finding names the file, line and expression.
 func TestNoFusedArithmetic(t *testing.T) {
 	findings, err := detcheck.Dir(".")
 	if err != nil {

@@ -146,3 +146,32 @@ func TestStepGoldenHash(t *testing.T) {
 		t.Errorf("state hash after %d steps %016x, want %016x", goldenSteps, got, goldenHash)
 	}
 }
+
+// TestGoldenSceneStaysInside: goldenScene does what its comment says: no
+// body leaves the open box (the bullet included: continuous collision),
+// nothing is NaN, and the pile settles but not all of it sleeps.
+func TestGoldenSceneStaysInside(t *testing.T) {
+	g := goldenScene(t)
+	for range goldenSteps {
+		g.s.Step()
+	}
+	b := g.w.Bodies()
+	asleep, dynamic := 0, 0
+	for e, body := range g.s.Bodies().All() {
+		if body.Kind != Dynamic {
+			continue
+		}
+		dynamic++
+		if body.Asleep {
+			asleep++
+		}
+		p := b.Pos[e.Index()]
+		if !(p[0] > -6 && p[0] < 6 && p[2] > -6 && p[2] < 6 && p[1] > 0 && p[1] < 6) {
+			t.Errorf("body %d (%v) at %v: outside the box", e.Index(), body.Shape.Kind, p)
+		}
+	}
+	t.Logf("%d of %d dynamic bodies asleep", asleep, dynamic)
+	if dynamic != 49 || asleep == 0 || asleep == dynamic {
+		t.Errorf("%d of %d dynamic bodies asleep, want 49 bodies, some asleep and some not", asleep, dynamic)
+	}
+}

@@ -22,6 +22,8 @@
 //   - no function or method of mathgl (mgl32, mgl64) is called: their
 //     arithmetic is fused on those builds too. Its types, composite
 //     literals, indexing and the accessors X, Y, Z, W and Elem are fine.
+//   - no range over a map (its order changes from run to run) and no go
+//     statement (goroutines finish in any order).
 //
 // Test files are not checked. A typical test:
 //
@@ -216,6 +218,14 @@ func (c *checker) visit(n ast.Node) bool {
 		}
 	case *ast.SelectorExpr:
 		c.selector(n)
+	case *ast.RangeStmt:
+		if t := c.info.TypeOf(n.X); t != nil {
+			if _, ok := t.Underlying().(*types.Map); ok {
+				c.report(n.X, "a range over a map: its order differs from run to run; keep the keys in a slice, or sort them")
+			}
+		}
+	case *ast.GoStmt:
+		c.report(n.Call, "a goroutine: what it does lands in any order")
 	}
 	return true
 }
