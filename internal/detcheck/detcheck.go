@@ -21,7 +21,8 @@
 //     Nothing of math/cmplx is allowed.
 //   - no function or method of mathgl (mgl32, mgl64) is called: their
 //     arithmetic is fused on those builds too. Its types, composite
-//     literals, indexing and the accessors X, Y, Z, W and Elem are fine.
+//     literals, indexing, the accessors X, Y, Z, W and Elem and the
+//     constants QuatIdent and Ident2..4 are fine.
 //   - no range over a map (its order changes from run to run) and no go
 //     statement (goroutines finish in any order).
 //
@@ -82,8 +83,12 @@ var exactMath = map[string]bool{
 // mathglPrefix is the import path of mathgl's packages.
 const mathglPrefix = "github.com/go-gl/mathgl/"
 
-// mathglAccessors lists the methods of mathgl that only read elements.
-var mathglAccessors = map[string]bool{"X": true, "Y": true, "Z": true, "W": true, "Elem": true}
+// mathglAccessors lists the functions and methods of mathgl that do no
+// arithmetic: they read elements or return constants.
+var mathglAccessors = map[string]bool{
+	"X": true, "Y": true, "Z": true, "W": true, "Elem": true,
+	"QuatIdent": true, "Ident2": true, "Ident3": true, "Ident4": true,
+}
 
 // listed is what go list says of a package.
 type listed struct {
