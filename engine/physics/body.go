@@ -1,7 +1,9 @@
 package physics
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -97,7 +99,8 @@ func (d *BodyDef) validate() error {
 		return fmt.Errorf("unknown body kind %d (Dynamic, Static or Kinematic)", d.Kind)
 	}
 	if err := d.Shape.validate(); err != nil {
-		return err
+		// AddBody puts its own "physics: AddBody(e): " in front.
+		return errors.New(strings.TrimPrefix(err.Error(), "physics: "))
 	}
 	if d.Shape.Kind == Mesh && d.Kind != Static {
 		return fmt.Errorf("a %v body cannot have a mesh shape (meshes are static)", d.Kind)

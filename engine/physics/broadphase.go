@@ -9,31 +9,36 @@ import (
 // The broad phase finds the pairs of bodies whose boxes overlap. It is
 // built anew on every call, so its result is a pure function of its input:
 // nothing it keeps between calls changes what it returns, only how fast (its
-// slices are reused).
+// slices are reused, and last call's sorted order is where the next sort
+// starts).
 //
 // It is a sweep and prune in rows: the two axes across the boxes' longest
 // spread (the "row axes") are cut into square cells, a power of two larger
 // than every "small" box (small: at most about four times the median size;
 // the rest are "large", see below); each small box is filed once, in the row
-// of its minimum corner, and each row is kept sorted by the boxes' minimum
-// on the third axis (the "sweep axis"). A box that overlaps box i has its
-// minimum corner in the rows from row(i.min)-1 to row(i.max) on each row
-// axis (the boxes are narrower than a cell), at most 9 rows, usually 4 to 6;
-// in each, a binary search finds the boxes whose minimum on the sweep axis
-// lies between i.min less the widest small box and i.max. The cell size is a power of
-// two, so a coordinate's cell is an exact product and the argument holds in
-// floating point with no margin. Rows are hashed into a table twice the
-// number of boxes, so worlds of any extent cost the same; entries remember
-// their row, so a hash collision costs a comparison, never a wrong pair.
+// of its minimum corner, and the rows are sorted by the boxes' minimum on
+// the third axis (the "sweep axis"), all with one radix sort. Because the
+// boxes are narrower than a cell, a box that overlaps box i has its minimum
+// corner in the rows from row(i.min)-1 to row(i.max) on each row axis, and
+// its minimum on the sweep axis between i.min less the widest small box and
+// i.max. When many boxes are active, each row is swept against itself and
+// the four neighbouring rows that follow it (a merge of two sorted lists);
+// when few are, each active box binary-searches the rows around it. The
+// cell size is a power of two, so a coordinate's cell is an exact product,
+// and the lower end of a window is rounded down: the argument holds in
+// floating point, at any coordinate. Only occupied rows are stored (a
+// sorted list, searched), so worlds of any extent cost the same.
 //
 // Large boxes (floors, walls, level geometry; also infinite or inverted
 // boxes, a caller's bug) are kept in a list and tested against the rows
-// they cover, or against every small box when that is cheaper, and against
-// each other. Boxes with a NaN overlap nothing (aabb.overlaps is false for
-// them) and are left out.
+// they cover (or, when few boxes are active, against those), and against
+// each other: a world with thousands of large boxes wants a tree, which this
+// is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
+// and are left out.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
-// ones: only active boxes search the rows.
+// ones: a pair of inactive boxes is never tested, and when few boxes are
+// active only they search.
 
 // pair is two bodies whose boxes overlap, a < b (indices into the boxes).
 type pair struct{ a, b int32 }
@@ -63,6 +68,17 @@ const (
 	classNone               // has a NaN: overlaps nothing
 )
 
+// rowSpan is an occupied row: its cells on the two row axes and its
+// entries, ents[s:e].
+type rowSpan struct{ v, w, s, e int32 }
+
+// sortItem is a small box being sorted into the rows: by w, then v, then
+// key, then index.
+type sortItem struct {
+	key, v, w uint32 // order-preserving maps of the key and the row
+	i         int32
+}
+
 // rowEntry is a small box as filed in its row.
 type rowEntry struct {
 	box    aabb
@@ -85,29 +101,35 @@ type broadphase struct {
 	dropped int
 
 	// The rows of the last build.
-	n          int     // number of boxes
-	class      []uint8 // per box
-	large      []int32 // indices of large boxes, increasing
-	largeBoxes []aabb  // their boxes
-	activeList []int32 // indices of active small boxes, increasing
-	su, sv, sw int     // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
-	inv        float32 // 1 / cell size (a power of two)
-	reach      float64 // the widest small box on the sweep axis, or more
-	mask       uint32  // table size - 1
-	start      []int32 // per hash bucket: first entry; len = table size + 1
-	ents       []rowEntry
-	entKeys    []float32 // ents[k].key, packed for the binary searches
-	lo, hi     [2]int32  // the rows that hold entries (lo > hi: none)
+	n          int        // number of boxes
+	class      []uint8    // per box
+	large      []int32    // indices of large boxes, increasing
+	largeBoxes []aabb     // their boxes
+	largeOrder []int32    // indices into large, by (min on the sweep axis, index)
+	activeList []int32    // indices of active small boxes, increasing
+	su, sv, sw int        // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
+	inv        float32    // 1 / cell size (a power of two)
+	reach      float64    // the widest small box on the sweep axis, or more
+	rows       []rowSpan  // the occupied rows, by (w, v)
+	ents       []rowEntry // the small boxes, row after row, each row by (key, index)
+	entKeys    []float32  // ents[k].key, packed for the binary searches
+	entFrom    []float64  // the lowest key that ents[k] may overlap (see span)
+	lo, hi     [2]int32   // the rows that hold entries (lo > hi: none)
+	bounds     aabb       // of the small boxes
 
 	// Scratch.
 	exps  [256]int32
-	keys  []uint64 // sortable key << 32 | index
-	keys2 []uint64
+	keys  []sortItem
+	keys2 []sortItem
+	last  []int32 // the small boxes in last call's order: a head start for the sort, nothing more
+	added []bool
 	raw   []pair
-	tmp   []pair
 	count []int32
 	near  []int32
-	rays  []rayCandidate
+	rays  []rayCandidate // boxes the ray enters, waiting to be visited
+	ready []rayCandidate
+	stamp []uint32 // per entry: the mark of the last ray that tested it
+	mark  uint32
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -227,14 +249,6 @@ func (bp *broadphase) cellCoord(x float32) int32 {
 	return int32(math.Floor(float64(c)))
 }
 
-// bucket hashes a row into the table.
-func (bp *broadphase) bucket(v, w int32) uint32 {
-	h := uint64(uint32(v))*0x9e3779b97f4a7c15 ^ uint64(uint32(w))*0xc2b2ae3d27d4eb4f
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	return uint32(h>>32) & bp.mask
-}
-
 // row is the row of point p.
 func (bp *broadphase) row(p vec3) (v, w int32) {
 	return bp.cellCoord(comp(p, bp.sv)), bp.cellCoord(comp(p, bp.sw))
@@ -263,49 +277,126 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			bp.largeBoxes = append(bp.largeBoxes, boxes[i])
 		}
 	}
-	size := 64
-	for size < 2*small {
-		size *= 2
+	bp.largeOrder = bp.largeOrder[:0]
+	for k := range bp.large {
+		bp.largeOrder = append(bp.largeOrder, int32(k))
 	}
-	bp.mask = uint32(size - 1)
-	bp.start = slices.Grow(bp.start[:0], size+1)[:size+1]
-	clear(bp.start)
+	slices.SortFunc(bp.largeOrder, func(x, y int32) int {
+		mx, my := comp(bp.largeBoxes[x].min, bp.su), comp(bp.largeBoxes[y].min, bp.su)
+		switch {
+		case mx < my:
+			return -1
+		case mx > my:
+			return 1
+		}
+		return int(x - y)
+	})
 	bp.ents = slices.Grow(bp.ents[:0], small)[:small]
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
-	// The small boxes by (key, index), then a stable counting sort by
-	// bucket: each bucket ends up sorted by (key, index).
-	bp.keys = bp.keys[:0]
+	bp.bounds = aabb{vec3{1, 1, 1}, vec3{-1, -1, -1}} // empty
+	first := true
 	for i, c := range bp.class {
 		if c != classSmall {
 			continue
 		}
+		if first {
+			bp.bounds, first = boxes[i], false
+		}
+		bp.bounds = bp.bounds.union(boxes[i])
 		v, w := bp.row(boxes[i].min)
 		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
 		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
-		bp.start[bp.bucket(v, w)+1]++
-		bp.keys = append(bp.keys, uint64(sortable(comp(boxes[i].min, bp.su)))<<32|uint64(i))
 	}
-	bp.sortKeys()
-	for k := 1; k <= size; k++ {
-		bp.start[k] += bp.start[k-1]
+	// Sort the small boxes by (w, v, key, index). Bodies move little from
+	// one step to the next, so last call's order, fixed up by an insertion
+	// sort, is usually the fastest way there; when it is far off, a radix
+	// sort from scratch. The order is a total one, so both give the same.
+	if !bp.sortFromLast(boxes) {
+		bp.keys = bp.keys[:0]
+		for i, c := range bp.class {
+			if c == classSmall {
+				bp.keys = append(bp.keys, bp.item(boxes, int32(i)))
+			}
+		}
+		bp.sortKeys()
 	}
-	// Fill with start[k] as the cursor of bucket k, then shift back.
-	for _, key := range bp.keys {
-		i := int32(uint32(key))
-		b := &boxes[i]
-		v, w := bp.row(b.min)
-		k := bp.bucket(v, w)
-		bp.ents[bp.start[k]] = rowEntry{box: *b, key: comp(b.min, bp.su), rv: v, rw: w, i: i,
-			active: active != nil && active[i]}
-		bp.start[k]++
+	bp.last = bp.last[:0]
+	for _, it := range bp.keys {
+		bp.last = append(bp.last, it.i)
 	}
-	copy(bp.start[1:], bp.start[:size])
-	bp.start[0] = 0
 	bp.entKeys = slices.Grow(bp.entKeys[:0], small)[:small]
-	for k := range bp.ents {
-		bp.entKeys[k] = bp.ents[k].key
+	bp.entFrom = slices.Grow(bp.entFrom[:0], small)[:small]
+	bp.rows = bp.rows[:0]
+	for k, it := range bp.keys {
+		b := &boxes[it.i]
+		v, w := int32(it.v^1<<31), int32(it.w^1<<31)
+		key := comp(b.min, bp.su)
+		bp.ents[k] = rowEntry{box: *b, key: key, rv: v, rw: w, i: it.i, active: active != nil && active[it.i]}
+		bp.entKeys[k] = key
+		bp.entFrom[k] = bp.from(key)
+		if n := len(bp.rows); n == 0 || bp.rows[n-1].v != v || bp.rows[n-1].w != w {
+			bp.rows = append(bp.rows, rowSpan{v, w, int32(k), int32(k)})
+		}
+		bp.rows[len(bp.rows)-1].e++
 	}
+}
+
+// item is box i as the sort sees it.
+func (bp *broadphase) item(boxes []aabb, i int32) sortItem {
+	b := &boxes[i]
+	v, w := bp.row(b.min)
+	return sortItem{sortable(comp(b.min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
+}
+
+// less orders sort items by (w, v, key, index).
+func (it *sortItem) less(o *sortItem) bool {
+	switch {
+	case it.w != o.w:
+		return it.w < o.w
+	case it.v != o.v:
+		return it.v < o.v
+	case it.key != o.key:
+		return it.key < o.key
+	}
+	return it.i < o.i
+}
+
+// sortFromLast fills bp.keys with the small boxes in the order of the last
+// call (then any new ones) and insertion-sorts them. It gives up, returning
+// false, when that takes more than two moves a box on average.
+func (bp *broadphase) sortFromLast(boxes []aabb) bool {
+	if len(bp.last) == 0 {
+		return false
+	}
+	bp.added = slices.Grow(bp.added[:0], len(boxes))[:len(boxes)]
+	clear(bp.added)
+	bp.keys = bp.keys[:0]
+	for _, i := range bp.last {
+		if int(i) < len(boxes) && bp.class[i] == classSmall && !bp.added[i] {
+			bp.added[i] = true
+			bp.keys = append(bp.keys, bp.item(boxes, i))
+		}
+	}
+	for i, c := range bp.class {
+		if c == classSmall && !bp.added[i] {
+			bp.keys = append(bp.keys, bp.item(boxes, int32(i)))
+		}
+	}
+	budget := 2 * len(bp.keys)
+	a := bp.keys
+	for k := 1; k < len(a); k++ {
+		x := a[k]
+		j := k
+		for ; j > 0 && x.less(&a[j-1]); j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+		if budget -= k - j; budget < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sortable maps a float32 (not NaN) to a uint32 in the same order.
@@ -317,32 +408,44 @@ func sortable(x float32) uint32 {
 	return b | 1<<31
 }
 
-// sortKeys sorts bp.keys by their upper 32 bits, keeping the order of equal
-// ones (a least significant digit radix sort, one byte a pass; a pass in
-// which every key has the same byte is skipped).
+// sortKeys sorts bp.keys by (w, v, key), keeping the order of equal ones
+// (by index): a least significant digit radix sort, one byte a pass; a pass
+// in which every item has the same byte is skipped.
 func (bp *broadphase) sortKeys() {
 	n := len(bp.keys)
 	bp.keys2 = slices.Grow(bp.keys2[:0], n)[:n]
 	src, dst := bp.keys, bp.keys2
-	for shift := 32; shift < 64; shift += 8 {
+	for pass := range 12 {
+		field, shift := pass/4, uint(pass%4)*8
 		var count [257]int32
-		for _, k := range src {
-			count[(k>>shift)&0xff+1]++
+		for k := range src {
+			count[src[k].digit(field, shift)+1]++
 		}
-		if n == 0 || count[(src[0]>>shift)&0xff+1] == int32(n) {
+		if n == 0 || count[src[0].digit(field, shift)+1] == int32(n) {
 			continue
 		}
 		for d := 1; d <= 256; d++ {
 			count[d] += count[d-1]
 		}
-		for _, k := range src {
-			d := (k >> shift) & 0xff
-			dst[count[d]] = k
+		for k := range src {
+			d := src[k].digit(field, shift)
+			dst[count[d]] = src[k]
 			count[d]++
 		}
 		src, dst = dst, src
 	}
 	bp.keys, bp.keys2 = src, dst
+}
+
+// digit is one byte of field 0 (key), 1 (v) or 2 (w).
+func (it *sortItem) digit(field int, shift uint) uint32 {
+	switch field {
+	case 0:
+		return it.key >> shift & 0xff
+	case 1:
+		return it.v >> shift & 0xff
+	}
+	return it.w >> shift & 0xff
 }
 
 // rowRange is the range of rows whose entries can overlap box b, clipped to
@@ -355,41 +458,92 @@ func (bp *broadphase) rowRange(b *aabb) (lo, hi [2]int32, ok bool) {
 	return lo, hi, lo[0] <= hi[0] && lo[1] <= hi[1]
 }
 
-// rowCount is the number of rows in a range (saturating).
-func rowCount(lo, hi [2]int32) int64 {
-	return (int64(hi[0]) - int64(lo[0]) + 1) * (int64(hi[1]) - int64(lo[1]) + 1)
+// firstRow returns the index of the first row at or after index r that
+// comes at or after (v, w) in the rows' order (len(bp.rows) if none).
+func (bp *broadphase) firstRow(v, w int32, r int) int {
+	l, h := r, len(bp.rows)
+	for l < h {
+		m := int(uint(l+h) >> 1)
+		if row := bp.rows[m]; row.w < w || (row.w == w && row.v < v) {
+			l = m + 1
+		} else {
+			h = m
+		}
+	}
+	return l
+}
+
+// nextRow returns the index of the first row at or after index r that lies
+// in the range [lo, hi] (len(bp.rows) if none). It skips the rows outside
+// by binary searches, so walking a range costs the rows in it plus a search
+// for each w, never the range's area.
+func (bp *broadphase) nextRow(r int, lo, hi [2]int32) int {
+	for r < len(bp.rows) {
+		row := bp.rows[r]
+		switch {
+		case row.w > hi[1]:
+			return len(bp.rows)
+		case row.w < lo[1] || row.v < lo[0]:
+			r = bp.firstRow(lo[0], max(row.w, lo[1]), r+1)
+		case row.v > hi[0]:
+			r = bp.firstRow(lo[0], row.w+1, r+1)
+		default:
+			return r
+		}
+	}
+	return r
+}
+
+// from is the lowest key an entry with the given key can overlap: the key
+// less the reach, rounded down.
+func (bp *broadphase) from(key float32) float64 {
+	return nextDown(float64(key) - bp.reach)
+}
+
+// nextDown returns the float64 just below x (x itself for NaN and -Inf).
+func nextDown(x float64) float64 {
+	switch {
+	case x > 0:
+		return math.Float64frombits(math.Float64bits(x) - 1)
+	case x < 0:
+		return math.Float64frombits(math.Float64bits(x) + 1)
+	case x == 0:
+		return -math.SmallestNonzeroFloat64
+	}
+	return x
 }
 
 // span is the range of keys of the entries that may overlap box b on the
 // sweep axis: [b.min - reach, b.max], the lower end rounded down.
 func (bp *broadphase) span(b *aabb) (from float64, to float32) {
-	// The difference rounded, then one step down.
-	return math.Nextafter(float64(comp(b.min, bp.su))-bp.reach, math.Inf(-1)), comp(b.max, bp.su)
+	return bp.from(comp(b.min, bp.su)), comp(b.max, bp.su)
 }
 
-// window returns the entries of bucket k whose key lies in [from, to]: those
-// of the wanted row, and those of other rows that share the bucket.
-func (bp *broadphase) window(k uint32, from float64, to float32) []rowEntry {
-	s0, s1 := bp.start[k], bp.start[k+1]
-	if s0 == s1 {
-		return nil
-	}
-	keys := bp.entKeys[s0:s1]
+// window returns the entries of row r whose key lies in [from, to].
+func (bp *broadphase) window(r int, from float64, to float32) []rowEntry {
+	l, h := bp.windowRange(r, from, to)
+	return bp.ents[l:h]
+}
+
+// windowRange returns the entries of row r whose key lies in [from, to] as
+// a range of indices into bp.ents.
+func (bp *broadphase) windowRange(r int, from float64, to float32) (int, int) {
+	s0, s1 := int(bp.rows[r].s), int(bp.rows[r].e)
 	// First entry with key >= from.
-	l, h := 0, len(keys)
+	l, h := s0, s1
 	for l < h {
 		m := int(uint(l+h) >> 1)
-		if float64(keys[m]) < from {
+		if float64(bp.entKeys[m]) < from {
 			l = m + 1
 		} else {
 			h = m
 		}
 	}
 	e := l
-	for e < len(keys) && keys[e] <= to {
+	for e < s1 && bp.entKeys[e] <= to {
 		e++
 	}
-	return bp.ents[int(s0)+l : int(s0)+e]
+	return l, e
 }
 
 // pairs appends to out[:0] every pair of boxes that overlap where at least
@@ -430,7 +584,77 @@ func (bp *broadphase) emit(i, j int32, limit int) bool {
 // search puts every pair into bp.raw in no particular order; it returns
 // false when there are more than limit.
 func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
-	// Small active boxes against the rows.
+	if len(bp.activeList)*4 >= len(bp.ents) {
+		if !bp.sweep(limit) {
+			return false
+		}
+	} else if !bp.searchActive(boxes, limit) {
+		return false
+	}
+	// Large boxes against each other: a sweep on the sweep axis (exact for
+	// any boxes: a box after a in the order overlaps it on that axis iff
+	// its minimum is at most a's maximum).
+	for p, ka := range bp.largeOrder {
+		a := &bp.largeBoxes[ka]
+		ia, to := bp.large[ka], comp(a.max, bp.su)
+		for _, kb := range bp.largeOrder[p+1:] {
+			b := &bp.largeBoxes[kb]
+			if comp(b.min, bp.su) > to {
+				break
+			}
+			ib := bp.large[kb]
+			if (active[ia] || active[ib]) && a.overlaps(*b) && !bp.emit(ia, ib, limit) {
+				return false
+			}
+		}
+	}
+	// Large boxes against small ones: through the rows they cover, or
+	// against each candidate (the active small boxes for an inactive large
+	// box, all for an active one) when there are fewer of those than the
+	// rows' walk would cost (a binary search or two for each w).
+	for _, i := range bp.large {
+		b := boxes[i]
+		lo, hi, ok := bp.rowRange(&b)
+		if !ok {
+			continue
+		}
+		cands := len(bp.ents)
+		if !active[i] {
+			cands = len(bp.activeList)
+		}
+		if int64(cands) < 16*(int64(hi[1])-int64(lo[1])+1) {
+			if active[i] {
+				for k := range bp.ents {
+					if e := &bp.ents[k]; b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+						return false
+					}
+				}
+				continue
+			}
+			for _, j := range bp.activeList {
+				if b.overlaps(boxes[j]) && !bp.emit(i, j, limit) {
+					return false
+				}
+			}
+			continue
+		}
+		from, to := bp.span(&b)
+		for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+			win := bp.window(r, from, to)
+			for k := range win {
+				e := &win[k]
+				if (e.active || active[i]) && b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// searchActive finds the pairs of small boxes when few are active: each
+// active box searches the rows around it.
+func (bp *broadphase) searchActive(boxes []aabb, limit int) bool {
 	for _, i := range bp.activeList {
 		b := boxes[i]
 		lo, hi, ok := bp.rowRange(&b)
@@ -438,76 +662,45 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			continue
 		}
 		from, to := bp.span(&b)
-		for w := lo[1]; w <= hi[1]; w++ {
-			for v := lo[0]; v <= hi[0]; v++ {
-				win := bp.window(bp.bucket(v, w), from, to)
-				for k := range win {
-					e := &win[k]
-					// An active neighbour with a lower index finds the
-					// pair itself.
-					if e.i == i || (e.active && e.i < i) || e.rv != v || e.rw != w {
-						continue
-					}
-					if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-						return false
-					}
+		for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+			win := bp.window(r, from, to)
+			for k := range win {
+				e := &win[k]
+				// An active neighbour with a lower index finds the pair
+				// itself.
+				if e.i == i || (e.active && e.i < i) {
+					continue
 				}
-			}
-		}
-	}
-	// Large boxes against large boxes: both orders are seen, so the pair
-	// is taken from its lower index when that is active, else from the
-	// higher.
-	for _, i := range bp.large {
-		for _, j := range bp.large {
-			if j == i || !(active[i] && (j > i || !active[j])) {
-				continue
-			}
-			if boxes[i].overlaps(boxes[j]) && !bp.emit(i, j, limit) {
-				return false
-			}
-		}
-	}
-	// Large boxes against small ones, through the rows or, when the large
-	// box covers more rows than there are candidates, against each.
-	for _, i := range bp.large {
-		b := boxes[i]
-		lo, hi, ok := bp.rowRange(&b)
-		if !ok {
-			continue
-		}
-		from, to := bp.span(&b)
-		n := len(bp.ents)
-		if !active[i] {
-			n = len(bp.activeList)
-		}
-		if rowCount(lo, hi) < int64(n) {
-			for w := lo[1]; w <= hi[1]; w++ {
-				for v := lo[0]; v <= hi[0]; v++ {
-					win := bp.window(bp.bucket(v, w), from, to)
-					for k := range win {
-						e := &win[k]
-						if e.rv != v || e.rw != w || !(e.active || active[i]) {
-							continue
-						}
-						if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-							return false
-						}
-					}
-				}
-			}
-			continue
-		}
-		if active[i] {
-			for k := range bp.ents {
-				if e := &bp.ents[k]; b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+				if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
 					return false
 				}
 			}
-			continue
 		}
-		for _, j := range bp.activeList {
-			if b.overlaps(boxes[j]) && !bp.emit(i, j, limit) {
+	}
+	return true
+}
+
+// sweep finds the pairs of small boxes when many are active: each row is
+// swept against itself and against the rows after it in the rows' order
+// that are its neighbours, (v+1, w) and (v-1..v+1, w+1), so each pair of
+// neighbouring rows is swept once. Both lists are sorted by key, so the
+// sweep is a merge: no searches.
+func (bp *broadphase) sweep(limit int) bool {
+	q := 0 // the first row at or after (v-1, w+1)
+	for r, row := range bp.rows {
+		if !bp.sweepSelf(row, limit) {
+			return false
+		}
+		if r+1 < len(bp.rows) {
+			if next := bp.rows[r+1]; next.w == row.w && next.v == row.v+1 && !bp.sweepPair(row, next, limit) {
+				return false
+			}
+		}
+		for q < len(bp.rows) && (bp.rows[q].w <= row.w || (bp.rows[q].w == row.w+1 && bp.rows[q].v < row.v-1)) {
+			q++
+		}
+		for k := q; k < len(bp.rows) && bp.rows[k].w == row.w+1 && bp.rows[k].v <= row.v+1; k++ {
+			if !bp.sweepPair(row, bp.rows[k], limit) {
 				return false
 			}
 		}
@@ -515,34 +708,77 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 	return true
 }
 
-// sortPairs writes bp.raw into out sorted by (a, b): a stable counting sort
-// by b, then one by a.
+// sweepSelf finds the pairs within a row: each entry against those after it
+// whose key is within its extent.
+func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
+	for a := row.s; a < row.e; a++ {
+		ea := &bp.ents[a]
+		to := comp(ea.box.max, bp.su)
+		for b := a + 1; b < row.e && bp.entKeys[b] <= to; b++ {
+			eb := &bp.ents[b]
+			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sweepPair finds the pairs between two different rows: each entry of ra
+// against the entries of rb whose key lies in its span.
+func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
+	lb := rb.s
+	for a := ra.s; a < ra.e; a++ {
+		ea := &bp.ents[a]
+		from, to := bp.entFrom[a], comp(ea.box.max, bp.su)
+		for lb < rb.e && float64(bp.entKeys[lb]) < from {
+			lb++
+		}
+		for b := lb; b < rb.e && bp.entKeys[b] <= to; b++ {
+			eb := &bp.ents[b]
+			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sortPairs writes bp.raw into out sorted by (a, b): a counting sort by a,
+// then each a's pairs by b (an insertion sort for the few a box usually
+// has, a library sort beyond).
 func (bp *broadphase) sortPairs(out []pair) []pair {
 	m := len(bp.raw)
 	out = slices.Grow(out[:0], m)[:m]
-	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
 	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
 	clear(bp.count)
 	for _, p := range bp.raw {
-		bp.count[p.b+1]++
-	}
-	for k := 1; k <= bp.n; k++ {
-		bp.count[k] += bp.count[k-1]
-	}
-	for _, p := range bp.raw {
-		bp.tmp[bp.count[p.b]] = p
-		bp.count[p.b]++
-	}
-	clear(bp.count)
-	for _, p := range bp.tmp {
 		bp.count[p.a+1]++
 	}
 	for k := 1; k <= bp.n; k++ {
 		bp.count[k] += bp.count[k-1]
 	}
-	for _, p := range bp.tmp {
+	for _, p := range bp.raw {
 		out[bp.count[p.a]] = p
 		bp.count[p.a]++
+	}
+	// count[a] is now the end of a's pairs.
+	s := int32(0)
+	for a := range bp.n {
+		e := bp.count[a]
+		if run := out[s:e]; len(run) > 32 {
+			slices.SortFunc(run, func(x, y pair) int { return int(x.b - y.b) })
+		} else {
+			for k := 1; k < len(run); k++ {
+				p := run[k]
+				j := k
+				for ; j > 0 && run[j-1].b > p.b; j-- {
+					run[j] = run[j-1]
+				}
+				run[j] = p
+			}
+		}
+		s = e
 	}
 	return out
 }
@@ -610,20 +846,10 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 	}
 	if lo, hi, ok := bp.rowRange(&box); ok {
 		from, to := bp.span(&box)
-		if rowCount(lo, hi) < int64(len(bp.ents)) {
-			for w := lo[1]; w <= hi[1]; w++ {
-				for v := lo[0]; v <= hi[0]; v++ {
-					win := bp.window(bp.bucket(v, w), from, to)
-					for k := range win {
-						if e := &win[k]; e.rv == v && e.rw == w && box.overlaps(e.box) {
-							out = append(out, e.i)
-						}
-					}
-				}
-			}
-		} else {
-			for k := range bp.ents {
-				if e := &bp.ents[k]; box.overlaps(e.box) {
+		for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+			win := bp.window(r, from, to)
+			for k := range win {
+				if e := &win[k]; box.overlaps(e.box) {
 					out = append(out, e.i)
 				}
 			}

@@ -35,6 +35,15 @@ type Config struct {
 	// RestitutionThreshold is the approach speed, in m/s, below which a
 	// contact does not bounce (1).
 	RestitutionThreshold float32
+	// TouchDistance is the separation, in m, within which two shapes
+	// count as touching, for islands and contact events (0.005): soft
+	// contacts let a resting body bob by a fraction of a millimetre
+	// around zero, which must not make its contact begin and end.
+	TouchDistance float32
+	// WarmStartDistance is how near, in m, a new contact point must be to
+	// one of last step's, when no point of last step has its id, to start
+	// from that point's impulses (0.01).
+	WarmStartDistance float32
 
 	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
 	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
@@ -60,6 +69,8 @@ func DefaultConfig() Config {
 		ContactDampingRatio:  10,
 		MaxPushOut:           3,
 		RestitutionThreshold: 1,
+		TouchDistance:        0.005,
+		WarmStartDistance:    0.01,
 		SleepLinearSpeed:     0.05,
 		SleepAngularSpeed:    0.05,
 		TimeToSleep:          0.5,
@@ -96,7 +107,9 @@ func (c *Config) validate() error {
 		v    float32
 	}{
 		{"speculative distance", c.SpeculativeDistance}, {"contact damping ratio", c.ContactDampingRatio},
-		{"restitution threshold", c.RestitutionThreshold}, {"sleep linear speed", c.SleepLinearSpeed},
+		{"restitution threshold", c.RestitutionThreshold}, {"touch distance", c.TouchDistance},
+		{"warm start distance", c.WarmStartDistance},
+		{"sleep linear speed", c.SleepLinearSpeed},
 		{"sleep angular speed", c.SleepAngularSpeed}, {"time to sleep", c.TimeToSleep},
 	}
 	for _, f := range nonNegative {
@@ -151,6 +164,8 @@ type Stats struct {
 	Manifolds   int // manifolds in the cache after the step
 	Constraints int // contact constraints solved
 	Islands     int // islands of awake touching dynamic bodies
+	Points      int // contact points computed by the narrow phase
+	WarmPoints  int // of those, the points that started from last step's impulses
 	// Resets counts, since New, the bodies whose state became non-finite
 	// (NaN or infinite) in a step and that were put back where they were
 	// at the start of that step, at rest.

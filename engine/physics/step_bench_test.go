@@ -127,29 +127,61 @@ func TestStepNoAllocs(t *testing.T) {
 	}
 }
 
-// TestPileSettles: pile-1000's layout falls, settles and sleeps in 10 s
-// without a body leaving the box or a reset.
-func TestPileSettles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("600 steps of 1,000 cubes")
-	}
+// TestPileSleeps: 96 randomly turned cubes dropped into a 6×6 m box pile
+// up, stay in the box and all fall asleep within 10 s.
+func TestPileSleeps(t *testing.T) {
 	tw := newTestWorld(t, DefaultConfig())
-	pile(tw, 10, 10, 10, 8, false)
-	tw.steps(600)
-	st := tw.s.Stats()
-	maxY := float32(0)
+	pile(tw, 4, 6, 4, 3, false)
+	asleepAt := -1
+	for i := range 600 {
+		tw.s.Step()
+		if tw.s.Stats().Awake == 0 {
+			asleepAt = i
+			break
+		}
+	}
 	for e, b := range tw.s.Bodies().All() {
 		if b.Kind != Dynamic {
 			continue
 		}
-		p := tw.pos(e)
-		if p[1] < 0 || abs(p[0]) > 8 || abs(p[2]) > 8 {
+		if p := tw.pos(e); p[1] < 0 || abs(p[0]) > 3 || abs(p[2]) > 3 {
 			t.Errorf("%v left the box: %v", e, p)
 		}
-		maxY = max(maxY, p[1])
 	}
-	t.Logf("after 10 s: %d awake, %d constraints, %d islands, top %v, resets %d", st.Awake, st.Constraints, st.Islands, maxY, st.Resets)
-	if st.Resets != 0 {
-		t.Errorf("%d resets", st.Resets)
+	if asleepAt < 0 {
+		t.Errorf("%d bodies awake after 10 s", tw.s.Stats().Awake)
+	}
+	if r := tw.s.Stats().Resets; r != 0 {
+		t.Errorf("%d resets", r)
+	}
+	t.Logf("all asleep at step %d", asleepAt)
+}
+
+// BenchmarkStepAsleep: a step of a pile of 96 cubes that all sleep.
+func BenchmarkStepAsleep(b *testing.B) {
+	b.ReportAllocs()
+	tw := newTestWorld(b, DefaultConfig())
+	pile(tw, 4, 6, 4, 3, false)
+	tw.steps(600)
+	if n := tw.s.Stats().Awake; n != 0 {
+		b.Fatalf("%d bodies awake", n)
+	}
+	b.ResetTimer()
+	for range b.N {
+		tw.s.Step()
+	}
+}
+
+// BenchmarkStepAwake96: the same pile at the same point, kept awake.
+func BenchmarkStepAwake96(b *testing.B) {
+	b.ReportAllocs()
+	cfg := DefaultConfig()
+	cfg.NoSleep = true
+	tw := newTestWorld(b, cfg)
+	pile(tw, 4, 6, 4, 3, false)
+	tw.steps(600)
+	b.ResetTimer()
+	for range b.N {
+		tw.s.Step()
 	}
 }
