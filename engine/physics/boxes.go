@@ -2,6 +2,8 @@ package physics
 
 // Contacts with boxes: capsule–box and box–box.
 
+import "math"
+
 // Contact ids of the box pairs (besides those in collide.go).
 const (
 	// idBoxEdge + 4·axis + sign bits: capsule–box, the axis against one
@@ -109,7 +111,8 @@ func collideCapsuleBox(a *shape, pa pose, b *shape, pb pose, margin float32, m *
 	for k := range 3 {
 		t0, t1 = clipToSlab(p0.at(k), d.at(k), h.at(k), t0, t1)
 	}
-	if t0 <= t1 {
+	apart := t0 > t1
+	if !apart {
 		// The axis enters the box.
 		mid := p0.addScaled(d, 0.5)
 		half := d.scale(0.5)
@@ -213,21 +216,27 @@ func collideCapsuleBox(a *shape, pa pose, b *shape, pb pose, margin float32, m *
 				ends = 1
 			}
 			hf := h.at(face)
+			least := float32(math.Inf(1))
 			for e, t := range [2]float32{t0, t1} {
 				if e >= ends {
 					break
 				}
 				xk := p0.addScaled(d, t)
 				s := xk.dot(f) - hf - r
+				least = min(least, s)
 				if s <= margin {
 					pl := xk.addScaled(n, r+float32(s*0.5))
 					m.pts[m.n] = contactPoint{p: rb.mulVec(pl).add(pb.p), sep: s, id: idBoxFace + 2*fi + uint32(e)}
 					m.n++
 				}
 			}
-			if m.n > 0 {
+			// Apart, a normal within faceAlignCos of the face's may come
+			// from a nearest point just beyond the face's edge: keep the
+			// face's points only when they are as near as that point.
+			if m.n > 0 && (!apart || least <= sep+float32(1e-5*(1+abs(sep)))) {
 				return
 			}
+			m.n = 0
 		}
 		singleI = idBoxRegion + boxRegion(x, h)
 	}
@@ -491,9 +500,9 @@ func faceContact(hr, hi [3]float32, ci vec3, inc [3]vec3, i int, refBase uint32,
 		if s > margin {
 			continue
 		}
+		ids[kept] = refFace<<9 | incFace<<6 | uint32(src[k].ein)<<3 | uint32(src[k].eout)
 		src[kept] = clipVertex{p: x.addScaled(f, float32(-0.5*s))}
 		seps[kept] = s
-		ids[kept] = refFace<<9 | incFace<<6 | uint32(src[k].ein)<<3 | uint32(src[k].eout)
 		kept++
 	}
 	if kept == 0 {
