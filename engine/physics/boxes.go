@@ -254,12 +254,35 @@ func sgn(pos bool) float32 {
 }
 
 // clipVertex is a corner of the incident face's polygon while it is
-// clipped, in the reference box's frame, with the two polygon edges that
-// meet there: 0..3 the incident face's own edges, 4..7 the reference
-// face's side planes.
+// clipped, in the reference box's frame with its axes taken in the order
+// (i1, i2, i): u and v along the reference face, h along its normal axis;
+// ein and eout are the polygon edges that meet there: 0..3 the incident
+// face's own edges, 4..7 the reference face's side planes.
 type clipVertex struct {
-	p         vec3
+	u, v, h   float32
 	ein, eout uint8
+}
+
+// permute returns p's coordinates in the order (i+1, i+2, i).
+func permute(p vec3, i int) (u, v, h float32) {
+	switch i {
+	case 0:
+		return p.y, p.z, p.x
+	case 1:
+		return p.z, p.x, p.y
+	}
+	return p.x, p.y, p.z
+}
+
+// unpermute is permute's inverse.
+func unpermute(u, v, h float32, i int) vec3 {
+	switch i {
+	case 0:
+		return vec3{h, u, v}
+	case 1:
+		return vec3{v, h, u}
+	}
+	return vec3{u, v, h}
 }
 
 // collideBoxes: the separating-axis test over the 15 axes (the faces of A,
@@ -267,93 +290,115 @@ type clipVertex struct {
 // the other box's most opposed face against the reference face's side
 // planes, an edge axis gives one point between the two edges.
 func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manifold) {
-	ra, rb := pa.q.rotation(), pb.q.rotation()
-	axA := [3]vec3{ra.col(0), ra.col(1), ra.col(2)}
-	axB := [3]vec3{rb.col(0), rb.col(1), rb.col(2)}
-	ha := [3]float32{a.half.x, a.half.y, a.half.z}
-	hb := [3]float32{b.half.x, b.half.y, b.half.z}
+	ha, hb := a.half, b.half
 	d := pb.p.sub(pa.p)
-	var c, ac [3][3]float32 // c[i][j] = A_i · B_j
-	var ta, tb [3]float32   // d along A's axes, along B's
-	for i := range 3 {
-		ta[i] = axA[i].dot(d)
-		tb[i] = axB[i].dot(d)
-		for j := range 3 {
-			c[i][j] = axA[i].dot(axB[j])
-			ac[i][j] = abs(c[i][j])
-		}
-	}
+	ra := pa.q.rotation()
+	c := pa.q.conj().mul(pb.q).rotation() // c[i][j] = A_i · B_j
+	ta := ra.mulTVec(d)                   // d along A's axes
+	tb := c.mulTVec(ta)                   // d along B's axes
+	ac := mat3{c.r0.abs(), c.r1.abs(), c.r2.abs()}
 
-	// Faces of A.
-	sA, iA := float32(0), 0
-	for i := range 3 {
-		s := abs(ta[i]) - (ha[i] + float32(hb[0]*ac[i][0]) + float32(hb[1]*ac[i][1]) + float32(hb[2]*ac[i][2]))
-		if s > margin {
-			return
-		}
-		if i == 0 || s > sA {
-			sA, iA = s, i
-		}
+	// Faces of A, faces of B: |t| − (own half extent + the other's
+	// projected); ties go to the lower axis.
+	fa := ta.abs().sub(ha.add(ac.mulVec(hb)))
+	fb := tb.abs().sub(hb.add(ac.mulTVec(ha)))
+	if max(fa.x, fa.y, fa.z, fb.x, fb.y, fb.z) > margin {
+		return
 	}
-	// Faces of B.
-	sB, iB := float32(0), 0
-	for j := range 3 {
-		s := abs(tb[j]) - (hb[j] + float32(ha[0]*ac[0][j]) + float32(ha[1]*ac[1][j]) + float32(ha[2]*ac[2][j]))
-		if s > margin {
-			return
-		}
-		if j == 0 || s > sB {
-			sB, iB = s, j
-		}
-	}
-	// Edge pairs A_i × B_j; parallel ones are left to the faces.
-	sE, iE, jE := float32(0), -1, -1
-	var dlE float32
-	for i := range 3 {
-		i1, i2 := (i+1)%3, (i+2)%3
-		for j := range 3 {
-			j1, j2 := (j+1)%3, (j+2)%3
-			lsq := 1 - float32(c[i][j]*c[i][j])
-			if lsq < 1e-6 {
-				continue
-			}
-			dl := float32(ta[i2]*c[i1][j]) - float32(ta[i1]*c[i2][j])
-			rA := float32(ha[i1]*ac[i2][j]) + float32(ha[i2]*ac[i1][j])
-			rB := float32(hb[j1]*ac[i][j2]) + float32(hb[j2]*ac[i][j1])
-			s := (abs(dl) - (rA + rB)) / sqrt(lsq)
-			if s > margin {
-				return
-			}
-			if iE < 0 || s > sE {
-				sE, iE, jE, dlE = s, i, j, dl
-			}
-		}
-	}
-
+	sA, iA := maxAxis(fa)
+	sB, iB := maxAxis(fb)
 	refB := preferred(sB, sA)
 	sFace := sA
 	if refB {
 		sFace = sB
 	}
-	if iE >= 0 && preferred(sE, sFace) {
-		edgeContact(pa, pb, axA, axB, ha, hb, iE, jE, dlE, sE, m)
+	// Edge pairs A_i × B_j, one row of c (one i) at a time.
+	e := edgeAxes{i: -1, beat: float32(axisRelTol*sFace) + axisAbsTol, margin: margin}
+	if e.row(0, c.r0, c.r1, c.r2, ta.y, ta.z, ha.y, ha.z, hb) ||
+		e.row(1, c.r1, c.r2, c.r0, ta.z, ta.x, ha.z, ha.x, hb) ||
+		e.row(2, c.r2, c.r0, c.r1, ta.x, ta.y, ha.x, ha.y, hb) {
+		return
+	}
+	if e.i >= 0 && preferred(e.s, sFace) {
+		edgeContact(pa, pb, ra, pb.q.rotation(), ha, hb, e.i, e.j, e.dl, e.s, m)
 		return
 	}
 	if !refB {
-		var inc [3]vec3 // B's axes in A's frame
-		for j := range 3 {
-			inc[j] = vec3{c[0][j], c[1][j], c[2][j]}
-		}
-		faceContact(ha, hb, vec3{ta[0], ta[1], ta[2]}, inc, iA, 0, margin, m)
+		// B's axes in A's frame: c's columns.
+		inc := [3]vec3{c.col(0), c.col(1), c.col(2)}
+		faceContact(ha, hb, ta, inc, iA, 0, margin, m)
 		toWorld(m, ra, pa.p, false)
 		return
 	}
-	var inc [3]vec3 // A's axes in B's frame
-	for i := range 3 {
-		inc[i] = vec3{c[i][0], c[i][1], c[i][2]}
+	// A's axes in B's frame: c's rows.
+	faceContact(hb, ha, tb.neg(), [3]vec3{c.r0, c.r1, c.r2}, iB, 6, margin, m)
+	toWorld(m, pb.q.rotation(), pb.p, true)
+}
+
+// maxAxis returns v's largest component and its axis (ties: lower axis).
+func maxAxis(v vec3) (float32, int) {
+	s, k := v.x, 0
+	if v.y > s {
+		s, k = v.y, 1
 	}
-	faceContact(hb, ha, vec3{-tb[0], -tb[1], -tb[2]}, inc, iB, 6, margin, m)
-	toWorld(m, rb, pb.p, true)
+	if v.z > s {
+		s, k = v.z, 2
+	}
+	return s, k
+}
+
+// edgeAxes finds the best of the nine edge axes A_i × B_j of a box pair.
+type edgeAxes struct {
+	s, dl        float32 // the best one's separation and d · A_i × B_j
+	i, j         int     // its axes (i = −1: none yet)
+	beat, margin float32 // the least separation that could beat the faces; the margin
+}
+
+// row considers the three axes A_i × B_j (j = 0, 1, 2). r, r1, r2 are the
+// rows i, i+1, i+2 of c, t1, t2 and h1, h2 d's components and A's half
+// extents along A_{i+1}, A_{i+2}. It reports whether one of them separates
+// the boxes by more than the margin.
+func (e *edgeAxes) row(i int, r, r1, r2 vec3, t1, t2, h1, h2 float32, hb vec3) bool {
+	dl := r1.scale(t2).sub(r2.scale(t1)) // d · (A_i × B_j) = t2 c[i1][j] − t1 c[i2][j]
+	a, a1, a2 := r.abs(), r1.abs(), r2.abs()
+	ra := a2.scale(h1).add(a1.scale(h2)) // A's extent on the axis
+	rb := vec3{                          // B's: hb[j1] |c[i][j2]| + hb[j2] |c[i][j1]|
+		float32(hb.y*a.z) + float32(hb.z*a.y),
+		float32(hb.z*a.x) + float32(hb.x*a.z),
+		float32(hb.x*a.y) + float32(hb.y*a.x),
+	}
+	num := dl.abs().sub(ra.add(rb))
+	return e.one(i, 0, num.x, dl.x, r.x) || e.one(i, 1, num.y, dl.y, r.y) || e.one(i, 2, num.z, dl.z, r.z)
+}
+
+// one considers the axis A_i × B_j: its separation is num/|A_i × B_j|,
+// |A_i × B_j|² = 1 − cij². A negative num that cannot beat the faces
+// needs no square root (dividing by a length <= 1 only lowers it), and
+// parallel edges are left to the faces.
+func (e *edgeAxes) one(i, j int, num, dl, cij float32) bool {
+	if num <= 0 && num <= e.beat {
+		return false
+	}
+	lsq := 1 - float32(cij*cij)
+	if lsq < 1e-6 {
+		return false
+	}
+	s := num / sqrt(lsq)
+	if s > e.margin {
+		return true
+	}
+	if e.i < 0 || s > e.s {
+		e.s, e.dl, e.i, e.j = s, dl, i, j
+	}
+	return false
+}
+
+// next returns the axis after k (0, 1, 2, then 0 again).
+func next(k int) int {
+	if k == 2 {
+		return 0
+	}
+	return k + 1
 }
 
 // toWorld turns m's normal and points from the frame (rotation r, origin o)
@@ -375,7 +420,11 @@ func toWorld(m *manifold, r mat3, o vec3, flip bool) {
 // edgeContact writes the one point of an edge–edge contact: A's edge along
 // axis i and B's along axis j, those farthest towards each other on the
 // axis A_i × B_j (dl = d · that axis, unnormalised), with separation s.
-func edgeContact(pa, pb pose, axA, axB [3]vec3, ha, hb [3]float32, i, j int, dl, s float32, m *manifold) {
+func edgeContact(pa, pb pose, ra, rb mat3, ha, hb vec3, i, j int, dl, s float32, m *manifold) {
+	axA := [3]vec3{ra.col(0), ra.col(1), ra.col(2)}
+	axB := [3]vec3{rb.col(0), rb.col(1), rb.col(2)}
+	hA := [3]float32{ha.x, ha.y, ha.z}
+	hB := [3]float32{hb.x, hb.y, hb.z}
 	n, _ := direction(axA[i].cross(axB[j]), vec3{0, 1, 0})
 	if dl < 0 {
 		n = n.neg()
@@ -387,14 +436,14 @@ func edgeContact(pa, pb pose, axA, axB [3]vec3, ha, hb [3]float32, i, j int, dl,
 		da[k] = sgn(axA[k].dot(n) >= 0)
 		db[k] = sgn(axB[k].dot(n) <= 0)
 		if k != i {
-			ca = ca.addScaled(axA[k], float32(ha[k]*da[k]))
+			ca = ca.addScaled(axA[k], float32(hA[k]*da[k]))
 		}
 		if k != j {
-			cb = cb.addScaled(axB[k], float32(hb[k]*db[k]))
+			cb = cb.addScaled(axB[k], float32(hB[k]*db[k]))
 		}
 	}
 	dirA, dirB := vec3{da[0], da[1], da[2]}, vec3{db[0], db[1], db[2]}
-	ua, ub := axA[i].scale(ha[i]), axB[j].scale(hb[j])
+	ua, ub := axA[i].scale(hA[i]), axB[j].scale(hB[j])
 	a0, a1 := ca.sub(ua), ca.add(ua)
 	b0, b1 := cb.sub(ub), cb.add(ub)
 	sa, sb := nearestOnSegments(a0, a1, b0, b1)
@@ -409,6 +458,51 @@ func edgeContact(pa, pb pose, axA, axB [3]vec3, ha, hb [3]float32, i, j int, dl,
 	}
 }
 
+// clipSide keeps the part of polygon src[:n] on the inner side of one of
+// the reference face's side planes (onV: the plane is across v, else
+// across u; neg: the plane at −lim, else at +lim), writing it to dst and
+// returning its corner count (Sutherland–Hodgman). label names the plane
+// for the new corners' edges.
+func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label uint8) int {
+	out := 0
+	for k := range n {
+		v0 := &src[k]
+		v1 := &src[0]
+		if k+1 < n {
+			v1 = &src[k+1]
+		}
+		d0, d1 := v0.u, v1.u
+		if onV {
+			d0, d1 = v0.v, v1.v
+		}
+		if neg {
+			d0, d1 = -d0, -d1
+		}
+		d0, d1 = d0-lim, d1-lim
+		in0, in1 := d0 <= 0, d1 <= 0
+		if in0 {
+			dst[out] = *v0
+			out++
+		}
+		if in0 != in1 {
+			t := d0 / (d0 - d1)
+			p := clipVertex{
+				u: v0.u + float32((v1.u-v0.u)*t),
+				v: v0.v + float32((v1.v-v0.v)*t),
+				h: v0.h + float32((v1.h-v0.h)*t),
+			}
+			if in0 {
+				p.ein, p.eout = v0.eout, label
+			} else {
+				p.ein, p.eout = label, v0.eout
+			}
+			dst[out] = p
+			out++
+		}
+	}
+	return out
+}
+
 // faceContact writes, in the reference box's frame, the contact of the
 // reference box (half extents hr) through its face on axis i with the
 // incident box (half extents hi, centre ci, axes inc in the reference
@@ -416,15 +510,16 @@ func edgeContact(pa, pb pose, axA, axB [3]vec3, ha, hb [3]float32, i, j int, dl,
 // clipped to the reference face's side planes, its corners within margin,
 // at most maxPoints of them. refBase is 0 when the reference is A, 6 when
 // it is B (added to the face index in the ids).
-func faceContact(hr, hi [3]float32, ci vec3, inc [3]vec3, i int, refBase uint32, margin float32, m *manifold) {
+func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, margin float32, m *manifold) {
+	hr := [3]float32{hrv.x, hrv.y, hrv.z}
+	hi := [3]float32{hiv.x, hiv.y, hiv.z}
 	refNeg := ci.at(i) < 0
-	f := unitAxis(i, refNeg) // outward normal of the reference face
 	refFace := refBase + uint32(2*i)
 	if refNeg {
 		refFace++
 	}
-	// The incident face: the axis most parallel to f (ties: lower), on the
-	// side facing the reference face.
+	// The incident face: the axis most parallel to the reference normal
+	// (ties: lower), on the side facing the reference face.
 	j, best := 0, float32(-1)
 	for k := range 3 {
 		if v := abs(inc[k].at(i)); v > best {
@@ -438,52 +533,46 @@ func faceContact(hr, hi [3]float32, ci vec3, inc [3]vec3, i int, refBase uint32,
 		nI = nI.neg()
 		incFace++
 	}
-	cf := ci.addScaled(nI, hi[j])
-	j1, j2 := (j+1)%3, (j+2)%3
-	u, v := inc[j1].scale(hi[j1]), inc[j2].scale(hi[j2])
+	j1, j2 := next(j), next(next(j))
+	cu, cv, ch := permute(ci.addScaled(nI, hi[j]), i)
+	uu, uv, uh := permute(inc[j1].scale(hi[j1]), i)
+	vu, vv, vh := permute(inc[j2].scale(hi[j2]), i)
 	var bufA, bufB [8]clipVertex
 	src, dst := &bufA, &bufB
-	src[0] = clipVertex{cf.add(u).add(v), 3, 0}
-	src[1] = clipVertex{cf.sub(u).add(v), 0, 1}
-	src[2] = clipVertex{cf.sub(u).sub(v), 1, 2}
-	src[3] = clipVertex{cf.add(u).sub(v), 2, 3}
+	src[0] = clipVertex{cu + uu + vu, cv + uv + vv, ch + uh + vh, 3, 0}
+	src[1] = clipVertex{cu - uu + vu, cv - uv + vv, ch - uh + vh, 0, 1}
+	src[2] = clipVertex{cu - uu - vu, cv - uv - vv, ch - uh - vh, 1, 2}
+	src[3] = clipVertex{cu + uu - vu, cv + uv - vv, ch + uh - vh, 2, 3}
 	n := 4
 
-	// Sutherland–Hodgman against the four side planes: +i1, −i1, +i2, −i2.
-	i1, i2 := (i+1)%3, (i+2)%3
+	// Sutherland–Hodgman against the four side planes (+u, −u, +v, −v),
+	// each skipped when no corner lies beyond it.
+	lu, lv := hr[next(i)], hr[next(next(i))]
 	for pl := range 4 {
-		axis := i1
-		if pl >= 2 {
-			axis = i2
+		onV, neg := pl >= 2, pl&1 == 1
+		lim := lu
+		if onV {
+			lim = lv
 		}
-		neg := pl&1 == 1
-		lim := hr[axis]
-		label := uint8(4 + pl)
-		out := 0
+		beyond := false
 		for k := range n {
-			v0, v1 := src[k], src[(k+1)%n]
-			d0, d1 := v0.p.at(axis), v1.p.at(axis)
+			x := src[k].u
+			if onV {
+				x = src[k].v
+			}
 			if neg {
-				d0, d1 = -d0, -d1
+				x = -x
 			}
-			d0, d1 = d0-lim, d1-lim
-			in0, in1 := d0 <= 0, d1 <= 0
-			if in0 {
-				dst[out] = v0
-				out++
-			}
-			if in0 != in1 {
-				p := v0.p.addScaled(v1.p.sub(v0.p), d0/(d0-d1))
-				if in0 {
-					dst[out] = clipVertex{p, v0.eout, label}
-				} else {
-					dst[out] = clipVertex{p, label, v0.eout}
-				}
-				out++
+			if x > lim {
+				beyond = true
+				break
 			}
 		}
+		if !beyond {
+			continue
+		}
+		n = clipSide(src, dst, n, onV, neg, lim, uint8(4+pl))
 		src, dst = dst, src
-		n = out
 		if n == 0 {
 			return
 		}
@@ -495,66 +584,72 @@ func faceContact(hr, hi [3]float32, ci vec3, inc [3]vec3, i int, refBase uint32,
 	kept := 0
 	hf := hr[i]
 	for k := range n {
-		x := src[k].p
-		s := x.dot(f) - hf
+		x := src[k]
+		h := x.h
+		if refNeg {
+			h = -h
+		}
+		s := h - hf
 		if s > margin {
 			continue
 		}
-		ids[kept] = refFace<<9 | incFace<<6 | uint32(src[k].ein)<<3 | uint32(src[k].eout)
-		src[kept] = clipVertex{p: x.addScaled(f, float32(-0.5*s))}
+		ids[kept] = refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
+		x.h = hf + float32(0.5*s)
+		if refNeg {
+			x.h = -x.h
+		}
+		src[kept] = x
 		seps[kept] = s
 		kept++
 	}
 	if kept == 0 {
 		return
 	}
-	m.normal = f
+	m.normal = unitAxis(i, refNeg)
 	if kept <= maxPoints {
 		for k := range kept {
-			m.pts[k] = contactPoint{p: src[k].p, sep: seps[k], id: ids[k]}
+			x := &src[k]
+			m.pts[k] = contactPoint{p: unpermute(x.u, x.v, x.h, i), sep: seps[k], id: ids[k]}
 		}
 		m.n = kept
 		return
 	}
-	sel := reducePoints(src[:kept], seps[:kept], i1, i2)
+	sel := reducePoints(src[:kept], seps[:kept])
 	for k, s := range sel {
-		m.pts[k] = contactPoint{p: src[s].p, sep: seps[s], id: ids[s]}
+		x := &src[s]
+		m.pts[k] = contactPoint{p: unpermute(x.u, x.v, x.h, i), sep: seps[s], id: ids[s]}
 	}
 	m.n = maxPoints
 }
 
-// reducePoints chooses maxPoints of the points (in the reference frame,
-// i1 and i2 the face's axes) that keep the contact's extent: the deepest,
-// the farthest from it, the farthest on each side of the line through
-// those two (or, when all lie on one side, the farthest from the three).
+// reducePoints chooses maxPoints of the points (more than maxPoints) that
+// keep the contact's extent on the reference face: the deepest, the
+// farthest from it, the farthest on each side of the line through those
+// two (or, when all lie on one side, the farthest from those chosen).
 // Ties go to the lower index; the choice is returned in index order.
-func reducePoints(pts []clipVertex, seps []float32, i1, i2 int) [maxPoints]int {
-	x := func(k int) (float32, float32) { return pts[k].p.at(i1), pts[k].p.at(i2) }
+func reducePoints(pts []clipVertex, seps []float32) [maxPoints]int {
 	k0 := 0
 	for k := range seps {
 		if seps[k] < seps[k0] {
 			k0 = k
 		}
 	}
-	x0, y0 := x(k0)
+	x0, y0 := pts[k0].u, pts[k0].v
 	k1, best := -1, float32(-1)
 	for k := range pts {
-		xk, yk := x(k)
-		dx, dy := xk-x0, yk-y0
+		dx, dy := pts[k].u-x0, pts[k].v-y0
 		if d := float32(dx*dx) + float32(dy*dy); k != k0 && d > best {
 			k1, best = k, d
 		}
 	}
-	x1, y1 := x(k1)
-	ex, ey := x1-x0, y1-y0
+	ex, ey := pts[k1].u-x0, pts[k1].v-y0
 	k2, k3 := -1, -1
 	var hiA, loA float32
 	for k := range pts {
 		if k == k0 || k == k1 {
 			continue
 		}
-		xk, yk := x(k)
-		a := float32(ex*(yk-y0)) - float32(ey*(xk-x0))
+		a := float32(ex*(pts[k].v-y0)) - float32(ey*(pts[k].u-x0))
 		if a > hiA {
 			k2, hiA = k, a
 		}
@@ -562,36 +657,31 @@ func reducePoints(pts []clipVertex, seps []float32, i1, i2 int) [maxPoints]int {
 			k3, loA = k, a
 		}
 	}
-	if k2 < 0 || k3 < 0 {
-		// All on one side (or on the line): the one farthest from the
-		// chosen ones, then (if still short) again.
-		for k2 < 0 || k3 < 0 {
-			far, bestD := -1, float32(-1)
-			for k := range pts {
-				if k == k0 || k == k1 || k == k2 || k == k3 {
+	// All on one side (or on the line): the farthest from those chosen.
+	for k2 < 0 || k3 < 0 {
+		far, bestD := -1, float32(-1)
+		for k := range pts {
+			if k == k0 || k == k1 || k == k2 || k == k3 {
+				continue
+			}
+			dmin := float32(-1)
+			for _, c := range [4]int{k0, k1, k2, k3} {
+				if c < 0 {
 					continue
 				}
-				xk, yk := x(k)
-				dmin := float32(-1)
-				for _, c := range [4]int{k0, k1, k2, k3} {
-					if c < 0 {
-						continue
-					}
-					xc, yc := x(c)
-					dx, dy := xk-xc, yk-yc
-					if d := float32(dx*dx) + float32(dy*dy); dmin < 0 || d < dmin {
-						dmin = d
-					}
-				}
-				if dmin > bestD {
-					far, bestD = k, dmin
+				dx, dy := pts[k].u-pts[c].u, pts[k].v-pts[c].v
+				if d := float32(dx*dx) + float32(dy*dy); dmin < 0 || d < dmin {
+					dmin = d
 				}
 			}
-			if k2 < 0 {
-				k2 = far
-			} else {
-				k3 = far
+			if dmin > bestD {
+				far, bestD = k, dmin
 			}
+		}
+		if k2 < 0 {
+			k2 = far
+		} else {
+			k3 = far
 		}
 	}
 	sel := [maxPoints]int{k0, k1, k2, k3}
