@@ -302,7 +302,7 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	// projected); ties go to the lower axis.
 	fa := ta.abs().sub(ha.add(ac.mulVec(hb)))
 	fb := tb.abs().sub(hb.add(ac.mulTVec(ha)))
-	if max(fa.x, fa.y, fa.z, fb.x, fb.y, fb.z) > margin {
+	if fa.x > margin || fa.y > margin || fa.z > margin || fb.x > margin || fb.y > margin || fb.z > margin {
 		return
 	}
 	sA, iA := maxAxis(fa)
@@ -326,13 +326,11 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	if !refB {
 		// B's axes in A's frame: c's columns.
 		inc := [3]vec3{c.col(0), c.col(1), c.col(2)}
-		faceContact(ha, hb, ta, inc, iA, 0, margin, m)
-		toWorld(m, ra, pa.p, false)
+		faceContact(ha, hb, ta, inc, iA, 0, ra, pa.p, margin, m)
 		return
 	}
 	// A's axes in B's frame: c's rows.
-	faceContact(hb, ha, tb.neg(), [3]vec3{c.r0, c.r1, c.r2}, iB, 6, margin, m)
-	toWorld(m, pb.q.rotation(), pb.p, true)
+	faceContact(hb, ha, tb.neg(), [3]vec3{c.r0, c.r1, c.r2}, iB, 6, pb.q.rotation(), pb.p, margin, m)
 }
 
 // maxAxis returns v's largest component and its axis (ties: lower axis).
@@ -401,22 +399,6 @@ func next(k int) int {
 	return k + 1
 }
 
-// toWorld turns m's normal and points from the frame (rotation r, origin o)
-// of the reference box to the world, flipping the normal when the
-// reference box is B.
-func toWorld(m *manifold, r mat3, o vec3, flip bool) {
-	if m.n == 0 {
-		return
-	}
-	m.normal = r.mulVec(m.normal)
-	if flip {
-		m.normal = m.normal.neg()
-	}
-	for k := range m.n {
-		m.pts[k].p = r.mulVec(m.pts[k].p).add(o)
-	}
-}
-
 // edgeContact writes the one point of an edge–edge contact: A's edge along
 // axis i and B's along axis j, those farthest towards each other on the
 // axis A_i × B_j (dl = d · that axis, unnormalised), with separation s.
@@ -464,12 +446,13 @@ func edgeContact(pa, pb pose, ra, rb mat3, ha, hb vec3, i, j int, dl, s float32,
 // returning its corner count (Sutherland–Hodgman). label names the plane
 // for the new corners' edges.
 func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label uint8) int {
+	// A convex polygon gains at most one corner per plane; the bound on
+	// out only guards against rounding making it otherwise.
 	out := 0
-	for k := range n {
-		v0 := &src[k]
-		v1 := &src[0]
-		if k+1 < n {
-			v1 = &src[k+1]
+	for k := 0; k < n && k < 8; k++ {
+		v0, v1 := &src[k], &src[(k+1)&7]
+		if k+1 == n {
+			v1 = &src[0]
 		}
 		d0, d1 := v0.u, v1.u
 		if onV {
@@ -480,11 +463,11 @@ func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label 
 		}
 		d0, d1 = d0-lim, d1-lim
 		in0, in1 := d0 <= 0, d1 <= 0
-		if in0 {
+		if in0 && out < 8 {
 			dst[out] = *v0
 			out++
 		}
-		if in0 != in1 {
+		if in0 != in1 && out < 8 {
 			t := d0 / (d0 - d1)
 			p := clipVertex{
 				u: v0.u + float32((v1.u-v0.u)*t),
@@ -508,9 +491,11 @@ func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label 
 // incident box (half extents hi, centre ci, axes inc in the reference
 // frame): the incident box's face most opposed to the reference face,
 // clipped to the reference face's side planes, its corners within margin,
-// at most maxPoints of them. refBase is 0 when the reference is A, 6 when
-// it is B (added to the face index in the ids).
-func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, margin float32, m *manifold) {
+// at most maxPoints of them, turned to the world by the reference box's
+// rotation r and centre o. refBase is 0 when the reference is A (the
+// normal is the face's), 6 when it is B (the normal is flipped to point
+// from A to B; 6 is added to the face index in the ids).
+func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) {
 	hr := [3]float32{hrv.x, hrv.y, hrv.z}
 	hi := [3]float32{hiv.x, hiv.y, hiv.z}
 	refNeg := ci.at(i) < 0
@@ -555,7 +540,7 @@ func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, mar
 			lim = lv
 		}
 		beyond := false
-		for k := range n {
+		for k := 0; k < n && k < 8; k++ {
 			x := src[k].u
 			if onV {
 				x = src[k].v
@@ -583,7 +568,7 @@ func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, mar
 	var ids [8]uint32
 	kept := 0
 	hf := hr[i]
-	for k := range n {
+	for k := 0; k < n && k < 8; k++ {
 		x := src[k]
 		h := x.h
 		if refNeg {
@@ -605,19 +590,25 @@ func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, mar
 	if kept == 0 {
 		return
 	}
-	m.normal = unitAxis(i, refNeg)
+	// World axes along u, v and h.
+	ax, ay, az := r.col(next(i)), r.col(next(next(i))), r.col(i)
+	m.normal = az
+	if refNeg != (refBase != 0) {
+		m.normal = az.neg()
+	}
+	world := func(x *clipVertex) vec3 {
+		return o.addScaled(ax, x.u).addScaled(ay, x.v).addScaled(az, x.h)
+	}
 	if kept <= maxPoints {
 		for k := range kept {
-			x := &src[k]
-			m.pts[k] = contactPoint{p: unpermute(x.u, x.v, x.h, i), sep: seps[k], id: ids[k]}
+			m.pts[k] = contactPoint{p: world(&src[k]), sep: seps[k], id: ids[k]}
 		}
 		m.n = kept
 		return
 	}
 	sel := reducePoints(src[:kept], seps[:kept])
 	for k, s := range sel {
-		x := &src[s]
-		m.pts[k] = contactPoint{p: unpermute(x.u, x.v, x.h, i), sep: seps[s], id: ids[s]}
+		m.pts[k] = contactPoint{p: world(&src[s]), sep: seps[s], id: ids[s]}
 	}
 	m.n = maxPoints
 }
