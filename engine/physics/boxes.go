@@ -325,12 +325,11 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	}
 	if !refB {
 		// B's axes in A's frame: c's columns.
-		inc := [3]vec3{c.col(0), c.col(1), c.col(2)}
-		faceContact(ha, hb, ta, inc, iA, 0, ra, pa.p, margin, m)
+		faceContact(ha, hb, ta, c.transpose(), iA, 0, ra, pa.p, margin, m)
 		return
 	}
 	// A's axes in B's frame: c's rows.
-	faceContact(hb, ha, tb.neg(), [3]vec3{c.r0, c.r1, c.r2}, iB, 6, pb.q.rotation(), pb.p, margin, m)
+	faceContact(hb, ha, tb.neg(), c, iB, 6, pb.q.rotation(), pb.p, margin, m)
 }
 
 // maxAxis returns v's largest component and its axis (ties: lower axis).
@@ -486,75 +485,90 @@ func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label 
 	return out
 }
 
-// faceContact writes, in the reference box's frame, the contact of the
-// reference box (half extents hr) through its face on axis i with the
-// incident box (half extents hi, centre ci, axes inc in the reference
-// frame): the incident box's face most opposed to the reference face,
+// faceContact writes the contact of the reference box (half extents hr)
+// through its face on axis i with the incident box (half extents hi,
+// centre ci and axes, inc's rows, in the reference box's frame): the incident box's face most opposed to the reference face,
 // clipped to the reference face's side planes, its corners within margin,
 // at most maxPoints of them, turned to the world by the reference box's
 // rotation r and centre o. refBase is 0 when the reference is A (the
 // normal is the face's), 6 when it is B (the normal is flipped to point
 // from A to B; 6 is added to the face index in the ids).
-func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) {
-	hr := [3]float32{hrv.x, hrv.y, hrv.z}
-	hi := [3]float32{hiv.x, hiv.y, hiv.z}
-	refNeg := ci.at(i) < 0
+func faceContact(hr, hi vec3, ci vec3, inc mat3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) {
+	// In the frame (u, v, h) = axes (i+1, i+2, i) of the reference box,
+	// mirrored along h when the face is the − one, the reference face is
+	// h = hf, |u| <= lu, |v| <= lv.
+	lu, lv, hf := permute(hr, i)
+	cu, cv, ch := permute(ci, i)
+	refNeg := ch < 0
 	refFace := refBase + uint32(2*i)
+	az := r.col(i) // the world axis along h
 	if refNeg {
 		refFace++
+		az = az.neg()
+	}
+	var e [3]vec3 // the incident box's axes, in (u, v, h)
+	for k, a := range [3]vec3{inc.r0, inc.r1, inc.r2} {
+		u, v, h := permute(a, i)
+		if refNeg {
+			h = -h
+		}
+		e[k] = vec3{u, v, h}
+	}
+	if refNeg {
+		ch = -ch
 	}
 	// The incident face: the axis most parallel to the reference normal
 	// (ties: lower), on the side facing the reference face.
-	j, best := 0, float32(-1)
-	for k := range 3 {
-		if v := abs(inc[k].at(i)); v > best {
-			j, best = k, v
-		}
+	j := 0
+	if abs(e[1].z) > abs(e[j].z) {
+		j = 1
 	}
-	incNeg := (inc[j].at(i) >= 0) != refNeg // the +j face points along f: take −j
-	nI := inc[j]
+	if abs(e[2].z) > abs(e[j].z) {
+		j = 2
+	}
+	var nI, eu, ev vec3 // its normal axis and the two others, scaled by the half extents
+	var hn float32
+	switch j {
+	case 0:
+		nI, hn, eu, ev = e[0], hi.x, e[1].scale(hi.y), e[2].scale(hi.z)
+	case 1:
+		nI, hn, eu, ev = e[1], hi.y, e[2].scale(hi.z), e[0].scale(hi.x)
+	default:
+		nI, hn, eu, ev = e[2], hi.z, e[0].scale(hi.x), e[1].scale(hi.y)
+	}
 	incFace := uint32(2 * j)
-	if incNeg {
+	if nI.z >= 0 { // the +j face looks away from the reference face: take −j
 		nI = nI.neg()
 		incFace++
 	}
-	j1, j2 := next(j), next(next(j))
-	cu, cv, ch := permute(ci.addScaled(nI, hi[j]), i)
-	uu, uv, uh := permute(inc[j1].scale(hi[j1]), i)
-	vu, vv, vh := permute(inc[j2].scale(hi[j2]), i)
+	c := vec3{cu, cv, ch}.addScaled(nI, hn)
 	var bufA, bufB [8]clipVertex
 	src, dst := &bufA, &bufB
-	src[0] = clipVertex{cu + uu + vu, cv + uv + vv, ch + uh + vh, 3, 0}
-	src[1] = clipVertex{cu - uu + vu, cv - uv + vv, ch - uh + vh, 0, 1}
-	src[2] = clipVertex{cu - uu - vu, cv - uv - vv, ch - uh - vh, 1, 2}
-	src[3] = clipVertex{cu + uu - vu, cv + uv - vv, ch + uh - vh, 2, 3}
+	p := c.add(eu).add(ev)
+	src[0] = clipVertex{p.x, p.y, p.z, 3, 0}
+	p = c.sub(eu).add(ev)
+	src[1] = clipVertex{p.x, p.y, p.z, 0, 1}
+	p = c.sub(eu).sub(ev)
+	src[2] = clipVertex{p.x, p.y, p.z, 1, 2}
+	p = c.add(eu).sub(ev)
+	src[3] = clipVertex{p.x, p.y, p.z, 2, 3}
 	n := 4
 
 	// Sutherland–Hodgman against the four side planes (+u, −u, +v, −v),
-	// each skipped when no corner lies beyond it.
-	lu, lv := hr[next(i)], hr[next(next(i))]
-	for pl := range 4 {
+	// each skipped when no corner lies beyond it (clipping only shrinks
+	// the polygon, so the first corners tell).
+	umax := max(src[0].u, src[1].u, src[2].u, src[3].u)
+	umin := min(src[0].u, src[1].u, src[2].u, src[3].u)
+	vmax := max(src[0].v, src[1].v, src[2].v, src[3].v)
+	vmin := min(src[0].v, src[1].v, src[2].v, src[3].v)
+	for pl, beyond := range [4]bool{umax > lu, -umin > lu, vmax > lv, -vmin > lv} {
+		if !beyond {
+			continue
+		}
 		onV, neg := pl >= 2, pl&1 == 1
 		lim := lu
 		if onV {
 			lim = lv
-		}
-		beyond := false
-		for k := 0; k < n && k < 8; k++ {
-			x := src[k].u
-			if onV {
-				x = src[k].v
-			}
-			if neg {
-				x = -x
-			}
-			if x > lim {
-				beyond = true
-				break
-			}
-		}
-		if !beyond {
-			continue
 		}
 		n = clipSide(src, dst, n, onV, neg, lim, uint8(4+pl))
 		src, dst = dst, src
@@ -567,22 +581,14 @@ func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, r m
 	var seps [8]float32
 	var ids [8]uint32
 	kept := 0
-	hf := hr[i]
 	for k := 0; k < n && k < 8; k++ {
 		x := src[k]
-		h := x.h
-		if refNeg {
-			h = -h
-		}
-		s := h - hf
+		s := x.h - hf
 		if s > margin {
 			continue
 		}
 		ids[kept] = refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
 		x.h = hf + float32(0.5*s)
-		if refNeg {
-			x.h = -x.h
-		}
 		src[kept] = x
 		seps[kept] = s
 		kept++
@@ -590,10 +596,10 @@ func faceContact(hrv, hiv vec3, ci vec3, inc [3]vec3, i int, refBase uint32, r m
 	if kept == 0 {
 		return
 	}
-	// World axes along u, v and h.
-	ax, ay, az := r.col(next(i)), r.col(next(next(i))), r.col(i)
+	// World axes along u and v (h's is az).
+	ax, ay := r.col(next(i)), r.col(next(next(i)))
 	m.normal = az
-	if refNeg != (refBase != 0) {
+	if refBase != 0 {
 		m.normal = az.neg()
 	}
 	world := func(x *clipVertex) vec3 {
