@@ -326,10 +326,15 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	if !refB {
 		// B's axes in A's frame: c's columns.
 		faceContact(ha, hb, ta, c.transpose(), iA, 0, ra, pa.p, margin, m)
-		return
+	} else {
+		// A's axes in B's frame: c's rows.
+		faceContact(hb, ha, tb.neg(), c, iB, 6, pb.q.rotation(), pb.p, margin, m)
 	}
-	// A's axes in B's frame: c's rows.
-	faceContact(hb, ha, tb.neg(), c, iB, 6, pb.q.rotation(), pb.p, margin, m)
+	if m.n == 0 && e.i >= 0 {
+		// The faces' polygons missed each other (the boxes meet nearer
+		// edge to edge than the tie rule let on): the edges' point.
+		edgeContact(pa, pb, ra, pb.q.rotation(), ha, hb, e.i, e.j, e.dl, e.s, m)
+	}
 }
 
 // maxAxis returns v's largest component and its axis (ties: lower axis).

@@ -673,3 +673,56 @@ func TestCollideGolden(t *testing.T) {
 		t.Errorf("hash of %d contact points %#016x, want %#016x", points, got, uint64(want))
 	}
 }
+
+// TestNoMissedContact: whenever a corner of a box, or a point of a
+// capsule's axis or a sphere's centre, lies inside the box A, the pair has
+// a contact with a negative separation.
+func TestNoMissedContact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	a := boxS(0.5, 0.3, 0.8)
+	others := []*shape{sphereS(0.2), capsuleS(0.2, 0.6), boxS(0.4, 0.6, 0.2)}
+	checked := 0
+	for range 20000 {
+		b := others[rng.IntN(3)]
+		pa := pose{vec3{}, randQuat(rng)}
+		pb := pose{vec3{rng.Float32()*3 - 1.5, rng.Float32()*3 - 1.5, rng.Float32()*3 - 1.5}, randQuat(rng)}
+		var probes []vec3
+		switch b.kind {
+		case Sphere:
+			probes = append(probes, pb.p)
+		case Capsule:
+			p0, p1 := capsuleAxis(b, pb)
+			for k := range 11 {
+				probes = append(probes, p0.addScaled(p1.sub(p0), float32(k)/10))
+			}
+		case Box:
+			for k := range 8 {
+				probes = append(probes, pb.apply(vec3{sgn(k&1 == 0) * b.half.x, sgn(k&2 == 0) * b.half.y, sgn(k&4 == 0) * b.half.z}))
+			}
+		}
+		inside := false
+		for _, p := range probes {
+			l := pa.unapply(p).abs()
+			if l.x < a.half.x-1e-3 && l.y < a.half.y-1e-3 && l.z < a.half.z-1e-3 {
+				inside = true
+			}
+		}
+		if !inside {
+			continue
+		}
+		checked++
+		var m manifold
+		if b.kind == Box {
+			collide(a, pa, b, pb, 0.01, &m)
+		} else {
+			collide(b, pb, a, pa, 0.01, &m)
+		}
+		checkManifold(t, &m, 0.01)
+		if m.n == 0 || minSep(&m) >= 0 {
+			t.Fatalf("%v at %+v inside the box at %+v: %+v", b.kind, pb, pa, m)
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d overlapping", checked)
+	}
+}
