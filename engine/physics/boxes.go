@@ -26,7 +26,7 @@ const (
 // reference face, and the same ids, while it wobbles.
 const (
 	axisRelTol = 0.98
-	axisAbsTol = 0.001
+	axisAbsTol = 0.001 // m
 )
 
 // faceAlignCos is the cosine under which a capsule–box normal counts as a
@@ -272,17 +272,6 @@ func permute(p vec3, i int) (u, v, h float32) {
 		return p.z, p.x, p.y
 	}
 	return p.x, p.y, p.z
-}
-
-// unpermute is permute's inverse.
-func unpermute(u, v, h float32, i int) vec3 {
-	switch i {
-	case 0:
-		return vec3{h, u, v}
-	case 1:
-		return vec3{v, h, u}
-	}
-	return vec3{u, v, h}
 }
 
 // collideBoxes: the separating-axis test over the 15 axes (the faces of A,
