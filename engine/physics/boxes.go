@@ -253,6 +253,16 @@ func sgn(pos bool) float32 {
 	return -1
 }
 
+// mirror returns a (in the reference box's frame) in the order (u, v, h)
+// = axes (i+1, i+2, i), h negated when neg.
+func mirror(a vec3, i int, neg bool) vec3 {
+	u, v, h := permute(a, i)
+	if neg {
+		h = -h
+	}
+	return vec3{u, v, h}
+}
+
 // clipVertex is a corner of the incident face's polygon while it is
 // clipped, in the reference box's frame with its axes taken in the order
 // (i1, i2, i): u and v along the reference face, h along its normal axis;
@@ -500,35 +510,22 @@ func faceContact(hr, hi vec3, ci vec3, inc mat3, i int, refBase uint32, r mat3, 
 		refFace++
 		az = az.neg()
 	}
-	var e [3]vec3 // the incident box's axes, in (u, v, h)
-	for k, a := range [3]vec3{inc.r0, inc.r1, inc.r2} {
-		u, v, h := permute(a, i)
-		if refNeg {
-			h = -h
-		}
-		e[k] = vec3{u, v, h}
-	}
+	// The incident box's axes in (u, v, h).
+	e0, e1, e2 := mirror(inc.r0, i, refNeg), mirror(inc.r1, i, refNeg), mirror(inc.r2, i, refNeg)
 	if refNeg {
 		ch = -ch
 	}
 	// The incident face: the axis most parallel to the reference normal
-	// (ties: lower), on the side facing the reference face.
+	// (ties: lower), on the side facing the reference face; its normal
+	// axis and the two others scaled by the half extents.
 	j := 0
-	if abs(e[1].z) > abs(e[j].z) {
+	nI, hn, eu, ev := e0, hi.x, e1.scale(hi.y), e2.scale(hi.z)
+	if z1 := abs(e1.z); z1 > abs(e0.z) && z1 >= abs(e2.z) {
 		j = 1
-	}
-	if abs(e[2].z) > abs(e[j].z) {
+		nI, hn, eu, ev = e1, hi.y, e2.scale(hi.z), e0.scale(hi.x)
+	} else if abs(e2.z) > abs(e0.z) && abs(e2.z) > z1 {
 		j = 2
-	}
-	var nI, eu, ev vec3 // its normal axis and the two others, scaled by the half extents
-	var hn float32
-	switch j {
-	case 0:
-		nI, hn, eu, ev = e[0], hi.x, e[1].scale(hi.y), e[2].scale(hi.z)
-	case 1:
-		nI, hn, eu, ev = e[1], hi.y, e[2].scale(hi.z), e[0].scale(hi.x)
-	default:
-		nI, hn, eu, ev = e[2], hi.z, e[0].scale(hi.x), e[1].scale(hi.y)
+		nI, hn, eu, ev = e2, hi.z, e0.scale(hi.x), e1.scale(hi.y)
 	}
 	incFace := uint32(2 * j)
 	if nI.z >= 0 { // the +j face looks away from the reference face: take −j
@@ -551,12 +548,16 @@ func faceContact(hr, hi vec3, ci vec3, inc mat3, i int, refBase uint32, r mat3, 
 	// Sutherland–Hodgman against the four side planes (+u, −u, +v, −v),
 	// each skipped when no corner lies beyond it (clipping only shrinks
 	// the polygon, so the first corners tell).
-	umax := max(src[0].u, src[1].u, src[2].u, src[3].u)
-	umin := min(src[0].u, src[1].u, src[2].u, src[3].u)
-	vmax := max(src[0].v, src[1].v, src[2].v, src[3].v)
-	vmin := min(src[0].v, src[1].v, src[2].v, src[3].v)
-	for pl, beyond := range [4]bool{umax > lu, -umin > lu, vmax > lv, -vmin > lv} {
-		if !beyond {
+	u0, u1, u2, u3 := src[0].u, src[1].u, src[2].u, src[3].u
+	v0, v1, v2, v3 := src[0].v, src[1].v, src[2].v, src[3].v
+	beyond := [4]bool{
+		u0 > lu || u1 > lu || u2 > lu || u3 > lu,
+		-u0 > lu || -u1 > lu || -u2 > lu || -u3 > lu,
+		v0 > lv || v1 > lv || v2 > lv || v3 > lv,
+		-v0 > lv || -v1 > lv || -v2 > lv || -v3 > lv,
+	}
+	for pl := range 4 {
+		if !beyond[pl] {
 			continue
 		}
 		onV, neg := pl >= 2, pl&1 == 1
@@ -581,10 +582,11 @@ func faceContact(hr, hi vec3, ci vec3, inc mat3, i int, refBase uint32, r mat3, 
 		if s > margin {
 			continue
 		}
-		ids[kept] = refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
+		w := kept & 7 // kept <= k < 8
+		ids[w] = refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
 		x.h = hf + float32(0.5*s)
-		src[kept] = x
-		seps[kept] = s
+		src[w] = x
+		seps[w] = s
 		kept++
 	}
 	if kept == 0 {

@@ -598,12 +598,27 @@ func FuzzCollide(f *testing.F) {
 func BenchmarkCollideBoxBox(b *testing.B) {
 	cube := boxS(0.5, 0.5, 0.5)
 	b.Run("resting", func(b *testing.B) {
+		// A cube on another, a little off and turned: two side planes
+		// clip.
 		b.ReportAllocs()
 		pa := turned(at(3, 0.5, 2), axisAngle(vec3{0, 1, 0}, 10))
 		pb := turned(at(3.1, 1.49, 2.05), axisAngle(vec3{0, 1, 0}, 14))
 		var m manifold
 		for b.Loop() {
 			collide(cube, pa, cube, pb, 0.02, &m)
+		}
+		if m.n != 4 {
+			b.Fatalf("%d points", m.n)
+		}
+	})
+	b.Run("floor", func(b *testing.B) {
+		// A cube on a larger static box: no clipping.
+		b.ReportAllocs()
+		floor := boxS(8, 0.5, 8)
+		pb := turned(at(3.1, 0.49, 2.05), axisAngle(vec3{0, 1, 0}, 14))
+		var m manifold
+		for b.Loop() {
+			collide(floor, at(0, -0.5, 0), cube, pb, 0.02, &m)
 		}
 		if m.n != 4 {
 			b.Fatalf("%d points", m.n)
