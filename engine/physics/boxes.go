@@ -311,11 +311,20 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	if refB {
 		sFace = sB
 	}
-	// Edge pairs A_i × B_j, one row of c (one i) at a time.
+	// Edge pairs A_i × B_j, one row of c (one i) at a time: with i1, i2
+	// the next axes, d · (A_i × B_j) = ta[i2] c[i1][j] − ta[i1] c[i2][j],
+	// A's extent on it ha[i1] |c[i2][j]| + ha[i2] |c[i1][j]|, B's
+	// hb[j1] |c[i][j2]| + hb[j2] |c[i][j1]|.
+	dl0 := c.r1.scale(ta.z).sub(c.r2.scale(ta.y))
+	dl1 := c.r2.scale(ta.x).sub(c.r0.scale(ta.z))
+	dl2 := c.r0.scale(ta.y).sub(c.r1.scale(ta.x))
+	n0 := dl0.abs().sub(ac.r2.scale(ha.y).add(ac.r1.scale(ha.z)).add(extentB(hb, ac.r0)))
+	n1 := dl1.abs().sub(ac.r0.scale(ha.z).add(ac.r2.scale(ha.x)).add(extentB(hb, ac.r1)))
+	n2 := dl2.abs().sub(ac.r1.scale(ha.x).add(ac.r0.scale(ha.y)).add(extentB(hb, ac.r2)))
 	e := edgeAxes{i: -1, beat: float32(axisRelTol*sFace) + axisAbsTol, margin: margin}
-	if e.row(0, c.r0, c.r1, c.r2, ta.y, ta.z, ha.y, ha.z, hb) ||
-		e.row(1, c.r1, c.r2, c.r0, ta.z, ta.x, ha.z, ha.x, hb) ||
-		e.row(2, c.r2, c.r0, c.r1, ta.x, ta.y, ha.x, ha.y, hb) {
+	if e.one(0, 0, n0.x, dl0.x, c.r0.x) || e.one(0, 1, n0.y, dl0.y, c.r0.y) || e.one(0, 2, n0.z, dl0.z, c.r0.z) ||
+		e.one(1, 0, n1.x, dl1.x, c.r1.x) || e.one(1, 1, n1.y, dl1.y, c.r1.y) || e.one(1, 2, n1.z, dl1.z, c.r1.z) ||
+		e.one(2, 0, n2.x, dl2.x, c.r2.x) || e.one(2, 1, n2.y, dl2.y, c.r2.y) || e.one(2, 2, n2.z, dl2.z, c.r2.z) {
 		return
 	}
 	if e.i >= 0 && preferred(e.s, sFace) {
@@ -324,10 +333,10 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	}
 	if !refB {
 		// B's axes in A's frame: c's columns.
-		faceContact(ha, hb, ta, c.transpose(), iA, 0, ra, pa.p, margin, m)
+		faceContact(ha, hb, ta, c.col(0), c.col(1), c.col(2), iA, 0, ra, pa.p, margin, m)
 	} else {
 		// A's axes in B's frame: c's rows.
-		faceContact(hb, ha, tb.neg(), c, iB, 6, pb.q.rotation(), pb.p, margin, m)
+		faceContact(hb, ha, tb.neg(), c.r0, c.r1, c.r2, iB, 6, pb.q.rotation(), pb.p, margin, m)
 	}
 	if m.n == 0 && e.i >= 0 {
 		// The faces' polygons missed each other (the boxes meet nearer
@@ -355,21 +364,14 @@ type edgeAxes struct {
 	beat, margin float32 // the least separation that could beat the faces; the margin
 }
 
-// row considers the three axes A_i × B_j (j = 0, 1, 2). r, r1, r2 are the
-// rows i, i+1, i+2 of c, t1, t2 and h1, h2 d's components and A's half
-// extents along A_{i+1}, A_{i+2}. It reports whether one of them separates
-// the boxes by more than the margin.
-func (e *edgeAxes) row(i int, r, r1, r2 vec3, t1, t2, h1, h2 float32, hb vec3) bool {
-	dl := r1.scale(t2).sub(r2.scale(t1)) // d · (A_i × B_j) = t2 c[i1][j] − t1 c[i2][j]
-	a, a1, a2 := r.abs(), r1.abs(), r2.abs()
-	ra := a2.scale(h1).add(a1.scale(h2)) // A's extent on the axis
-	rb := vec3{                          // B's: hb[j1] |c[i][j2]| + hb[j2] |c[i][j1]|
+// extentB returns, for j = 0, 1, 2, B's extent on the axis A_i × B_j
+// (unnormalised): hb[j1] a[j2] + hb[j2] a[j1], a = |c|'s row i.
+func extentB(hb, a vec3) vec3 {
+	return vec3{
 		float32(hb.y*a.z) + float32(hb.z*a.y),
 		float32(hb.z*a.x) + float32(hb.x*a.z),
 		float32(hb.x*a.y) + float32(hb.y*a.x),
 	}
-	num := dl.abs().sub(ra.add(rb))
-	return e.one(i, 0, num.x, dl.x, r.x) || e.one(i, 1, num.y, dl.y, r.y) || e.one(i, 2, num.z, dl.z, r.z)
 }
 
 // one considers the axis A_i × B_j: its separation is num/|A_i × B_j|,
@@ -491,13 +493,13 @@ func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label 
 
 // faceContact writes the contact of the reference box (half extents hr)
 // through its face on axis i with the incident box (half extents hi,
-// centre ci and axes, inc's rows, in the reference box's frame): the incident box's face most opposed to the reference face,
+// centre ci and axes inc0, inc1, inc2 in the reference box's frame): the incident box's face most opposed to the reference face,
 // clipped to the reference face's side planes, its corners within margin,
 // at most maxPoints of them, turned to the world by the reference box's
 // rotation r and centre o. refBase is 0 when the reference is A (the
 // normal is the face's), 6 when it is B (the normal is flipped to point
 // from A to B; 6 is added to the face index in the ids).
-func faceContact(hr, hi vec3, ci vec3, inc mat3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) {
+func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) {
 	// In the frame (u, v, h) = axes (i+1, i+2, i) of the reference box,
 	// mirrored along h when the face is the − one, the reference face is
 	// h = hf, |u| <= lu, |v| <= lv.
@@ -511,7 +513,7 @@ func faceContact(hr, hi vec3, ci vec3, inc mat3, i int, refBase uint32, r mat3, 
 		az = az.neg()
 	}
 	// The incident box's axes in (u, v, h).
-	e0, e1, e2 := mirror(inc.r0, i, refNeg), mirror(inc.r1, i, refNeg), mirror(inc.r2, i, refNeg)
+	e0, e1, e2 := mirror(inc0, i, refNeg), mirror(inc1, i, refNeg), mirror(inc2, i, refNeg)
 	if refNeg {
 		ch = -ch
 	}
