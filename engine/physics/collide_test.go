@@ -14,9 +14,9 @@ func capsuleS(r, hh float32) *shape  { return &shape{kind: Capsule, radius: r, h
 func boxS(hx, hy, hz float32) *shape { return &shape{kind: Box, half: vec3{hx, hy, hz}} }
 func at(x, y, z float32) pose        { return pose{vec3{x, y, z}, identity} }
 func turned(p pose, q quat) pose     { return pose{p.p, q} }
-func near(a, b, tol float32) bool    { return abs(a-b) <= tol }
-func nearV(a, b vec3, tol float32) bool {
-	return near(a.x, b.x, tol) && near(a.y, b.y, tol) && near(a.z, b.z, tol)
+func approx(a, b, tol float32) bool  { return abs(a-b) <= tol }
+func approxV(a, b vec3, tol float32) bool {
+	return approx(a.x, b.x, tol) && approx(a.y, b.y, tol) && approx(a.z, b.z, tol)
 }
 func axisAngle(ax vec3, deg float64) quat { // tests only: trigonometry
 	ax, _ = ax.normalize()
@@ -34,7 +34,7 @@ func checkManifold(t *testing.T, m *manifold, margin float32) {
 	if m.n == 0 {
 		return
 	}
-	if !m.normal.finite() || !near(m.normal.length(), 1, 1e-5) {
+	if !m.normal.finite() || !approx(m.normal.length(), 1, 1e-5) {
 		t.Fatalf("normal %v", m.normal)
 	}
 	for _, p := range m.pts[:m.n] {
@@ -113,8 +113,8 @@ func TestSphereCapsule(t *testing.T) {
 		t.Fatalf("0.5 apart, margin 0: %+v", m)
 	}
 	collide(sphereS(1), at(0.3, 1.25, 0), c, turned(at(0, 0, 0), q), 0, &m)
-	if m.n != 1 || !nearV(m.normal, vec3{0, -1, 0}, 1e-6) || !near(m.pts[0].sep, -0.25, 1e-6) ||
-		!nearV(m.pts[0].p, vec3{0.3, 0.375, 0}, 1e-6) {
+	if m.n != 1 || !approxV(m.normal, vec3{0, -1, 0}, 1e-6) || !approx(m.pts[0].sep, -0.25, 1e-6) ||
+		!approxV(m.pts[0].p, vec3{0.3, 0.375, 0}, 1e-6) {
 		t.Fatalf("lying: %+v", m)
 	}
 	// The centre on the axis: finite, sideways.
@@ -146,10 +146,10 @@ func TestSphereBox(t *testing.T) {
 		collide(sphereS(tt.r), pose{tt.at, identity}, b, at(0, 0, 0), 1, &m)
 		checkManifold(t, &m, 1)
 		n, _ := tt.normal.normalize()
-		if m.n != 1 || !nearV(m.normal, n, 1e-6) || !near(m.pts[0].sep, tt.sep, 1e-6) {
+		if m.n != 1 || !approxV(m.normal, n, 1e-6) || !approx(m.pts[0].sep, tt.sep, 1e-6) {
 			t.Errorf("%s: %+v", tt.name, m)
 		}
-		if tt.point != (vec3{}) && !nearV(m.pts[0].p, tt.point, 1e-6) {
+		if tt.point != (vec3{}) && !approxV(m.pts[0].p, tt.point, 1e-6) {
 			t.Errorf("%s: point %v, want %v", tt.name, m.pts[0].p, tt.point)
 		}
 	}
@@ -157,7 +157,7 @@ func TestSphereBox(t *testing.T) {
 	var m manifold
 	q := axisAngle(vec3{0, 1, 0}, 90)
 	collide(sphereS(1), at(10, 0, -3), b, turned(at(10, 0, 0), q), 1, &m)
-	if m.n != 1 || !nearV(m.normal, vec3{0, 0, 1}, 1e-6) || !near(m.pts[0].sep, 1, 1e-6) {
+	if m.n != 1 || !approxV(m.normal, vec3{0, 0, 1}, 1e-6) || !approx(m.pts[0].sep, 1, 1e-6) {
 		t.Fatalf("turned: %+v", m)
 	}
 	// ids follow the region.
@@ -180,8 +180,8 @@ func TestCapsuleCapsule(t *testing.T) {
 	qx := axisAngle(vec3{0, 0, 1}, 90)
 	collide(a, at(0, 0, 0), a, turned(at(0, 0.25, 1.5), qx), 1, &m)
 	checkManifold(t, &m, 1)
-	if m.n != 1 || !nearV(m.normal, vec3{0, 0, 1}, 1e-6) || !near(m.pts[0].sep, 0.5, 1e-6) ||
-		!nearV(m.pts[0].p, vec3{0, 0.25, 0.75}, 1e-6) {
+	if m.n != 1 || !approxV(m.normal, vec3{0, 0, 1}, 1e-6) || !approx(m.pts[0].sep, 0.5, 1e-6) ||
+		!approxV(m.pts[0].p, vec3{0, 0.25, 0.75}, 1e-6) {
 		t.Fatalf("crossed: %+v", m)
 	}
 	// Parallel side by side, overlapping on y in [-0.5, 1]: two points.
@@ -191,13 +191,13 @@ func TestCapsuleCapsule(t *testing.T) {
 		t.Fatalf("parallel: %+v", m)
 	}
 	for k, y := range []float32{-0.5, 1} {
-		if !near(m.pts[k].sep, -0.1, 1e-6) || !nearV(m.pts[k].p, vec3{0.45, y, 0}, 1e-6) {
+		if !approx(m.pts[k].sep, -0.1, 1e-6) || !approxV(m.pts[k].p, vec3{0.45, y, 0}, 1e-6) {
 			t.Fatalf("parallel point %d: %+v", k, m.pts[k])
 		}
 	}
 	// End to end: one point.
 	collide(a, at(0, 0, 0), a, at(0, 2.9, 0), 0, &m)
-	if m.n != 1 || m.normal != (vec3{0, 1, 0}) || !near(m.pts[0].sep, -0.1, 1e-6) {
+	if m.n != 1 || m.normal != (vec3{0, 1, 0}) || !approx(m.pts[0].sep, -0.1, 1e-6) {
 		t.Fatalf("end to end: %+v", m)
 	}
 	// Coincident: finite, some sideways normal.
@@ -209,7 +209,7 @@ func TestCapsuleCapsule(t *testing.T) {
 	// Crossing axes (they intersect): along the common perpendicular.
 	collide(a, at(0, 0, 0), a, turned(at(0, 0, 0.25), qx), 0, &m)
 	checkManifold(t, &m, 0)
-	if m.n != 1 || !nearV(m.normal, vec3{0, 0, 1}, 1e-6) {
+	if m.n != 1 || !approxV(m.normal, vec3{0, 0, 1}, 1e-6) {
 		t.Fatalf("intersecting axes: %+v", m)
 	}
 }
@@ -221,11 +221,11 @@ func TestCapsuleBox(t *testing.T) {
 	// Lying on the top face, 1 cm in: two points at the axis's ends.
 	collide(capsuleS(0.25, 1), turned(at(0, 0.74, 0), lying), floor, at(0, 0, 0), 0.02, &m)
 	checkManifold(t, &m, 0.02)
-	if m.n != 2 || !nearV(m.normal, vec3{0, -1, 0}, 1e-6) {
+	if m.n != 2 || !approxV(m.normal, vec3{0, -1, 0}, 1e-6) {
 		t.Fatalf("lying: %+v", m)
 	}
 	for k := range 2 {
-		if !near(m.pts[k].sep, -0.01, 1e-5) || !near(abs(m.pts[k].p.x), 1, 1e-5) || !near(m.pts[k].p.y, 0.495, 1e-5) {
+		if !approx(m.pts[k].sep, -0.01, 1e-5) || !approx(abs(m.pts[k].p.x), 1, 1e-5) || !approx(m.pts[k].p.y, 0.495, 1e-5) {
 			t.Fatalf("lying point %d: %+v", k, m.pts[k])
 		}
 	}
@@ -239,14 +239,14 @@ func TestCapsuleBox(t *testing.T) {
 	// Hanging over the edge (x from 1.5 to 3.5): one end clipped at x=2.
 	collide(capsuleS(0.25, 1), turned(at(2.5, 0.74, 0), lying), floor, at(0, 0, 0), 0.02, &m)
 	checkManifold(t, &m, 0.02)
-	if m.n != 2 || !near(min(m.pts[0].p.x, m.pts[1].p.x), 1.5, 1e-5) || !near(max(m.pts[0].p.x, m.pts[1].p.x), 2, 1e-5) {
+	if m.n != 2 || !approx(min(m.pts[0].p.x, m.pts[1].p.x), 1.5, 1e-5) || !approx(max(m.pts[0].p.x, m.pts[1].p.x), 2, 1e-5) {
 		t.Fatalf("over the edge: %+v", m)
 	}
 	// Standing: one point under the lower end.
 	collide(capsuleS(0.25, 1), at(0.5, 1.74, 0.5), floor, at(0, 0, 0), 0.02, &m)
 	checkManifold(t, &m, 0.02)
-	if m.n != 1 || !nearV(m.normal, vec3{0, -1, 0}, 1e-6) || !near(m.pts[0].sep, -0.01, 1e-5) ||
-		!nearV(m.pts[0].p, vec3{0.5, 0.495, 0.5}, 1e-5) {
+	if m.n != 1 || !approxV(m.normal, vec3{0, -1, 0}, 1e-6) || !approx(m.pts[0].sep, -0.01, 1e-5) ||
+		!approxV(m.pts[0].p, vec3{0.5, 0.495, 0.5}, 1e-5) {
 		t.Fatalf("standing: %+v", m)
 	}
 	// Across the top edge of a unit box (axis along Z, beside the corner
@@ -256,15 +256,15 @@ func TestCapsuleBox(t *testing.T) {
 	collide(capsuleS(0.5, 2), turned(at(1.5, 1.5, 0), alongZ), cube, at(0, 0, 0), 0.3, &m)
 	checkManifold(t, &m, 0.3)
 	want := float32(math.Sqrt(0.5)) - 0.5
-	if m.n != 1 || !nearV(m.normal, vec3{-float32(math.Sqrt(0.5)), -float32(math.Sqrt(0.5)), 0}, 1e-5) ||
-		!near(m.pts[0].sep, want, 1e-5) {
+	if m.n != 1 || !approxV(m.normal, vec3{-float32(math.Sqrt(0.5)), -float32(math.Sqrt(0.5)), 0}, 1e-5) ||
+		!approx(m.pts[0].sep, want, 1e-5) {
 		t.Fatalf("edge: %+v", m)
 	}
 	// Axis through the box: finite, pushed out the nearest way (+Y face, 0.2
 	// below the top: depth 0.2 + radius).
 	collide(capsuleS(0.25, 3), turned(at(0, 0.8, 0.3), lying), cube, at(0, 0, 0), 0, &m)
 	checkManifold(t, &m, 0)
-	if m.n == 0 || !nearV(m.normal, vec3{0, -1, 0}, 1e-6) || !near(minSep(&m), -0.45, 1e-5) {
+	if m.n == 0 || !approxV(m.normal, vec3{0, -1, 0}, 1e-6) || !approx(minSep(&m), -0.45, 1e-5) {
 		t.Fatalf("through: %+v", m)
 	}
 	// Axis diagonal through the box's centre: finite.
@@ -300,7 +300,7 @@ func TestCapsuleBoxDistance(t *testing.T) {
 			continue
 		}
 		checked++
-		if m.n == 0 || !near(minSep(&m), best-c.radius, 2e-3) {
+		if m.n == 0 || !approx(minSep(&m), best-c.radius, 2e-3) {
 			t.Fatalf("pose %+v: separation %v, sampled %v (%+v)", pa, minSep(&m), best-c.radius, m)
 		}
 		// The normal points from the capsule to the box.
@@ -328,7 +328,7 @@ func TestBoxBoxResting(t *testing.T) {
 		t.Fatalf("resting: %+v", m)
 	}
 	for _, p := range m.pts[:m.n] {
-		if !near(p.sep, -0.01, 1e-6) || !near(abs(p.p.x), 0.5, 1e-6) || !near(abs(p.p.z), 0.5, 1e-6) || !near(p.p.y, 0.495, 1e-6) {
+		if !approx(p.sep, -0.01, 1e-6) || !approx(abs(p.p.x), 0.5, 1e-6) || !approx(abs(p.p.z), 0.5, 1e-6) || !approx(p.p.y, 0.495, 1e-6) {
 			t.Fatalf("resting point %+v", p)
 		}
 	}
@@ -347,7 +347,7 @@ func TestBoxBoxResting(t *testing.T) {
 	// The same with the cube as A: normal down, same points.
 	collide(cube, at(0, 0.99, 0), floor, at(0, 0, 0), 0.02, &m)
 	checkManifold(t, &m, 0.02)
-	if m.n != 4 || m.normal != (vec3{0, -1, 0}) || !near(minSep(&m), -0.01, 1e-6) {
+	if m.n != 4 || m.normal != (vec3{0, -1, 0}) || !approx(minSep(&m), -0.01, 1e-6) {
 		t.Fatalf("swapped: %+v", m)
 	}
 	// Tilted 10° about X: only the lower edge's two corners within margin;
@@ -433,21 +433,21 @@ func TestBoxBoxEdge(t *testing.T) {
 	var m manifold
 	collide(cube, pa, cube, pb, 0.02, &m)
 	checkManifold(t, &m, 0.02)
-	if m.n != 1 || !nearV(m.normal, vec3{0, 1, 0}, 1e-5) || !near(m.pts[0].sep, -0.01, 1e-5) ||
-		!nearV(m.pts[0].p, vec3{0, r2 - 0.005, 0}, 1e-5) || m.pts[0].id&idEdgeEdge == 0 {
+	if m.n != 1 || !approxV(m.normal, vec3{0, 1, 0}, 1e-5) || !approx(m.pts[0].sep, -0.01, 1e-5) ||
+		!approxV(m.pts[0].p, vec3{0, r2 - 0.005, 0}, 1e-5) || m.pts[0].id&idEdgeEdge == 0 {
 		t.Fatalf("edge-edge: %+v", m)
 	}
 	id := m.pts[0].id
 	// Slid along both edges: the same edges, the same id.
 	pb.p = pb.p.add(vec3{0.2, 0, -0.3})
 	collide(cube, pa, cube, pb, 0.02, &m)
-	if m.n != 1 || m.pts[0].id != id || !nearV(m.pts[0].p, vec3{0, r2 - 0.005, -0.3}, 1e-5) {
+	if m.n != 1 || m.pts[0].id != id || !approxV(m.pts[0].p, vec3{0, r2 - 0.005, -0.3}, 1e-5) {
 		t.Fatalf("slid: %+v", m)
 	}
 	// Swapped: opposite normal, same separation.
 	var s manifold
 	collide(cube, pb, cube, pa, 0.02, &s)
-	if s.n != 1 || !nearV(s.normal, m.normal.neg(), 1e-6) || !near(s.pts[0].sep, m.pts[0].sep, 1e-6) {
+	if s.n != 1 || !approxV(s.normal, m.normal.neg(), 1e-6) || !approx(s.pts[0].sep, m.pts[0].sep, 1e-6) {
 		t.Fatalf("swapped: %+v vs %+v", s, m)
 	}
 }
@@ -457,7 +457,7 @@ func TestBoxBoxSpeculative(t *testing.T) {
 	var m manifold
 	collide(cube, at(0, 0, 0), cube, at(0.2, 1.01, 0.1), 0.02, &m)
 	checkManifold(t, &m, 0.02)
-	if m.n != 4 || !near(minSep(&m), 0.01, 1e-6) {
+	if m.n != 4 || !approx(minSep(&m), 0.01, 1e-6) {
 		t.Fatalf("1 cm apart, margin 2 cm: %+v", m)
 	}
 	collide(cube, at(0, 0, 0), cube, at(0.2, 1.01, 0.1), 0.005, &m)
@@ -505,12 +505,12 @@ func TestSwapSymmetry(t *testing.T) {
 		if a.kind == Box {
 			// Near ties between axes may go either way (the first box's
 			// faces are preferred): the depths agree within the tie rule.
-			if !near(minSep(&m), minSep(&s), 2e-3+0.03*abs(minSep(&m))) {
+			if !approx(minSep(&m), minSep(&s), 2e-3+0.03*abs(minSep(&m))) {
 				t.Fatalf("%+v %+v:\n%+v\n%+v", pa, pb, m, s)
 			}
 			continue
 		}
-		if !nearV(m.normal, s.normal.neg(), 1e-3) || !near(minSep(&m), minSep(&s), 1e-3) {
+		if !approxV(m.normal, s.normal.neg(), 1e-3) || !approx(minSep(&m), minSep(&s), 1e-3) {
 			t.Fatalf("%v %+v %+v:\n%+v\n%+v", a.kind, pa, pb, m, s)
 		}
 	}

@@ -95,7 +95,7 @@ func TestMassProperties(t *testing.T) {
 }
 
 func TestShapeAABB(t *testing.T) {
-	eq := func(a, b aabb) bool { return nearV(a.min, b.min, 1e-6) && nearV(a.max, b.max, 1e-6) }
+	eq := func(a, b aabb) bool { return approxV(a.min, b.min, 1e-6) && approxV(a.max, b.max, 1e-6) }
 	// Sphere: its centre ± r whatever the rotation.
 	if got := sphereS(0.5).aabb(pose{vec3{1, 2, 3}, axisAngle(vec3{1, 2, 3}, 40)}); !eq(got, aabb{vec3{0.5, 1.5, 2.5}, vec3{1.5, 2.5, 3.5}}) {
 		t.Errorf("sphere %v", got)
@@ -122,7 +122,7 @@ func TestShapeAABB(t *testing.T) {
 			w := p.apply(c)
 			lo, hi = lo.min(w), hi.max(w)
 		}
-		if !eq(box, aabb{lo, hi}) && !(nearV(box.min, lo, 1e-5) && nearV(box.max, hi, 1e-5)) {
+		if !eq(box, aabb{lo, hi}) && !(approxV(box.min, lo, 1e-5) && approxV(box.max, hi, 1e-5)) {
 			t.Fatalf("%+v: %v, corners span %v %v", p, box, lo, hi)
 		}
 	}
