@@ -331,16 +331,18 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 		edgeContact(pa, pb, ra, pb.q.rotation(), ha, hb, e.i, e.j, e.dl, e.s, m)
 		return
 	}
+	var missed bool
 	if !refB {
 		// B's axes in A's frame: c's columns.
-		faceContact(ha, hb, ta, c.col(0), c.col(1), c.col(2), iA, 0, ra, pa.p, margin, m)
+		missed = faceContact(ha, hb, ta, c.col(0), c.col(1), c.col(2), iA, 0, ra, pa.p, margin, m)
 	} else {
 		// A's axes in B's frame: c's rows.
-		faceContact(hb, ha, tb.neg(), c.r0, c.r1, c.r2, iB, 6, pb.q.rotation(), pb.p, margin, m)
+		missed = faceContact(hb, ha, tb.neg(), c.r0, c.r1, c.r2, iB, 6, pb.q.rotation(), pb.p, margin, m)
 	}
-	if m.n == 0 && e.i >= 0 {
-		// The faces' polygons missed each other (the boxes meet nearer
-		// edge to edge than the tie rule let on): the edges' point.
+	if missed && e.i >= 0 && e.s < 0 {
+		// The boxes overlap, but the incident face clipped to the
+		// reference face left nothing (they meet nearer edge to edge than
+		// the tie rule let on): the edges' point.
 		edgeContact(pa, pb, ra, pb.q.rotation(), ha, hb, e.i, e.j, e.dl, e.s, m)
 	}
 }
@@ -493,13 +495,15 @@ func clipSide(src, dst *[8]clipVertex, n int, onV, neg bool, lim float32, label 
 
 // faceContact writes the contact of the reference box (half extents hr)
 // through its face on axis i with the incident box (half extents hi,
-// centre ci and axes inc0, inc1, inc2 in the reference box's frame): the incident box's face most opposed to the reference face,
-// clipped to the reference face's side planes, its corners within margin,
-// at most maxPoints of them, turned to the world by the reference box's
-// rotation r and centre o. refBase is 0 when the reference is A (the
-// normal is the face's), 6 when it is B (the normal is flipped to point
-// from A to B; 6 is added to the face index in the ids).
-func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) {
+// centre ci and axes inc0, inc1, inc2 in the reference box's frame): the
+// incident box's face most opposed to the reference face, clipped to the
+// reference face's side planes, its corners within margin, at most
+// maxPoints of them, turned to the world by the reference box's rotation r
+// and centre o. refBase is 0 when the reference is A (the normal is the
+// face's), 6 when it is B (the normal is flipped to point from A to B; 6 is
+// added to the face index in the ids). It reports whether the clipping
+// left nothing (the two faces do not overlap).
+func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uint32, r mat3, o vec3, margin float32, m *manifold) (missed bool) {
 	// In the frame (u, v, h) = axes (i+1, i+2, i) of the reference box,
 	// mirrored along h when the face is the − one, the reference face is
 	// h = hf, |u| <= lu, |v| <= lv.
@@ -570,7 +574,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		n = clipSide(src, dst, n, onV, neg, lim, uint8(4+pl))
 		src, dst = dst, src
 		if n == 0 {
-			return
+			return true
 		}
 	}
 
@@ -592,7 +596,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		kept++
 	}
 	if kept == 0 {
-		return
+		return false
 	}
 	// World axes along u and v (h's is az).
 	ax, ay := r.col(next(i)), r.col(next(next(i)))
@@ -608,13 +612,14 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 			m.pts[k] = contactPoint{p: world(&src[k]), sep: seps[k], id: ids[k]}
 		}
 		m.n = kept
-		return
+		return false
 	}
 	sel := reducePoints(src[:kept], seps[:kept])
 	for k, s := range sel {
 		m.pts[k] = contactPoint{p: world(&src[s]), sep: seps[s], id: ids[s]}
 	}
 	m.n = maxPoints
+	return false
 }
 
 // reducePoints chooses maxPoints of the points (more than maxPoints) that
