@@ -29,6 +29,11 @@ const (
 	axisAbsTol = 0.001 // m
 )
 
+// clipSlop is how far, as a fraction of the smallest half extent of the
+// reference face and the incident box, the incident face may reach past
+// the reference face's sides before it is clipped.
+const clipSlop = 0.01
+
 // faceAlignCos is the cosine under which a capsule–box normal counts as a
 // face normal (about 0.8°): the capsule's axis is then clipped to the face
 // for up to two points.
@@ -508,6 +513,12 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	// mirrored along h when the face is the − one, the reference face is
 	// h = hf, |u| <= lu, |v| <= lv.
 	lu, lv, hf := permute(hr, i)
+	// The side planes stand a little outside the face, so the corners of
+	// an equal box resting flush keep their ids (and the solver its warm
+	// start) while it drifts by less than that.
+	slop := float32(clipSlop * min(lu, lv, hi.x, hi.y, hi.z))
+	lu += slop
+	lv += slop
 	cu, cv, ch := permute(ci, i)
 	refNeg := ch < 0
 	refFace := refBase + uint32(2*i)
