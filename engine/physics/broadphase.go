@@ -86,6 +86,9 @@ type rowEntry struct {
 	rv, rw int32   // its row: the cells of box.min on the two row axes
 	i      int32   // index into the boxes
 	active bool
+	// nextV and nextW tell whether box.max lies in the next cell on the
+	// row axes (it cannot lie farther: the box is narrower than a cell).
+	nextV, nextW bool
 }
 
 // broadphase finds the pairs of bodies whose boxes overlap, and answers
@@ -124,6 +127,7 @@ type broadphase struct {
 	last  []int32 // the small boxes in last call's order: a head start for the sort, nothing more
 	added []bool
 	raw   []pair
+	tmp   []pair
 	count []int32
 	near  []int32
 	rays  []rayCandidate // boxes the ray enters, waiting to be visited
@@ -332,7 +336,9 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 		b := &boxes[it.i]
 		v, w := int32(it.v^1<<31), int32(it.w^1<<31)
 		key := comp(b.min, bp.su)
-		bp.ents[k] = rowEntry{box: *b, key: key, rv: v, rw: w, i: it.i, active: active != nil && active[it.i]}
+		v1, w1 := bp.row(b.max)
+		bp.ents[k] = rowEntry{box: *b, key: key, rv: v, rw: w, i: it.i, active: active != nil && active[it.i],
+			nextV: v1 != v, nextW: w1 != w}
 		bp.entKeys[k] = key
 		bp.entFrom[k] = bp.from(key)
 		if n := len(bp.rows); n == 0 || bp.rows[n-1].v != v || bp.rows[n-1].w != w {
@@ -725,18 +731,28 @@ func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
 }
 
 // sweepPair finds the pairs between two different rows: each entry of ra
-// against the entries of rb whose key lies in its span.
+// against the entries of rb whose key lies in its span. rb is one of ra's
+// forward neighbours, (v+1, w) or (v-1..v+1, w+1): an entry of ra that
+// does not reach into rb's cell on an axis where rb is the next one cannot
+// meet it, nor can an entry of rb at v-1 that does not reach ra's cell.
 func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
+	needV, needW, needBack := rb.v > ra.v, rb.w > ra.w, rb.v < ra.v
 	lb := rb.s
 	for a := ra.s; a < ra.e; a++ {
 		ea := &bp.ents[a]
+		if (needV && !ea.nextV) || (needW && !ea.nextW) {
+			continue
+		}
 		from, to := bp.entFrom[a], comp(ea.box.max, bp.su)
 		for lb < rb.e && float64(bp.entKeys[lb]) < from {
 			lb++
 		}
 		for b := lb; b < rb.e && bp.entKeys[b] <= to; b++ {
 			eb := &bp.ents[b]
-			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
+			if (needBack && !eb.nextV) || !(ea.active || eb.active) {
+				continue
+			}
+			if ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
 				return false
 			}
 		}
@@ -744,41 +760,40 @@ func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
 	return true
 }
 
-// sortPairs writes bp.raw into out sorted by (a, b): a counting sort by a,
-// then each a's pairs by b (an insertion sort for the few a box usually
-// has, a library sort beyond).
+// sortPairs writes bp.raw into out sorted by (a, b): a stable counting sort
+// by b, then one by a.
 func (bp *broadphase) sortPairs(out []pair) []pair {
 	m := len(bp.raw)
 	out = slices.Grow(out[:0], m)[:m]
+	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
 	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
-	clear(bp.count)
+	count := bp.count
+	clear(count)
 	for _, p := range bp.raw {
-		bp.count[p.a+1]++
+		count[p.b]++
 	}
-	for k := 1; k <= bp.n; k++ {
-		bp.count[k] += bp.count[k-1]
+	sum := int32(0)
+	for k, c := range count {
+		count[k] = sum
+		sum += c
 	}
+	tmp := bp.tmp
 	for _, p := range bp.raw {
-		out[bp.count[p.a]] = p
-		bp.count[p.a]++
+		tmp[count[p.b]] = p
+		count[p.b]++
 	}
-	// count[a] is now the end of a's pairs.
-	s := int32(0)
-	for a := range bp.n {
-		e := bp.count[a]
-		if run := out[s:e]; len(run) > 32 {
-			slices.SortFunc(run, func(x, y pair) int { return int(x.b - y.b) })
-		} else {
-			for k := 1; k < len(run); k++ {
-				p := run[k]
-				j := k
-				for ; j > 0 && run[j-1].b > p.b; j-- {
-					run[j] = run[j-1]
-				}
-				run[j] = p
-			}
-		}
-		s = e
+	clear(count)
+	for _, p := range tmp {
+		count[p.a]++
+	}
+	sum = 0
+	for k, c := range count {
+		count[k] = sum
+		sum += c
+	}
+	for _, p := range tmp {
+		out[count[p.a]] = p
+		count[p.a]++
 	}
 	return out
 }
