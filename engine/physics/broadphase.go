@@ -717,11 +717,16 @@ func (bp *broadphase) sweep(limit int) bool {
 // sweepSelf finds the pairs within a row: each entry against those after it
 // whose key is within its extent.
 func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
-	for a := row.s; a < row.e; a++ {
-		ea := &bp.ents[a]
+	keys, ents := bp.entKeys[row.s:row.e], bp.ents[row.s:row.e]
+	ents = ents[:len(keys)]
+	for a := range ents {
+		ea := &ents[a]
 		to := comp(ea.box.max, bp.su)
-		for b := a + 1; b < row.e && bp.entKeys[b] <= to; b++ {
-			eb := &bp.ents[b]
+		for b := a + 1; b < len(keys); b++ {
+			if keys[b] > to {
+				break
+			}
+			eb := &ents[b]
 			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
 				return false
 			}
@@ -737,18 +742,25 @@ func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
 // meet it, nor can an entry of rb at v-1 that does not reach ra's cell.
 func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
 	needV, needW, needBack := rb.v > ra.v, rb.w > ra.w, rb.v < ra.v
-	lb := rb.s
-	for a := ra.s; a < ra.e; a++ {
-		ea := &bp.ents[a]
+	aEnts, aFrom := bp.ents[ra.s:ra.e], bp.entFrom[ra.s:ra.e]
+	aFrom = aFrom[:len(aEnts)]
+	bKeys, bEnts := bp.entKeys[rb.s:rb.e], bp.ents[rb.s:rb.e]
+	bEnts = bEnts[:len(bKeys)]
+	lb := 0
+	for a := range aEnts {
+		ea := &aEnts[a]
 		if (needV && !ea.nextV) || (needW && !ea.nextW) {
 			continue
 		}
-		from, to := bp.entFrom[a], comp(ea.box.max, bp.su)
-		for lb < rb.e && float64(bp.entKeys[lb]) < from {
+		from, to := aFrom[a], comp(ea.box.max, bp.su)
+		for lb < len(bKeys) && float64(bKeys[lb]) < from {
 			lb++
 		}
-		for b := lb; b < rb.e && bp.entKeys[b] <= to; b++ {
-			eb := &bp.ents[b]
+		for b := lb; b < len(bKeys); b++ {
+			if bKeys[b] > to {
+				break
+			}
+			eb := &bEnts[b]
 			if (needBack && !eb.nextV) || !(ea.active || eb.active) {
 				continue
 			}
