@@ -121,19 +121,21 @@ type broadphase struct {
 	bounds     aabb       // of the small boxes
 
 	// Scratch.
-	exps  [256]int32
-	keys  []sortItem
-	keys2 []sortItem
-	last  []int32 // the small boxes in last call's order: a head start for the sort, nothing more
-	added []bool
-	raw   []pair
-	tmp   []pair
-	count []int32
-	near  []int32
-	rays  []rayCandidate // boxes the ray enters, waiting to be visited
-	ready []rayCandidate
-	stamp []uint32 // per entry: the mark of the last ray that tested it
-	mark  uint32
+	exps    [256]int32
+	sizeExp []uint8 // per box: the binary exponent of its size
+	rowOf   []int64 // per small box: its row, w<<32 | v (as uint32)
+	keys    []sortItem
+	keys2   []sortItem
+	last    []int32 // the small boxes in last call's order: a head start for the sort, nothing more
+	added   []bool
+	raw     []pair
+	tmp     []pair
+	count   []int32
+	near    []int32
+	rays    []rayCandidate // boxes the ray enters, waiting to be visited
+	ready   []rayCandidate
+	stamp   []uint32 // per entry: the mark of the last ray that tested it
+	mark    uint32
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -152,6 +154,7 @@ func comp(p vec3, k int) float32 {
 func (bp *broadphase) classify(boxes []aabb) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
+	bp.sizeExp = slices.Grow(bp.sizeExp[:0], len(boxes))[:len(boxes)]
 	valid := 0
 	for i := range boxes {
 		b := &boxes[i]
@@ -170,7 +173,9 @@ func (bp *broadphase) classify(boxes []aabb) {
 			continue
 		}
 		bp.class[i] = classSmall
-		bp.exps[expOf(e)]++
+		k := expOf(e)
+		bp.sizeExp[i] = uint8(k)
+		bp.exps[k]++
 		valid++
 	}
 	// The median size's exponent.
@@ -184,22 +189,30 @@ func (bp *broadphase) classify(boxes []aabb) {
 	}
 	limit := max(med+smallFactorExp, 127+minCellExp-1)
 	// The cell: the smallest power of two above every small box; the sweep
-	// axis: the one along which the small boxes spread farthest.
+	// axis: the one along which the small boxes spread farthest; the reach
+	// along it: the widest small box, measured in float64 and rounded up,
+	// so that it is at least the exact width.
 	top := -1
 	lo := vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
 	hi := lo.neg()
+	var wide [3]float64
 	for i := range boxes {
 		if bp.class[i] != classSmall {
 			continue
 		}
-		b := &boxes[i]
-		k := expOf(boxSize(b))
+		k := int(bp.sizeExp[i])
 		if k > limit || k >= 127+maxCellExp {
 			bp.class[i] = classLarge
 			continue
 		}
+		b := &boxes[i]
 		top = max(top, k)
 		lo, hi = lo.min(b.min), hi.max(b.min)
+		wide = [3]float64{
+			max(wide[0], float64(b.max.x)-float64(b.min.x)),
+			max(wide[1], float64(b.max.y)-float64(b.min.y)),
+			max(wide[2], float64(b.max.z)-float64(b.min.z)),
+		}
 	}
 	// size < 2^(top-127+1) for every small box (its exponent is at most
 	// top), so the cell 2^(top-126) is strictly larger.
@@ -214,16 +227,7 @@ func (bp *broadphase) classify(boxes []aabb) {
 	default:
 		bp.su, bp.sv, bp.sw = 2, 0, 1
 	}
-	// The reach along the sweep axis: the widest small box, measured in
-	// float64 and rounded up, so that it is at least the exact width.
-	bp.reach = 0
-	for i := range boxes {
-		if bp.class[i] == classSmall {
-			b := &boxes[i]
-			bp.reach = max(bp.reach, float64(comp(b.max, bp.su))-float64(comp(b.min, bp.su)))
-		}
-	}
-	bp.reach = math.Nextafter(bp.reach, math.Inf(1))
+	bp.reach = math.Nextafter(wide[bp.su], math.Inf(1))
 }
 
 // boxSize is the largest side of b.
@@ -250,7 +254,13 @@ func (bp *broadphase) cellCoord(x float32) int32 {
 	if c >= cellLimit {
 		return cellLimit
 	}
-	return int32(math.Floor(float64(c)))
+	// floor(c): truncation, one less for a negative non-integer (exact:
+	// |c| < 2^30, and every float32 that large is an integer).
+	i := int32(c)
+	if float32(i) > c {
+		i--
+	}
+	return i
 }
 
 // row is the row of point p.
@@ -299,6 +309,7 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
 	bp.bounds = aabb{vec3{1, 1, 1}, vec3{-1, -1, -1}} // empty
+	bp.rowOf = slices.Grow(bp.rowOf[:0], len(boxes))[:len(boxes)]
 	first := true
 	for i, c := range bp.class {
 		if c != classSmall {
@@ -309,6 +320,7 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 		}
 		bp.bounds = bp.bounds.union(boxes[i])
 		v, w := bp.row(boxes[i].min)
+		bp.rowOf[i] = int64(w)<<32 | int64(uint32(v))
 		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
 		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
 	}
@@ -350,9 +362,9 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 
 // item is box i as the sort sees it.
 func (bp *broadphase) item(boxes []aabb, i int32) sortItem {
-	b := &boxes[i]
-	v, w := bp.row(b.min)
-	return sortItem{sortable(comp(b.min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
+	r := bp.rowOf[i]
+	v, w := int32(r), int32(r>>32)
+	return sortItem{sortable(comp(boxes[i].min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
 }
 
 // less orders sort items by (w, v, key, index).
