@@ -17,23 +17,28 @@ import (
 // than every "small" box (small: at most about four times the median size;
 // the rest are "large", see below); each small box is filed once, in the row
 // of its minimum corner, and the rows are sorted by the boxes' minimum on
-// the third axis (the "sweep axis"), all with one radix sort. Because the
+// the third axis (the "sweep axis"), all with one sort (a radix sort, or an
+// insertion sort from last call's order when bodies moved little). Because the
 // boxes are narrower than a cell, a box that overlaps box i has its minimum
 // corner in the rows from row(i.min)-1 to row(i.max) on each row axis, and
 // its minimum on the sweep axis between i.min less the widest small box and
 // i.max. When many boxes are active, each row is swept against itself and
-// the four neighbouring rows that follow it (a merge of two sorted lists);
-// when few are, each active box binary-searches the rows around it. The
+// against the four neighbouring rows that follow it: both are sorted, so
+// the window of each box in the other row is found by a pointer that only
+// moves forward (and a box that does not reach into the neighbour's cell
+// skips it). When few are, each active box binary-searches the rows around
+// it. The
 // cell size is a power of two, so a coordinate's cell is an exact product,
 // and the lower end of a window is rounded down: the argument holds in
 // floating point, at any coordinate. Only occupied rows are stored (a
 // sorted list, searched), so worlds of any extent cost the same.
 //
 // Large boxes (floors, walls, level geometry; also infinite or inverted
-// boxes, a caller's bug) are kept in a list and tested against the rows
-// they cover (or, when few boxes are active, against those), and against
-// each other: a world with thousands of large boxes wants a tree, which this
-// is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
+// boxes, a caller's bug) are kept in a list, swept against each other on
+// the sweep axis, and tested against the small boxes in the rows they cover
+// (or against the active ones, when that is cheaper). Each large box costs
+// about the rows it covers: a world with thousands of large boxes wants a
+// tree, which this is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
 // and are left out.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
