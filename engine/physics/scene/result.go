@@ -41,9 +41,9 @@ type StepStats struct {
 // Setting is one entry of a result's free-form "config" object.
 type Setting struct {
 	Name string // the key
-	// Value is a string, bool, int, int64, float32 or float64 (printed as
-	// JSON numbers as JavaScript prints them), or anything encoding/json
-	// takes.
+	// Value is a string, bool, int, int64, float32 (printed in its own
+	// shortest form: 0.02) or float64 (printed as AppendNumber does), or
+	// anything encoding/json takes.
 	Value any
 }
 
@@ -228,7 +228,10 @@ func appendValue(b []byte, v any) []byte {
 	case int64:
 		return strconv.AppendInt(b, v, 10)
 	case float32:
-		return AppendNumber(b, float64(v))
+		// A setting is read by people: its float32 shortest form (0.02),
+		// not the widened float64's (0.019999999552965164).
+		x, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
+		return AppendNumber(b, x)
 	case float64:
 		return AppendNumber(b, v)
 	}

@@ -99,7 +99,7 @@ func TestWriteTo(t *testing.T) {
 		Bodies: []Record{{ID: "a", Position: [3]float32{0, 1.5, -0.1}, Rotation: [4]float32{0, 0, 0, 1},
 			LinearVelocity: [3]float32{0, -9.81, 0}, Sleeping: true}},
 		Hash:   "sha256:00",
-		Config: []Setting{{"substeps", 4}, {"solver", "soft step"}, {"sleep", true}, {"hertz", float32(30)}, {"list", []int{1, 2}}},
+		Config: []Setting{{"substeps", 4}, {"solver", "soft step"}, {"sleep", true}, {"hertz", float32(0.02)}, {"list", []int{1, 2}}},
 		Trace:  []TraceEntry{{Step: 0, Record: Record{ID: "a\"b"}}},
 	}
 	var b bytes.Buffer
@@ -109,7 +109,7 @@ func TestWriteTo(t *testing.T) {
 	}
 	want := `{"engine":"nebula-physics test","scene":"s","steps":2,"hz":60,"step_ms":{"mean":0.5,"p50":0.25,"p95":1,"max":1.125},"init_ms":3,` +
 		`"bodies":[{"id":"a","position":[0,1.5,-0.10000000149011612],"rotation":[0,0,0,1],"linear_velocity":[0,-9.8100004196167,0],"angular_velocity":[0,0,0],"sleeping":true}],` +
-		`"hash":"sha256:00","config":{"substeps":4,"solver":"soft step","sleep":true,"hertz":30,"list":[1,2]},` +
+		`"hash":"sha256:00","config":{"substeps":4,"solver":"soft step","sleep":true,"hertz":0.02,"list":[1,2]},` +
 		`"trace":[{"step":0,"id":"a\"b","position":[0,0,0],"rotation":[0,0,0,0],"linear_velocity":[0,0,0],"angular_velocity":[0,0,0],"sleeping":false}]}` + "\n"
 	if b.String() != want {
 		t.Errorf("WriteTo wrote\n%s\nwant\n%s", b.String(), want)
