@@ -136,6 +136,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30000x -fuzzminimizetime=100x ./engine/physics/scene
 
 # The tests that touch time, windows or sockets (scripts/stress.sh's
 # default set, or TESTS='PKG:REGEX ...'), N times each while one spinning
