@@ -54,9 +54,14 @@ func makeSoft(hertz, zeta, h float32) softness {
 	return softness{omega / a1, float32(a2 * a3), a3}
 }
 
-// solverPoint is one point of a contact constraint.
+// solverPoint is one point of a contact constraint. The lever arms and
+// the inverse inertia are those at the start of the step, so the angular
+// parts of each direction (normal, two tangents) are computed once:
+// r×d and I⁻¹(r×d) for each body.
 type solverPoint struct {
-	rA, rB                vec3    // from each body's centre to the point, at the start of the step
+	rnA, rnB, inA, inB    vec3    // normal: r×n, I⁻¹(r×n)
+	r1A, r1B, i1A, i1B    vec3    // first tangent
+	r2A, r2B, i2A, i2B    vec3    // second tangent
 	sep0                  float32 // separation at the start of the step
 	nMass, t1Mass, t2Mass float32 // effective masses along the normal and tangents
 	nImp, t1Imp, t2Imp    float32 // accumulated impulses (per substep)
@@ -71,47 +76,49 @@ type constraint struct {
 	m                     int32 // the manifold's index in the step's cache
 	n                     int32 // points used
 	normal, t1, t2        vec3
+	mnA, mnB              vec3 // the bodies' inverse masses times the normal
+	m1A, m1B, m2A, m2B    vec3 // and times the tangents
 	friction, restitution float32
 	soft                  softness
 	pts                   [maxPoints]solverPoint
 }
 
-// prepare fills c's effective masses.
-func (c *constraint) prepare(mA, mB *bodyMass) {
-	nn := c.normal.mul(c.normal)
-	t11 := c.t1.mul(c.t1)
-	t22 := c.t2.mul(c.t2)
-	linN := nn.dot(mA.invM) + nn.dot(mB.invM)
-	lin1 := t11.dot(mA.invM) + t11.dot(mB.invM)
-	lin2 := t22.dot(mA.invM) + t22.dot(mB.invM)
+// prepare fills c's lever arms and effective masses from each point's
+// arms rA and rB.
+func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3) {
+	c.mnA, c.mnB = mA.invM.mul(c.normal), mB.invM.mul(c.normal)
+	c.m1A, c.m1B = mA.invM.mul(c.t1), mB.invM.mul(c.t1)
+	c.m2A, c.m2B = mA.invM.mul(c.t2), mB.invM.mul(c.t2)
+	linN := c.normal.dot(c.mnA) + c.normal.dot(c.mnB)
+	lin1 := c.t1.dot(c.m1A) + c.t1.dot(c.m1B)
+	lin2 := c.t2.dot(c.m2A) + c.t2.dot(c.m2B)
 	for j := range int(c.n) {
 		p := &c.pts[j]
-		c.pts[j].nMass = inv(linN + angular(mA, p.rA, c.normal) + angular(mB, p.rB, c.normal))
-		c.pts[j].t1Mass = inv(lin1 + angular(mA, p.rA, c.t1) + angular(mB, p.rB, c.t1))
-		c.pts[j].t2Mass = inv(lin2 + angular(mA, p.rA, c.t2) + angular(mB, p.rB, c.t2))
+		ra, rb := rA[j], rB[j]
+		p.rnA, p.rnB = ra.cross(c.normal), rb.cross(c.normal)
+		p.r1A, p.r1B = ra.cross(c.t1), rb.cross(c.t1)
+		p.r2A, p.r2B = ra.cross(c.t2), rb.cross(c.t2)
+		p.inA, p.inB = mA.invI.mulVec(p.rnA), mB.invI.mulVec(p.rnB)
+		p.i1A, p.i1B = mA.invI.mulVec(p.r1A), mB.invI.mulVec(p.r1B)
+		p.i2A, p.i2B = mA.invI.mulVec(p.r2A), mB.invI.mulVec(p.r2B)
+		p.nMass = inv(linN + p.rnA.dot(p.inA) + p.rnB.dot(p.inB))
+		p.t1Mass = inv(lin1 + p.r1A.dot(p.i1A) + p.r1B.dot(p.i1B))
+		p.t2Mass = inv(lin2 + p.r2A.dot(p.i2A) + p.r2B.dot(p.i2B))
 	}
 }
 
-// angular returns (r×d)·I⁻¹(r×d).
-func angular(m *bodyMass, r, d vec3) float32 {
-	rd := r.cross(d)
-	return rd.dot(m.invI.mulVec(rd))
-}
-
 // warmStart applies the accumulated impulses of every constraint.
-func warmStart(cons []constraint, st []bodyState, ms []bodyMass) {
+func warmStart(cons []constraint, st []bodyState) {
 	for ci := range cons {
 		c := &cons[ci]
 		a, b := &st[c.a], &st[c.b]
-		mA, mB := &ms[c.a], &ms[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
 		for j := range int(c.n) {
 			p := &c.pts[j]
-			P := c.normal.scale(p.nImp).add(c.t1.scale(p.t1Imp)).add(c.t2.scale(p.t2Imp))
-			vA = vA.sub(mA.invM.mul(P))
-			wA = wA.sub(mA.invI.mulVec(p.rA.cross(P)))
-			vB = vB.add(mB.invM.mul(P))
-			wB = wB.add(mB.invI.mulVec(p.rB.cross(P)))
+			vA = vA.sub(c.mnA.scale(p.nImp)).sub(c.m1A.scale(p.t1Imp)).sub(c.m2A.scale(p.t2Imp))
+			wA = wA.sub(p.inA.scale(p.nImp)).sub(p.i1A.scale(p.t1Imp)).sub(p.i2A.scale(p.t2Imp))
+			vB = vB.add(c.mnB.scale(p.nImp)).add(c.m1B.scale(p.t1Imp)).add(c.m2B.scale(p.t2Imp))
+			wB = wB.add(p.inB.scale(p.nImp)).add(p.i1B.scale(p.t1Imp)).add(p.i2B.scale(p.t2Imp))
 		}
 		a.v, a.w = vA, wA
 		b.v, b.w = vB, wB
@@ -120,21 +127,21 @@ func warmStart(cons []constraint, st []bodyState, ms []bodyMass) {
 
 // solve runs one pass over the constraints: friction, then the normal,
 // with the soft push-out when useBias (solve) or without it (relax).
-func solve(cons []constraint, st []bodyState, ms []bodyMass, invH, maxPush float32, useBias bool) {
+func solve(cons []constraint, st []bodyState, invH, maxPush float32, useBias bool) {
 	for ci := range cons {
 		c := &cons[ci]
 		a, b := &st[c.a], &st[c.b]
-		mA, mB := &ms[c.a], &ms[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
-		dpA, dthA, dpB, dthB := a.dp, a.dth, b.dp, b.dth
 		n := int(c.n)
 
 		// Friction, on the circle |λt| <= μ λn.
 		for j := range n {
 			p := &c.pts[j]
-			dv := vB.add(wB.cross(p.rB)).sub(vA).sub(wA.cross(p.rA))
-			l1 := p.t1Imp - float32(p.t1Mass*dv.dot(c.t1))
-			l2 := p.t2Imp - float32(p.t2Mass*dv.dot(c.t2))
+			dv := vB.sub(vA)
+			vt1 := dv.dot(c.t1) + wB.dot(p.r1B) - wA.dot(p.r1A)
+			vt2 := dv.dot(c.t2) + wB.dot(p.r2B) - wA.dot(p.r2A)
+			l1 := p.t1Imp - float32(p.t1Mass*vt1)
+			l2 := p.t2Imp - float32(p.t2Mass*vt2)
 			maxF := float32(c.friction * p.nImp)
 			if lsq := float32(l1*l1) + float32(l2*l2); lsq > float32(maxF*maxF) {
 				k := maxF / sqrt(lsq)
@@ -142,18 +149,20 @@ func solve(cons []constraint, st []bodyState, ms []bodyMass, invH, maxPush float
 			}
 			d1, d2 := l1-p.t1Imp, l2-p.t2Imp
 			p.t1Imp, p.t2Imp = l1, l2
-			P := c.t1.scale(d1).add(c.t2.scale(d2))
-			vA = vA.sub(mA.invM.mul(P))
-			wA = wA.sub(mA.invI.mulVec(p.rA.cross(P)))
-			vB = vB.add(mB.invM.mul(P))
-			wB = wB.add(mB.invI.mulVec(p.rB.cross(P)))
+			vA = vA.sub(c.m1A.scale(d1)).sub(c.m2A.scale(d2))
+			wA = wA.sub(p.i1A.scale(d1)).sub(p.i2A.scale(d2))
+			vB = vB.add(c.m1B.scale(d1)).add(c.m2B.scale(d2))
+			wB = wB.add(p.i1B.scale(d1)).add(p.i2B.scale(d2))
 		}
 
-		// Non-penetration.
+		// Non-penetration. The separation now is the one at the start of
+		// the step plus the bodies' motion since along the normal:
+		// n·(dpB + dθB×rB - dpA - dθA×rA), and n·(dθ×r) = dθ·(r×n).
+		ddp := b.dp.sub(a.dp).dot(c.normal)
+		dthA, dthB := a.dth, b.dth
 		for j := range n {
 			p := &c.pts[j]
-			d := dpB.add(dthB.cross(p.rB)).sub(dpA).sub(dthA.cross(p.rA))
-			sep := p.sep0 + d.dot(c.normal)
+			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
 			bias, massScale, impScale := float32(0), float32(1), float32(0)
 			if sep > 0 {
 				bias = float32(sep * invH) // speculative: close the gap, no more
@@ -161,18 +170,16 @@ func solve(cons []constraint, st []bodyState, ms []bodyMass, invH, maxPush float
 				bias = max(float32(c.soft.biasRate*sep), -maxPush)
 				massScale, impScale = c.soft.massScale, c.soft.impulseScale
 			}
-			dv := vB.add(wB.cross(p.rB)).sub(vA).sub(wA.cross(p.rA))
-			vn := dv.dot(c.normal)
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(float32(p.nMass*massScale)*(vn+bias)) - float32(impScale*p.nImp)
 			newImp := max(p.nImp+imp, 0)
 			imp = newImp - p.nImp
 			p.nImp = newImp
 			p.maxNImp = max(p.maxNImp, imp)
-			P := c.normal.scale(imp)
-			vA = vA.sub(mA.invM.mul(P))
-			wA = wA.sub(mA.invI.mulVec(p.rA.cross(P)))
-			vB = vB.add(mB.invM.mul(P))
-			wB = wB.add(mB.invI.mulVec(p.rB.cross(P)))
+			vA = vA.sub(c.mnA.scale(imp))
+			wA = wA.sub(p.inA.scale(imp))
+			vB = vB.add(c.mnB.scale(imp))
+			wB = wB.add(p.inB.scale(imp))
 		}
 		a.v, a.w = vA, wA
 		b.v, b.w = vB, wB
@@ -181,32 +188,29 @@ func solve(cons []constraint, st []bodyState, ms []bodyMass, invH, maxPush float
 
 // restitute applies restitution to the points that approached faster
 // than threshold at the start of the step and took an impulse.
-func restitute(cons []constraint, st []bodyState, ms []bodyMass, threshold float32) {
+func restitute(cons []constraint, st []bodyState, threshold float32) {
 	for ci := range cons {
 		c := &cons[ci]
 		if c.restitution == 0 {
 			continue
 		}
 		a, b := &st[c.a], &st[c.b]
-		mA, mB := &ms[c.a], &ms[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
 		for j := range int(c.n) {
 			p := &c.pts[j]
 			if p.relVel > -threshold || p.maxNImp == 0 {
 				continue
 			}
-			dv := vB.add(wB.cross(p.rB)).sub(vA).sub(wA.cross(p.rA))
-			vn := dv.dot(c.normal)
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(p.nMass * (vn + float32(c.restitution*p.relVel)))
 			newImp := max(p.nImp+imp, 0)
 			imp = newImp - p.nImp
 			p.nImp = newImp
 			p.maxNImp = max(p.maxNImp, imp)
-			P := c.normal.scale(imp)
-			vA = vA.sub(mA.invM.mul(P))
-			wA = wA.sub(mA.invI.mulVec(p.rA.cross(P)))
-			vB = vB.add(mB.invM.mul(P))
-			wB = wB.add(mB.invI.mulVec(p.rB.cross(P)))
+			vA = vA.sub(c.mnA.scale(imp))
+			wA = wA.sub(p.inA.scale(imp))
+			vB = vB.add(c.mnB.scale(imp))
+			wB = wB.add(p.inB.scale(imp))
 		}
 		a.v, a.w = vA, wA
 		b.v, b.w = vB, wB

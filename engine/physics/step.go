@@ -175,11 +175,24 @@ func (s *Space) collidePairs(n int) {
 				cm.touching = true
 			}
 			if prev != nil {
+				// The occ-th point with this id takes the impulses of the
+				// occ-th old point with it (ids should be unique, but a
+				// repeated one must not hand one impulse to every point).
+				occ := 0
+				for i := range j {
+					if m.pts[i].id == q.id {
+						occ++
+					}
+				}
 				for i := range int(prev.n) {
-					if prev.pts[i].id == q.id {
+					if prev.pts[i].id != q.id {
+						continue
+					}
+					if occ == 0 {
 						cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
 						break
 					}
+					occ--
 				}
 			}
 		}
@@ -365,23 +378,26 @@ func (s *Space) solveAwake(n int) {
 		}
 		pa, pb := sc.poses[ka].p, sc.poses[kb].p
 		sA, sB := &sc.state[a], &sc.state[b]
+		var rA, rB [maxPoints]vec3
 		for j := range int(m.n) {
 			q := &m.pts[j]
 			p := &c.pts[j]
-			p.rA, p.rB = q.p.sub(pa), q.p.sub(pb)
+			rA[j], rB[j] = q.p.sub(pa), q.p.sub(pb)
 			p.sep0 = q.sep
 			p.nImp = q.normal
 			p.t1Imp, p.t2Imp = q.friction.dot(c.t1), q.friction.dot(c.t2)
-			dv := sB.v.add(sB.w.cross(p.rB)).sub(sA.v).sub(sA.w.cross(p.rA))
-			p.relVel = dv.dot(c.normal)
 		}
-		c.prepare(mA, mB)
+		c.prepare(mA, mB, &rA, &rB)
+		for j := range int(m.n) {
+			p := &c.pts[j]
+			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
+		}
 		sc.cons = append(sc.cons, c)
 	}
 	s.stats.Constraints = len(sc.cons)
 
 	// The substeps.
-	st, ms, cons := sc.state, sc.mass, sc.cons
+	st, cons := sc.state, sc.cons
 	maxL2 := float32(cfg.MaxLinearSpeed * cfg.MaxLinearSpeed)
 	maxA2 := float32(cfg.MaxAngularSpeed * cfg.MaxAngularSpeed)
 	for range cfg.Substeps {
@@ -402,8 +418,8 @@ func (s *Space) solveAwake(n int) {
 			}
 			b.v, b.w = v, w
 		}
-		warmStart(cons, st, ms)
-		solve(cons, st, ms, invH, cfg.MaxPushOut, true)
+		warmStart(cons, st)
+		solve(cons, st, invH, cfg.MaxPushOut, true)
 		st[0] = bodyState{}
 		for i := 1; i < len(st); i++ {
 			b := &st[i]
@@ -413,10 +429,10 @@ func (s *Space) solveAwake(n int) {
 			p.p = p.p.addScaled(b.v, h)
 			p.q = p.q.integrate(b.w, h)
 		}
-		solve(cons, st, ms, invH, cfg.MaxPushOut, false)
+		solve(cons, st, invH, cfg.MaxPushOut, false)
 	}
 	st[0] = bodyState{}
-	restitute(cons, st, ms, cfg.RestitutionThreshold)
+	restitute(cons, st, cfg.RestitutionThreshold)
 
 	// Impulses to the cache.
 	for ci := range cons {
