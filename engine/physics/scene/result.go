@@ -110,13 +110,51 @@ func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisec
 // where a RECORD is {"id":..., "position":[x,y,z], "rotation":[x,y,z,w],
 // "linear_velocity":[...], "angular_velocity":[...], "sleeping":bool}.
 // Numbers are written as AppendNumber writes them.
+//
+// It writes in pieces of about 64 KiB, so a long trace is not held twice
+// in memory.
 func (r *Result) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(r.AppendJSON(nil))
-	return int64(n), err
+	out := writer{w: w}
+	b := r.appendJSON(make([]byte, 0, 2*flushSize), &out)
+	out.flush(b)
+	return out.n, out.err
 }
 
 // AppendJSON appends r as WriteTo writes it, newline included.
-func (r *Result) AppendJSON(b []byte) []byte {
+func (r *Result) AppendJSON(b []byte) []byte { return r.appendJSON(b, nil) }
+
+// flushSize is how many bytes a writer gathers before writing them.
+const flushSize = 64 << 10
+
+// writer writes what appendJSON made so far, between records, and keeps
+// the count and the first error.
+type writer struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+// flush writes b and returns it emptied.
+func (o *writer) flush(b []byte) []byte {
+	if o.err == nil && len(b) > 0 {
+		n, err := o.w.Write(b)
+		o.n += int64(n)
+		o.err = err
+	}
+	return b[:0]
+}
+
+// maybeFlush flushes b when it holds flushSize bytes or more, and o is
+// not nil (AppendJSON's case).
+func (o *writer) maybeFlush(b []byte) []byte {
+	if o != nil && len(b) >= flushSize {
+		return o.flush(b)
+	}
+	return b
+}
+
+// appendJSON appends r, handing full buffers to out when it is not nil.
+func (r *Result) appendJSON(b []byte, out *writer) []byte {
 	b = append(b, `{"engine":`...)
 	b = appendString(b, r.Engine)
 	b = append(b, `,"scene":`...)
@@ -147,6 +185,7 @@ func (r *Result) AppendJSON(b []byte) []byte {
 		b = append(b, '{')
 		b = r.Bodies[i].appendFields(b)
 		b = append(b, '}')
+		b = out.maybeFlush(b)
 	}
 	b = append(b, ']')
 	if r.Hash != "" {
@@ -176,6 +215,7 @@ func (r *Result) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 			b = r.Trace[i].appendFields(b)
 			b = append(b, '}')
+			b = out.maybeFlush(b)
 		}
 		b = append(b, ']')
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -191,3 +192,35 @@ func TestRecordsAsTheAnchorsPrintThem(t *testing.T) {
 		}
 	}
 }
+
+// WriteTo writes a long result in pieces, the same bytes as AppendJSON,
+// and reports a write error.
+func TestWriteToInPieces(t *testing.T) {
+	r := Result{Engine: "e", Scene: "s"}
+	for i := range 5000 {
+		r.Trace = append(r.Trace, TraceEntry{Step: i, Record: Record{ID: "body", Position: [3]float32{float32(i), 0.1, -1e-9}}})
+	}
+	var w countingWriter
+	n, err := r.WriteTo(&w)
+	want := r.AppendJSON(nil)
+	if err != nil || n != int64(len(want)) || !bytes.Equal(w.buf.Bytes(), want) {
+		t.Errorf("WriteTo = %d, %v; wrote %d bytes in %d writes, want the %d bytes of AppendJSON", n, err, w.buf.Len(), w.writes, len(want))
+	}
+	if w.writes < 2 {
+		t.Errorf("%d bytes in %d write(s), want pieces", n, w.writes)
+	}
+	if _, err := r.WriteTo(failingWriter{}); err == nil || err.Error() != "disk full" {
+		t.Errorf("WriteTo a failing writer: %v, want disk full", err)
+	}
+}
+
+type countingWriter struct {
+	buf    bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.writes++; return w.buf.Write(p) }
+
+type failingWriter struct{}
+
+func (failingWriter) Write(p []byte) (int, error) { return 0, errors.New("disk full") }
