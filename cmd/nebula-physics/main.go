@@ -3,7 +3,7 @@
 // runners do for Rapier and Jolt, so that the three can be compared on the
 // same files:
 //
-//	nebula-physics SCENE.json [--trace ID[,ID...]|all] [--every K]
+//	nebula-physics SCENE.json [--trace ID[,ID...]|all] [--every K] [--cpuprofile FILE]
 //
 // SCENE.json is a nebula-scene/1 file (see package engine/physics/scene).
 // The runner builds an engine world and a physics Space from it (gravity
@@ -15,6 +15,8 @@
 // (the same for two runs of one build on any machine) and the physics
 // configuration. --trace adds the state of the named dynamic bodies (all:
 // every one) before the first step and after every K-th (--every, 1).
+// --cpuprofile writes a CPU profile of the steps alone (go tool pprof
+// FILE), the runner's own option beside the format's.
 //
 // Exit status: 0 on success; 2 for a bad command line or scene file (an
 // unknown option, a malformed or out-of-range scene, a traced id that is

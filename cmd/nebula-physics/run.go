@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -35,9 +37,13 @@ const noCap = 1e18
 // run runs the command line args, writing the result on stdout and
 // messages on stderr, and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	args, profile, err := cutProfile(args)
+	if err != nil {
+		return fail(stderr, exitUsage, err)
+	}
 	a, err := scene.ParseArgs(args)
 	if errors.Is(err, scene.ErrHelp) {
-		fmt.Fprintf(stdout, "usage: %s SCENE.json [--trace ID[,ID...]|all] [--every K]\n", name)
+		fmt.Fprintf(stdout, "usage: %s SCENE.json [--trace ID[,ID...]|all] [--every K] [--cpuprofile FILE]\n", name)
 		return exitOK
 	}
 	if err != nil {
@@ -69,12 +75,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		trace = sim.sample(trace, traced, 0)
 	}
 	times := make([]time.Duration, sc.Steps)
+	var prof *os.File
+	if profile != "" {
+		if prof, err = os.Create(profile); err != nil {
+			return fail(stderr, exitFailure, fmt.Errorf("--cpuprofile: %w", err))
+		}
+		defer prof.Close()
+		if err := pprof.StartCPUProfile(prof); err != nil {
+			return fail(stderr, exitFailure, fmt.Errorf("--cpuprofile: %w", err))
+		}
+	}
 	for s := 1; s <= sc.Steps; s++ {
 		t0 := time.Now()
 		sim.space.Step()
 		times[s-1] = time.Since(t0)
 		if len(traced) > 0 && s%a.Every == 0 {
 			trace = sim.sample(trace, traced, s)
+		}
+	}
+	if prof != nil {
+		pprof.StopCPUProfile()
+		if err := prof.Close(); err != nil {
+			return fail(stderr, exitFailure, fmt.Errorf("--cpuprofile: %w", err))
 		}
 	}
 
@@ -98,6 +120,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, exitFailure, fmt.Errorf("writing the result: %w", err))
 	}
 	return exitOK
+}
+
+// cutProfile takes "--cpuprofile FILE" (the runner's own option, beside
+// the format's) out of args.
+func cutProfile(args []string) (rest []string, profile string, err error) {
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] != "--cpuprofile":
+			rest = append(rest, args[i])
+		case i+1 >= len(args):
+			return nil, "", errors.New("--cpuprofile needs a file name")
+		default:
+			i++
+			profile = args[i]
+		}
+	}
+	return rest, profile, nil
 }
 
 // fail writes err on stderr as one line and returns status.

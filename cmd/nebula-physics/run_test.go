@@ -218,3 +218,22 @@ func TestProgram(t *testing.T) {
 		t.Errorf("--help: %v, %q", err, out)
 	}
 }
+
+// --cpuprofile writes a profile of the steps and changes nothing else.
+func TestRunCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	code, out, errOut := runArgs("testdata/tiny.json", "--cpuprofile", prof)
+	if code != 0 {
+		t.Fatalf("exit status %d: %s", code, errOut)
+	}
+	_, plain, _ := runArgs("testdata/tiny.json")
+	if decode(t, out).Hash != decode(t, plain).Hash {
+		t.Error("profiling changed the hash")
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("profile: %v", err)
+	}
+	if code, _, errOut := runArgs("testdata/tiny.json", "--cpuprofile"); code != 2 || errOut != "nebula-physics: --cpuprofile needs a file name\n" {
+		t.Errorf("--cpuprofile without a file: %d, %q", code, errOut)
+	}
+}
