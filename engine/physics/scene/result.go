@@ -250,10 +250,34 @@ func appendFloats(b []byte, xs []float32) []byte {
 	return append(b, ']')
 }
 
-// appendString appends s as a JSON string.
+// appendString appends s as a JSON string, escaped as JavaScript's
+// JSON.stringify escapes it: the quote, the backslash and control
+// characters; everything else as it is.
 func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(b, q...)
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c == '\b':
+			b = append(b, '\\', 'b')
+		case c == '\f':
+			b = append(b, '\\', 'f')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
 }
 
 // appendValue appends a config value as JSON.
@@ -305,7 +329,8 @@ func AppendNumber(b []byte, x float64) []byte {
 	}
 	mant, exp, _ := bytes.Cut(e, []byte{'e'})
 	exp10, _ := strconv.Atoi(string(exp))
-	digits := make([]byte, 0, 20)
+	var digitBuf [24]byte
+	digits := digitBuf[:0]
 	for _, c := range mant {
 		if c != '.' {
 			digits = append(digits, c)

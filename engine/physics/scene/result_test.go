@@ -224,3 +224,11 @@ func (w *countingWriter) Write(p []byte) (int, error) { w.writes++; return w.buf
 type failingWriter struct{}
 
 func (failingWriter) Write(p []byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestAppendStringAsJavaScript(t *testing.T) {
+	// JSON.stringify("a\"b\\c\n\u0001<é>\u2028")
+	got := string(appendString(nil, "a\"b\\c\n\x01<é>\u2028"))
+	if want := `"a\"b\\c\n\u0001<é>` + "\u2028" + `"`; got != want {
+		t.Errorf("appendString = %s, want %s", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // Format is the format name a scene file must carry in its "format" field.
@@ -153,12 +154,25 @@ func Parse(data []byte) (*Scene, error) {
 	if len(data) > MaxFileSize {
 		return nil, fail(-1, "", fmt.Sprintf("the file is over %d bytes (256 MiB), the most accepted", MaxFileSize))
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
+	// One pass over the bytes: numbers stay json.Numbers, so that one out
+	// of float64's range is reported as such, by its field.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return nil, fail(-1, "", jsonProblem(data, err))
 	}
-	if top == nil {
-		return nil, fail(-1, "", "the file must hold one JSON object {...}, it holds null")
+	off := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		for off < int64(len(data)) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
+			off++
+		}
+		line, col := position(data, off+1)
+		return nil, fail(-1, "", fmt.Sprintf("the file holds more than one JSON value: more follows its object at line %d, column %d", line, col))
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, fail(-1, "", "the file must hold one JSON object {...}, it holds "+kindOf(v))
 	}
 	p := parser{body: -1}
 	sc := &Scene{}
@@ -191,8 +205,8 @@ func Parse(data []byte) (*Scene, error) {
 	if !ok {
 		return nil, p.fail("bodies is missing; it must be an array of body objects (it may be empty)")
 	}
-	var bodies []json.RawMessage
-	if json.Unmarshal(raw, &bodies) != nil || bodies == nil {
+	bodies, ok := raw.([]any)
+	if !ok {
 		return nil, p.fail("bodies must be an array of body objects, got " + excerpt(raw))
 	}
 	if len(bodies) > MaxBodies {
@@ -221,15 +235,17 @@ type parser struct {
 	id   string
 }
 
-type fields = map[string]json.RawMessage
+// fields is a JSON object as the decoder gives it: values are
+// map[string]any, []any, string, json.Number, bool or nil.
+type fields = map[string]any
 
 func fail(body int, id, msg string) *Error { return &Error{Body: body, ID: id, Msg: msg} }
 
 func (p *parser) fail(msg string) *Error { return fail(p.body, p.id, msg) }
 
-func (p *parser) parseBody(raw json.RawMessage, b *Body) error {
-	var f fields
-	if json.Unmarshal(raw, &f) != nil || f == nil {
+func (p *parser) parseBody(raw any, b *Body) error {
+	f, ok := raw.(fields)
+	if !ok {
 		return p.fail("a body must be a JSON object, got " + excerpt(raw))
 	}
 	var err error
@@ -288,7 +304,7 @@ func (p *parser) parseBody(raw json.RawMessage, b *Body) error {
 		return err
 	}
 	if raw, ok := f["ccd"]; ok {
-		if json.Unmarshal(raw, &b.CCD) != nil || string(raw) == "null" {
+		if b.CCD, ok = raw.(bool); !ok {
 			return p.fail("ccd must be true or false, got " + excerpt(raw))
 		}
 	}
@@ -300,8 +316,8 @@ func (p *parser) parseShape(f fields, s *Shape) error {
 	if !ok {
 		return p.fail(`shape is missing; it must be an object such as {"type": "box", "half_extents": [0.5, 0.5, 0.5]}`)
 	}
-	var sf fields
-	if json.Unmarshal(raw, &sf) != nil || sf == nil {
+	sf, ok := raw.(fields)
+	if !ok {
 		return p.fail(`shape must be an object such as {"type": "sphere", "radius": 0.5}, got ` + excerpt(raw))
 	}
 	const types = `"box", "sphere" or "capsule"`
@@ -421,8 +437,8 @@ func (p *parser) str(f fields, key, want string) (string, bool, error) {
 	if !ok {
 		return "", false, nil
 	}
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+	s, ok := raw.(string)
+	if !ok {
 		return "", true, p.fail(fmt.Sprintf("%s must be %s, got %s", key, want, excerpt(raw)))
 	}
 	return s, true, nil
@@ -470,61 +486,78 @@ func (p *parser) needVec3(f fields, key string) ([3]float64, error) {
 	return p.vec3(f, key)
 }
 
-// number parses a JSON number to the nearest float64 (±Inf beyond
-// float64's range); ok is false when raw is not a number.
-func number(raw json.RawMessage) (float64, bool) {
-	if len(raw) == 0 || raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+// number returns a JSON number as the nearest float64 (±Inf beyond
+// float64's range); ok is false when v is not a number.
+func number(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
 		return 0, false
 	}
-	x, err := strconv.ParseFloat(string(raw), 64)
+	x, err := strconv.ParseFloat(string(n), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
 	}
 	return x, true
 }
 
-// numbers parses a JSON array of exactly n numbers.
-func numbers(raw json.RawMessage, n int) ([]float64, bool) {
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil || len(items) != n {
+// numbers returns a JSON array of exactly n numbers.
+func numbers(v any, n int) ([]float64, bool) {
+	items, ok := v.([]any)
+	if !ok || len(items) != n {
 		return nil, false
 	}
 	xs := make([]float64, n)
 	for i, it := range items {
-		x, ok := number(it)
-		if !ok {
+		if xs[i], ok = number(it); !ok {
 			return nil, false
 		}
-		xs[i] = x
 	}
 	return xs, true
 }
 
-// excerpt returns raw JSON for a message: compacted, at most 60 bytes.
-func excerpt(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		b.Reset()
-		b.Write(raw)
+// excerpt returns a JSON value for a message: compact, at most 60 bytes.
+func excerpt(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
 	}
-	s := b.String()
+	s := string(b)
 	if len(s) > 60 {
 		s = s[:57] + "..."
 	}
 	return s
 }
 
-// jsonProblem says what is wrong with a file that is not one JSON object,
+// kindOf names the kind of a JSON value.
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "true or false"
+	}
+	return "an object"
+}
+
+// jsonProblem says what is wrong with a file that is not valid JSON,
 // with the line and column of a syntax error.
 func jsonProblem(data []byte, err error) string {
 	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
 		line, col := position(data, syn.Offset)
 		return fmt.Sprintf("not valid JSON at line %d, column %d: %s", line, col, syn.Error())
-	case errors.As(err, &typ):
-		return fmt.Sprintf("the file must hold one JSON object {...}, it holds a JSON %s", typ.Value)
+	case errors.Is(err, io.EOF):
+		return "the file is empty; it must hold one JSON object {...}"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		line, col := position(data, int64(len(data))+1)
+		return fmt.Sprintf("not valid JSON: the file ends inside a value (line %d, column %d)", line, col)
 	}
 	return "not valid JSON: " + err.Error()
 }

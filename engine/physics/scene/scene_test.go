@@ -77,9 +77,13 @@ func TestParseRefuses(t *testing.T) {
 	tests := []struct {
 		name, file, want string
 	}{
-		{"not json", `{"format": `, `scene: not valid JSON at line 1, column 11: unexpected end of JSON input`},
+		{"not json", `{"format": `, `scene: not valid JSON: the file ends inside a value (line 1, column 11)`},
+		{"empty", " \n", `scene: the file is empty; it must hold one JSON object {...}`},
+		{"two values", "{}\n {}", `scene: the file holds more than one JSON value: more follows its object at line 2, column 2`},
+		{"trailing garbage", `{"format": "nebula-scene/1"} x`, `scene: the file holds more than one JSON value: more follows its object at line 1, column 30`},
+		{"string", `"scene"`, `scene: the file must hold one JSON object {...}, it holds a string`},
 		{"syntax", "{\n\"format\": x}", `scene: not valid JSON at line 2, column 11: invalid character 'x' looking for beginning of value`},
-		{"array", `[1, 2]`, `scene: the file must hold one JSON object {...}, it holds a JSON array`},
+		{"array", `[1, 2]`, `scene: the file must hold one JSON object {...}, it holds an array`},
 		{"null", `null`, `scene: the file must hold one JSON object {...}, it holds null`},
 		{"format missing", `{"name": "x"}`, `scene: format is missing; it must be "nebula-scene/1"`},
 		{"format other", sceneText(`"format": "nebula-scene/2"`), `scene: format must be "nebula-scene/1", got "nebula-scene/2"`},
