@@ -23,6 +23,12 @@ const (
 	MaxFileSize = 256 << 20 // bytes of a scene file (256 MiB)
 )
 
+// The caps as the checks read them: the constants, lowered by tests.
+var (
+	maxFileSize = MaxFileSize
+	maxBodies   = MaxBodies
+)
+
 // UnitTolerance is how far a rotation's length may be from 1.
 const UnitTolerance = 1e-6
 
@@ -124,7 +130,12 @@ func ReadFile(name string) (*Scene, error) {
 		return nil, fmt.Errorf("scene: %w", err)
 	}
 	defer f.Close()
-	s, err := Read(f)
+	var s *Scene
+	if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() && st.Size() > int64(maxFileSize) {
+		err = tooBig() // refused without reading it
+	} else {
+		s, err = Read(f)
+	}
 	var se *Error
 	if errors.As(err, &se) {
 		se.File = name
@@ -135,7 +146,7 @@ func ReadFile(name string) (*Scene, error) {
 // Read reads a scene file from r, at most MaxFileSize bytes, and checks it
 // (see Parse).
 func Read(r io.Reader) (*Scene, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(r, int64(maxFileSize)+1))
 	if err != nil {
 		return nil, fmt.Errorf("scene: reading: %w", err)
 	}
@@ -151,8 +162,8 @@ func Read(r io.Reader) (*Scene, error) {
 // a rotation whose length is not within UnitTolerance of 1, or more than
 // the caps allow. Fields it does not know are ignored.
 func Parse(data []byte) (*Scene, error) {
-	if len(data) > MaxFileSize {
-		return nil, fail(-1, "", fmt.Sprintf("the file is over %d bytes (256 MiB), the most accepted", MaxFileSize))
+	if len(data) > maxFileSize {
+		return nil, tooBig()
 	}
 	// One pass over the bytes: numbers stay json.Numbers, so that one out
 	// of float64's range is reported as such, by its field.
@@ -209,8 +220,8 @@ func Parse(data []byte) (*Scene, error) {
 	if !ok {
 		return nil, p.fail("bodies must be an array of body objects, got " + excerpt(raw))
 	}
-	if len(bodies) > MaxBodies {
-		return nil, p.fail(fmt.Sprintf("bodies has %d entries; at most %d (2^20) are accepted", len(bodies), MaxBodies))
+	if len(bodies) > maxBodies {
+		return nil, p.fail(fmt.Sprintf("bodies has %d entries; at most %d are accepted", len(bodies), maxBodies))
 	}
 	sc.Bodies = make([]Body, len(bodies))
 	ids := make(map[string]int, len(bodies))
@@ -238,6 +249,11 @@ type parser struct {
 // fields is a JSON object as the decoder gives it: values are
 // map[string]any, []any, string, json.Number, bool or nil.
 type fields = map[string]any
+
+// tooBig is the error for a file over maxFileSize bytes.
+func tooBig() *Error {
+	return fail(-1, "", fmt.Sprintf("the file is over %d bytes (%d MiB), the most accepted", maxFileSize, maxFileSize>>20))
+}
 
 func fail(body int, id, msg string) *Error { return &Error{Body: body, ID: id, Msg: msg} }
 

@@ -178,22 +178,44 @@ func TestReadFileNamesTheFile(t *testing.T) {
 	}
 }
 
+// lowerCaps sets the caps to small values for the test.
+func lowerCaps(t *testing.T, fileSize, bodies int) {
+	oldSize, oldBodies := maxFileSize, maxBodies
+	maxFileSize, maxBodies = fileSize, bodies
+	t.Cleanup(func() { maxFileSize, maxBodies = oldSize, oldBodies })
+}
+
 func TestReadRefusesABigFile(t *testing.T) {
-	big := strings.NewReader(sceneText("") + strings.Repeat(" ", MaxFileSize))
-	_, err := Read(big)
-	if want := "scene: the file is over 268435456 bytes (256 MiB), the most accepted"; err == nil || err.Error() != want {
-		t.Errorf("Read of %d bytes: %v, want %s", big.Size(), err, want)
+	if maxFileSize != 256<<20 || maxBodies != 1<<20 {
+		t.Fatalf("the caps are %d bytes and %d bodies, want 256 MiB and 2^20", maxFileSize, maxBodies)
+	}
+	lowerCaps(t, 1<<20, MaxBodies)
+	text := sceneText("") + strings.Repeat(" ", 1<<20)
+	want := "scene: the file is over 1048576 bytes (1 MiB), the most accepted"
+	if _, err := Read(strings.NewReader(text)); err == nil || err.Error() != want {
+		t.Errorf("Read of %d bytes: %v, want %s", len(text), err, want)
+	}
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); err == nil || err.Error() != "scene: "+path+": the file is over 1048576 bytes (1 MiB), the most accepted" {
+		t.Errorf("ReadFile of %d bytes: %v", len(text), err)
+	}
+	if _, err := Read(strings.NewReader(text[:1<<20])); err != nil {
+		t.Errorf("Read of a file of exactly the cap: %v", err)
 	}
 }
 
 func TestParseRefusesTooManyBodies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a 2^20+1 entry file")
-	}
-	bodies := strings.Repeat("0,", MaxBodies) + "0"
-	_, err := Parse([]byte(sceneText(`"bodies": [` + bodies + `]`)))
-	if want := "scene: bodies has 1048577 entries; at most 1048576 (2^20) are accepted"; err == nil || err.Error() != want {
+	lowerCaps(t, MaxFileSize, 3)
+	_, err := Parse([]byte(sceneText(`"bodies": [0, 1, 2, 3]`)))
+	if want := "scene: bodies has 4 entries; at most 3 are accepted"; err == nil || err.Error() != want {
 		t.Errorf("Parse: %v, want %s", err, want)
+	}
+	bodies := []string{body(`"id": "a"`), body(`"id": "b"`), body(`"id": "c"`)}
+	if _, err := Parse([]byte(sceneText("", bodies...))); err != nil {
+		t.Errorf("Parse of 3 bodies: %v", err)
 	}
 }
 
