@@ -100,7 +100,7 @@ endif
 #
 # scripts/crossarch.sh then runs the pure-Go simulation packages' tests
 # (engine, engine/detmath, engine/anim, engine/replay, engine/rollback,
-# the demo scene with its golden hash) again as GOARCH=arm64 under qemu-aarch64, GOARCH=386 and
+# engine/physics, the demo scene with its golden hash) again as GOARCH=arm64 under qemu-aarch64, GOARCH=386 and
 # GOAMD64=v3 builds, where Go fuses multiply-adds: the same hashes and
 # bits on every build. About 30 s; one line per architecture. An
 # architecture this machine cannot run (no IA-32 emulation in its kernel,
@@ -136,7 +136,12 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
-	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=30000x -fuzzminimizetime=100x ./engine/physics/scene
+	# Physics: the names are anchored, as FuzzCollide is also the start
+	# of FuzzCollideMesh's (-fuzz must match one target).
+	$(GO) test -run='^$$' -fuzz='^FuzzCollide$$' -fuzztime=250000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzCollideMesh$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzContactsUnmarshal$$' -fuzztime=200000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=100000x -fuzzminimizetime=100x ./engine/physics/scene
 
 # The tests that touch time, windows or sockets (scripts/stress.sh's
 # default set, or TESTS='PKG:REGEX ...'), N times each while one spinning

@@ -2,7 +2,9 @@
 # crossarch.sh: the simulation's tests built for other architectures, so
 # that the golden state hash (cmd/nebula-demo/scene's goldenHash, 3,600 ticks
 # of the demo scene) and the engine's other bit-exact results are proven
-# the same in every build, not only in the amd64 one `go test` makes:
+# the same in every build, not only in the amd64 one `go test` makes (the
+# physics package's too: its step's hash and its check of the source for
+# products Go could fuse):
 #
 #   arm64     GOARCH=arm64, natively on an arm64 machine, else under
 #             qemu-aarch64 (Debian package qemu-user, in the Makefile's
@@ -12,6 +14,7 @@
 #   amd64-v3  GOAMD64=v3, natively: Go fuses multiply-adds into FMA at v3
 #
 #   scripts/crossarch.sh
+#   scripts/crossarch.sh --list    the packages it would test, one a line
 #
 # Whether an architecture can run here is probed, not guessed from the
 # host: a tiny program is built for it and run with each way in turn
@@ -46,11 +49,22 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 GO=${GO:-go}
 timeout=${CROSSARCH_TIMEOUT:-3m}
-packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./engine/rollback ./cmd/nebula-demo/scene)
+packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./engine/rollback ./engine/physics ./cmd/nebula-demo/scene)
 if [[ -n ${CROSSARCH_PACKAGES:-} ]]; then
 	read -r -a packages <<<"$CROSSARCH_PACKAGES"
 fi
 read -r -a arches <<<"${CROSSARCH_ARCHES:-arm64 386 amd64-v3}"
+case ${1:-} in
+"") ;;
+--list)
+	printf '%s\n' "${packages[@]}"
+	exit 0
+	;;
+*)
+	echo "crossarch: unknown argument $1 (usage: scripts/crossarch.sh [--list])" >&2
+	exit 2
+	;;
+esac
 
 host=$("$GO" env GOHOSTARCH)
 tmp=$(mktemp -d)

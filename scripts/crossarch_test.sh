@@ -8,7 +8,10 @@
 #     the script passes;
 #   - an emulator that runs the probe but whose test binary fails (a
 #     wrong hash) makes the script fail, naming the architecture and the
-#     test.
+#     test;
+#   - its default list of packages (--list) names packages that exist
+#     (a package moved or renamed is caught here, in a second), among them
+#     engine/physics, whose step must give the same bits on every build.
 #
 #   scripts/crossarch_test.sh
 #
@@ -72,6 +75,37 @@ check "one skip line per architecture skipped" 0 \
 check "a wrong hash on an architecture that runs fails" 1 \
 	'^crossarch:     TestGoldenHash$' \
 	CROSSARCH_ARCHES=arm64 CROSSARCH_RUNNERS_arm64="$tmp/wrong-hash"
+
+status=0
+scripts/crossarch.sh -x >"$tmp/out" 2>&1 || status=$?
+if [[ $status -ne 2 ]] || ! grep -q '^crossarch: unknown argument -x' "$tmp/out"; then
+	echo "crossarch_test: FAIL: an unknown argument: exit status $status (want 2), output:" >&2
+	sed 's/^/crossarch_test:     /' "$tmp/out" >&2
+	fails=$((fails + 1))
+else
+	echo "crossarch_test: ok    an unknown argument is refused"
+fi
+
+# The default list, not the one exported above.
+if ! list=$(env -u CROSSARCH_PACKAGES scripts/crossarch.sh --list) || [[ -z $list ]]; then
+	echo "crossarch_test: FAIL: scripts/crossarch.sh --list printed nothing" >&2
+	fails=$((fails + 1))
+else
+	mapfile -t listed <<<"$list"
+	if ! out=$(CGO_ENABLED=0 "${GO:-go}" list "${listed[@]}" 2>&1); then
+		echo "crossarch_test: FAIL: the default packages of scripts/crossarch.sh are not all packages:" >&2
+		sed 's/^/crossarch_test:     /' <<<"$out" >&2
+		fails=$((fails + 1))
+	else
+		echo "crossarch_test: ok    the default packages exist"
+	fi
+	if ! grep -qx './engine/physics' <<<"$list"; then
+		echo "crossarch_test: FAIL: scripts/crossarch.sh's default packages leave out ./engine/physics" >&2
+		fails=$((fails + 1))
+	else
+		echo "crossarch_test: ok    the default packages include engine/physics"
+	fi
+fi
 
 if [[ $fails -ne 0 ]]; then
 	echo "crossarch_test: $fails checks failed" >&2

@@ -74,26 +74,25 @@ type solverPoint struct {
 type constraint struct {
 	a, b                  int32
 	m                     int32 // the manifold's index in the step's cache
-	n                     int32 // points used
+	p0, n                 int32 // its points: the step's points[p0 : p0+n]
 	normal, t1, t2        vec3
 	mnA, mnB              vec3 // the bodies' inverse masses times the normal
 	m1A, m1B, m2A, m2B    vec3 // and times the tangents
 	friction, restitution float32
 	soft                  softness
-	pts                   [maxPoints]solverPoint
 }
 
-// prepare fills c's lever arms and effective masses from each point's
-// arms rA and rB.
-func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3) {
+// prepare fills the lever arms and effective masses of c and its points
+// ps from each point's arms rA and rB.
+func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, ps []solverPoint) {
 	c.mnA, c.mnB = mA.invM.mul(c.normal), mB.invM.mul(c.normal)
 	c.m1A, c.m1B = mA.invM.mul(c.t1), mB.invM.mul(c.t1)
 	c.m2A, c.m2B = mA.invM.mul(c.t2), mB.invM.mul(c.t2)
 	linN := c.normal.dot(c.mnA) + c.normal.dot(c.mnB)
 	lin1 := c.t1.dot(c.m1A) + c.t1.dot(c.m1B)
 	lin2 := c.t2.dot(c.m2A) + c.t2.dot(c.m2B)
-	for j := range int(c.n) {
-		p := &c.pts[j]
+	for j := range ps {
+		p := &ps[j]
 		ra, rb := rA[j], rB[j]
 		p.rnA, p.rnB = ra.cross(c.normal), rb.cross(c.normal)
 		p.r1A, p.r1B = ra.cross(c.t1), rb.cross(c.t1)
@@ -108,13 +107,14 @@ func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3) {
 }
 
 // warmStart applies the accumulated impulses of every constraint.
-func warmStart(cons []constraint, st []bodyState) {
+func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 	for ci := range cons {
 		c := &cons[ci]
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
-		for j := range int(c.n) {
-			p := &c.pts[j]
+		ps := pts[c.p0 : c.p0+c.n]
+		for j := range ps {
+			p := &ps[j]
 			vA = vA.sub(c.mnA.scale(p.nImp)).sub(c.m1A.scale(p.t1Imp)).sub(c.m2A.scale(p.t2Imp))
 			wA = wA.sub(p.inA.scale(p.nImp)).sub(p.i1A.scale(p.t1Imp)).sub(p.i2A.scale(p.t2Imp))
 			vB = vB.add(c.mnB.scale(p.nImp)).add(c.m1B.scale(p.t1Imp)).add(c.m2B.scale(p.t2Imp))
@@ -127,16 +127,16 @@ func warmStart(cons []constraint, st []bodyState) {
 
 // solve runs one pass over the constraints: friction, then the normal,
 // with the soft push-out when useBias (solve) or without it (relax).
-func solve(cons []constraint, st []bodyState, invH, maxPush float32, useBias bool) {
+func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
 	for ci := range cons {
 		c := &cons[ci]
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
-		n := int(c.n)
+		ps := pts[c.p0 : c.p0+c.n]
 
 		// Friction, on the circle |λt| <= μ λn.
-		for j := range n {
-			p := &c.pts[j]
+		for j := range ps {
+			p := &ps[j]
 			dv := vB.sub(vA)
 			vt1 := dv.dot(c.t1) + wB.dot(p.r1B) - wA.dot(p.r1A)
 			vt2 := dv.dot(c.t2) + wB.dot(p.r2B) - wA.dot(p.r2A)
@@ -160,22 +160,30 @@ func solve(cons []constraint, st []bodyState, invH, maxPush float32, useBias boo
 		// n·(dpB + dθB×rB - dpA - dθA×rA), and n·(dθ×r) = dθ·(r×n).
 		ddp := b.dp.sub(a.dp).dot(c.normal)
 		dthA, dthB := a.dth, b.dth
-		for j := range n {
-			p := &c.pts[j]
+		for j := range ps {
+			p := &ps[j]
 			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
 			bias, massScale, impScale := float32(0), float32(1), float32(0)
 			if sep > 0 {
 				bias = float32(sep * invH) // speculative: close the gap, no more
 			} else if useBias {
-				bias = max(float32(c.soft.biasRate*sep), -maxPush)
+				bias = float32(c.soft.biasRate * sep)
+				if bias < -maxPush {
+					bias = -maxPush
+				}
 				massScale, impScale = c.soft.massScale, c.soft.impulseScale
 			}
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(float32(p.nMass*massScale)*(vn+bias)) - float32(impScale*p.nImp)
-			newImp := max(p.nImp+imp, 0)
+			newImp := p.nImp + imp
+			if newImp < 0 {
+				newImp = 0
+			}
 			imp = newImp - p.nImp
 			p.nImp = newImp
-			p.maxNImp = max(p.maxNImp, imp)
+			if imp > p.maxNImp {
+				p.maxNImp = imp
+			}
 			vA = vA.sub(c.mnA.scale(imp))
 			wA = wA.sub(p.inA.scale(imp))
 			vB = vB.add(c.mnB.scale(imp))
@@ -188,7 +196,7 @@ func solve(cons []constraint, st []bodyState, invH, maxPush float32, useBias boo
 
 // restitute applies restitution to the points that approached faster
 // than threshold at the start of the step and took an impulse.
-func restitute(cons []constraint, st []bodyState, threshold float32) {
+func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold float32) {
 	for ci := range cons {
 		c := &cons[ci]
 		if c.restitution == 0 {
@@ -196,17 +204,23 @@ func restitute(cons []constraint, st []bodyState, threshold float32) {
 		}
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
-		for j := range int(c.n) {
-			p := &c.pts[j]
+		ps := pts[c.p0 : c.p0+c.n]
+		for j := range ps {
+			p := &ps[j]
 			if p.relVel > -threshold || p.maxNImp == 0 {
 				continue
 			}
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(p.nMass * (vn + float32(c.restitution*p.relVel)))
-			newImp := max(p.nImp+imp, 0)
+			newImp := p.nImp + imp
+			if newImp < 0 {
+				newImp = 0
+			}
 			imp = newImp - p.nImp
 			p.nImp = newImp
-			p.maxNImp = max(p.maxNImp, imp)
+			if imp > p.maxNImp {
+				p.maxNImp = imp
+			}
 			vA = vA.sub(c.mnA.scale(imp))
 			wA = wA.sub(p.inA.scale(imp))
 			vB = vB.add(c.mnB.scale(imp))

@@ -35,6 +35,11 @@ type Config struct {
 	// RestitutionThreshold is the approach speed, in m/s, below which a
 	// contact does not bounce (1).
 	RestitutionThreshold float32
+	// TouchDistance is the separation, in m, within which two shapes
+	// count as touching, for islands and contact events (0.005): soft
+	// contacts let a resting body bob by a fraction of a millimetre
+	// around zero, which must not make its contact begin and end.
+	TouchDistance float32
 
 	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
 	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
@@ -60,6 +65,7 @@ func DefaultConfig() Config {
 		ContactDampingRatio:  10,
 		MaxPushOut:           3,
 		RestitutionThreshold: 1,
+		TouchDistance:        0.005,
 		SleepLinearSpeed:     0.05,
 		SleepAngularSpeed:    0.05,
 		TimeToSleep:          0.5,
@@ -96,7 +102,8 @@ func (c *Config) validate() error {
 		v    float32
 	}{
 		{"speculative distance", c.SpeculativeDistance}, {"contact damping ratio", c.ContactDampingRatio},
-		{"restitution threshold", c.RestitutionThreshold}, {"sleep linear speed", c.SleepLinearSpeed},
+		{"restitution threshold", c.RestitutionThreshold}, {"touch distance", c.TouchDistance},
+		{"sleep linear speed", c.SleepLinearSpeed},
 		{"sleep angular speed", c.SleepAngularSpeed}, {"time to sleep", c.TimeToSleep},
 	}
 	for _, f := range nonNegative {

@@ -433,3 +433,5 @@ func TestEntityBits(t *testing.T) {
 		t.Errorf("entityFrom(%d, %d) != %v", i, g, e)
 	}
 }
+
+func geomAt(p mgl32.Vec3) geom.Transform { return geom.NewTransform(p) }

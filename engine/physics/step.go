@@ -1,5 +1,7 @@
 package physics
 
+import "github.com/nebulaengine/nebula/engine"
+
 // scratch holds the buffers a Step reuses. Nothing in it survives from one
 // step to the next as information: each Step rebuilds it from the world.
 type scratch struct {
@@ -27,6 +29,7 @@ type scratch struct {
 	bpose  []pose
 	bodyK  []int32 // solver body -> k
 	cons   []constraint
+	points []solverPoint // the constraints' points
 }
 
 // Step advances the world by one step of 1/Config.TickRate s. It runs
@@ -171,7 +174,7 @@ func (s *Space) collidePairs(n int) {
 			q := &m.pts[j]
 			cp := &cm.pts[j]
 			cp.id, cp.p, cp.sep = q.id, q.p, q.sep
-			if q.sep <= touchSlop {
+			if q.sep <= s.cfg.TouchDistance {
 				cm.touching = true
 			}
 			if prev != nil {
@@ -213,12 +216,6 @@ func (s *Space) collidePairs(n int) {
 	sc.next = next
 }
 
-// touchSlop is the separation, in m, within which two shapes count as
-// touching (for islands and events): soft contacts let a resting body
-// bob by a fraction of a millimetre around zero, which must not make its
-// contact begin and end.
-const touchSlop = 0.005
-
 // keepOrEnd appends the old manifold m to next when both its bodies are
 // still there and neither moves (so the broad phase did not look at
 // them), and otherwise records its end when it touched.
@@ -231,6 +228,15 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 	}
 	if m.touching {
 		s.events = append(s.events, event(End, m))
+		// A sleeping body that loses a support wakes (and its island
+		// with it, in buildIslands).
+		for _, e := range [2]engine.Entity{m.a, m.b} {
+			if b := s.bodies.Ptr(e); b != nil && b.Kind == Dynamic && b.Asleep {
+				wake(b)
+				s.sc.active[s.sc.kOf[e.Index()]] = true
+				s.stats.Awake++
+			}
+		}
 	}
 	return next
 }
@@ -356,6 +362,7 @@ func (s *Space) solveAwake(n int) {
 	soft := makeSoft(hertz, cfg.ContactDampingRatio, h)
 	staticSoft := makeSoft(float32(2*hertz), cfg.ContactDampingRatio, h)
 	sc.cons = sc.cons[:0]
+	sc.points = sc.points[:0]
 	for mi := range sc.next {
 		m := &sc.next[mi]
 		if m.sensor || m.n == 0 {
@@ -367,7 +374,7 @@ func (s *Space) solveAwake(n int) {
 			continue
 		}
 		ba, bb := &vals[idx[ka]], &vals[idx[kb]]
-		c := constraint{a: a, b: b, m: int32(mi), n: int32(m.n), normal: m.normal}
+		c := constraint{a: a, b: b, m: int32(mi), p0: int32(len(sc.points)), n: int32(m.n), normal: m.normal}
 		c.t1, c.t2 = orthonormal(m.normal)
 		c.friction = float32((ba.Friction + bb.Friction) * 0.5)
 		c.restitution = float32((ba.Restitution + bb.Restitution) * 0.5)
@@ -379,17 +386,21 @@ func (s *Space) solveAwake(n int) {
 		pa, pb := sc.poses[ka].p, sc.poses[kb].p
 		sA, sB := &sc.state[a], &sc.state[b]
 		var rA, rB [maxPoints]vec3
-		for j := range int(m.n) {
+		for range m.n {
+			sc.points = append(sc.points, solverPoint{})
+		}
+		ps := sc.points[c.p0:]
+		for j := range ps {
 			q := &m.pts[j]
-			p := &c.pts[j]
+			p := &ps[j]
 			rA[j], rB[j] = q.p.sub(pa), q.p.sub(pb)
 			p.sep0 = q.sep
 			p.nImp = q.normal
 			p.t1Imp, p.t2Imp = q.friction.dot(c.t1), q.friction.dot(c.t2)
 		}
-		c.prepare(mA, mB, &rA, &rB)
-		for j := range int(m.n) {
-			p := &c.pts[j]
+		c.prepare(mA, mB, &rA, &rB, ps)
+		for j := range ps {
+			p := &ps[j]
 			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
 		}
 		sc.cons = append(sc.cons, c)
@@ -397,7 +408,7 @@ func (s *Space) solveAwake(n int) {
 	s.stats.Constraints = len(sc.cons)
 
 	// The substeps.
-	st, cons := sc.state, sc.cons
+	st, cons, pts := sc.state, sc.cons, sc.points
 	maxL2 := float32(cfg.MaxLinearSpeed * cfg.MaxLinearSpeed)
 	maxA2 := float32(cfg.MaxAngularSpeed * cfg.MaxAngularSpeed)
 	for range cfg.Substeps {
@@ -418,8 +429,8 @@ func (s *Space) solveAwake(n int) {
 			}
 			b.v, b.w = v, w
 		}
-		warmStart(cons, st)
-		solve(cons, st, invH, cfg.MaxPushOut, true)
+		warmStart(cons, pts, st)
+		solve(cons, pts, st, invH, cfg.MaxPushOut, true)
 		st[0] = bodyState{}
 		for i := 1; i < len(st); i++ {
 			b := &st[i]
@@ -429,17 +440,18 @@ func (s *Space) solveAwake(n int) {
 			p.p = p.p.addScaled(b.v, h)
 			p.q = p.q.integrate(b.w, h)
 		}
-		solve(cons, st, invH, cfg.MaxPushOut, false)
+		solve(cons, pts, st, invH, cfg.MaxPushOut, false)
 	}
 	st[0] = bodyState{}
-	restitute(cons, st, cfg.RestitutionThreshold)
+	restitute(cons, pts, st, cfg.RestitutionThreshold)
 
 	// Impulses to the cache.
 	for ci := range cons {
 		c := &cons[ci]
 		m := &sc.next[c.m]
-		for j := range int(c.n) {
-			p := &c.pts[j]
+		ps := pts[c.p0 : c.p0+c.n]
+		for j := range ps {
+			p := &ps[j]
 			m.pts[j].normal = p.nImp
 			m.pts[j].friction = c.t1.scale(p.t1Imp).add(c.t2.scale(p.t2Imp))
 		}
