@@ -13,7 +13,9 @@
 // and max in ms, the time to build the world, the final state of every
 // dynamic body, the sha256 of the engine's snapshot after the last step
 // (the same for two runs of one build on any machine) and the physics
-// configuration. --trace adds the state of the named dynamic bodies (all:
+// configuration, with cpu_ms_per_step: the process's CPU time over the
+// steps divided by their number, which a busy machine does not inflate as
+// it does the wall-clock step_ms. --trace adds the state of the named dynamic bodies (all:
 // every one) before the first step and after every K-th (--every, 1).
 // --cpuprofile writes a CPU profile of the steps alone (go tool pprof
 // FILE), the runner's own option beside the format's.

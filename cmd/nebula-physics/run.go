@@ -90,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		StepMS: scene.Summarize(times),
 		InitMS: scene.Millis(initTime),
 		Hash:   scene.Hash(sim.engine.Snapshot()),
-		Config: settings(sim.space.Config()),
+		Config: settings(sim.space.Config(), sim.cpuPerStep),
 		Trace:  trace,
 	}
 	dynamic := sc.Dynamic()
@@ -145,6 +145,9 @@ type sim struct {
 	space    *physics.Space
 	entities []engine.Entity
 	ids      []string
+	// cpuPerStep is the process's CPU time over the steps (tracing
+	// included) divided by their number; 0 when unknown.
+	cpuPerStep time.Duration
 }
 
 // build makes the engine and the Space for sc, at rate ticks per second,
@@ -209,6 +212,7 @@ func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.
 			return nil, nil, err
 		}
 	}
+	cpu0, cpuOK := cpuTime()
 	for k := 1; k <= steps; k++ {
 		t0 := time.Now()
 		s.space.Step()
@@ -216,6 +220,9 @@ func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.
 		if len(traced) > 0 && k%every == 0 {
 			trace = s.sample(trace, traced, k)
 		}
+	}
+	if cpu1, ok := cpuTime(); cpuOK && ok && steps > 0 {
+		s.cpuPerStep = (cpu1 - cpu0) / time.Duration(steps)
 	}
 	if profile != nil {
 		pprof.StopCPUProfile()
@@ -274,9 +281,11 @@ func shape(s scene.Shape) physics.Shape {
 	return physics.Shape{Kind: physics.Sphere, Radius: float32(s.Radius)}
 }
 
-// settings lists the Space's configuration for the result's config.
-func settings(c physics.Config) []scene.Setting {
-	return []scene.Setting{
+// settings lists the Space's configuration for the result's config, and
+// the CPU time a step took (beside step_ms's wall-clock figures, which a
+// busy machine inflates) when known.
+func settings(c physics.Config, cpuPerStep time.Duration) []scene.Setting {
+	out := []scene.Setting{
 		{Name: "substeps", Value: c.Substeps},
 		{Name: "speculative_distance", Value: c.SpeculativeDistance},
 		{Name: "contact_hertz", Value: c.ContactHertz},
@@ -291,6 +300,10 @@ func settings(c physics.Config) []scene.Setting {
 		{Name: "combine", Value: "average (friction and restitution)"},
 		{Name: "threads", Value: 1},
 	}
+	if cpuPerStep > 0 {
+		out = append(out, scene.Setting{Name: "cpu_ms_per_step", Value: scene.Millis(cpuPerStep)})
+	}
+	return out
 }
 
 // version returns the program's module version, or "devel" and the
