@@ -38,5 +38,5 @@ func ExampleResult_WriteTo() {
 	}
 	r.WriteTo(os.Stdout)
 	// Output:
-	// {"engine":"my-engine 1.0","scene":"drop","steps":3,"hz":60,"step_ms":{"mean":0.5833333333333334,"p50":0.5,"p95":1,"max":1},"init_ms":0,"bodies":[{"id":"ball","position":[0,0.5,0],"rotation":[0,0,0,1],"linear_velocity":[0,-0.10000000149011612,0],"angular_velocity":[0,0,0],"sleeping":false}],"hash":"sha256:4ba69735ca53765ed6a709edb56c6ea236b7193a3b29a6b390c346f0f4340e4e"}
+	// {"engine":"my-engine 1.0","scene":"drop","steps":3,"hz":60,"step_ms":{"mean":0.583333,"p50":0.5,"p95":1,"max":1},"init_ms":0,"bodies":[{"id":"ball","position":[0,0.5,0],"rotation":[0,0,0,1],"linear_velocity":[0,-0.10000000149011612,0],"angular_velocity":[0,0,0],"sleeping":false}],"hash":"sha256:4ba69735ca53765ed6a709edb56c6ea236b7193a3b29a6b390c346f0f4340e4e"}
 }

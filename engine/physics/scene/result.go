@@ -72,9 +72,10 @@ func Hash(b []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// Summarize returns the mean, the nearest-rank 50th and 95th percentiles
-// (the ⌈p/100·n⌉-th smallest) and the largest of the step times, in
-// milliseconds; all zero for no samples. It sorts samples.
+// Summarize returns the mean (to the nearest nanosecond), the nearest-rank
+// 50th and 95th percentiles (the ⌈p/100·n⌉-th smallest) and the largest of
+// the step times, in milliseconds; all zero for no samples. It sorts
+// samples.
 func Summarize(samples []time.Duration) StepStats {
 	n := len(samples)
 	if n == 0 {
@@ -90,7 +91,7 @@ func Summarize(samples []time.Duration) StepStats {
 		return samples[max(k, 1)-1]
 	}
 	return StepStats{
-		Mean: Millis(sum) / float64(n),
+		Mean: Millis((sum + time.Duration(n/2)) / time.Duration(n)), // to the nearest ns
 		P50:  Millis(rank(50)),
 		P95:  Millis(rank(95)),
 		Max:  Millis(samples[n-1]),

@@ -77,7 +77,8 @@ func TestSummarize(t *testing.T) {
 		{ms(20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), StepStats{10.5, 10, 19, 20}},
 		// 21 samples: p50 the 11th (⌈10.5⌉), p95 the 20th (⌈19.95⌉).
 		{ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21), StepStats{11, 11, 20, 21}},
-		{[]time.Duration{1, 2, 4}, StepStats{7e-6 / 3, 2e-6, 4e-6, 4e-6}},
+		{[]time.Duration{1, 2, 4}, StepStats{2e-6, 2e-6, 4e-6, 4e-6}}, // mean 2.33 ns, to the nearest ns
+		{[]time.Duration{1, 2}, StepStats{2e-6, 1e-6, 2e-6, 2e-6}},
 	}
 	for _, tt := range tests {
 		if got := Summarize(tt.samples); got != tt.want {
