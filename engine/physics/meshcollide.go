@@ -98,13 +98,20 @@ func closestSegments(p1, q1, p2, q2 vec3) (s, t float32) {
 func sphereTriangle(c vec3, r float32, a, b, cc vec3, margin float32, m *manifold) {
 	m.n = 0
 	q, region := closestOnTriangle(c, a, b, cc)
-	d := c.sub(q)
-	n, dist := d.normalize()
+	var n vec3
+	var dist float32
+	if region == regionFace {
+		// Exactly along the face's normal, on the ball's side.
+		n, _ = b.sub(a).cross(cc.sub(a)).normalize()
+		dist = c.sub(a).dot(n)
+		if dist < 0 {
+			n, dist = n.neg(), -dist
+		}
+	} else {
+		n, dist = c.sub(q).normalize()
+	}
 	if dist-r > margin {
 		return
-	}
-	if dist == 0 {
-		n, _ = b.sub(a).cross(cc.sub(a)).normalize()
 	}
 	sep := dist - r
 	m.normal = n
