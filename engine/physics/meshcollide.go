@@ -107,8 +107,8 @@ func sphereTriangle(c vec3, r float32, a, b, cc vec3, margin float32, m *manifol
 		if dist < 0 {
 			n, dist = n.neg(), -dist
 		}
-	} else {
-		n, dist = c.sub(q).normalize()
+	} else if n, dist = c.sub(q).normalize(); dist == 0 {
+		n, _ = b.sub(a).cross(cc.sub(a)).normalize() // the centre on an edge or a corner
 	}
 	if dist-r > margin {
 		return
