@@ -22,35 +22,8 @@ const (
 // closestOnTriangle returns the point of triangle abc closest to p and the
 // feature it lies on (Ericson, Real-Time Collision Detection, 5.1.5).
 func closestOnTriangle(p, a, b, c vec3) (vec3, uint32) {
-	ab, ac, ap := b.sub(a), c.sub(a), p.sub(a)
-	d1, d2 := ab.dot(ap), ac.dot(ap)
-	if d1 <= 0 && d2 <= 0 {
-		return a, regionA
-	}
-	bp := p.sub(b)
-	d3, d4 := ab.dot(bp), ac.dot(bp)
-	if d3 >= 0 && d4 <= d3 {
-		return b, regionB
-	}
-	vc := float32(d1*d4) - float32(d3*d2)
-	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return a.addScaled(ab, d1/(d1-d3)), regionAB
-	}
-	cp := p.sub(c)
-	d5, d6 := ab.dot(cp), ac.dot(cp)
-	if d6 >= 0 && d5 <= d6 {
-		return c, regionC
-	}
-	vb := float32(d5*d2) - float32(d1*d6)
-	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return a.addScaled(ac, d2/(d2-d6)), regionCA
-	}
-	va := float32(d3*d6) - float32(d5*d4)
-	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return b.addScaled(c.sub(b), (d4-d3)/((d4-d3)+(d5-d6))), regionBC
-	}
-	denom := 1 / (va + vb + vc)
-	return a.addScaled(ab, float32(vb*denom)).addScaled(ac, float32(vc*denom)), regionFace
+	q, region, _, _, _ := closestOnTriangleWeights(p, a, b, c)
+	return q, region
 }
 
 // closestOnSegment returns the parameter in [0, 1] of the point of segment
