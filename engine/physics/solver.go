@@ -1,0 +1,218 @@
+package physics
+
+import "math"
+
+// The contact solver is Box2D v3's soft step (Erin Catto, "Solver2D" and
+// Box2D v3's solver) in 3D: each step is cut into substeps; each substep
+// integrates velocities, applies the impulses found so far (warm start),
+// solves the contacts with soft constraints that push overlapping shapes
+// apart (a spring of Config.ContactHertz with damping ratio
+// Config.ContactDampingRatio), integrates positions, and solves the
+// contacts again without the push-out (relax), so the push-out adds no
+// energy. After the substeps, restitution, and the impulses go to the
+// cache for the next step's warm start. A contact's separation during the
+// substeps is its separation at the start of the step plus the bodies'
+// motion since, linearised: r' = r + dθ×r.
+
+// bodyState is what a solver body's constraints read and write in the
+// substeps.
+type bodyState struct {
+	v, w    vec3 // linear and angular velocity
+	dp, dth vec3 // position and rotation (as a rotation vector) moved this step
+}
+
+// bodyMass is a solver body's inverse mass per world axis (0 on locked
+// axes) and world inverse inertia.
+type bodyMass struct {
+	invM vec3
+	invI mat3
+}
+
+// bodyMotion is what integrates a solver body's velocity each substep.
+type bodyMotion struct {
+	acc, angAcc vec3    // gravity and forces, m/s² and rad/s²
+	ld, ad      float32 // damping factors 1/(1 + h·damping)
+	dynamic     bool
+}
+
+// softness is a soft constraint's coefficients for one substep length
+// (Box2D's b2Softness).
+type softness struct {
+	biasRate, massScale, impulseScale float32
+}
+
+// makeSoft returns the softness of a spring of hertz Hz with damping
+// ratio zeta, for substeps of h seconds.
+func makeSoft(hertz, zeta, h float32) softness {
+	if hertz == 0 {
+		return softness{0, 1, 0}
+	}
+	omega := float32(float32(2*math.Pi) * hertz)
+	a1 := float32(2*zeta) + float32(h*omega)
+	a2 := float32(float32(h*omega) * a1)
+	a3 := 1 / (1 + a2)
+	return softness{omega / a1, float32(a2 * a3), a3}
+}
+
+// solverPoint is one point of a contact constraint. The lever arms and
+// the inverse inertia are those at the start of the step, so the angular
+// parts of each direction (normal, two tangents) are computed once:
+// r×d and I⁻¹(r×d) for each body.
+type solverPoint struct {
+	rnA, rnB, inA, inB    vec3    // normal: r×n, I⁻¹(r×n)
+	r1A, r1B, i1A, i1B    vec3    // first tangent
+	r2A, r2B, i2A, i2B    vec3    // second tangent
+	sep0                  float32 // separation at the start of the step
+	nMass, t1Mass, t2Mass float32 // effective masses along the normal and tangents
+	nImp, t1Imp, t2Imp    float32 // accumulated impulses (per substep)
+	maxNImp               float32 // largest normal impulse applied (restitution uses it)
+	relVel                float32 // normal velocity at the start of the step
+}
+
+// constraint is the contact of one manifold between solver bodies a and b
+// (0 is a fixed body: static or sleeping).
+type constraint struct {
+	a, b                  int32
+	m                     int32 // the manifold's index in the step's cache
+	n                     int32 // points used
+	normal, t1, t2        vec3
+	mnA, mnB              vec3 // the bodies' inverse masses times the normal
+	m1A, m1B, m2A, m2B    vec3 // and times the tangents
+	friction, restitution float32
+	soft                  softness
+	pts                   [maxPoints]solverPoint
+}
+
+// prepare fills c's lever arms and effective masses from each point's
+// arms rA and rB.
+func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3) {
+	c.mnA, c.mnB = mA.invM.mul(c.normal), mB.invM.mul(c.normal)
+	c.m1A, c.m1B = mA.invM.mul(c.t1), mB.invM.mul(c.t1)
+	c.m2A, c.m2B = mA.invM.mul(c.t2), mB.invM.mul(c.t2)
+	linN := c.normal.dot(c.mnA) + c.normal.dot(c.mnB)
+	lin1 := c.t1.dot(c.m1A) + c.t1.dot(c.m1B)
+	lin2 := c.t2.dot(c.m2A) + c.t2.dot(c.m2B)
+	for j := range int(c.n) {
+		p := &c.pts[j]
+		ra, rb := rA[j], rB[j]
+		p.rnA, p.rnB = ra.cross(c.normal), rb.cross(c.normal)
+		p.r1A, p.r1B = ra.cross(c.t1), rb.cross(c.t1)
+		p.r2A, p.r2B = ra.cross(c.t2), rb.cross(c.t2)
+		p.inA, p.inB = mA.invI.mulVec(p.rnA), mB.invI.mulVec(p.rnB)
+		p.i1A, p.i1B = mA.invI.mulVec(p.r1A), mB.invI.mulVec(p.r1B)
+		p.i2A, p.i2B = mA.invI.mulVec(p.r2A), mB.invI.mulVec(p.r2B)
+		p.nMass = inv(linN + p.rnA.dot(p.inA) + p.rnB.dot(p.inB))
+		p.t1Mass = inv(lin1 + p.r1A.dot(p.i1A) + p.r1B.dot(p.i1B))
+		p.t2Mass = inv(lin2 + p.r2A.dot(p.i2A) + p.r2B.dot(p.i2B))
+	}
+}
+
+// warmStart applies the accumulated impulses of every constraint.
+func warmStart(cons []constraint, st []bodyState) {
+	for ci := range cons {
+		c := &cons[ci]
+		a, b := &st[c.a], &st[c.b]
+		vA, wA, vB, wB := a.v, a.w, b.v, b.w
+		for j := range int(c.n) {
+			p := &c.pts[j]
+			vA = vA.sub(c.mnA.scale(p.nImp)).sub(c.m1A.scale(p.t1Imp)).sub(c.m2A.scale(p.t2Imp))
+			wA = wA.sub(p.inA.scale(p.nImp)).sub(p.i1A.scale(p.t1Imp)).sub(p.i2A.scale(p.t2Imp))
+			vB = vB.add(c.mnB.scale(p.nImp)).add(c.m1B.scale(p.t1Imp)).add(c.m2B.scale(p.t2Imp))
+			wB = wB.add(p.inB.scale(p.nImp)).add(p.i1B.scale(p.t1Imp)).add(p.i2B.scale(p.t2Imp))
+		}
+		a.v, a.w = vA, wA
+		b.v, b.w = vB, wB
+	}
+}
+
+// solve runs one pass over the constraints: friction, then the normal,
+// with the soft push-out when useBias (solve) or without it (relax).
+func solve(cons []constraint, st []bodyState, invH, maxPush float32, useBias bool) {
+	for ci := range cons {
+		c := &cons[ci]
+		a, b := &st[c.a], &st[c.b]
+		vA, wA, vB, wB := a.v, a.w, b.v, b.w
+		n := int(c.n)
+
+		// Friction, on the circle |λt| <= μ λn.
+		for j := range n {
+			p := &c.pts[j]
+			dv := vB.sub(vA)
+			vt1 := dv.dot(c.t1) + wB.dot(p.r1B) - wA.dot(p.r1A)
+			vt2 := dv.dot(c.t2) + wB.dot(p.r2B) - wA.dot(p.r2A)
+			l1 := p.t1Imp - float32(p.t1Mass*vt1)
+			l2 := p.t2Imp - float32(p.t2Mass*vt2)
+			maxF := float32(c.friction * p.nImp)
+			if lsq := float32(l1*l1) + float32(l2*l2); lsq > float32(maxF*maxF) {
+				k := maxF / sqrt(lsq)
+				l1, l2 = float32(l1*k), float32(l2*k)
+			}
+			d1, d2 := l1-p.t1Imp, l2-p.t2Imp
+			p.t1Imp, p.t2Imp = l1, l2
+			vA = vA.sub(c.m1A.scale(d1)).sub(c.m2A.scale(d2))
+			wA = wA.sub(p.i1A.scale(d1)).sub(p.i2A.scale(d2))
+			vB = vB.add(c.m1B.scale(d1)).add(c.m2B.scale(d2))
+			wB = wB.add(p.i1B.scale(d1)).add(p.i2B.scale(d2))
+		}
+
+		// Non-penetration. The separation now is the one at the start of
+		// the step plus the bodies' motion since along the normal:
+		// n·(dpB + dθB×rB - dpA - dθA×rA), and n·(dθ×r) = dθ·(r×n).
+		ddp := b.dp.sub(a.dp).dot(c.normal)
+		dthA, dthB := a.dth, b.dth
+		for j := range n {
+			p := &c.pts[j]
+			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
+			bias, massScale, impScale := float32(0), float32(1), float32(0)
+			if sep > 0 {
+				bias = float32(sep * invH) // speculative: close the gap, no more
+			} else if useBias {
+				bias = max(float32(c.soft.biasRate*sep), -maxPush)
+				massScale, impScale = c.soft.massScale, c.soft.impulseScale
+			}
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
+			imp := -float32(float32(p.nMass*massScale)*(vn+bias)) - float32(impScale*p.nImp)
+			newImp := max(p.nImp+imp, 0)
+			imp = newImp - p.nImp
+			p.nImp = newImp
+			p.maxNImp = max(p.maxNImp, imp)
+			vA = vA.sub(c.mnA.scale(imp))
+			wA = wA.sub(p.inA.scale(imp))
+			vB = vB.add(c.mnB.scale(imp))
+			wB = wB.add(p.inB.scale(imp))
+		}
+		a.v, a.w = vA, wA
+		b.v, b.w = vB, wB
+	}
+}
+
+// restitute applies restitution to the points that approached faster
+// than threshold at the start of the step and took an impulse.
+func restitute(cons []constraint, st []bodyState, threshold float32) {
+	for ci := range cons {
+		c := &cons[ci]
+		if c.restitution == 0 {
+			continue
+		}
+		a, b := &st[c.a], &st[c.b]
+		vA, wA, vB, wB := a.v, a.w, b.v, b.w
+		for j := range int(c.n) {
+			p := &c.pts[j]
+			if p.relVel > -threshold || p.maxNImp == 0 {
+				continue
+			}
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
+			imp := -float32(p.nMass * (vn + float32(c.restitution*p.relVel)))
+			newImp := max(p.nImp+imp, 0)
+			imp = newImp - p.nImp
+			p.nImp = newImp
+			p.maxNImp = max(p.maxNImp, imp)
+			vA = vA.sub(c.mnA.scale(imp))
+			wA = wA.sub(p.inA.scale(imp))
+			vB = vB.add(c.mnB.scale(imp))
+			wB = wB.add(p.inB.scale(imp))
+		}
+		a.v, a.w = vA, wA
+		b.v, b.w = vB, wB
+	}
+}

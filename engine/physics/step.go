@@ -1,0 +1,488 @@
+package physics
+
+// scratch holds the buffers a Step reuses. Nothing in it survives from one
+// step to the next as information: each Step rebuilds it from the world.
+type scratch struct {
+	// Per body of the step, k = index in the Body component's Indices.
+	poses  []pose    // at the start of the step
+	shapes []shape   // the body's shape
+	boxes  []aabb    // grown by the speculative distance
+	ext    []float32 // how far a CCD body may travel in the step
+	active []bool    // awake dynamic, or kinematic
+	sb     []int32   // solver body, 0 when not in the solver
+	kOf    []int32   // slot -> k, -1 for slots without a body
+	pairs  []pair
+	next   []cachedManifold // the cache being built
+
+	// Islands.
+	isl     islands
+	awake   []bool    // per root: some body awake
+	noSleep []bool    // per root: touches a moving kinematic body
+	minRest []float32 // per root: least sleep time of its bodies
+
+	// Solver bodies; 0 is the fixed body (static or sleeping).
+	state  []bodyState
+	mass   []bodyMass
+	motion []bodyMotion
+	bpose  []pose
+	bodyK  []int32 // solver body -> k
+	cons   []constraint
+}
+
+// Step advances the world by one step of 1/Config.TickRate s. It runs
+// the broad and narrow phases, wakes and puts islands to sleep, solves
+// the contacts of the awake bodies, moves them, and records the contact
+// events (Events) and the contact cache (the world's Contacts). It reads
+// and writes only the world: two worlds with the same state step to the
+// same bits, whatever Space steps them.
+//
+// A body whose state is not finite at the start of the step (NaN or
+// infinite, written into the world by the game) is put back at its
+// previous tick's transform, at rest; one whose state becomes non-finite
+// in the step is put back where it started the step, at rest. Either is
+// counted in Stats.Resets: NaN never spreads to other bodies.
+func (s *Space) Step() {
+	s.events = s.events[:0]
+	n := s.gather()
+	s.collidePairs(n)
+	s.buildIslands(n)
+	s.solveAwake(n)
+	cp := s.contacts.Ptr()
+	s.sc.next, cp.m = cp.m[:0], s.sc.next
+	s.stats.Manifolds = len(cp.m)
+}
+
+// gather fills the per-body arrays and the boxes, and returns the number
+// of bodies.
+func (s *Space) gather() int {
+	sc := &s.sc
+	w := s.w
+	wb := w.Bodies()
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	n := len(idx)
+	dt := 1 / float32(s.cfg.TickRate)
+	half := float32(s.cfg.SpeculativeDistance * 0.5)
+
+	sc.poses = grow(sc.poses, n)
+	sc.shapes = grow(sc.shapes, n)
+	sc.boxes = grow(sc.boxes, n)
+	sc.ext = grow(sc.ext, n)
+	sc.active = grow(sc.active, n)
+	sc.kOf = grow(sc.kOf, w.Slots())
+	for i := range sc.kOf {
+		sc.kOf[i] = -1
+	}
+	awake := 0
+	for k, slot := range idx {
+		b := &vals[slot]
+		sc.kOf[slot] = int32(k)
+		p := pose{toVec3(wb.Pos[slot]), toQuat(wb.Rot[slot])}
+		v := toVec3(wb.Vel[slot])
+		if !p.p.finite() || !p.q.finite() || !v.finite() || !toVec3(wb.AngVel[slot]).finite() {
+			p = s.resetBody(int(slot))
+			v = vec3{}
+		}
+		sc.poses[k] = p
+		sc.shapes[k] = shapeOf(b.Shape)
+		act := b.Kind == Kinematic || b.Kind == Dynamic && !b.Asleep
+		sc.active[k] = act
+		if act {
+			awake++
+		}
+		var ext float32
+		if b.CCD && act {
+			ext = float32(v.length() * dt)
+		}
+		sc.ext[k] = ext
+		sc.boxes[k] = sc.shapes[k].aabb(p).grow(half + ext)
+	}
+	s.stats = Stats{Bodies: n, Awake: awake, Resets: s.stats.Resets}
+	return n
+}
+
+// resetBody puts the body in slot back at its previous tick's transform
+// (the origin when that is not finite either), at rest, and returns its
+// pose.
+func (s *Space) resetBody(slot int) pose {
+	wb := s.w.Bodies()
+	e, _ := s.w.EntityAt(slot)
+	t := s.w.PrevTransform(e)
+	p := pose{toVec3(t.Pos), toQuat(t.Rot).normalize()}
+	if !p.p.finite() || !p.q.finite() {
+		p = pose{q: identity}
+	}
+	wb.Pos[slot], wb.Rot[slot] = fromVec3(p.p), fromQuat(p.q)
+	wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
+	s.stats.Resets++
+	return p
+}
+
+// collidePairs runs the broad phase and the narrow phase and builds the
+// new cache in sc.next from the old one: manifolds of pairs where a body
+// moves are computed afresh (warm-started from the old ones by point id),
+// those between two bodies that do not move are kept. It records the
+// begin and end events.
+func (s *Space) collidePairs(n int) {
+	sc := &s.sc
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.active[:n], sc.pairs)
+	s.stats.Pairs = len(sc.pairs)
+	old := s.contacts.Ptr().m
+	next := sc.next[:0]
+	oi := 0
+	var m manifold
+	for _, pr := range sc.pairs {
+		sa, sb := idx[pr.a], idx[pr.b]
+		key := uint64(sa)<<32 | uint64(sb)
+		for oi < len(old) && old[oi].key() < key {
+			next = s.keepOrEnd(&old[oi], next)
+			oi++
+		}
+		ea, _ := s.w.EntityAt(int(sa))
+		eb, _ := s.w.EntityAt(int(sb))
+		var prev *cachedManifold
+		if oi < len(old) && old[oi].key() == key {
+			prev = &old[oi]
+			oi++
+			if prev.a != ea || prev.b != eb {
+				// The slots hold other bodies now.
+				if prev.touching {
+					s.events = append(s.events, event(End, prev))
+				}
+				prev = nil
+			}
+		}
+		ba, bb := &vals[sa], &vals[sb]
+		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
+			continue
+		}
+		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
+		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+		if shA.kind <= shB.kind {
+			collide(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &m)
+		} else {
+			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
+			m.normal = m.normal.neg()
+		}
+		cm := cachedManifold{a: ea, b: eb, normal: m.normal, n: uint8(m.n), sensor: ba.Sensor || bb.Sensor}
+		for j := range m.n {
+			q := &m.pts[j]
+			cp := &cm.pts[j]
+			cp.id, cp.p, cp.sep = q.id, q.p, q.sep
+			if q.sep <= touchSlop {
+				cm.touching = true
+			}
+			if prev != nil {
+				// The occ-th point with this id takes the impulses of the
+				// occ-th old point with it (ids should be unique, but a
+				// repeated one must not hand one impulse to every point).
+				occ := 0
+				for i := range j {
+					if m.pts[i].id == q.id {
+						occ++
+					}
+				}
+				for i := range int(prev.n) {
+					if prev.pts[i].id != q.id {
+						continue
+					}
+					if occ == 0 {
+						cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
+						break
+					}
+					occ--
+				}
+			}
+		}
+		was := prev != nil && prev.touching
+		switch {
+		case cm.touching && !was:
+			s.events = append(s.events, event(Begin, &cm))
+		case !cm.touching && was:
+			s.events = append(s.events, event(End, prev))
+		}
+		if m.n > 0 {
+			next = append(next, cm)
+		}
+	}
+	for ; oi < len(old); oi++ {
+		next = s.keepOrEnd(&old[oi], next)
+	}
+	sc.next = next
+}
+
+// touchSlop is the separation, in m, within which two shapes count as
+// touching (for islands and events): soft contacts let a resting body
+// bob by a fraction of a millimetre around zero, which must not make its
+// contact begin and end.
+const touchSlop = 0.005
+
+// keepOrEnd appends the old manifold m to next when both its bodies are
+// still there and neither moves (so the broad phase did not look at
+// them), and otherwise records its end when it touched.
+func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedManifold {
+	if s.bodies.Has(m.a) && s.bodies.Has(m.b) {
+		ka, kb := s.sc.kOf[m.a.Index()], s.sc.kOf[m.b.Index()]
+		if !s.sc.active[ka] && !s.sc.active[kb] {
+			return append(next, *m)
+		}
+	}
+	if m.touching {
+		s.events = append(s.events, event(End, m))
+	}
+	return next
+}
+
+// buildIslands joins touching dynamic bodies into islands and wakes every
+// island with an awake body in it.
+func (s *Space) buildIslands(n int) {
+	sc := &s.sc
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	wb := s.w.Bodies()
+	sc.isl.reset(n)
+	next := sc.next
+	for i := range next {
+		m := &next[i]
+		if !m.touching || m.sensor {
+			continue
+		}
+		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
+		da, db := vals[idx[ka]].Kind == Dynamic, vals[idx[kb]].Kind == Dynamic
+		if da && db {
+			sc.isl.union(ka, kb)
+		}
+	}
+	sc.awake = grow(sc.awake, n)
+	sc.noSleep = grow(sc.noSleep, n)
+	sc.minRest = grow(sc.minRest, n)
+	clear(sc.awake[:n])
+	clear(sc.noSleep[:n])
+	for k, slot := range idx {
+		if b := &vals[slot]; b.Kind == Dynamic && !b.Asleep {
+			sc.awake[sc.isl.find(int32(k))] = true
+		}
+		sc.minRest[k] = s.cfg.TimeToSleep + 1
+	}
+	// A body touching a moving kinematic body stays awake.
+	for i := range next {
+		m := &next[i]
+		if !m.touching || m.sensor {
+			continue
+		}
+		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
+		for _, kk := range [2][2]int32{{ka, kb}, {kb, ka}} {
+			kin, dyn := idx[kk[0]], idx[kk[1]]
+			if vals[kin].Kind == Kinematic && vals[dyn].Kind == Dynamic &&
+				(toVec3(wb.Vel[kin]).lengthSq() != 0 || toVec3(wb.AngVel[kin]).lengthSq() != 0) {
+				r := sc.isl.find(kk[1])
+				sc.awake[r], sc.noSleep[r] = true, true
+			}
+		}
+	}
+	islands := 0
+	for k, slot := range idx {
+		b := &vals[slot]
+		if b.Kind != Dynamic {
+			continue
+		}
+		r := sc.isl.find(int32(k))
+		if int(r) == k && sc.awake[r] {
+			islands++
+		}
+		if b.Asleep && sc.awake[r] {
+			wake(b)
+			sc.active[k] = true
+			s.stats.Awake++
+		}
+	}
+	s.stats.Islands = islands
+}
+
+// solveAwake builds the solver bodies and contact constraints, runs the
+// substeps, writes the bodies back to the world and the impulses to the
+// cache, and puts islands that have rested long enough to sleep.
+func (s *Space) solveAwake(n int) {
+	sc := &s.sc
+	cfg := &s.cfg
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	wb := s.w.Bodies()
+	dt := 1 / float32(cfg.TickRate)
+	h := dt / float32(cfg.Substeps)
+	invH := float32(cfg.TickRate * cfg.Substeps)
+	g := toVec3(cfg.Gravity)
+
+	// Solver bodies.
+	sc.sb = grow(sc.sb, n)
+	sc.state = append(sc.state[:0], bodyState{})
+	sc.mass = append(sc.mass[:0], bodyMass{})
+	sc.motion = append(sc.motion[:0], bodyMotion{})
+	sc.bpose = append(sc.bpose[:0], pose{q: identity})
+	sc.bodyK = append(sc.bodyK[:0], -1)
+	for k, slot := range idx {
+		if !sc.active[k] {
+			sc.sb[k] = 0
+			continue
+		}
+		b := &vals[slot]
+		sc.sb[k] = int32(len(sc.state))
+		v, w := toVec3(wb.Vel[slot]), toVec3(wb.AngVel[slot])
+		var bm bodyMass
+		var mo bodyMotion
+		mo.ld, mo.ad = 1, 1
+		if b.Kind == Dynamic {
+			lm, am := linearMask(b.Locks), angularMask(b.Locks)
+			v, w = v.mul(lm), w.mul(am)
+			bm.invM = lm.scale(b.InvMass)
+			bm.invI = worldInvInertia(sc.poses[k].q, toVec3(b.InvInertia), b.Locks)
+			mo.acc = lm.mul(g.scale(b.GravityScale).add(toVec3(b.Force).scale(b.InvMass)))
+			mo.angAcc = bm.invI.mulVec(toVec3(b.Torque))
+			mo.ld = 1 / (1 + float32(h*b.LinearDamping))
+			mo.ad = 1 / (1 + float32(h*b.AngularDamping))
+			mo.dynamic = true
+		}
+		sc.state = append(sc.state, bodyState{v: v, w: w})
+		sc.mass = append(sc.mass, bm)
+		sc.motion = append(sc.motion, mo)
+		sc.bpose = append(sc.bpose, sc.poses[k])
+		sc.bodyK = append(sc.bodyK, int32(k))
+	}
+
+	// Contact constraints.
+	hertz := min(cfg.ContactHertz, float32(0.25*invH))
+	soft := makeSoft(hertz, cfg.ContactDampingRatio, h)
+	staticSoft := makeSoft(float32(2*hertz), cfg.ContactDampingRatio, h)
+	sc.cons = sc.cons[:0]
+	for mi := range sc.next {
+		m := &sc.next[mi]
+		if m.sensor || m.n == 0 {
+			continue
+		}
+		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
+		a, b := sc.sb[ka], sc.sb[kb]
+		if a == 0 && b == 0 {
+			continue
+		}
+		ba, bb := &vals[idx[ka]], &vals[idx[kb]]
+		c := constraint{a: a, b: b, m: int32(mi), n: int32(m.n), normal: m.normal}
+		c.t1, c.t2 = orthonormal(m.normal)
+		c.friction = float32((ba.Friction + bb.Friction) * 0.5)
+		c.restitution = float32((ba.Restitution + bb.Restitution) * 0.5)
+		mA, mB := &sc.mass[a], &sc.mass[b]
+		c.soft = soft
+		if mA.invM == (vec3{}) || mB.invM == (vec3{}) {
+			c.soft = staticSoft
+		}
+		pa, pb := sc.poses[ka].p, sc.poses[kb].p
+		sA, sB := &sc.state[a], &sc.state[b]
+		var rA, rB [maxPoints]vec3
+		for j := range int(m.n) {
+			q := &m.pts[j]
+			p := &c.pts[j]
+			rA[j], rB[j] = q.p.sub(pa), q.p.sub(pb)
+			p.sep0 = q.sep
+			p.nImp = q.normal
+			p.t1Imp, p.t2Imp = q.friction.dot(c.t1), q.friction.dot(c.t2)
+		}
+		c.prepare(mA, mB, &rA, &rB)
+		for j := range int(m.n) {
+			p := &c.pts[j]
+			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
+		}
+		sc.cons = append(sc.cons, c)
+	}
+	s.stats.Constraints = len(sc.cons)
+
+	// The substeps.
+	st, cons := sc.state, sc.cons
+	maxL2 := float32(cfg.MaxLinearSpeed * cfg.MaxLinearSpeed)
+	maxA2 := float32(cfg.MaxAngularSpeed * cfg.MaxAngularSpeed)
+	for range cfg.Substeps {
+		st[0] = bodyState{}
+		for i := 1; i < len(st); i++ {
+			mo := &sc.motion[i]
+			if !mo.dynamic {
+				continue
+			}
+			b := &st[i]
+			v := b.v.addScaled(mo.acc, h).scale(mo.ld)
+			w := b.w.addScaled(mo.angAcc, h).scale(mo.ad)
+			if l2 := v.lengthSq(); l2 > maxL2 {
+				v = v.scale(cfg.MaxLinearSpeed / sqrt(l2))
+			}
+			if a2 := w.lengthSq(); a2 > maxA2 {
+				w = w.scale(cfg.MaxAngularSpeed / sqrt(a2))
+			}
+			b.v, b.w = v, w
+		}
+		warmStart(cons, st)
+		solve(cons, st, invH, cfg.MaxPushOut, true)
+		st[0] = bodyState{}
+		for i := 1; i < len(st); i++ {
+			b := &st[i]
+			p := &sc.bpose[i]
+			b.dp = b.dp.addScaled(b.v, h)
+			b.dth = b.dth.addScaled(b.w, h)
+			p.p = p.p.addScaled(b.v, h)
+			p.q = p.q.integrate(b.w, h)
+		}
+		solve(cons, st, invH, cfg.MaxPushOut, false)
+	}
+	st[0] = bodyState{}
+	restitute(cons, st, cfg.RestitutionThreshold)
+
+	// Impulses to the cache.
+	for ci := range cons {
+		c := &cons[ci]
+		m := &sc.next[c.m]
+		for j := range int(c.n) {
+			p := &c.pts[j]
+			m.pts[j].normal = p.nImp
+			m.pts[j].friction = c.t1.scale(p.t1Imp).add(c.t2.scale(p.t2Imp))
+		}
+	}
+
+	// Bodies back to the world, and sleep.
+	for i := 1; i < len(st); i++ {
+		k := sc.bodyK[i]
+		slot := idx[k]
+		b := &vals[slot]
+		p, v, w := sc.bpose[i], st[i].v, st[i].w
+		if !p.p.finite() || !p.q.finite() || !v.finite() || !w.finite() {
+			p, v, w = sc.poses[k], vec3{}, vec3{}
+			s.stats.Resets++
+		}
+		wb.Pos[slot], wb.Rot[slot] = fromVec3(p.p), fromQuat(p.q)
+		wb.Vel[slot], wb.AngVel[slot] = fromVec3(v), fromVec3(w)
+		if b.Kind != Dynamic {
+			continue
+		}
+		b.Force, b.Torque = fromVec3(vec3{}), fromVec3(vec3{})
+		r := sc.isl.find(k)
+		if cfg.NoSleep || sc.noSleep[r] ||
+			v.lengthSq() > float32(cfg.SleepLinearSpeed*cfg.SleepLinearSpeed) ||
+			w.lengthSq() > float32(cfg.SleepAngularSpeed*cfg.SleepAngularSpeed) {
+			b.SleepTime = 0
+		} else {
+			b.SleepTime += dt
+		}
+		sc.minRest[r] = min(sc.minRest[r], b.SleepTime)
+	}
+	if cfg.NoSleep {
+		return
+	}
+	for i := 1; i < len(st); i++ {
+		k := sc.bodyK[i]
+		slot := idx[k]
+		b := &vals[slot]
+		if b.Kind != Dynamic || sc.minRest[sc.isl.find(k)] < cfg.TimeToSleep {
+			continue
+		}
+		b.Asleep = true
+		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
+		s.stats.Awake--
+	}
+}
