@@ -26,46 +26,6 @@ func closestOnTriangle(p, a, b, c vec3) (vec3, uint32) {
 	return q, region
 }
 
-// closestOnSegment returns the parameter in [0, 1] of the point of segment
-// pq closest to x.
-func closestOnSegment(x, p, q vec3) float32 {
-	d := q.sub(p)
-	l := d.lengthSq()
-	if l == 0 {
-		return 0
-	}
-	return clamp(x.sub(p).dot(d)/l, 0, 1)
-}
-
-// closestSegments returns the parameters s, t in [0, 1] of the closest
-// points of segments p1q1 and p2q2 (Ericson 5.1.9).
-func closestSegments(p1, q1, p2, q2 vec3) (s, t float32) {
-	d1, d2, r := q1.sub(p1), q2.sub(p2), p1.sub(p2)
-	a, e, f := d1.lengthSq(), d2.lengthSq(), d2.dot(r)
-	if a == 0 && e == 0 {
-		return 0, 0
-	}
-	if a == 0 {
-		return 0, clamp(f/e, 0, 1)
-	}
-	c := d1.dot(r)
-	if e == 0 {
-		return clamp(-c/a, 0, 1), 0
-	}
-	b := d1.dot(d2)
-	denom := float32(a*e) - float32(b*b)
-	if denom > 0 {
-		s = clamp((float32(b*f)-float32(c*e))/denom, 0, 1)
-	}
-	t = (float32(b*s) + f) / e
-	if t < 0 {
-		t, s = 0, clamp(-c/a, 0, 1)
-	} else if t > 1 {
-		t, s = 1, clamp((b-c)/a, 0, 1)
-	}
-	return s, t
-}
-
 // sphereTriangle writes into m the contact of the ball at c with radius r
 // and triangle abc, all in one frame, normal from the triangle to the ball.
 func sphereTriangle(c vec3, r float32, a, b, cc vec3, margin float32, m *manifold) {
@@ -149,7 +109,7 @@ func capsuleTriangle(p0, p1 vec3, r float32, a, b, c vec3, margin float32, m *ma
 	bestEdge := 0
 	for i := range 3 {
 		e0, e1 := corners[i], corners[(i+1)%3]
-		s, t := closestSegments(p0, p1, e0, e1)
+		s, t := nearestOnSegments(p0, p1, e0, e1)
 		d := p0.addScaled(p1.sub(p0), s).sub(e0.addScaled(e1.sub(e0), t)).lengthSq()
 		if best < 0 || d < best {
 			best, bestS, bestT, bestEdge = d, s, t, i
@@ -171,9 +131,9 @@ func capsuleTriangle(p0, p1 vec3, r float32, a, b, c vec3, margin float32, m *ma
 	m.pts[0] = contactPoint{p: q.addScaled(n, float32(sep*0.5)), sep: sep, id: uint32(16 + bestEdge)}
 }
 
-// clipVertex is a polygon corner while clipping, with the id of the
+// polyVertex is a polygon corner while clipping a triangle or a box face, with the id of the
 // features that made it.
-type clipVertex struct {
+type polyVertex struct {
 	p  vec3
 	id uint32
 }
@@ -186,7 +146,7 @@ const maxClip = 8
 // plane dot(p, normal) <= offset and writes it to out, returning its
 // corner count. New corners get ids made from the plane's code and the
 // ids of the edge's ends.
-func clipPolygon(in []clipVertex, normal vec3, offset float32, plane uint32, out *[maxClip]clipVertex) int {
+func clipPolygon(in []polyVertex, normal vec3, offset float32, plane uint32, out *[maxClip]polyVertex) int {
 	n := 0
 	if len(in) == 0 {
 		return 0
@@ -197,7 +157,7 @@ func clipPolygon(in []clipVertex, normal vec3, offset float32, plane uint32, out
 		dc := cur.p.dot(normal) - offset
 		if (dp <= 0) != (dc <= 0) && n < maxClip {
 			t := dp / (dp - dc)
-			out[n] = clipVertex{p: prev.p.addScaled(cur.p.sub(prev.p), t), id: plane<<24 | (prev.id&0xfff)<<12 | cur.id&0xfff}
+			out[n] = polyVertex{p: prev.p.addScaled(cur.p.sub(prev.p), t), id: plane<<24 | (prev.id&0xfff)<<12 | cur.id&0xfff}
 			n++
 		}
 		if dc <= 0 && n < maxClip {
@@ -209,11 +169,11 @@ func clipPolygon(in []clipVertex, normal vec3, offset float32, plane uint32, out
 	return n
 }
 
-// reducePoints keeps at most maxPoints of pts (n of them) in m: the
+// reduceToFour keeps at most maxPoints of pts (n of them) in m: the
 // deepest, the one farthest from it, then the ones that span the largest
 // area with them, so a face contact keeps its corners. The choice depends
 // only on the points and their order.
-func reducePoints(pts []contactPoint, normal vec3, m *manifold) {
+func reduceToFour(pts []contactPoint, normal vec3, m *manifold) {
 	if len(pts) <= maxPoints {
 		m.n = copy(m.pts[:], pts)
 		return
@@ -357,9 +317,9 @@ const (
 // triangleFaceContact: the triangle's face is the reference; the box face
 // most opposed to it is clipped against the triangle's edges.
 func triangleFaceContact(h vec3, tri [3]vec3, fn vec3, margin float32, m *manifold) {
-	var poly [maxClip]clipVertex
+	var poly [maxClip]polyVertex
 	n := boxFace(h, fn.neg(), &poly)
-	var buf [maxClip]clipVertex
+	var buf [maxClip]polyVertex
 	for i := range 3 {
 		e0, e1 := tri[i], tri[(i+1)%3]
 		out := e1.sub(e0).cross(fn)
@@ -380,12 +340,12 @@ func triangleFaceContact(h vec3, tri [3]vec3, fn vec3, margin float32, m *manifo
 		k++
 	}
 	m.normal = fn
-	reducePoints(pts[:k], fn, m)
+	reduceToFour(pts[:k], fn, m)
 }
 
 // boxFace writes the corners of the box face whose outward normal is most
 // along dir into poly, with ids naming them, and returns 4.
-func boxFace(h vec3, dir vec3, poly *[maxClip]clipVertex) int {
+func boxFace(h vec3, dir vec3, poly *[maxClip]polyVertex) int {
 	ad := dir.abs()
 	k := 0
 	if ad.y > ad.at(k) {
@@ -409,7 +369,7 @@ func boxFace(h vec3, dir vec3, poly *[maxClip]clipVertex) int {
 		p[k] = float32(s * h.at(k))
 		p[u] = float32(sg[0] * h.at(u))
 		p[v] = float32(sg[1] * h.at(v))
-		poly[i] = clipVertex{p: vec3{p[0], p[1], p[2]}, id: face<<2 | uint32(i)}
+		poly[i] = polyVertex{p: vec3{p[0], p[1], p[2]}, id: face<<2 | uint32(i)}
 	}
 	return 4
 }
@@ -418,9 +378,9 @@ func boxFace(h vec3, dir vec3, poly *[maxClip]clipVertex) int {
 // triangle is clipped against its side planes. n, from the triangle to
 // the box, is the face's inward direction.
 func boxFaceContact(h vec3, tri [3]vec3, k int, n vec3, margin float32, m *manifold) {
-	var poly, buf [maxClip]clipVertex
+	var poly, buf [maxClip]polyVertex
 	for i, p := range tri {
-		poly[i] = clipVertex{p: p, id: uint32(i)}
+		poly[i] = polyVertex{p: p, id: uint32(i)}
 	}
 	cnt := 3
 	for _, j := range [2]int{(k + 1) % 3, (k + 2) % 3} {
@@ -450,7 +410,7 @@ func boxFaceContact(h vec3, tri [3]vec3, k int, n vec3, margin float32, m *manif
 		c++
 	}
 	m.normal = n
-	reducePoints(pts[:c], n, m)
+	reduceToFour(pts[:c], n, m)
 }
 
 // boxEdgeContact: box edge along axis i against triangle edge j; one
@@ -469,7 +429,7 @@ func boxEdgeContact(h vec3, tri [3]vec3, i, j int, n vec3, sep float32, m *manif
 	lo[i], hi[i] = -h.at(i), h.at(i)
 	p0, p1 := vec3{lo[0], lo[1], lo[2]}, vec3{hi[0], hi[1], hi[2]}
 	e0, e1 := tri[j], tri[(j+1)%3]
-	s, t := closestSegments(p0, p1, e0, e1)
+	s, t := nearestOnSegments(p0, p1, e0, e1)
 	pb := p0.addScaled(p1.sub(p0), s)
 	pt := e0.addScaled(e1.sub(e0), t)
 	m.normal = n

@@ -1,0 +1,413 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+)
+
+// boxAABB is the box of a cuboid of half extents h at p turned by q.
+func boxAABB(p vec3, q quat, h vec3) aabb {
+	m := q.rotation()
+	e := vec3{m.r0.abs().dot(h), m.r1.abs().dot(h), m.r2.abs().dot(h)}
+	return aabb{p.sub(e), p.add(e)}
+}
+
+// pileWalls is generate.py's open box with inner half width w: floor, then
+// four walls, all static.
+func pileWalls(w float32) []aabb {
+	o := w + 1
+	return []aabb{
+		{vec3{-o, -1, -o}, vec3{o, 0, o}},
+		{vec3{-o, 0, -o}, vec3{-w, 10, o}},
+		{vec3{w, 0, -o}, vec3{o, 10, o}},
+		{vec3{-w, 0, -w - 1}, vec3{w, 10, -w}},
+		{vec3{-w, 0, w}, vec3{w, 10, w + 1}},
+	}
+}
+
+// pileLattice is the pile scene at its start: nx×ny×nz unit cubes spaced
+// 1.5 m from y = 2, randomly turned, in the open box; the cubes are active.
+func pileLattice(nx, ny, nz int, w float32) ([]aabb, []bool) {
+	boxes := pileWalls(w)
+	r := lcg{1}
+	h := vec3{0.5, 0.5, 0.5}
+	for iy := range ny {
+		for iz := range nz {
+			for ix := range nx {
+				p := vec3{float32(ix-(nx-1)/2) * 1.5, 2 + float32(iy)*1.5, float32(iz-(nz-1)/2) * 1.5}
+				p.x -= float32((nx-1)%2) * 0.75
+				p.z -= float32((nz-1)%2) * 0.75
+				boxes = append(boxes, boxAABB(p, toQuat(r.rotation()), h))
+			}
+		}
+	}
+	active := make([]bool, len(boxes))
+	for i := 5; i < len(active); i++ {
+		active[i] = true
+	}
+	return boxes, active
+}
+
+// pileSettled is a pile after landing: n unit cubes in loose layers on the
+// floor of the open box with inner half width w, each slightly tilted and
+// pushed off its place so that neighbours touch; the cubes are active.
+func pileSettled(n int, w float32) ([]aabb, []bool) {
+	boxes := pileWalls(w)
+	r := lcg{7}
+	side := int(2 * w / 1.1) // cubes per row
+	for i := range n {
+		layer := i / (side * side)
+		k := i % (side * side)
+		p := vec3{
+			-w + 0.55 + float32(k%side)*1.1 + (r.f()-0.5)*0.2,
+			0.5 + float32(layer)*1.0 + r.f()*0.05,
+			-w + 0.55 + float32(k/side)*1.1 + (r.f()-0.5)*0.2,
+		}
+		t := quat{(r.f() - 0.5) * 0.2, (r.f() - 0.5) * 0.6, (r.f() - 0.5) * 0.2, 1}.normalize()
+		boxes = append(boxes, boxAABB(p, t, vec3{0.5, 0.5, 0.5}))
+	}
+	active := make([]bool, len(boxes))
+	for i := 5; i < len(active); i++ {
+		active[i] = true
+	}
+	return boxes, active
+}
+
+// bruteForce is the definition of pairs.
+func bruteForce(boxes []aabb, active []bool) []pair {
+	var out []pair
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			if (active[i] || active[j]) && boxes[i].overlaps(boxes[j]) {
+				out = append(out, pair{int32(i), int32(j)})
+			}
+		}
+	}
+	return out
+}
+
+// randomBoxes makes n boxes of mixed sizes (mostly small, some large, a
+// few degenerate) in a region of the given half width, with random active
+// flags.
+func randomBoxes(r *lcg, n int, half float32) ([]aabb, []bool) {
+	boxes := make([]aabb, n)
+	active := make([]bool, n)
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	for i := range boxes {
+		c := vec3{(r.f()*2 - 1) * half, (r.f()*2 - 1) * half, (r.f()*2 - 1) * half}
+		s := r.f()
+		var e vec3
+		switch {
+		case s < 0.02:
+			e = vec3{r.f() * half, r.f() * half * 0.1, r.f() * half} // large
+		case s < 0.04:
+			e = vec3{} // a point
+		case s < 0.05:
+			e = vec3{r.f() * 3, r.f() * 3, r.f() * 3}
+		default:
+			e = vec3{0.2 + r.f()*0.8, 0.2 + r.f()*0.8, 0.2 + r.f()*0.8}
+		}
+		boxes[i] = aabb{c.sub(e), c.add(e)}
+		switch {
+		case s > 0.995:
+			boxes[i].min.y = nan
+		case s > 0.99:
+			boxes[i].max.x = inf
+		case s > 0.985:
+			boxes[i].min, boxes[i].max = boxes[i].max, boxes[i].min // inverted
+		case s > 0.98:
+			boxes[i].min.z = -inf
+		}
+		active[i] = r.f() < 0.6
+	}
+	return boxes, active
+}
+
+func TestPairsMatchBruteForce(t *testing.T) {
+	r := lcg{3}
+	var bp broadphase
+	var out []pair
+	for trial := range 200 {
+		n := 1 + int(r.f()*300)
+		half := 1 + r.f()*20
+		boxes, active := randomBoxes(&r, n, half)
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d (%d boxes): %d pairs, want %d\ngot  %v\nwant %v", trial, n, len(out), len(want), out, want)
+		}
+		if bp.dropped != 0 {
+			t.Fatalf("trial %d: dropped %d", trial, bp.dropped)
+		}
+	}
+}
+
+func TestPairsPiles(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		layout func() ([]aabb, []bool)
+	}{
+		{"lattice-1000", func() ([]aabb, []bool) { return pileLattice(10, 10, 10, 8) }},
+		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
+		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
+		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			boxes, active := tc.layout()
+			var bp broadphase
+			want := bruteForce(boxes, active)
+			got := bp.pairs(boxes, active, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d pairs, want %d", len(got), len(want))
+			}
+			// A few asleep: only pairs with an awake box.
+			for i := range active {
+				active[i] = i >= 5 && i%7 == 0
+			}
+			want = bruteForce(boxes, active)
+			got = bp.pairs(boxes, active, got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("mostly asleep: %d pairs, want %d", len(got), len(want))
+			}
+			t.Logf("%d boxes, %d cells of %g m, %d large", len(boxes), len(bp.start)-1, 1/bp.inv, len(bp.large))
+		})
+	}
+}
+
+// TestPairsColdWarm checks that the result does not depend on what the
+// broad phase saw before: a fresh one and one with a shuffled history give
+// the same pairs, and the same slice contents whatever out held.
+func TestPairsColdWarm(t *testing.T) {
+	r := lcg{11}
+	var warm broadphase
+	junk := make([]pair, 0, 5000)
+	for k := range 50 {
+		n := 1 + int(r.f()*500)
+		boxes, active := randomBoxes(&r, n, 1+r.f()*30)
+		// History: a few unrelated calls on the warm one.
+		for range int(r.f() * 3) {
+			b2, a2 := randomBoxes(&r, int(r.f()*400), 10)
+			junk = warm.pairs(b2, a2, junk)
+		}
+		var cold broadphase
+		c := cold.pairs(boxes, active, nil)
+		w := warm.pairs(boxes, active, junk)
+		if !slices.Equal(c, w) {
+			t.Fatalf("case %d: cold %d pairs, warm %d", k, len(c), len(w))
+		}
+		junk = w
+	}
+	// The same with a pile whose boxes move a little between calls, in
+	// both orders.
+	boxes, active := pileLattice(10, 10, 10, 8)
+	moved := slices.Clone(boxes)
+	for i := 5; i < len(moved); i++ {
+		d := vec3{0, -0.3 * float32(i%5), 0.1}
+		moved[i] = aabb{moved[i].min.add(d), moved[i].max.add(d)}
+	}
+	var a, b broadphase
+	a.pairs(moved, active, nil)
+	x := a.pairs(boxes, active, nil)
+	y := b.pairs(boxes, active, nil)
+	if !slices.Equal(x, y) {
+		t.Fatal("warm after a moved pile differs from cold")
+	}
+}
+
+func TestPairsCap(t *testing.T) {
+	// 3,000 boxes in one spot: 4,498,500 pairs; keep 10,000.
+	const n = 3000
+	boxes := make([]aabb, n)
+	active := make([]bool, n)
+	for i := range boxes {
+		boxes[i] = aabb{vec3{0, 0, 0}, vec3{1, 1, 1}}
+		active[i] = true
+	}
+	bp := broadphase{maxPairs: 10000}
+	out := bp.pairs(boxes, active, nil)
+	if len(out) != 10000 {
+		t.Fatalf("%d pairs, want the cap 10000", len(out))
+	}
+	// The first 10,000 in (a, b) order: a = 0 has 2,999, a = 1 2,998, ...
+	k := 0
+	for a := int32(0); k < len(out); a++ {
+		for b := a + 1; b < n && k < len(out); b++ {
+			if out[k] != (pair{a, b}) {
+				t.Fatalf("pair %d is %v, want %v", k, out[k], pair{a, b})
+			}
+			k++
+		}
+	}
+	if bp.dropped < 1 {
+		t.Fatalf("dropped %d, want at least 1", bp.dropped)
+	}
+	// Exactly at the cap: nothing dropped.
+	boxes, active = boxes[:100], active[:100]
+	bp.maxPairs = 100 * 99 / 2
+	out = bp.pairs(boxes, active, out)
+	if len(out) != 4950 || bp.dropped != 0 {
+		t.Fatalf("at the cap: %d pairs, %d dropped", len(out), bp.dropped)
+	}
+	// Inactive ones are not counted against the cap.
+	for i := 2; i < 100; i++ {
+		active[i] = false
+	}
+	bp.maxPairs = 197
+	out = bp.pairs(boxes, active, out)
+	if !slices.Equal(out, bruteForce(boxes, active)) || bp.dropped != 0 {
+		t.Fatalf("two active: %d pairs, %d dropped", len(out), bp.dropped)
+	}
+}
+
+func TestPairsCapManyBoxes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 boxes")
+	}
+	// 100,000 boxes in one spot with the default cap: a bounded answer.
+	const n = 100000
+	boxes := make([]aabb, n)
+	active := make([]bool, n)
+	for i := range boxes {
+		boxes[i] = aabb{vec3{5, 5, 5}, vec3{6, 6, 6}}
+		active[i] = true
+	}
+	var bp broadphase
+	out := bp.pairs(boxes, active, nil)
+	if len(out) != DefaultMaxPairs || bp.dropped < 1 {
+		t.Fatalf("%d pairs, %d dropped", len(out), bp.dropped)
+	}
+	if out[n-2] != (pair{0, n - 1}) || out[n-1] != (pair{1, 2}) || out[len(out)-1] != (pair{10, 48641}) {
+		t.Fatalf("not the first pairs in (a, b) order: %v %v %v", out[n-2], out[n-1], out[len(out)-1])
+	}
+}
+
+func TestPairsDegenerate(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	unit := aabb{vec3{0, 0, 0}, vec3{1, 1, 1}}
+	for _, tc := range []struct {
+		name  string
+		boxes []aabb
+		want  []pair
+	}{
+		{"empty", nil, nil},
+		{"one", []aabb{unit}, nil},
+		{"touching faces", []aabb{unit, {vec3{1, 0, 0}, vec3{2, 1, 1}}}, []pair{{0, 1}}},
+		{"apart", []aabb{unit, {vec3{1.0001, 0, 0}, vec3{2, 1, 1}}}, nil},
+		{"nan", []aabb{unit, {vec3{0, nan, 0}, vec3{1, 1, 1}}, unit}, []pair{{0, 2}}},
+		{"all nan", []aabb{{vec3{nan, nan, nan}, vec3{nan, nan, nan}}, {vec3{nan, nan, nan}, vec3{nan, nan, nan}}}, nil},
+		{"infinite", []aabb{{vec3{-inf, -inf, -inf}, vec3{inf, inf, inf}}, unit, {vec3{1e30, 1e30, 1e30}, vec3{3e38, 3e38, 3e38}}}, []pair{{0, 1}, {0, 2}}},
+		{"far apart", []aabb{unit, {vec3{1e30, 0, 0}, vec3{1e30, 1, 1}}, {vec3{-3e38, 0, 0}, vec3{-3e38, 1, 1}}}, nil},
+		{"huge coordinates", []aabb{{vec3{1e30, 0, 0}, vec3{1e30, 1, 1}}, {vec3{1e30, 0.5, 0}, vec3{1e30, 1.5, 1}}}, []pair{{0, 1}}},
+		{"points", []aabb{{vec3{1, 1, 1}, vec3{1, 1, 1}}, {vec3{1, 1, 1}, vec3{1, 1, 1}}, {vec3{1, 1, 2}, vec3{1, 1, 2}}}, []pair{{0, 1}}},
+		{"tiny", []aabb{{vec3{0, 0, 0}, vec3{1e-30, 1e-30, 1e-30}}, {vec3{1e-30, 0, 0}, vec3{2e-30, 1e-30, 1e-30}}, {vec3{3e-30, 0, 0}, vec3{4e-30, 1e-30, 1e-30}}}, []pair{{0, 1}}},
+		{"inverted", []aabb{{vec3{2, 0, 0}, vec3{1, 1, 1}}, {vec3{0, 0, 0}, vec3{3, 1, 1}}, unit}, []pair{{0, 1}, {1, 2}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			active := make([]bool, len(tc.boxes))
+			for i := range active {
+				active[i] = true
+			}
+			var bp broadphase
+			got := bp.pairs(tc.boxes, active, nil)
+			if !slices.Equal(got, tc.want) || !slices.Equal(got, bruteForce(tc.boxes, active)) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPairsNoAllocations(t *testing.T) {
+	boxes, active := pileSettled(1000, 8)
+	var bp broadphase
+	out := bp.pairs(boxes, active, nil)
+	allocs := testing.AllocsPerRun(10, func() { out = bp.pairs(boxes, active, out) })
+	if allocs != 0 {
+		t.Fatalf("%v allocations per call, want 0", allocs)
+	}
+}
+
+func TestPairsPanicsOnMismatchedFlags(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || fmt.Sprint(r)[:9] != "physics: " {
+			t.Fatalf("recovered %v, want a physics: panic", r)
+		}
+	}()
+	var bp broadphase
+	bp.pairs(make([]aabb, 3), make([]bool, 2), nil)
+}
+
+func TestOverlapping(t *testing.T) {
+	r := lcg{5}
+	var bp broadphase
+	var out []int32
+	for trial := range 100 {
+		boxes, active := randomBoxes(&r, 1+int(r.f()*300), 1+r.f()*20)
+		bp.pairs(boxes, active, nil)
+		for range 20 {
+			c := vec3{(r.f()*2 - 1) * 20, (r.f()*2 - 1) * 20, (r.f()*2 - 1) * 20}
+			e := vec3{r.f() * 5, r.f() * 5, r.f() * 5}
+			q := aabb{c.sub(e), c.add(e)}
+			if r.f() < 0.05 {
+				q.max.x = float32(math.Inf(1))
+			}
+			var want []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					want = append(want, int32(i))
+				}
+			}
+			out = bp.overlapping(q, out)
+			if !slices.Equal(out, want) {
+				t.Fatalf("trial %d: got %v, want %v", trial, out, want)
+			}
+		}
+	}
+	boxes, active := pileSettled(1000, 8)
+	bp.pairs(boxes, active, nil)
+	q := aabb{vec3{-1, 0, -1}, vec3{1, 3, 1}}
+	out = bp.overlapping(q, out)
+	if allocs := testing.AllocsPerRun(10, func() { out = bp.overlapping(q, out) }); allocs != 0 {
+		t.Fatalf("%v allocations per query", allocs)
+	}
+}
+
+func benchmarkPairs(b *testing.B, boxes []aabb, active []bool) {
+	var bp broadphase
+	out := bp.pairs(boxes, active, nil)
+	b.ReportAllocs()
+	cpu := startThreadCPU()
+	for b.Loop() {
+		out = bp.pairs(boxes, active, out)
+	}
+	cpu.report(b)
+	b.ReportMetric(float64(len(out)), "pairs")
+}
+
+func BenchmarkPairs(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		layout func() ([]aabb, []bool)
+	}{
+		{"lattice-1000", func() ([]aabb, []bool) { return pileLattice(10, 10, 10, 8) }},
+		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
+		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
+		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
+		{"settled-4000-asleep", func() ([]aabb, []bool) {
+			boxes, active := pileSettled(4000, 16)
+			for i := range active {
+				active[i] = i >= 5 && i%50 == 0
+			}
+			return boxes, active
+		}},
+	} {
+		boxes, active := tc.layout()
+		b.Run(tc.name, func(b *testing.B) { benchmarkPairs(b, boxes, active) })
+	}
+}
+
+// f returns the generator's next number as a float32.
+func (g *lcg) f() float32 { return float32(g.next()) }
