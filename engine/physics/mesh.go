@@ -22,7 +22,18 @@ type TriangleMesh struct {
 	nodes []meshNode // nodes[0] is the root; empty for a mesh without triangles
 	order []uint32   // triangle indices in leaf order
 	box   aabb       // bounds of every vertex
+	// active has a bit for each edge of each triangle (bit i: the edge
+	// from corner i to corner i+1) that is a real edge of the surface: on
+	// the mesh's boundary, or where it folds. Contacts on the other edges
+	// (inside a flat stretch, such as the diagonal of a floor's square)
+	// would push bodies sideways over seams that are not there: they take
+	// the face's normal, or are left to the neighbouring triangle's face.
+	active []uint8
 }
+
+// creaseCos is the cosine of the angle between two triangles' normals
+// above which their shared edge counts as flat (inactive).
+const creaseCos = 0.996 // about 5 degrees
 
 // meshNode is a node of a mesh's hierarchy: an inner node's children are
 // left and left+1; a leaf holds order[first : first+count].
@@ -81,7 +92,102 @@ func NewTriangleMesh(positions []mgl32.Vec3, indices []uint32) (*TriangleMesh, e
 		return nil, ErrEmptyMesh
 	}
 	m.build()
+	m.findActiveEdges()
 	return m, nil
+}
+
+// findActiveEdges sets m.active: an edge shared by exactly two triangles
+// is inactive when they are nearly coplanar; every other edge (a
+// boundary, a fold, an edge of three triangles or more) is active. Corners are matched by position, so meshes
+// whose triangles do not share vertex indices (separate parts of a model)
+// are joined too. The result depends only on the triangles.
+func (m *TriangleMesh) findActiveEdges() {
+	// Canonical corner ids: the first vertex at each position.
+	order := make([]uint32, len(m.verts))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	less := func(a, b vec3) int {
+		for k := range 3 {
+			if x, y := a.at(k), b.at(k); x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	}
+	slices.SortFunc(order, func(a, b uint32) int {
+		if c := less(m.verts[a], m.verts[b]); c != 0 {
+			return c
+		}
+		return int(a) - int(b)
+	})
+	canon := make([]uint32, len(m.verts))
+	for i, v := range order {
+		if i > 0 && less(m.verts[order[i-1]], m.verts[v]) == 0 {
+			canon[v] = canon[order[i-1]]
+		} else {
+			canon[v] = v
+		}
+	}
+	type edge struct {
+		lo, hi uint32
+		tri    uint32
+		side   uint8
+	}
+	edges := make([]edge, 0, 3*len(m.tris))
+	for t, tri := range m.tris {
+		for i := range 3 {
+			a, b := canon[tri[i]], canon[tri[(i+1)%3]]
+			edges = append(edges, edge{min(a, b), max(a, b), uint32(t), uint8(i)})
+		}
+	}
+	slices.SortFunc(edges, func(a, b edge) int {
+		switch {
+		case a.lo != b.lo:
+			return cmpU32(a.lo, b.lo)
+		case a.hi != b.hi:
+			return cmpU32(a.hi, b.hi)
+		case a.tri != b.tri:
+			return cmpU32(a.tri, b.tri)
+		}
+		return int(a.side) - int(b.side)
+	})
+	m.active = make([]uint8, len(m.tris))
+	for i := 0; i < len(edges); {
+		j := i + 1
+		for j < len(edges) && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi {
+			j++
+		}
+		if j-i != 2 || m.folds(edges[i].tri, edges[i+1].tri) {
+			for _, e := range edges[i:j] {
+				m.active[e.tri] |= 1 << e.side
+			}
+		}
+		i = j
+	}
+}
+
+// folds reports whether triangles a and b, which share an edge, are not
+// nearly coplanar (either winding): the edge between them is real.
+func (m *TriangleMesh) folds(a, b uint32) bool {
+	return abs(m.normal(a).dot(m.normal(b))) <= creaseCos
+}
+
+// normal returns triangle i's unit normal (counter-clockwise corners).
+func (m *TriangleMesh) normal(i uint32) vec3 {
+	a, b, c := m.triangle(i)
+	n, _ := b.sub(a).cross(c.sub(a)).normalize()
+	return n
+}
+
+func cmpU32(a, b uint32) int {
+	if a < b {
+		return -1
+	}
+	return 1
 }
 
 // Triangles returns how many triangles the mesh kept.

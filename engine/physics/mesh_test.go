@@ -296,3 +296,50 @@ func FuzzCollideMesh(f *testing.F) {
 		}
 	})
 }
+
+// TestActiveEdges: the diagonal of a flat square and the seams between
+// squares are inactive, the boundary is active, and so is the fold of a
+// ridge; corners shared by position count as shared even when the
+// triangles do not share vertex indices.
+func TestActiveEdges(t *testing.T) {
+	m := floorMesh(t, 1)
+	for i, a := range m.active {
+		// Triangle 0 is (0, 2, 1): its edge 0 (corner 0 to 2) is the
+		// diagonal; triangle 1 is (0, 3, 2): its edge 2 (2 to 0).
+		diag := map[int]uint8{0: 1 << 0, 1: 1 << 2}[i]
+		if a != 7&^diag {
+			t.Errorf("triangle %d: active edges %03b, want %03b", i, a, 7&^diag)
+		}
+	}
+	// Two triangles apart in the index list, meeting at a ridge.
+	ridge, err := NewTriangleMesh([]mgl32.Vec3{
+		{0, 0, 0}, {0, 0, 1}, {1, 1, 0}, // up to the ridge at x = 1
+		{1, 1, 0}, {0, 0, 1}, {1, 1, 1},
+		{1, 1, 0}, {1, 1, 1}, {2, 0, 0}, // and down
+	}, []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Triangles 0 and 1 are coplanar (their shared edge inactive),
+	// triangles 1 and 2 share the ridge (active).
+	if ridge.active[0]&(1<<1) != 0 {
+		t.Errorf("the seam between coplanar triangles 0 and 1 is active: %03b", ridge.active[0])
+	}
+	if ridge.active[2]&(1<<0) == 0 {
+		t.Errorf("the ridge is inactive: %03b", ridge.active[2])
+	}
+}
+
+// TestBallSlidesOverSeams: a ball rolling fast across a flat floor of
+// triangles never leaves it (no bump at a seam throws it up).
+func TestBallRollsOverSeams(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.meshFloor(t)
+	ball := tw.sphere(Dynamic, 0.25, mgl32.Vec3{-4, 0.25, -3.7}, mgl32.Vec3{8, 0, 6})
+	for range 50 {
+		tw.s.Step()
+		if p := tw.pos(ball); abs(p[1]-0.25) > 0.003 {
+			t.Fatalf("the ball at height %v, want 0.25: bumped by a seam", p[1])
+		}
+	}
+}

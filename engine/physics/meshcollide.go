@@ -19,6 +19,23 @@ const (
 	regionCA
 )
 
+// regionEdges gives, for each region of closestOnTriangle, the triangle's
+// edges it lies on (bit i: from corner i to corner i+1).
+var regionEdges = [...]uint8{
+	regionFace: 0,
+	regionA:    1<<2 | 1<<0,
+	regionB:    1<<0 | 1<<1,
+	regionC:    1<<1 | 1<<2,
+	regionAB:   1 << 0,
+	regionBC:   1 << 1,
+	regionCA:   1 << 2,
+}
+
+// seamTolerance is how far, relative to its height above the plane, a
+// ball's centre may lie beside a seam it touches and still count as
+// straight above it.
+const seamTolerance = 1e-3
+
 // closestOnTriangle returns the point of triangle abc closest to p and the
 // feature it lies on (Ericson, Real-Time Collision Detection, 5.1.5).
 func closestOnTriangle(p, a, b, c vec3) (vec3, uint32) {
@@ -28,7 +45,10 @@ func closestOnTriangle(p, a, b, c vec3) (vec3, uint32) {
 
 // sphereTriangle writes into m the contact of the ball at c with radius r
 // and triangle abc, all in one frame, normal from the triangle to the ball.
-func sphereTriangle(c vec3, r float32, a, b, cc vec3, margin float32, m *manifold) {
+// Edges not in active (the triangle's active-edge bits) are seams inside a
+// flat stretch of the mesh: a point on one counts only when the ball's
+// centre is straight above it, with the face's normal.
+func sphereTriangle(c vec3, r float32, a, b, cc vec3, active uint8, margin float32, m *manifold) {
 	m.n = 0
 	q, region := closestOnTriangle(c, a, b, cc)
 	var n vec3
@@ -42,6 +62,17 @@ func sphereTriangle(c vec3, r float32, a, b, cc vec3, margin float32, m *manifol
 		}
 	} else if n, dist = c.sub(q).normalize(); dist == 0 {
 		n, _ = b.sub(a).cross(cc.sub(a)).normalize() // the centre on an edge or a corner
+	} else if regionEdges[region]&active == 0 {
+		// A seam: keep the point only with the centre straight above it.
+		fn, _ := b.sub(a).cross(cc.sub(a)).normalize()
+		d := c.sub(q).dot(fn)
+		if d < 0 {
+			fn, d = fn.neg(), -d
+		}
+		if lateral := c.sub(q).addScaled(fn, -d).length(); lateral > float32(seamTolerance*(1+d)) {
+			return
+		}
+		n, dist = fn, d
 	}
 	if dist-r > margin {
 		return
@@ -56,7 +87,10 @@ func sphereTriangle(c vec3, r float32, a, b, cc vec3, margin float32, m *manifol
 // and radius r and triangle abc, all in one frame, normal from the
 // triangle to the capsule. A capsule lying along the face touches at up
 // to two points: its axis clipped to the triangle's prism.
-func capsuleTriangle(p0, p1 vec3, r float32, a, b, c vec3, margin float32, m *manifold) {
+//
+// An edge not in active (a seam inside a flat stretch) gives no point:
+// the neighbouring triangle's face does.
+func capsuleTriangle(p0, p1 vec3, r float32, a, b, c vec3, active uint8, margin float32, m *manifold) {
 	m.n = 0
 	fn, _ := b.sub(a).cross(c.sub(a)).normalize()
 	mid := p0.add(p1).scale(0.5)
@@ -114,6 +148,9 @@ func capsuleTriangle(p0, p1 vec3, r float32, a, b, c vec3, margin float32, m *ma
 		if best < 0 || d < best {
 			best, bestS, bestT, bestEdge = d, s, t, i
 		}
+	}
+	if active&(1<<bestEdge) == 0 {
+		return
 	}
 	p := p0.addScaled(p1.sub(p0), bestS)
 	e0, e1 := corners[bestEdge], corners[(bestEdge+1)%3]
@@ -224,7 +261,10 @@ func reduceToFour(pts []contactPoint, normal vec3, m *manifold) {
 // their edges, with face axes preferred unless an edge axis separates
 // more by edgeTolerance, then the incident face clipped against the
 // reference one.
-func boxTriangle(h vec3, a, b, c vec3, margin float32, m *manifold) {
+//
+// Edges not in active (seams inside a flat stretch) are not tried as
+// separating axes: a box sliding over a seam keeps the face's normal.
+func boxTriangle(h vec3, a, b, c vec3, active uint8, margin float32, m *manifold) {
 	m.n = 0
 	tri := [3]vec3{a, b, c}
 	fn, _ := b.sub(a).cross(c.sub(a)).normalize()
@@ -276,6 +316,9 @@ func boxTriangle(h vec3, a, b, c vec3, margin float32, m *manifold) {
 			e.z = 1
 		}
 		for j := range 3 {
+			if active&(1<<j) == 0 {
+				continue
+			}
 			l, length := e.cross(tri[(j+1)%3].sub(tri[j])).normalize()
 			if length < 1e-6 {
 				continue
@@ -455,11 +498,11 @@ func collideMesh(s *shape, ps pose, mesh *TriangleMesh, pm pose, margin float32,
 		var m manifold
 		switch s.kind {
 		case Sphere:
-			sphereTriangle(vec3{}, s.radius, a, b, c, margin, &m)
+			sphereTriangle(vec3{}, s.radius, a, b, c, mesh.active[t], margin, &m)
 		case Capsule:
-			capsuleTriangle(vec3{0, -s.halfHeight, 0}, vec3{0, s.halfHeight, 0}, s.radius, a, b, c, margin, &m)
+			capsuleTriangle(vec3{0, -s.halfHeight, 0}, vec3{0, s.halfHeight, 0}, s.radius, a, b, c, mesh.active[t], margin, &m)
 		case Box:
-			boxTriangle(s.half, a, b, c, margin, &m)
+			boxTriangle(s.half, a, b, c, mesh.active[t], margin, &m)
 		}
 		if m.n == 0 {
 			continue

@@ -1,5 +1,7 @@
 package physics
 
+import "github.com/nebulaengine/nebula/engine"
+
 // scratch holds the buffers a Step reuses. Nothing in it survives from one
 // step to the next as information: each Step rebuilds it from the world.
 type scratch struct {
@@ -13,6 +15,10 @@ type scratch struct {
 	kOf    []int32   // slot -> k, -1 for slots without a body
 	pairs  []pair
 	next   []cachedManifold // the cache being built
+
+	meshOut  []manifold // a mesh pair's manifolds
+	ended    bool       // keepOrEnd recorded the end of the pair endedKey
+	endedKey uint64
 
 	// Islands.
 	isl     islands
@@ -84,7 +90,7 @@ func (s *Space) gather() int {
 			v = vec3{}
 		}
 		sc.poses[k] = p
-		sc.shapes[k] = shapeOf(b.Shape)
+		sc.shapes[k] = s.bodyShape(b.Shape)
 		act := b.Kind == Kinematic || b.Kind == Dynamic && !b.Asleep
 		sc.active[k] = act
 		if act {
@@ -131,6 +137,7 @@ func (s *Space) collidePairs(n int) {
 	s.stats.Pairs = len(sc.pairs)
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
+	sc.ended = false
 	oi := 0
 	var m manifold
 	for _, pr := range sc.pairs {
@@ -142,17 +149,17 @@ func (s *Space) collidePairs(n int) {
 		}
 		ea, _ := s.w.EntityAt(int(sa))
 		eb, _ := s.w.EntityAt(int(sb))
-		var prev *cachedManifold
-		if oi < len(old) && old[oi].key() == key {
-			prev = &old[oi]
-			oi++
-			if prev.a != ea || prev.b != eb {
-				// The slots hold other bodies now.
-				if prev.touching {
-					s.events = append(s.events, event(End, prev))
-				}
-				prev = nil
-			}
+		// The pair's old manifolds: one, or one per triangle of a mesh.
+		oj := oi
+		for oj < len(old) && old[oj].key() == key {
+			oj++
+		}
+		prevs := old[oi:oj]
+		oi = oj
+		if len(prevs) > 0 && (prevs[0].a != ea || prevs[0].b != eb) {
+			// The slots hold other bodies now.
+			s.endPair(prevs)
+			prevs = nil
 		}
 		ba, bb := &vals[sa], &vals[sb]
 		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
@@ -160,42 +167,22 @@ func (s *Space) collidePairs(n int) {
 		}
 		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+		sensor := ba.Sensor || bb.Sensor
+		if shA.kind == Mesh || shB.kind == Mesh {
+			next = s.meshPair(pr, ea, eb, sensor, margin, prevs, next)
+			continue
+		}
 		if shA.kind <= shB.kind {
 			collide(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &m)
 		} else {
 			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
 			m.normal = m.normal.neg()
 		}
-		cm := cachedManifold{a: ea, b: eb, normal: m.normal, n: uint8(m.n), sensor: ba.Sensor || bb.Sensor}
-		for j := range m.n {
-			q := &m.pts[j]
-			cp := &cm.pts[j]
-			cp.id, cp.p, cp.sep = q.id, q.p, q.sep
-			if q.sep <= touchSlop {
-				cm.touching = true
-			}
-			if prev != nil {
-				// The occ-th point with this id takes the impulses of the
-				// occ-th old point with it (ids should be unique, but a
-				// repeated one must not hand one impulse to every point).
-				occ := 0
-				for i := range j {
-					if m.pts[i].id == q.id {
-						occ++
-					}
-				}
-				for i := range int(prev.n) {
-					if prev.pts[i].id != q.id {
-						continue
-					}
-					if occ == 0 {
-						cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
-						break
-					}
-					occ--
-				}
-			}
+		var prev *cachedManifold
+		if len(prevs) > 0 {
+			prev = &prevs[0]
 		}
+		cm := newCached(&m, prev, ea, eb, sensor)
 		was := prev != nil && prev.touching
 		switch {
 		case cm.touching && !was:
@@ -211,6 +198,107 @@ func (s *Space) collidePairs(n int) {
 		next = s.keepOrEnd(&old[oi], next)
 	}
 	sc.next = next
+}
+
+// newCached returns the cache's record of manifold m between ea and eb,
+// its points warm-started from prev's points with the same ids (prev may
+// be nil).
+func newCached(m *manifold, prev *cachedManifold, ea, eb engine.Entity, sensor bool) cachedManifold {
+	cm := cachedManifold{a: ea, b: eb, sub: m.sub, normal: m.normal, n: uint8(m.n), sensor: sensor}
+	for j := range m.n {
+		q := &m.pts[j]
+		cp := &cm.pts[j]
+		cp.id, cp.p, cp.sep = q.id, q.p, q.sep
+		if q.sep <= touchSlop {
+			cm.touching = true
+		}
+		if prev == nil {
+			continue
+		}
+		// The occ-th point with this id takes the impulses of the occ-th
+		// old point with it (ids should be unique, but a repeated one
+		// must not hand one impulse to every point).
+		occ := 0
+		for i := range j {
+			if m.pts[i].id == q.id {
+				occ++
+			}
+		}
+		for i := range int(prev.n) {
+			if prev.pts[i].id != q.id {
+				continue
+			}
+			if occ == 0 {
+				cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
+				break
+			}
+			occ--
+		}
+	}
+	return cm
+}
+
+// meshPair collides a shape with a mesh (pair pr, one of the two a mesh):
+// a manifold for each triangle it touches, warm-started from the old
+// manifold of the same triangle among prevs, appended to next. The pair
+// begins to touch when its first triangle does and ends when its last
+// one stops.
+func (s *Space) meshPair(pr pair, ea, eb engine.Entity, sensor bool, margin float32, prevs, next []cachedManifold) []cachedManifold {
+	sc := &s.sc
+	shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+	flip := shA.kind == Mesh // collideMesh's normals point from the shape to the mesh, B to A here
+	if flip && shB.kind == Mesh {
+		return next // two meshes (static) never collide
+	}
+	if flip {
+		sc.meshOut = collideMesh(shB, sc.poses[pr.b], shA.mesh, sc.poses[pr.a], margin, &s.mq, sc.meshOut[:0])
+	} else {
+		sc.meshOut = collideMesh(shA, sc.poses[pr.a], shB.mesh, sc.poses[pr.b], margin, &s.mq, sc.meshOut[:0])
+	}
+	was, now := -1, -1
+	for i := range prevs {
+		if prevs[i].touching {
+			was = i
+			break
+		}
+	}
+	pi := 0
+	for i := range sc.meshOut {
+		m := &sc.meshOut[i]
+		if flip {
+			m.normal = m.normal.neg()
+		}
+		for pi < len(prevs) && prevs[pi].sub < m.sub {
+			pi++
+		}
+		var prev *cachedManifold
+		if pi < len(prevs) && prevs[pi].sub == m.sub {
+			prev = &prevs[pi]
+		}
+		cm := newCached(m, prev, ea, eb, sensor)
+		if cm.touching && now < 0 {
+			now = len(next)
+		}
+		next = append(next, cm)
+	}
+	switch {
+	case now >= 0 && was < 0:
+		s.events = append(s.events, event(Begin, &next[now]))
+	case now < 0 && was >= 0:
+		s.events = append(s.events, event(End, &prevs[was]))
+	}
+	return next
+}
+
+// endPair records the end of the pair whose old manifolds are prevs, if
+// one of them touched.
+func (s *Space) endPair(prevs []cachedManifold) {
+	for i := range prevs {
+		if prevs[i].touching {
+			s.events = append(s.events, event(End, &prevs[i]))
+			return
+		}
+	}
 }
 
 // touchSlop is the separation, in m, within which two shapes count as
@@ -229,8 +317,10 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 			return append(next, *m)
 		}
 	}
-	if m.touching {
+	// A pair with a mesh has a manifold for each triangle: it ends once.
+	if m.touching && !(s.sc.ended && s.sc.endedKey == m.key()) {
 		s.events = append(s.events, event(End, m))
+		s.sc.ended, s.sc.endedKey = true, m.key()
 	}
 	return next
 }
