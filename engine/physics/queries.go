@@ -187,7 +187,18 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 		s.mq.tris, s.mq.stack = bs.mesh.overlapping(boxInFrame(swept, bp), s.mq.tris[:0], s.mq.stack)
 		for _, t := range s.mq.tris {
 			ta, tb, tc := bs.mesh.triangle(t)
-			tri := convex{tri: [3]vec3{bp.apply(ta), bp.apply(tb), bp.apply(tc)}}
+			ta, tb, tc = bp.apply(ta), bp.apply(tb), bp.apply(tc)
+			// Only a triangle the shape moves towards can stop it: one
+			// it slides along (the floor under a rolling ball) touches it
+			// at every seam without being in the way.
+			fn := tb.sub(ta).cross(tc.sub(ta))
+			if fn.dot(p.p.sub(ta)) < 0 {
+				fn = fn.neg()
+			}
+			if fn.dot(dv) >= 0 {
+				continue
+			}
+			tri := convex{tri: [3]vec3{ta, tb, tc}}
 			try(e, &tri)
 		}
 	})
