@@ -193,9 +193,18 @@ func inv(x float32) float32 {
 	return 1 / x
 }
 
-// shapeOf returns s as the step reads it.
+// shapeOf returns s as the step reads it, without its mesh.
 func shapeOf(s Shape) shape {
 	return shape{kind: s.Kind, half: toVec3(s.HalfExtents), radius: s.Radius, halfHeight: s.HalfHeight}
+}
+
+// bodyShape returns s as the step reads it, with its mesh.
+func (sp *Space) bodyShape(s Shape) shape {
+	sh := shapeOf(s)
+	if s.Kind == Mesh && s.Mesh >= 1 && int(s.Mesh) <= len(sp.meshes) {
+		sh.mesh = sp.meshes[s.Mesh-1]
+	}
+	return sh
 }
 
 // collides reports whether the layers and masks of a and b let them

@@ -53,6 +53,7 @@ type cachedPoint struct {
 // cachedManifold is the contact of one pair of bodies.
 type cachedManifold struct {
 	a, b     engine.Entity // a in the lower slot
+	sub      uint32        // the manifold's sub: a mesh's triangle, 0 otherwise
 	normal   vec3          // from a to b
 	n        uint8         // points used
 	touching bool          // some point has sep <= 0 (sensors: the shapes overlap)
@@ -65,13 +66,18 @@ func (m *cachedManifold) key() uint64 {
 	return uint64(m.a.Index())<<32 | uint64(m.b.Index())
 }
 
+// before reports whether m comes before o in the cache: by key, then sub.
+func (m *cachedManifold) before(o *cachedManifold) bool {
+	return m.key() < o.key() || m.key() == o.key() && m.sub < o.sub
+}
+
 // The encoding: a version byte, a uint32 count, then per manifold the two
-// entities (slot and generation, uint32 each), the normal, a flags byte
+// entities (slot and generation, uint32 each), the sub, the normal, a flags byte
 // (touching 1, sensor 2), the point count byte and for each point id,
 // position, separation, normal impulse and friction impulse.
 const (
 	contactsVersion   = 1
-	manifoldHeadBytes = 4*4 + 3*4 + 2
+	manifoldHeadBytes = 4*4 + 4 + 3*4 + 2
 	pointBytes        = 4 + 3*4 + 4 + 4 + 3*4
 	maxCacheManifolds = 1 << 24
 )
@@ -88,6 +94,7 @@ func (c Contacts) AppendBinary(b []byte) ([]byte, error) {
 		b = binary.LittleEndian.AppendUint32(b, ag)
 		b = binary.LittleEndian.AppendUint32(b, bi)
 		b = binary.LittleEndian.AppendUint32(b, bg)
+		b = binary.LittleEndian.AppendUint32(b, m.sub)
 		b = appendVec3(b, m.normal)
 		var flags byte
 		if m.touching {
@@ -131,8 +138,9 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 		le := binary.LittleEndian
 		m.a = entityFrom(le.Uint32(b[0:]), le.Uint32(b[4:]))
 		m.b = entityFrom(le.Uint32(b[8:]), le.Uint32(b[12:]))
-		m.normal = readVec3(b[16:])
-		flags, np := b[28], b[29]
+		m.sub = le.Uint32(b[16:])
+		m.normal = readVec3(b[20:])
+		flags, np := b[32], b[33]
 		if flags&^3 != 0 || np > maxPoints {
 			return fmt.Errorf("physics: contacts: manifold %d has flags %#x and %d points (at most %d)", i, flags, np, maxPoints)
 		}
@@ -150,7 +158,7 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 			p.friction = readVec3(b[24:])
 			b = b[pointBytes:]
 		}
-		if i > 0 && c.m[i-1].key() >= m.key() || m.a.Index() >= m.b.Index() {
+		if i > 0 && !c.m[i-1].before(&m) || m.a.Index() >= m.b.Index() {
 			return fmt.Errorf("physics: contacts: manifold %d (%v, %v) is out of order", i, m.a, m.b)
 		}
 		c.m = append(c.m, m)

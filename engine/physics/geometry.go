@@ -40,8 +40,11 @@ func (s Shape) validate() error {
 		}
 		return nil
 	case Mesh:
-		// Triangle meshes carry their own geometry and are checked where
-		// they are built.
+		// Triangle meshes carry their own geometry, checked where they
+		// are built; the Space checks the MeshID.
+		if s.Mesh == 0 {
+			return fmt.Errorf("physics: a mesh shape needs the MeshID of a mesh added with Space.AddMesh, got 0")
+		}
 		return nil
 	}
 	return fmt.Errorf("physics: unknown shape kind %d", s.Kind)
@@ -81,8 +84,16 @@ func (s *shape) aabb(p pose) aabb {
 		h := s.half
 		e = vec3{r.r0.abs().dot(h), r.r1.abs().dot(h), r.r2.abs().dot(h)}
 	default:
-		// Mesh: its bounds come from its triangles (not handled here yet).
-		return aabb{p.p, p.p}
+		if s.mesh == nil {
+			return aabb{p.p, p.p}
+		}
+		// Mesh: its own bounds, turned and moved.
+		b := s.mesh.box
+		c := p.apply(b.min.add(b.max).scale(0.5))
+		h := b.max.sub(b.min).scale(0.5)
+		r := p.q.rotation()
+		e = vec3{r.r0.abs().dot(h), r.r1.abs().dot(h), r.r2.abs().dot(h)}
+		return aabb{c.sub(e), c.add(e)}
 	}
 	return aabb{p.p.sub(e), p.p.add(e)}
 }

@@ -18,5 +18,9 @@ type contactPoint struct {
 type manifold struct {
 	normal vec3 // unit, world frame, pointing from shape A to shape B
 	n      int  // points used
-	pts    [maxPoints]contactPoint
+	// sub names the part of a shape that touches: a mesh's triangle
+	// index; 0 for the other shapes. A pair of bodies may have one
+	// manifold for each sub.
+	sub uint32
+	pts [maxPoints]contactPoint
 }

@@ -21,7 +21,12 @@ type Shape struct {
 	HalfExtents mgl32.Vec3 // Box: half the size along each local axis
 	Radius      float32    // Sphere, Capsule
 	HalfHeight  float32    // Capsule: half the length of its axis (local Y)
+	Mesh        MeshID     // Mesh: the triangles, from Space.AddMesh
 }
+
+// MeshID names a TriangleMesh added to a Space (Space.AddMesh), from 1;
+// 0 is no mesh.
+type MeshID uint32
 
 // shape is a Shape as the step reads it.
 type shape struct {
@@ -29,6 +34,7 @@ type shape struct {
 	half       vec3    // box half extents
 	radius     float32 // sphere, capsule
 	halfHeight float32 // capsule
+	mesh       *TriangleMesh
 }
 
 func toVec3(v mgl32.Vec3) vec3   { return vec3{v[0], v[1], v[2]} }

@@ -154,6 +154,11 @@ type Space struct {
 	events []ContactEvent
 	sc     scratch
 	bp     broadphase
+
+	// meshes are the triangle meshes added with AddMesh: MeshID i is
+	// meshes[i-1]. They are assets, like models, not simulated state.
+	meshes []*TriangleMesh
+	mq     meshQuery // collideMesh's and the queries' scratch
 }
 
 // Stats are figures about the last Step, and a count kept since the
@@ -256,6 +261,9 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 	}
 	if err := d.validate(); err != nil {
 		return fmt.Errorf("physics: AddBody(%v): %w", e, err)
+	}
+	if d.Shape.Kind == Mesh && int(d.Shape.Mesh) > len(s.meshes) {
+		return fmt.Errorf("physics: AddBody(%v): mesh %d was not added to the Space (it has %d; Space.AddMesh)", e, d.Shape.Mesh, len(s.meshes))
 	}
 	wb := s.w.Bodies()
 	i := e.Index()
@@ -462,4 +470,23 @@ func worldInvInertia(q quat, invI vec3, l Locks) mat3 {
 		m = mat3{m.r0.mul(k).scale(k.x), m.r1.mul(k).scale(k.y), m.r2.mul(k).scale(k.z)}
 	}
 	return m
+}
+
+// MaxMeshes is the most meshes a Space takes.
+const MaxMeshes = 1 << 16
+
+// AddMesh adds m to the Space and returns the MeshID a static body's
+// Shape names it by (Shape{Kind: Mesh, Mesh: id}). Meshes are assets, like
+// models, not simulated state: add the same meshes in the same order in
+// every run, and to a new Space made for a restored world, before its
+// first Step.
+func (s *Space) AddMesh(m *TriangleMesh) (MeshID, error) {
+	if m == nil || len(m.tris) == 0 {
+		return 0, errors.New("physics: AddMesh: the mesh is nil or empty (make it with NewTriangleMesh)")
+	}
+	if len(s.meshes) >= MaxMeshes {
+		return 0, fmt.Errorf("physics: AddMesh: a Space holds at most %d meshes", MaxMeshes)
+	}
+	s.meshes = append(s.meshes, m)
+	return MeshID(len(s.meshes)), nil
 }

@@ -16,6 +16,10 @@ type scratch struct {
 	pairs  []pair
 	next   []cachedManifold // the cache being built
 
+	meshOut  []manifold // a mesh pair's manifolds
+	ended    bool       // keepOrEnd recorded the end of the pair endedKey
+	endedKey uint64
+
 	// Islands.
 	isl     islands
 	awake   []bool    // per root: some body awake
@@ -99,7 +103,7 @@ func (s *Space) gather() int {
 			wb.Rot[slot] = fromQuat(p.q)
 		}
 		sc.poses[k] = p
-		sc.shapes[k] = shapeOf(b.Shape)
+		sc.shapes[k] = s.bodyShape(b.Shape)
 		act := b.Kind == Kinematic || b.Kind == Dynamic && !b.Asleep
 		sc.active[k] = act
 		if act {
@@ -146,6 +150,7 @@ func (s *Space) collidePairs(n int) {
 	s.stats.Pairs = len(sc.pairs)
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
+	sc.ended = false
 	oi := 0
 	var m manifold
 	for _, pr := range sc.pairs {
@@ -157,17 +162,17 @@ func (s *Space) collidePairs(n int) {
 		}
 		ea, _ := s.w.EntityAt(int(sa))
 		eb, _ := s.w.EntityAt(int(sb))
-		var prev *cachedManifold
-		if oi < len(old) && old[oi].key() == key {
-			prev = &old[oi]
-			oi++
-			if prev.a != ea || prev.b != eb {
-				// The slots hold other bodies now.
-				if prev.touching {
-					s.events = append(s.events, event(End, prev))
-				}
-				prev = nil
-			}
+		// The pair's old manifolds: one, or one per triangle of a mesh.
+		oj := oi
+		for oj < len(old) && old[oj].key() == key {
+			oj++
+		}
+		prevs := old[oi:oj]
+		oi = oj
+		if len(prevs) > 0 && (prevs[0].a != ea || prevs[0].b != eb) {
+			// The slots hold other bodies now.
+			s.endPair(prevs)
+			prevs = nil
 		}
 		ba, bb := &vals[sa], &vals[sb]
 		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
@@ -175,25 +180,22 @@ func (s *Space) collidePairs(n int) {
 		}
 		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+		sensor := ba.Sensor || bb.Sensor
+		if shA.kind == Mesh || shB.kind == Mesh {
+			next = s.meshPair(pr, ea, eb, sensor, margin, prevs, next)
+			continue
+		}
 		if shA.kind <= shB.kind {
 			collide(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &m)
 		} else {
 			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
 			m.normal = m.normal.neg()
 		}
-		cm := cachedManifold{a: ea, b: eb, normal: m.normal, n: uint8(m.n), sensor: ba.Sensor || bb.Sensor}
-		for j := range m.n {
-			q := &m.pts[j]
-			cp := &cm.pts[j]
-			cp.id, cp.p, cp.sep = q.id, q.p, q.sep
-			if q.sep <= s.cfg.TouchDistance {
-				cm.touching = true
-			}
+		var prev *cachedManifold
+		if len(prevs) > 0 {
+			prev = &prevs[0]
 		}
-		if prev != nil {
-			s.stats.WarmPoints += warm(&cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
-		}
-		s.stats.Points += int(cm.n)
+		cm := s.newCached(&m, prev, ea, eb, sensor)
 		was := prev != nil && prev.touching
 		switch {
 		case cm.touching && !was:
@@ -248,6 +250,89 @@ func warm(cm, prev *cachedManifold, dist2 float32) int {
 	return n
 }
 
+// newCached returns the cache's record of manifold m between ea and eb,
+// its points warm-started from prev's (warm; prev may be nil), and counts
+// its points in the stats.
+func (s *Space) newCached(m *manifold, prev *cachedManifold, ea, eb engine.Entity, sensor bool) cachedManifold {
+	cm := cachedManifold{a: ea, b: eb, sub: m.sub, normal: m.normal, n: uint8(m.n), sensor: sensor}
+	for j := range m.n {
+		q := &m.pts[j]
+		cp := &cm.pts[j]
+		cp.id, cp.p, cp.sep = q.id, q.p, q.sep
+		if q.sep <= s.cfg.TouchDistance {
+			cm.touching = true
+		}
+	}
+	if prev != nil {
+		s.stats.WarmPoints += warm(&cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
+	}
+	s.stats.Points += int(cm.n)
+	return cm
+}
+
+// meshPair collides a shape with a mesh (pair pr, one of the two a mesh):
+// a manifold for each triangle it touches, warm-started from the old
+// manifold of the same triangle among prevs, appended to next. The pair
+// begins to touch when its first triangle does and ends when its last
+// one stops.
+func (s *Space) meshPair(pr pair, ea, eb engine.Entity, sensor bool, margin float32, prevs, next []cachedManifold) []cachedManifold {
+	sc := &s.sc
+	shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+	flip := shA.kind == Mesh // collideMesh's normals point from the shape to the mesh, B to A here
+	if flip && shB.kind == Mesh {
+		return next // two meshes (static) never collide
+	}
+	if flip {
+		sc.meshOut = collideMesh(shB, sc.poses[pr.b], shA.mesh, sc.poses[pr.a], margin, &s.mq, sc.meshOut[:0])
+	} else {
+		sc.meshOut = collideMesh(shA, sc.poses[pr.a], shB.mesh, sc.poses[pr.b], margin, &s.mq, sc.meshOut[:0])
+	}
+	was, now := -1, -1
+	for i := range prevs {
+		if prevs[i].touching {
+			was = i
+			break
+		}
+	}
+	pi := 0
+	for i := range sc.meshOut {
+		m := &sc.meshOut[i]
+		if flip {
+			m.normal = m.normal.neg()
+		}
+		for pi < len(prevs) && prevs[pi].sub < m.sub {
+			pi++
+		}
+		var prev *cachedManifold
+		if pi < len(prevs) && prevs[pi].sub == m.sub {
+			prev = &prevs[pi]
+		}
+		cm := s.newCached(m, prev, ea, eb, sensor)
+		if cm.touching && now < 0 {
+			now = len(next)
+		}
+		next = append(next, cm)
+	}
+	switch {
+	case now >= 0 && was < 0:
+		s.events = append(s.events, event(Begin, &next[now]))
+	case now < 0 && was >= 0:
+		s.events = append(s.events, event(End, &prevs[was]))
+	}
+	return next
+}
+
+// endPair records the end of the pair whose old manifolds are prevs, if
+// one of them touched.
+func (s *Space) endPair(prevs []cachedManifold) {
+	for i := range prevs {
+		if prevs[i].touching {
+			s.events = append(s.events, event(End, &prevs[i]))
+			return
+		}
+	}
+}
+
 // keepOrEnd appends the old manifold m to next when both its bodies are
 // still there and neither moves (so the broad phase did not look at
 // them), and otherwise records its end when it touched.
@@ -258,7 +343,8 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 			return append(next, *m)
 		}
 	}
-	if m.touching {
+	// A pair with a mesh has a manifold for each triangle: it ends once.
+	if m.touching && !(s.sc.ended && s.sc.endedKey == m.key()) {
 		s.events = append(s.events, event(End, m))
 		// A sleeping body that loses a support wakes (and its island
 		// with it, in buildIslands).
@@ -269,6 +355,7 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 				s.stats.Awake++
 			}
 		}
+		s.sc.ended, s.sc.endedKey = true, m.key()
 	}
 	return next
 }

@@ -1,0 +1,318 @@
+package physics
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
+)
+
+// Queries for gameplay: ray casts, shape overlaps and shape sweeps against
+// the bodies as the world holds them now (after the last step, or as game
+// code has moved them since). They read the world and change nothing, and
+// their results depend only on the world's state and their arguments, in
+// a deterministic order, so fixed systems may use them. Each tests every
+// body's bounding box before its shape: fine for the queries a game makes
+// in a tick on a few thousand bodies.
+
+// QueryFilter chooses the bodies a query sees.
+type QueryFilter struct {
+	// Mask is the layers seen: a body is seen when its Layer & Mask is not
+	// 0. The zero Mask sees every layer.
+	Mask uint32
+	// Exclude is a body the query does not see (the caster's own), or the
+	// zero Entity.
+	Exclude engine.Entity
+	// Sensors makes the query see sensor bodies too.
+	Sensors bool
+}
+
+// sees reports whether f lets a query see body b of entity e.
+func (f *QueryFilter) sees(e engine.Entity, b *Body) bool {
+	if e == f.Exclude || b.Sensor && !f.Sensors {
+		return false
+	}
+	return f.Mask == 0 || b.Layer&f.Mask != 0
+}
+
+// RayHit is where a ray meets a body.
+type RayHit struct {
+	Entity   engine.Entity
+	Point    mgl32.Vec3 // on the body's surface
+	Normal   mgl32.Vec3 // the surface's outward normal there; zero when the ray starts inside the body
+	Distance float32    // from the ray's origin, m
+}
+
+// RayCast returns the first body the ray from origin along dir (any
+// nonzero length: it is normalised) meets within maxDist metres, and
+// whether there is one. A ray that starts inside a body hits it at
+// distance 0. Equal distances go to the body in the lower slot. It returns
+// an error, and no hit, for a non-finite origin or dir, a zero dir or a
+// negative or non-finite maxDist.
+func (s *Space) RayCast(origin, dir mgl32.Vec3, maxDist float32, f QueryFilter) (RayHit, bool, error) {
+	o, d := toVec3(origin), toVec3(dir)
+	if !o.finite() || !d.finite() {
+		return RayHit{}, false, fmt.Errorf("physics: RayCast: origin %v and direction %v must be finite", origin, dir)
+	}
+	d, l := d.normalize()
+	if l == 0 || !finite(l) {
+		return RayHit{}, false, fmt.Errorf("physics: RayCast: the direction must be a nonzero vector, got %v", dir)
+	}
+	if !(maxDist >= 0) || !finite(maxDist) {
+		return RayHit{}, false, fmt.Errorf("physics: RayCast: the distance must be finite and not negative, got %v", maxDist)
+	}
+	var best RayHit
+	found := false
+	s.eachSeen(f, func(e engine.Entity, sh *shape, p pose) {
+		limit := maxDist
+		if found {
+			limit = best.Distance
+		}
+		box := sh.aabb(p)
+		if _, in := rayBoxEntry(&box, o, d, limit); !in {
+			return
+		}
+		var t float32
+		var n vec3
+		var ok bool
+		if sh.kind == Mesh {
+			t, n, ok = sh.mesh.raycast(p, o, d, limit, &s.mq.stack)
+		} else {
+			t, n, ok = sh.raycast(p, o, d, limit)
+		}
+		if !ok || found && t >= best.Distance {
+			return
+		}
+		best = RayHit{Entity: e, Point: fromVec3(o.addScaled(d, t)), Normal: fromVec3(n), Distance: t}
+		found = true
+	})
+	return best, found, nil
+}
+
+// Overlap appends to out the bodies that the shape sh, placed at pos and
+// turned by rot, overlaps or touches, in slot order, and returns it. It
+// returns out and an error for an invalid shape (Shape's rules; a mesh is
+// not a query shape) or a non-finite pose.
+func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter, out []engine.Entity) ([]engine.Entity, error) {
+	q, p, err := s.queryShape("Overlap", sh, pos, rot)
+	if err != nil {
+		return out, err
+	}
+	a := convexOf(&q, p)
+	box := q.aabb(p)
+	s.eachSeen(f, func(e engine.Entity, bs *shape, bp pose) {
+		if !bs.aabb(bp).overlaps(box) {
+			return
+		}
+		if bs.kind == Mesh {
+			if s.overlapsMesh(&a, box, bs.mesh, bp) {
+				out = append(out, e)
+			}
+			return
+		}
+		b := convexOf(bs, bp)
+		if d, _ := distance(&a, &b); d <= 0 {
+			out = append(out, e)
+		}
+	})
+	return out, nil
+}
+
+// overlapsMesh reports whether the convex shape a (with world bounds box)
+// touches a triangle of mesh m carried at p.
+func (s *Space) overlapsMesh(a *convex, box aabb, m *TriangleMesh, p pose) bool {
+	local := boxInFrame(box, p)
+	s.mq.tris, s.mq.stack = m.overlapping(local, s.mq.tris[:0], s.mq.stack)
+	for _, t := range s.mq.tris {
+		ta, tb, tc := m.triangle(t)
+		tri := convex{tri: [3]vec3{p.apply(ta), p.apply(tb), p.apply(tc)}}
+		if d, _ := distance(a, &tri); d <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SweepHit is where a swept shape first touches a body.
+type SweepHit struct {
+	Entity engine.Entity
+	// Fraction is how far along the sweep, from 0 to 1, the shape first
+	// touches the body.
+	Fraction float32
+	// Normal is the contact normal there, from the swept shape to the
+	// body.
+	Normal mgl32.Vec3
+}
+
+// sweepTarget is the gap, in m, at which a sweep counts as touching.
+const sweepTarget = 0.001
+
+// Sweep moves the shape sh, placed at pos and turned by rot, along delta
+// (without turning it) and returns the first body it touches and whether
+// there is one. Bodies it already touches at the start are not hits (a
+// character standing on the floor sweeps along it). Equal fractions go to
+// the body in the lower slot. It returns an error, and no hit, for an
+// invalid shape, a non-finite pose or a non-finite delta.
+func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3, f QueryFilter) (SweepHit, bool, error) {
+	q, p, err := s.queryShape("Sweep", sh, pos, rot)
+	if err != nil {
+		return SweepHit{}, false, err
+	}
+	dv := toVec3(delta)
+	if !dv.finite() {
+		return SweepHit{}, false, fmt.Errorf("physics: Sweep: the motion must be finite, got %v", delta)
+	}
+	a := convexOf(&q, p)
+	start := q.aabb(p)
+	end := aabb{start.min.add(dv), start.max.add(dv)}
+	swept := start.union(end).grow(sweepTarget)
+	var best SweepHit
+	found := false
+	try := func(e engine.Entity, b *convex) {
+		t, n, hit := cast(&a, b, dv, sweepTarget)
+		if hit && (!found || t < best.Fraction) {
+			best, found = SweepHit{Entity: e, Fraction: t, Normal: fromVec3(n)}, true
+		}
+	}
+	s.eachSeen(f, func(e engine.Entity, bs *shape, bp pose) {
+		if !bs.aabb(bp).overlaps(swept) {
+			return
+		}
+		if bs.kind != Mesh {
+			b := convexOf(bs, bp)
+			try(e, &b)
+			return
+		}
+		s.mq.tris, s.mq.stack = bs.mesh.overlapping(boxInFrame(swept, bp), s.mq.tris[:0], s.mq.stack)
+		for _, t := range s.mq.tris {
+			ta, tb, tc := bs.mesh.triangle(t)
+			ta, tb, tc = bp.apply(ta), bp.apply(tb), bp.apply(tc)
+			// Only a triangle the shape moves towards can stop it: one
+			// it slides along (the floor under a rolling ball) touches it
+			// at every seam without being in the way.
+			fn := tb.sub(ta).cross(tc.sub(ta))
+			if fn.dot(p.p.sub(ta)) < 0 {
+				fn = fn.neg()
+			}
+			if fn.dot(dv) >= 0 {
+				continue
+			}
+			tri := convex{tri: [3]vec3{ta, tb, tc}}
+			try(e, &tri)
+		}
+	})
+	return best, found, nil
+}
+
+// queryShape checks a query's shape and pose and returns them as the step
+// reads them.
+func (s *Space) queryShape(call string, sh Shape, pos mgl32.Vec3, rot mgl32.Quat) (shape, pose, error) {
+	if sh.Kind == Mesh {
+		return shape{}, pose{}, fmt.Errorf("physics: %s: a mesh cannot be a query's shape (sphere, capsule or box)", call)
+	}
+	if err := sh.validate(); err != nil {
+		return shape{}, pose{}, fmt.Errorf("physics: %s: %w", call, err)
+	}
+	p := pose{toVec3(pos), toQuat(rot)}
+	if !p.p.finite() || !p.q.finite() || p.q.lengthSq() == 0 {
+		return shape{}, pose{}, fmt.Errorf("physics: %s: the position %v and rotation %v must be finite, the rotation nonzero", call, pos, rot)
+	}
+	p.q = p.q.normalize()
+	return s.bodyShape(sh), p, nil
+}
+
+// eachSeen calls fn for every body f sees, in slot order, with its shape
+// and pose as the world holds them now.
+func (s *Space) eachSeen(f QueryFilter, fn func(e engine.Entity, sh *shape, p pose)) {
+	vals, _ := s.bodies.Slices()
+	wb := s.w.Bodies()
+	for _, slot := range s.bodies.Indices() {
+		b := &vals[slot]
+		e, _ := s.w.EntityAt(int(slot))
+		if !f.sees(e, b) {
+			continue
+		}
+		p := pose{toVec3(wb.Pos[slot]), toQuat(wb.Rot[slot])}
+		if !p.p.finite() || !p.q.finite() {
+			continue
+		}
+		sh := s.bodyShape(b.Shape)
+		fn(e, &sh, p)
+	}
+}
+
+// boxInFrame returns a box that holds the world box b as seen from the
+// frame p.
+func boxInFrame(b aabb, p pose) aabb {
+	c := b.min.add(b.max).scale(0.5)
+	h := b.max.sub(b.min).scale(0.5)
+	m := p.q.conj().rotation()
+	lc := p.unapply(c)
+	e := vec3{m.r0.abs().dot(h), m.r1.abs().dot(h), m.r2.abs().dot(h)}
+	return aabb{lc.sub(e), lc.add(e)}
+}
+
+// raycast returns where the ray origin + t·dir (dir a unit vector, world
+// frame) first meets a triangle of m carried at p, within maxT: the
+// distance, the triangle's normal facing the ray, and ok. Triangles are
+// two-sided.
+func (m *TriangleMesh) raycast(p pose, origin, dir vec3, maxT float32, stackp *[]uint32) (float32, vec3, bool) {
+	o, d := p.unapply(origin), p.q.unrotate(dir)
+	best, found := maxT, false
+	var bestN vec3
+	stack := append((*stackp)[:0], 0)
+	defer func() { *stackp = stack }()
+	for len(stack) > 0 {
+		n := &m.nodes[stack[len(stack)-1]]
+		stack = stack[:len(stack)-1]
+		if _, in := rayBoxEntry(&n.box, o, d, best); !in {
+			continue
+		}
+		if n.count == 0 {
+			stack = append(stack, n.left+1, n.left)
+			continue
+		}
+		for _, t := range m.order[n.first : n.first+n.count] {
+			a, b, c := m.triangle(t)
+			if tt, nn, ok := rayTriangle(o, d, a, b, c); ok && (tt < best || !found && tt <= best) {
+				best, bestN, found = tt, nn, true
+			}
+		}
+	}
+	if !found {
+		return 0, vec3{}, false
+	}
+	return best, p.q.rotate(bestN), true
+}
+
+// rayTriangle is the Möller–Trumbore test of the ray o + t·d (t >= 0)
+// against triangle abc: t, the unit normal facing the ray, and ok.
+func rayTriangle(o, d, a, b, c vec3) (float32, vec3, bool) {
+	e1, e2 := b.sub(a), c.sub(a)
+	pv := d.cross(e2)
+	det := e1.dot(pv)
+	if det == 0 {
+		return 0, vec3{}, false // the ray runs along the triangle's plane
+	}
+	inv := 1 / det
+	tv := o.sub(a)
+	u := float32(tv.dot(pv) * inv)
+	if u < 0 || u > 1 {
+		return 0, vec3{}, false
+	}
+	qv := tv.cross(e1)
+	v := float32(d.dot(qv) * inv)
+	if v < 0 || u+v > 1 {
+		return 0, vec3{}, false
+	}
+	t := float32(e2.dot(qv) * inv)
+	if t < 0 {
+		return 0, vec3{}, false
+	}
+	n, _ := e1.cross(e2).normalize()
+	if n.dot(d) > 0 {
+		n = n.neg()
+	}
+	return t, n, true
+}
