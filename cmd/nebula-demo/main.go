@@ -73,7 +73,7 @@ type flags struct {
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
-	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player cubes push them and F fires spheres")
+	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player cubes push them and F fires spheres (a match's players pass it too: it changes what the world holds)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.StringVar(&f.bindings, "bindings", "", "`file` of bindings for the player's actions move-x, move-z and recolour, one a line: ACTION key|mouse|button|axis NAME [scale=S] [threshold=T] [pad=P] (default: a gamepad's left stick and d-pad move, A recolours)")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
@@ -153,7 +153,11 @@ func runDemo(s *app.Process, f *flags) error {
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
 		// function of the flags. Each player of a match has its own.
-		e.SetInputScript(scene.PlayerScript(s.Player()))
+		if f.physics {
+			e.SetInputScript(scene.PhysicsPlayerScript(s.Player()))
+		} else {
+			e.SetInputScript(scene.PlayerScript(s.Player()))
+		}
 		if opts.Serve == "" && !opts.Client() {
 			s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 		}
