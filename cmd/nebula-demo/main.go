@@ -58,6 +58,7 @@ const maxEntities = scene.MaxEntities
 // flags are the demo's own flags, beside the common ones (package cli).
 type flags struct {
 	entities    int    // -entities: bouncing bodies in the scene
+	physics     bool   // -physics: rigid bodies (scene.SetupPhysics) in place of the scripted bouncing
 	bindings    string // -bindings: a bindings file for the demo's actions
 	mappings    string // -gamepad-mappings: an SDL_GameControllerDB file
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
@@ -72,6 +73,7 @@ type flags struct {
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
+	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player cubes push them and F fires spheres (a match's players pass it too: it changes what the world holds)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.StringVar(&f.bindings, "bindings", "", "`file` of bindings for the player's actions move-x, move-z and recolour, one a line: ACTION key|mouse|button|axis NAME [scale=S] [threshold=T] [pad=P] (default: a gamepad's left stick and d-pad move, A recolours)")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
@@ -109,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Flags:     f.register,
 		Check:     f.check,
 		Scene:     scene.ID,
-		Params:    []string{"entities", "panic-at-tick"}, // a replay and every client of a match take them from the recording or the server
+		Params:    []string{"entities", "panic-at-tick", "physics"}, // a replay and every client of a match take them from the recording or the server
 		Records:   true,
 		Networked: true,
 		Run:       func(s *app.Process) error { return runDemo(s, f) },
@@ -129,7 +131,14 @@ func runDemo(s *app.Process, f *flags) error {
 	if !opts.Headless && s.Net() == nil {
 		e.Jobs.SetMode(engine.JobsLive)
 	}
-	sc := scene.Setup(e, f.entities)
+	var sc *scene.Scene
+	if f.physics {
+		if sc, err = scene.SetupPhysics(e, f.entities); err != nil {
+			return err
+		}
+	} else {
+		sc = scene.Setup(e, f.entities)
+	}
 	actions := scene.NewActions()
 	if f.bindings != "" {
 		if err := loadBindings(actions, f.bindings); err != nil {
@@ -144,7 +153,11 @@ func runDemo(s *app.Process, f *flags) error {
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
 		// function of the flags. Each player of a match has its own.
-		e.SetInputScript(scene.PlayerScript(s.Player()))
+		if f.physics {
+			e.SetInputScript(scene.PhysicsPlayerScript(s.Player()))
+		} else {
+			e.SetInputScript(scene.PlayerScript(s.Player()))
+		}
 		if opts.Serve == "" && !opts.Client() {
 			s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 		}

@@ -49,6 +49,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/anim"
 	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/physics"
 )
 
 // The scene's constants, in one place.
@@ -186,6 +187,14 @@ type Scene struct {
 	// the world. A windowed run gives it the figure's model and adds its
 	// Pose render system (the clock needs no model).
 	Anim *anim.Animations
+
+	// Space is the physics of the rigid-body mode (SetupPhysics), nil in
+	// Setup's scripted mode.
+	Space *physics.Space
+	// Shots marks the players' shots (SetupPhysics); TouchCount counts
+	// the player cubes each body touches.
+	Shots      *engine.Component[Shot]
+	TouchCount *engine.Component[uint8]
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
@@ -359,6 +368,12 @@ func (s *Scene) applyPlan(c *engine.FixedContext, _, out []byte) {
 			math.Float32frombits(binary.LittleEndian.Uint32(out[8:])),
 			math.Float32frombits(binary.LittleEndian.Uint32(out[12:])),
 		}
+		if s.Space != nil {
+			if b, ok := s.Space.Body(id); !ok || b.Kind != physics.Dynamic {
+				continue // the physics mode kicks its dynamic bodies only
+			}
+			s.Space.WakeUp(id)
+		}
 		_, spin := w.DrawVelocity(id)
 		w.SetDrawVelocity(id, v, spin)
 	}
@@ -414,6 +429,11 @@ func (s *Scene) joinLeave(c *engine.FixedContext) {
 		cube := w.Spawn(geom.Transform{Pos: PlayerSpot(id), Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
 		w.SetColor(cube, playerColors[int(id)%len(playerColors)])
 		s.Owner.Set(cube, id)
+		if s.Space != nil {
+			if err := s.addBody(cube, physics.Kinematic, playerShape); err != nil {
+				panic(err) // a bug: the definition is fixed
+			}
+		}
 	}
 }
 

@@ -64,3 +64,23 @@ func PlayerScript(p engine.PlayerID) func(tick uint64, due time.Duration, in *in
 	shift := uint64(p) * PlayerScriptShift
 	return func(tick uint64, due time.Duration, in *input.Queue) { Script(tick+shift, due, in) }
 }
+
+// FireEvery is how often the physics mode's headless script fires, in
+// ticks.
+const FireEvery = 45
+
+// PhysicsPlayerScript is PlayerScript for the physics mode
+// (SetupPhysics): the same keys, and KeyFire tapped every FireEvery ticks
+// (down on one tick, up on the next), so a headless match shoots.
+func PhysicsPlayerScript(p engine.PlayerID) func(tick uint64, due time.Duration, in *input.Queue) {
+	shift := uint64(p) * PlayerScriptShift
+	return func(tick uint64, due time.Duration, in *input.Queue) {
+		Script(tick+shift, due, in)
+		switch (tick + shift) % FireEvery {
+		case 0:
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: KeyFire})
+		case 1:
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: KeyFire})
+		}
+	}
+}
