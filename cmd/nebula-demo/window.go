@@ -99,7 +99,8 @@ func (d *windowDemo) pulse(c *engine.FrameContext) {
 // drawHUD prints the game's own text at the window's top-right corner
 // (the diagnostics overlay has the top-left), with or without the overlay:
 // the score, twice the font's size, and under it the cubes touching the
-// player and the bounces of all cubes. It is a Render system: it prints
+// player and the bounces of all cubes (in the physics mode, the bodies
+// awake). It is a Render system: it prints
 // every frame what the frame shows.
 func (d *windowDemo) drawHUD(*engine.FrameContext) {
 	const margin, scale = 10, 2
@@ -110,14 +111,23 @@ func (d *windowDemo) drawHUD(*engine.FrameContext) {
 	b = strconv.AppendUint(b, uint64(sc.Points), 10)
 	text.PrintBytes(w-margin-len(b)*gfx.TextAdvance*scale, margin, scale, b, hudColor)
 
-	var bounces uint64
-	for _, n := range d.sc.Bounces.All() {
-		bounces += uint64(n)
-	}
 	b = append(b[:0], "touching "...)
 	b = strconv.AppendUint(b, uint64(sc.Touches), 10)
-	b = append(b, "  bounces "...)
-	b = strconv.AppendUint(b, bounces, 10)
+	if space := d.sc.Space; space != nil {
+		// The physics mode: how many bodies move.
+		st := space.Stats()
+		b = append(b, "  awake "...)
+		b = strconv.AppendUint(b, uint64(st.Awake), 10)
+		b = append(b, " of "...)
+		b = strconv.AppendUint(b, uint64(st.Bodies), 10)
+	} else {
+		var bounces uint64
+		for _, n := range d.sc.Bounces.All() {
+			bounces += uint64(n)
+		}
+		b = append(b, "  bounces "...)
+		b = strconv.AppendUint(b, bounces, 10)
+	}
 	text.PrintBytes(w-margin-len(b)*gfx.TextAdvance, margin+scale*gfx.TextLineHeight+4, 1, b, hudDim)
 	d.hud = b
 }
