@@ -39,9 +39,9 @@ func (f *QueryFilter) sees(e engine.Entity, b *Body) bool {
 // RayHit is where a ray meets a body.
 type RayHit struct {
 	Entity   engine.Entity // the body hit
-	Point    mgl32.Vec3 // on the body's surface
-	Normal   mgl32.Vec3 // the surface's outward normal there; zero when the ray starts inside the body
-	Distance float32    // from the ray's origin, m
+	Point    mgl32.Vec3    // on the body's surface
+	Normal   mgl32.Vec3    // the surface's outward normal there; zero when the ray starts inside the body
+	Distance float32       // from the ray's origin, m
 }
 
 // RayCast returns the first body the ray from origin along dir (any
