@@ -38,10 +38,10 @@ func (f *QueryFilter) sees(e engine.Entity, b *Body) bool {
 
 // RayHit is where a ray meets a body.
 type RayHit struct {
-	Entity   engine.Entity
-	Point    mgl32.Vec3 // on the body's surface
-	Normal   mgl32.Vec3 // the surface's outward normal there; zero when the ray starts inside the body
-	Distance float32    // from the ray's origin, m
+	Entity   engine.Entity // the body hit
+	Point    mgl32.Vec3    // on the body's surface
+	Normal   mgl32.Vec3    // the surface's outward normal there; zero when the ray starts inside the body
+	Distance float32       // from the ray's origin, m
 }
 
 // RayCast returns the first body the ray from origin along dir (any
@@ -136,6 +136,7 @@ func (s *Space) overlapsMesh(a *convex, box aabb, m *TriangleMesh, p pose) bool 
 
 // SweepHit is where a swept shape first touches a body.
 type SweepHit struct {
+	// Entity is the body the shape touches first.
 	Entity engine.Entity
 	// Fraction is how far along the sweep, from 0 to 1, the shape first
 	// touches the body.

@@ -41,8 +41,8 @@ const KeyFire = input.KeyF
 
 // Shot marks a player's shot: who fired it and at which tick.
 type Shot struct {
-	Owner engine.PlayerID
-	Tick  uint64
+	Owner engine.PlayerID // the player who fired it
+	Tick  uint64          // the tick it was fired at
 }
 
 // SetupPhysics is Setup's rigid-body mode (the demo's -physics): the

@@ -191,9 +191,10 @@ type Scene struct {
 	// Space is the physics of the rigid-body mode (SetupPhysics), nil in
 	// Setup's scripted mode.
 	Space *physics.Space
-	// Shots marks the players' shots (SetupPhysics); TouchCount counts
-	// the player cubes each body touches.
-	Shots      *engine.Component[Shot]
+	// Shots marks the players' shots (SetupPhysics).
+	Shots *engine.Component[Shot]
+	// TouchCount counts the player cubes each body touches
+	// (SetupPhysics).
 	TouchCount *engine.Component[uint8]
 
 	plan engine.JobKind
