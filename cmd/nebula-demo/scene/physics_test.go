@@ -40,8 +40,8 @@ func TestPhysicsGoldenHash(t *testing.T) {
 	if h := e.World.Hash(); h != physicsGoldenHash {
 		t.Errorf("hash after 600 ticks %016x, want %016x", h, uint64(physicsGoldenHash))
 	}
-	if n := s.Shots.Len(); n != min(600/FireEvery+1, MaxShots) {
-		t.Errorf("%d shots in the arena, want %d", n, min(600/FireEvery+1, MaxShots))
+	if n := s.Shots.Len(); n != min(600/FireEvery, MaxShots) { // one every FireEvery ticks from tick FireEvery
+		t.Errorf("%d shots in the arena, want %d", n, min(600/FireEvery, MaxShots))
 	}
 	b := e.World.Bodies()
 	for _, i := range s.TouchCount.Indices() {
