@@ -118,7 +118,9 @@ func collideCapsuleBox(a *shape, pa pose, b *shape, pb pose, margin float32, m *
 	}
 	apart := t0 > t1
 	if !apart {
-		// The axis enters the box.
+		// The axis enters the box; x starts in the middle of its part
+		// inside.
+		x = p0.addScaled(d, float32(0.5*(t0+t1)))
 		mid := p0.addScaled(d, 0.5)
 		half := d.scale(0.5)
 		best, bestK := float32(0), 0
