@@ -569,11 +569,15 @@ func TestNormalAToB(t *testing.T) {
 }
 
 func TestCollideNoAllocs(t *testing.T) {
-	cube := boxS(0.5, 0.5, 0.5)
+	shapes := []*shape{sphereS(0.5), capsuleS(0.3, 0.7), boxS(0.5, 0.5, 0.5)}
+	pb := turned(at(0.1, 0.9, 0), axisAngle(vec3{0, 1, 0}, 45))
 	var m manifold
-	pb := turned(at(0, 0.99, 0), axisAngle(vec3{0, 1, 0}, 45))
-	if n := testing.AllocsPerRun(100, func() { collide(cube, at(0, 0, 0), cube, pb, 0.02, &m) }); n != 0 {
-		t.Fatalf("%v allocations", n)
+	for i, a := range shapes {
+		for _, b := range shapes[i:] {
+			if n := testing.AllocsPerRun(100, func() { collide(a, at(0, 0, 0), b, pb, 0.02, &m) }); n != 0 {
+				t.Errorf("%v-%v: %v allocations", a.kind, b.kind, n)
+			}
+		}
 	}
 }
 
