@@ -214,7 +214,8 @@ func (s *Space) collidePairs(n int) {
 // warm gives each point of cm the impulses of the point of prev with the
 // same id (the nearest, when several have it; ids are meant to be unique)
 // or else of the nearest point of prev within sqrt(dist2), each point of
-// prev used once, and returns how many points it gave impulses to.
+// prev used once, and returns how many points it matched so. The points
+// left share what the unmatched points of prev had.
 func warm(cm, prev *cachedManifold, dist2 float32) int {
 	var used, done [maxPoints]bool
 	n := 0
@@ -242,6 +243,27 @@ func warm(cm, prev *cachedManifold, dist2 float32) int {
 				used[best], done[j] = true, true
 				q.normal, q.friction = prev.pts[best].normal, prev.pts[best].friction
 				n++
+			}
+		}
+	}
+	// The impulses of the old points nobody took are shared by the new
+	// points nobody matched: when the narrow phase picks another set of
+	// points on the same faces (four of a clipped octagon, say), the
+	// contact still starts with the force that held it.
+	var restN float32
+	var restF vec3
+	for i := range int(prev.n) {
+		if !used[i] {
+			restN += prev.pts[i].normal
+			restF = restF.add(prev.pts[i].friction)
+		}
+	}
+	if left := int(cm.n) - n; left > 0 && restN > 0 {
+		k := 1 / float32(left)
+		for j := range int(cm.n) {
+			if !done[j] {
+				cm.pts[j].normal = float32(restN * k)
+				cm.pts[j].friction = restF.scale(k)
 			}
 		}
 	}
