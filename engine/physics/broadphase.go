@@ -17,23 +17,28 @@ import (
 // than every "small" box (small: at most about four times the median size;
 // the rest are "large", see below); each small box is filed once, in the row
 // of its minimum corner, and the rows are sorted by the boxes' minimum on
-// the third axis (the "sweep axis"), all with one radix sort. Because the
+// the third axis (the "sweep axis"), all with one sort (a radix sort, or an
+// insertion sort from last call's order when bodies moved little). Because the
 // boxes are narrower than a cell, a box that overlaps box i has its minimum
 // corner in the rows from row(i.min)-1 to row(i.max) on each row axis, and
 // its minimum on the sweep axis between i.min less the widest small box and
 // i.max. When many boxes are active, each row is swept against itself and
-// the four neighbouring rows that follow it (a merge of two sorted lists);
-// when few are, each active box binary-searches the rows around it. The
+// against the four neighbouring rows that follow it: both are sorted, so
+// the window of each box in the other row is found by a pointer that only
+// moves forward (and a box that does not reach into the neighbour's cell
+// skips it). When few are, each active box binary-searches the rows around
+// it. The
 // cell size is a power of two, so a coordinate's cell is an exact product,
 // and the lower end of a window is rounded down: the argument holds in
 // floating point, at any coordinate. Only occupied rows are stored (a
 // sorted list, searched), so worlds of any extent cost the same.
 //
 // Large boxes (floors, walls, level geometry; also infinite or inverted
-// boxes, a caller's bug) are kept in a list and tested against the rows
-// they cover (or, when few boxes are active, against those), and against
-// each other: a world with thousands of large boxes wants a tree, which this
-// is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
+// boxes, a caller's bug) are kept in a list, swept against each other on
+// the sweep axis, and tested against the small boxes in the rows they cover
+// (or against the active ones, when that is cheaper). Each large box costs
+// about the rows it covers: a world with thousands of large boxes wants a
+// tree, which this is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
 // and are left out.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
@@ -86,6 +91,9 @@ type rowEntry struct {
 	rv, rw int32   // its row: the cells of box.min on the two row axes
 	i      int32   // index into the boxes
 	active bool
+	// nextV and nextW tell whether box.max lies in the next cell on the
+	// row axes (it cannot lie farther: the box is narrower than a cell).
+	nextV, nextW bool
 }
 
 // broadphase finds the pairs of bodies whose boxes overlap, and answers
@@ -118,18 +126,21 @@ type broadphase struct {
 	bounds     aabb       // of the small boxes
 
 	// Scratch.
-	exps  [256]int32
-	keys  []sortItem
-	keys2 []sortItem
-	last  []int32 // the small boxes in last call's order: a head start for the sort, nothing more
-	added []bool
-	raw   []pair
-	count []int32
-	near  []int32
-	rays  []rayCandidate // boxes the ray enters, waiting to be visited
-	ready []rayCandidate
-	stamp []uint32 // per entry: the mark of the last ray that tested it
-	mark  uint32
+	exps    [256]int32
+	sizeExp []uint8 // per box: the binary exponent of its size
+	rowOf   []int64 // per small box: its row, w<<32 | v (as uint32)
+	keys    []sortItem
+	keys2   []sortItem
+	last    []int32 // the small boxes in last call's order: a head start for the sort, nothing more
+	added   []bool
+	raw     []pair
+	tmp     []pair
+	count   []int32
+	near    []int32
+	rays    []rayCandidate // boxes the ray enters, waiting to be visited
+	ready   []rayCandidate
+	stamp   []uint32 // per entry: the mark of the last ray that tested it
+	mark    uint32
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -148,6 +159,7 @@ func comp(p vec3, k int) float32 {
 func (bp *broadphase) classify(boxes []aabb) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
+	bp.sizeExp = slices.Grow(bp.sizeExp[:0], len(boxes))[:len(boxes)]
 	valid := 0
 	for i := range boxes {
 		b := &boxes[i]
@@ -166,7 +178,9 @@ func (bp *broadphase) classify(boxes []aabb) {
 			continue
 		}
 		bp.class[i] = classSmall
-		bp.exps[expOf(e)]++
+		k := expOf(e)
+		bp.sizeExp[i] = uint8(k)
+		bp.exps[k]++
 		valid++
 	}
 	// The median size's exponent.
@@ -180,22 +194,30 @@ func (bp *broadphase) classify(boxes []aabb) {
 	}
 	limit := max(med+smallFactorExp, 127+minCellExp-1)
 	// The cell: the smallest power of two above every small box; the sweep
-	// axis: the one along which the small boxes spread farthest.
+	// axis: the one along which the small boxes spread farthest; the reach
+	// along it: the widest small box, measured in float64 and rounded up,
+	// so that it is at least the exact width.
 	top := -1
 	lo := vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
 	hi := lo.neg()
+	var wide [3]float64
 	for i := range boxes {
 		if bp.class[i] != classSmall {
 			continue
 		}
-		b := &boxes[i]
-		k := expOf(boxSize(b))
+		k := int(bp.sizeExp[i])
 		if k > limit || k >= 127+maxCellExp {
 			bp.class[i] = classLarge
 			continue
 		}
+		b := &boxes[i]
 		top = max(top, k)
 		lo, hi = lo.min(b.min), hi.max(b.min)
+		wide = [3]float64{
+			max(wide[0], float64(b.max.x)-float64(b.min.x)),
+			max(wide[1], float64(b.max.y)-float64(b.min.y)),
+			max(wide[2], float64(b.max.z)-float64(b.min.z)),
+		}
 	}
 	// size < 2^(top-127+1) for every small box (its exponent is at most
 	// top), so the cell 2^(top-126) is strictly larger.
@@ -210,16 +232,7 @@ func (bp *broadphase) classify(boxes []aabb) {
 	default:
 		bp.su, bp.sv, bp.sw = 2, 0, 1
 	}
-	// The reach along the sweep axis: the widest small box, measured in
-	// float64 and rounded up, so that it is at least the exact width.
-	bp.reach = 0
-	for i := range boxes {
-		if bp.class[i] == classSmall {
-			b := &boxes[i]
-			bp.reach = max(bp.reach, float64(comp(b.max, bp.su))-float64(comp(b.min, bp.su)))
-		}
-	}
-	bp.reach = math.Nextafter(bp.reach, math.Inf(1))
+	bp.reach = math.Nextafter(wide[bp.su], math.Inf(1))
 }
 
 // boxSize is the largest side of b.
@@ -246,7 +259,13 @@ func (bp *broadphase) cellCoord(x float32) int32 {
 	if c >= cellLimit {
 		return cellLimit
 	}
-	return int32(math.Floor(float64(c)))
+	// floor(c): truncation, one less for a negative non-integer (exact:
+	// |c| < 2^30, and every float32 that large is an integer).
+	i := int32(c)
+	if float32(i) > c {
+		i--
+	}
+	return i
 }
 
 // row is the row of point p.
@@ -295,6 +314,7 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
 	bp.bounds = aabb{vec3{1, 1, 1}, vec3{-1, -1, -1}} // empty
+	bp.rowOf = slices.Grow(bp.rowOf[:0], len(boxes))[:len(boxes)]
 	first := true
 	for i, c := range bp.class {
 		if c != classSmall {
@@ -305,6 +325,7 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 		}
 		bp.bounds = bp.bounds.union(boxes[i])
 		v, w := bp.row(boxes[i].min)
+		bp.rowOf[i] = int64(w)<<32 | int64(uint32(v))
 		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
 		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
 	}
@@ -332,7 +353,9 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 		b := &boxes[it.i]
 		v, w := int32(it.v^1<<31), int32(it.w^1<<31)
 		key := comp(b.min, bp.su)
-		bp.ents[k] = rowEntry{box: *b, key: key, rv: v, rw: w, i: it.i, active: active != nil && active[it.i]}
+		v1, w1 := bp.row(b.max)
+		bp.ents[k] = rowEntry{box: *b, key: key, rv: v, rw: w, i: it.i, active: active != nil && active[it.i],
+			nextV: v1 != v, nextW: w1 != w}
 		bp.entKeys[k] = key
 		bp.entFrom[k] = bp.from(key)
 		if n := len(bp.rows); n == 0 || bp.rows[n-1].v != v || bp.rows[n-1].w != w {
@@ -344,9 +367,9 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 
 // item is box i as the sort sees it.
 func (bp *broadphase) item(boxes []aabb, i int32) sortItem {
-	b := &boxes[i]
-	v, w := bp.row(b.min)
-	return sortItem{sortable(comp(b.min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
+	r := bp.rowOf[i]
+	v, w := int32(r), int32(r>>32)
+	return sortItem{sortable(comp(boxes[i].min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
 }
 
 // less orders sort items by (w, v, key, index).
@@ -539,9 +562,15 @@ func (bp *broadphase) windowRange(r int, from float64, to float32) (int, int) {
 			h = m
 		}
 	}
-	e := l
-	for e < s1 && bp.entKeys[e] <= to {
-		e++
+	// First entry after it with key > to.
+	e, h := l, s1
+	for e < h {
+		m := int(uint(e+h) >> 1)
+		if bp.entKeys[m] <= to {
+			e = m + 1
+		} else {
+			h = m
+		}
 	}
 	return l, e
 }
@@ -711,11 +740,16 @@ func (bp *broadphase) sweep(limit int) bool {
 // sweepSelf finds the pairs within a row: each entry against those after it
 // whose key is within its extent.
 func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
-	for a := row.s; a < row.e; a++ {
-		ea := &bp.ents[a]
+	keys, ents := bp.entKeys[row.s:row.e], bp.ents[row.s:row.e]
+	ents = ents[:len(keys)]
+	for a := range ents {
+		ea := &ents[a]
 		to := comp(ea.box.max, bp.su)
-		for b := a + 1; b < row.e && bp.entKeys[b] <= to; b++ {
-			eb := &bp.ents[b]
+		for b := a + 1; b < len(keys); b++ {
+			if keys[b] > to {
+				break
+			}
+			eb := &ents[b]
 			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
 				return false
 			}
@@ -725,18 +759,35 @@ func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
 }
 
 // sweepPair finds the pairs between two different rows: each entry of ra
-// against the entries of rb whose key lies in its span.
+// against the entries of rb whose key lies in its span. rb is one of ra's
+// forward neighbours, (v+1, w) or (v-1..v+1, w+1): an entry of ra that
+// does not reach into rb's cell on an axis where rb is the next one cannot
+// meet it, nor can an entry of rb at v-1 that does not reach ra's cell.
 func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
-	lb := rb.s
-	for a := ra.s; a < ra.e; a++ {
-		ea := &bp.ents[a]
-		from, to := bp.entFrom[a], comp(ea.box.max, bp.su)
-		for lb < rb.e && float64(bp.entKeys[lb]) < from {
+	needV, needW, needBack := rb.v > ra.v, rb.w > ra.w, rb.v < ra.v
+	aEnts, aFrom := bp.ents[ra.s:ra.e], bp.entFrom[ra.s:ra.e]
+	aFrom = aFrom[:len(aEnts)]
+	bKeys, bEnts := bp.entKeys[rb.s:rb.e], bp.ents[rb.s:rb.e]
+	bEnts = bEnts[:len(bKeys)]
+	lb := 0
+	for a := range aEnts {
+		ea := &aEnts[a]
+		if (needV && !ea.nextV) || (needW && !ea.nextW) {
+			continue
+		}
+		from, to := aFrom[a], comp(ea.box.max, bp.su)
+		for lb < len(bKeys) && float64(bKeys[lb]) < from {
 			lb++
 		}
-		for b := lb; b < rb.e && bp.entKeys[b] <= to; b++ {
-			eb := &bp.ents[b]
-			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
+		for b := lb; b < len(bKeys); b++ {
+			if bKeys[b] > to {
+				break
+			}
+			eb := &bEnts[b]
+			if (needBack && !eb.nextV) || !(ea.active || eb.active) {
+				continue
+			}
+			if ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
 				return false
 			}
 		}
@@ -744,41 +795,40 @@ func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
 	return true
 }
 
-// sortPairs writes bp.raw into out sorted by (a, b): a counting sort by a,
-// then each a's pairs by b (an insertion sort for the few a box usually
-// has, a library sort beyond).
+// sortPairs writes bp.raw into out sorted by (a, b): a stable counting sort
+// by b, then one by a.
 func (bp *broadphase) sortPairs(out []pair) []pair {
 	m := len(bp.raw)
 	out = slices.Grow(out[:0], m)[:m]
+	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
 	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
-	clear(bp.count)
+	count := bp.count
+	clear(count)
 	for _, p := range bp.raw {
-		bp.count[p.a+1]++
+		count[p.b]++
 	}
-	for k := 1; k <= bp.n; k++ {
-		bp.count[k] += bp.count[k-1]
+	sum := int32(0)
+	for k, c := range count {
+		count[k] = sum
+		sum += c
 	}
+	tmp := bp.tmp
 	for _, p := range bp.raw {
-		out[bp.count[p.a]] = p
-		bp.count[p.a]++
+		tmp[count[p.b]] = p
+		count[p.b]++
 	}
-	// count[a] is now the end of a's pairs.
-	s := int32(0)
-	for a := range bp.n {
-		e := bp.count[a]
-		if run := out[s:e]; len(run) > 32 {
-			slices.SortFunc(run, func(x, y pair) int { return int(x.b - y.b) })
-		} else {
-			for k := 1; k < len(run); k++ {
-				p := run[k]
-				j := k
-				for ; j > 0 && run[j-1].b > p.b; j-- {
-					run[j] = run[j-1]
-				}
-				run[j] = p
-			}
-		}
-		s = e
+	clear(count)
+	for _, p := range tmp {
+		count[p.a]++
+	}
+	sum = 0
+	for k, c := range count {
+		count[k] = sum
+		sum += c
+	}
+	for _, p := range tmp {
+		out[count[p.a]] = p
+		count[p.a]++
 	}
 	return out
 }
@@ -786,13 +836,22 @@ func (bp *broadphase) sortPairs(out []pair) []pair {
 // pairsInOrder is the path taken when there are more than limit pairs: it
 // goes through the boxes in index order, keeps the first limit pairs in
 // (a, b) order and stops within the box where the cap is reached, counting
-// the rest of that box's pairs in bp.dropped. It is slower than search
-// (every box searches, active or not) but bounded: its scratch is at most
-// one index per box.
+// the rest of that box's pairs in bp.dropped. Every box searches, active or
+// not, but an inactive one only for active partners, in the rows or in the
+// list of active boxes, whichever is shorter; so a box costs about its
+// pairs or the number of active boxes, and the cap comes soon where pairs
+// are dense. Its scratch is at most one index per box.
 func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out []pair) []pair {
 	out = out[:0]
 	for a := range boxes {
-		bp.near = bp.neighbours(boxes, int32(a), bp.near[:0])
+		if bp.class[a] == classNone {
+			continue
+		}
+		if active[a] {
+			bp.near = bp.overlapsUnsorted(boxes[a], bp.near[:0])
+		} else {
+			bp.near = bp.activeOverlaps(boxes, boxes[a], active, bp.near[:0])
+		}
 		slices.Sort(bp.near)
 		for _, b := range bp.near {
 			if b <= int32(a) || !(active[a] || active[b]) {
@@ -811,19 +870,40 @@ func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out [
 	return out
 }
 
-// neighbours appends to out every box other than a that overlaps box a, in
-// no particular order.
-func (bp *broadphase) neighbours(boxes []aabb, a int32, out []int32) []int32 {
-	if bp.class[a] == classNone {
+// activeOverlaps appends to out the active boxes among boxes (those of the
+// last build) that overlap box, in no
+// particular order: from the rows box covers, or from the list of active
+// boxes when that is shorter than the rows' windows.
+func (bp *broadphase) activeOverlaps(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
+	for k, i := range bp.large {
+		if active[i] && box.overlaps(bp.largeBoxes[k]) {
+			out = append(out, i)
+		}
+	}
+	lo, hi, ok := bp.rowRange(&box)
+	if !ok {
 		return out
 	}
-	out = bp.overlapsUnsorted(boxes[a], out)
-	// Remove a itself.
-	for k, j := range out {
-		if j == a {
-			out[k] = out[len(out)-1]
-			out = out[:len(out)-1]
-			break
+	from, to := bp.span(&box)
+	window := 0
+	for r := bp.nextRow(0, lo, hi); r < len(bp.rows) && window <= len(bp.activeList); r = bp.nextRow(r+1, lo, hi) {
+		l, h := bp.windowRange(r, from, to)
+		window += h - l
+	}
+	if window > len(bp.activeList) {
+		for _, i := range bp.activeList {
+			if box.overlaps(boxes[i]) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+		win := bp.window(r, from, to)
+		for k := range win {
+			if e := &win[k]; e.active && box.overlaps(e.box) {
+				out = append(out, e.i)
+			}
 		}
 	}
 	return out
