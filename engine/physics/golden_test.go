@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -16,16 +17,18 @@ import (
 const goldenSteps = 300
 
 // goldenHash is the world's state hash after goldenSteps steps of
-// goldenScene, the same on amd64 (GOAMD64 v1 and v3), arm64 and 386
+// goldenScene, driven by goldenWorld.drive, xor a hash of every contact
+// event in order, the same on amd64 (GOAMD64 v1 and v3), arm64 and 386
 // (scripts/crossarch.sh runs this test on each). A change to the step that
 // changes results changes it: check the new value on every architecture
 // before pinning it (scripts/crossarch.sh prints the hashes the test logs).
-const goldenHash uint64 = 0xcf050c00eb9b4686
+const goldenHash uint64 = 0xcd62d7337c2aeb11
 
 // goldenWorld is a world and a Space on it.
 type goldenWorld struct {
-	w *engine.World
-	s *Space
+	w              *engine.World
+	s              *Space
+	walker, floaty engine.Entity // bodies the test pushes
 }
 
 // goldenScene builds the scene TestStepGoldenHash steps: an open box (a
@@ -46,7 +49,7 @@ func goldenScene(t testing.TB) *goldenWorld {
 		t.Fatal(err)
 	}
 	g := &goldenWorld{w: e.World, s: s}
-	add := func(d BodyDef, pos mgl32.Vec3, rot mgl32.Quat, vel, ang mgl32.Vec3) {
+	add := func(d BodyDef, pos mgl32.Vec3, rot mgl32.Quat, vel, ang mgl32.Vec3) engine.Entity {
 		tr := geom.NewTransform(pos)
 		tr.Rot = rot
 		en := g.w.Spawn(tr, engine.Interpolate)
@@ -54,6 +57,7 @@ func goldenScene(t testing.TB) *goldenWorld {
 		if err := s.AddBody(en, d); err != nil {
 			t.Fatalf("body %d: %v", en.Index(), err)
 		}
+		return en
 	}
 	box := func(hx, hy, hz float32) Shape { return Shape{Kind: Box, HalfExtents: mgl32.Vec3{hx, hy, hz}} }
 	none := mgl32.Vec3{}
@@ -117,7 +121,59 @@ func goldenScene(t testing.TB) *goldenWorld {
 	bullet := NewBodyDef(Dynamic, Shape{Kind: Sphere, Radius: 0.125})
 	bullet.CCD, bullet.Density = true, 4
 	add(bullet, mgl32.Vec3{5, 1, 0.25}, mgl32.QuatIdent(), mgl32.Vec3{-60, 2, 0}, none)
+	// A sensor on the floor, which the pile rolls through.
+	sensor := NewBodyDef(Static, box(1.5, 0.25, 1.5))
+	sensor.Sensor = true
+	add(sensor, mgl32.Vec3{2.5, 0.25, 2.5}, mgl32.QuatIdent(), none, none)
+	// A character: an upright capsule that cannot tip over, damped,
+	// walking into the pile.
+	walker := NewBodyDef(Dynamic, Shape{Kind: Capsule, Radius: 0.375, HalfHeight: 0.5})
+	walker.Locks = LockAngularX | LockAngularZ
+	walker.LinearDamping, walker.AngularDamping = 0.5, 0.25
+	g.walker = add(walker, mgl32.Vec3{4.5, 0.875, -4.5}, mgl32.QuatIdent(), mgl32.Vec3{-2, 0, 1.5}, none)
+	// A light box under half gravity, pushed and turned by the test.
+	floaty := NewBodyDef(Dynamic, box(0.25, 0.25, 0.25))
+	floaty.GravityScale, floaty.Density = 0.5, 0.25
+	g.floaty = add(floaty, mgl32.Vec3{0, 7, 0}, mgl32.Quat{W: 0.8, V: mgl32.Vec3{0, 0.6, 0}}, none, none)
 	return g
+}
+
+// drive is what TestStepGoldenHash's game code does before step n: a
+// steady push on the walker, a torque on the floating box, and one
+// impulse of each kind.
+func (g *goldenWorld) drive(t testing.TB, n int) {
+	t.Helper()
+	check := func(err error) {
+		if err != nil {
+			t.Fatalf("step %d: %v", n, err)
+		}
+	}
+	check(g.s.ApplyForce(g.walker, mgl32.Vec3{-4, 0, 3}))
+	if n < 120 {
+		check(g.s.ApplyTorque(g.floaty, mgl32.Vec3{0, 0.001953125, 0.0009765625}))
+	}
+	if n == 90 {
+		check(g.s.ApplyImpulse(g.floaty, mgl32.Vec3{0.0625, 0.03125, -0.03125}))
+		check(g.s.ApplyAngularImpulse(g.floaty, mgl32.Vec3{0.0009765625, 0, 0}))
+	}
+}
+
+// eventsHash folds the step's contact events, in their order, into h.
+func eventsHash(h uint64, evs []ContactEvent) uint64 {
+	mix := func(v uint64) { h = (h ^ v) * 0x100000001b3 }
+	for _, ev := range evs {
+		mix(uint64(ev.Kind))
+		mix(uint64(ev.A.Index())<<32 | uint64(ev.B.Index()))
+		if ev.Sensor {
+			mix(1)
+		}
+		for _, v := range [...]mgl32.Vec3{ev.Point, ev.Normal} {
+			for _, c := range v {
+				mix(uint64(math.Float32bits(c)))
+			}
+		}
+	}
+	return h
 }
 
 // TestStepGoldenHash steps goldenScene goldenSteps times and compares the
@@ -130,8 +186,12 @@ func goldenScene(t testing.TB) *goldenWorld {
 func TestStepGoldenHash(t *testing.T) {
 	g := goldenScene(t)
 	var log []string
+	evh, nev := uint64(0xcbf29ce484222325), 0
 	for step := 1; step <= goldenSteps; step++ {
+		g.drive(t, step)
 		g.s.Step()
+		evh = eventsHash(evh, g.s.Events())
+		nev += len(g.s.Events())
 		if step%10 == 0 {
 			log = append(log, fmt.Sprintf("%d:%016x", step, g.w.Hash()))
 		}
@@ -139,22 +199,33 @@ func TestStepGoldenHash(t *testing.T) {
 	for i := 0; i < len(log); i += 6 {
 		t.Log(log[i:min(i+6, len(log))])
 	}
-	got := g.w.Hash()
+	got := g.w.Hash() ^ evh
 	st := g.s.Stats()
-	t.Logf("after %d steps: hash %016x, stats %+v", goldenSteps, got, st)
+	t.Logf("after %d steps: hash %016x (world %016x, %d events %016x), stats %+v", goldenSteps, got, g.w.Hash(), nev, evh, st)
 	if got != goldenHash {
 		t.Errorf("state hash after %d steps %016x, want %016x: if the step's results were meant to change, "+
 			"pin the new hash once scripts/crossarch.sh shows it is the same on every architecture", goldenSteps, got, goldenHash)
 	}
 }
 
-// TestGoldenSceneStaysInside: goldenScene does what its comment says: no
-// body leaves the open box (the bullet included: continuous collision),
-// nothing is NaN, and the pile settles but not all of it sleeps.
+// TestGoldenSceneStaysInside: goldenScene, driven as TestStepGoldenHash
+// drives it, does what its comment says: no body leaves the open box (the
+// bullet included: continuous collision), nothing is NaN, the sensor
+// reports, and the pile settles but not all of it sleeps.
 func TestGoldenSceneStaysInside(t *testing.T) {
 	g := goldenScene(t)
-	for range goldenSteps {
+	sensed := 0
+	for step := 1; step <= goldenSteps; step++ {
+		g.drive(t, step)
 		g.s.Step()
+		for _, ev := range g.s.Events() {
+			if ev.Sensor {
+				sensed++
+			}
+		}
+	}
+	if sensed == 0 {
+		t.Errorf("no sensor events")
 	}
 	b := g.w.Bodies()
 	asleep, dynamic := 0, 0
@@ -172,7 +243,7 @@ func TestGoldenSceneStaysInside(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d dynamic bodies asleep", asleep, dynamic)
-	if dynamic != 49 || asleep == 0 || asleep == dynamic {
-		t.Errorf("%d of %d dynamic bodies asleep, want 49 bodies, some asleep and some not", asleep, dynamic)
+	if dynamic != 51 || asleep == 0 || asleep == dynamic {
+		t.Errorf("%d of %d dynamic bodies asleep, want 51 bodies, some asleep and some not", asleep, dynamic)
 	}
 }
