@@ -6,6 +6,8 @@
 #   make stress  tests run N times while every core is kept busy: make stress TESTS='./engine:^TestProfile ./timing:.' N=20
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
+#   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
+#   make deps-physics   check for node and npm (bench-physics's reference engines), installing Debian's if missing
 #
 # GL and window code needs an X display. Where $DISPLAY is empty, the targets
 # that need one run under xvfb-run (Xvfb with Mesa's llvmpipe renderer).
@@ -56,7 +58,21 @@ BENCH_ALL_BUT_PACER := ^Benchmark([^P]|P[^a]|Pa[^c]|Pac[^e]|Pace[^r]|(|P|Pa|Pac|
 PACER_BENCH := ^BenchmarkPacer
 PACER_BENCHTIME := 1440x
 
-.PHONY: help deps build run test stress bench lint clean
+# Physics benchmark: cmd/nebula-physics beside the reference engines'
+# runners (Rapier's deterministic build, Jolt), all reading the same
+# nebula-scene/1 files. PHYSICS_DIR is the folder with FORMAT.md, scenes/
+# and anchors/ (its README explains the anchors, which install their pinned
+# npm packages into ~/.cache on first use). compare.mjs runs (run, scene,
+# engine) round-robin and prints min / median of each figure;
+# scripts/physics-ratios.mjs then prints the ratios to Rapier.
+PHYSICS_DIR ?= ../shared/physics
+PHYSICS_SCENES ?= pile-1000 pile-4000 spheres-1000
+PHYSICS_RUNS ?= 3
+PHYSICS_ANCHORS ?= rapier jolt
+PHYSICS_RUNNER := $(BIN_DIR)/nebula-physics
+PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
+
+.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -140,6 +156,25 @@ stress: deps
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...
 	$(GO) test -run='^$$' -bench='$(PACER_BENCH)' -benchtime=$(PACER_BENCHTIME) ./timing
+
+# node 18 or later and npm run the reference engines. Debian's packages
+# are installed only when a command is missing (a node from elsewhere,
+# such as NodeSource's, which bundles npm, is kept).
+deps-physics:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		.ci/debian-deps.sh nodejs npm; \
+	fi
+	@node -e 'const v = +process.versions.node.split(".")[0]; if (v < 18) { console.error("deps-physics: node " + process.version + " is too old; the anchors need 18 or later"); process.exit(1) }'
+
+bench-physics: deps-physics
+	@test -f $(PHYSICS_DIR)/anchors/compare.mjs || { \
+		echo "bench-physics: no $(PHYSICS_DIR)/anchors/compare.mjs; set PHYSICS_DIR to the folder with the scenes and anchors"; exit 1; }
+	@mkdir -p $(BIN_DIR)
+	$(GO) build -o $(PHYSICS_RUNNER) ./cmd/nebula-physics
+	node $(PHYSICS_DIR)/anchors/compare.mjs --runs $(PHYSICS_RUNS) --json $(PHYSICS_JSON) \
+		$(foreach a,$(PHYSICS_ANCHORS),--engine $(a)) --engine "nebula=$(PHYSICS_RUNNER)" \
+		$(foreach s,$(PHYSICS_SCENES),$(PHYSICS_DIR)/scenes/$(s).json)
+	node scripts/physics-ratios.mjs $(PHYSICS_JSON) $(firstword $(PHYSICS_ANCHORS))
 
 lint: deps
 	@unformatted="$$(gofmt -l .)"; \
