@@ -31,7 +31,8 @@ const (
 
 // clipSlop is how far, as a fraction of the smallest half extent of the
 // reference face and the incident box, the incident face may reach past
-// the reference face's sides before it is clipped.
+// the reference face's sides before it is clipped (the points are then
+// clamped onto the face).
 const clipSlop = 0.01
 
 // faceAlignCos is the cosine under which a capsule–box normal counts as a
@@ -118,7 +119,9 @@ func collideCapsuleBox(a *shape, pa pose, b *shape, pb pose, margin float32, m *
 	}
 	apart := t0 > t1
 	if !apart {
-		// The axis enters the box.
+		// The axis enters the box; x starts in the middle of its part
+		// inside.
+		x = p0.addScaled(d, float32(0.5*(t0+t1)))
 		mid := p0.addScaled(d, 0.5)
 		half := d.scale(0.5)
 		best, bestK := float32(0), 0
@@ -512,13 +515,13 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	// In the frame (u, v, h) = axes (i+1, i+2, i) of the reference box,
 	// mirrored along h when the face is the − one, the reference face is
 	// h = hf, |u| <= lu, |v| <= lv.
-	lu, lv, hf := permute(hr, i)
+	fu, fv, hf := permute(hr, i)
 	// The side planes stand a little outside the face, so the corners of
 	// an equal box resting flush keep their ids (and the solver its warm
-	// start) while it drifts by less than that.
-	slop := float32(clipSlop * min(lu, lv, hi.x, hi.y, hi.z))
-	lu += slop
-	lv += slop
+	// start) while it drifts by less than that; the points are then
+	// clamped onto the face.
+	slop := float32(clipSlop * min(fu, fv, hi.x, hi.y, hi.z))
+	lu, lv := fu+slop, fv+slop
 	cu, cv, ch := permute(ci, i)
 	refNeg := ch < 0
 	refFace := refBase + uint32(2*i)
@@ -616,7 +619,8 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		m.normal = az.neg()
 	}
 	world := func(x *clipVertex) vec3 {
-		return o.addScaled(ax, x.u).addScaled(ay, x.v).addScaled(az, x.h)
+		u, v := clamp(x.u, -fu, fu), clamp(x.v, -fv, fv)
+		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
 	}
 	if kept <= maxPoints {
 		for k := range kept {

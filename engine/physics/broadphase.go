@@ -562,9 +562,15 @@ func (bp *broadphase) windowRange(r int, from float64, to float32) (int, int) {
 			h = m
 		}
 	}
-	e := l
-	for e < s1 && bp.entKeys[e] <= to {
-		e++
+	// First entry after it with key > to.
+	e, h := l, s1
+	for e < h {
+		m := int(uint(e+h) >> 1)
+		if bp.entKeys[m] <= to {
+			e = m + 1
+		} else {
+			h = m
+		}
 	}
 	return l, e
 }
@@ -830,13 +836,22 @@ func (bp *broadphase) sortPairs(out []pair) []pair {
 // pairsInOrder is the path taken when there are more than limit pairs: it
 // goes through the boxes in index order, keeps the first limit pairs in
 // (a, b) order and stops within the box where the cap is reached, counting
-// the rest of that box's pairs in bp.dropped. It is slower than search
-// (every box searches, active or not) but bounded: its scratch is at most
-// one index per box.
+// the rest of that box's pairs in bp.dropped. Every box searches, active or
+// not, but an inactive one only for active partners, in the rows or in the
+// list of active boxes, whichever is shorter; so a box costs about its
+// pairs or the number of active boxes, and the cap comes soon where pairs
+// are dense. Its scratch is at most one index per box.
 func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out []pair) []pair {
 	out = out[:0]
 	for a := range boxes {
-		bp.near = bp.neighbours(boxes, int32(a), bp.near[:0])
+		if bp.class[a] == classNone {
+			continue
+		}
+		if active[a] {
+			bp.near = bp.overlapsUnsorted(boxes[a], bp.near[:0])
+		} else {
+			bp.near = bp.activeOverlaps(boxes, boxes[a], active, bp.near[:0])
+		}
 		slices.Sort(bp.near)
 		for _, b := range bp.near {
 			if b <= int32(a) || !(active[a] || active[b]) {
@@ -855,19 +870,40 @@ func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out [
 	return out
 }
 
-// neighbours appends to out every box other than a that overlaps box a, in
-// no particular order.
-func (bp *broadphase) neighbours(boxes []aabb, a int32, out []int32) []int32 {
-	if bp.class[a] == classNone {
+// activeOverlaps appends to out the active boxes among boxes (those of the
+// last build) that overlap box, in no
+// particular order: from the rows box covers, or from the list of active
+// boxes when that is shorter than the rows' windows.
+func (bp *broadphase) activeOverlaps(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
+	for k, i := range bp.large {
+		if active[i] && box.overlaps(bp.largeBoxes[k]) {
+			out = append(out, i)
+		}
+	}
+	lo, hi, ok := bp.rowRange(&box)
+	if !ok {
 		return out
 	}
-	out = bp.overlapsUnsorted(boxes[a], out)
-	// Remove a itself.
-	for k, j := range out {
-		if j == a {
-			out[k] = out[len(out)-1]
-			out = out[:len(out)-1]
-			break
+	from, to := bp.span(&box)
+	window := 0
+	for r := bp.nextRow(0, lo, hi); r < len(bp.rows) && window <= len(bp.activeList); r = bp.nextRow(r+1, lo, hi) {
+		l, h := bp.windowRange(r, from, to)
+		window += h - l
+	}
+	if window > len(bp.activeList) {
+		for _, i := range bp.activeList {
+			if box.overlaps(boxes[i]) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+		win := bp.window(r, from, to)
+		for k := range win {
+			if e := &win[k]; e.active && box.overlaps(e.box) {
+				out = append(out, e.i)
+			}
 		}
 	}
 	return out

@@ -349,21 +349,38 @@ func TestPairsCapManyBoxes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 boxes")
 	}
-	// 100,000 boxes in one spot with the default cap: a bounded answer.
+	// 100,000 boxes in one spot with the default cap, all or some of them
+	// active: a bounded answer, the first pairs in (a, b) order. (Each takes
+	// a fraction of a second; without care, the sparse ones took seconds.)
 	const n = 100000
 	boxes := make([]aabb, n)
 	active := make([]bool, n)
 	for i := range boxes {
 		boxes[i] = aabb{vec3{5, 5, 5}, vec3{6, 6, 6}}
-		active[i] = true
 	}
 	var bp broadphase
-	out := bp.pairs(boxes, active, nil)
-	if len(out) != DefaultMaxPairs || bp.dropped < 1 {
-		t.Fatalf("%d pairs, %d dropped", len(out), bp.dropped)
-	}
-	if out[n-2] != (pair{0, n - 1}) || out[n-1] != (pair{1, 2}) || out[len(out)-1] != (pair{10, 48641}) {
-		t.Fatalf("not the first pairs in (a, b) order: %v %v %v", out[n-2], out[n-1], out[len(out)-1])
+	var out []pair
+	for _, every := range []int{1, 7, 1000} {
+		for i := range active {
+			active[i] = i%every == 0
+		}
+		out = bp.pairs(boxes, active, out)
+		if len(out) != DefaultMaxPairs || bp.dropped < 1 {
+			t.Fatalf("1/%d active: %d pairs, %d dropped", every, len(out), bp.dropped)
+		}
+		k := 0
+		for a := int32(0); k < len(out); a++ {
+			b, step := a+1, int32(1)
+			if !active[a] { // only the active partners: the multiples of every
+				b, step = (a/int32(every)+1)*int32(every), int32(every)
+			}
+			for ; b < n && k < len(out); b += step {
+				if out[k] != (pair{a, b}) {
+					t.Fatalf("1/%d active: pair %d is %v, want %v", every, k, out[k], pair{a, b})
+				}
+				k++
+			}
+		}
 	}
 }
 
@@ -451,9 +468,18 @@ func TestPairsNoAllocations(t *testing.T) {
 	boxes, active := pileSettled(1000, 8)
 	var bp broadphase
 	out := bp.pairs(boxes, active, nil)
+	out = bp.pairs(boxes, active, out) // the second call sorts from the first's order
 	allocs := testing.AllocsPerRun(10, func() { out = bp.pairs(boxes, active, out) })
 	if allocs != 0 {
 		t.Fatalf("%v allocations per call, want 0", allocs)
+	}
+	// Mostly asleep: the active boxes search.
+	for i := range active {
+		active[i] = i%20 == 0
+	}
+	out = bp.pairs(boxes, active, out)
+	if allocs := testing.AllocsPerRun(10, func() { out = bp.pairs(boxes, active, out) }); allocs != 0 {
+		t.Fatalf("mostly asleep: %v allocations per call, want 0", allocs)
 	}
 }
 

@@ -46,9 +46,10 @@ type scratch struct {
 // A body whose state is not finite at the start of the step (NaN or
 // infinite, written into the world by the game) is put back at its
 // previous tick's transform, at rest; one whose state becomes non-finite
-// in the step is put back where it started the step, at rest. Either is
-// counted in Stats.Resets: NaN never spreads to other bodies. A rotation
-// that is not of unit length (within 1e-3) is normalised.
+// in the step (overflow, or a neighbour's NaN reaching it through a
+// contact within the step) is put back where it started the step, at
+// rest. Either is counted in Stats.Resets: NaN never stays in the world.
+// A rotation that is not of unit length (within 1e-3) is normalised.
 //
 // Bodies that start out overlapping are pushed apart at up to
 // Config.MaxPushOut per contact; where many overlap at once the pushes
@@ -216,7 +217,8 @@ func (s *Space) collidePairs(n int) {
 // warm gives each point of cm the impulses of the point of prev with the
 // same id (the nearest, when several have it; ids are meant to be unique)
 // or else of the nearest point of prev within sqrt(dist2), each point of
-// prev used once, and returns how many points it gave impulses to.
+// prev used once, and returns how many points it matched so. The points
+// left share what the unmatched points of prev had.
 func warm(cm, prev *cachedManifold, dist2 float32) int {
 	var used, done [maxPoints]bool
 	n := 0
@@ -244,6 +246,27 @@ func warm(cm, prev *cachedManifold, dist2 float32) int {
 				used[best], done[j] = true, true
 				q.normal, q.friction = prev.pts[best].normal, prev.pts[best].friction
 				n++
+			}
+		}
+	}
+	// The impulses of the old points nobody took are shared by the new
+	// points nobody matched: when the narrow phase picks another set of
+	// points on the same faces (four of a clipped octagon, say), the
+	// contact still starts with the force that held it.
+	var restN float32
+	var restF vec3
+	for i := range int(prev.n) {
+		if !used[i] {
+			restN += prev.pts[i].normal
+			restF = restF.add(prev.pts[i].friction)
+		}
+	}
+	if left := int(cm.n) - n; left > 0 && restN > 0 {
+		k := 1 / float32(left)
+		for j := range int(cm.n) {
+			if !done[j] {
+				cm.pts[j].normal = float32(restN * k)
+				cm.pts[j].friction = restF.scale(k)
 			}
 		}
 	}

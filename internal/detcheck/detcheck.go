@@ -26,7 +26,9 @@
 //   - no range over a map (its order changes from run to run) and no go
 //     statement (goroutines finish in any order).
 //
-// Test files are not checked. A typical test:
+// Test files are not checked, nor files built only for another
+// architecture, nor arithmetic on values of a type parameter (write the
+// fixed-step math on concrete float types). A typical test:
 //
 //	func TestNoFusedArithmetic(t *testing.T) {
 //		findings, err := detcheck.Dir(".")
