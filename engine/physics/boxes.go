@@ -253,6 +253,15 @@ func collideCapsuleBox(a *shape, pa pose, b *shape, pb pose, margin float32, m *
 	m.pts[0] = contactPoint{p: rb.mulVec(pl).add(pb.p), sep: sep, id: singleI}
 }
 
+// lesser returns the lesser of a and b (the min builtin also orders
+// zeros and NaNs, which costs here).
+func lesser(a, b float32) float32 {
+	if b < a {
+		return b
+	}
+	return a
+}
+
 // sgn returns 1 when pos, else −1.
 func sgn(pos bool) float32 {
 	if pos {
@@ -520,7 +529,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	// an equal box resting flush keep their ids (and the solver its warm
 	// start) while it drifts by less than that; the points are then
 	// clamped onto the face.
-	slop := float32(clipSlop * min(fu, fv, hi.x, hi.y, hi.z))
+	slop := float32(clipSlop * lesser(lesser(fu, fv), lesser(hi.x, lesser(hi.y, hi.z))))
 	lu, lv := fu+slop, fv+slop
 	cu, cv, ch := permute(ci, i)
 	refNeg := ch < 0
@@ -619,7 +628,17 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		m.normal = az.neg()
 	}
 	world := func(x *clipVertex) vec3 {
-		u, v := clamp(x.u, -fu, fu), clamp(x.v, -fv, fv)
+		u, v := x.u, x.v
+		if u > fu {
+			u = fu
+		} else if u < -fu {
+			u = -fu
+		}
+		if v > fv {
+			v = fv
+		} else if v < -fv {
+			v = -fv
+		}
 		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
 	}
 	if kept <= maxPoints {
