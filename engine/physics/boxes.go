@@ -601,7 +601,47 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		}
 	}
 
-	// Corners within margin of the reference face, moved half way to it.
+	// Corners within margin of the reference face, moved half way to it,
+	// in the world.
+	ax, ay := r.col(next(i)), r.col(next(next(i))) // the world axes along u, v
+	world := func(x *clipVertex) vec3 {
+		u, v := x.u, x.v
+		if u > fu {
+			u = fu
+		} else if u < -fu {
+			u = -fu
+		}
+		if v > fv {
+			v = fv
+		} else if v < -fv {
+			v = -fv
+		}
+		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
+	}
+	normal := az
+	if refBase != 0 {
+		normal = az.neg()
+	}
+	if n <= maxPoints {
+		// Straight into m: no reduction is needed.
+		for k := 0; k < n && k < maxPoints; k++ {
+			x := src[k]
+			s := x.h - hf
+			if s > margin {
+				continue
+			}
+			x.h = hf + float32(0.5*s)
+			id := refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
+			// m.n <= k < maxPoints (a power of two): the mask only spares
+			// the bounds check.
+			m.pts[m.n&(maxPoints-1)] = contactPoint{p: world(&x), sep: s, id: id}
+			m.n++
+		}
+		if m.n > 0 {
+			m.normal = normal
+		}
+		return false
+	}
 	var seps [8]float32
 	var ids [8]uint32
 	kept := 0
@@ -621,26 +661,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	if kept == 0 {
 		return false
 	}
-	// World axes along u and v (h's is az).
-	ax, ay := r.col(next(i)), r.col(next(next(i)))
-	m.normal = az
-	if refBase != 0 {
-		m.normal = az.neg()
-	}
-	world := func(x *clipVertex) vec3 {
-		u, v := x.u, x.v
-		if u > fu {
-			u = fu
-		} else if u < -fu {
-			u = -fu
-		}
-		if v > fv {
-			v = fv
-		} else if v < -fv {
-			v = -fv
-		}
-		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
-	}
+	m.normal = normal
 	if kept <= maxPoints {
 		for k := range kept {
 			m.pts[k] = contactPoint{p: world(&src[k]), sep: seps[k], id: ids[k]}
