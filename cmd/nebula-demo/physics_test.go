@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,4 +27,25 @@ func TestPhysicsMatch(t *testing.T) {
 		}
 	}
 	verifyRecording(t, rec, 600, want[len("state-hash 600 "):])
+}
+
+// The sync test on the physics mode: every tick loads the state of 8
+// ticks ago (bodies, contact cache, sleep) and steps the physics again,
+// and every hash matches; the run ends on the plain run's hash.
+func TestSyncTestPhysics(t *testing.T) {
+	ticks := "600"
+	if raceEnabled {
+		ticks = "120"
+	}
+	args := []string{"-headless", "-physics", "-entities", "300", "-ticks", ticks, "-print-hash", "-log-level", "error"}
+	var plain, stdout, stderr bytes.Buffer
+	if code := run(args, &plain, &stderr); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	if code := run(append(args, "-synctest", "8"), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr.String())
+	}
+	if got, want := stdout.String(), "synctest ok "+ticks+" depth 8\n"+plain.String(); got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
 }
