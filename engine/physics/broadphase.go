@@ -273,7 +273,10 @@ func (bp *broadphase) row(p vec3) (v, w int32) {
 	return bp.cellCoord(comp(p, bp.sv)), bp.cellCoord(comp(p, bp.sw))
 }
 
-// build files the boxes into the rows. active may be nil (none active).
+// build files the boxes into the rows for pairs and for the queries
+// (overlapping, raycast), which answer about the boxes of the last build:
+// pairs calls it; call it directly to query boxes without looking for
+// pairs. active may be nil (none active).
 func (bp *broadphase) build(boxes []aabb, active []bool) {
 	if active != nil && len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
