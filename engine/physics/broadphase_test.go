@@ -647,3 +647,27 @@ func BenchmarkOverlapping(b *testing.B) {
 	cpu.report(b)
 	b.ReportMetric(float64(len(out)), "boxes")
 }
+
+// TestBuildForQueries: build alone (no active flags) readies the queries.
+func TestBuildForQueries(t *testing.T) {
+	boxes, _ := pileSettled(1000, 8)
+	var bp broadphase
+	bp.build(boxes, nil)
+	q := aabb{vec3{-1, 0, -1}, vec3{1, 3, 1}}
+	var want []int32
+	for i := range boxes {
+		if q.overlaps(boxes[i]) {
+			want = append(want, int32(i))
+		}
+	}
+	if got := bp.overlapping(q, nil); !slices.Equal(got, want) {
+		t.Fatalf("overlapping: %v, want %v", got, want)
+	}
+	// From outside the open box along +x: the first box entered is the
+	// wall at x = -9..-8 (index 1), at t = 11.
+	o, d := vec3{-20, 0.5, 0.3}, vec3{1, 0, 0}
+	i, ht, ok := bp.raycast(o, d, 100, func(i int32) (float32, bool) { return rayBoxEntry(&boxes[i], o, d, 100) })
+	if !ok || i != 1 || ht != 11 {
+		t.Fatalf("raycast: %d at %v (%v), want 1 at 11", i, ht, ok)
+	}
+}
