@@ -799,39 +799,33 @@ func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
 }
 
 // sortPairs writes bp.raw into out sorted by (a, b): a stable counting sort
-// by b, then one by a.
+// by b, then one by a (both counted in one pass).
 func (bp *broadphase) sortPairs(out []pair) []pair {
-	m := len(bp.raw)
+	m, n := len(bp.raw), bp.n
 	out = slices.Grow(out[:0], m)[:m]
 	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
-	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
-	count := bp.count
-	clear(count)
+	bp.count = slices.Grow(bp.count[:0], 2*n)[:2*n]
+	clear(bp.count)
+	byB, byA := bp.count[:n], bp.count[n:]
 	for _, p := range bp.raw {
-		count[p.b]++
+		byB[p.b]++
+		byA[p.a]++
 	}
-	sum := int32(0)
-	for k, c := range count {
-		count[k] = sum
-		sum += c
+	sumB, sumA := int32(0), int32(0)
+	for k := range n {
+		cb, ca := byB[k], byA[k]
+		byB[k], byA[k] = sumB, sumA
+		sumB += cb
+		sumA += ca
 	}
 	tmp := bp.tmp
 	for _, p := range bp.raw {
-		tmp[count[p.b]] = p
-		count[p.b]++
-	}
-	clear(count)
-	for _, p := range tmp {
-		count[p.a]++
-	}
-	sum = 0
-	for k, c := range count {
-		count[k] = sum
-		sum += c
+		tmp[byB[p.b]] = p
+		byB[p.b]++
 	}
 	for _, p := range tmp {
-		out[count[p.a]] = p
-		count[p.a]++
+		out[byA[p.a]] = p
+		byA[p.a]++
 	}
 	return out
 }
