@@ -64,6 +64,9 @@ const (
 	// smallFactorExp: a box is small when its size's binary exponent is at
 	// most the median's plus this.
 	smallFactorExp = 1
+	// tinyFactorExp: a box is tiny, and goes to a finer level, when its
+	// size's binary exponent is below the median's less this.
+	tinyFactorExp = 4
 )
 
 // Box classes.
@@ -71,6 +74,8 @@ const (
 	classSmall uint8 = iota // in the rows
 	classLarge              // in the large list
 	classNone               // has a NaN: overlaps nothing
+	classTiny               // in the finer level below (bp.child)
+	classOther              // not this level's: a coarser level has it
 )
 
 // rowSpan is an occupied row: its cells on the two row axes and its
@@ -109,21 +114,24 @@ type broadphase struct {
 	dropped int
 
 	// The rows of the last build.
-	n          int        // number of boxes
-	class      []uint8    // per box
-	large      []int32    // indices of large boxes, increasing
-	largeBoxes []aabb     // their boxes
-	largeOrder []int32    // indices into large, by (min on the sweep axis, index)
-	activeList []int32    // indices of active small boxes, increasing
-	su, sv, sw int        // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
-	inv        float32    // 1 / cell size (a power of two)
-	reach      float64    // the widest small box on the sweep axis, or more
-	rows       []rowSpan  // the occupied rows, by (w, v)
-	ents       []rowEntry // the small boxes, row after row, each row by (key, index)
-	entKeys    []float32  // ents[k].key, packed for the binary searches
-	entFrom    []float64  // the lowest key that ents[k] may overlap (see span)
-	lo, hi     [2]int32   // the rows that hold entries (lo > hi: none)
-	bounds     aabb       // of the small boxes
+	n           int         // number of boxes
+	class       []uint8     // per box
+	large       []int32     // indices of large boxes, increasing
+	largeBoxes  []aabb      // their boxes
+	largeOrder  []int32     // indices into large, by (min on the sweep axis, index)
+	activeList  []int32     // indices of active small boxes, increasing
+	activeCount int         // active boxes in this level, small and large
+	tinyList    []int32     // indices of the boxes of the finer levels, increasing
+	child       *broadphase // the finer level, for the tiny boxes (used when tinyList is not empty)
+	su, sv, sw  int         // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
+	inv         float32     // 1 / cell size (a power of two)
+	reach       float64     // the widest small box on the sweep axis, or more
+	rows        []rowSpan   // the occupied rows, by (w, v)
+	ents        []rowEntry  // the small boxes, row after row, each row by (key, index)
+	entKeys     []float32   // ents[k].key, packed for the binary searches
+	entFrom     []float64   // the lowest key that ents[k] may overlap (see span)
+	lo, hi      [2]int32    // the rows that hold entries (lo > hi: none)
+	bounds      aabb        // of the small boxes
 
 	// Scratch.
 	exps    [256]int32
@@ -155,14 +163,19 @@ func comp(p vec3, k int) float32 {
 }
 
 // classify fills bp.class, sets the grid's cell size (a power of two) and
-// picks the sweep axis.
-func (bp *broadphase) classify(boxes []aabb) {
+// picks the sweep axis. A finer level classifies only the boxes its parent
+// calls tiny (parent is the parent's classes, nil at the top).
+func (bp *broadphase) classify(boxes []aabb, parent []uint8) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
 	bp.sizeExp = slices.Grow(bp.sizeExp[:0], len(boxes))[:len(boxes)]
 	valid := 0
 	for i := range boxes {
 		b := &boxes[i]
+		if parent != nil && parent[i] != classTiny {
+			bp.class[i] = classOther
+			continue
+		}
 		if !b.min.finite() || !b.max.finite() {
 			if boxHasNaN(b) {
 				bp.class[i] = classNone
@@ -193,6 +206,7 @@ func (bp *broadphase) classify(boxes []aabb) {
 		}
 	}
 	limit := max(med+smallFactorExp, 127+minCellExp-1)
+	tiny := med - tinyFactorExp
 	// The cell: the smallest power of two above every small box; the sweep
 	// axis: the one along which the small boxes spread farthest; the reach
 	// along it: the widest small box, measured in float64 and rounded up,
@@ -208,6 +222,10 @@ func (bp *broadphase) classify(boxes []aabb) {
 		k := int(bp.sizeExp[i])
 		if k > limit || k >= 127+maxCellExp {
 			bp.class[i] = classLarge
+			continue
+		}
+		if k < tiny {
+			bp.class[i] = classTiny
 			continue
 		}
 		b := &boxes[i]
@@ -281,11 +299,20 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	if active != nil && len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
 	}
+	bp.buildLevel(boxes, active, nil)
+}
+
+// buildLevel builds one level: the boxes parent calls tiny, or all of them
+// at the top (parent nil); then the finer level below it, if it has tiny
+// boxes.
+func (bp *broadphase) buildLevel(boxes []aabb, active []bool, parent []uint8) {
 	bp.n = len(boxes)
-	bp.classify(boxes)
+	bp.classify(boxes, parent)
 	bp.large = bp.large[:0]
 	bp.largeBoxes = bp.largeBoxes[:0]
 	bp.activeList = bp.activeList[:0]
+	bp.tinyList = bp.tinyList[:0]
+	bp.activeCount = 0
 	small := 0
 	for i, c := range bp.class {
 		switch c {
@@ -293,10 +320,16 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			small++
 			if active != nil && active[i] {
 				bp.activeList = append(bp.activeList, int32(i))
+				bp.activeCount++
 			}
 		case classLarge:
 			bp.large = append(bp.large, int32(i))
 			bp.largeBoxes = append(bp.largeBoxes, boxes[i])
+			if active != nil && active[i] {
+				bp.activeCount++
+			}
+		case classTiny:
+			bp.tinyList = append(bp.tinyList, int32(i))
 		}
 	}
 	bp.largeOrder = bp.largeOrder[:0]
@@ -365,6 +398,12 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			bp.rows = append(bp.rows, rowSpan{v, w, int32(k), int32(k)})
 		}
 		bp.rows[len(bp.rows)-1].e++
+	}
+	if len(bp.tinyList) > 0 {
+		if bp.child == nil {
+			bp.child = new(broadphase) // once: later builds reuse it
+		}
+		bp.child.buildLevel(boxes, active, bp.class)
 	}
 }
 
@@ -681,6 +720,53 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			}
 		}
 	}
+	if len(bp.tinyList) > 0 {
+		return bp.searchFiner(boxes, active, limit)
+	}
+	return true
+}
+
+// searchFiner finds the pairs of the finer levels: those among their own
+// boxes (the child's search, into bp.raw), and those between a box of a
+// finer level and one of this level, which the smaller box finds: it
+// searches this level's rows around it (at most four, as it is smaller
+// than a cell) and its large boxes. An inactive box searches only when this
+// level has active boxes.
+func (bp *broadphase) searchFiner(boxes []aabb, active []bool, limit int) bool {
+	c := bp.child
+	c.raw = c.raw[:0]
+	ok := c.search(boxes, active, limit-len(bp.raw))
+	for _, p := range c.raw {
+		if !bp.emit(p.a, p.b, limit) {
+			return false
+		}
+	}
+	if !ok {
+		return false
+	}
+	for _, i := range bp.tinyList {
+		if !active[i] && bp.activeCount == 0 {
+			continue
+		}
+		b := boxes[i]
+		if lo, hi, ok := bp.rowRange(&b); ok {
+			from, to := bp.span(&b)
+			for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+				win := bp.window(r, from, to)
+				for k := range win {
+					e := &win[k]
+					if (e.active || active[i]) && b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+						return false
+					}
+				}
+			}
+		}
+		for k, j := range bp.large {
+			if (active[i] || active[j]) && b.overlaps(bp.largeBoxes[k]) && !bp.emit(i, j, limit) {
+				return false
+			}
+		}
+	}
 	return true
 }
 
@@ -872,6 +958,15 @@ func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out [
 // particular order: from the rows box covers, or from the list of active
 // boxes when that is shorter than the rows' windows.
 func (bp *broadphase) activeOverlaps(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
+	out = bp.activeOverlapsLevel(boxes, box, active, out)
+	if len(bp.tinyList) > 0 {
+		out = bp.child.activeOverlaps(boxes, box, active, out)
+	}
+	return out
+}
+
+// activeOverlapsLevel is activeOverlaps in this level alone.
+func (bp *broadphase) activeOverlapsLevel(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
 	for k, i := range bp.large {
 		if active[i] && box.overlaps(bp.largeBoxes[k]) {
 			out = append(out, i)
@@ -936,6 +1031,9 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 		if box.overlaps(bp.largeBoxes[k]) {
 			out = append(out, i)
 		}
+	}
+	if len(bp.tinyList) > 0 {
+		out = bp.child.overlapsUnsorted(box, out)
 	}
 	return out
 }

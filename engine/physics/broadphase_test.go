@@ -202,6 +202,80 @@ func TestPairsMixedSizes(t *testing.T) {
 	}
 }
 
+// TestPairsFinerLevels: boxes far smaller than most go to finer levels (a
+// child broad phase, and its child), crowded where they would otherwise
+// share one cell by the thousand.
+func TestPairsFinerLevels(t *testing.T) {
+	r := lcg{23}
+	var bp broadphase
+	var out []pair
+	for trial := range 20 {
+		var boxes []aabb
+		add := func(n int, size, spread, x float32) {
+			for range n {
+				c := vec3{x + r.next()*spread, r.next() * spread, r.next() * spread}
+				boxes = append(boxes, aabb{c, c.add(vec3{size, size * (0.5 + r.next()), size})})
+			}
+		}
+		add(1500, 1, 30, 0)         // most: unit boxes
+		add(800, 0.04, 1.5, 10)     // a crowd of 4 cm boxes
+		add(300, 0.001, 0.05, 10.5) // and of 1 mm ones among them
+		add(3, 20, 1, -5)           // and some large ones
+		active := make([]bool, len(boxes))
+		awake := r.next()
+		for i := range active {
+			active[i] = r.next() < awake
+		}
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, len(out), len(want))
+		}
+		if len(bp.tinyList) != 1100 || bp.child == nil || len(bp.child.tinyList) != 300 {
+			t.Fatalf("trial %d: levels of %d and %d tiny boxes, want 1100 and 300", trial, len(bp.tinyList), len(bp.child.tinyList))
+		}
+		// The queries see every level.
+		for _, q := range boxes[1500:1510] {
+			q = q.grow(0.01)
+			var wantQ []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					wantQ = append(wantQ, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, wantQ) {
+				t.Fatalf("trial %d: overlapping %v, want %v", trial, got, wantQ)
+			}
+		}
+		o, d := vec3{9, 0.02, 0.03}, vec3{1, 0.01, 0.02}
+		var seen, wantSeen []int32
+		i, ht, ok := bp.raycast(o, d, 5, boxVisit(boxes, o, d, 5, nil, &seen))
+		wi, wt, wok := raycastBrute(boxes, o, d, 5, boxVisit(boxes, o, d, 5, nil, &wantSeen))
+		if i != wi || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("trial %d: raycast %d %v %v, want %d %v %v", trial, i, ht, ok, wi, wt, wok)
+		}
+	}
+	// The cap holds across levels.
+	boxes := make([]aabb, 0, 3000)
+	for range 1000 {
+		boxes = append(boxes, aabb{vec3{0, 0, 0}, vec3{1, 1, 1}})
+	}
+	for range 2000 {
+		boxes = append(boxes, aabb{vec3{0.5, 0.5, 0.5}, vec3{0.5001, 0.5001, 0.5001}})
+	}
+	boxes = append(boxes[:1000], boxes[1000:1600]...) // 1,000 unit boxes, 600 specks: specks are the minority
+	active := make([]bool, len(boxes))
+	for i := range active {
+		active[i] = true
+	}
+	capped := broadphase{maxPairs: 5000}
+	out = capped.pairs(boxes, active, out)
+	all := bruteForce(boxes, active)
+	if len(capped.tinyList) == 0 || !slices.Equal(out, all[:5000]) || capped.dropped < 1 {
+		t.Fatalf("capped: %d pairs (tiny %d, dropped %d), want the first 5000 of %d", len(out), len(capped.tinyList), capped.dropped, len(all))
+	}
+}
+
 func TestPairsPiles(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

@@ -194,6 +194,9 @@ func (bp *broadphase) raycast(origin, dir vec3, maxT float32, visit func(i int32
 			bp.rays = append(bp.rays, rayCandidate{et, i})
 		}
 	}
+	if len(bp.tinyList) > 0 {
+		bp.rays = bp.child.rayEvery(origin, dir, maxT, bp.rays)
+	}
 	// The part of the ray within the small boxes' bounds, and its pieces.
 	t0, in := rayBoxEntry(&bp.bounds, origin, dir, maxT)
 	t1 := maxT
@@ -275,6 +278,27 @@ func (bp *broadphase) rayPiece(o, d vec3, maxT, ta, tb, step float32) {
 			}
 		}
 	}
+}
+
+// rayEvery appends to out every box of this level and the finer ones that
+// the ray enters, tested one by one (the finer levels hold the few boxes
+// far smaller than the rest).
+func (bp *broadphase) rayEvery(o, d vec3, maxT float32, out []rayCandidate) []rayCandidate {
+	for k := range bp.ents {
+		e := &bp.ents[k]
+		if t, in := rayBoxEntry(&e.box, o, d, maxT); in {
+			out = append(out, rayCandidate{t, e.i})
+		}
+	}
+	for k, i := range bp.large {
+		if t, in := rayBoxEntry(&bp.largeBoxes[k], o, d, maxT); in {
+			out = append(out, rayCandidate{t, i})
+		}
+	}
+	if len(bp.tinyList) > 0 {
+		out = bp.child.rayEvery(o, d, maxT, out)
+	}
+	return out
 }
 
 // nextMark starts a new set of stamps for the entries.
