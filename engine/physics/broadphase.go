@@ -33,6 +33,12 @@ import (
 // floating point, at any coordinate. Only occupied rows are stored (a
 // sorted list, searched), so worlds of any extent cost the same.
 //
+// Boxes far smaller than the median (by 16 times or more) would crowd a
+// cell by the thousand: they go to a finer level, a broad phase of their
+// own (which may have a finer level in turn). Each of them also searches
+// the coarser levels' rows around it, at most four (it is smaller than
+// their cells), and their large boxes.
+//
 // Large boxes (floors, walls, level geometry; also infinite or inverted
 // boxes, a caller's bug) are kept in a list, swept against each other on
 // the sweep axis, and tested against the small boxes in the rows they cover
