@@ -73,15 +73,20 @@ const (
 	// tinyFactorExp: a box is tiny, and goes to a finer level, when its
 	// size's binary exponent is below the median's less this.
 	tinyFactorExp = 4
+	// coarseMin: when more large boxes than this are finite and narrower
+	// than the largest cell, they go to a coarser level of their own
+	// instead of the large list.
+	coarseMin = 32
 )
 
 // Box classes.
 const (
-	classSmall uint8 = iota // in the rows
-	classLarge              // in the large list
-	classNone               // has a NaN: overlaps nothing
-	classTiny               // in the finer level below (bp.child)
-	classOther              // not this level's: a coarser level has it
+	classSmall  uint8 = iota // in the rows
+	classLarge               // in the large list
+	classNone                // has a NaN: overlaps nothing
+	classTiny                // in the finer level below (bp.child)
+	classCoarse              // in the coarser level above (bp.coarse)
+	classOther               // not this level's: another level has it
 )
 
 // rowSpan is an occupied row: its cells on the two row axes and its
@@ -129,6 +134,9 @@ type broadphase struct {
 	activeCount int         // active boxes in this level, small and large
 	tinyList    []int32     // indices of the boxes of the finer levels, increasing
 	child       *broadphase // the finer level, for the tiny boxes (used when tinyList is not empty)
+	coarseList  []int32     // indices of the boxes of the coarser levels, increasing
+	coarse      *broadphase // the coarser level (used when coarseList is not empty)
+	activeTotal int         // active boxes in this level and those it made
 	su, sv, sw  int         // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
 	inv         float32     // 1 / cell size (a power of two)
 	reach       float64     // the widest small box on the sweep axis, or more
@@ -169,16 +177,17 @@ func comp(p vec3, k int) float32 {
 }
 
 // classify fills bp.class, sets the grid's cell size (a power of two) and
-// picks the sweep axis. A finer level classifies only the boxes its parent
-// calls tiny (parent is the parent's classes, nil at the top).
-func (bp *broadphase) classify(boxes []aabb, parent []uint8) {
+// picks the sweep axis. A finer or coarser level classifies only the boxes
+// the level that made it calls tiny or coarse (parent is that level's
+// classes and want the class, parent is nil at the top).
+func (bp *broadphase) classify(boxes []aabb, parent []uint8, want uint8) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
 	bp.sizeExp = slices.Grow(bp.sizeExp[:0], len(boxes))[:len(boxes)]
 	valid := 0
 	for i := range boxes {
 		b := &boxes[i]
-		if parent != nil && parent[i] != classTiny {
+		if parent != nil && parent[i] != want {
 			bp.class[i] = classOther
 			continue
 		}
@@ -221,13 +230,19 @@ func (bp *broadphase) classify(boxes []aabb, parent []uint8) {
 	lo := vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
 	hi := lo.neg()
 	var wide [3]float64
+	coarse := 0
 	for i := range boxes {
 		if bp.class[i] != classSmall {
 			continue
 		}
 		k := int(bp.sizeExp[i])
-		if k > limit || k >= 127+maxCellExp {
+		if k >= 127+maxCellExp {
 			bp.class[i] = classLarge
+			continue
+		}
+		if k > limit {
+			bp.class[i] = classCoarse
+			coarse++
 			continue
 		}
 		if k < tiny {
@@ -257,6 +272,13 @@ func (bp *broadphase) classify(boxes []aabb, parent []uint8) {
 		bp.su, bp.sv, bp.sw = 2, 0, 1
 	}
 	bp.reach = math.Nextafter(wide[bp.su], math.Inf(1))
+	if coarse <= coarseMin {
+		for i, c := range bp.class {
+			if c == classCoarse {
+				bp.class[i] = classLarge
+			}
+		}
+	}
 }
 
 // boxSize is the largest side of b.
@@ -305,19 +327,20 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	if active != nil && len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
 	}
-	bp.buildLevel(boxes, active, nil)
+	bp.buildLevel(boxes, active, nil, 0)
 }
 
 // buildLevel builds one level: the boxes parent calls tiny, or all of them
 // at the top (parent nil); then the finer level below it, if it has tiny
 // boxes.
-func (bp *broadphase) buildLevel(boxes []aabb, active []bool, parent []uint8) {
+func (bp *broadphase) buildLevel(boxes []aabb, active []bool, parent []uint8, want uint8) {
 	bp.n = len(boxes)
-	bp.classify(boxes, parent)
+	bp.classify(boxes, parent, want)
 	bp.large = bp.large[:0]
 	bp.largeBoxes = bp.largeBoxes[:0]
 	bp.activeList = bp.activeList[:0]
 	bp.tinyList = bp.tinyList[:0]
+	bp.coarseList = bp.coarseList[:0]
 	bp.activeCount = 0
 	small := 0
 	for i, c := range bp.class {
@@ -336,6 +359,8 @@ func (bp *broadphase) buildLevel(boxes []aabb, active []bool, parent []uint8) {
 			}
 		case classTiny:
 			bp.tinyList = append(bp.tinyList, int32(i))
+		case classCoarse:
+			bp.coarseList = append(bp.coarseList, int32(i))
 		}
 	}
 	bp.largeOrder = bp.largeOrder[:0]
@@ -409,7 +434,20 @@ func (bp *broadphase) buildLevel(boxes []aabb, active []bool, parent []uint8) {
 		if bp.child == nil {
 			bp.child = new(broadphase) // once: later builds reuse it
 		}
-		bp.child.buildLevel(boxes, active, bp.class)
+		bp.child.buildLevel(boxes, active, bp.class, classTiny)
+	}
+	if len(bp.coarseList) > 0 {
+		if bp.coarse == nil {
+			bp.coarse = new(broadphase) // once: later builds reuse it
+		}
+		bp.coarse.buildLevel(boxes, active, bp.class, classCoarse)
+	}
+	bp.activeTotal = bp.activeCount
+	if len(bp.tinyList) > 0 {
+		bp.activeTotal += bp.child.activeTotal
+	}
+	if len(bp.coarseList) > 0 {
+		bp.activeTotal += bp.coarse.activeTotal
 	}
 }
 
@@ -726,8 +764,46 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			}
 		}
 	}
-	if len(bp.tinyList) > 0 {
-		return bp.searchFiner(boxes, active, limit)
+	if len(bp.tinyList) > 0 && !bp.searchFiner(boxes, active, limit) {
+		return false
+	}
+	if len(bp.coarseList) > 0 && !bp.searchCoarse(boxes, active, limit) {
+		return false
+	}
+	return true
+}
+
+// searchCoarse finds the pairs of the coarser levels: those among their own
+// boxes (the coarse level's search, into bp.raw), and those between one of
+// them and a box of this level or of a finer one, which the smaller box
+// finds by querying the coarser levels (it is smaller than their cells, so
+// it meets at most four of their rows). An inactive box queries only when
+// the coarser levels hold active boxes.
+func (bp *broadphase) searchCoarse(boxes []aabb, active []bool, limit int) bool {
+	c := bp.coarse
+	c.raw = c.raw[:0]
+	ok := c.search(boxes, active, limit-len(bp.raw))
+	for _, p := range c.raw {
+		if !bp.emit(p.a, p.b, limit) {
+			return false
+		}
+	}
+	if !ok {
+		return false
+	}
+	for i, cl := range bp.class {
+		if cl != classSmall && cl != classTiny && cl != classLarge {
+			continue
+		}
+		if !active[i] && c.activeTotal == 0 {
+			continue
+		}
+		bp.near = c.overlapsUnsorted(boxes[i], bp.near[:0])
+		for _, j := range bp.near {
+			if (active[i] || active[j]) && !bp.emit(int32(i), j, limit) {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -968,6 +1044,9 @@ func (bp *broadphase) activeOverlaps(boxes []aabb, box aabb, active []bool, out 
 	if len(bp.tinyList) > 0 {
 		out = bp.child.activeOverlaps(boxes, box, active, out)
 	}
+	if len(bp.coarseList) > 0 {
+		out = bp.coarse.activeOverlaps(boxes, box, active, out)
+	}
 	return out
 }
 
@@ -1040,6 +1119,9 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 	}
 	if len(bp.tinyList) > 0 {
 		out = bp.child.overlapsUnsorted(box, out)
+	}
+	if len(bp.coarseList) > 0 {
+		out = bp.coarse.overlapsUnsorted(box, out)
 	}
 	return out
 }

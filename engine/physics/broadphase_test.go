@@ -276,6 +276,73 @@ func TestPairsFinerLevels(t *testing.T) {
 	}
 }
 
+// TestPairsCoarserLevels: many boxes far larger than most (level geometry)
+// go to a coarser level of their own (which may split again), rather than
+// the large list; small boxes query it.
+func TestPairsCoarserLevels(t *testing.T) {
+	r := lcg{29}
+	var bp broadphase
+	var out []pair
+	for trial := range 20 {
+		var boxes []aabb
+		add := func(n int, size, spread float32) {
+			for range n {
+				c := vec3{r.next() * spread, r.next() * spread * 0.2, r.next() * spread}
+				boxes = append(boxes, aabb{c, c.add(vec3{size * (0.5 + r.next()), size, size * (0.5 + r.next())})})
+			}
+		}
+		add(1000, 1, 100)  // most: unit boxes
+		add(300, 10, 100)  // level geometry: 10 m boxes
+		add(60, 100, 100)  // and 100 m ones
+		add(200, 0.01, 30) // and 1 cm specks
+		active := make([]bool, len(boxes))
+		awake := r.next()
+		for i := range active {
+			active[i] = r.next() < awake
+		}
+		if trial%3 == 0 { // the level geometry static, as usual
+			for i := 1000; i < 1360; i++ {
+				active[i] = false
+			}
+		}
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, len(out), len(want))
+		}
+		if len(bp.coarseList) != 360 || len(bp.tinyList) != 200 {
+			t.Fatalf("trial %d: %d coarse and %d tiny boxes, want 360 and 200", trial, len(bp.coarseList), len(bp.tinyList))
+		}
+		for _, q := range boxes[990:1010] {
+			var wantQ []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					wantQ = append(wantQ, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, wantQ) {
+				t.Fatalf("trial %d: overlapping %v, want %v", trial, got, wantQ)
+			}
+		}
+		o, d := vec3{-5, 5, 50}, vec3{1, -0.05, 0.01}
+		solidless := map[int32]bool{}
+		for i := range boxes {
+			solidless[int32(i)] = r.next() < 0.8
+		}
+		var seen, wantSeen []int32
+		i, ht, ok := bp.raycast(o, d, 200, boxVisit(boxes, o, d, 200, solidless, &seen))
+		wi, wt, wok := raycastBrute(boxes, o, d, 200, boxVisit(boxes, o, d, 200, solidless, &wantSeen))
+		if i != wi || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("trial %d: raycast %d %v %v, want %d %v %v", trial, i, ht, ok, wi, wt, wok)
+		}
+		// Capped: the first pairs in (a, b) order across the levels.
+		capped := broadphase{maxPairs: len(want) / 2}
+		if got := capped.pairs(boxes, active, nil); len(want) > 1 && (!slices.Equal(got, want[:len(want)/2]) || capped.dropped < 1) {
+			t.Fatalf("trial %d: capped at %d: %d pairs, dropped %d", trial, len(want)/2, len(got), capped.dropped)
+		}
+	}
+}
+
 func TestPairsPiles(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

@@ -197,6 +197,9 @@ func (bp *broadphase) raycast(origin, dir vec3, maxT float32, visit func(i int32
 	if len(bp.tinyList) > 0 {
 		bp.rays = bp.child.rayEvery(origin, dir, maxT, bp.rays)
 	}
+	if len(bp.coarseList) > 0 {
+		bp.rays = bp.coarse.rayEvery(origin, dir, maxT, bp.rays)
+	}
 	// The part of the ray within the small boxes' bounds, and its pieces.
 	t0, in := rayBoxEntry(&bp.bounds, origin, dir, maxT)
 	t1 := maxT
@@ -297,6 +300,9 @@ func (bp *broadphase) rayEvery(o, d vec3, maxT float32, out []rayCandidate) []ra
 	}
 	if len(bp.tinyList) > 0 {
 		out = bp.child.rayEvery(o, d, maxT, out)
+	}
+	if len(bp.coarseList) > 0 {
+		out = bp.coarse.rayEvery(o, d, maxT, out)
 	}
 	return out
 }
