@@ -27,25 +27,30 @@ import (
 // the window of each box in the other row is found by a pointer that only
 // moves forward (and a box that does not reach into the neighbour's cell
 // skips it). When few are, each active box binary-searches the rows around
-// it. The
-// cell size is a power of two, so a coordinate's cell is an exact product,
-// and the lower end of a window is rounded down: the argument holds in
-// floating point, at any coordinate. Only occupied rows are stored (a
+// it. The cell size is a power of two, so a coordinate's cell is an exact
+// product, and the lower end of a window is rounded down: the argument
+// holds in floating point, at any coordinate. Only occupied rows are stored (a
 // sorted list, searched), so worlds of any extent cost the same.
 //
 // Boxes far smaller than the median (by 16 times or more) would crowd a
 // cell by the thousand: they go to a finer level, a broad phase of their
-// own (which may have a finer level in turn). Each of them also searches
-// the coarser levels' rows around it, at most four (it is smaller than
-// their cells), and their large boxes.
+// own (which may have finer and coarser levels in turn). Each of them also
+// searches the rows around it in every coarser level, at most four (it is
+// smaller than their cells), and their large boxes.
 //
-// Large boxes (floors, walls, level geometry; also infinite or inverted
-// boxes, a caller's bug) are kept in a list, swept against each other on
+// Boxes far larger than the median (four times and more) are "large". A
+// few (floors, walls; also infinite or inverted boxes, a caller's bug, and
+// boxes wider than 2^16 m) are kept in a list, swept against each other on
 // the sweep axis, and tested against the small boxes in the rows they cover
-// (or against the active ones, when that is cheaper). Each large box costs
-// about the rows it covers: a world with thousands of large boxes wants a
-// tree, which this is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
-// and are left out.
+// (or against the active ones, when that is cheaper). When there are more
+// than coarseMin finite ones (level geometry), they go to a coarser level
+// of their own instead, which every smaller box queries (it meets at most
+// four of its rows); an inactive box only when the coarser level holds
+// active boxes. Boxes with a NaN overlap nothing (aabb.overlaps is false
+// for them) and are left out.
+//
+// The ray cast walks the rows of the median level; it tests the boxes of
+// the other levels one by one.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
 // ones: a pair of inactive boxes is never tested, and when few boxes are
