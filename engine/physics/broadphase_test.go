@@ -691,6 +691,25 @@ func BenchmarkPairs(b *testing.B) {
 		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
 		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
 		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
+		{"level-2000-static-4000-cubes", func() ([]aabb, []bool) {
+			// Level geometry: 2,000 static 10 m boxes, 4,000 active cubes
+			// among them (a coarser level).
+			r := lcg{3}
+			var boxes []aabb
+			for range 2000 {
+				c := vec3{r.next() * 300, r.next() * 5, r.next() * 300}
+				boxes = append(boxes, aabb{c, c.add(vec3{10, 3, 10})})
+			}
+			for range 4000 {
+				c := vec3{r.next() * 300, 3 + r.next()*5, r.next() * 300}
+				boxes = append(boxes, aabb{c, c.add(vec3{1, 1, 1})})
+			}
+			active := make([]bool, len(boxes))
+			for i := 2000; i < len(active); i++ {
+				active[i] = true
+			}
+			return boxes, active
+		}},
 		{"settled-4000-asleep", func() ([]aabb, []bool) {
 			boxes, active := pileSettled(4000, 16)
 			for i := range active {
