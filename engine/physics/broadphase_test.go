@@ -102,6 +102,31 @@ func pileSettled(n int, w float32) ([]aabb, []bool) {
 	return boxes, active
 }
 
+// levelLayout is level geometry: 2,000 static 10 m boxes (a coarser
+// level), 4,000 active cubes among them, and 500 active 2 cm specks (a
+// finer level).
+func levelLayout() ([]aabb, []bool) {
+	r := lcg{3}
+	var boxes []aabb
+	for range 2000 {
+		c := vec3{r.next() * 300, r.next() * 5, r.next() * 300}
+		boxes = append(boxes, aabb{c, c.add(vec3{10, 3, 10})})
+	}
+	for range 4000 {
+		c := vec3{r.next() * 300, 3 + r.next()*5, r.next() * 300}
+		boxes = append(boxes, aabb{c, c.add(vec3{1, 1, 1})})
+	}
+	for range 500 {
+		c := vec3{r.next() * 300, 3 + r.next()*5, r.next() * 300}
+		boxes = append(boxes, aabb{c, c.add(vec3{0.02, 0.02, 0.02})})
+	}
+	active := make([]bool, len(boxes))
+	for i := 2000; i < len(active); i++ {
+		active[i] = true
+	}
+	return boxes, active
+}
+
 // bruteForce is the definition of pairs.
 func bruteForce(boxes []aabb, active []bool) []pair {
 	var out []pair
@@ -614,6 +639,19 @@ func TestPairsNoAllocations(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("%v allocations per call, want 0", allocs)
 	}
+	// Levels: a coarser and a finer one.
+	lb, la := levelLayout()
+	var lbp broadphase
+	var lout []pair
+	for range 3 {
+		lout = lbp.pairs(lb, la, lout)
+	}
+	if len(lbp.coarseList) == 0 || len(lbp.tinyList) == 0 {
+		t.Fatalf("level layout: %d coarse, %d tiny boxes", len(lbp.coarseList), len(lbp.tinyList))
+	}
+	if allocs := testing.AllocsPerRun(10, func() { lout = lbp.pairs(lb, la, lout) }); allocs != 0 {
+		t.Fatalf("levels: %v allocations per call, want 0", allocs)
+	}
 	// Mostly asleep: the active boxes search.
 	for i := range active {
 		active[i] = i%20 == 0
@@ -692,25 +730,7 @@ func BenchmarkPairs(b *testing.B) {
 		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
 		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
 		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
-		{"level-2000-static-4000-cubes", func() ([]aabb, []bool) {
-			// Level geometry: 2,000 static 10 m boxes, 4,000 active cubes
-			// among them (a coarser level).
-			r := lcg{3}
-			var boxes []aabb
-			for range 2000 {
-				c := vec3{r.next() * 300, r.next() * 5, r.next() * 300}
-				boxes = append(boxes, aabb{c, c.add(vec3{10, 3, 10})})
-			}
-			for range 4000 {
-				c := vec3{r.next() * 300, 3 + r.next()*5, r.next() * 300}
-				boxes = append(boxes, aabb{c, c.add(vec3{1, 1, 1})})
-			}
-			active := make([]bool, len(boxes))
-			for i := 2000; i < len(active); i++ {
-				active[i] = true
-			}
-			return boxes, active
-		}},
+		{"level-2000-static-4000-cubes-500-specks", levelLayout},
 		{"settled-4000-asleep", func() ([]aabb, []bool) {
 			boxes, active := pileSettled(4000, 16)
 			for i := range active {
