@@ -377,6 +377,7 @@ func TestPairsPiles(t *testing.T) {
 		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
 		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
 		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
+		{"level", levelLayout},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			boxes, active := tc.layout()
