@@ -165,6 +165,7 @@ type broadphase struct {
 	count   []int32
 	near    []int32
 	rays    []rayCandidate // boxes the ray enters, waiting to be visited
+	walks   []rayWalk      // the ray's walks through the levels' rows
 	ready   []rayCandidate
 	stamp   []uint32 // per entry: the mark of the last ray that tested it
 	mark    uint32
