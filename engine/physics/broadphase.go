@@ -49,8 +49,8 @@ import (
 // active boxes. Boxes with a NaN overlap nothing (aabb.overlaps is false
 // for them) and are left out.
 //
-// The ray cast walks the rows of the median level; it tests the boxes of
-// the other levels one by one.
+// The ray cast walks the rows of every level in step; it tests the large
+// list's boxes one by one.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
 // ones: a pair of inactive boxes is never tested, and when few boxes are
