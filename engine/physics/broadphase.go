@@ -296,6 +296,7 @@ func boxSize(b *aabb) float32 {
 // subnormal sizes).
 func expOf(e float32) int { return int(math.Float32bits(e)>>23) & 0xff }
 
+// boxHasNaN reports whether any of b's coordinates is NaN.
 func boxHasNaN(b *aabb) bool {
 	return b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z ||
 		b.max.x != b.max.x || b.max.y != b.max.y || b.max.z != b.max.z
