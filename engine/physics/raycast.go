@@ -361,6 +361,7 @@ func (bp *broadphase) visitRays(limit float32, all bool, visit func(int32) (floa
 	return index, t, ok
 }
 
+// compareRays orders ray candidates by (t, index).
 func compareRays(a, b rayCandidate) int {
 	switch {
 	case a.t < b.t:
