@@ -100,7 +100,8 @@ endif
 #
 # scripts/crossarch.sh then runs the pure-Go simulation packages' tests
 # (engine, engine/detmath, engine/anim, engine/replay, engine/rollback,
-# engine/physics, the demo scene with its golden hash) again as GOARCH=arm64 under qemu-aarch64, GOARCH=386 and
+# engine/physics and its scene format, the demo scene with its golden
+# hash) again as GOARCH=arm64 under qemu-aarch64, GOARCH=386 and
 # GOAMD64=v3 builds, where Go fuses multiply-adds: the same hashes and
 # bits on every build. About 30 s; one line per architecture. An
 # architecture this machine cannot run (no IA-32 emulation in its kernel,
