@@ -208,6 +208,7 @@ func (bp *broadphase) raycast(origin, dir vec3, maxT float32, visit func(i int32
 			if !(n < float32(len(bp.ents)+16)) {
 				pieces = -1 // longer than a walk through every box: test them all
 			} else {
+				//detcheck:inrange 0 <= n < len(bp.ents)+16, checked above
 				pieces = int(n) + 1
 			}
 		}
