@@ -31,10 +31,11 @@
 //
 //   - no conversion of a floating-point value to an integer type that is
 //     not marked in range: for NaN, the infinities and values beyond the
-//     type's range the result depends on the architecture (amd64 gives the
-//     most negative integer, arm64 saturates, NaN is 0 there). Clamp the
-//     value first and say so with a comment //detcheck:inrange on the
-//     conversion's line or the line above, followed by the reason.
+//     type's range the result depends on the architecture (int32(NaN) is
+//     -2147483648 on amd64 and 386, 0 on arm64; int32(1e10) is
+//     -2147483648 on amd64, 2147483647 on arm64; int64(+Inf) is 0 on 386).
+//     Clamp the value first and say so with a comment //detcheck:inrange
+//     on the conversion's line or the line above, followed by the reason.
 //
 // A conversion marked in range:
 //
