@@ -27,19 +27,30 @@ import (
 // the window of each box in the other row is found by a pointer that only
 // moves forward (and a box that does not reach into the neighbour's cell
 // skips it). When few are, each active box binary-searches the rows around
-// it. The
-// cell size is a power of two, so a coordinate's cell is an exact product,
-// and the lower end of a window is rounded down: the argument holds in
-// floating point, at any coordinate. Only occupied rows are stored (a
+// it. The cell size is a power of two, so a coordinate's cell is an exact
+// product, and the lower end of a window is rounded down: the argument
+// holds in floating point, at any coordinate. Only occupied rows are stored (a
 // sorted list, searched), so worlds of any extent cost the same.
 //
-// Large boxes (floors, walls, level geometry; also infinite or inverted
-// boxes, a caller's bug) are kept in a list, swept against each other on
+// Boxes far smaller than the median (by 16 times or more) would crowd a
+// cell by the thousand: they go to a finer level, a broad phase of their
+// own (which may have finer and coarser levels in turn). Each of them also
+// searches the rows around it in every coarser level, at most four (it is
+// smaller than their cells), and their large boxes.
+//
+// Boxes far larger than the median (four times and more) are "large". A
+// few (floors, walls; also infinite or inverted boxes, a caller's bug, and
+// boxes wider than 2^16 m) are kept in a list, swept against each other on
 // the sweep axis, and tested against the small boxes in the rows they cover
-// (or against the active ones, when that is cheaper). Each large box costs
-// about the rows it covers: a world with thousands of large boxes wants a
-// tree, which this is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
-// and are left out.
+// (or against the active ones, when that is cheaper). When there are more
+// than coarseMin finite ones (level geometry), they go to a coarser level
+// of their own instead, which every smaller box queries (it meets at most
+// four of its rows); an inactive box only when the coarser level holds
+// active boxes. Boxes with a NaN overlap nothing (aabb.overlaps is false
+// for them) and are left out.
+//
+// The ray cast walks the rows of every level in step; it tests the large
+// list's boxes one by one.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
 // ones: a pair of inactive boxes is never tested, and when few boxes are
@@ -64,13 +75,23 @@ const (
 	// smallFactorExp: a box is small when its size's binary exponent is at
 	// most the median's plus this.
 	smallFactorExp = 1
+	// tinyFactorExp: a box is tiny, and goes to a finer level, when its
+	// size's binary exponent is below the median's less this.
+	tinyFactorExp = 4
+	// coarseMin: when more large boxes than this are finite and narrower
+	// than the largest cell, they go to a coarser level of their own
+	// instead of the large list.
+	coarseMin = 32
 )
 
 // Box classes.
 const (
-	classSmall uint8 = iota // in the rows
-	classLarge              // in the large list
-	classNone               // has a NaN: overlaps nothing
+	classSmall  uint8 = iota // in the rows
+	classLarge               // in the large list
+	classNone                // has a NaN: overlaps nothing
+	classTiny                // in the finer level below (bp.child)
+	classCoarse              // in the coarser level above (bp.coarse)
+	classOther               // not this level's: another level has it
 )
 
 // rowSpan is an occupied row: its cells on the two row axes and its
@@ -109,21 +130,27 @@ type broadphase struct {
 	dropped int
 
 	// The rows of the last build.
-	n          int        // number of boxes
-	class      []uint8    // per box
-	large      []int32    // indices of large boxes, increasing
-	largeBoxes []aabb     // their boxes
-	largeOrder []int32    // indices into large, by (min on the sweep axis, index)
-	activeList []int32    // indices of active small boxes, increasing
-	su, sv, sw int        // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
-	inv        float32    // 1 / cell size (a power of two)
-	reach      float64    // the widest small box on the sweep axis, or more
-	rows       []rowSpan  // the occupied rows, by (w, v)
-	ents       []rowEntry // the small boxes, row after row, each row by (key, index)
-	entKeys    []float32  // ents[k].key, packed for the binary searches
-	entFrom    []float64  // the lowest key that ents[k] may overlap (see span)
-	lo, hi     [2]int32   // the rows that hold entries (lo > hi: none)
-	bounds     aabb       // of the small boxes
+	n           int         // number of boxes
+	class       []uint8     // per box
+	large       []int32     // indices of large boxes, increasing
+	largeBoxes  []aabb      // their boxes
+	largeOrder  []int32     // indices into large, by (min on the sweep axis, index)
+	activeList  []int32     // indices of active small boxes, increasing
+	activeCount int         // active boxes in this level, small and large
+	tinyList    []int32     // indices of the boxes of the finer levels, increasing
+	child       *broadphase // the finer level, for the tiny boxes (used when tinyList is not empty)
+	coarseList  []int32     // indices of the boxes of the coarser levels, increasing
+	coarse      *broadphase // the coarser level (used when coarseList is not empty)
+	activeTotal int         // active boxes in this level and those it made
+	su, sv, sw  int         // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
+	inv         float32     // 1 / cell size (a power of two)
+	reach       float64     // the widest small box on the sweep axis, or more
+	rows        []rowSpan   // the occupied rows, by (w, v)
+	ents        []rowEntry  // the small boxes, row after row, each row by (key, index)
+	entKeys     []float32   // ents[k].key, packed for the binary searches
+	entFrom     []float64   // the lowest key that ents[k] may overlap (see span)
+	lo, hi      [2]int32    // the rows that hold entries (lo > hi: none)
+	bounds      aabb        // of the small boxes
 
 	// Scratch.
 	exps    [256]int32
@@ -138,6 +165,7 @@ type broadphase struct {
 	count   []int32
 	near    []int32
 	rays    []rayCandidate // boxes the ray enters, waiting to be visited
+	walks   []rayWalk      // the ray's walks through the levels' rows
 	ready   []rayCandidate
 	stamp   []uint32 // per entry: the mark of the last ray that tested it
 	mark    uint32
@@ -155,14 +183,20 @@ func comp(p vec3, k int) float32 {
 }
 
 // classify fills bp.class, sets the grid's cell size (a power of two) and
-// picks the sweep axis.
-func (bp *broadphase) classify(boxes []aabb) {
+// picks the sweep axis. A finer or coarser level classifies only the boxes
+// the level that made it calls tiny or coarse (parent is that level's
+// classes and want the class, parent is nil at the top).
+func (bp *broadphase) classify(boxes []aabb, parent []uint8, want uint8) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
 	bp.sizeExp = slices.Grow(bp.sizeExp[:0], len(boxes))[:len(boxes)]
 	valid := 0
 	for i := range boxes {
 		b := &boxes[i]
+		if parent != nil && parent[i] != want {
+			bp.class[i] = classOther
+			continue
+		}
 		if !b.min.finite() || !b.max.finite() {
 			if boxHasNaN(b) {
 				bp.class[i] = classNone
@@ -193,6 +227,7 @@ func (bp *broadphase) classify(boxes []aabb) {
 		}
 	}
 	limit := max(med+smallFactorExp, 127+minCellExp-1)
+	tiny := med - tinyFactorExp
 	// The cell: the smallest power of two above every small box; the sweep
 	// axis: the one along which the small boxes spread farthest; the reach
 	// along it: the widest small box, measured in float64 and rounded up,
@@ -201,13 +236,23 @@ func (bp *broadphase) classify(boxes []aabb) {
 	lo := vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
 	hi := lo.neg()
 	var wide [3]float64
+	coarse := 0
 	for i := range boxes {
 		if bp.class[i] != classSmall {
 			continue
 		}
 		k := int(bp.sizeExp[i])
-		if k > limit || k >= 127+maxCellExp {
+		if k >= 127+maxCellExp {
 			bp.class[i] = classLarge
+			continue
+		}
+		if k > limit {
+			bp.class[i] = classCoarse
+			coarse++
+			continue
+		}
+		if k < tiny {
+			bp.class[i] = classTiny
 			continue
 		}
 		b := &boxes[i]
@@ -233,6 +278,13 @@ func (bp *broadphase) classify(boxes []aabb) {
 		bp.su, bp.sv, bp.sw = 2, 0, 1
 	}
 	bp.reach = math.Nextafter(wide[bp.su], math.Inf(1))
+	if coarse <= coarseMin {
+		for i, c := range bp.class {
+			if c == classCoarse {
+				bp.class[i] = classLarge
+			}
+		}
+	}
 }
 
 // boxSize is the largest side of b.
@@ -244,6 +296,7 @@ func boxSize(b *aabb) float32 {
 // subnormal sizes).
 func expOf(e float32) int { return int(math.Float32bits(e)>>23) & 0xff }
 
+// boxHasNaN reports whether any of b's coordinates is NaN.
 func boxHasNaN(b *aabb) bool {
 	return b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z ||
 		b.max.x != b.max.x || b.max.y != b.max.y || b.max.z != b.max.z
@@ -274,16 +327,29 @@ func (bp *broadphase) row(p vec3) (v, w int32) {
 	return bp.cellCoord(comp(p, bp.sv)), bp.cellCoord(comp(p, bp.sw))
 }
 
-// build files the boxes into the rows. active may be nil (none active).
+// build files the boxes into the rows for pairs and for the queries
+// (overlapping, raycast), which answer about the boxes of the last build:
+// pairs calls it; call it directly to query boxes without looking for
+// pairs. active may be nil (none active).
 func (bp *broadphase) build(boxes []aabb, active []bool) {
 	if active != nil && len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
 	}
+	bp.buildLevel(boxes, active, nil, 0)
+}
+
+// buildLevel builds one level: the boxes parent calls tiny, or all of them
+// at the top (parent nil); then the finer level below it, if it has tiny
+// boxes.
+func (bp *broadphase) buildLevel(boxes []aabb, active []bool, parent []uint8, want uint8) {
 	bp.n = len(boxes)
-	bp.classify(boxes)
+	bp.classify(boxes, parent, want)
 	bp.large = bp.large[:0]
 	bp.largeBoxes = bp.largeBoxes[:0]
 	bp.activeList = bp.activeList[:0]
+	bp.tinyList = bp.tinyList[:0]
+	bp.coarseList = bp.coarseList[:0]
+	bp.activeCount = 0
 	small := 0
 	for i, c := range bp.class {
 		switch c {
@@ -291,10 +357,18 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			small++
 			if active != nil && active[i] {
 				bp.activeList = append(bp.activeList, int32(i))
+				bp.activeCount++
 			}
 		case classLarge:
 			bp.large = append(bp.large, int32(i))
 			bp.largeBoxes = append(bp.largeBoxes, boxes[i])
+			if active != nil && active[i] {
+				bp.activeCount++
+			}
+		case classTiny:
+			bp.tinyList = append(bp.tinyList, int32(i))
+		case classCoarse:
+			bp.coarseList = append(bp.coarseList, int32(i))
 		}
 	}
 	bp.largeOrder = bp.largeOrder[:0]
@@ -363,6 +437,25 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			bp.rows = append(bp.rows, rowSpan{v, w, int32(k), int32(k)})
 		}
 		bp.rows[len(bp.rows)-1].e++
+	}
+	if len(bp.tinyList) > 0 {
+		if bp.child == nil {
+			bp.child = new(broadphase) // once: later builds reuse it
+		}
+		bp.child.buildLevel(boxes, active, bp.class, classTiny)
+	}
+	if len(bp.coarseList) > 0 {
+		if bp.coarse == nil {
+			bp.coarse = new(broadphase) // once: later builds reuse it
+		}
+		bp.coarse.buildLevel(boxes, active, bp.class, classCoarse)
+	}
+	bp.activeTotal = bp.activeCount
+	if len(bp.tinyList) > 0 {
+		bp.activeTotal += bp.child.activeTotal
+	}
+	if len(bp.coarseList) > 0 {
+		bp.activeTotal += bp.coarse.activeTotal
 	}
 }
 
@@ -679,6 +772,91 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			}
 		}
 	}
+	if len(bp.tinyList) > 0 && !bp.searchFiner(boxes, active, limit) {
+		return false
+	}
+	if len(bp.coarseList) > 0 && !bp.searchCoarse(boxes, active, limit) {
+		return false
+	}
+	return true
+}
+
+// searchCoarse finds the pairs of the coarser levels: those among their own
+// boxes (the coarse level's search, into bp.raw), and those between one of
+// them and a box of this level or of a finer one, which the smaller box
+// finds by querying the coarser levels (it is smaller than their cells, so
+// it meets at most four of their rows). An inactive box queries only when
+// the coarser levels hold active boxes.
+func (bp *broadphase) searchCoarse(boxes []aabb, active []bool, limit int) bool {
+	c := bp.coarse
+	c.raw = c.raw[:0]
+	ok := c.search(boxes, active, limit-len(bp.raw))
+	for _, p := range c.raw {
+		if !bp.emit(p.a, p.b, limit) {
+			return false
+		}
+	}
+	if !ok {
+		return false
+	}
+	for i, cl := range bp.class {
+		if cl != classSmall && cl != classTiny && cl != classLarge {
+			continue
+		}
+		if !active[i] && c.activeTotal == 0 {
+			continue
+		}
+		bp.near = c.overlapsUnsorted(boxes[i], bp.near[:0])
+		for _, j := range bp.near {
+			if (active[i] || active[j]) && !bp.emit(int32(i), j, limit) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// searchFiner finds the pairs of the finer levels: those among their own
+// boxes (the child's search, into bp.raw), and those between a box of a
+// finer level and one of this level, which the smaller box finds: it
+// searches this level's rows around it (at most four, as it is smaller
+// than a cell) and its large boxes. An inactive box searches only when this
+// level has active boxes.
+func (bp *broadphase) searchFiner(boxes []aabb, active []bool, limit int) bool {
+	c := bp.child
+	c.raw = c.raw[:0]
+	ok := c.search(boxes, active, limit-len(bp.raw))
+	for _, p := range c.raw {
+		if !bp.emit(p.a, p.b, limit) {
+			return false
+		}
+	}
+	if !ok {
+		return false
+	}
+	for _, i := range bp.tinyList {
+		if !active[i] && bp.activeCount == 0 {
+			continue
+		}
+		b := boxes[i]
+		if lo, hi, ok := bp.rowRange(&b); ok {
+			from, to := bp.span(&b)
+			for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+				win := bp.window(r, from, to)
+				for k := range win {
+					e := &win[k]
+					if (e.active || active[i]) && b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+						return false
+					}
+				}
+			}
+		}
+		for k, j := range bp.large {
+			if (active[i] || active[j]) && b.overlaps(bp.largeBoxes[k]) && !bp.emit(i, j, limit) {
+				return false
+			}
+		}
+	}
 	return true
 }
 
@@ -797,39 +975,33 @@ func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
 }
 
 // sortPairs writes bp.raw into out sorted by (a, b): a stable counting sort
-// by b, then one by a.
+// by b, then one by a (both counted in one pass).
 func (bp *broadphase) sortPairs(out []pair) []pair {
-	m := len(bp.raw)
+	m, n := len(bp.raw), bp.n
 	out = slices.Grow(out[:0], m)[:m]
 	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
-	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
-	count := bp.count
-	clear(count)
+	bp.count = slices.Grow(bp.count[:0], 2*n)[:2*n]
+	clear(bp.count)
+	byB, byA := bp.count[:n], bp.count[n:]
 	for _, p := range bp.raw {
-		count[p.b]++
+		byB[p.b]++
+		byA[p.a]++
 	}
-	sum := int32(0)
-	for k, c := range count {
-		count[k] = sum
-		sum += c
+	sumB, sumA := int32(0), int32(0)
+	for k := range n {
+		cb, ca := byB[k], byA[k]
+		byB[k], byA[k] = sumB, sumA
+		sumB += cb
+		sumA += ca
 	}
 	tmp := bp.tmp
 	for _, p := range bp.raw {
-		tmp[count[p.b]] = p
-		count[p.b]++
-	}
-	clear(count)
-	for _, p := range tmp {
-		count[p.a]++
-	}
-	sum = 0
-	for k, c := range count {
-		count[k] = sum
-		sum += c
+		tmp[byB[p.b]] = p
+		byB[p.b]++
 	}
 	for _, p := range tmp {
-		out[count[p.a]] = p
-		count[p.a]++
+		out[byA[p.a]] = p
+		byA[p.a]++
 	}
 	return out
 }
@@ -876,6 +1048,18 @@ func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out [
 // particular order: from the rows box covers, or from the list of active
 // boxes when that is shorter than the rows' windows.
 func (bp *broadphase) activeOverlaps(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
+	out = bp.activeOverlapsLevel(boxes, box, active, out)
+	if len(bp.tinyList) > 0 {
+		out = bp.child.activeOverlaps(boxes, box, active, out)
+	}
+	if len(bp.coarseList) > 0 {
+		out = bp.coarse.activeOverlaps(boxes, box, active, out)
+	}
+	return out
+}
+
+// activeOverlapsLevel is activeOverlaps in this level alone.
+func (bp *broadphase) activeOverlapsLevel(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
 	for k, i := range bp.large {
 		if active[i] && box.overlaps(bp.largeBoxes[k]) {
 			out = append(out, i)
@@ -940,6 +1124,12 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 		if box.overlaps(bp.largeBoxes[k]) {
 			out = append(out, i)
 		}
+	}
+	if len(bp.tinyList) > 0 {
+		out = bp.child.overlapsUnsorted(box, out)
+	}
+	if len(bp.coarseList) > 0 {
+		out = bp.coarse.overlapsUnsorted(box, out)
 	}
 	return out
 }

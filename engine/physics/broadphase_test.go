@@ -102,6 +102,31 @@ func pileSettled(n int, w float32) ([]aabb, []bool) {
 	return boxes, active
 }
 
+// levelLayout is level geometry: 2,000 static 10 m boxes (a coarser
+// level), 4,000 active cubes among them, and 500 active 2 cm specks (a
+// finer level).
+func levelLayout() ([]aabb, []bool) {
+	r := lcg{3}
+	var boxes []aabb
+	for range 2000 {
+		c := vec3{r.next() * 300, r.next() * 5, r.next() * 300}
+		boxes = append(boxes, aabb{c, c.add(vec3{10, 3, 10})})
+	}
+	for range 4000 {
+		c := vec3{r.next() * 300, 3 + r.next()*5, r.next() * 300}
+		boxes = append(boxes, aabb{c, c.add(vec3{1, 1, 1})})
+	}
+	for range 500 {
+		c := vec3{r.next() * 300, 3 + r.next()*5, r.next() * 300}
+		boxes = append(boxes, aabb{c, c.add(vec3{0.02, 0.02, 0.02})})
+	}
+	active := make([]bool, len(boxes))
+	for i := 2000; i < len(active); i++ {
+		active[i] = true
+	}
+	return boxes, active
+}
+
 // bruteForce is the definition of pairs.
 func bruteForce(boxes []aabb, active []bool) []pair {
 	var out []pair
@@ -202,6 +227,147 @@ func TestPairsMixedSizes(t *testing.T) {
 	}
 }
 
+// TestPairsFinerLevels: boxes far smaller than most go to finer levels (a
+// child broad phase, and its child), crowded where they would otherwise
+// share one cell by the thousand.
+func TestPairsFinerLevels(t *testing.T) {
+	r := lcg{23}
+	var bp broadphase
+	var out []pair
+	for trial := range 20 {
+		var boxes []aabb
+		add := func(n int, size, spread, x float32) {
+			for range n {
+				c := vec3{x + r.next()*spread, r.next() * spread, r.next() * spread}
+				boxes = append(boxes, aabb{c, c.add(vec3{size, size * (0.5 + r.next()), size})})
+			}
+		}
+		add(1500, 1, 30, 0)         // most: unit boxes
+		add(800, 0.04, 1.5, 10)     // a crowd of 4 cm boxes
+		add(300, 0.001, 0.05, 10.5) // and of 1 mm ones among them
+		add(3, 20, 1, -5)           // and some large ones
+		active := make([]bool, len(boxes))
+		awake := r.next()
+		for i := range active {
+			active[i] = r.next() < awake
+		}
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, len(out), len(want))
+		}
+		if len(bp.tinyList) != 1100 || bp.child == nil || len(bp.child.tinyList) != 300 {
+			t.Fatalf("trial %d: levels of %d and %d tiny boxes, want 1100 and 300", trial, len(bp.tinyList), len(bp.child.tinyList))
+		}
+		// The queries see every level.
+		for _, q := range boxes[1500:1510] {
+			q = q.grow(0.01)
+			var wantQ []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					wantQ = append(wantQ, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, wantQ) {
+				t.Fatalf("trial %d: overlapping %v, want %v", trial, got, wantQ)
+			}
+		}
+		o, d := vec3{9, 0.02, 0.03}, vec3{1, 0.01, 0.02}
+		var seen, wantSeen []int32
+		i, ht, ok := bp.raycast(o, d, 5, boxVisit(boxes, o, d, 5, nil, &seen))
+		wi, wt, wok := raycastBrute(boxes, o, d, 5, boxVisit(boxes, o, d, 5, nil, &wantSeen))
+		if i != wi || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("trial %d: raycast %d %v %v, want %d %v %v", trial, i, ht, ok, wi, wt, wok)
+		}
+	}
+	// The cap holds across levels.
+	boxes := make([]aabb, 0, 3000)
+	for range 1000 {
+		boxes = append(boxes, aabb{vec3{0, 0, 0}, vec3{1, 1, 1}})
+	}
+	for range 2000 {
+		boxes = append(boxes, aabb{vec3{0.5, 0.5, 0.5}, vec3{0.5001, 0.5001, 0.5001}})
+	}
+	boxes = append(boxes[:1000], boxes[1000:1600]...) // 1,000 unit boxes, 600 specks: specks are the minority
+	active := make([]bool, len(boxes))
+	for i := range active {
+		active[i] = true
+	}
+	capped := broadphase{maxPairs: 5000}
+	out = capped.pairs(boxes, active, out)
+	all := bruteForce(boxes, active)
+	if len(capped.tinyList) == 0 || !slices.Equal(out, all[:5000]) || capped.dropped < 1 {
+		t.Fatalf("capped: %d pairs (tiny %d, dropped %d), want the first 5000 of %d", len(out), len(capped.tinyList), capped.dropped, len(all))
+	}
+}
+
+// TestPairsCoarserLevels: many boxes far larger than most (level geometry)
+// go to a coarser level of their own (which may split again), rather than
+// the large list; small boxes query it.
+func TestPairsCoarserLevels(t *testing.T) {
+	r := lcg{29}
+	var bp broadphase
+	var out []pair
+	for trial := range 20 {
+		var boxes []aabb
+		add := func(n int, size, spread float32) {
+			for range n {
+				c := vec3{r.next() * spread, r.next() * spread * 0.2, r.next() * spread}
+				boxes = append(boxes, aabb{c, c.add(vec3{size * (0.5 + r.next()), size, size * (0.5 + r.next())})})
+			}
+		}
+		add(1000, 1, 100)  // most: unit boxes
+		add(300, 10, 100)  // level geometry: 10 m boxes
+		add(60, 100, 100)  // and 100 m ones
+		add(200, 0.01, 30) // and 1 cm specks
+		active := make([]bool, len(boxes))
+		awake := r.next()
+		for i := range active {
+			active[i] = r.next() < awake
+		}
+		if trial%3 == 0 { // the level geometry static, as usual
+			for i := 1000; i < 1360; i++ {
+				active[i] = false
+			}
+		}
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, len(out), len(want))
+		}
+		if len(bp.coarseList) != 360 || len(bp.tinyList) != 200 {
+			t.Fatalf("trial %d: %d coarse and %d tiny boxes, want 360 and 200", trial, len(bp.coarseList), len(bp.tinyList))
+		}
+		for _, q := range boxes[990:1010] {
+			var wantQ []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					wantQ = append(wantQ, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, wantQ) {
+				t.Fatalf("trial %d: overlapping %v, want %v", trial, got, wantQ)
+			}
+		}
+		o, d := vec3{-5, 5, 50}, vec3{1, -0.05, 0.01}
+		solidless := map[int32]bool{}
+		for i := range boxes {
+			solidless[int32(i)] = r.next() < 0.8
+		}
+		var seen, wantSeen []int32
+		i, ht, ok := bp.raycast(o, d, 200, boxVisit(boxes, o, d, 200, solidless, &seen))
+		wi, wt, wok := raycastBrute(boxes, o, d, 200, boxVisit(boxes, o, d, 200, solidless, &wantSeen))
+		if i != wi || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("trial %d: raycast %d %v %v, want %d %v %v", trial, i, ht, ok, wi, wt, wok)
+		}
+		// Capped: the first pairs in (a, b) order across the levels.
+		capped := broadphase{maxPairs: len(want) / 2}
+		if got := capped.pairs(boxes, active, nil); len(want) > 1 && (!slices.Equal(got, want[:len(want)/2]) || capped.dropped < 1) {
+			t.Fatalf("trial %d: capped at %d: %d pairs, dropped %d", trial, len(want)/2, len(got), capped.dropped)
+		}
+	}
+}
+
 func TestPairsPiles(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -211,6 +377,7 @@ func TestPairsPiles(t *testing.T) {
 		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
 		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
 		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
+		{"level", levelLayout},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			boxes, active := tc.layout()
@@ -473,6 +640,19 @@ func TestPairsNoAllocations(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("%v allocations per call, want 0", allocs)
 	}
+	// Levels: a coarser and a finer one.
+	lb, la := levelLayout()
+	var lbp broadphase
+	var lout []pair
+	for range 3 {
+		lout = lbp.pairs(lb, la, lout)
+	}
+	if len(lbp.coarseList) == 0 || len(lbp.tinyList) == 0 {
+		t.Fatalf("level layout: %d coarse, %d tiny boxes", len(lbp.coarseList), len(lbp.tinyList))
+	}
+	if allocs := testing.AllocsPerRun(10, func() { lout = lbp.pairs(lb, la, lout) }); allocs != 0 {
+		t.Fatalf("levels: %v allocations per call, want 0", allocs)
+	}
 	// Mostly asleep: the active boxes search.
 	for i := range active {
 		active[i] = i%20 == 0
@@ -532,6 +712,7 @@ func benchmarkPairs(b *testing.B, boxes []aabb, active []bool) {
 	var bp broadphase
 	out := bp.pairs(boxes, active, nil)
 	out = bp.pairs(boxes, active, out) // the second call sorts from the first's order
+	out = bp.pairs(boxes, active, out) // and grows what that needs
 	b.ReportAllocs()
 	cpu := startThreadCPU()
 	for b.Loop() {
@@ -550,6 +731,7 @@ func BenchmarkPairs(b *testing.B) {
 		{"settled-1000", func() ([]aabb, []bool) { return pileSettled(1000, 8) }},
 		{"lattice-4000", func() ([]aabb, []bool) { return pileLattice(20, 10, 20, 16) }},
 		{"settled-4000", func() ([]aabb, []bool) { return pileSettled(4000, 16) }},
+		{"level-2000-static-4000-cubes-500-specks", levelLayout},
 		{"settled-4000-asleep", func() ([]aabb, []bool) {
 			boxes, active := pileSettled(4000, 16)
 			for i := range active {
@@ -646,4 +828,28 @@ func BenchmarkOverlapping(b *testing.B) {
 	}
 	cpu.report(b)
 	b.ReportMetric(float64(len(out)), "boxes")
+}
+
+// TestBuildForQueries: build alone (no active flags) readies the queries.
+func TestBuildForQueries(t *testing.T) {
+	boxes, _ := pileSettled(1000, 8)
+	var bp broadphase
+	bp.build(boxes, nil)
+	q := aabb{vec3{-1, 0, -1}, vec3{1, 3, 1}}
+	var want []int32
+	for i := range boxes {
+		if q.overlaps(boxes[i]) {
+			want = append(want, int32(i))
+		}
+	}
+	if got := bp.overlapping(q, nil); !slices.Equal(got, want) {
+		t.Fatalf("overlapping: %v, want %v", got, want)
+	}
+	// From outside the open box along +x: the first box entered is the
+	// wall at x = -9..-8 (index 1), at t = 11.
+	o, d := vec3{-20, 0.5, 0.3}, vec3{1, 0, 0}
+	i, ht, ok := bp.raycast(o, d, 100, func(i int32) (float32, bool) { return rayBoxEntry(&boxes[i], o, d, 100) })
+	if !ok || i != 1 || ht != 11 {
+		t.Fatalf("raycast: %d at %v (%v), want 1 at 11", i, ht, ok)
+	}
 }

@@ -179,9 +179,10 @@ func rayBoxEntry(b *aabb, o, d vec3, maxT float32) (float32, bool) {
 // hit. Boxes with a NaN are never visited; non-finite origin or dir, or a
 // maxT that is negative or NaN, visit nothing.
 //
-// The ray is cut into pieces that cross at most one row cell each; each
-// piece's box is searched in the rows like a box query, and the boxes found
-// wait in a list until no later piece can find a box the ray enters
+// In each level the ray is cut into pieces that cross at most one row cell
+// each; each piece's box is searched in the rows like a box query. The
+// levels' pieces are taken in the order of where they start, and the boxes
+// found wait in a list until no piece left can find a box the ray enters
 // earlier. Large boxes are each tested.
 func (bp *broadphase) raycast(origin, dir vec3, maxT float32, visit func(i int32) (t float32, hit bool)) (index int32, t float32, ok bool) {
 	index = -1
@@ -189,63 +190,100 @@ func (bp *broadphase) raycast(origin, dir vec3, maxT float32, visit func(i int32
 		return index, 0, false
 	}
 	bp.rays = bp.rays[:0]
-	for k, i := range bp.large {
-		if et, in := rayBoxEntry(&bp.largeBoxes[k], origin, dir, maxT); in {
-			bp.rays = append(bp.rays, rayCandidate{et, i})
-		}
-	}
-	// The part of the ray within the small boxes' bounds, and its pieces.
-	t0, in := rayBoxEntry(&bp.bounds, origin, dir, maxT)
-	t1 := maxT
-	pieces, step := 0, float32(0)
-	if in && len(bp.ents) > 0 {
-		t1 = rayBoxExit(&bp.bounds, origin, dir, maxT)
-		across := max(abs(comp(dir, bp.sv)), abs(comp(dir, bp.sw)))
-		pieces, step = 1, t1-t0
-		if across > 0 {
-			step = 1 / bp.inv / across
-			n := (t1 - t0) / step
-			if !(n < float32(len(bp.ents)+16)) {
-				pieces = -1 // longer than a walk through every box: test them all
-			} else {
-				//detcheck:inrange 0 <= n < len(bp.ents)+16, checked above
-				pieces = int(n) + 1
+	bp.walks = bp.walks[:0]
+	bp.addWalks(bp, origin, dir, maxT)
+	for {
+		// The walk that has found least, and what all have found.
+		next, done := -1, float32(math.Inf(1))
+		for k := range bp.walks {
+			if w := &bp.walks[k]; w.p < w.pieces && (next < 0 || w.done < done) {
+				next, done = k, w.done
 			}
 		}
-		if !finite(step) { // a ray that hardly moves across the rows, or not at all: one piece
-			pieces, step = 1, 0
-		}
-	}
-	if pieces < 0 {
-		for k := range bp.ents {
-			e := &bp.ents[k]
-			if et, hit := rayBoxEntry(&e.box, origin, dir, maxT); hit {
-				bp.rays = append(bp.rays, rayCandidate{et, e.i})
-			}
-		}
-		pieces = 0
-	}
-	bp.nextMark()
-	for p := 0; p < pieces; p++ {
-		ta := t0 + float32(float32(p)*step)
-		tb := ta + step
-		if p == pieces-1 || step == 0 {
-			tb = t1
-		}
-		if ok && ta > t {
+		if next < 0 || (ok && done > t) {
 			break // every box not found yet is entered after the hit
 		}
-		bp.rayPiece(origin, dir, maxT, ta, tb, step)
-		// Boxes entered before tb are all found: visit them.
-		index, t, ok = bp.visitRays(tb, false, visit, index, t, ok, maxT)
+		w := &bp.walks[next]
+		ta := w.t0 + float32(float32(w.p)*w.step)
+		tb := ta + w.step
+		if w.p == w.pieces-1 || w.step == 0 {
+			tb = w.t1
+		}
+		bp.rays = w.lv.rayPiece(origin, dir, maxT, ta, tb, w.step, bp.rays)
+		w.p++
+		w.done = tb
+		// Boxes entered before every walk's done are all found: visit them.
+		limit := float32(math.Inf(1))
+		for k := range bp.walks {
+			if w := &bp.walks[k]; w.p < w.pieces {
+				limit = min(limit, w.done)
+			}
+		}
+		index, t, ok = bp.visitRays(limit, false, visit, index, t, ok, maxT)
 	}
 	return bp.visitRays(0, true, visit, index, t, ok, maxT)
 }
 
-// rayPiece adds to bp.rays the small boxes not seen yet that the ray enters,
+// rayWalk is the walk of a ray through one level's rows, piece by piece.
+type rayWalk struct {
+	lv           *broadphase
+	t0, t1, step float32 // the part of the ray within the level's bounds, and a piece's length
+	pieces, p    int     // pieces in all, and the next one
+	done         float32 // the walk has found every box the ray enters before this
+}
+
+// addWalks adds to top.rays the large boxes of this level and of those
+// below and above it that the ray enters, and to top.walks a walk through
+// each one's rows (or, when the walk would be longer than the level's
+// boxes, those boxes each tested, added to top.rays).
+func (bp *broadphase) addWalks(top *broadphase, o, d vec3, maxT float32) {
+	for k, i := range bp.large {
+		if et, in := rayBoxEntry(&bp.largeBoxes[k], o, d, maxT); in {
+			top.rays = append(top.rays, rayCandidate{et, i})
+		}
+	}
+	if len(bp.tinyList) > 0 {
+		bp.child.addWalks(top, o, d, maxT)
+	}
+	if len(bp.coarseList) > 0 {
+		bp.coarse.addWalks(top, o, d, maxT)
+	}
+	t0, in := rayBoxEntry(&bp.bounds, o, d, maxT)
+	if !in || len(bp.ents) == 0 {
+		return
+	}
+	t1 := rayBoxExit(&bp.bounds, o, d, maxT)
+	across := max(abs(comp(d, bp.sv)), abs(comp(d, bp.sw)))
+	pieces, step := 1, t1-t0
+	if across > 0 {
+		step = 1 / bp.inv / across
+		if n := (t1 - t0) / step; n < float32(len(bp.ents)+16) {
+			//detcheck:inrange n < len(bp.ents)+16 (NaN fails that), n >= 0 (t1 >= t0, step > 0)
+			pieces = int(n) + 1
+		} else {
+			pieces = -1 // longer than a walk through every box: test them all
+		}
+	}
+	if !finite(step) { // a ray that hardly moves across the rows, or not at all: one piece
+		pieces, step = 1, 0
+	}
+	if pieces < 0 {
+		for k := range bp.ents {
+			e := &bp.ents[k]
+			if et, hit := rayBoxEntry(&e.box, o, d, maxT); hit {
+				top.rays = append(top.rays, rayCandidate{et, e.i})
+			}
+		}
+		return
+	}
+	bp.nextMark()
+	top.walks = append(top.walks, rayWalk{lv: bp, t0: t0, t1: t1, step: step, pieces: pieces, done: t0})
+}
+
+// rayPiece appends to out the small boxes not seen yet that the ray enters,
 // searching the rows around the piece of the ray from ta to tb (widened a
 // little on every side, so that rounding cannot lose a box).
-func (bp *broadphase) rayPiece(o, d vec3, maxT, ta, tb, step float32) {
+func (bp *broadphase) rayPiece(o, d vec3, maxT, ta, tb, step float32, out []rayCandidate) []rayCandidate {
 	pad := max(float32(step*0x1p-10), float32(tb*0x1p-20))
 	p0, p1 := o.addScaled(d, max(ta-pad, 0)), o.addScaled(d, tb+pad)
 	if step == 0 && tb == maxT && !finite(maxT) {
@@ -260,7 +298,7 @@ func (bp *broadphase) rayPiece(o, d vec3, maxT, ta, tb, step float32) {
 	}
 	lo, hi, ok := bp.rowRange(&seg)
 	if !ok {
-		return
+		return out
 	}
 	from, to := bp.span(&seg)
 	for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
@@ -272,10 +310,11 @@ func (bp *broadphase) rayPiece(o, d vec3, maxT, ta, tb, step float32) {
 			bp.stamp[k] = bp.mark
 			e := &bp.ents[k]
 			if et, hit := rayBoxEntry(&e.box, o, d, maxT); hit {
-				bp.rays = append(bp.rays, rayCandidate{et, e.i})
+				out = append(out, rayCandidate{et, e.i})
 			}
 		}
 	}
+	return out
 }
 
 // nextMark starts a new set of stamps for the entries.
@@ -323,6 +362,7 @@ func (bp *broadphase) visitRays(limit float32, all bool, visit func(int32) (floa
 	return index, t, ok
 }
 
+// compareRays orders ray candidates by (t, index).
 func compareRays(a, b rayCandidate) int {
 	switch {
 	case a.t < b.t:

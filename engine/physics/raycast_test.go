@@ -368,6 +368,51 @@ func TestBroadphaseRaycastNoAllocations(t *testing.T) {
 	}
 }
 
+// TestBroadphaseRaycastLevels: on level geometry (a coarser and a finer
+// level) the cast walks every level's rows, in step, with the definition's
+// visits and no allocations.
+func TestBroadphaseRaycastLevels(t *testing.T) {
+	boxes, active := levelLayout()
+	var bp broadphase
+	bp.pairs(boxes, active, nil)
+	r := lcg{51}
+	for k := range 300 {
+		o := vec3{r.next() * 300, r.next() * 10, r.next() * 300}
+		d := vec3{r.next() - 0.5, (r.next() - 0.5) * 0.2, r.next() - 0.5}
+		maxT := r.next() * 400
+		solidless := map[int32]bool{}
+		for i := range boxes {
+			solidless[int32(i)] = r.next() < 0.9
+		}
+		var seen, wantSeen []int32
+		i, ht, ok := bp.raycast(o, d, maxT, boxVisit(boxes, o, d, maxT, solidless, &seen))
+		wi, wt, wok := raycastBrute(boxes, o, d, maxT, boxVisit(boxes, o, d, maxT, solidless, &wantSeen))
+		if i != wi || ht != wt || ok != wok || !slices.Equal(seen, wantSeen) {
+			t.Fatalf("ray %d: %d %v %v (%d visits), want %d %v %v (%d visits)", k, i, ht, ok, len(seen), wi, wt, wok, len(wantSeen))
+		}
+	}
+	o, d := vec3{0, 4, 0}, vec3{1, 0, 1}
+	visit := func(i int32) (float32, bool) { return rayBoxEntry(&boxes[i], o, d, 400) }
+	bp.raycast(o, d, 400, visit)
+	if a := testing.AllocsPerRun(20, func() { bp.raycast(o, d, 400, visit) }); a != 0 {
+		t.Fatalf("%v allocations", a)
+	}
+}
+
+func BenchmarkRaycastLevels(b *testing.B) {
+	boxes, active := levelLayout()
+	var bp broadphase
+	bp.pairs(boxes, active, nil)
+	o, d := vec3{0, 4, 0}, vec3{1, 0, 1}
+	visit := func(i int32) (float32, bool) { return 0, false } // see everything along 400 m
+	b.ReportAllocs()
+	cpu := startThreadCPU()
+	for b.Loop() {
+		bp.raycast(o, d, 400, visit)
+	}
+	cpu.report(b)
+}
+
 func BenchmarkRaycast(b *testing.B) {
 	boxes, active := pileSettled(4000, 16)
 	var bp broadphase
