@@ -3,8 +3,9 @@
 # that the golden state hash (cmd/nebula-demo/scene's goldenHash, 3,600 ticks
 # of the demo scene) and the engine's other bit-exact results are proven
 # the same in every build, not only in the amd64 one `go test` makes (the
-# physics package's too: its step's hash and its check of the source for
-# products Go could fuse):
+# physics package's too: its step's golden hash and its check of the
+# source for products Go could fuse; and its scene files' numbers, read
+# and printed):
 #
 #   arm64     GOARCH=arm64, natively on an arm64 machine, else under
 #             qemu-aarch64 (Debian package qemu-user, in the Makefile's
@@ -52,7 +53,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 GO=${GO:-go}
 timeout=${CROSSARCH_TIMEOUT:-3m}
-packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./engine/rollback ./engine/physics ./cmd/nebula-demo/scene)
+packages=(./engine ./engine/detmath ./engine/anim ./engine/replay ./engine/rollback ./engine/physics ./engine/physics/scene ./cmd/nebula-demo/scene)
 if [[ -n ${CROSSARCH_PACKAGES:-} ]]; then
 	read -r -a packages <<<"$CROSSARCH_PACKAGES"
 fi

@@ -314,6 +314,7 @@ func (bp *broadphase) cellCoord(x float32) int32 {
 	}
 	// floor(c): truncation, one less for a negative non-integer (exact:
 	// |c| < 2^30, and every float32 that large is an integer).
+	//detcheck:inrange c is within ±cellLimit, checked above
 	i := int32(c)
 	if float32(i) > c {
 		i--

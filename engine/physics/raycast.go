@@ -258,6 +258,7 @@ func (bp *broadphase) addWalks(top *broadphase, o, d vec3, maxT float32) {
 	if across > 0 {
 		step = 1 / bp.inv / across
 		if n := (t1 - t0) / step; n < float32(len(bp.ents)+16) {
+			//detcheck:inrange n < len(bp.ents)+16 (NaN fails that), n >= 0 (t1 >= t0, step > 0)
 			pieces = int(n) + 1
 		} else {
 			pieces = -1 // longer than a walk through every box: test them all

@@ -14,17 +14,38 @@
 //     float32 product, float64(a*b) for a float64 one (parentheses
 //     around it are fine). A constant product (1.0 / 3 * 2) is folded by
 //     the compiler and is fine.
+//
 //   - no function of package math is used but those whose result is
 //     exact, or correctly rounded, on every platform (Sqrt, Abs, Floor,
 //     Ceil, Trunc, Copysign, Max, Min, the bits conversions, Inf, NaN,
 //     IsNaN, IsInf, ...): math.Sin, Exp, Pow, FMA and the rest are refused.
 //     Nothing of math/cmplx is allowed.
+//
 //   - no function or method of mathgl (mgl32, mgl64) is called: their
 //     arithmetic is fused on those builds too. Its types, composite
 //     literals, indexing, the accessors X, Y, Z, W and Elem and the
 //     constants QuatIdent and Ident2..4 are fine.
+//
 //   - no range over a map (its order changes from run to run) and no go
 //     statement (goroutines finish in any order).
+//
+//   - no conversion of a floating-point value to an integer type that is
+//     not marked in range: for NaN, the infinities and values beyond the
+//     type's range the result depends on the architecture (int32(NaN) is
+//     -2147483648 on amd64 and 386, 0 on arm64; int32(1e10) is
+//     -2147483648 on amd64, 2147483647 on arm64; int64(+Inf) is 0 on 386).
+//     Clamp the value first and say so with a comment //detcheck:inrange
+//     on the conversion's line or the line above, followed by the reason.
+//
+// A conversion marked in range:
+//
+//	if !(c > -limit) { // NaN too
+//		return -limit
+//	}
+//	if c >= limit {
+//		return limit
+//	}
+//	return int32(c) //detcheck:inrange clamped above
 //
 // Test files are not checked, nor files built only for another
 // architecture, nor arithmetic on values of a type parameter (write the
@@ -136,7 +157,7 @@ func Dir(dir string) ([]Finding, error) {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for _, name := range last.GoFiles {
-		f, err := parser.ParseFile(fset, filepath.Join(last.Dir, name), nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, filepath.Join(last.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, fmt.Errorf("detcheck: %w", err)
 		}
@@ -166,7 +187,8 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 
 // Files checks the parsed files of one package, whose import path is path,
 // resolving its imports with imp. A package that does not type-check is an
-// error. The findings come in source order.
+// error. Parse the files with parser.ParseComments, or every
+// //detcheck:inrange is missed. The findings come in source order.
 func Files(fset *token.FileSet, path string, files []*ast.File, imp types.Importer) ([]Finding, error) {
 	info := &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{},
@@ -184,6 +206,14 @@ func Files(fset *token.FileSet, path string, files []*ast.File, imp types.Import
 
 	c := &checker{fset: fset, info: info, converted: map[ast.Expr]bool{}}
 	for _, f := range files {
+		c.inrange = map[int]bool{}
+		for _, g := range f.Comments {
+			for _, cm := range g.List {
+				if strings.HasPrefix(cm.Text, inrangeDirective) {
+					c.inrange[fset.Position(cm.Slash).Line] = true
+				}
+			}
+		}
 		ast.Inspect(f, c.visit)
 	}
 	slices.SortStableFunc(c.findings, func(a, b Finding) int {
@@ -205,8 +235,15 @@ type checker struct {
 	// converted holds the products that are the operand of a conversion
 	// to their own type; ast.Inspect meets the conversion first.
 	converted map[ast.Expr]bool
-	findings  []Finding
+	// inrange holds the lines of the current file with an inrange
+	// directive.
+	inrange  map[int]bool
+	findings []Finding
 }
+
+// inrangeDirective marks a float-to-integer conversion whose operand the
+// code keeps within the integer type's range.
+const inrangeDirective = "//detcheck:inrange"
 
 // visit is the ast.Inspect callback.
 func (c *checker) visit(n ast.Node) bool {
@@ -237,10 +274,22 @@ func (c *checker) visit(n ast.Node) bool {
 	return true
 }
 
-// call marks the product a conversion rounds.
+// call marks the product a conversion rounds, and reports a conversion
+// of a float to an integer not marked in range.
 func (c *checker) call(n *ast.CallExpr) {
 	tv, ok := c.info.Types[n.Fun]
-	if !ok || !tv.IsType() || len(n.Args) != 1 || !isFloat(tv.Type) {
+	if !ok || !tv.IsType() || len(n.Args) != 1 {
+		return
+	}
+	if isInteger(tv.Type) {
+		at, ok := c.info.Types[n.Args[0]]
+		line := c.fset.Position(n.Pos()).Line
+		if ok && at.Value == nil && isFloat(at.Type) && !c.inrange[line] && !c.inrange[line-1] {
+			c.report(n, "a float-to-integer conversion: for NaN, infinities and values out of range its result depends on the architecture; clamp first and mark it "+inrangeDirective+" <why>")
+		}
+		return
+	}
+	if !isFloat(tv.Type) {
 		return
 	}
 	arg := ast.Unparen(n.Args[0])
@@ -289,6 +338,12 @@ func (c *checker) report(n ast.Node, why string) {
 func isFloat(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&(types.IsFloat|types.IsComplex) != 0
+}
+
+// isInteger reports whether t's underlying type is an integer type.
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }
 
 // sameKind reports whether the conversion to t rounds a product of type p

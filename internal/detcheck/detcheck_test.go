@@ -15,7 +15,7 @@ func check(t *testing.T, body string) []Finding {
 	t.Helper()
 	src := "package p\n\nimport \"math\"\n\nvar _ = math.Pi\n\n" + body
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
@@ -73,6 +73,12 @@ func TestFiles(t *testing.T) {
 		{"map lookup", "func f(m map[int]float32) float32 { return m[1] }", nil},
 		{"slice range", "func f(m []float32) (s float32) {\n\tfor _, v := range m {\n\t\ts += v\n\t}\n\treturn s\n}", nil},
 		{"goroutine", "func f() { go f() }", []string{"7: f()"}},
+		{"float to int", "func f(a float32) int32 { return int32(a) }", []string{"7: int32(a)"}},
+		{"float to uint", "func f(a float64) uint8 { return uint8(math.Floor(a)) }", []string{"7: uint8(math.Floor(a))"}},
+		{"float to int in range", "func f(a float32) int32 {\n\ta = min(max(a, -100), 100)\n\treturn int32(a) //detcheck:inrange clamped above\n}", nil},
+		{"float to int in range above", "func f(a float32) int32 {\n\ta = min(max(a, -100), 100)\n\t//detcheck:inrange clamped above\n\treturn int32(a)\n}", nil},
+		{"float to int marked too far up", "func f(a float32) int32 {\n\t//detcheck:inrange clamped above\n\ta = min(max(a, -100), 100)\n\treturn int32(a)\n}", []string{"10: int32(a)"}},
+		{"int to float and constants", "func f(i int) float32 { return float32(i) + float32(int32(2.0)) }", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
