@@ -265,10 +265,12 @@ func (s *sim) sample(trace []scene.TraceEntry, traced []int, step int) []scene.T
 	return trace
 }
 
+// vec3 rounds a scene's vector to float32, each component to the nearest.
 func vec3(v [3]float64) mgl32.Vec3 {
 	return mgl32.Vec3{float32(v[0]), float32(v[1]), float32(v[2])}
 }
 
+// kind returns the physics kind of a scene's body kind.
 func kind(k scene.Kind) physics.Kind {
 	switch k {
 	case scene.Static:
@@ -279,6 +281,7 @@ func kind(k scene.Kind) physics.Kind {
 	return physics.Dynamic
 }
 
+// shape returns the physics shape of a scene's shape, rounded to float32.
 func shape(s scene.Shape) physics.Shape {
 	switch s.Type {
 	case scene.Box:
