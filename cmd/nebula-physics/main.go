@@ -35,4 +35,6 @@ package main
 
 import "os"
 
+// main is thin: run returns the exit status, so that its deferred
+// clean-up (the profile's file) runs before the process exits.
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
