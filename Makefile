@@ -140,7 +140,9 @@ test: deps
 	# of FuzzCollideMesh's (-fuzz must match one target).
 	$(GO) test -run='^$$' -fuzz='^FuzzCollide$$' -fuzztime=250000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzCollideMesh$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics
-	$(GO) test -run='^$$' -fuzz='^FuzzContactsUnmarshal$$' -fuzztime=200000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzContactsUnmarshal$$' -fuzztime=60000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzPairs$$' -fuzztime=35000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzRaycast$$' -fuzztime=30000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=100000x -fuzzminimizetime=100x ./engine/physics/scene
 
 # The tests that touch time, windows or sockets (scripts/stress.sh's

@@ -29,8 +29,11 @@
 # pure Go (CGO_ENABLED=0); each one's whole test binary runs, from the
 # package's directory (tests read testdata relative to it), so new tests
 # there are covered without touching this script. timing is left out: its
-# pacer tests sleep in real time. Test binaries go to a temporary directory,
-# never into the repository. It prints one line per architecture (pass,
+# pacer tests sleep in real time. Under an emulator (qemu runs arm64 code
+# ten to twenty times slower) the binaries run with -test.short, so the
+# few tests that take long natively (engine/physics's thousand-cube pile)
+# skip; a golden hash is quick and never skips with -short. Test
+# binaries go to a temporary directory, never into the repository. It prints one line per architecture (pass,
 # fail or skip, with the build and test time); a failure names the
 # architecture, the package and the test, prints the test output, and makes
 # the script exit 1 after the other architectures have run.
@@ -158,13 +161,13 @@ variant() {
 	for pkg in "${packages[@]}"; do
 		bin=$tmp/$name/$(tr / _ <<<"${pkg#./}").test
 		log=$tmp/$name/$(tr / _ <<<"${pkg#./}").log
-		if ! (cd "$pkg" && ${runner[@]+"${runner[@]}"} "$bin" -test.v -test.count 1 -test.timeout "$timeout") >"$log" 2>&1; then
+		if ! (cd "$pkg" && ${runner[@]+"${runner[@]}"} "$bin" -test.v -test.count 1 -test.timeout "$timeout" ${runner[0]:+-test.short}) >"$log" 2>&1; then
 			report_failure "$name" "$pkg" "$log"
 			status=FAIL
 		fi
 	done
 	printf 'crossarch: %-9s %-4s  %6ss  (%s%s; build %ss, tests %ss)\n' "$name" "$status" "$(elapsed "$start")" \
-		"${env[*]}" "${runner[0]:+, under ${runner[0]}}" "$built" "$(elapsed "$tests")"
+		"${env[*]}" "${runner[0]:+, under ${runner[0]} with -short}" "$built" "$(elapsed "$tests")"
 }
 
 # probe NAME ENV...: builds a tiny program with CGO_ENABLED=0 and ENV,

@@ -9,31 +9,41 @@ import (
 // The broad phase finds the pairs of bodies whose boxes overlap. It is
 // built anew on every call, so its result is a pure function of its input:
 // nothing it keeps between calls changes what it returns, only how fast (its
-// slices are reused).
+// slices are reused, and last call's sorted order is where the next sort
+// starts).
 //
 // It is a sweep and prune in rows: the two axes across the boxes' longest
 // spread (the "row axes") are cut into square cells, a power of two larger
 // than every "small" box (small: at most about four times the median size;
 // the rest are "large", see below); each small box is filed once, in the row
-// of its minimum corner, and each row is kept sorted by the boxes' minimum
-// on the third axis (the "sweep axis"). A box that overlaps box i has its
-// minimum corner in the rows from row(i.min)-1 to row(i.max) on each row
-// axis (the boxes are narrower than a cell), at most 9 rows, usually 4 to 6;
-// in each, a binary search finds the boxes whose minimum on the sweep axis
-// lies between i.min less the widest small box and i.max. The cell size is a power of
-// two, so a coordinate's cell is an exact product and the argument holds in
-// floating point with no margin. Rows are hashed into a table twice the
-// number of boxes, so worlds of any extent cost the same; entries remember
-// their row, so a hash collision costs a comparison, never a wrong pair.
+// of its minimum corner, and the rows are sorted by the boxes' minimum on
+// the third axis (the "sweep axis"), all with one sort (a radix sort, or an
+// insertion sort from last call's order when bodies moved little). Because the
+// boxes are narrower than a cell, a box that overlaps box i has its minimum
+// corner in the rows from row(i.min)-1 to row(i.max) on each row axis, and
+// its minimum on the sweep axis between i.min less the widest small box and
+// i.max. When many boxes are active, each row is swept against itself and
+// against the four neighbouring rows that follow it: both are sorted, so
+// the window of each box in the other row is found by a pointer that only
+// moves forward (and a box that does not reach into the neighbour's cell
+// skips it). When few are, each active box binary-searches the rows around
+// it. The
+// cell size is a power of two, so a coordinate's cell is an exact product,
+// and the lower end of a window is rounded down: the argument holds in
+// floating point, at any coordinate. Only occupied rows are stored (a
+// sorted list, searched), so worlds of any extent cost the same.
 //
 // Large boxes (floors, walls, level geometry; also infinite or inverted
-// boxes, a caller's bug) are kept in a list and tested against the rows
-// they cover, or against every small box when that is cheaper, and against
-// each other. Boxes with a NaN overlap nothing (aabb.overlaps is false for
-// them) and are left out.
+// boxes, a caller's bug) are kept in a list, swept against each other on
+// the sweep axis, and tested against the small boxes in the rows they cover
+// (or against the active ones, when that is cheaper). Each large box costs
+// about the rows it covers: a world with thousands of large boxes wants a
+// tree, which this is not. Boxes with a NaN overlap nothing (aabb.overlaps is false for them)
+// and are left out.
 //
 // Inactive boxes (sleeping or static bodies) are only tested against active
-// ones: only active boxes search the rows.
+// ones: a pair of inactive boxes is never tested, and when few boxes are
+// active only they search.
 
 // pair is two bodies whose boxes overlap, a < b (indices into the boxes).
 type pair struct{ a, b int32 }
@@ -63,6 +73,17 @@ const (
 	classNone               // has a NaN: overlaps nothing
 )
 
+// rowSpan is an occupied row: its cells on the two row axes and its
+// entries, ents[s:e].
+type rowSpan struct{ v, w, s, e int32 }
+
+// sortItem is a small box being sorted into the rows: by w, then v, then
+// key, then index.
+type sortItem struct {
+	key, v, w uint32 // order-preserving maps of the key and the row
+	i         int32
+}
+
 // rowEntry is a small box as filed in its row.
 type rowEntry struct {
 	box    aabb
@@ -70,6 +91,9 @@ type rowEntry struct {
 	rv, rw int32   // its row: the cells of box.min on the two row axes
 	i      int32   // index into the boxes
 	active bool
+	// nextV and nextW tell whether box.max lies in the next cell on the
+	// row axes (it cannot lie farther: the box is narrower than a cell).
+	nextV, nextW bool
 }
 
 // broadphase finds the pairs of bodies whose boxes overlap, and answers
@@ -85,29 +109,38 @@ type broadphase struct {
 	dropped int
 
 	// The rows of the last build.
-	n          int     // number of boxes
-	class      []uint8 // per box
-	large      []int32 // indices of large boxes, increasing
-	largeBoxes []aabb  // their boxes
-	activeList []int32 // indices of active small boxes, increasing
-	su, sv, sw int     // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
-	inv        float32 // 1 / cell size (a power of two)
-	reach      float64 // the widest small box on the sweep axis, or more
-	mask       uint32  // table size - 1
-	start      []int32 // per hash bucket: first entry; len = table size + 1
-	ents       []rowEntry
-	entKeys    []float32 // ents[k].key, packed for the binary searches
-	lo, hi     [2]int32  // the rows that hold entries (lo > hi: none)
+	n          int        // number of boxes
+	class      []uint8    // per box
+	large      []int32    // indices of large boxes, increasing
+	largeBoxes []aabb     // their boxes
+	largeOrder []int32    // indices into large, by (min on the sweep axis, index)
+	activeList []int32    // indices of active small boxes, increasing
+	su, sv, sw int        // the sweep axis and the two row axes (0, 1, 2 for x, y, z)
+	inv        float32    // 1 / cell size (a power of two)
+	reach      float64    // the widest small box on the sweep axis, or more
+	rows       []rowSpan  // the occupied rows, by (w, v)
+	ents       []rowEntry // the small boxes, row after row, each row by (key, index)
+	entKeys    []float32  // ents[k].key, packed for the binary searches
+	entFrom    []float64  // the lowest key that ents[k] may overlap (see span)
+	lo, hi     [2]int32   // the rows that hold entries (lo > hi: none)
+	bounds     aabb       // of the small boxes
 
 	// Scratch.
-	exps  [256]int32
-	keys  []uint64 // sortable key << 32 | index
-	keys2 []uint64
-	raw   []pair
-	tmp   []pair
-	count []int32
-	near  []int32
-	rays  []rayCandidate
+	exps    [256]int32
+	sizeExp []uint8 // per box: the binary exponent of its size
+	rowOf   []int64 // per small box: its row, w<<32 | v (as uint32)
+	keys    []sortItem
+	keys2   []sortItem
+	last    []int32 // the small boxes in last call's order: a head start for the sort, nothing more
+	added   []bool
+	raw     []pair
+	tmp     []pair
+	count   []int32
+	near    []int32
+	rays    []rayCandidate // boxes the ray enters, waiting to be visited
+	ready   []rayCandidate
+	stamp   []uint32 // per entry: the mark of the last ray that tested it
+	mark    uint32
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -126,6 +159,7 @@ func comp(p vec3, k int) float32 {
 func (bp *broadphase) classify(boxes []aabb) {
 	bp.exps = [256]int32{}
 	bp.class = slices.Grow(bp.class[:0], len(boxes))[:len(boxes)]
+	bp.sizeExp = slices.Grow(bp.sizeExp[:0], len(boxes))[:len(boxes)]
 	valid := 0
 	for i := range boxes {
 		b := &boxes[i]
@@ -144,7 +178,9 @@ func (bp *broadphase) classify(boxes []aabb) {
 			continue
 		}
 		bp.class[i] = classSmall
-		bp.exps[expOf(e)]++
+		k := expOf(e)
+		bp.sizeExp[i] = uint8(k)
+		bp.exps[k]++
 		valid++
 	}
 	// The median size's exponent.
@@ -158,22 +194,30 @@ func (bp *broadphase) classify(boxes []aabb) {
 	}
 	limit := max(med+smallFactorExp, 127+minCellExp-1)
 	// The cell: the smallest power of two above every small box; the sweep
-	// axis: the one along which the small boxes spread farthest.
+	// axis: the one along which the small boxes spread farthest; the reach
+	// along it: the widest small box, measured in float64 and rounded up,
+	// so that it is at least the exact width.
 	top := -1
 	lo := vec3{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
 	hi := lo.neg()
+	var wide [3]float64
 	for i := range boxes {
 		if bp.class[i] != classSmall {
 			continue
 		}
-		b := &boxes[i]
-		k := expOf(boxSize(b))
+		k := int(bp.sizeExp[i])
 		if k > limit || k >= 127+maxCellExp {
 			bp.class[i] = classLarge
 			continue
 		}
+		b := &boxes[i]
 		top = max(top, k)
 		lo, hi = lo.min(b.min), hi.max(b.min)
+		wide = [3]float64{
+			max(wide[0], float64(b.max.x)-float64(b.min.x)),
+			max(wide[1], float64(b.max.y)-float64(b.min.y)),
+			max(wide[2], float64(b.max.z)-float64(b.min.z)),
+		}
 	}
 	// size < 2^(top-127+1) for every small box (its exponent is at most
 	// top), so the cell 2^(top-126) is strictly larger.
@@ -188,16 +232,7 @@ func (bp *broadphase) classify(boxes []aabb) {
 	default:
 		bp.su, bp.sv, bp.sw = 2, 0, 1
 	}
-	// The reach along the sweep axis: the widest small box, measured in
-	// float64 and rounded up, so that it is at least the exact width.
-	bp.reach = 0
-	for i := range boxes {
-		if bp.class[i] == classSmall {
-			b := &boxes[i]
-			bp.reach = max(bp.reach, float64(comp(b.max, bp.su))-float64(comp(b.min, bp.su)))
-		}
-	}
-	bp.reach = math.Nextafter(bp.reach, math.Inf(1))
+	bp.reach = math.Nextafter(wide[bp.su], math.Inf(1))
 }
 
 // boxSize is the largest side of b.
@@ -224,15 +259,13 @@ func (bp *broadphase) cellCoord(x float32) int32 {
 	if c >= cellLimit {
 		return cellLimit
 	}
-	return int32(math.Floor(float64(c)))
-}
-
-// bucket hashes a row into the table.
-func (bp *broadphase) bucket(v, w int32) uint32 {
-	h := uint64(uint32(v))*0x9e3779b97f4a7c15 ^ uint64(uint32(w))*0xc2b2ae3d27d4eb4f
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	return uint32(h>>32) & bp.mask
+	// floor(c): truncation, one less for a negative non-integer (exact:
+	// |c| < 2^30, and every float32 that large is an integer).
+	i := int32(c)
+	if float32(i) > c {
+		i--
+	}
+	return i
 }
 
 // row is the row of point p.
@@ -263,49 +296,130 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 			bp.largeBoxes = append(bp.largeBoxes, boxes[i])
 		}
 	}
-	size := 64
-	for size < 2*small {
-		size *= 2
+	bp.largeOrder = bp.largeOrder[:0]
+	for k := range bp.large {
+		bp.largeOrder = append(bp.largeOrder, int32(k))
 	}
-	bp.mask = uint32(size - 1)
-	bp.start = slices.Grow(bp.start[:0], size+1)[:size+1]
-	clear(bp.start)
+	slices.SortFunc(bp.largeOrder, func(x, y int32) int {
+		mx, my := comp(bp.largeBoxes[x].min, bp.su), comp(bp.largeBoxes[y].min, bp.su)
+		switch {
+		case mx < my:
+			return -1
+		case mx > my:
+			return 1
+		}
+		return int(x - y)
+	})
 	bp.ents = slices.Grow(bp.ents[:0], small)[:small]
 	bp.lo = [2]int32{cellLimit, cellLimit}
 	bp.hi = [2]int32{-cellLimit, -cellLimit}
-	// The small boxes by (key, index), then a stable counting sort by
-	// bucket: each bucket ends up sorted by (key, index).
-	bp.keys = bp.keys[:0]
+	bp.bounds = aabb{vec3{1, 1, 1}, vec3{-1, -1, -1}} // empty
+	bp.rowOf = slices.Grow(bp.rowOf[:0], len(boxes))[:len(boxes)]
+	first := true
 	for i, c := range bp.class {
 		if c != classSmall {
 			continue
 		}
+		if first {
+			bp.bounds, first = boxes[i], false
+		}
+		bp.bounds = bp.bounds.union(boxes[i])
 		v, w := bp.row(boxes[i].min)
+		bp.rowOf[i] = int64(w)<<32 | int64(uint32(v))
 		bp.lo = [2]int32{min(bp.lo[0], v), min(bp.lo[1], w)}
 		bp.hi = [2]int32{max(bp.hi[0], v), max(bp.hi[1], w)}
-		bp.start[bp.bucket(v, w)+1]++
-		bp.keys = append(bp.keys, uint64(sortable(comp(boxes[i].min, bp.su)))<<32|uint64(i))
 	}
-	bp.sortKeys()
-	for k := 1; k <= size; k++ {
-		bp.start[k] += bp.start[k-1]
+	// Sort the small boxes by (w, v, key, index). Bodies move little from
+	// one step to the next, so last call's order, fixed up by an insertion
+	// sort, is usually the fastest way there; when it is far off, a radix
+	// sort from scratch. The order is a total one, so both give the same.
+	if !bp.sortFromLast(boxes) {
+		bp.keys = bp.keys[:0]
+		for i, c := range bp.class {
+			if c == classSmall {
+				bp.keys = append(bp.keys, bp.item(boxes, int32(i)))
+			}
+		}
+		bp.sortKeys()
 	}
-	// Fill with start[k] as the cursor of bucket k, then shift back.
-	for _, key := range bp.keys {
-		i := int32(uint32(key))
-		b := &boxes[i]
-		v, w := bp.row(b.min)
-		k := bp.bucket(v, w)
-		bp.ents[bp.start[k]] = rowEntry{box: *b, key: comp(b.min, bp.su), rv: v, rw: w, i: i,
-			active: active != nil && active[i]}
-		bp.start[k]++
+	bp.last = bp.last[:0]
+	for _, it := range bp.keys {
+		bp.last = append(bp.last, it.i)
 	}
-	copy(bp.start[1:], bp.start[:size])
-	bp.start[0] = 0
 	bp.entKeys = slices.Grow(bp.entKeys[:0], small)[:small]
-	for k := range bp.ents {
-		bp.entKeys[k] = bp.ents[k].key
+	bp.entFrom = slices.Grow(bp.entFrom[:0], small)[:small]
+	bp.rows = bp.rows[:0]
+	for k, it := range bp.keys {
+		b := &boxes[it.i]
+		v, w := int32(it.v^1<<31), int32(it.w^1<<31)
+		key := comp(b.min, bp.su)
+		v1, w1 := bp.row(b.max)
+		bp.ents[k] = rowEntry{box: *b, key: key, rv: v, rw: w, i: it.i, active: active != nil && active[it.i],
+			nextV: v1 != v, nextW: w1 != w}
+		bp.entKeys[k] = key
+		bp.entFrom[k] = bp.from(key)
+		if n := len(bp.rows); n == 0 || bp.rows[n-1].v != v || bp.rows[n-1].w != w {
+			bp.rows = append(bp.rows, rowSpan{v, w, int32(k), int32(k)})
+		}
+		bp.rows[len(bp.rows)-1].e++
 	}
+}
+
+// item is box i as the sort sees it.
+func (bp *broadphase) item(boxes []aabb, i int32) sortItem {
+	r := bp.rowOf[i]
+	v, w := int32(r), int32(r>>32)
+	return sortItem{sortable(comp(boxes[i].min, bp.su)), uint32(v) ^ 1<<31, uint32(w) ^ 1<<31, i}
+}
+
+// less orders sort items by (w, v, key, index).
+func (it *sortItem) less(o *sortItem) bool {
+	switch {
+	case it.w != o.w:
+		return it.w < o.w
+	case it.v != o.v:
+		return it.v < o.v
+	case it.key != o.key:
+		return it.key < o.key
+	}
+	return it.i < o.i
+}
+
+// sortFromLast fills bp.keys with the small boxes in the order of the last
+// call (then any new ones) and insertion-sorts them. It gives up, returning
+// false, when that takes more than two moves a box on average.
+func (bp *broadphase) sortFromLast(boxes []aabb) bool {
+	if len(bp.last) == 0 {
+		return false
+	}
+	bp.added = slices.Grow(bp.added[:0], len(boxes))[:len(boxes)]
+	clear(bp.added)
+	bp.keys = bp.keys[:0]
+	for _, i := range bp.last {
+		if int(i) < len(boxes) && bp.class[i] == classSmall && !bp.added[i] {
+			bp.added[i] = true
+			bp.keys = append(bp.keys, bp.item(boxes, i))
+		}
+	}
+	for i, c := range bp.class {
+		if c == classSmall && !bp.added[i] {
+			bp.keys = append(bp.keys, bp.item(boxes, int32(i)))
+		}
+	}
+	budget := 2 * len(bp.keys)
+	a := bp.keys
+	for k := 1; k < len(a); k++ {
+		x := a[k]
+		j := k
+		for ; j > 0 && x.less(&a[j-1]); j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+		if budget -= k - j; budget < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sortable maps a float32 (not NaN) to a uint32 in the same order.
@@ -317,32 +431,44 @@ func sortable(x float32) uint32 {
 	return b | 1<<31
 }
 
-// sortKeys sorts bp.keys by their upper 32 bits, keeping the order of equal
-// ones (a least significant digit radix sort, one byte a pass; a pass in
-// which every key has the same byte is skipped).
+// sortKeys sorts bp.keys by (w, v, key), keeping the order of equal ones
+// (by index): a least significant digit radix sort, one byte a pass; a pass
+// in which every item has the same byte is skipped.
 func (bp *broadphase) sortKeys() {
 	n := len(bp.keys)
 	bp.keys2 = slices.Grow(bp.keys2[:0], n)[:n]
 	src, dst := bp.keys, bp.keys2
-	for shift := 32; shift < 64; shift += 8 {
+	for pass := range 12 {
+		field, shift := pass/4, uint(pass%4)*8
 		var count [257]int32
-		for _, k := range src {
-			count[(k>>shift)&0xff+1]++
+		for k := range src {
+			count[src[k].digit(field, shift)+1]++
 		}
-		if n == 0 || count[(src[0]>>shift)&0xff+1] == int32(n) {
+		if n == 0 || count[src[0].digit(field, shift)+1] == int32(n) {
 			continue
 		}
 		for d := 1; d <= 256; d++ {
 			count[d] += count[d-1]
 		}
-		for _, k := range src {
-			d := (k >> shift) & 0xff
-			dst[count[d]] = k
+		for k := range src {
+			d := src[k].digit(field, shift)
+			dst[count[d]] = src[k]
 			count[d]++
 		}
 		src, dst = dst, src
 	}
 	bp.keys, bp.keys2 = src, dst
+}
+
+// digit is one byte of field 0 (key), 1 (v) or 2 (w).
+func (it *sortItem) digit(field int, shift uint) uint32 {
+	switch field {
+	case 0:
+		return it.key >> shift & 0xff
+	case 1:
+		return it.v >> shift & 0xff
+	}
+	return it.w >> shift & 0xff
 }
 
 // rowRange is the range of rows whose entries can overlap box b, clipped to
@@ -355,41 +481,98 @@ func (bp *broadphase) rowRange(b *aabb) (lo, hi [2]int32, ok bool) {
 	return lo, hi, lo[0] <= hi[0] && lo[1] <= hi[1]
 }
 
-// rowCount is the number of rows in a range (saturating).
-func rowCount(lo, hi [2]int32) int64 {
-	return (int64(hi[0]) - int64(lo[0]) + 1) * (int64(hi[1]) - int64(lo[1]) + 1)
-}
-
-// span is the range of keys of the entries that may overlap box b on the
-// sweep axis: [b.min - reach, b.max], the lower end rounded down.
-func (bp *broadphase) span(b *aabb) (from float64, to float32) {
-	// The difference rounded, then one step down.
-	return math.Nextafter(float64(comp(b.min, bp.su))-bp.reach, math.Inf(-1)), comp(b.max, bp.su)
-}
-
-// window returns the entries of bucket k whose key lies in [from, to]: those
-// of the wanted row, and those of other rows that share the bucket.
-func (bp *broadphase) window(k uint32, from float64, to float32) []rowEntry {
-	s0, s1 := bp.start[k], bp.start[k+1]
-	if s0 == s1 {
-		return nil
-	}
-	keys := bp.entKeys[s0:s1]
-	// First entry with key >= from.
-	l, h := 0, len(keys)
+// firstRow returns the index of the first row at or after index r that
+// comes at or after (v, w) in the rows' order (len(bp.rows) if none).
+func (bp *broadphase) firstRow(v, w int32, r int) int {
+	l, h := r, len(bp.rows)
 	for l < h {
 		m := int(uint(l+h) >> 1)
-		if float64(keys[m]) < from {
+		if row := bp.rows[m]; row.w < w || (row.w == w && row.v < v) {
 			l = m + 1
 		} else {
 			h = m
 		}
 	}
-	e := l
-	for e < len(keys) && keys[e] <= to {
-		e++
+	return l
+}
+
+// nextRow returns the index of the first row at or after index r that lies
+// in the range [lo, hi] (len(bp.rows) if none). It skips the rows outside
+// by binary searches, so walking a range costs the rows in it plus a search
+// for each w, never the range's area.
+func (bp *broadphase) nextRow(r int, lo, hi [2]int32) int {
+	for r < len(bp.rows) {
+		row := bp.rows[r]
+		switch {
+		case row.w > hi[1]:
+			return len(bp.rows)
+		case row.w < lo[1] || row.v < lo[0]:
+			r = bp.firstRow(lo[0], max(row.w, lo[1]), r+1)
+		case row.v > hi[0]:
+			r = bp.firstRow(lo[0], row.w+1, r+1)
+		default:
+			return r
+		}
 	}
-	return bp.ents[int(s0)+l : int(s0)+e]
+	return r
+}
+
+// from is the lowest key an entry with the given key can overlap: the key
+// less the reach, rounded down.
+func (bp *broadphase) from(key float32) float64 {
+	return nextDown(float64(key) - bp.reach)
+}
+
+// nextDown returns the float64 just below x (x itself for NaN and -Inf).
+func nextDown(x float64) float64 {
+	switch {
+	case x > 0:
+		return math.Float64frombits(math.Float64bits(x) - 1)
+	case x < 0:
+		return math.Float64frombits(math.Float64bits(x) + 1)
+	case x == 0:
+		return -math.SmallestNonzeroFloat64
+	}
+	return x
+}
+
+// span is the range of keys of the entries that may overlap box b on the
+// sweep axis: [b.min - reach, b.max], the lower end rounded down.
+func (bp *broadphase) span(b *aabb) (from float64, to float32) {
+	return bp.from(comp(b.min, bp.su)), comp(b.max, bp.su)
+}
+
+// window returns the entries of row r whose key lies in [from, to].
+func (bp *broadphase) window(r int, from float64, to float32) []rowEntry {
+	l, h := bp.windowRange(r, from, to)
+	return bp.ents[l:h]
+}
+
+// windowRange returns the entries of row r whose key lies in [from, to] as
+// a range of indices into bp.ents.
+func (bp *broadphase) windowRange(r int, from float64, to float32) (int, int) {
+	s0, s1 := int(bp.rows[r].s), int(bp.rows[r].e)
+	// First entry with key >= from.
+	l, h := s0, s1
+	for l < h {
+		m := int(uint(l+h) >> 1)
+		if float64(bp.entKeys[m]) < from {
+			l = m + 1
+		} else {
+			h = m
+		}
+	}
+	// First entry after it with key > to.
+	e, h := l, s1
+	for e < h {
+		m := int(uint(e+h) >> 1)
+		if bp.entKeys[m] <= to {
+			e = m + 1
+		} else {
+			h = m
+		}
+	}
+	return l, e
 }
 
 // pairs appends to out[:0] every pair of boxes that overlap where at least
@@ -430,7 +613,77 @@ func (bp *broadphase) emit(i, j int32, limit int) bool {
 // search puts every pair into bp.raw in no particular order; it returns
 // false when there are more than limit.
 func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
-	// Small active boxes against the rows.
+	if len(bp.activeList)*4 >= len(bp.ents) {
+		if !bp.sweep(limit) {
+			return false
+		}
+	} else if !bp.searchActive(boxes, limit) {
+		return false
+	}
+	// Large boxes against each other: a sweep on the sweep axis (exact for
+	// any boxes: a box after a in the order overlaps it on that axis iff
+	// its minimum is at most a's maximum).
+	for p, ka := range bp.largeOrder {
+		a := &bp.largeBoxes[ka]
+		ia, to := bp.large[ka], comp(a.max, bp.su)
+		for _, kb := range bp.largeOrder[p+1:] {
+			b := &bp.largeBoxes[kb]
+			if comp(b.min, bp.su) > to {
+				break
+			}
+			ib := bp.large[kb]
+			if (active[ia] || active[ib]) && a.overlaps(*b) && !bp.emit(ia, ib, limit) {
+				return false
+			}
+		}
+	}
+	// Large boxes against small ones: through the rows they cover, or
+	// against each candidate (the active small boxes for an inactive large
+	// box, all for an active one) when there are fewer of those than the
+	// rows' walk would cost (a binary search or two for each w).
+	for _, i := range bp.large {
+		b := boxes[i]
+		lo, hi, ok := bp.rowRange(&b)
+		if !ok {
+			continue
+		}
+		cands := len(bp.ents)
+		if !active[i] {
+			cands = len(bp.activeList)
+		}
+		if int64(cands) < 16*(int64(hi[1])-int64(lo[1])+1) {
+			if active[i] {
+				for k := range bp.ents {
+					if e := &bp.ents[k]; b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+						return false
+					}
+				}
+				continue
+			}
+			for _, j := range bp.activeList {
+				if b.overlaps(boxes[j]) && !bp.emit(i, j, limit) {
+					return false
+				}
+			}
+			continue
+		}
+		from, to := bp.span(&b)
+		for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+			win := bp.window(r, from, to)
+			for k := range win {
+				e := &win[k]
+				if (e.active || active[i]) && b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// searchActive finds the pairs of small boxes when few are active: each
+// active box searches the rows around it.
+func (bp *broadphase) searchActive(boxes []aabb, limit int) bool {
 	for _, i := range bp.activeList {
 		b := boxes[i]
 		lo, hi, ok := bp.rowRange(&b)
@@ -438,76 +691,103 @@ func (bp *broadphase) search(boxes []aabb, active []bool, limit int) bool {
 			continue
 		}
 		from, to := bp.span(&b)
-		for w := lo[1]; w <= hi[1]; w++ {
-			for v := lo[0]; v <= hi[0]; v++ {
-				win := bp.window(bp.bucket(v, w), from, to)
-				for k := range win {
-					e := &win[k]
-					// An active neighbour with a lower index finds the
-					// pair itself.
-					if e.i == i || (e.active && e.i < i) || e.rv != v || e.rw != w {
-						continue
-					}
-					if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-						return false
-					}
+		for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+			win := bp.window(r, from, to)
+			for k := range win {
+				e := &win[k]
+				// An active neighbour with a lower index finds the pair
+				// itself.
+				if e.i == i || (e.active && e.i < i) {
+					continue
+				}
+				if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
+					return false
 				}
 			}
 		}
 	}
-	// Large boxes against large boxes: both orders are seen, so the pair
-	// is taken from its lower index when that is active, else from the
-	// higher.
-	for _, i := range bp.large {
-		for _, j := range bp.large {
-			if j == i || !(active[i] && (j > i || !active[j])) {
-				continue
+	return true
+}
+
+// sweep finds the pairs of small boxes when many are active: each row is
+// swept against itself and against the rows after it in the rows' order
+// that are its neighbours, (v+1, w) and (v-1..v+1, w+1), so each pair of
+// neighbouring rows is swept once. Both lists are sorted by key, so the
+// sweep is a merge: no searches.
+func (bp *broadphase) sweep(limit int) bool {
+	q := 0 // the first row at or after (v-1, w+1)
+	for r, row := range bp.rows {
+		if !bp.sweepSelf(row, limit) {
+			return false
+		}
+		if r+1 < len(bp.rows) {
+			if next := bp.rows[r+1]; next.w == row.w && next.v == row.v+1 && !bp.sweepPair(row, next, limit) {
+				return false
 			}
-			if boxes[i].overlaps(boxes[j]) && !bp.emit(i, j, limit) {
+		}
+		for q < len(bp.rows) && (bp.rows[q].w <= row.w || (bp.rows[q].w == row.w+1 && bp.rows[q].v < row.v-1)) {
+			q++
+		}
+		for k := q; k < len(bp.rows) && bp.rows[k].w == row.w+1 && bp.rows[k].v <= row.v+1; k++ {
+			if !bp.sweepPair(row, bp.rows[k], limit) {
 				return false
 			}
 		}
 	}
-	// Large boxes against small ones, through the rows or, when the large
-	// box covers more rows than there are candidates, against each.
-	for _, i := range bp.large {
-		b := boxes[i]
-		lo, hi, ok := bp.rowRange(&b)
-		if !ok {
-			continue
-		}
-		from, to := bp.span(&b)
-		n := len(bp.ents)
-		if !active[i] {
-			n = len(bp.activeList)
-		}
-		if rowCount(lo, hi) < int64(n) {
-			for w := lo[1]; w <= hi[1]; w++ {
-				for v := lo[0]; v <= hi[0]; v++ {
-					win := bp.window(bp.bucket(v, w), from, to)
-					for k := range win {
-						e := &win[k]
-						if e.rv != v || e.rw != w || !(e.active || active[i]) {
-							continue
-						}
-						if b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-							return false
-						}
-					}
-				}
+	return true
+}
+
+// sweepSelf finds the pairs within a row: each entry against those after it
+// whose key is within its extent.
+func (bp *broadphase) sweepSelf(row rowSpan, limit int) bool {
+	keys, ents := bp.entKeys[row.s:row.e], bp.ents[row.s:row.e]
+	ents = ents[:len(keys)]
+	for a := range ents {
+		ea := &ents[a]
+		to := comp(ea.box.max, bp.su)
+		for b := a + 1; b < len(keys); b++ {
+			if keys[b] > to {
+				break
 			}
-			continue
-		}
-		if active[i] {
-			for k := range bp.ents {
-				if e := &bp.ents[k]; b.overlaps(e.box) && !bp.emit(i, e.i, limit) {
-					return false
-				}
+			eb := &ents[b]
+			if (ea.active || eb.active) && ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
+				return false
 			}
+		}
+	}
+	return true
+}
+
+// sweepPair finds the pairs between two different rows: each entry of ra
+// against the entries of rb whose key lies in its span. rb is one of ra's
+// forward neighbours, (v+1, w) or (v-1..v+1, w+1): an entry of ra that
+// does not reach into rb's cell on an axis where rb is the next one cannot
+// meet it, nor can an entry of rb at v-1 that does not reach ra's cell.
+func (bp *broadphase) sweepPair(ra, rb rowSpan, limit int) bool {
+	needV, needW, needBack := rb.v > ra.v, rb.w > ra.w, rb.v < ra.v
+	aEnts, aFrom := bp.ents[ra.s:ra.e], bp.entFrom[ra.s:ra.e]
+	aFrom = aFrom[:len(aEnts)]
+	bKeys, bEnts := bp.entKeys[rb.s:rb.e], bp.ents[rb.s:rb.e]
+	bEnts = bEnts[:len(bKeys)]
+	lb := 0
+	for a := range aEnts {
+		ea := &aEnts[a]
+		if (needV && !ea.nextV) || (needW && !ea.nextW) {
 			continue
 		}
-		for _, j := range bp.activeList {
-			if b.overlaps(boxes[j]) && !bp.emit(i, j, limit) {
+		from, to := aFrom[a], comp(ea.box.max, bp.su)
+		for lb < len(bKeys) && float64(bKeys[lb]) < from {
+			lb++
+		}
+		for b := lb; b < len(bKeys); b++ {
+			if bKeys[b] > to {
+				break
+			}
+			eb := &bEnts[b]
+			if (needBack && !eb.nextV) || !(ea.active || eb.active) {
+				continue
+			}
+			if ea.box.overlaps(eb.box) && !bp.emit(ea.i, eb.i, limit) {
 				return false
 			}
 		}
@@ -522,27 +802,33 @@ func (bp *broadphase) sortPairs(out []pair) []pair {
 	out = slices.Grow(out[:0], m)[:m]
 	bp.tmp = slices.Grow(bp.tmp[:0], m)[:m]
 	bp.count = slices.Grow(bp.count[:0], bp.n+1)[:bp.n+1]
-	clear(bp.count)
+	count := bp.count
+	clear(count)
 	for _, p := range bp.raw {
-		bp.count[p.b+1]++
+		count[p.b]++
 	}
-	for k := 1; k <= bp.n; k++ {
-		bp.count[k] += bp.count[k-1]
+	sum := int32(0)
+	for k, c := range count {
+		count[k] = sum
+		sum += c
 	}
+	tmp := bp.tmp
 	for _, p := range bp.raw {
-		bp.tmp[bp.count[p.b]] = p
-		bp.count[p.b]++
+		tmp[count[p.b]] = p
+		count[p.b]++
 	}
-	clear(bp.count)
-	for _, p := range bp.tmp {
-		bp.count[p.a+1]++
+	clear(count)
+	for _, p := range tmp {
+		count[p.a]++
 	}
-	for k := 1; k <= bp.n; k++ {
-		bp.count[k] += bp.count[k-1]
+	sum = 0
+	for k, c := range count {
+		count[k] = sum
+		sum += c
 	}
-	for _, p := range bp.tmp {
-		out[bp.count[p.a]] = p
-		bp.count[p.a]++
+	for _, p := range tmp {
+		out[count[p.a]] = p
+		count[p.a]++
 	}
 	return out
 }
@@ -550,13 +836,22 @@ func (bp *broadphase) sortPairs(out []pair) []pair {
 // pairsInOrder is the path taken when there are more than limit pairs: it
 // goes through the boxes in index order, keeps the first limit pairs in
 // (a, b) order and stops within the box where the cap is reached, counting
-// the rest of that box's pairs in bp.dropped. It is slower than search
-// (every box searches, active or not) but bounded: its scratch is at most
-// one index per box.
+// the rest of that box's pairs in bp.dropped. Every box searches, active or
+// not, but an inactive one only for active partners, in the rows or in the
+// list of active boxes, whichever is shorter; so a box costs about its
+// pairs or the number of active boxes, and the cap comes soon where pairs
+// are dense. Its scratch is at most one index per box.
 func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out []pair) []pair {
 	out = out[:0]
 	for a := range boxes {
-		bp.near = bp.neighbours(boxes, int32(a), bp.near[:0])
+		if bp.class[a] == classNone {
+			continue
+		}
+		if active[a] {
+			bp.near = bp.overlapsUnsorted(boxes[a], bp.near[:0])
+		} else {
+			bp.near = bp.activeOverlaps(boxes, boxes[a], active, bp.near[:0])
+		}
 		slices.Sort(bp.near)
 		for _, b := range bp.near {
 			if b <= int32(a) || !(active[a] || active[b]) {
@@ -575,19 +870,40 @@ func (bp *broadphase) pairsInOrder(boxes []aabb, active []bool, limit int, out [
 	return out
 }
 
-// neighbours appends to out every box other than a that overlaps box a, in
-// no particular order.
-func (bp *broadphase) neighbours(boxes []aabb, a int32, out []int32) []int32 {
-	if bp.class[a] == classNone {
+// activeOverlaps appends to out the active boxes among boxes (those of the
+// last build) that overlap box, in no
+// particular order: from the rows box covers, or from the list of active
+// boxes when that is shorter than the rows' windows.
+func (bp *broadphase) activeOverlaps(boxes []aabb, box aabb, active []bool, out []int32) []int32 {
+	for k, i := range bp.large {
+		if active[i] && box.overlaps(bp.largeBoxes[k]) {
+			out = append(out, i)
+		}
+	}
+	lo, hi, ok := bp.rowRange(&box)
+	if !ok {
 		return out
 	}
-	out = bp.overlapsUnsorted(boxes[a], out)
-	// Remove a itself.
-	for k, j := range out {
-		if j == a {
-			out[k] = out[len(out)-1]
-			out = out[:len(out)-1]
-			break
+	from, to := bp.span(&box)
+	window := 0
+	for r := bp.nextRow(0, lo, hi); r < len(bp.rows) && window <= len(bp.activeList); r = bp.nextRow(r+1, lo, hi) {
+		l, h := bp.windowRange(r, from, to)
+		window += h - l
+	}
+	if window > len(bp.activeList) {
+		for _, i := range bp.activeList {
+			if box.overlaps(boxes[i]) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+		win := bp.window(r, from, to)
+		for k := range win {
+			if e := &win[k]; e.active && box.overlaps(e.box) {
+				out = append(out, e.i)
+			}
 		}
 	}
 	return out
@@ -610,20 +926,10 @@ func (bp *broadphase) overlapsUnsorted(box aabb, out []int32) []int32 {
 	}
 	if lo, hi, ok := bp.rowRange(&box); ok {
 		from, to := bp.span(&box)
-		if rowCount(lo, hi) < int64(len(bp.ents)) {
-			for w := lo[1]; w <= hi[1]; w++ {
-				for v := lo[0]; v <= hi[0]; v++ {
-					win := bp.window(bp.bucket(v, w), from, to)
-					for k := range win {
-						if e := &win[k]; e.rv == v && e.rw == w && box.overlaps(e.box) {
-							out = append(out, e.i)
-						}
-					}
-				}
-			}
-		} else {
-			for k := range bp.ents {
-				if e := &bp.ents[k]; box.overlaps(e.box) {
+		for r := bp.nextRow(0, lo, hi); r < len(bp.rows); r = bp.nextRow(r+1, lo, hi) {
+			win := bp.window(r, from, to)
+			for k := range win {
+				if e := &win[k]; box.overlaps(e.box) {
 					out = append(out, e.i)
 				}
 			}

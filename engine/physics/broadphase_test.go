@@ -117,12 +117,13 @@ func bruteForce(boxes []aabb, active []bool) []pair {
 
 // randomBoxes makes n boxes of mixed sizes (mostly small, some large, a
 // few degenerate) in a region of the given half width, with random active
-// flags.
+// flags (a random share of them active).
 func randomBoxes(r *lcg, n int, half float32) ([]aabb, []bool) {
 	boxes := make([]aabb, n)
 	active := make([]bool, n)
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
+	awake := r.next() // the share of active boxes
 	for i := range boxes {
 		c := vec3{(r.next()*2 - 1) * half, (r.next()*2 - 1) * half, (r.next()*2 - 1) * half}
 		s := r.next()
@@ -148,7 +149,7 @@ func randomBoxes(r *lcg, n int, half float32) ([]aabb, []bool) {
 		case s > 0.98:
 			boxes[i].min.z = -inf
 		}
-		active[i] = r.next() < 0.6
+		active[i] = r.next() < awake
 	}
 	return boxes, active
 }
@@ -168,6 +169,35 @@ func TestPairsMatchBruteForce(t *testing.T) {
 		}
 		if bp.dropped != 0 {
 			t.Fatalf("trial %d: dropped %d", trial, bp.dropped)
+		}
+	}
+}
+
+// TestPairsMixedSizes has sizes spread over four orders of magnitude, so
+// that many boxes are large and the cell is far from most sizes.
+func TestPairsMixedSizes(t *testing.T) {
+	r := lcg{9}
+	var bp broadphase
+	var out []pair
+	for trial := range 50 {
+		n := 1 + int(r.next()*400)
+		boxes := make([]aabb, n)
+		active := make([]bool, n)
+		awake := r.next()
+		for i := range boxes {
+			c := vec3{(r.next() - 0.5) * 100, (r.next() - 0.5) * 100, (r.next() - 0.5) * 100}
+			e := vec3{
+				float32(math.Pow(10, float64(r.next()*4-2))),
+				float32(math.Pow(10, float64(r.next()*4-2))),
+				float32(math.Pow(10, float64(r.next()*4-2))),
+			}
+			boxes[i] = aabb{c.sub(e), c.add(e)}
+			active[i] = r.next() < awake
+		}
+		want := bruteForce(boxes, active)
+		out = bp.pairs(boxes, active, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, len(out), len(want))
 		}
 	}
 }
@@ -199,7 +229,7 @@ func TestPairsPiles(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("mostly asleep: %d pairs, want %d", len(got), len(want))
 			}
-			t.Logf("%d boxes, %d cells of %g m, %d large", len(boxes), len(bp.start)-1, 1/bp.inv, len(bp.large))
+			t.Logf("%d boxes, %d rows of %g m, %d large", len(boxes), len(bp.rows), 1/bp.inv, len(bp.large))
 		})
 	}
 }
@@ -241,6 +271,32 @@ func TestPairsColdWarm(t *testing.T) {
 	y := b.pairs(boxes, active, nil)
 	if !slices.Equal(x, y) {
 		t.Fatal("warm after a moved pile differs from cold")
+	}
+	// A pile jiggled by more and more from call to call: last call's order
+	// is nearly right (the insertion sort finishes), then far off (the
+	// radix sort takes over); boxes appear, vanish and turn NaN.
+	r2 := lcg{17}
+	cur := slices.Clone(boxes)
+	for step := range 60 {
+		jig := float32(math.Pow(10, float64(step%6)-4))
+		for i := 5; i < len(cur); i++ {
+			d := vec3{(r2.next() - 0.5) * jig, (r2.next() - 0.5) * jig, (r2.next() - 0.5) * jig}
+			cur[i] = aabb{cur[i].min.add(d), cur[i].max.add(d)}
+		}
+		n := len(cur) - int(r2.next()*20)
+		if step%7 == 3 {
+			cur[100].min.x = float32(math.NaN())
+		}
+		var cold broadphase
+		w := a.pairs(cur[:n], active[:n], x)
+		c := cold.pairs(cur[:n], active[:n], nil)
+		if !slices.Equal(w, c) {
+			t.Fatalf("step %d (jiggle %g): warm %d pairs, cold %d", step, jig, len(w), len(c))
+		}
+		if step%7 == 3 {
+			cur[100] = boxes[100]
+		}
+		x = w
 	}
 }
 
@@ -293,21 +349,38 @@ func TestPairsCapManyBoxes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 boxes")
 	}
-	// 100,000 boxes in one spot with the default cap: a bounded answer.
+	// 100,000 boxes in one spot with the default cap, all or some of them
+	// active: a bounded answer, the first pairs in (a, b) order. (Each takes
+	// a fraction of a second; without care, the sparse ones took seconds.)
 	const n = 100000
 	boxes := make([]aabb, n)
 	active := make([]bool, n)
 	for i := range boxes {
 		boxes[i] = aabb{vec3{5, 5, 5}, vec3{6, 6, 6}}
-		active[i] = true
 	}
 	var bp broadphase
-	out := bp.pairs(boxes, active, nil)
-	if len(out) != DefaultMaxPairs || bp.dropped < 1 {
-		t.Fatalf("%d pairs, %d dropped", len(out), bp.dropped)
-	}
-	if out[n-2] != (pair{0, n - 1}) || out[n-1] != (pair{1, 2}) || out[len(out)-1] != (pair{10, 48641}) {
-		t.Fatalf("not the first pairs in (a, b) order: %v %v %v", out[n-2], out[n-1], out[len(out)-1])
+	var out []pair
+	for _, every := range []int{1, 7, 1000} {
+		for i := range active {
+			active[i] = i%every == 0
+		}
+		out = bp.pairs(boxes, active, out)
+		if len(out) != DefaultMaxPairs || bp.dropped < 1 {
+			t.Fatalf("1/%d active: %d pairs, %d dropped", every, len(out), bp.dropped)
+		}
+		k := 0
+		for a := int32(0); k < len(out); a++ {
+			b, step := a+1, int32(1)
+			if !active[a] { // only the active partners: the multiples of every
+				b, step = (a/int32(every)+1)*int32(every), int32(every)
+			}
+			for ; b < n && k < len(out); b += step {
+				if out[k] != (pair{a, b}) {
+					t.Fatalf("1/%d active: pair %d is %v, want %v", every, k, out[k], pair{a, b})
+				}
+				k++
+			}
+		}
 	}
 }
 
@@ -347,13 +420,66 @@ func TestPairsDegenerate(t *testing.T) {
 	}
 }
 
+// TestPairsInverted: a box with min > max on some axis is a caller's bug,
+// but pairs still agrees with aabb.overlaps about it, whichever axis it is
+// inverted on, and whatever the sweep axis.
+func TestPairsInverted(t *testing.T) {
+	r := lcg{19}
+	for trial := range 300 {
+		n := 2 + int(r.next()*40)
+		boxes := make([]aabb, n)
+		active := make([]bool, n)
+		spread := vec3{1 + r.next()*10, 1 + r.next()*10, 1 + r.next()*10}
+		for i := range boxes {
+			c := vec3{r.next() * spread.x, r.next() * spread.y, r.next() * spread.z}
+			e := vec3{r.next() * 2, r.next() * 2, r.next() * 2}
+			boxes[i] = aabb{c.sub(e), c.add(e)}
+			if r.next() < 0.2 {
+				switch int(r.next() * 3) {
+				case 0:
+					boxes[i].min.x, boxes[i].max.x = boxes[i].max.x, boxes[i].min.x
+				case 1:
+					boxes[i].min.y, boxes[i].max.y = boxes[i].max.y, boxes[i].min.y
+				default:
+					boxes[i].min.z, boxes[i].max.z = boxes[i].max.z, boxes[i].min.z
+				}
+			}
+			active[i] = r.next() < 0.5
+		}
+		var bp broadphase
+		if got, want := bp.pairs(boxes, active, nil), bruteForce(boxes, active); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: got %v, want %v", trial, got, want)
+		}
+		for _, q := range boxes {
+			var want []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					want = append(want, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, want) {
+				t.Fatalf("trial %d: overlapping %v: %v, want %v", trial, q, got, want)
+			}
+		}
+	}
+}
+
 func TestPairsNoAllocations(t *testing.T) {
 	boxes, active := pileSettled(1000, 8)
 	var bp broadphase
 	out := bp.pairs(boxes, active, nil)
+	out = bp.pairs(boxes, active, out) // the second call sorts from the first's order
 	allocs := testing.AllocsPerRun(10, func() { out = bp.pairs(boxes, active, out) })
 	if allocs != 0 {
 		t.Fatalf("%v allocations per call, want 0", allocs)
+	}
+	// Mostly asleep: the active boxes search.
+	for i := range active {
+		active[i] = i%20 == 0
+	}
+	out = bp.pairs(boxes, active, out)
+	if allocs := testing.AllocsPerRun(10, func() { out = bp.pairs(boxes, active, out) }); allocs != 0 {
+		t.Fatalf("mostly asleep: %v allocations per call, want 0", allocs)
 	}
 }
 
@@ -405,6 +531,7 @@ func TestOverlapping(t *testing.T) {
 func benchmarkPairs(b *testing.B, boxes []aabb, active []bool) {
 	var bp broadphase
 	out := bp.pairs(boxes, active, nil)
+	out = bp.pairs(boxes, active, out) // the second call sorts from the first's order
 	b.ReportAllocs()
 	cpu := startThreadCPU()
 	for b.Loop() {
@@ -434,4 +561,89 @@ func BenchmarkPairs(b *testing.B) {
 		boxes, active := tc.layout()
 		b.Run(tc.name, func(b *testing.B) { benchmarkPairs(b, boxes, active) })
 	}
+	// The stand-in it replaces, every pair tested, for scale in the same
+	// run (the machines are shared and noisy).
+	b.Run("all-pairs-settled-1000", func(b *testing.B) {
+		boxes, active := pileSettled(1000, 8)
+		cpu := startThreadCPU()
+		n := 0
+		for b.Loop() {
+			n = len(bruteForce(boxes, active))
+		}
+		cpu.report(b)
+		b.ReportMetric(float64(n), "pairs")
+	})
+}
+
+// FuzzPairs checks pairs and overlapping against their definitions on
+// boxes made of arbitrary numbers.
+func FuzzPairs(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25})
+	f.Add([]byte("\x00\x00\xc0\x7f\x00\x00\x80\x7f\x00\x00\x80\xff\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		boxes, active := fuzzBoxes(data)
+		var bp broadphase
+		got := bp.pairs(boxes, active, nil)
+		if want := bruteForce(boxes, active); !slices.Equal(got, want) {
+			t.Fatalf("pairs %v, want %v", got, want)
+		}
+		for _, q := range boxes {
+			var want []int32
+			for i := range boxes {
+				if q.overlaps(boxes[i]) {
+					want = append(want, int32(i))
+				}
+			}
+			if got := bp.overlapping(q, nil); !slices.Equal(got, want) {
+				t.Fatalf("overlapping %v: %v, want %v", q, got, want)
+			}
+		}
+	})
+}
+
+// fuzzBoxes makes boxes from fuzz data: seven bytes a box, small
+// coordinates, or 25 with raw float32 bits when the first byte's top bit
+// is set (its low bit: active).
+func fuzzBoxes(data []byte) ([]aabb, []bool) {
+	var boxes []aabb
+	var active []bool
+	for len(data) >= 7 && len(boxes) < 200 {
+		var c [6]float32
+		if data[0]&0x80 != 0 && len(data) >= 25 {
+			for k := range c {
+				c[k] = fuzzFloat(data[1+4*k:])
+			}
+			active = append(active, data[0]&1 != 0)
+			data = data[25:]
+		} else {
+			for k := range c {
+				c[k] = float32(int8(data[1+k])) / 8
+			}
+			active = append(active, data[0]&1 != 0)
+			data = data[7:]
+		}
+		lo := vec3{c[0], c[1], c[2]}
+		boxes = append(boxes, aabb{lo, lo.add(vec3{abs(c[3]), abs(c[4]), abs(c[5])})})
+	}
+	return boxes, active
+}
+
+// fuzzFloat reads a little-endian float32 from the first four bytes of b.
+func fuzzFloat(b []byte) float32 {
+	return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+}
+
+func BenchmarkOverlapping(b *testing.B) {
+	boxes, active := pileSettled(4000, 16)
+	var bp broadphase
+	bp.pairs(boxes, active, nil)
+	q := aabb{vec3{-1, 0, -1}, vec3{2, 3, 2}} // a 3 m box in the pile
+	out := bp.overlapping(q, nil)
+	b.ReportAllocs()
+	cpu := startThreadCPU()
+	for b.Loop() {
+		out = bp.overlapping(q, out)
+	}
+	cpu.report(b)
+	b.ReportMetric(float64(len(out)), "boxes")
 }

@@ -12,8 +12,10 @@ package physics
 // step. Ties are broken by index and nothing depends on map order: the
 // same inputs give the same bits.
 
-// Contact ids. Pairs with a single point use small ids (below 128); the
-// capsule–box and box–box codes are described where they are made.
+// Contact ids. Each pair kind has its own codes; those of the box pairs
+// (from 96 up) are described in boxes.go. Capsule–capsule uses 0 for its
+// single point, 1 and 2 for the two ends of a line of contact; two
+// spheres use 0.
 const (
 	idCapsuleSide   = 0  // sphere–capsule: the capsule's cylinder
 	idCapsuleBottom = 1  // sphere–capsule: the cap at −half height

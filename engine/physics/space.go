@@ -40,6 +40,10 @@ type Config struct {
 	// contacts let a resting body bob by a fraction of a millimetre
 	// around zero, which must not make its contact begin and end.
 	TouchDistance float32
+	// WarmStartDistance is how near, in m, a new contact point must be to
+	// one of last step's, when no point of last step has its id, to start
+	// from that point's impulses (0.01).
+	WarmStartDistance float32
 
 	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
 	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
@@ -66,6 +70,7 @@ func DefaultConfig() Config {
 		MaxPushOut:           3,
 		RestitutionThreshold: 1,
 		TouchDistance:        0.005,
+		WarmStartDistance:    0.01,
 		SleepLinearSpeed:     0.05,
 		SleepAngularSpeed:    0.05,
 		TimeToSleep:          0.5,
@@ -75,6 +80,8 @@ func DefaultConfig() Config {
 }
 
 // validate checks c, naming the first field out of range.
+//
+//srccheck:wrapped by New, as "physics: New: ..."
 func (c *Config) validate() error {
 	if !finite(c.Gravity[0]) || !finite(c.Gravity[1]) || !finite(c.Gravity[2]) {
 		return fmt.Errorf("gravity must be finite, got %v", c.Gravity)
@@ -103,6 +110,7 @@ func (c *Config) validate() error {
 	}{
 		{"speculative distance", c.SpeculativeDistance}, {"contact damping ratio", c.ContactDampingRatio},
 		{"restitution threshold", c.RestitutionThreshold}, {"touch distance", c.TouchDistance},
+		{"warm start distance", c.WarmStartDistance},
 		{"sleep linear speed", c.SleepLinearSpeed},
 		{"sleep angular speed", c.SleepAngularSpeed}, {"time to sleep", c.TimeToSleep},
 	}
@@ -133,8 +141,9 @@ const (
 // Bodies are root entities: the Space reads and writes Pos and Rot as
 // world coordinates, so a body given a parent (World.SetParent) moves
 // with its parent's frame mixed into its own; do not parent bodies.
-// Move a body instantly with World.Teleport (and WakeUp it, when it
-// sleeps); the step takes the new position as it finds it.
+// Move a body instantly with Teleport, and set its velocity with
+// SetVelocity: both wake it. (Changing the world's Pos, Rot, Vel or
+// AngVel directly works too, but a sleeping body then needs WakeUp.)
 //
 // Like the World, a Space is not safe for concurrent use.
 type Space struct {
@@ -158,6 +167,8 @@ type Stats struct {
 	Manifolds   int // manifolds in the cache after the step
 	Constraints int // contact constraints solved
 	Islands     int // islands of awake touching dynamic bodies
+	Points      int // contact points computed by the narrow phase
+	WarmPoints  int // of those, the points that started from last step's impulses
 	// Resets counts, since New, the bodies whose state became non-finite
 	// (NaN or infinite) in a step and that were put back where they were
 	// at the start of that step, at rest.
@@ -370,6 +381,48 @@ func (s *Space) WakeUp(e engine.Entity) bool {
 }
 
 func wake(b *Body) { b.Asleep, b.SleepTime = false, 0 }
+
+// Teleport moves the body e to pos, turned by rot, at once, through
+// World.Teleport (so it is drawn there, not moving there), and wakes it.
+// rot is normalised. It refuses a non-finite pose and an entity that is
+// not a body.
+func (s *Space) Teleport(e engine.Entity, pos mgl32.Vec3, rot mgl32.Quat) error {
+	b := s.bodies.Ptr(e)
+	if b == nil {
+		return fmt.Errorf("physics: Teleport(%v): the entity is not a body", e)
+	}
+	p, q := toVec3(pos), toQuat(rot)
+	if !p.finite() || !q.finite() || q.lengthSq() == 0 {
+		return fmt.Errorf("physics: Teleport(%v): the pose %v %v is not finite and non-zero", e, pos, rot)
+	}
+	t := s.w.Transform(e)
+	t.Pos, t.Rot = pos, fromQuat(q.normalize())
+	s.w.Teleport(e, t)
+	if b.Kind == Dynamic {
+		wake(b)
+	}
+	return nil
+}
+
+// SetVelocity sets the linear (m/s) and angular (rad/s, world axes)
+// velocity of the dynamic or kinematic body e and wakes it. Locked axes
+// of a dynamic body stay still from the next step on.
+func (s *Space) SetVelocity(e engine.Entity, linear, angular mgl32.Vec3) error {
+	b := s.bodies.Ptr(e)
+	switch {
+	case b == nil:
+		return fmt.Errorf("physics: SetVelocity(%v): the entity is not a body", e)
+	case b.Kind == Static:
+		return fmt.Errorf("physics: SetVelocity(%v): the body is static", e)
+	case !toVec3(linear).finite() || !toVec3(angular).finite():
+		return fmt.Errorf("physics: SetVelocity(%v): %v and %v must be finite", e, linear, angular)
+	}
+	s.w.SetDrawVelocity(e, linear, angular)
+	if b.Kind == Dynamic {
+		wake(b)
+	}
+	return nil
+}
 
 // Events returns the contact events of the last Step, sorted by their
 // pair's slots (A's, then B's, A in the lower slot; an End before a Begin

@@ -435,3 +435,12 @@ func TestEntityBits(t *testing.T) {
 }
 
 func geomAt(p mgl32.Vec3) geom.Transform { return geom.NewTransform(p) }
+
+func TestAddBodyErrorPrefix(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	e := tw.w.Spawn(geomAt(mgl32.Vec3{}), engine.Interpolate)
+	err := tw.s.AddBody(e, NewBodyDef(Dynamic, Shape{Kind: Box}))
+	if err == nil || strings.Count(err.Error(), "physics: ") != 1 {
+		t.Errorf("AddBody: %v, want one \"physics: \" prefix", err)
+	}
+}

@@ -42,8 +42,17 @@ type scratch struct {
 // A body whose state is not finite at the start of the step (NaN or
 // infinite, written into the world by the game) is put back at its
 // previous tick's transform, at rest; one whose state becomes non-finite
-// in the step is put back where it started the step, at rest. Either is
-// counted in Stats.Resets: NaN never spreads to other bodies.
+// in the step (overflow, or a neighbour's NaN reaching it through a
+// contact within the step) is put back where it started the step, at
+// rest. Either is counted in Stats.Resets: NaN never stays in the world.
+// A rotation that is not of unit length (within 1e-3) is normalised.
+//
+// Bodies that start out overlapping are pushed apart at up to
+// Config.MaxPushOut per contact; where many overlap at once the pushes
+// add up, and they fly apart fast (1,000 cubes spawned in one spot leave
+// it at up to about 300 m/s), without NaN. The broad phase keeps at most
+// DefaultMaxPairs pairs a step (the first in slot order), so such a spot
+// costs bounded memory; Stats.Pairs tells.
 func (s *Space) Step() {
 	s.events = s.events[:0]
 	n := s.gather()
@@ -85,6 +94,10 @@ func (s *Space) gather() int {
 		if !p.p.finite() || !p.q.finite() || !v.finite() || !toVec3(wb.AngVel[slot]).finite() {
 			p = s.resetBody(int(slot))
 			v = vec3{}
+		} else if l := p.q.lengthSq(); l < 0.999 || l > 1.001 {
+			// A rotation the game wrote into the world unnormalised.
+			p.q = p.q.normalize()
+			wb.Rot[slot] = fromQuat(p.q)
 		}
 		sc.poses[k] = p
 		sc.shapes[k] = shapeOf(b.Shape)
@@ -177,28 +190,11 @@ func (s *Space) collidePairs(n int) {
 			if q.sep <= s.cfg.TouchDistance {
 				cm.touching = true
 			}
-			if prev != nil {
-				// The occ-th point with this id takes the impulses of the
-				// occ-th old point with it (ids should be unique, but a
-				// repeated one must not hand one impulse to every point).
-				occ := 0
-				for i := range j {
-					if m.pts[i].id == q.id {
-						occ++
-					}
-				}
-				for i := range int(prev.n) {
-					if prev.pts[i].id != q.id {
-						continue
-					}
-					if occ == 0 {
-						cp.normal, cp.friction = prev.pts[i].normal, prev.pts[i].friction
-						break
-					}
-					occ--
-				}
-			}
 		}
+		if prev != nil {
+			s.stats.WarmPoints += warm(&cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
+		}
+		s.stats.Points += int(cm.n)
 		was := prev != nil && prev.touching
 		switch {
 		case cm.touching && !was:
@@ -214,6 +210,65 @@ func (s *Space) collidePairs(n int) {
 		next = s.keepOrEnd(&old[oi], next)
 	}
 	sc.next = next
+}
+
+// warm gives each point of cm the impulses of the point of prev with the
+// same id (the nearest, when several have it; ids are meant to be unique)
+// or else of the nearest point of prev within sqrt(dist2), each point of
+// prev used once, and returns how many points it matched so. The points
+// left share what the unmatched points of prev had.
+func warm(cm, prev *cachedManifold, dist2 float32) int {
+	var used, done [maxPoints]bool
+	n := 0
+	for pass := range 2 {
+		for j := range int(cm.n) {
+			if done[j] {
+				continue
+			}
+			q := &cm.pts[j]
+			best, bestD := -1, float32(0)
+			for i := range int(prev.n) {
+				o := &prev.pts[i]
+				if used[i] || pass == 0 && o.id != q.id {
+					continue
+				}
+				d := o.p.sub(q.p).lengthSq()
+				if pass == 1 && d > dist2 {
+					continue
+				}
+				if best < 0 || d < bestD {
+					best, bestD = i, d
+				}
+			}
+			if best >= 0 {
+				used[best], done[j] = true, true
+				q.normal, q.friction = prev.pts[best].normal, prev.pts[best].friction
+				n++
+			}
+		}
+	}
+	// The impulses of the old points nobody took are shared by the new
+	// points nobody matched: when the narrow phase picks another set of
+	// points on the same faces (four of a clipped octagon, say), the
+	// contact still starts with the force that held it.
+	var restN float32
+	var restF vec3
+	for i := range int(prev.n) {
+		if !used[i] {
+			restN += prev.pts[i].normal
+			restF = restF.add(prev.pts[i].friction)
+		}
+	}
+	if left := int(cm.n) - n; left > 0 && restN > 0 {
+		k := 1 / float32(left)
+		for j := range int(cm.n) {
+			if !done[j] {
+				cm.pts[j].normal = float32(restN * k)
+				cm.pts[j].friction = restF.scale(k)
+			}
+		}
+	}
+	return n
 }
 
 // keepOrEnd appends the old manifold m to next when both its bodies are

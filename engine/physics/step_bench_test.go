@@ -156,3 +156,32 @@ func TestPileSleeps(t *testing.T) {
 	}
 	t.Logf("all asleep at step %d", asleepAt)
 }
+
+// BenchmarkStepAsleep: a step of a pile of 96 cubes that all sleep.
+func BenchmarkStepAsleep(b *testing.B) {
+	b.ReportAllocs()
+	tw := newTestWorld(b, DefaultConfig())
+	pile(tw, 4, 6, 4, 3, false)
+	tw.steps(600)
+	if n := tw.s.Stats().Awake; n != 0 {
+		b.Fatalf("%d bodies awake", n)
+	}
+	b.ResetTimer()
+	for range b.N {
+		tw.s.Step()
+	}
+}
+
+// BenchmarkStepAwake96: the same pile at the same point, kept awake.
+func BenchmarkStepAwake96(b *testing.B) {
+	b.ReportAllocs()
+	cfg := DefaultConfig()
+	cfg.NoSleep = true
+	tw := newTestWorld(b, cfg)
+	pile(tw, 4, 6, 4, 3, false)
+	tw.steps(600)
+	b.ResetTimer()
+	for range b.N {
+		tw.s.Step()
+	}
+}

@@ -21,9 +21,14 @@
 //     Nothing of math/cmplx is allowed.
 //   - no function or method of mathgl (mgl32, mgl64) is called: their
 //     arithmetic is fused on those builds too. Its types, composite
-//     literals, indexing and the accessors X, Y, Z, W and Elem are fine.
+//     literals, indexing, the accessors X, Y, Z, W and Elem and the
+//     constants QuatIdent and Ident2..4 are fine.
+//   - no range over a map (its order changes from run to run) and no go
+//     statement (goroutines finish in any order).
 //
-// Test files are not checked. A typical test:
+// Test files are not checked, nor files built only for another
+// architecture, nor arithmetic on values of a type parameter (write the
+// fixed-step math on concrete float types). A typical test:
 //
 //	func TestNoFusedArithmetic(t *testing.T) {
 //		findings, err := detcheck.Dir(".")
@@ -80,8 +85,12 @@ var exactMath = map[string]bool{
 // mathglPrefix is the import path of mathgl's packages.
 const mathglPrefix = "github.com/go-gl/mathgl/"
 
-// mathglAccessors lists the methods of mathgl that only read elements.
-var mathglAccessors = map[string]bool{"X": true, "Y": true, "Z": true, "W": true, "Elem": true}
+// mathglAccessors lists the functions and methods of mathgl that do no
+// arithmetic: they read elements or return constants.
+var mathglAccessors = map[string]bool{
+	"X": true, "Y": true, "Z": true, "W": true, "Elem": true,
+	"QuatIdent": true, "Ident2": true, "Ident3": true, "Ident4": true,
+}
 
 // listed is what go list says of a package.
 type listed struct {
@@ -216,6 +225,14 @@ func (c *checker) visit(n ast.Node) bool {
 		}
 	case *ast.SelectorExpr:
 		c.selector(n)
+	case *ast.RangeStmt:
+		if t := c.info.TypeOf(n.X); t != nil {
+			if _, ok := t.Underlying().(*types.Map); ok {
+				c.report(n.X, "a range over a map: its order differs from run to run; keep the keys in a slice, or sort them")
+			}
+		}
+	case *ast.GoStmt:
+		c.report(n.Call, "a goroutine: what it does lands in any order")
 	}
 	return true
 }

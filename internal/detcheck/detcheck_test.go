@@ -68,6 +68,11 @@ func TestFiles(t *testing.T) {
 		{"fma", "func f(a, b, c float64) float64 { return math.FMA(a, b, c) }",
 			[]string{"7: math.FMA"}},
 		{"math as a value", "var g = math.Exp", []string{"7: math.Exp"}},
+		{"map range", "func f(m map[int]float32) (s float32) {\n\tfor _, v := range m {\n\t\ts += v\n\t}\n\treturn s\n}",
+			[]string{"8: m"}},
+		{"map lookup", "func f(m map[int]float32) float32 { return m[1] }", nil},
+		{"slice range", "func f(m []float32) (s float32) {\n\tfor _, v := range m {\n\t\ts += v\n\t}\n\treturn s\n}", nil},
+		{"goroutine", "func f() { go f() }", []string{"7: f()"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,3 +16,6 @@ func Dot(a, b mgl32.Vec3) float32 {
 
 // Rounded is fine.
 func Rounded(a mgl32.Vec3, b float32) float32 { return float32(a[0]*b) + a[1] }
+
+// Identity returns a constant of mathgl's, which is fine.
+func Identity() mgl32.Quat { return mgl32.QuatIdent() }
