@@ -15,7 +15,9 @@
 // (the same for two runs of one build on any machine) and the physics
 // configuration, with cpu_ms_per_step: the process's CPU time over the
 // steps divided by their number, which a busy machine does not inflate as
-// it does the wall-clock step_ms. --trace adds the state of the named dynamic bodies (all:
+// it does the wall-clock step_ms, and allocs_while_stepping: the heap
+// allocations made during the steps (buffers growing in the first steps;
+// none in steady state). --trace adds the state of the named dynamic bodies (all:
 // every one) before the first step and after every K-th (--every, 1).
 // --cpuprofile writes a CPU profile of the steps alone (go tool pprof
 // FILE), the runner's own option beside the format's.
@@ -33,4 +35,6 @@ package main
 
 import "os"
 
+// main is thin: run returns the exit status, so that its deferred
+// clean-up (the profile's file) runs before the process exits.
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -90,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		StepMS: scene.Summarize(times),
 		InitMS: scene.Millis(initTime),
 		Hash:   scene.Hash(sim.engine.Snapshot()),
-		Config: settings(sim.space.Config(), sim.cpuPerStep),
+		Config: sim.settings(),
 		Trace:  trace,
 	}
 	dynamic := sc.Dynamic()
@@ -148,6 +148,9 @@ type sim struct {
 	// cpuPerStep is the process's CPU time over the steps (tracing
 	// included) divided by their number; 0 when unknown.
 	cpuPerStep time.Duration
+	// allocs is the number of heap allocations during the steps (tracing
+	// included).
+	allocs uint64
 }
 
 // build makes the engine and the Space for sc, at rate ticks per second,
@@ -212,6 +215,9 @@ func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.
 			return nil, nil, err
 		}
 	}
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	mallocs := mem.Mallocs
 	cpu0, cpuOK := cpuTime()
 	for k := 1; k <= steps; k++ {
 		t0 := time.Now()
@@ -224,6 +230,8 @@ func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.
 	if cpu1, ok := cpuTime(); cpuOK && ok && steps > 0 {
 		s.cpuPerStep = (cpu1 - cpu0) / time.Duration(steps)
 	}
+	runtime.ReadMemStats(&mem)
+	s.allocs = mem.Mallocs - mallocs
 	if profile != nil {
 		pprof.StopCPUProfile()
 		if err := profile.Close(); err != nil {
@@ -257,10 +265,12 @@ func (s *sim) sample(trace []scene.TraceEntry, traced []int, step int) []scene.T
 	return trace
 }
 
+// vec3 rounds a scene's vector to float32, each component to the nearest.
 func vec3(v [3]float64) mgl32.Vec3 {
 	return mgl32.Vec3{float32(v[0]), float32(v[1]), float32(v[2])}
 }
 
+// kind returns the physics kind of a scene's body kind.
 func kind(k scene.Kind) physics.Kind {
 	switch k {
 	case scene.Static:
@@ -271,6 +281,7 @@ func kind(k scene.Kind) physics.Kind {
 	return physics.Dynamic
 }
 
+// shape returns the physics shape of a scene's shape, rounded to float32.
 func shape(s scene.Shape) physics.Shape {
 	switch s.Type {
 	case scene.Box:
@@ -282,9 +293,11 @@ func shape(s scene.Shape) physics.Shape {
 }
 
 // settings lists the Space's configuration for the result's config, and
-// the CPU time a step took (beside step_ms's wall-clock figures, which a
-// busy machine inflates) when known.
-func settings(c physics.Config, cpuPerStep time.Duration) []scene.Setting {
+// figures of the run beside step_ms: the CPU time of a step (which a busy
+// machine does not inflate as it does wall-clock times), when known, and
+// the heap allocations made while stepping.
+func (s *sim) settings() []scene.Setting {
+	c := s.space.Config()
 	out := []scene.Setting{
 		{Name: "substeps", Value: c.Substeps},
 		{Name: "speculative_distance", Value: c.SpeculativeDistance},
@@ -300,10 +313,10 @@ func settings(c physics.Config, cpuPerStep time.Duration) []scene.Setting {
 		{Name: "combine", Value: "average (friction and restitution)"},
 		{Name: "threads", Value: 1},
 	}
-	if cpuPerStep > 0 {
-		out = append(out, scene.Setting{Name: "cpu_ms_per_step", Value: scene.Millis(cpuPerStep)})
+	if s.cpuPerStep > 0 {
+		out = append(out, scene.Setting{Name: "cpu_ms_per_step", Value: scene.Millis(s.cpuPerStep)})
 	}
-	return out
+	return append(out, scene.Setting{Name: "allocs_while_stepping", Value: int64(s.allocs)})
 }
 
 // version returns the program's module version, or "devel" and the

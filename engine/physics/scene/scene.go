@@ -255,10 +255,13 @@ func tooBig() *Error {
 	return fail(-1, "", fmt.Sprintf("the file is over %d bytes (%d MiB), the most accepted", maxFileSize, maxFileSize>>20))
 }
 
+// fail returns the error msg about body (-1: none) with the given id.
 func fail(body int, id, msg string) *Error { return &Error{Body: body, ID: id, Msg: msg} }
 
+// fail returns the error msg about p's body.
 func (p *parser) fail(msg string) *Error { return fail(p.body, p.id, msg) }
 
+// parseBody checks one entry of "bodies" and fills in b.
 func (p *parser) parseBody(raw any, b *Body) error {
 	f, ok := raw.(fields)
 	if !ok {
@@ -327,6 +330,7 @@ func (p *parser) parseBody(raw any, b *Body) error {
 	return nil
 }
 
+// parseShape checks a body's "shape" and fills in s.
 func (p *parser) parseShape(f fields, s *Shape) error {
 	raw, ok := f["shape"]
 	if !ok {
@@ -376,7 +380,7 @@ func (p *parser) parseShape(f fields, s *Shape) error {
 	return nil
 }
 
-// A number's range.
+// rangeRule is the range a number must be in.
 type rangeRule uint8
 
 const (
@@ -385,6 +389,7 @@ const (
 	nonNegative
 )
 
+// describe says what the rule accepts, for messages.
 func (r rangeRule) describe() string {
 	switch r {
 	case positive:
@@ -395,6 +400,7 @@ func (r rangeRule) describe() string {
 	return "a finite number"
 }
 
+// ok reports whether x is finite and in the rule's range.
 func (r rangeRule) ok(x float64) bool {
 	switch {
 	case math.IsInf(x, 0) || math.IsNaN(x):
