@@ -122,9 +122,10 @@ test: deps
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -short -run='^$$' -bench=. -benchtime=1x -p 1 -timeout 5m ./...
 	GO=$(GO) scripts/crossarch_test.sh
 	GO=$(GO) scripts/crossarch.sh
-	# The demo's sync test at full length (3,600 ticks, 8 deep), which the
-	# race detector makes too slow to run above.
-	$(GO) test -run='^TestSyncTest$$' -count=1 ./cmd/nebula-demo
+	# The demo's sync tests at full length (3,600 ticks of the scene and
+	# 600 of the physics mode, 8 deep), which the race detector makes too
+	# slow to run above.
+	$(GO) test -run='^TestSyncTest(Physics)?$$' -count=1 ./cmd/nebula-demo
 	# Fuzz budgets are counts of runs (about 10 s each here), not
 	# durations: at a -fuzztime deadline Go 1.26's fuzz coordinator can
 	# fail a target with "context deadline exceeded" and no finding
@@ -145,6 +146,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz='^FuzzContactsUnmarshal$$' -fuzztime=60000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzPairs$$' -fuzztime=35000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzRaycast$$' -fuzztime=30000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzQueries$$' -fuzztime=3000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=100000x -fuzzminimizetime=100x ./engine/physics/scene
 
 # The tests that touch time, windows or sockets (scripts/stress.sh's

@@ -174,6 +174,12 @@ type Stats struct {
 	Islands     int // islands of awake touching dynamic bodies
 	Points      int // contact points computed by the narrow phase
 	WarmPoints  int // of those, the points that started from last step's impulses
+	// PairsDropped is how many overlapping pairs (at least) the broad
+	// phase left out of the last step because there were more than
+	// DefaultMaxPairs: bodies piled in one spot by the thousand. The pairs
+	// kept are the first in slot order, so the step stays bounded and
+	// deterministic; 0 in any sane scene.
+	PairsDropped int
 	// Resets counts, since New, the bodies whose state became non-finite
 	// (NaN or infinite) in a step and that were put back where they were
 	// at the start of that step, at rest.

@@ -148,7 +148,7 @@ func (s *Space) collidePairs(n int) {
 	vals, _ := s.bodies.Slices()
 	idx := s.bodies.Indices()
 	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.active[:n], sc.pairs)
-	s.stats.Pairs = len(sc.pairs)
+	s.stats.Pairs, s.stats.PairsDropped = len(sc.pairs), s.bp.dropped
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
 	sc.ended = false
