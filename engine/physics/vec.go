@@ -150,15 +150,9 @@ func (m mat3) col(i int) vec3 {
 	return vec3{m.r0.z, m.r1.z, m.r2.z}
 }
 
-func (m mat3) transpose() mat3 { return mat3{m.col(0), m.col(1), m.col(2)} }
-
 // mulTVec returns mᵀv.
 func (m mat3) mulTVec(v vec3) vec3 {
 	return m.r0.scale(v.x).add(m.r1.scale(v.y)).add(m.r2.scale(v.z))
-}
-
-func (m mat3) mul(n mat3) mat3 {
-	return mat3{n.mulTVec(m.r0), n.mulTVec(m.r1), n.mulTVec(m.r2)}
 }
 
 // pose places a shape or a body: rotation q, then translation p.
@@ -169,9 +163,6 @@ type pose struct {
 
 func (t pose) apply(v vec3) vec3   { return t.q.rotate(v).add(t.p) }
 func (t pose) unapply(v vec3) vec3 { return t.q.unrotate(v.sub(t.p)) }
-
-// mul returns t∘c: c placed in the frame t defines.
-func (t pose) mul(c pose) pose { return pose{t.apply(c.p), t.q.mul(c.q)} }
 
 // aabb is an axis-aligned box, min ≤ max.
 type aabb struct{ min, max vec3 }
