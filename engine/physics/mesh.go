@@ -261,11 +261,27 @@ func (m *TriangleMesh) build() {
 // mesh's frame), in ascending order, and returns it.
 func (m *TriangleMesh) overlapping(box aabb, out []uint32, stack []uint32) ([]uint32, []uint32) {
 	start := len(out)
+	stack = m.visit(stack,
+		func(b *aabb) bool { return b.overlaps(box) },
+		func(t uint32) {
+			a, b, c := m.triangle(t)
+			if (aabb{a.min(b).min(c), a.max(b).max(c)}).overlaps(box) {
+				out = append(out, t)
+			}
+		})
+	slices.Sort(out[start:])
+	return out, stack
+}
+
+// visit walks m's hierarchy depth first, the first child first, into the
+// nodes whose box enter accepts, and calls leaf for every triangle of the
+// leaves it reaches. stack is scratch, returned for reuse.
+func (m *TriangleMesh) visit(stack []uint32, enter func(*aabb) bool, leaf func(t uint32)) []uint32 {
 	stack = append(stack[:0], 0)
 	for len(stack) > 0 {
 		n := &m.nodes[stack[len(stack)-1]]
 		stack = stack[:len(stack)-1]
-		if !n.box.overlaps(box) {
+		if !enter(&n.box) {
 			continue
 		}
 		if n.count == 0 {
@@ -273,12 +289,8 @@ func (m *TriangleMesh) overlapping(box aabb, out []uint32, stack []uint32) ([]ui
 			continue
 		}
 		for _, t := range m.order[n.first : n.first+n.count] {
-			a, b, c := m.triangle(t)
-			if (aabb{a.min(b).min(c), a.max(b).max(c)}).overlaps(box) {
-				out = append(out, t)
-			}
+			leaf(t)
 		}
 	}
-	slices.Sort(out[start:])
-	return out, stack
+	return stack
 }

@@ -262,25 +262,14 @@ func (m *TriangleMesh) raycast(p pose, origin, dir vec3, maxT float32, stackp *[
 	o, d := p.unapply(origin), p.q.unrotate(dir)
 	best, found := maxT, false
 	var bestN vec3
-	stack := append((*stackp)[:0], 0)
-	defer func() { *stackp = stack }()
-	for len(stack) > 0 {
-		n := &m.nodes[stack[len(stack)-1]]
-		stack = stack[:len(stack)-1]
-		if _, in := rayBoxEntry(&n.box, o, d, best); !in {
-			continue
-		}
-		if n.count == 0 {
-			stack = append(stack, n.left+1, n.left)
-			continue
-		}
-		for _, t := range m.order[n.first : n.first+n.count] {
+	*stackp = m.visit(*stackp,
+		func(b *aabb) bool { _, in := rayBoxEntry(b, o, d, best); return in },
+		func(t uint32) {
 			a, b, c := m.triangle(t)
 			if tt, nn, ok := rayTriangle(o, d, a, b, c); ok && (tt < best || !found && tt <= best) {
 				best, bestN, found = tt, nn, true
 			}
-		}
-	}
+		})
 	if !found {
 		return 0, vec3{}, false
 	}

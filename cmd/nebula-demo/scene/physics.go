@@ -146,14 +146,7 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 		return nil, err
 	}
 
-	s.Figure = w.Spawn(geom.Transform{
-		Pos:   mgl32.Vec3{-FigureRange, -Box[1] + FigureScale/2, figureZ},
-		Rot:   detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/2),
-		Scale: mgl32.Vec3{FigureScale, FigureScale, FigureScale},
-	}, engine.Interpolate)
-	w.SetMesh(s.Figure, MeshFigure)
-	s.Walk.Set(s.Figure, FigureState{Phase: figureWalk, Dir: 1})
-	s.Anim.Play(s.Figure, ClipWalk, true)
+	s.spawnFigure(w)
 
 	// The stages: as Setup's, with the physics step (added by Attach) in
 	// place of the scripted motion. The player cubes' velocities are set

@@ -261,14 +261,7 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 
 	// The figure starts at the left end of its walk, facing +x (its model
 	// faces +z).
-	s.Figure = w.Spawn(geom.Transform{
-		Pos:   mgl32.Vec3{-FigureRange, -Box[1] + FigureScale/2, figureZ}, // its feet at -0.5
-		Rot:   detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/2),
-		Scale: mgl32.Vec3{FigureScale, FigureScale, FigureScale},
-	}, engine.Interpolate)
-	w.SetMesh(s.Figure, MeshFigure)
-	s.Walk.Set(s.Figure, FigureState{Phase: figureWalk, Dir: 1})
-	s.Anim.Play(s.Figure, ClipWalk, true)
+	s.spawnFigure(w)
 
 	// The tick's systems, stage by stage (docs/loop.md prints the
 	// schedule). The input stage has none: the players' keys are read
@@ -293,6 +286,19 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	_ = e.AddStage(StageDebug, engine.After(engine.StageAI)) // cannot fail: a new name, once per engine (a second Setup panics on the components)
 	e.AddSystem(StageDebug, CrashSystem, s.crashTest)
 	return s
+}
+
+// spawnFigure spawns the figure at the left end of its walk, facing +x
+// (its model faces +z), walking.
+func (s *Scene) spawnFigure(w *engine.World) {
+	s.Figure = w.Spawn(geom.Transform{
+		Pos:   mgl32.Vec3{-FigureRange, -Box[1] + FigureScale/2, figureZ}, // its feet at -0.5
+		Rot:   detmath.AxisAngle(mgl32.Vec3{0, 1, 0}, math.Pi/2),
+		Scale: mgl32.Vec3{FigureScale, FigureScale, FigureScale},
+	}, engine.Interpolate)
+	w.SetMesh(s.Figure, MeshFigure)
+	s.Walk.Set(s.Figure, FigureState{Phase: figureWalk, Dir: 1})
+	s.Anim.Play(s.Figure, ClipWalk, true)
 }
 
 // crashTest panics at tick PanicAt, adds a point to the score at tick
