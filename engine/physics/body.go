@@ -46,8 +46,8 @@ const allLocks = LockLinearX | LockLinearY | LockLinearZ | LockAngularX | LockAn
 // BodyDef describes a body for Space.AddBody. Start from NewBodyDef,
 // which fills in the defaults.
 type BodyDef struct {
-	Kind  Kind
-	Shape Shape
+	Kind  Kind  // how the body moves
+	Shape Shape // its collision shape, centred on the entity's position
 
 	// Density is in kg/m³; a dynamic body's mass is Density times its
 	// shape's volume. It must be positive for a dynamic body and is
@@ -94,6 +94,8 @@ func NewBodyDef(k Kind, s Shape) BodyDef {
 }
 
 // validate checks d, naming the first thing wrong.
+//
+//srccheck:wrapped by AddBody, as "physics: AddBody(<entity>): ..."
 func (d *BodyDef) validate() error {
 	if d.Kind < Dynamic || d.Kind > Kinematic {
 		return fmt.Errorf("unknown body kind %d (Dynamic, Static or Kinematic)", d.Kind)
@@ -137,8 +139,8 @@ func (d *BodyDef) validate() error {
 // rollback carry it. Space.Body returns a copy; change a body through the
 // Space's methods.
 type Body struct {
-	Kind  Kind
-	Shape Shape
+	Kind  Kind  // how the body moves
+	Shape Shape // its collision shape
 
 	// Mass is in kg, InvMass its inverse; both 0 for static and kinematic
 	// bodies.
@@ -147,12 +149,12 @@ type Body struct {
 	// the body's own frame (0 for static and kinematic bodies).
 	InvInertia mgl32.Vec3
 
-	Friction, Restitution         float32
-	LinearDamping, AngularDamping float32
-	GravityScale                  float32
-	Locks                         Locks
-	CCD, Sensor                   bool
-	Layer, Mask                   uint32
+	Friction, Restitution         float32 // as in BodyDef
+	LinearDamping, AngularDamping float32 // as in BodyDef
+	GravityScale                  float32 // as in BodyDef
+	Locks                         Locks   // as in BodyDef
+	CCD, Sensor                   bool    // as in BodyDef
+	Layer, Mask                   uint32  // as in BodyDef
 
 	// Force and Torque accumulate what ApplyForce and ApplyTorque add,
 	// world frame, until the end of the next Step.

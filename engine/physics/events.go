@@ -24,7 +24,7 @@ const (
 // Systems of the Collision stage read the step's events with
 // Space.Events.
 type ContactEvent struct {
-	Kind ContactEventKind
+	Kind ContactEventKind // Begin or End
 	// A and B are the two bodies' entities, A in the lower slot. In an
 	// End event one of them may no longer be alive.
 	A, B engine.Entity

@@ -17,7 +17,7 @@ const (
 // Shape is a body's collision shape, centred on the body's position and
 // turned with it.
 type Shape struct {
-	Kind        ShapeKind
+	Kind        ShapeKind  // which shape; its fields below
 	HalfExtents mgl32.Vec3 // Box: half the size along each local axis
 	Radius      float32    // Sphere, Capsule
 	HalfHeight  float32    // Capsule: half the length of its axis (local Y)

@@ -80,6 +80,8 @@ func DefaultConfig() Config {
 }
 
 // validate checks c, naming the first field out of range.
+//
+//srccheck:wrapped by New, as "physics: New: ..."
 func (c *Config) validate() error {
 	if !finite(c.Gravity[0]) || !finite(c.Gravity[1]) || !finite(c.Gravity[2]) {
 		return fmt.Errorf("gravity must be finite, got %v", c.Gravity)

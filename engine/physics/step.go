@@ -42,9 +42,10 @@ type scratch struct {
 // A body whose state is not finite at the start of the step (NaN or
 // infinite, written into the world by the game) is put back at its
 // previous tick's transform, at rest; one whose state becomes non-finite
-// in the step is put back where it started the step, at rest. Either is
-// counted in Stats.Resets: NaN never spreads to other bodies. A rotation
-// that is not of unit length (within 1e-3) is normalised.
+// in the step (overflow, or a neighbour's NaN reaching it through a
+// contact within the step) is put back where it started the step, at
+// rest. Either is counted in Stats.Resets: NaN never stays in the world.
+// A rotation that is not of unit length (within 1e-3) is normalised.
 //
 // Bodies that start out overlapping are pushed apart at up to
 // Config.MaxPushOut per contact; where many overlap at once the pushes
