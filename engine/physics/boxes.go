@@ -253,6 +253,15 @@ func collideCapsuleBox(a *shape, pa pose, b *shape, pb pose, margin float32, m *
 	m.pts[0] = contactPoint{p: rb.mulVec(pl).add(pb.p), sep: sep, id: singleI}
 }
 
+// lesser returns the lesser of a and b (the min builtin also orders
+// zeros and NaNs, which costs here).
+func lesser(a, b float32) float32 {
+	if b < a {
+		return b
+	}
+	return a
+}
+
 // sgn returns 1 when pos, else −1.
 func sgn(pos bool) float32 {
 	if pos {
@@ -520,7 +529,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	// an equal box resting flush keep their ids (and the solver its warm
 	// start) while it drifts by less than that; the points are then
 	// clamped onto the face.
-	slop := float32(clipSlop * min(fu, fv, hi.x, hi.y, hi.z))
+	slop := float32(clipSlop * lesser(lesser(fu, fv), lesser(hi.x, lesser(hi.y, hi.z))))
 	lu, lv := fu+slop, fv+slop
 	cu, cv, ch := permute(ci, i)
 	refNeg := ch < 0
@@ -592,7 +601,47 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		}
 	}
 
-	// Corners within margin of the reference face, moved half way to it.
+	// Corners within margin of the reference face, moved half way to it,
+	// in the world.
+	ax, ay := r.col(next(i)), r.col(next(next(i))) // the world axes along u, v
+	world := func(x *clipVertex) vec3 {
+		u, v := x.u, x.v
+		if u > fu {
+			u = fu
+		} else if u < -fu {
+			u = -fu
+		}
+		if v > fv {
+			v = fv
+		} else if v < -fv {
+			v = -fv
+		}
+		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
+	}
+	normal := az
+	if refBase != 0 {
+		normal = az.neg()
+	}
+	if n <= maxPoints {
+		// Straight into m: no reduction is needed.
+		for k := 0; k < n && k < maxPoints; k++ {
+			x := src[k]
+			s := x.h - hf
+			if s > margin {
+				continue
+			}
+			x.h = hf + float32(0.5*s)
+			id := refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
+			// m.n <= k < maxPoints (a power of two): the mask only spares
+			// the bounds check.
+			m.pts[m.n&(maxPoints-1)] = contactPoint{p: world(&x), sep: s, id: id}
+			m.n++
+		}
+		if m.n > 0 {
+			m.normal = normal
+		}
+		return false
+	}
 	var seps [8]float32
 	var ids [8]uint32
 	kept := 0
@@ -612,16 +661,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	if kept == 0 {
 		return false
 	}
-	// World axes along u and v (h's is az).
-	ax, ay := r.col(next(i)), r.col(next(next(i)))
-	m.normal = az
-	if refBase != 0 {
-		m.normal = az.neg()
-	}
-	world := func(x *clipVertex) vec3 {
-		u, v := clamp(x.u, -fu, fu), clamp(x.v, -fv, fv)
-		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
-	}
+	m.normal = normal
 	if kept <= maxPoints {
 		for k := range kept {
 			m.pts[k] = contactPoint{p: world(&src[k]), sep: seps[k], id: ids[k]}

@@ -12,10 +12,10 @@ package physics
 // step. Ties are broken by index and nothing depends on map order: the
 // same inputs give the same bits.
 
-// Contact ids. Each pair kind has its own codes; those of the box pairs
-// (from 96 up) are described in boxes.go. Capsule–capsule uses 0 for its
-// single point, 1 and 2 for the two ends of a line of contact; two
-// spheres use 0.
+// Contact ids. Each pair kind has its own codes: two spheres use 0;
+// capsule–capsule 0 for its single point, 1 and 2 for the two ends of a
+// line of contact; sphere–capsule, sphere–box and capsule–box the codes
+// below; the capsule–box edge codes and box–box's are in boxes.go.
 const (
 	idCapsuleSide   = 0  // sphere–capsule: the capsule's cylinder
 	idCapsuleBottom = 1  // sphere–capsule: the cap at −half height
