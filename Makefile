@@ -141,7 +141,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
 	# Physics: the names are anchored, as FuzzCollide is also the start
 	# of FuzzCollideMesh's (-fuzz must match one target).
-	$(GO) test -run='^$$' -fuzz='^FuzzCollide$$' -fuzztime=250000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzCollide$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzCollideMesh$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzContactsUnmarshal$$' -fuzztime=60000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzPairs$$' -fuzztime=35000x -fuzzminimizetime=100x ./engine/physics

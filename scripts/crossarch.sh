@@ -14,6 +14,12 @@
 #             machine whose kernel runs 32-bit programs, else under qemu-i386
 #   amd64-v3  GOAMD64=v3, natively: Go fuses multiply-adds into FMA at v3
 #
+# and, only when CROSSARCH_ARCHES names them (each a few minutes more
+# under qemu), riscv64, ppc64le, loong64 (all three fuse too) and arm
+# (GOARM=7, 32-bit), natively on such a machine, else under
+# qemu-riscv64, qemu-ppc64le, qemu-loongarch64, qemu-arm. Big-endian
+# machines are out: the engine refuses to build for them.
+#
 #   scripts/crossarch.sh
 #   scripts/crossarch.sh --list    the packages it would test, one a line
 #
@@ -34,17 +40,18 @@
 # ten to twenty times slower) the binaries run with -test.short, so the
 # few tests that take long natively (engine/physics's thousand-cube pile)
 # skip; a golden hash is quick and never skips with -short. Test
-# binaries go to a temporary directory, never into the repository. It prints one line per architecture (pass,
-# fail or skip, with the build and test time); a failure names the
-# architecture, the package and the test, prints the test output, and makes
-# the script exit 1 after the other architectures have run.
+# binaries go to a temporary directory, never into the repository. It
+# prints one line per architecture (pass, fail or skip, with the build and
+# test time); a failure names the architecture, the package and the test,
+# prints the test output, and makes the script exit 1 after the other
+# architectures have run.
 #
 # Environment: GO (default go), CROSSARCH_TIMEOUT (each test binary's
 # -test.timeout, default 3m), and for scripts/crossarch_test.sh:
 # CROSSARCH_ARCHES (default "arm64 386 amd64-v3"), CROSSARCH_PACKAGES
-# (default the list below), CROSSARCH_RUNNERS_arm64, CROSSARCH_RUNNERS_386
-# and CROSSARCH_RUNNERS_amd64_v3 (the ways to try, in order: "native" or
-# an emulator's command; default as above).
+# (default the list below), CROSSARCH_RUNNERS_arm64, CROSSARCH_RUNNERS_386,
+# CROSSARCH_RUNNERS_amd64_v3 and so on for each architecture (the ways to
+# try, in order: "native" or an emulator's command; default as above).
 set -euo pipefail
 # A C locale: $EPOCHREALTIME's decimal point, and sed's and awk's patterns.
 export LC_ALL=C
@@ -190,6 +197,11 @@ probe() {
 		386/amd64) ways="native qemu-i386" ;;
 		386/*) ways=qemu-i386 ;;
 		amd64-v3/amd64) ways=native ;;
+		riscv64/riscv64 | ppc64le/ppc64le | loong64/loong64 | arm/arm) ways=native ;;
+		riscv64/* | ppc64le/*) ways=qemu-$name ;;
+		loong64/*) ways=qemu-loongarch64 ;;
+		arm/arm64) ways="native qemu-arm" ;;
+		arm/*) ways=qemu-arm ;;
 		*) ways= ;;
 		esac
 	fi
@@ -240,8 +252,10 @@ for arch in "${arches[@]}"; do
 	arm64) env=(GOARCH=arm64) ;;
 	386) env=(GOARCH=386) ;;
 	amd64-v3) env=(GOARCH=amd64 GOAMD64=v3) ;;
+	riscv64 | ppc64le | loong64) env=(GOARCH="$arch") ;;
+	arm) env=(GOARCH=arm GOARM=7) ;;
 	*)
-		echo "crossarch: unknown architecture $arch in CROSSARCH_ARCHES (arm64, 386, amd64-v3)" >&2
+		echo "crossarch: unknown architecture $arch in CROSSARCH_ARCHES (arm64, 386, amd64-v3; riscv64, ppc64le, loong64, arm)" >&2
 		exit 2
 		;;
 	esac
