@@ -145,7 +145,6 @@ test: deps
 	$(GO) test -run='^$$' -fuzz='^FuzzCollideMesh$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzContactsUnmarshal$$' -fuzztime=60000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzPairs$$' -fuzztime=35000x -fuzzminimizetime=100x ./engine/physics
-	$(GO) test -run='^$$' -fuzz='^FuzzRaycast$$' -fuzztime=30000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzQueries$$' -fuzztime=3000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=100000x -fuzzminimizetime=100x ./engine/physics/scene
 

@@ -49,9 +49,6 @@ import (
 // active boxes. Boxes with a NaN overlap nothing (aabb.overlaps is false
 // for them) and are left out.
 //
-// The ray cast walks the rows of every level in step; it tests the large
-// list's boxes one by one.
-//
 // Inactive boxes (sleeping or static bodies) are only tested against active
 // ones: a pair of inactive boxes is never tested, and when few boxes are
 // active only they search.
@@ -118,7 +115,7 @@ type rowEntry struct {
 }
 
 // broadphase finds the pairs of bodies whose boxes overlap, and answers
-// queries (overlapping boxes, ray casts) about the boxes of its last build.
+// queries (overlapping boxes) about the boxes of its last build.
 // Its zero value is ready to use.
 type broadphase struct {
 	// maxPairs is the most pairs pairs returns; 0 means DefaultMaxPairs.
@@ -164,11 +161,6 @@ type broadphase struct {
 	tmp     []pair
 	count   []int32
 	near    []int32
-	rays    []rayCandidate // boxes the ray enters, waiting to be visited
-	walks   []rayWalk      // the ray's walks through the levels' rows
-	ready   []rayCandidate
-	stamp   []uint32 // per entry: the mark of the last ray that tested it
-	mark    uint32
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -328,7 +320,7 @@ func (bp *broadphase) row(p vec3) (v, w int32) {
 }
 
 // build files the boxes into the rows for pairs and for the queries
-// (overlapping, raycast), which answer about the boxes of the last build:
+// (overlapping), which answer about the boxes of the last build:
 // pairs calls it; call it directly to query boxes without looking for
 // pairs. active may be nil (none active).
 func (bp *broadphase) build(boxes []aabb, active []bool) {
