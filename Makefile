@@ -61,11 +61,12 @@ PACER_BENCHTIME := 1440x
 # Physics benchmark: cmd/nebula-physics beside the reference engines'
 # runners (Rapier's deterministic build, Jolt), all reading the same
 # nebula-scene/1 files. PHYSICS_DIR is the folder with FORMAT.md, scenes/
-# and anchors/ (its README explains the anchors, which install their pinned
+# and anchors/, kept outside this repository: pass it, make bench-physics
+# PHYSICS_DIR=DIR (its README explains the anchors, which install their pinned
 # npm packages into ~/.cache on first use). compare.mjs runs (run, scene,
 # engine) round-robin and prints min / median of each figure;
 # scripts/physics-ratios.mjs then prints the ratios to Rapier.
-PHYSICS_DIR ?= ../shared/physics
+PHYSICS_DIR ?=
 PHYSICS_SCENES ?= pile-1000 pile-4000 spheres-1000
 PHYSICS_RUNS ?= 3
 PHYSICS_ANCHORS ?= rapier jolt
@@ -170,8 +171,8 @@ deps-physics:
 	@node -e 'const v = +process.versions.node.split(".")[0]; if (v < 18) { console.error("deps-physics: node " + process.version + " is too old; the anchors need 18 or later"); process.exit(1) }'
 
 bench-physics: deps-physics
-	@test -f $(PHYSICS_DIR)/anchors/compare.mjs || { \
-		echo "bench-physics: no $(PHYSICS_DIR)/anchors/compare.mjs; set PHYSICS_DIR to the folder with the scenes and anchors"; exit 1; }
+	@test -n "$(PHYSICS_DIR)" -a -f "$(PHYSICS_DIR)/anchors/compare.mjs" || { \
+		echo "bench-physics: PHYSICS_DIR=\"$(PHYSICS_DIR)\" has no anchors/compare.mjs; run make bench-physics PHYSICS_DIR=DIR, DIR the folder with the nebula-scene/1 scenes/ and the reference runners' anchors/"; exit 1; }
 	@mkdir -p $(BIN_DIR)
 	$(GO) build -o $(PHYSICS_RUNNER) ./cmd/nebula-physics
 	node $(PHYSICS_DIR)/anchors/compare.mjs --runs $(PHYSICS_RUNS) --json $(PHYSICS_JSON) \
