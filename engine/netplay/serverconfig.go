@@ -73,6 +73,8 @@ type ServerConfig struct {
 	MaxDumps int
 	// Log receives the server's log lines (nil: logrus's standard logger).
 	Log logrus.FieldLogger
+	// Trace, when not nil, receives the server's events for metrics.
+	Trace *ServerTrace
 }
 
 // DefaultServerConfig returns a one-player match of up to 8 players and

@@ -1,0 +1,34 @@
+package netplay
+
+import "time"
+
+// ServerTrace receives a server's events as they happen, for an
+// operator's metrics (package net/http/httptrace has the same shape).
+// Every field is optional: a nil function is not called. The functions
+// are called from the server's goroutines, several at once, so they must
+// be safe for concurrent use, and quick: the match waits for them.
+type ServerTrace struct {
+	// TickConfirmed is called once a tick has been confirmed, simulated
+	// and queued to every client; took is the server's time for it (the
+	// time Report.TickTime measures).
+	TickConfirmed func(tick uint64, took time.Duration)
+	// PlayersChanged is called when a player or spectator is let in or
+	// leaves, with the counts after the change.
+	PlayersChanged func(players, spectators int)
+	// BytesRead and BytesWritten are called with the bytes of each message
+	// read from or written to a client, framing included.
+	BytesRead, BytesWritten func(n int)
+	// HandshakeRefused is called when a connection is refused before it
+	// joins the match, with a short fixed reason ("full", "token-expired",
+	// ...) fit for a metric's label.
+	HandshakeRefused func(reason string)
+	// Resync is called when the server sends a client a snapshot after
+	// the client's hash differed from the server's.
+	Resync func()
+	// Desync is called for every client hash that differs from the
+	// server's.
+	Desync func()
+	// LogWritten is called after each write of the match log, with the
+	// time the write (and its fsync, when it had one) took.
+	LogWritten func(took time.Duration, synced bool)
+}
