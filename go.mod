@@ -16,5 +16,6 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
+	github.com/prometheus/client_golang v1.25.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

@@ -59,8 +59,11 @@ type match struct {
 
 	tickTime Latencies
 	desyncs  int
-	started0 time.Duration // the server clock at the match's start
-	ended0   time.Duration
+	// The players and spectators connected that the trace's
+	// PlayersChanged last said (tracePlayers).
+	tracedPlayers, tracedSpectators int
+	started0                        time.Duration // the server clock at the match's start
+	ended0                          time.Duration
 }
 
 func (m *match) init(s *Server) {

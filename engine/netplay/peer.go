@@ -95,7 +95,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 		return
 	}
 	p.name, p.role = hello.Name, hello.Role
-	p.out = newOutbox(conn, s.cfg.OutboxLimit)
+	p.out = newOutbox(conn, s.cfg.OutboxLimit, s.cfg.Trace.bytesWritten())
 	if !s.send(event{kind: evHello, p: p}) {
 		p.out.queue(wire.RefuseShutdown())
 		p.out.close()
@@ -144,7 +144,7 @@ func lingeringClose(conn net.Conn) {
 func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	p.conn.SetDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
 	defer p.conn.SetDeadline(time.Time{})
-	r := wire.NewReader(countingReader{p.conn, &p.bytesIn}, s.cfg.MaxMessage)
+	r := wire.NewReader(countingReader{p.conn, &p.bytesIn, s.cfg.Trace.bytesRead()}, s.cfg.MaxMessage)
 	w := wire.NewWriter(p.conn)
 	drop := func(kind string, err error, msg string) error {
 		s.bad.warn(kind, logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, msg)

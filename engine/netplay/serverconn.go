@@ -52,7 +52,7 @@ func (s *serverConn) handshake(hello *wire.Hello, timeout time.Duration, check f
 	if err := w.WriteMessage(hello); err != nil {
 		return nil, nil, fmt.Errorf("cannot send the handshake: %w", err)
 	}
-	r := wire.NewReader(countingReader{s.conn, &s.bytesDown}, wire.MaxServerMessage)
+	r := wire.NewReader(countingReader{s.conn, &s.bytesDown, nil}, wire.MaxServerMessage)
 	version, err := r.ReadServerPreamble()
 	switch {
 	case errors.Is(err, wire.ErrNotServer):
