@@ -7,8 +7,8 @@ require (
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/go-gl/mathgl v1.2.0
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
-	github.com/qmuntal/gltf v0.28.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/qmuntal/gltf v0.28.0
 	github.com/sirupsen/logrus v1.10.2
 	github.com/zeebo/xxh3 v1.0.2
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
