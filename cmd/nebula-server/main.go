@@ -25,11 +25,11 @@ import (
 const program = "nebula-server"
 
 func main() {
-	os.Exit(gameserver.Main(server(), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr))
+	os.Exit(gameserver.Main(serverProgram(), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr))
 }
 
-// server is the program: the demo's game and the server's extensions.
-func server() gameserver.Program {
+// serverProgram is the program: the demo's game and the server's extensions.
+func serverProgram() gameserver.Program {
 	return gameserver.Program{
 		Name: program,
 		Game: demoGame(),

@@ -46,6 +46,7 @@ type config struct {
 	logLevel      logrus.Level
 	ops           string
 	stallAfter    time.Duration
+	opsLinger     time.Duration
 }
 
 // register defines the server's own flags on fs.
@@ -63,6 +64,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFormat, "log-format", "json", "log lines as json (for machines) or text (for people)")
 	fs.StringVar(&c.level, "log-level", "info", "logrus level: panic, fatal, error, warn, info, debug or trace")
 	fs.StringVar(&c.ops, "ops", "", "`host:port` of the operator port: /healthz and /metrics over HTTP (127.0.0.1:0 picks a free port, logged; default: off)")
+	fs.DurationVar(&c.opsLinger, "ops-linger", 0, "keep the operator port up this long after the match ends, for a last scrape (a signal ends the wait)")
 	fs.DurationVar(&c.stallAfter, "stall-after", 5*time.Second, "/healthz answers 503 when the running match confirms no tick for this long")
 }
 
@@ -93,6 +95,8 @@ func (c *config) check() error {
 		return cli.Usagef("-tick-rate %d: must be from %d to %d Hz", c.tickRate, timing.MinTickRate, timing.MaxTickRate)
 	case c.logFormat != "json" && c.logFormat != "text":
 		return cli.Usagef("-log-format %q: must be json or text", c.logFormat)
+	case c.opsLinger < 0:
+		return cli.Usagef("-ops-linger %v: must be 0 or more", c.opsLinger)
 	case c.stallAfter <= 0:
 		return cli.Usagef("-stall-after %v: must be above 0", c.stallAfter)
 	}

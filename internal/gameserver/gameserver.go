@@ -205,6 +205,9 @@ func (e errListen) Unwrap() error { return e.err }
 // error to report.
 func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, error) {
 	log := base.WithField("match", c.matchID)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer func() { signal.Stop(sigs); close(sigs) }()
 	ecfg := engine.DefaultConfig()
 	ecfg.Loop.TickRate, ecfg.Seed = c.tickRate, c.seed
 	e, err := engine.New(ecfg)
@@ -272,22 +275,21 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 
 	// SIGTERM or SIGINT ends the match: the clients are told the server
 	// is shutting down (wire.EndShutdown, or a Refuse to one in its
-	// handshake), the match's end is logged, and Main returns ExitOK.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	// handshake), the match's end is logged, and Main returns ExitOK. (A
+	// signal that came earlier waits in sigs.)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	matchOver := make(chan struct{})
+	stopping := make(chan struct{}) // closed at the first signal
 	go func() {
-		select {
-		case sig := <-sigs:
-			log.WithField("signal", sig.String()).Info("signal: ending the match; the clients are told the server is shutting down")
-			health.Ending()
-			cancel()
-			s.srv.Close()
-		case <-matchOver:
+		sig, ok := <-sigs
+		if !ok {
+			return
 		}
+		log.WithField("signal", sig.String()).Info("signal: ending the match; the clients are told the server is shutting down")
+		health.Ending()
+		cancel()
+		s.srv.Close()
+		close(stopping)
 	}()
 
 	var runErr error
@@ -304,7 +306,6 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 	if runErr == nil {
 		runErr = serveErr
 	}
-	close(matchOver)
 	health.Ending()
 	rep := s.srv.Report()
 	rep.WriteText(stdout)
@@ -318,17 +319,31 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 			}
 		}
 	}
+	if runErr != nil {
+		log.WithFields(endFields).WithError(runErr).Error("match failed")
+	} else {
+		fmt.Fprintf(stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
+		log.WithFields(endFields).Info("match ended")
+	}
 	if ops != nil {
+		if c.opsLinger > 0 {
+			// The operator port stays up a while, for a last scrape of
+			// the final figures (and /healthz says 503), unless a signal
+			// comes.
+			linger := time.NewTimer(c.opsLinger)
+			select {
+			case <-linger.C:
+			case <-stopping:
+			}
+			linger.Stop()
+		}
 		ops.Close()
 		if err := <-opsDone; err != nil && runErr == nil {
 			runErr = fmt.Errorf("operator port: %w", err)
 		}
 	}
 	if runErr != nil {
-		log.WithFields(endFields).WithError(runErr).Error("match failed")
 		return ExitFailed, runErr
 	}
-	fmt.Fprintf(stdout, "state-hash %d %016x\n", e.World.Tick(), e.World.Hash())
-	log.WithFields(endFields).Info("match ended")
 	return ExitOK, nil
 }
