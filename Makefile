@@ -7,6 +7,8 @@
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
 #   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
+#   make server  build cmd/nebula-server, the dedicated game server, as a static binary (CGO_ENABLED=0) into bin/
+#   make loadtest  N servers of 4 bots each on loopback: matches per core, memory per match, tick p99 (not part of test); LOAD_MATCHES=4,8,16
 #   make deps-physics   check for node and npm (bench-physics's reference engines), installing Debian's if missing
 #
 # GL and window code needs an X display. Where $DISPLAY is empty, the targets
@@ -15,6 +17,7 @@
 GO ?= go
 BIN_DIR := bin
 DEMO := $(BIN_DIR)/nebula-demo
+SERVER := $(BIN_DIR)/nebula-server
 ARGS ?=
 
 # Debian packages the build and the tests need, in one place:
@@ -73,7 +76,7 @@ PHYSICS_ANCHORS ?= rapier jolt
 PHYSICS_RUNNER := $(BIN_DIR)/nebula-physics
 PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
 
-.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics
+.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics server loadtest
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -156,6 +159,22 @@ N ?= 20
 TESTS ?=
 stress: deps
 	GO=$(GO) N=$(N) TESTS='$(TESTS)' scripts/stress.sh
+
+# The dedicated server needs no cgo, no GL and no Debian package: a
+# static binary that runs anywhere (a container FROM scratch).
+server:
+	@mkdir -p $(BIN_DIR)
+	CGO_ENABLED=0 $(GO) build -o $(SERVER) ./cmd/nebula-server
+
+# cmd/nebula-loadtest starts LOAD_MATCHES (each count in turn) servers on
+# loopback with 4 bot players each, at 60 Hz, and prints a table per
+# count: the servers' CPU (matches per core), resident memory per match
+# and tick time. About 25 s per count; the figures are this machine's,
+# and only as steady as its other load.
+LOAD_MATCHES ?= 4,8,16
+LOAD_ARGS ?=
+loadtest: server
+	$(GO) run ./cmd/nebula-loadtest -server $(SERVER) -matches $(LOAD_MATCHES) $(LOAD_ARGS)
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...
