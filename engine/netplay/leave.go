@@ -27,7 +27,7 @@ func (m *match) gone(p *peer, err error) {
 	if errors.Is(err, errOutboxFull) {
 		s.bad.warn("slow reader", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that reads too slowly")
 	}
-	if p.role == wire.RolePlayer && m.keepSeat(p) {
+	if p.role == wire.RolePlayer && err != nil && m.keepSeat(p) {
 		p.away = p.until
 		fields["rejoin_grace"] = s.cfg.RejoinGrace
 	} else if p.role == wire.RolePlayer {
@@ -39,10 +39,11 @@ func (m *match) gone(p *peer, err error) {
 	}
 }
 
-// keepSeat reports whether p, a player whose connection just ended,
-// keeps its seat for the rejoin grace: with a grace, a player in the
-// running match (it joined at a confirmed tick) does; one not in it yet
-// leaves as without one.
+// keepSeat reports whether p, a player whose connection just ended
+// without a goodbye (a Bye is a player leaving for good), keeps its seat
+// for the rejoin grace: with a grace, a player in the running match (it
+// joined at a confirmed tick) does; one not in it yet leaves as without
+// one.
 func (m *match) keepSeat(p *peer) bool {
 	if m.s.cfg.RejoinGrace == 0 || !m.started || m.ended || p.joinTick == 0 || p.joinTick > m.confirmed {
 		return false

@@ -109,7 +109,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 		return
 	}
 	p.name, p.role = hello.Name, hello.Role
-	p.out = newOutbox(conn, s.cfg.OutboxLimit)
+	p.out = newOutbox(p.conn, s.cfg.OutboxLimit)
 	if !s.send(event{kind: evHello, p: p}) {
 		s.refused("shutdown")
 		s.tokens.forget(p.use)

@@ -81,7 +81,8 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 				continue
 			}
 			b := buf[:n]
-			if tok, ok := sealedToken(b); ok {
+			tok, sealed := sealedToken(b)
+			if sealed {
 				if tok != token {
 					continue
 				}
@@ -89,7 +90,7 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 					continue
 				}
 			}
-			if parsePacket(&p, b) != nil || (p.kind != kindData && p.kind != kindClose) || p.token != token || c.refuseClear(p.kind) {
+			if parsePacket(&p, b) != nil || (p.kind != kindData && p.kind != kindClose) || p.token != token || !sealed && c.refuseClear(p.kind) {
 				continue
 			}
 			c.handle(&p, n, time.Now())
