@@ -137,6 +137,7 @@ test: deps
 	# likely. Minimising a new input is bounded the same way.
 	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=50000x -fuzzminimizetime=100x ./timing
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=100000x -fuzzminimizetime=100x ./engine/replay
+	$(GO) test -run='^$$' -fuzz=FuzzTornTail -fuzztime=10000x -fuzzminimizetime=100x ./engine/replay
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10000x -fuzzminimizetime=100x ./engine
 	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=60000x -fuzzminimizetime=100x ./engine/netplay/wire
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=100000x -fuzzminimizetime=100x ./engine/netplay/token

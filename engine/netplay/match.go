@@ -168,10 +168,11 @@ func (m *match) nextWake() time.Duration {
 }
 
 // allIn reports whether every player in the match at tick n has sent its
-// input for n.
+// input for n. A player whose client is gone (a seat a resumed server
+// holds: ResumeServer) sends none: it is not waited for.
 func (m *match) allIn(n uint64) bool {
 	for _, p := range m.players {
-		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && p.away == 0 {
+		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && p.away == 0 && !p.gone {
 			return false
 		}
 	}
