@@ -28,11 +28,20 @@ ARGS ?=
 #                                       nothing minimises, restores or politely closes a window
 #   qemu-user                           qemu-aarch64, which runs the arm64 build of the engine's
 #                                       and the demo scene's tests (scripts/crossarch.sh)
+#   podman                              builds the server's container image (make image, and
+#                                       the test that builds it, unpacks it and runs its binary)
 DEB_PACKAGES := gcc libc6-dev pkg-config \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	libgl1-mesa-dev libgl1-mesa-dri \
 	xvfb xauth xdotool jwm \
-	qemu-user
+	qemu-user \
+	podman
+
+# The Agones SDK server (its local mode) that the Agones tests run against
+# (internal/agones, cmd/nebula-server): its binary, or a wrapper that execs
+# it. By default the copy kept beside this checkout, when there is one;
+# without it those tests skip with a line saying so.
+AGONES_SDK_SERVER ?= $(wildcard $(CURDIR)/../shared/tools/agones-sdk-server/run)
 
 # Pinned linter; `go run pkg@version` does not touch go.mod.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -119,7 +128,7 @@ endif
 # under -race on a 2-core machine, so the limit per package is 10 minutes.
 test: deps
 	$(GO) vet ./...
-	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
+	AGONES_SDK_SERVER='$(AGONES_SDK_SERVER)' NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -short -run='^$$' -bench=. -benchtime=1x -p 1 -timeout 5m ./...
 	GO=$(GO) scripts/crossarch_test.sh
 	GO=$(GO) scripts/crossarch.sh
@@ -139,6 +148,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=150000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeWatchLine -fuzztime=20000x -fuzzminimizetime=100x ./internal/agones
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
 	# Physics: the names are anchored, as FuzzCollide is also the start
 	# of FuzzCollideMesh's (-fuzz must match one target).
