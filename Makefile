@@ -6,6 +6,7 @@
 #   make stress  tests run N times while every core is kept busy: make stress TESTS='./engine:^TestProfile ./timing:.' N=20
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
+#   make image   the match server's container image (deploy/Dockerfile) with podman; IMAGE=name:tag
 #   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
 #   make deps-physics   check for node and npm (bench-physics's reference engines), installing Debian's if missing
 #
@@ -82,7 +83,14 @@ PHYSICS_ANCHORS ?= rapier jolt
 PHYSICS_RUNNER := $(BIN_DIR)/nebula-physics
 PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
 
-.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics
+# The match server's container image (deploy/Dockerfile: the static
+# binary FROM scratch), built with podman from a folder holding only the
+# binary. deploy/fleet.yaml names this image; push it where the cluster
+# pulls from and change the name there.
+IMAGE ?= nebula-server:dev
+IMAGE_DIR := $(BIN_DIR)/image
+
+.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics image
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -189,6 +197,11 @@ bench-physics: deps-physics
 		$(foreach a,$(PHYSICS_ANCHORS),--engine $(a)) --engine "nebula=$(PHYSICS_RUNNER)" \
 		$(foreach s,$(PHYSICS_SCENES),$(PHYSICS_DIR)/scenes/$(s).json)
 	node scripts/physics-ratios.mjs $(PHYSICS_JSON) $(firstword $(PHYSICS_ANCHORS))
+
+image: deps
+	@mkdir -p $(IMAGE_DIR)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(IMAGE_DIR)/nebula-server ./cmd/nebula-server
+	podman build -t $(IMAGE) -f deploy/Dockerfile $(IMAGE_DIR)
 
 lint: deps
 	@unformatted="$$(gofmt -l .)"; \
