@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -72,20 +73,19 @@ func TestImage(t *testing.T) {
 	exec.Command(podman, "rmi", "-f", probeTag).Run()
 
 	// The binary, as the Dockerfile's comment says to build it.
-	pkg, standin := serverPkg, false
-	if _, err := os.Stat(filepath.Join(root, serverPkg)); err != nil {
-		pkg, standin = standinPkg, true
-		t.Logf("%s does not exist yet: the image carries %s", serverPkg, standinPkg)
-	}
+	bin, standin := imageBinary(t)
 	context := filepath.Join(dir, "context")
 	if err := os.MkdirAll(context, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(context, "nebula-server"), pkg)
-	build.Dir = root
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	if err := os.Link(bin, filepath.Join(context, "nebula-server")); err != nil {
+		b, err := os.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(context, "nebula-server"), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	tag := fmt.Sprintf("localhost/nebula-server-deploycheck:%d", os.Getpid())
@@ -125,7 +125,7 @@ func TestImage(t *testing.T) {
 	if len(cfg.Entrypoint) == 0 || !slices.Equal(files, []string{cfg.Entrypoint[0]}) {
 		t.Fatalf("the image holds %v, want only its entrypoint %q", files, cfg.Entrypoint)
 	}
-	bin := filepath.Join(rootfs, filepath.FromSlash(cfg.Entrypoint[0]))
+	bin = filepath.Join(rootfs, filepath.FromSlash(cfg.Entrypoint[0]))
 	checkStatic(t, bin)
 
 	// The entrypoint runs alone: an empty environment, an empty folder
@@ -141,6 +141,54 @@ func TestImage(t *testing.T) {
 		return
 	}
 	runMatch(t, bin, rootfs)
+}
+
+// built is the image's binary, built once per test process.
+var built struct {
+	once    sync.Once
+	dir     string
+	path    string
+	standin bool
+	err     error
+}
+
+// TestMain removes the binary after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// imageBinary builds the image's binary the first time it is called, as
+// deploy/Dockerfile says (static, CGO_ENABLED=0), and returns its path and
+// whether it is the stand-in (cmd/nebula-server does not exist).
+func imageBinary(t *testing.T) (string, bool) {
+	t.Helper()
+	built.once.Do(func() {
+		pkg := serverPkg
+		if _, err := os.Stat(filepath.Join(root, serverPkg)); err != nil {
+			pkg, built.standin = standinPkg, true
+		}
+		if built.dir, built.err = os.MkdirTemp("", "deploycheck-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "nebula-server")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", built.path, pkg)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	if built.standin {
+		t.Logf("%s does not exist yet: the image carries %s", serverPkg, standinPkg)
+	}
+	return built.path, built.standin
 }
 
 // imageConfig is the part of an image's configuration the test checks.
