@@ -197,6 +197,11 @@ func (c *compound) massProperties() {
 		}
 	}
 	c.moments, c.frame = principalAxes(t)
+	// A moment far below the largest (a row of tiny balls far apart,
+	// about the row) is lost in the rounding of the others, and may come
+	// out zero or negative: floor each at a millionth of the largest.
+	floor := float32(max(c.moments.x, c.moments.y, c.moments.z) * 1e-6)
+	c.moments = c.moments.max(vec3{floor, floor, floor})
 }
 
 // tensor returns the compound's inertia tensor about its centre of mass,

@@ -532,3 +532,62 @@ func TestCompoundSensor(t *testing.T) {
 	}
 	_ = miss
 }
+
+// FuzzAddCompound: whatever numbers a game gives its parts, AddCompound
+// returns an error or a compound with finite, positive mass properties
+// and a unit principal frame, and a body of it (or AddBody's error)
+// steps without a panic or a NaN in the world.
+func FuzzAddCompound(f *testing.F) {
+	f.Add(uint8(1), uint8(3), float32(0.5), float32(0.25), float32(1), float32(1), float32(0), float32(0), float32(0), float32(0), float32(0), float32(1), float32(1))
+	f.Add(uint8(2), uint8(2), float32(1e-4), float32(1e4), float32(0), float32(-1e4), float32(1e4), float32(3), float32(0.6), float32(0), float32(0), float32(0.8), float32(1e20))
+	f.Add(uint8(3), uint8(5), float32(1), float32(2), float32(3), float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(1))
+	f.Fuzz(func(t *testing.T, k0, k1 uint8, a, b, c, x, y, z, qx, qy, qz, qw, density float32) {
+		shape := func(k uint8) Shape {
+			switch k % 6 {
+			case 0:
+				return Shape{Kind: Sphere, Radius: a}
+			case 1:
+				return Shape{Kind: Capsule, Radius: b, HalfHeight: c}
+			case 2:
+				return Shape{Kind: Box, HalfExtents: mgl32.Vec3{a, b, c}}
+			case 3:
+				return Shape{Kind: Sphere, Radius: b}
+			case 4:
+				return Shape{Kind: Box, HalfExtents: mgl32.Vec3{c, a, b}}
+			}
+			return Shape{Kind: ShapeKind(k % 8)}
+		}
+		parts := []Part{
+			{Shape: shape(k0)},
+			{Shape: shape(k1), Pos: mgl32.Vec3{x, y, z}, Rot: mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}}},
+		}
+		tw := newTestWorld(t, DefaultConfig())
+		id, err := tw.s.AddCompound(parts)
+		if err != nil {
+			if id != 0 || !strings.HasPrefix(err.Error(), "physics: AddCompound: ") {
+				t.Fatalf("id %d, error %v", id, err)
+			}
+			return
+		}
+		cm := tw.s.compounds[id-1]
+		mo := cm.moments
+		if !(cm.volume > 0) || !finite(cm.volume) || !cm.com.finite() || !mo.finite() || !(mo.x > 0 && mo.y > 0 && mo.z > 0) ||
+			!cm.frame.finite() || abs(cm.frame.lengthSq()-1) > 1e-5 {
+			t.Fatalf("volume %v com %v moments %v frame %v", cm.volume, cm.com, mo, cm.frame)
+		}
+		tw.boxFloor()
+		d := NewBodyDef(Dynamic, CompoundShape(id))
+		d.Density = density
+		e := tw.w.Spawn(geomAt(mgl32.Vec3{0, 3, 0}), engine.Interpolate)
+		if err := tw.s.AddBody(e, d); err != nil {
+			if !strings.HasPrefix(err.Error(), "physics: AddBody(") {
+				t.Fatalf("AddBody: %v", err)
+			}
+			return
+		}
+		tw.steps(5)
+		if p, w := tw.pos(e), tw.w.Bodies().AngVel[e.Index()]; !toVec3(p).finite() || !toVec3(w).finite() {
+			t.Fatalf("position %v angular velocity %v", p, w)
+		}
+	})
+}
