@@ -88,7 +88,9 @@ func (s Shape) CompoundID() CompoundID {
 //
 // Compounds are assets, like meshes and models, not simulated state: add
 // the same compounds in the same order in every run and on every peer,
-// and to a new Space made for a restored world, before its first Step.
+// and to a new Space made for a restored world, before its first Step,
+// with the same bits (write rotations as constants: mgl32.QuatRotate goes
+// through math.Sin, whose last bit may differ between builds).
 //
 // It returns an error, and adds nothing, for an empty list, more than
 // MaxCompoundParts parts, a part that is not a valid sphere, capsule or

@@ -147,8 +147,8 @@ func TestAddCompoundErrors(t *testing.T) {
 	}{
 		{"empty", nil, "at least one part"},
 		{"too many", make([]Part, MaxCompoundParts+1), "at most 256 parts"},
-		{"mesh part", []Part{{Shape: Shape{Kind: Mesh, Mesh: 1}}}, "part 0: a compound's parts are spheres, capsules and boxes, got a mesh"},
-		{"nested", []Part{{Shape: ball}, {Shape: CompoundShape(1)}}, "part 1: a compound's parts are spheres, capsules and boxes, got a compound"},
+		{"mesh part", []Part{{Shape: Shape{Kind: Mesh, Mesh: 1}}}, "part 0: a compound's parts are spheres, capsules and boxes, got a Mesh"},
+		{"nested", []Part{{Shape: ball}, {Shape: CompoundShape(1)}}, "part 1: a compound's parts are spheres, capsules and boxes, got a Compound"},
 		{"zero shape", []Part{{}}, "part 0: unknown shape kind 0"},
 		{"bad radius", []Part{{Shape: Shape{Kind: Sphere, Radius: -1}}}, "part 0: sphere radius must be positive"},
 		{"NaN box", []Part{{Shape: Shape{Kind: Box, HalfExtents: mgl32.Vec3{1, nan, 1}}}}, "part 0: box half extents must be positive and finite"},

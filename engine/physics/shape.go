@@ -1,13 +1,11 @@
 package physics
 
-import (
-	"strconv"
-
-	"github.com/go-gl/mathgl/mgl32"
-)
+import "github.com/go-gl/mathgl/mgl32"
 
 // ShapeKind is the kind of a collision shape.
 type ShapeKind uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=ShapeKind
 
 // The shapes. Sphere < Capsule < Box < Mesh is also the order in which the
 // narrow phase takes a pair (the lower kind first).
@@ -48,19 +46,3 @@ func fromVec3(v vec3) mgl32.Vec3 { return mgl32.Vec3{v.x, v.y, v.z} }
 func toQuat(q mgl32.Quat) quat   { return quat{q.V[0], q.V[1], q.V[2], q.W} }
 func fromQuat(q quat) mgl32.Quat { return mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}} }
 
-// String returns the kind's name in lower case ("sphere", "compound").
-func (k ShapeKind) String() string {
-	switch k {
-	case Sphere:
-		return "sphere"
-	case Capsule:
-		return "capsule"
-	case Box:
-		return "box"
-	case Mesh:
-		return "mesh"
-	case Compound:
-		return "compound"
-	}
-	return "ShapeKind(" + strconv.Itoa(int(k)) + ")"
-}
