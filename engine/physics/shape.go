@@ -45,4 +45,3 @@ func toVec3(v mgl32.Vec3) vec3   { return vec3{v[0], v[1], v[2]} }
 func fromVec3(v vec3) mgl32.Vec3 { return mgl32.Vec3{v.x, v.y, v.z} }
 func toQuat(q mgl32.Quat) quat   { return quat{q.V[0], q.V[1], q.V[2], q.W} }
 func fromQuat(q quat) mgl32.Quat { return mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}} }
-
