@@ -132,11 +132,13 @@ const (
 // simulates lives in the world: the Body component of each entity, the
 // entity's position, rotation, velocity and angular velocity (the world's
 // Bodies: Pos, Rot, Vel and AngVel, angular velocity in rad/s about the
-// world axes) and the contact cache (the Contacts resource). Step is a
-// pure function of that state: the Space itself holds only its
-// configuration and scratch buffers, so a snapshot, a rollback or a
-// replay of the world needs nothing from it, and a new Space on a
-// restored world continues with the same bits.
+// world axes; a compound's Vel is its centre of mass's velocity) and the
+// contact cache (the Contacts resource). Step is a pure function of that
+// state: the Space itself holds only its configuration, scratch buffers
+// and the assets added to it (meshes, compounds: the same on every peer),
+// so a snapshot, a rollback or a replay of the world needs nothing from
+// it, and a new Space on a restored world, given the same assets,
+// continues with the same bits.
 //
 // Bodies are root entities: the Space reads and writes Pos and Rot as
 // world coordinates, so a body given a parent (World.SetParent) moves
