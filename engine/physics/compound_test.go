@@ -607,7 +607,9 @@ func TestCompoundAgainstEachKind(t *testing.T) {
 		for _, compoundFirst := range []bool{true, false} {
 			tw := newTestWorld(t, DefaultConfig())
 			id := tw.compound(t, lParts())
-			addL := func() { tw.add(NewBodyDef(Static, CompoundShape(id)), mgl32.Vec3{}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{}) }
+			addL := func() {
+				tw.add(NewBodyDef(Static, CompoundShape(id)), mgl32.Vec3{}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+			}
 			if compoundFirst {
 				addL()
 			}
@@ -630,5 +632,113 @@ func TestCompoundAgainstEachKind(t *testing.T) {
 	// of its leg's size alone.
 	if p := tw.pos(e); !nearF(float64(p[1]), 0, 1e-3) || !nearVec(p, mgl32.Vec3{0.5, 0, 0.5}, 0.01) {
 		t.Errorf("the L on a mesh in a higher slot rests at %v, want (0.5, 0, 0.5)", p)
+	}
+}
+
+// TestCollidePartsInvariants: for compounds placed at random against a
+// ball, a box, a mesh and another compound, in both orders, every
+// manifold has a unit normal pointing from the first shape to the
+// second (the second's part lies ahead along it), finite points, and
+// the manifolds come in strictly ascending sub order naming parts that
+// exist.
+func TestCollidePartsInvariants(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	db := tw.s.compounds[tw.compound(t, dumbbellParts())-1]
+	l := tw.s.compounds[tw.compound(t, lParts())-1]
+	mesh := gridMesh(t, 4, func(x, z int) float32 { return float32((x+z)%2) * 0.25 })
+	others := []shape{
+		{kind: Sphere, radius: 0.4},
+		{kind: Box, half: vec3{0.5, 0.3, 0.4}},
+		{kind: Capsule, radius: 0.2, halfHeight: 0.5},
+		{kind: Mesh, mesh: mesh},
+		{kind: Compound, comp: l},
+		{kind: Compound, comp: db},
+	}
+	g := sceneLCG{7}
+	coord := func(lo, hi float64) float32 { return float32(lo + (hi-lo)*g.next()) }
+	manifolds := 0
+	var first []manifold
+	for i := range 4000 {
+		a := shape{kind: Compound, comp: []*compound{db, l}[i%2]}
+		b := others[i%len(others)]
+		pa := pose{vec3{coord(0, 4), coord(-0.5, 1.5), coord(0, 4)}, toQuat(g.rotation())}
+		pb := pose{vec3{coord(0, 4), coord(-0.5, 1.5), coord(0, 4)}, toQuat(g.rotation())}
+		if b.kind == Mesh {
+			pb = pose{q: identity}
+		}
+		for _, swap := range []bool{false, true} {
+			x, y, px, py := &a, &b, pa, pb
+			if swap {
+				x, y, px, py = &b, &a, pb, pa
+			}
+			out := tw.s.collideParts(x, px, y, py, 0.02, nil)
+			for k := range out {
+				m := &out[k]
+				manifolds++
+				if k > 0 && out[k-1].sub >= m.sub {
+					t.Fatalf("case %d swap %v: subs %#x then %#x", i, swap, out[k-1].sub, m.sub)
+				}
+				if l := m.normal.length(); abs(l-1) > 1e-4 || m.n < 1 || m.n > maxPoints {
+					t.Fatalf("case %d swap %v: normal %v (length %v), %d points", i, swap, m.normal, l, m.n)
+				}
+				for j := range m.n {
+					if !m.pts[j].p.finite() || !(m.pts[j].sep <= 0.02) {
+						t.Fatalf("case %d swap %v: point %+v", i, swap, m.pts[j])
+					}
+				}
+				// The parts the sub names exist.
+				ca, cb := x.comp, y.comp
+				switch {
+				case ca != nil && cb != nil:
+					if int(m.sub>>8) >= len(ca.parts) || int(m.sub&0xff) >= len(cb.parts) {
+						t.Fatalf("sub %#x", m.sub)
+					}
+				case x.kind == Mesh || y.kind == Mesh:
+					c := ca
+					if c == nil {
+						c = cb
+					}
+					if int(m.sub>>24) >= len(c.parts) || int(m.sub&0xffffff) >= mesh.Triangles() {
+						t.Fatalf("sub %#x", m.sub)
+					}
+				default:
+					c := ca
+					if c == nil {
+						c = cb
+					}
+					if int(m.sub) >= len(c.parts) {
+						t.Fatalf("sub %#x", m.sub)
+					}
+				}
+			}
+			if !swap {
+				first = append(first[:0], out...)
+				continue
+			}
+			// Swapped, the same pairs of parts touch, with the normal
+			// turned round (the same computation, or for two parts of
+			// one kind the other's face as the reference).
+			if len(out) != len(first) {
+				t.Fatalf("case %d: %d manifolds, swapped %d", i, len(first), len(out))
+			}
+			for k := range out {
+				want := first[k].sub
+				if x.comp != nil && y.comp != nil {
+					want = (want&0xff)<<8 | want>>8
+				}
+				var m *manifold
+				for j := range out {
+					if out[j].sub == want {
+						m = &out[j]
+					}
+				}
+				if m == nil || !(m.normal.dot(first[k].normal) < 0) {
+					t.Fatalf("case %d: manifold %#x normal %v, swapped %+v", i, first[k].sub, first[k].normal, m)
+				}
+			}
+		}
+	}
+	if manifolds < 500 {
+		t.Errorf("only %d manifolds in 8000 pairs: the cases do not touch enough", manifolds)
 	}
 }
