@@ -533,7 +533,9 @@ func TestCompoundSensor(t *testing.T) {
 // FuzzAddCompound: whatever numbers a game gives its parts, AddCompound
 // returns an error or a compound with finite, positive mass properties
 // and a unit principal frame, and a body of it (or AddBody's error)
-// steps without a panic or a NaN in the world.
+// takes impulses and forces at a point, steps without a panic or a NaN
+// in the world, and answers ray casts, overlaps and sweeps with finite
+// results.
 func FuzzAddCompound(f *testing.F) {
 	f.Add(uint8(1), uint8(3), float32(0.5), float32(0.25), float32(1), float32(1), float32(0), float32(0), float32(0), float32(0), float32(0), float32(1), float32(1))
 	f.Add(uint8(2), uint8(2), float32(1e-4), float32(1e4), float32(0), float32(-1e4), float32(1e4), float32(3), float32(0.6), float32(0), float32(0), float32(0.8), float32(1e20))
@@ -582,9 +584,21 @@ func FuzzAddCompound(f *testing.F) {
 			}
 			return
 		}
+		o, dir := mgl32.Vec3{x, y, z}, mgl32.Vec3{qx, qy, qz}
+		tw.s.ApplyImpulseAt(e, dir, o)
+		tw.s.ApplyForceAt(e, o, dir)
 		tw.steps(5)
 		if p, w := tw.pos(e), tw.w.Bodies().AngVel[e.Index()]; !toVec3(p).finite() || !toVec3(w).finite() {
 			t.Fatalf("position %v angular velocity %v", p, w)
+		}
+		// The queries, with the same numbers, against the compound.
+		if h, ok, err := tw.s.RayCast(o, dir, a, QueryFilter{}); err == nil && ok && (!finite(h.Distance) || !toVec3(h.Point).finite() || h.Part < 0 || h.Part > 1) {
+			t.Fatalf("ray hit %+v", h)
+		}
+		ball := Shape{Kind: Sphere, Radius: b}
+		tw.s.Overlap(ball, o, mgl32.QuatIdent(), QueryFilter{}, nil)
+		if h, ok, err := tw.s.Sweep(ball, o, mgl32.QuatIdent(), dir, QueryFilter{}); err == nil && ok && !(h.Fraction >= 0 && h.Fraction <= 1) {
+			t.Fatalf("sweep hit %+v", h)
 		}
 	})
 }
