@@ -32,7 +32,8 @@ type scratch struct {
 	mass   []bodyMass
 	motion []bodyMotion
 	bpose  []pose
-	bodyK  []int32 // solver body -> k
+	bodyK  []int32    // solver body -> k
+	gyro   []gyroBody // the dynamic compounds among them (the gyroscopic term)
 	cons   []constraint
 	points []solverPoint // the constraints' points
 }
@@ -464,6 +465,7 @@ func (s *Space) solveAwake(n int) {
 	sc.motion = append(sc.motion[:0], bodyMotion{})
 	sc.bpose = append(sc.bpose[:0], pose{q: identity})
 	sc.bodyK = append(sc.bodyK[:0], -1)
+	sc.gyro = sc.gyro[:0]
 	for k, slot := range idx {
 		if !sc.active[k] {
 			sc.sb[k] = 0
@@ -493,6 +495,11 @@ func (s *Space) solveAwake(n int) {
 		// not its entity's position).
 		sc.bpose = append(sc.bpose, pose{centreOfMass(&sc.shapes[k], sc.poses[k]), sc.poses[k].q})
 		sc.bodyK = append(sc.bodyK, int32(k))
+		if c := sc.shapes[k].comp; c != nil && b.Kind == Dynamic && b.Locks&(LockAngularX|LockAngularY|LockAngularZ) == 0 {
+			if ii := toVec3(b.InvInertia); ii.x > 0 && ii.y > 0 && ii.z > 0 {
+				sc.gyro = append(sc.gyro, gyroBody{i: int32(len(sc.state) - 1), inertia: vec3{1 / ii.x, 1 / ii.y, 1 / ii.z}, frame: c.frame})
+			}
+		}
 	}
 
 	// Contact constraints.
@@ -566,6 +573,11 @@ func (s *Space) solveAwake(n int) {
 				w = w.scale(cfg.MaxAngularSpeed / sqrt(a2))
 			}
 			b.v, b.w = v, w
+		}
+		for gi := range sc.gyro {
+			g := &sc.gyro[gi]
+			b := &st[g.i]
+			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
 		}
 		warmStart(cons, pts, st)
 		solve(cons, pts, st, invH, cfg.MaxPushOut, true)
