@@ -3,6 +3,7 @@ package physics
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -127,7 +128,7 @@ func newCompound(parts []Part) (*compound, error) {
 			return nil, fmt.Errorf("part %d: a compound's parts are spheres, capsules and boxes, got a %v", i, p.Shape.Kind)
 		}
 		if err := p.Shape.validate(); err != nil {
-			return nil, fmt.Errorf("part %d: %s", i, trimPrefix(err))
+			return nil, fmt.Errorf("part %d: %s", i, strings.TrimPrefix(err.Error(), "physics: "))
 		}
 		pos := toVec3(p.Pos)
 		if !pos.finite() || abs(pos.x) > maxShapeSize || abs(pos.y) > maxShapeSize || abs(pos.z) > maxShapeSize {
@@ -146,16 +147,6 @@ func newCompound(parts []Part) (*compound, error) {
 	}
 	c.massProperties()
 	return c, nil
-}
-
-// trimPrefix returns err's message without the package's "physics: ".
-func trimPrefix(err error) string {
-	msg := err.Error()
-	const p = "physics: "
-	if len(msg) >= len(p) && msg[:len(p)] == p {
-		return msg[len(p):]
-	}
-	return msg
 }
 
 // massProperties fills c's volume, centre of mass, principal frame and
