@@ -20,7 +20,8 @@ import (
 // by Jacobi rotations, which need only products, sums, divisions and
 // square roots, so every build finds the same bits). The body's
 // InvInertia holds the inverse principal moments; the step turns and moves
-// the body about its centre of mass.
+// the body about its centre of mass, with the gyroscopic term
+// (gyroscopic, solver.go) so that it tumbles as a solid does.
 
 // CompoundID names a compound added to a Space (Space.AddCompound), from
 // 1; 0 is no compound.
