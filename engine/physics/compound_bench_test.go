@@ -9,7 +9,7 @@ import (
 
 // compoundPile adds an open box (a floor and four walls) of inner half
 // width inner and an nx×ny×nz lattice of randomly turned compounds above
-// it: dumbbells, Ls and stools in turn.
+// it, 3.5 m apart from y = 2 up: dumbbells, Ls and stools in turn.
 func compoundPile(t testing.TB, tw *testWorld, nx, ny, nz int, inner float32) {
 	compoundScene(t, tw, true) // the compounds: 1 dumbbell, 2 L, 3 stool
 	static := func(half, pos mgl32.Vec3) {
@@ -17,10 +17,12 @@ func compoundPile(t testing.TB, tw *testWorld, nx, ny, nz int, inner float32) {
 	}
 	outer := inner + 1
 	static(mgl32.Vec3{outer, 0.5, outer}, mgl32.Vec3{0, -0.5, 0})
-	static(mgl32.Vec3{0.5, 5, outer}, mgl32.Vec3{-(inner + 0.5), 5, 0})
-	static(mgl32.Vec3{0.5, 5, outer}, mgl32.Vec3{inner + 0.5, 5, 0})
-	static(mgl32.Vec3{inner, 5, 0.5}, mgl32.Vec3{0, 5, -(inner + 0.5)})
-	static(mgl32.Vec3{inner, 5, 0.5}, mgl32.Vec3{0, 5, inner + 0.5})
+	// Walls 40 m high: the lattice starts up to 33.5 m up, and a stool
+	// tumbling from there can bounce over a lower wall.
+	static(mgl32.Vec3{0.5, 20, outer}, mgl32.Vec3{-(inner + 0.5), 20, 0})
+	static(mgl32.Vec3{0.5, 20, outer}, mgl32.Vec3{inner + 0.5, 20, 0})
+	static(mgl32.Vec3{inner, 20, 0.5}, mgl32.Vec3{0, 20, -(inner + 0.5)})
+	static(mgl32.Vec3{inner, 20, 0.5}, mgl32.Vec3{0, 20, inner + 0.5})
 	g := sceneLCG{1}
 	i := 0
 	for iy := range ny {
