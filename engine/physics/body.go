@@ -47,7 +47,7 @@ const allLocks = LockLinearX | LockLinearY | LockLinearZ | LockAngularX | LockAn
 // which fills in the defaults.
 type BodyDef struct {
 	Kind  Kind  // how the body moves
-	Shape Shape // its collision shape, centred on the entity's position
+	Shape Shape // its collision shape, centred on the entity's position (a compound's parts placed in the entity's frame)
 
 	// Density is in kg/m³; a dynamic body's mass is Density times its
 	// shape's volume. It must be positive for a dynamic body and is
@@ -146,7 +146,9 @@ type Body struct {
 	// bodies.
 	Mass, InvMass float32
 	// InvInertia is the inverse of the principal moments of inertia, in
-	// the body's own frame (0 for static and kinematic bodies).
+	// the body's own frame (0 for static and kinematic bodies). A
+	// compound's are about its centre of mass (Space.CenterOfMass), along
+	// the principal axes AddCompound found.
 	InvInertia mgl32.Vec3
 
 	Friction, Restitution         float32 // as in BodyDef
@@ -168,8 +170,9 @@ type Body struct {
 	Asleep bool
 }
 
-// newBody returns the component for d (validated).
-func newBody(d *BodyDef) Body {
+// newBody returns the component for d (validated); comp is d's compound
+// when its shape is one.
+func newBody(d *BodyDef, comp *compound) Body {
 	b := Body{
 		Kind: d.Kind, Shape: d.Shape,
 		Friction: d.Friction, Restitution: d.Restitution,
@@ -178,6 +181,14 @@ func newBody(d *BodyDef) Body {
 		CCD: d.CCD, Sensor: d.Sensor, Layer: d.Layer, Mask: d.Mask,
 	}
 	if d.Kind != Dynamic {
+		return b
+	}
+	if comp != nil {
+		// The compound's mass properties at density 1, scaled.
+		m := float32(comp.volume * d.Density)
+		in := comp.moments.scale(d.Density)
+		b.Mass, b.InvMass = m, 1/m
+		b.InvInertia = mgl32.Vec3{inv(in.x), inv(in.y), inv(in.z)}
 		return b
 	}
 	s := shapeOf(d.Shape)
@@ -200,11 +211,14 @@ func shapeOf(s Shape) shape {
 	return shape{kind: s.Kind, half: toVec3(s.HalfExtents), radius: s.Radius, halfHeight: s.HalfHeight}
 }
 
-// bodyShape returns s as the step reads it, with its mesh.
+// bodyShape returns s as the step reads it, with its mesh or compound.
 func (sp *Space) bodyShape(s Shape) shape {
 	sh := shapeOf(s)
-	if s.Kind == Mesh && s.Mesh >= 1 && int(s.Mesh) <= len(sp.meshes) {
+	switch {
+	case s.Kind == Mesh && s.Mesh >= 1 && int(s.Mesh) <= len(sp.meshes):
 		sh.mesh = sp.meshes[s.Mesh-1]
+	case s.Kind == Compound && s.Mesh >= 1 && int(s.Mesh) <= len(sp.compounds):
+		sh.comp = sp.compounds[s.Mesh-1]
 	}
 	return sh
 }

@@ -53,7 +53,7 @@ type cachedPoint struct {
 // cachedManifold is the contact of one pair of bodies.
 type cachedManifold struct {
 	a, b     engine.Entity // a in the lower slot
-	sub      uint32        // the manifold's sub: a mesh's triangle, 0 otherwise
+	sub      uint32        // the manifold's sub: a mesh's triangle, compound parts, 0 otherwise
 	normal   vec3          // from a to b
 	n        uint8         // points used
 	touching bool          // some point has sep <= 0 (sensors: the shapes overlap)

@@ -14,6 +14,16 @@
 // Restore, on this machine or another, the next steps give the same bits.
 // Bodies are root entities (no parent).
 //
+// # Shapes
+//
+// A body's Shape is a sphere, a capsule, a box, a static triangle mesh
+// (Space.AddMesh) or a compound: several spheres, capsules and boxes
+// placed in the body's frame (Space.AddCompound, CompoundShape), whose
+// mass, centre of mass and inertia tensor come from its parts and which
+// moves and turns about its centre of mass (Space.CenterOfMass). Meshes
+// and compounds are assets the Space holds, added in the same order on
+// every peer.
+//
 // # A step
 //
 // Step advances by 1/Config.TickRate s: the broad phase pairs the bodies

@@ -46,6 +46,13 @@ func (s Shape) validate() error {
 			return fmt.Errorf("physics: a mesh shape needs the MeshID of a mesh added with Space.AddMesh, got 0")
 		}
 		return nil
+	case Compound:
+		// The parts are checked by Space.AddCompound; the Space checks
+		// the CompoundID.
+		if s.Mesh == 0 {
+			return fmt.Errorf("physics: a compound shape needs the CompoundID of a compound added with Space.AddCompound (CompoundShape(id)), got 0")
+		}
+		return nil
 	}
 	return fmt.Errorf("physics: unknown shape kind %d", s.Kind)
 }
@@ -83,6 +90,11 @@ func (s *shape) aabb(p pose) aabb {
 		r := p.q.rotation()
 		h := s.half
 		e = vec3{r.r0.abs().dot(h), r.r1.abs().dot(h), r.r2.abs().dot(h)}
+	case Compound:
+		if s.comp == nil {
+			return aabb{p.p, p.p}
+		}
+		return s.comp.aabb(p)
 	default:
 		if s.mesh == nil {
 			return aabb{p.p, p.p}

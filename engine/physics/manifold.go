@@ -18,9 +18,9 @@ type contactPoint struct {
 type manifold struct {
 	normal vec3 // unit, world frame, pointing from shape A to shape B
 	n      int  // points used
-	// sub names the part of a shape that touches: a mesh's triangle
-	// index; 0 for the other shapes. A pair of bodies may have one
-	// manifold for each sub.
+	// sub names the parts of the shapes that touch: a mesh's triangle
+	// index, a compound's parts (compoundcollide.go); 0 for two convex
+	// shapes. A pair of bodies may have one manifold for each sub.
 	sub uint32
 	pts [maxPoints]contactPoint
 }

@@ -42,6 +42,10 @@ type RayHit struct {
 	Point    mgl32.Vec3    // on the body's surface
 	Normal   mgl32.Vec3    // the surface's outward normal there; zero when the ray starts inside the body
 	Distance float32       // from the ray's origin, m
+	// Part is the index of the compound's part hit, in the list given to
+	// AddCompound (the lowest of those hit at the same distance); 0 for
+	// other shapes.
+	Part int
 }
 
 // RayCast returns the first body the ray from origin along dir (any
@@ -76,15 +80,19 @@ func (s *Space) RayCast(origin, dir mgl32.Vec3, maxDist float32, f QueryFilter) 
 		var t float32
 		var n vec3
 		var ok bool
-		if sh.kind == Mesh {
+		part := 0
+		switch sh.kind {
+		case Mesh:
 			t, n, ok = sh.mesh.raycast(p, o, d, limit, &s.mq.stack)
-		} else {
+		case Compound:
+			t, n, part, ok = sh.comp.raycast(p, o, d, limit)
+		default:
 			t, n, ok = sh.raycast(p, o, d, limit)
 		}
 		if !ok || found && t >= best.Distance {
 			return
 		}
-		best = RayHit{Entity: e, Point: fromVec3(o.addScaled(d, t)), Normal: fromVec3(n), Distance: t}
+		best = RayHit{Entity: e, Point: fromVec3(o.addScaled(d, t)), Normal: fromVec3(n), Distance: t, Part: part}
 		found = true
 	})
 	return best, found, nil
@@ -92,8 +100,9 @@ func (s *Space) RayCast(origin, dir mgl32.Vec3, maxDist float32, f QueryFilter) 
 
 // Overlap appends to out the bodies that the shape sh, placed at pos and
 // turned by rot, overlaps or touches, in slot order, and returns it. It
-// returns out and an error for an invalid shape (Shape's rules; a mesh is
-// not a query shape) or a non-finite pose.
+// returns out and an error for an invalid shape (Shape's rules; a mesh or
+// a compound is not a query shape) or a non-finite pose. A compound body
+// is seen when one of its parts is.
 func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter, out []engine.Entity) ([]engine.Entity, error) {
 	q, p, err := s.queryShape("Overlap", sh, pos, rot)
 	if err != nil {
@@ -108,6 +117,21 @@ func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter,
 		if bs.kind == Mesh {
 			if s.overlapsMesh(&a, box, bs.mesh, bp) {
 				out = append(out, e)
+			}
+			return
+		}
+		if bs.kind == Compound {
+			for i := range bs.comp.parts {
+				pt := &bs.comp.parts[i]
+				pp := partPose(bp, pt)
+				if !pt.shape.aabb(pp).overlaps(box) {
+					continue
+				}
+				b := convexOf(&pt.shape, pp)
+				if d, _ := distance(&a, &b); d <= 0 {
+					out = append(out, e)
+					return
+				}
 			}
 			return
 		}
@@ -180,6 +204,18 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 		if !bs.aabb(bp).overlaps(swept) {
 			return
 		}
+		if bs.kind == Compound {
+			for i := range bs.comp.parts {
+				pt := &bs.comp.parts[i]
+				pp := partPose(bp, pt)
+				if !pt.shape.aabb(pp).overlaps(swept) {
+					continue
+				}
+				b := convexOf(&pt.shape, pp)
+				try(e, &b)
+			}
+			return
+		}
 		if bs.kind != Mesh {
 			b := convexOf(bs, bp)
 			try(e, &b)
@@ -209,8 +245,8 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 // queryShape checks a query's shape and pose and returns them as the step
 // reads them.
 func (s *Space) queryShape(call string, sh Shape, pos mgl32.Vec3, rot mgl32.Quat) (shape, pose, error) {
-	if sh.Kind == Mesh {
-		return shape{}, pose{}, fmt.Errorf("physics: %s: a mesh cannot be a query's shape (sphere, capsule or box)", call)
+	if sh.Kind == Mesh || sh.Kind == Compound {
+		return shape{}, pose{}, fmt.Errorf("physics: %s: a %v cannot be a query's shape (sphere, capsule or box)", call, sh.Kind)
 	}
 	if err := sh.validate(); err != nil {
 		return shape{}, pose{}, fmt.Errorf("physics: %s: %w", call, err)

@@ -5,23 +5,26 @@ import "github.com/go-gl/mathgl/mgl32"
 // ShapeKind is the kind of a collision shape.
 type ShapeKind uint8
 
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=ShapeKind
+
 // The shapes. Sphere < Capsule < Box < Mesh is also the order in which the
 // narrow phase takes a pair (the lower kind first).
 const (
-	Sphere  ShapeKind = iota + 1 // a ball of Radius
-	Capsule                      // a segment of 2×HalfHeight along local Y, swept by a ball of Radius
-	Box                          // a cuboid of HalfExtents along the local axes
-	Mesh                         // a static triangle mesh (level geometry)
+	Sphere   ShapeKind = iota + 1 // a ball of Radius
+	Capsule                       // a segment of 2×HalfHeight along local Y, swept by a ball of Radius
+	Box                           // a cuboid of HalfExtents along the local axes
+	Mesh                          // a static triangle mesh (level geometry)
+	Compound                      // several spheres, capsules and boxes (Space.AddCompound; make it with CompoundShape)
 )
 
 // Shape is a body's collision shape, centred on the body's position and
-// turned with it.
+// turned with it (a compound's parts are placed in the body's frame).
 type Shape struct {
 	Kind        ShapeKind  // which shape; its fields below
 	HalfExtents mgl32.Vec3 // Box: half the size along each local axis
 	Radius      float32    // Sphere, Capsule
 	HalfHeight  float32    // Capsule: half the length of its axis (local Y)
-	Mesh        MeshID     // Mesh: the triangles, from Space.AddMesh
+	Mesh        MeshID     // Mesh: the triangles, from Space.AddMesh; Compound: its CompoundID (CompoundShape)
 }
 
 // MeshID names a TriangleMesh added to a Space (Space.AddMesh), from 1;
@@ -35,6 +38,7 @@ type shape struct {
 	radius     float32 // sphere, capsule
 	halfHeight float32 // capsule
 	mesh       *TriangleMesh
+	comp       *compound // Compound
 }
 
 func toVec3(v mgl32.Vec3) vec3   { return vec3{v[0], v[1], v[2]} }

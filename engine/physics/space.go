@@ -132,11 +132,13 @@ const (
 // simulates lives in the world: the Body component of each entity, the
 // entity's position, rotation, velocity and angular velocity (the world's
 // Bodies: Pos, Rot, Vel and AngVel, angular velocity in rad/s about the
-// world axes) and the contact cache (the Contacts resource). Step is a
-// pure function of that state: the Space itself holds only its
-// configuration and scratch buffers, so a snapshot, a rollback or a
-// replay of the world needs nothing from it, and a new Space on a
-// restored world continues with the same bits.
+// world axes; a compound's Vel is its centre of mass's velocity) and the
+// contact cache (the Contacts resource). Step is a pure function of that
+// state: the Space itself holds only its configuration, scratch buffers
+// and the assets added to it (meshes, compounds: the same on every peer),
+// so a snapshot, a rollback or a replay of the world needs nothing from
+// it, and a new Space on a restored world, given the same assets,
+// continues with the same bits.
 //
 // Bodies are root entities: the Space reads and writes Pos and Rot as
 // world coordinates, so a body given a parent (World.SetParent) moves
@@ -161,6 +163,10 @@ type Space struct {
 	// meshes[i-1]. They are assets, like models, not simulated state.
 	meshes []*TriangleMesh
 	mq     meshQuery // collideMesh's and the queries' scratch
+
+	// compounds are the compounds added with AddCompound: CompoundID i
+	// is compounds[i-1]. Assets too, like meshes.
+	compounds []*compound
 }
 
 // Stats are figures about the last Step, and a count kept since the
@@ -273,6 +279,19 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 	if d.Shape.Kind == Mesh && int(d.Shape.Mesh) > len(s.meshes) {
 		return fmt.Errorf("physics: AddBody(%v): mesh %d was not added to the Space (it has %d; Space.AddMesh)", e, d.Shape.Mesh, len(s.meshes))
 	}
+	var comp *compound
+	if d.Shape.Kind == Compound {
+		if int(d.Shape.Mesh) > len(s.compounds) {
+			return fmt.Errorf("physics: AddBody(%v): compound %d was not added to the Space (it has %d; Space.AddCompound)", e, d.Shape.Mesh, len(s.compounds))
+		}
+		comp = s.compounds[d.Shape.Mesh-1]
+		if d.Kind == Dynamic {
+			m, in := float32(comp.volume*d.Density), comp.moments.scale(d.Density)
+			if !finite(m) || !in.finite() || !(m > 0) || !(in.x > 0 && in.y > 0 && in.z > 0) {
+				return fmt.Errorf("physics: AddBody(%v): the compound's mass %v or moments of inertia %v at density %v are not positive and finite", e, m, in, d.Density)
+			}
+		}
+	}
 	wb := s.w.Bodies()
 	i := e.Index()
 	pos, rot, vel, ang := toVec3(wb.Pos[i]), toQuat(wb.Rot[i]), toVec3(wb.Vel[i]), toVec3(wb.AngVel[i])
@@ -292,7 +311,7 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 	if d.Kind == Static {
 		wb.Vel[i], wb.AngVel[i] = mgl32.Vec3{}, mgl32.Vec3{}
 	}
-	s.bodies.Set(e, newBody(&d))
+	s.bodies.Set(e, newBody(&d, comp))
 	return nil
 }
 
@@ -327,6 +346,8 @@ func (s *Space) dynamic(call string, e engine.Entity, v mgl32.Vec3) (*Body, erro
 
 // ApplyForce adds f (N, world frame, through the centre of mass) to e
 // for the next Step, and wakes e. e must be a dynamic body and f finite.
+// (A compound's centre of mass is not its entity's position:
+// CenterOfMass; ApplyForceAt pushes at a point.)
 func (s *Space) ApplyForce(e engine.Entity, f mgl32.Vec3) error {
 	b, err := s.dynamic("ApplyForce", e, f)
 	if err != nil {
@@ -366,7 +387,7 @@ func (s *Space) ApplyImpulse(e engine.Entity, j mgl32.Vec3) error {
 }
 
 // ApplyAngularImpulse changes e's angular velocity by I⁻¹j at once (j in
-// N·m·s, world frame), and wakes e.
+// N·m·s, world frame; I about the centre of mass), and wakes e.
 func (s *Space) ApplyAngularImpulse(e engine.Entity, j mgl32.Vec3) error {
 	b, err := s.dynamic("ApplyAngularImpulse", e, j)
 	if err != nil {
@@ -374,10 +395,75 @@ func (s *Space) ApplyAngularImpulse(e engine.Entity, j mgl32.Vec3) error {
 	}
 	i := e.Index()
 	wb := s.w.Bodies()
-	invI := worldInvInertia(toQuat(wb.Rot[i]), toVec3(b.InvInertia), b.Locks)
+	sh := s.bodyShape(b.Shape)
+	invI := worldInvInertia(inertiaFrame(&sh, toQuat(wb.Rot[i])), toVec3(b.InvInertia), b.Locks)
 	wb.AngVel[i] = fromVec3(toVec3(wb.AngVel[i]).add(invI.mulVec(toVec3(j))))
 	wake(b)
 	return nil
+}
+
+// ApplyForceAt adds f (N, world frame) applied at the world point at to
+// e for the next Step: f through the centre of mass and the torque
+// (at - centre of mass) × f. It wakes e. e must be a dynamic body, f and
+// at finite.
+func (s *Space) ApplyForceAt(e engine.Entity, f, at mgl32.Vec3) error {
+	b, err := s.dynamic("ApplyForceAt", e, f)
+	if err != nil {
+		return err
+	}
+	if !toVec3(at).finite() {
+		return fmt.Errorf("physics: ApplyForceAt(%v): the point %v is not finite", e, at)
+	}
+	r := toVec3(at).sub(s.centreOfMass(e, b))
+	b.Force = fromVec3(toVec3(b.Force).add(toVec3(f)))
+	b.Torque = fromVec3(toVec3(b.Torque).add(r.cross(toVec3(f))))
+	wake(b)
+	return nil
+}
+
+// ApplyImpulseAt changes e's velocity at once by the impulse j (N·s,
+// world frame) applied at the world point at: its linear velocity by
+// j/mass, its angular velocity by I⁻¹((at - centre of mass) × j) (locked
+// axes are left alone). It wakes e. e must be a dynamic body, j and at
+// finite.
+func (s *Space) ApplyImpulseAt(e engine.Entity, j, at mgl32.Vec3) error {
+	b, err := s.dynamic("ApplyImpulseAt", e, j)
+	if err != nil {
+		return err
+	}
+	if !toVec3(at).finite() {
+		return fmt.Errorf("physics: ApplyImpulseAt(%v): the point %v is not finite", e, at)
+	}
+	i := e.Index()
+	wb := s.w.Bodies()
+	jv := toVec3(j)
+	r := toVec3(at).sub(s.centreOfMass(e, b))
+	sh := s.bodyShape(b.Shape)
+	invI := worldInvInertia(inertiaFrame(&sh, toQuat(wb.Rot[i])), toVec3(b.InvInertia), b.Locks)
+	dv := linearMask(b.Locks).mul(jv.scale(b.InvMass))
+	wb.Vel[i] = fromVec3(toVec3(wb.Vel[i]).add(dv))
+	wb.AngVel[i] = fromVec3(toVec3(wb.AngVel[i]).add(invI.mulVec(r.cross(jv))))
+	wake(b)
+	return nil
+}
+
+// CenterOfMass returns the world position of e's centre of mass and
+// whether e is a body: its entity's position, but for a compound, whose
+// centre of mass is where its parts' masses balance.
+func (s *Space) CenterOfMass(e engine.Entity) (mgl32.Vec3, bool) {
+	b := s.bodies.Ptr(e)
+	if b == nil {
+		return mgl32.Vec3{}, false
+	}
+	return fromVec3(s.centreOfMass(e, b)), true
+}
+
+// centreOfMass returns the world centre of mass of the body b of e.
+func (s *Space) centreOfMass(e engine.Entity, b *Body) vec3 {
+	wb := s.w.Bodies()
+	i := e.Index()
+	sh := s.bodyShape(b.Shape)
+	return centreOfMass(&sh, pose{toVec3(wb.Pos[i]), toQuat(wb.Rot[i])})
 }
 
 // WakeUp wakes e (and, in the next Step, everything e touches) and
@@ -399,7 +485,9 @@ func wake(b *Body) { b.Asleep, b.SleepTime = false, 0 }
 // Teleport moves the body e to pos, turned by rot, at once, through
 // World.Teleport (so it is drawn there, not moving there), and wakes it.
 // rot is normalised. It refuses a non-finite pose and an entity that is
-// not a body.
+// not a body. pos is the entity's position (for a compound, the origin
+// of its parts' frame, not its centre of mass); the velocities are left
+// as they are.
 func (s *Space) Teleport(e engine.Entity, pos mgl32.Vec3, rot mgl32.Quat) error {
 	b := s.bodies.Ptr(e)
 	if b == nil {
@@ -420,7 +508,10 @@ func (s *Space) Teleport(e engine.Entity, pos mgl32.Vec3, rot mgl32.Quat) error 
 
 // SetVelocity sets the linear (m/s) and angular (rad/s, world axes)
 // velocity of the dynamic or kinematic body e and wakes it. Locked axes
-// of a dynamic body stay still from the next step on.
+// of a dynamic body stay still from the next step on. The linear velocity
+// is the centre of mass's: a compound turns about its centre of mass (as
+// the world's Vel of a compound is its centre of mass's velocity), every
+// other body about its position.
 func (s *Space) SetVelocity(e engine.Entity, linear, angular mgl32.Vec3) error {
 	b := s.bodies.Ptr(e)
 	switch {

@@ -16,7 +16,8 @@ type scratch struct {
 	pairs  []pair
 	next   []cachedManifold // the cache being built
 
-	meshOut  []manifold // a mesh pair's manifolds
+	meshOut  []manifold // a mesh or compound pair's manifolds
+	partBox  []aabb     // a compound's parts' boxes (collideParts)
 	ended    bool       // keepOrEnd recorded the end of the pair endedKey
 	endedKey uint64
 
@@ -31,7 +32,8 @@ type scratch struct {
 	mass   []bodyMass
 	motion []bodyMotion
 	bpose  []pose
-	bodyK  []int32 // solver body -> k
+	bodyK  []int32    // solver body -> k
+	gyro   []gyroBody // the dynamic compounds among them (the gyroscopic term)
 	cons   []constraint
 	points []solverPoint // the constraints' points
 }
@@ -182,8 +184,8 @@ func (s *Space) collidePairs(n int) {
 		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
 		sensor := ba.Sensor || bb.Sensor
-		if shA.kind == Mesh || shB.kind == Mesh {
-			next = s.meshPair(pr, ea, eb, sensor, margin, prevs, next)
+		if shA.kind >= Mesh || shB.kind >= Mesh {
+			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
 			continue
 		}
 		if shA.kind <= shB.kind {
@@ -293,23 +295,18 @@ func (s *Space) newCached(m *manifold, prev *cachedManifold, ea, eb engine.Entit
 	return cm
 }
 
-// meshPair collides a shape with a mesh (pair pr, one of the two a mesh):
-// a manifold for each triangle it touches, warm-started from the old
-// manifold of the same triangle among prevs, appended to next. The pair
-// begins to touch when its first triangle does and ends when its last
-// one stops.
-func (s *Space) meshPair(pr pair, ea, eb engine.Entity, sensor bool, margin float32, prevs, next []cachedManifold) []cachedManifold {
+// multiPair collides a pair whose shapes have parts (pair pr, one of the
+// two a mesh or a compound): a manifold for each touching pair of parts
+// (collideParts), warm-started from the old manifold with the same sub
+// among prevs, appended to next. The pair begins to touch when its first
+// manifold does and ends when its last one stops.
+func (s *Space) multiPair(pr pair, ea, eb engine.Entity, sensor bool, margin float32, prevs, next []cachedManifold) []cachedManifold {
 	sc := &s.sc
 	shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
-	flip := shA.kind == Mesh // collideMesh's normals point from the shape to the mesh, B to A here
-	if flip && shB.kind == Mesh {
+	if shA.kind == Mesh && shB.kind == Mesh {
 		return next // two meshes (static) never collide
 	}
-	if flip {
-		sc.meshOut = collideMesh(shB, sc.poses[pr.b], shA.mesh, sc.poses[pr.a], margin, &s.mq, sc.meshOut[:0])
-	} else {
-		sc.meshOut = collideMesh(shA, sc.poses[pr.a], shB.mesh, sc.poses[pr.b], margin, &s.mq, sc.meshOut[:0])
-	}
+	sc.meshOut = s.collideParts(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, sc.meshOut[:0])
 	was, now := -1, -1
 	for i := range prevs {
 		if prevs[i].touching {
@@ -320,9 +317,6 @@ func (s *Space) meshPair(pr pair, ea, eb engine.Entity, sensor bool, margin floa
 	pi := 0
 	for i := range sc.meshOut {
 		m := &sc.meshOut[i]
-		if flip {
-			m.normal = m.normal.neg()
-		}
 		for pi < len(prevs) && prevs[pi].sub < m.sub {
 			pi++
 		}
@@ -366,7 +360,8 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 			return append(next, *m)
 		}
 	}
-	// A pair with a mesh has a manifold for each triangle: it ends once.
+	// A pair with a mesh or a compound has a manifold for each pair of
+	// parts: it ends once.
 	if m.touching && !(s.sc.ended && s.sc.endedKey == m.key()) {
 		s.events = append(s.events, event(End, m))
 		// A sleeping body that loses a support wakes (and its island
@@ -470,6 +465,7 @@ func (s *Space) solveAwake(n int) {
 	sc.motion = append(sc.motion[:0], bodyMotion{})
 	sc.bpose = append(sc.bpose[:0], pose{q: identity})
 	sc.bodyK = append(sc.bodyK[:0], -1)
+	sc.gyro = sc.gyro[:0]
 	for k, slot := range idx {
 		if !sc.active[k] {
 			sc.sb[k] = 0
@@ -485,7 +481,7 @@ func (s *Space) solveAwake(n int) {
 			lm, am := linearMask(b.Locks), angularMask(b.Locks)
 			v, w = v.mul(lm), w.mul(am)
 			bm.invM = lm.scale(b.InvMass)
-			bm.invI = worldInvInertia(sc.poses[k].q, toVec3(b.InvInertia), b.Locks)
+			bm.invI = worldInvInertia(inertiaFrame(&sc.shapes[k], sc.poses[k].q), toVec3(b.InvInertia), b.Locks)
 			mo.acc = lm.mul(g.scale(b.GravityScale).add(toVec3(b.Force).scale(b.InvMass)))
 			mo.angAcc = bm.invI.mulVec(toVec3(b.Torque))
 			mo.ld = 1 / (1 + float32(h*b.LinearDamping))
@@ -495,8 +491,15 @@ func (s *Space) solveAwake(n int) {
 		sc.state = append(sc.state, bodyState{v: v, w: w})
 		sc.mass = append(sc.mass, bm)
 		sc.motion = append(sc.motion, mo)
-		sc.bpose = append(sc.bpose, sc.poses[k])
+		// A solver body's pose is its centre of mass's (a compound's is
+		// not its entity's position).
+		sc.bpose = append(sc.bpose, pose{centreOfMass(&sc.shapes[k], sc.poses[k]), sc.poses[k].q})
 		sc.bodyK = append(sc.bodyK, int32(k))
+		if c := sc.shapes[k].comp; c != nil && b.Kind == Dynamic && b.Locks&(LockAngularX|LockAngularY|LockAngularZ) == 0 {
+			if ii := toVec3(b.InvInertia); ii.x > 0 && ii.y > 0 && ii.z > 0 {
+				sc.gyro = append(sc.gyro, gyroBody{i: int32(len(sc.state) - 1), inertia: vec3{1 / ii.x, 1 / ii.y, 1 / ii.z}, frame: c.frame})
+			}
+		}
 	}
 
 	// Contact constraints.
@@ -525,7 +528,7 @@ func (s *Space) solveAwake(n int) {
 		if mA.invM == (vec3{}) || mB.invM == (vec3{}) {
 			c.soft = staticSoft
 		}
-		pa, pb := sc.poses[ka].p, sc.poses[kb].p
+		pa, pb := centreOfMass(&sc.shapes[ka], sc.poses[ka]), centreOfMass(&sc.shapes[kb], sc.poses[kb])
 		sA, sB := &sc.state[a], &sc.state[b]
 		var rA, rB [maxPoints]vec3
 		for range m.n {
@@ -571,6 +574,11 @@ func (s *Space) solveAwake(n int) {
 			}
 			b.v, b.w = v, w
 		}
+		for gi := range sc.gyro {
+			g := &sc.gyro[gi]
+			b := &st[g.i]
+			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
+		}
 		warmStart(cons, pts, st)
 		solve(cons, pts, st, invH, cfg.MaxPushOut, true)
 		st[0] = bodyState{}
@@ -605,6 +613,9 @@ func (s *Space) solveAwake(n int) {
 		slot := idx[k]
 		b := &vals[slot]
 		p, v, w := sc.bpose[i], st[i].v, st[i].w
+		if c := sc.shapes[k].comp; c != nil {
+			p.p = p.p.sub(p.q.rotate(c.com)) // the entity's position
+		}
 		if !p.p.finite() || !p.q.finite() || !v.finite() || !w.finite() {
 			p, v, w = sc.poses[k], vec3{}, vec3{}
 			s.stats.Resets++
