@@ -217,8 +217,8 @@ func (sp *Space) bodyShape(s Shape) shape {
 	switch {
 	case s.Kind == Mesh && s.Mesh >= 1 && int(s.Mesh) <= len(sp.meshes):
 		sh.mesh = sp.meshes[s.Mesh-1]
-	case s.Kind == Compound && s.Mesh >= 1 && int(s.Mesh) <= len(sp.compounds):
-		sh.comp = sp.compounds[s.Mesh-1]
+	case s.Kind == Compound && s.Compound >= 1 && int(s.Compound) <= len(sp.compounds):
+		sh.comp = sp.compounds[s.Compound-1]
 	}
 	return sh
 }

@@ -65,19 +65,9 @@ type part struct {
 }
 
 // CompoundShape returns the Shape of a body made of the compound id:
-// Shape{Kind: Compound} with the id, which rides in the Mesh field (so
-// the Body component, and with it the world's schema, keeps its layout).
+// Shape{Kind: Compound, Compound: id}.
 func CompoundShape(id CompoundID) Shape {
-	return Shape{Kind: Compound, Mesh: MeshID(id)}
-}
-
-// CompoundID returns the compound a Compound shape names (0 for other
-// kinds).
-func (s Shape) CompoundID() CompoundID {
-	if s.Kind != Compound {
-		return 0
-	}
-	return CompoundID(s.Mesh)
+	return Shape{Kind: Compound, Compound: id}
 }
 
 // AddCompound adds a compound made of parts to the Space and returns the

@@ -49,7 +49,7 @@ func (s Shape) validate() error {
 	case Compound:
 		// The parts are checked by Space.AddCompound; the Space checks
 		// the CompoundID.
-		if s.Mesh == 0 {
+		if s.Compound == 0 {
 			return fmt.Errorf("physics: a compound shape needs the CompoundID of a compound added with Space.AddCompound (CompoundShape(id)), got 0")
 		}
 		return nil

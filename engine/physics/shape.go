@@ -24,7 +24,8 @@ type Shape struct {
 	HalfExtents mgl32.Vec3 // Box: half the size along each local axis
 	Radius      float32    // Sphere, Capsule
 	HalfHeight  float32    // Capsule: half the length of its axis (local Y)
-	Mesh        MeshID     // Mesh: the triangles, from Space.AddMesh; Compound: its CompoundID (CompoundShape)
+	Mesh        MeshID     // Mesh: the triangles, from Space.AddMesh
+	Compound    CompoundID // Compound: the parts, from Space.AddCompound
 }
 
 // MeshID names a TriangleMesh added to a Space (Space.AddMesh), from 1;

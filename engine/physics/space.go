@@ -281,10 +281,10 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 	}
 	var comp *compound
 	if d.Shape.Kind == Compound {
-		if int(d.Shape.Mesh) > len(s.compounds) {
-			return fmt.Errorf("physics: AddBody(%v): compound %d was not added to the Space (it has %d; Space.AddCompound)", e, d.Shape.Mesh, len(s.compounds))
+		if int(d.Shape.Compound) > len(s.compounds) {
+			return fmt.Errorf("physics: AddBody(%v): compound %d was not added to the Space (it has %d; Space.AddCompound)", e, d.Shape.Compound, len(s.compounds))
 		}
-		comp = s.compounds[d.Shape.Mesh-1]
+		comp = s.compounds[d.Shape.Compound-1]
 		if d.Kind == Dynamic {
 			m, in := float32(comp.volume*d.Density), comp.moments.scale(d.Density)
 			if !finite(m) || !in.finite() || !(m > 0) || !(in.x > 0 && in.y > 0 && in.z > 0) {
