@@ -22,11 +22,15 @@ import (
 	"github.com/nebulaengine/nebula/internal/testbin"
 )
 
-var bin = testbin.New(program, ".")
+var (
+	bin  = testbin.New(program, ".")
+	demo = testbin.New("nebula-demo", "../nebula-demo")
+)
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	bin.Remove()
+	demo.Remove()
 	os.Exit(code)
 }
 
@@ -395,6 +399,47 @@ func TestSIGTERMEndsTheMatch(t *testing.T) {
 	}
 	if n := checkBots(t, bots.lines(t), h[1], h[2], "shutdown"); n != 2 {
 		t.Errorf("%d bot lines, want 2", n)
+	}
+}
+
+// The demo's own client joins the server's match, over TCP and over UDP,
+// takes the game's parameters from it (-entities is given to the server
+// only; -physics, which changes the world's schema, to both, as with
+// nebula-demo -serve) and ends with the server's hash.
+func TestDemoClientsJoin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds nebula-demo")
+	}
+	demoPath := demo.Path(t)
+	s := startServer(t, nil, "-players", "2", "-ticks", "120", "-entities", "40", "-physics")
+	l := s.waitLog("listening")
+	type result struct {
+		out []byte
+		err error
+	}
+	results := make(chan result, 2)
+	for _, args := range [][]string{{"-connect", l["tcp"].(string)}, {"-connect", l["udp"].(string), "-transport", "udp"}} {
+		go func() {
+			out, err := exec.Command(demoPath, append(args, "-physics", "-headless", "-print-hash", "-log-level", "error")...).CombinedOutput()
+			results <- result{out, err}
+		}()
+	}
+	var outs []string
+	for range 2 {
+		r := <-results
+		if r.err != nil {
+			t.Fatalf("nebula-demo -connect: %v\n%s", r.err, r.out)
+		}
+		outs = append(outs, strings.TrimSpace(string(r.out)))
+	}
+	if code := s.wait(); code != gameserver.ExitOK {
+		t.Fatalf("the server exited with %d; its log:\n%s", code, s.log())
+	}
+	h := hashLine.FindString(s.output())
+	for _, out := range outs {
+		if out != h || !strings.HasPrefix(h, "state-hash 120 ") {
+			t.Errorf("nebula-demo -connect printed %q, the server %q", out, h)
+		}
 	}
 }
 
