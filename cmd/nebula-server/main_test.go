@@ -314,7 +314,7 @@ func waitMetric(t *testing.T, ops, what string, ok func(map[string]float64) bool
 // runs, ticks_total equal to the last tick, bytes both ways. /healthz is
 // 200 while it runs and 503 once it ended.
 func TestMatchToTheEnd(t *testing.T) {
-	const ticks = 180
+	const ticks = 300 // 5 s: time to see the 4 players in the metrics while the match runs
 	s := startServer(t, nil, "-players", "4", "-ticks", fmt.Sprint(ticks), "-entities", "50", "-match", "test-match",
 		"-ops", "127.0.0.1:0", "-ops-linger", "10m")
 	l := s.waitLog("listening")
