@@ -105,6 +105,9 @@ func TestServe(t *testing.T) {
 			t.Errorf("/metrics has no line %q", want)
 		}
 	}
+	if code, body := get("/debug/pprof/"); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Errorf("/debug/pprof/: %d", code)
+	}
 	h.Ending()
 	if code, body := get("/healthz"); code != 503 || !strings.HasPrefix(body, "ending") {
 		t.Errorf("/healthz once ending: %d %q", code, body)
