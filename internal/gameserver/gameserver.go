@@ -87,7 +87,8 @@ type Extension struct {
 	Check func() error
 	// Configure may change s.Config (the match's netplay.ServerConfig)
 	// and add tick hooks to s.Engine, before the match's server is made;
-	// an error ends the program (ExitFailed).
+	// an error ends the program (ExitFailed). s.Config.Trace is already
+	// every extension's Trace merged with the operator port's: keep it.
 	Configure func(s *Server) error
 	// Trace, if not nil, receives the server's events (beside the
 	// operator port's metrics).
@@ -195,12 +196,6 @@ func newMatchID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// errListen marks a port that could not be opened.
-type errListen struct{ err error }
-
-func (e errListen) Error() string { return e.err.Error() }
-func (e errListen) Unwrap() error { return e.err }
-
 // serve runs the match c describes; it returns the exit status and the
 // error to report.
 func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, error) {
@@ -233,7 +228,14 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 
 	metrics := serverops.NewMetrics(serverops.MatchInfo{Match: c.matchID, Scene: p.Game.Scene})
 	health := serverops.NewHealth(c.stallAfter)
-	traces := []*netplay.ServerTrace{metrics.Trace(), health.Trace()}
+	// /healthz says the match is ending from its last tick on, while the
+	// server waits for its clients' goodbyes.
+	last := &netplay.ServerTrace{TickConfirmed: func(tick uint64, _ time.Duration) {
+		if c.ticks != 0 && tick >= c.ticks {
+			health.Ending()
+		}
+	}}
+	traces := []*netplay.ServerTrace{metrics.Trace(), health.Trace(), last}
 	for _, x := range p.Extensions {
 		traces = append(traces, x.Trace)
 	}
