@@ -11,8 +11,10 @@ require (
 	github.com/qmuntal/gltf v0.28.0
 	github.com/sirupsen/logrus v1.10.2
 	github.com/zeebo/xxh3 v1.0.2
+	golang.org/x/crypto v0.50.0
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
 	golang.org/x/image v0.47.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

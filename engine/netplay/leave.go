@@ -28,13 +28,29 @@ func (m *match) gone(p *peer, err error) {
 	if errors.Is(err, errOutboxFull) {
 		s.bad.warn("slow reader", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that reads too slowly")
 	}
-	if p.role == wire.RolePlayer {
+	if p.role == wire.RolePlayer && err != nil && m.keepSeat(p) {
+		p.away = p.until
+		fields["rejoin_grace"] = s.cfg.RejoinGrace
+	} else if p.role == wire.RolePlayer {
 		m.drop(p, fields)
 	}
 	p.logger(s.log).WithFields(fields).Info("client left")
 	if i := m.playerIndex(p.player); i < 0 || m.players[i] != p {
 		m.release(p) // not in the match, or no longer about to join it
 	}
+}
+
+// keepSeat reports whether p, a player whose connection just ended
+// without a goodbye (a Bye is a player leaving for good), keeps its seat
+// for the rejoin grace: with a grace, a player in the running match (it
+// joined at a confirmed tick) does; one not in it yet leaves as without
+// one.
+func (m *match) keepSeat(p *peer) bool {
+	if m.s.cfg.RejoinGrace == 0 || !m.started || m.ended || p.joinTick == 0 || p.joinTick > m.confirmed {
+		return false
+	}
+	i := m.playerIndex(p.player)
+	return i >= 0 && m.players[i] == p
 }
 
 // release lets go of p, gone and out of the match: its row of the report

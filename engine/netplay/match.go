@@ -168,10 +168,11 @@ func (m *match) nextWake() time.Duration {
 }
 
 // allIn reports whether every player in the match at tick n has sent its
-// input for n.
+// input for n. A player whose client is gone (a seat a resumed server
+// holds: ResumeServer) sends none: it is not waited for.
 func (m *match) allIn(n uint64) bool {
 	for _, p := range m.players {
-		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) {
+		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && p.away == 0 && !p.gone {
 			return false
 		}
 	}
@@ -182,6 +183,9 @@ func (m *match) leavesAt(p *peer, n uint64) bool { return slices.Contains(m.leav
 
 // advance confirms every tick whose time has come.
 func (m *match) advance() {
+	if m.s.cfg.RejoinGrace > 0 && m.started && !m.ended {
+		m.expireAway(m.s.now())
+	}
 	for m.started && !m.ended {
 		n := m.confirmed + 1
 		now := m.s.now()
