@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -472,6 +473,10 @@ func TestBadUsage(t *testing.T) {
 		{"env tick rate", []string{"NEBULA_TICK_RATE=0"}, nil, gameserver.ExitUsage, "nebula-server: -tick-rate 0: must be from 1 to 1000 Hz"},
 		{"port in use", nil, []string{"-addr", "127.0.0.1", "-port", busyPort, "-udp-port", "-1"}, gameserver.ExitListen, "nebula-server: cannot listen on TCP port " + busyPort + ": listen tcp 127.0.0.1:" + busyPort + ": bind: address already in use"},
 		{"bot without -connect", nil, []string{"bot"}, gameserver.ExitUsage, "nebula-server bot: -connect is required: the match server's host:port"},
+		{"missing key file", nil, []string{"-key", "/nonexistent/match.key"}, gameserver.ExitUsage, "nebula-server: -key /nonexistent/match.key: token: open /nonexistent/match.key: no such file or directory"},
+		{"rejoin without key", nil, []string{"-rejoin-grace", "10s"}, gameserver.ExitUsage, "nebula-server: -rejoin-grace needs -key (tokens tell a player's return from a newcomer)"},
+		{"token without key", nil, []string{"token", "-match", "m", "-seat", "0"}, gameserver.ExitUsage, "nebula-server token: -key is required: the server's key file (or -new-key FILE to make one)"},
+		{"token seat", nil, []string{"token", "-key", "k", "-match", "m", "-seat", "256"}, gameserver.ExitUsage, `nebula-server token: -seat "256": want a player's number, 0 to 255, or spectator`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(bin.Path(t), tc.args...)
@@ -520,6 +525,66 @@ func TestSimulationPanicFails(t *testing.T) {
 		t.Errorf("match failed line %v, want ticks 19", failed)
 	}
 	<-b.done
+}
+
+// With -key the server lets in only clients with a connect token of its
+// match: the token subcommand makes the key and mints credentials, a bot
+// without a token is refused (and counted by reason), bots with tokens
+// (over TCP and over UDP, sealed) play to the end with the server's hash.
+func TestConnectTokens(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "match.key")
+	if out, err := exec.Command(bin.Path(t), "token", "-new-key", key).CombinedOutput(); err != nil {
+		t.Fatalf("token -new-key: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin.Path(t), "token", "-key", key, "-match", "m-7", "-seat", "3", "-ttl", "90s").Output()
+	if err != nil {
+		t.Fatalf("token: %v", err)
+	}
+	var creds struct {
+		Token   []byte `json:"token"`
+		MatchID string `json:"match_id"`
+		Seat    int    `json:"seat"`
+		Expires time.Time
+		Keys    map[string]string `json:"keys"`
+	}
+	if err := json.Unmarshal(out, &creds); err != nil || creds.MatchID != "m-7" || creds.Seat != 3 || len(creds.Token) == 0 || len(creds.Keys) != 2 ||
+		time.Until(creds.Expires) > 90*time.Second || time.Until(creds.Expires) < 30*time.Second {
+		t.Errorf("token printed %s (%v)", out, err)
+	}
+
+	const ticks = 120
+	s := startServer(t, nil, "-players", "2", "-ticks", fmt.Sprint(ticks), "-entities", "30", "-match", "m-7", "-key", key,
+		"-ops", "127.0.0.1:0", "-ops-linger", "10m")
+	l := s.waitLog("listening")
+	if l["tokens"] != true {
+		t.Errorf("listening line %v, want tokens true", l)
+	}
+	intruder := startBot(t, "-connect", l["tcp"].(string), "-entities", "30")
+	<-intruder.done
+	if code := exitCode(t, intruder.err); code != gameserver.ExitFailed || !strings.Contains(intruder.stderr.String(), "token refused") {
+		t.Errorf("a bot without a token: exit %d, stderr %q", code, intruder.stderr.String())
+	}
+	tcpBot := startBot(t, "-connect", l["tcp"].(string), "-entities", "30", "-key", key, "-match", "m-7")
+	udpBot := startBot(t, "-connect", l["udp"].(string), "-udp", "-entities", "30", "-key", key, "-match", "m-7", "-first-seat", "1")
+	s.waitLog("match ended")
+	m := scrape(t, l["ops"].(string))
+	if got := m[`nebula_server_handshakes_refused_total{reason="token-missing"}`]; got != 1 {
+		t.Errorf("handshakes refused for token-missing: %v, want 1", got)
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s.wait(); code != gameserver.ExitOK {
+		t.Fatalf("exit %d; log:\n%s", code, s.log())
+	}
+	h := hashLine.FindStringSubmatch(s.output())
+	if h == nil {
+		t.Fatalf("server output %q", s.output())
+	}
+	n := checkBots(t, tcpBot.lines(t), h[1], h[2], "last tick")
+	n += checkBots(t, udpBot.lines(t), h[1], h[2], "last tick")
+	if n != 2 {
+		t.Errorf("%d bot lines, want 2", n)
+	}
 }
 
 // The server builds without cgo: nothing it imports outside the standard

@@ -149,15 +149,20 @@ func (s *Server) Close() {
 
 // Main runs the program with args (without the program's name): the
 // server of one match of p.Game, until the match's last tick, SIGTERM or
-// SIGINT, or a failure; or a subcommand ("bot", see the package doc). env
-// looks up an environment variable (os.LookupEnv). It returns the exit
-// status (ExitOK, ExitFailed, ExitUsage, ExitListen).
+// SIGINT, or a failure; or a subcommand ("bot", "token": see the package
+// doc). env looks up an environment variable (os.LookupEnv). It returns
+// the exit status (ExitOK, ExitFailed, ExitUsage, ExitListen).
 func Main(p Program, args []string, env func(string) (string, bool), stdout, stderr io.Writer) int {
 	if p.Game.Setup == nil {
 		panic("gameserver: Program.Game.Setup is nil")
 	}
-	if len(args) > 0 && args[0] == "bot" {
-		return runBot(&p, args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "bot":
+			return runBot(&p, args[1:], stdout, stderr)
+		case "token":
+			return runToken(p.Name, args[1:], time.Now(), stdout, stderr)
+		}
 	}
 	c, err := parseConfig(&p, args, env, stderr)
 	if errors.Is(err, cli.ErrHelp) {
@@ -225,6 +230,10 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 	s.Config.Players, s.Config.MaxPlayers, s.Config.MaxSpectators = c.players, c.maxPlayers, c.spectators
 	s.Config.Ticks = c.ticks
 	s.Config.Log = log
+	if c.tokenKey != nil {
+		s.Config.TokenKey, s.Config.MatchID = c.tokenKey, c.matchID
+		s.Config.RejoinGrace, s.Config.SpectatorsWithoutToken = c.rejoinGrace, c.spectatorsWithoutToken
+	}
 
 	metrics := serverops.NewMetrics(serverops.MatchInfo{Match: c.matchID, Scene: p.Game.Scene})
 	health := serverops.NewHealth(c.stallAfter)
@@ -256,7 +265,8 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 		return ExitListen, err
 	}
 	fields := logrus.Fields{"scene": p.Game.Scene, "players": s.Config.Players, "max_players": s.Config.MaxPlayers,
-		"spectators": s.Config.MaxSpectators, "tick_rate": c.tickRate, "ticks": s.Config.Ticks, "seed": c.seed}
+		"spectators": s.Config.MaxSpectators, "tick_rate": c.tickRate, "ticks": s.Config.Ticks, "seed": c.seed,
+		"tokens": s.Config.TokenKey != nil}
 	for i, a := range s.Addrs {
 		fields[names[i]] = a.String()
 	}
