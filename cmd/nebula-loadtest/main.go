@@ -54,6 +54,7 @@ type options struct {
 	tickRate int
 	entities int
 	extra    string
+	key      string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -69,6 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.tickRate, "tick-rate", 60, "the matches' tick rate in Hz")
 	fs.IntVar(&o.entities, "entities", 1000, "the demo scene's bodies per match (-entities of the server)")
 	fs.StringVar(&o.extra, "server-args", "", "more flags for every server, space-separated")
+	fs.StringVar(&o.key, "key", "", "connect tokens: every server runs with -key `file`, and its bots mint their tokens under it (sealed traffic)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -104,7 +106,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		rows = append(rows, r)
 	}
-	fmt.Fprintf(stdout, "%d players per match, %d Hz, %d ticks, -entities %d, on %d CPUs (%s)\n", o.players, o.tickRate, o.ticks, o.entities, runtime.NumCPU(), cpuModel())
+	sealed := ""
+	if o.key != "" {
+		sealed = ", connect tokens and sealed traffic"
+	}
+	fmt.Fprintf(stdout, "%d players per match, %d Hz, %d ticks, -entities %d%s, on %d CPUs (%s)\n", o.players, o.tickRate, o.ticks, o.entities, sealed, runtime.NumCPU(), cpuModel())
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "matches\tserver cores\tmatches/core\tRSS/match MiB\tPSS/match MiB\ttick p50 (median)\ttick p99 (median)\ttick p99 (worst)\toverrun (worst)\tsubstituted\tbot cores\t")
 	for _, r := range rows {
@@ -213,6 +219,9 @@ func measure(o *options, n int, log io.Writer) (row, error) {
 		if o.extra != "" {
 			args = append(args, strings.Fields(o.extra)...)
 		}
+		if o.key != "" {
+			args = append(args, "-key", o.key)
+		}
 		p, err := start(o.server, args, true)
 		if err != nil {
 			return r, err
@@ -223,7 +232,11 @@ func measure(o *options, n int, log io.Writer) (row, error) {
 			return r, fmt.Errorf("server %d: %w", i, err)
 		}
 		ops = append(ops, fmt.Sprint(l["ops"]))
-		b, err := start(o.server, []string{"bot", "-connect", fmt.Sprint(l["tcp"]), "-n", fmt.Sprint(o.players), "-entities", fmt.Sprint(o.entities)}, false)
+		botArgs := []string{"bot", "-connect", fmt.Sprint(l["tcp"]), "-n", fmt.Sprint(o.players), "-entities", fmt.Sprint(o.entities)}
+		if o.key != "" {
+			botArgs = append(botArgs, "-key", o.key, "-match", fmt.Sprint(l["match"]))
+		}
+		b, err := start(o.server, botArgs, false)
 		if err != nil {
 			return r, err
 		}
