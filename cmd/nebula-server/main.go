@@ -33,9 +33,5 @@ func serverProgram() gameserver.Program {
 	return gameserver.Program{
 		Name: program,
 		Game: demoGame(),
-		// The server's integrations (an orchestrator's SDK, the match
-		// log, connect tokens), each a gameserver.Extension made in a
-		// file of its own, in the order they are called.
-		Extensions: []gameserver.Extension{},
 	}
 }
