@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -292,12 +293,17 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopping := make(chan struct{}) // closed at the first signal
+	var over atomic.Bool            // the match is over: a signal ends -ops-linger
 	go func() {
 		sig, ok := <-sigs
 		if !ok {
 			return
 		}
-		log.WithField("signal", sig.String()).Info("signal: ending the match; the clients are told the server is shutting down")
+		if over.Load() {
+			log.WithField("signal", sig.String()).Info("signal: closing the operator port")
+		} else {
+			log.WithField("signal", sig.String()).Info("signal: ending the match; the clients are told the server is shutting down")
+		}
 		health.Ending()
 		cancel()
 		s.srv.Close()
@@ -315,6 +321,7 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 		}
 	}
 	serveErr := s.srv.Serve(ln) // closes ln; returns at once when closed above
+	over.Store(true)
 	if runErr == nil {
 		runErr = serveErr
 	}
