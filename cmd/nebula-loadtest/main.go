@@ -15,7 +15,11 @@
 // samples of /proc/PID/stat taken while every match runs (after -warmup
 // ticks, before the last second), so start-up and the end are left out;
 // the bots' CPU is reported beside it (on a real fleet they are the
-// players' machines). Linux only (it reads /proc).
+// players' machines: here they run at the lowest priority, nice 19, so
+// the servers get the CPU first). Memory is the resident set (VmRSS) and
+// the proportional set (Pss: the pages the servers share, their binary's,
+// counted in shares), the figure that adds up over many processes of one
+// binary. Linux only (it reads /proc).
 package main
 
 import (
@@ -34,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"text/tabwriter"
 	"time"
 )
@@ -49,6 +54,7 @@ type options struct {
 	tickRate int
 	entities int
 	extra    string
+	key      string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -64,6 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.tickRate, "tick-rate", 60, "the matches' tick rate in Hz")
 	fs.IntVar(&o.entities, "entities", 1000, "the demo scene's bodies per match (-entities of the server)")
 	fs.StringVar(&o.extra, "server-args", "", "more flags for every server, space-separated")
+	fs.StringVar(&o.key, "key", "", "connect tokens: every server runs with -key `file`, and its bots mint their tokens under it (sealed traffic)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -99,11 +106,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		rows = append(rows, r)
 	}
-	fmt.Fprintf(stdout, "%d players per match, %d Hz, %d ticks, -entities %d, on %d CPUs (%s)\n", o.players, o.tickRate, o.ticks, o.entities, runtime.NumCPU(), cpuModel())
+	sealed := ""
+	if o.key != "" {
+		sealed = ", connect tokens and sealed traffic"
+	}
+	fmt.Fprintf(stdout, "%d players per match, %d Hz, %d ticks, -entities %d%s, on %d CPUs (%s)\n", o.players, o.tickRate, o.ticks, o.entities, sealed, runtime.NumCPU(), cpuModel())
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "matches\tserver cores\tmatches/core\tRSS/match MiB\ttick p50 (median)\ttick p99 (median)\ttick p99 (worst)\toverrun (worst)\tsubstituted\tbot cores\t")
+	fmt.Fprintln(tw, "matches\tserver cores\tmatches/core\tRSS/match MiB\tPSS/match MiB\ttick p50 (median)\ttick p99 (median)\ttick p99 (worst)\toverrun (worst)\tsubstituted\tbot cores\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%.3f\t%.1f\t%.1f\t%v\t%v\t%v\t%v\t%.2f%%\t%.2f\t\n", r.matches, r.serverCores, float64(r.matches)/r.serverCores, r.rssMiB,
+		fmt.Fprintf(tw, "%d\t%.3f\t%.1f\t%.1f\t%.1f\t%v\t%v\t%v\t%v\t%.2f%%\t%.2f\t\n", r.matches, r.serverCores, float64(r.matches)/r.serverCores, r.rssMiB, r.pssMiB,
 			r.p50, r.p99, r.p99Worst, r.overrun.Round(time.Millisecond), r.substitutedPct, r.botCores)
 	}
 	tw.Flush()
@@ -116,6 +127,7 @@ type row struct {
 	serverCores    float64 // the servers' CPU time over the wall time between the samples
 	botCores       float64
 	rssMiB         float64 // mean resident set of a server at the second sample
+	pssMiB         float64 // mean proportional set (shared pages in shares)
 	p50, p99       time.Duration
 	p99Worst       time.Duration
 	overrun        time.Duration // the longest match beyond its ticks' time and start delay
@@ -207,6 +219,9 @@ func measure(o *options, n int, log io.Writer) (row, error) {
 		if o.extra != "" {
 			args = append(args, strings.Fields(o.extra)...)
 		}
+		if o.key != "" {
+			args = append(args, "-key", o.key)
+		}
 		p, err := start(o.server, args, true)
 		if err != nil {
 			return r, err
@@ -217,11 +232,18 @@ func measure(o *options, n int, log io.Writer) (row, error) {
 			return r, fmt.Errorf("server %d: %w", i, err)
 		}
 		ops = append(ops, fmt.Sprint(l["ops"]))
-		b, err := start(o.server, []string{"bot", "-connect", fmt.Sprint(l["tcp"]), "-n", fmt.Sprint(o.players), "-entities", fmt.Sprint(o.entities)}, false)
+		botArgs := []string{"bot", "-connect", fmt.Sprint(l["tcp"]), "-n", fmt.Sprint(o.players), "-entities", fmt.Sprint(o.entities)}
+		if o.key != "" {
+			botArgs = append(botArgs, "-key", o.key, "-match", fmt.Sprint(l["match"]))
+		}
+		b, err := start(o.server, botArgs, false)
 		if err != nil {
 			return r, err
 		}
 		bots = append(bots, b)
+		// The bots stand for the players' machines: they yield the CPU
+		// to the servers, whose figures the table gives.
+		syscall.Setpriority(syscall.PRIO_PROCESS, b.cmd.Process.Pid, botNice)
 	}
 	fmt.Fprintf(log, "nebula-loadtest: %d matches of %d players started\n", n, o.players)
 
@@ -235,11 +257,12 @@ func measure(o *options, n int, log io.Writer) (row, error) {
 	}
 	cpu1, t1 := cpuTimes(servers), time.Now()
 	bcpu1 := cpuTimes(bots)
-	var rss float64
+	var rss, pss float64
 	for _, p := range servers {
-		rss += float64(rssBytes(p.cmd.Process.Pid))
+		rss += float64(memBytes(p.cmd.Process.Pid, "status", "VmRSS:"))
+		pss += float64(memBytes(p.cmd.Process.Pid, "smaps_rollup", "Pss:"))
 	}
-	r.rssMiB = rss / float64(n) / (1 << 20)
+	r.rssMiB, r.pssMiB = rss/float64(n)/(1<<20), pss/float64(n)/(1<<20)
 	wall := t1.Sub(t0).Seconds()
 	r.serverCores = (cpu1 - cpu0) / wall
 	r.botCores = (bcpu1 - bcpu0) / wall
@@ -275,6 +298,9 @@ func measure(o *options, n int, log io.Writer) (row, error) {
 	r.p50, r.p99, r.p99Worst = p50s[len(p50s)/2], p99s[len(p99s)/2], p99s[len(p99s)-1]
 	return r, nil
 }
+
+// botNice is the bots' scheduling priority (nice): the lowest.
+const botNice = 19
 
 // waitTicks waits until every server at ops has confirmed tick.
 func waitTicks(ops []string, tick uint64) error {
@@ -337,14 +363,17 @@ func cpuTimes(ps []*proc) float64 {
 // Linux Go runs on.
 const clockTicks = 100
 
-// rssBytes returns the process's resident set (VmRSS).
-func rssBytes(pid int) int64 {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+// memBytes returns a memory figure of the process, in bytes: the line
+// starting with field of /proc/PID/file ("status", "VmRSS:": its resident
+// set; "smaps_rollup", "Pss:": its proportional set, the pages it shares
+// with the other servers, their binary's, counted in shares).
+func memBytes(pid int, file, field string) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), file))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10
 		}

@@ -7,6 +7,14 @@
 //	nebula-demo -connect 127.0.0.1:7777          # a player, in a window
 //	nebula-server bot -connect 127.0.0.1:7777 -n 2 # or two headless ones
 //
+// With -key FILE only players with a connect token of the match join, and
+// their traffic is sealed; nebula-server token mints one (and -new-key
+// makes the key):
+//
+//	nebula-server token -new-key match.key
+//	nebula-server -key match.key -match m-42 -players 2
+//	nebula-server token -key match.key -match m-42 -seat 0 > p0.json
+//
 // Every flag is also an environment variable (NEBULA_PLAYERS=2); the
 // flags, the exit statuses (0 the match ended or SIGTERM ended it, 1 it
 // failed, 2 bad usage, 3 a port could not be opened), the log and the

@@ -18,6 +18,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/internal/cli"
 )
@@ -32,6 +33,10 @@ type botConfig struct {
 	name      string
 	logFormat string
 	level     string
+	keyFile   string // -key: the bots mint their own tokens under it
+	matchID   string
+	firstSeat int
+	key       *token.Key
 }
 
 // MaxBots is the most clients one bot process runs.
@@ -53,6 +58,9 @@ func runBot(p *Program, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.spectate, "spectate", false, "join as spectators")
 	fs.IntVar(&c.predict, "predict", 0, "ticks a client may predict ahead of the confirmed ones (0: lockstep)")
 	fs.StringVar(&c.name, "name", "bot", "the clients' name in the server's log (each gets -I)")
+	fs.StringVar(&c.keyFile, "key", "", "for a server with -key: the bots mint their own connect tokens under the key in `file` (a test's or a load test's stand-in for a matchmaker)")
+	fs.StringVar(&c.matchID, "match", "", "with -key: the server's match `id`")
+	fs.IntVar(&c.firstSeat, "first-seat", 0, "with -key: bot I takes seat first-seat + I")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log lines as json or text")
 	fs.StringVar(&c.level, "log-level", "warn", "logrus level: panic, fatal, error, warn, info, debug or trace")
 	if p.Game.Flags != nil {
@@ -120,12 +128,29 @@ func (c *botConfig) check() error {
 		return cli.Usagef("-predict %d: must be from 0 to 64", c.predict)
 	case c.logFormat != "json" && c.logFormat != "text":
 		return cli.Usagef("-log-format %q: must be json or text", c.logFormat)
+	case c.keyFile != "" && c.matchID == "":
+		return cli.Usagef("-key needs -match: the server's match id")
+	case c.keyFile == "" && (c.matchID != "" || c.firstSeat != 0):
+		return cli.Usagef("-match and -first-seat mean nothing without -key")
+	case c.firstSeat < 0 || c.firstSeat+c.n-1 > int(token.MaxSeat):
+		return cli.Usagef("-first-seat %d: the seats of -n %d bots must be from 0 to %d", c.firstSeat, c.n, token.MaxSeat)
+	}
+	if c.keyFile != "" {
+		k, err := token.LoadKeyFile(c.keyFile)
+		if err != nil {
+			return cli.Usagef("-key %s: %v", c.keyFile, err)
+		}
+		c.key = &k
 	}
 	if _, err := logrus.ParseLevel(c.level); err != nil {
 		return cli.Usagef("-log-level %q: must be one of panic, fatal, error, warn, info, debug, trace", c.level)
 	}
 	return nil
 }
+
+// botTokenTTL is the life of the tokens bots mint: long enough to rejoin
+// during a long match.
+const botTokenTTL = time.Hour
 
 // bots runs the bot subcommand's clients.
 type bots struct {
@@ -153,6 +178,17 @@ func (b *bots) play(ctx context.Context, i int) (string, error) {
 	}
 	cfg.Predict = b.c.predict
 	cfg.Name = fmt.Sprintf("%s-%d", b.c.name, i)
+	if b.c.key != nil {
+		req := token.Request{MatchID: b.c.matchID, Seat: token.Seat(b.c.firstSeat + i), TTL: botTokenTTL}
+		if b.c.spectate {
+			req.Seat = token.Spectator
+		}
+		creds, err := token.Mint(*b.c.key, req, time.Now())
+		if err != nil {
+			return "", err
+		}
+		cfg.Credentials = &creds
+	}
 	cfg.Log = b.log.WithField("bot", i)
 	c, err := netplay.Dial(ctx, b.c.connect, cfg)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/timing"
@@ -47,6 +48,11 @@ type config struct {
 	ops           string
 	stallAfter    time.Duration
 	opsLinger     time.Duration
+
+	keyFile                string
+	tokenKey               *token.Key // -key's, loaded by check
+	rejoinGrace            time.Duration
+	spectatorsWithoutToken bool
 }
 
 // register defines the server's own flags on fs.
@@ -64,6 +70,9 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFormat, "log-format", "json", "log lines as json (for machines) or text (for people)")
 	fs.StringVar(&c.level, "log-level", "info", "logrus level: panic, fatal, error, warn, info, debug or trace")
 	fs.StringVar(&c.ops, "ops", "", "`host:port` of the operator port: /healthz and /metrics over HTTP (127.0.0.1:0 picks a free port, logged; default: off)")
+	fs.StringVar(&c.keyFile, "key", "", "connect tokens: every client must present a token of this match sealed under the key in `file` (package token's key file: nebula-server token -new-key makes one); the traffic is then sealed")
+	fs.DurationVar(&c.rejoinGrace, "rejoin-grace", 0, "with -key: how long a player whose connection ended keeps its seat for its return with its token (0: none)")
+	fs.BoolVar(&c.spectatorsWithoutToken, "spectators-without-token", false, "with -key: let spectators in without a token (their traffic in clear)")
 	fs.DurationVar(&c.opsLinger, "ops-linger", 0, "keep the operator port up this long after the match ends, for a last scrape (a signal ends the wait)")
 	fs.DurationVar(&c.stallAfter, "stall-after", 5*time.Second, "/healthz answers 503 when the running match confirms no tick for this long")
 }
@@ -99,6 +108,19 @@ func (c *config) check() error {
 		return cli.Usagef("-ops-linger %v: must be 0 or more", c.opsLinger)
 	case c.stallAfter <= 0:
 		return cli.Usagef("-stall-after %v: must be above 0", c.stallAfter)
+	case c.rejoinGrace < 0:
+		return cli.Usagef("-rejoin-grace %v: must be 0 or more", c.rejoinGrace)
+	case c.rejoinGrace > 0 && c.keyFile == "":
+		return cli.Usagef("-rejoin-grace needs -key (tokens tell a player's return from a newcomer)")
+	case c.spectatorsWithoutToken && c.keyFile == "":
+		return cli.Usagef("-spectators-without-token needs -key (without it nobody needs a token)")
+	}
+	if c.keyFile != "" {
+		k, err := token.LoadKeyFile(c.keyFile)
+		if err != nil {
+			return cli.Usagef("-key %s: %v", c.keyFile, err)
+		}
+		c.tokenKey = &k
 	}
 	if c.matchID == "" {
 		c.matchID = newMatchID()
@@ -154,7 +176,8 @@ func parseConfig(p *Program, args []string, env func(string) (string, bool), usa
 	if err := cli.Parse(c.fs, args, usage); err != nil {
 		if errors.Is(err, cli.ErrHelp) {
 			fmt.Fprintf(usage, "\nEvery flag can also be set by an environment variable, %s and its name in capitals with '_' for '-' (%s=7000); a flag given wins.\n", EnvPrefix, EnvName("port"))
-			fmt.Fprintf(usage, "Subcommand: %s bot -connect HOST:PORT [-n N] plays the match with N headless clients (see %s bot -h).\n", p.Name, p.Name)
+			fmt.Fprintf(usage, "Subcommands: %s bot -connect HOST:PORT [-n N] plays the match with N headless clients (see %s bot -h);\n", p.Name, p.Name)
+			fmt.Fprintf(usage, "%s token -key FILE -match ID -seat N [-ttl D] mints a connect token, and %s token -new-key FILE makes a key (see %s token -h).\n", p.Name, p.Name, p.Name)
 		}
 		return nil, err
 	}

@@ -31,7 +31,10 @@
 // -players, -max-players, -spectators, -match (the match id, in every log
 // line and the metrics), -tick-rate, -ticks (0: until SIGTERM), -seed,
 // -log-format (json, the default, or text), -log-level, -ops (the
-// operator port's host:port, off by default), -stall-after. Every flag,
+// operator port's host:port, off by default), -ops-linger, -stall-after,
+// and connect tokens: -key (the key file: clients must present a token
+// of the match, package token, and their traffic is sealed),
+// -rejoin-grace, -spectators-without-token. Every flag,
 // the game's and the extensions' too, is also an environment variable:
 // NEBULA_ and its name in capitals, '_' for '-' (NEBULA_UDP_PORT=7000;
 // EnvName); a flag given on the command line wins.
@@ -79,5 +82,15 @@
 // they join, play the match to its end, and print one line each, "bot I:
 // player P ticks T end REASON hash H"; the hash is the world's at the
 // match's last tick, the one the server logs. -udp joins over UDP,
-// -spectate as spectators.
+// -spectate as spectators; against a server with -key, "-key FILE -match
+// ID" makes each bot mint its own token (seat -first-seat + I).
+//
+// # Tokens
+//
+// "<program> token -new-key FILE" writes a new key file (mode 0600, never
+// over an existing file); "<program> token -key FILE -match ID -seat N
+// -ttl 1m" mints a connect token for seat N (0 to 255, or spectator) of
+// match ID and prints its credentials (token.Credentials) as a line of
+// JSON: what a matchmaker hands a player, and what nebula-demo's
+// -credentials file holds.
 package gameserver

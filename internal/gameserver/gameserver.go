@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -87,7 +88,8 @@ type Extension struct {
 	Check func() error
 	// Configure may change s.Config (the match's netplay.ServerConfig)
 	// and add tick hooks to s.Engine, before the match's server is made;
-	// an error ends the program (ExitFailed).
+	// an error ends the program (ExitFailed). s.Config.Trace is already
+	// every extension's Trace merged with the operator port's: keep it.
 	Configure func(s *Server) error
 	// Trace, if not nil, receives the server's events (beside the
 	// operator port's metrics).
@@ -148,15 +150,20 @@ func (s *Server) Close() {
 
 // Main runs the program with args (without the program's name): the
 // server of one match of p.Game, until the match's last tick, SIGTERM or
-// SIGINT, or a failure; or a subcommand ("bot", see the package doc). env
-// looks up an environment variable (os.LookupEnv). It returns the exit
-// status (ExitOK, ExitFailed, ExitUsage, ExitListen).
+// SIGINT, or a failure; or a subcommand ("bot", "token": see the package
+// doc). env looks up an environment variable (os.LookupEnv). It returns
+// the exit status (ExitOK, ExitFailed, ExitUsage, ExitListen).
 func Main(p Program, args []string, env func(string) (string, bool), stdout, stderr io.Writer) int {
 	if p.Game.Setup == nil {
 		panic("gameserver: Program.Game.Setup is nil")
 	}
-	if len(args) > 0 && args[0] == "bot" {
-		return runBot(&p, args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "bot":
+			return runBot(&p, args[1:], stdout, stderr)
+		case "token":
+			return runToken(p.Name, args[1:], time.Now(), stdout, stderr)
+		}
 	}
 	c, err := parseConfig(&p, args, env, stderr)
 	if errors.Is(err, cli.ErrHelp) {
@@ -195,12 +202,6 @@ func newMatchID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// errListen marks a port that could not be opened.
-type errListen struct{ err error }
-
-func (e errListen) Error() string { return e.err.Error() }
-func (e errListen) Unwrap() error { return e.err }
-
 // serve runs the match c describes; it returns the exit status and the
 // error to report.
 func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, error) {
@@ -230,10 +231,21 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 	s.Config.Players, s.Config.MaxPlayers, s.Config.MaxSpectators = c.players, c.maxPlayers, c.spectators
 	s.Config.Ticks = c.ticks
 	s.Config.Log = log
+	if c.tokenKey != nil {
+		s.Config.TokenKey, s.Config.MatchID = c.tokenKey, c.matchID
+		s.Config.RejoinGrace, s.Config.SpectatorsWithoutToken = c.rejoinGrace, c.spectatorsWithoutToken
+	}
 
 	metrics := serverops.NewMetrics(serverops.MatchInfo{Match: c.matchID, Scene: p.Game.Scene})
 	health := serverops.NewHealth(c.stallAfter)
-	traces := []*netplay.ServerTrace{metrics.Trace(), health.Trace()}
+	// /healthz says the match is ending from its last tick on, while the
+	// server waits for its clients' goodbyes.
+	last := &netplay.ServerTrace{TickConfirmed: func(tick uint64, _ time.Duration) {
+		if c.ticks != 0 && tick >= c.ticks {
+			health.Ending()
+		}
+	}}
+	traces := []*netplay.ServerTrace{metrics.Trace(), health.Trace(), last}
 	for _, x := range p.Extensions {
 		traces = append(traces, x.Trace)
 	}
@@ -254,7 +266,8 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 		return ExitListen, err
 	}
 	fields := logrus.Fields{"scene": p.Game.Scene, "players": s.Config.Players, "max_players": s.Config.MaxPlayers,
-		"spectators": s.Config.MaxSpectators, "tick_rate": c.tickRate, "ticks": s.Config.Ticks, "seed": c.seed}
+		"spectators": s.Config.MaxSpectators, "tick_rate": c.tickRate, "ticks": s.Config.Ticks, "seed": c.seed,
+		"tokens": s.Config.TokenKey != nil}
 	for i, a := range s.Addrs {
 		fields[names[i]] = a.String()
 	}
@@ -280,12 +293,17 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopping := make(chan struct{}) // closed at the first signal
+	var over atomic.Bool            // the match is over: a signal ends -ops-linger
 	go func() {
 		sig, ok := <-sigs
 		if !ok {
 			return
 		}
-		log.WithField("signal", sig.String()).Info("signal: ending the match; the clients are told the server is shutting down")
+		if over.Load() {
+			log.WithField("signal", sig.String()).Info("signal: closing the operator port")
+		} else {
+			log.WithField("signal", sig.String()).Info("signal: ending the match; the clients are told the server is shutting down")
+		}
 		health.Ending()
 		cancel()
 		s.srv.Close()
@@ -303,6 +321,7 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 		}
 	}
 	serveErr := s.srv.Serve(ln) // closes ln; returns at once when closed above
+	over.Store(true)
 	if runErr == nil {
 		runErr = serveErr
 	}

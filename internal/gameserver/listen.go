@@ -29,7 +29,7 @@ func (s *Server) listen(c *config) (ln net.Listener, names []string, ops net.Lis
 	if c.port >= 0 {
 		tl, err := net.Listen("tcp", net.JoinHostPort(c.addr, strconv.Itoa(c.port)))
 		if err != nil {
-			return nil, nil, nil, errListen{fmt.Errorf("cannot listen on TCP port %d: %w", c.port, err)}
+			return nil, nil, nil, fmt.Errorf("cannot listen on TCP port %d: %w", c.port, err)
 		}
 		lns = append(lns, tl)
 		s.Addrs, names = append(s.Addrs, tl.Addr()), append(names, "tcp")
@@ -37,14 +37,14 @@ func (s *Server) listen(c *config) (ln net.Listener, names []string, ops net.Lis
 	if c.udpPort >= 0 {
 		pc, err := net.ListenPacket("udp", net.JoinHostPort(c.addr, strconv.Itoa(c.udpPort)))
 		if err != nil {
-			return nil, nil, nil, errListen{fmt.Errorf("cannot listen on UDP port %d: %w", c.udpPort, err)}
+			return nil, nil, nil, fmt.Errorf("cannot listen on UDP port %d: %w", c.udpPort, err)
 		}
 		lns = append(lns, s.srv.UDPListener(pc))
 		s.Addrs, names = append(s.Addrs, pc.LocalAddr()), append(names, "udp")
 	}
 	if c.ops != "" {
 		if ops, err = net.Listen("tcp", c.ops); err != nil {
-			return nil, nil, nil, errListen{fmt.Errorf("cannot listen on the operator port %s: %w", c.ops, err)}
+			return nil, nil, nil, fmt.Errorf("cannot listen on the operator port %s: %w", c.ops, err)
 		}
 	}
 	if len(lns) == 1 {

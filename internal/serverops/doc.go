@@ -3,7 +3,8 @@
 // players or confirms ticks, 503 once it stalls or ends) and its
 // Prometheus metrics (Metrics, on /metrics: ticks, tick time, players,
 // bytes, refused handshakes, resyncs, desyncs, the match log's writes,
-// and the process's memory and CPU), in a registry of their own. Both
+// and the process's memory and CPU), in a registry of their own, beside
+// the Go runtime's profiles (/debug/pprof/). The health and the metrics
 // are fed by the server's netplay.ServerTrace, so nothing here reaches
 // into the match:
 //

@@ -5,14 +5,16 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Handler returns the operator port's handler: /healthz (200 and "ok: ..."
-// while h says healthy, 503 and why not otherwise) and /metrics (m's
-// registry in Prometheus's text format).
+// while h says healthy, 503 and why not otherwise), /metrics (m's
+// registry in Prometheus's text format) and /debug/pprof/ (the Go
+// runtime's profiles: CPU, heap, goroutines, execution trace).
 func Handler(m *Metrics, h *Health) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -25,6 +27,13 @@ func Handler(m *Metrics, h *Health) http.Handler {
 		w.Write([]byte(why + "\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{Registry: m.Registry()}))
+	// The Go runtime's profiles, as net/http/pprof serves them, on this
+	// mux only (never http.DefaultServeMux).
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	return mux
 }
 
@@ -37,7 +46,7 @@ type Server struct {
 // Serve serves Handler(m, h) on ln until Close.
 func Serve(ln net.Listener, m *Metrics, h *Health) *Server {
 	s := &Server{
-		hs:   &http.Server{Handler: Handler(m, h), ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second},
+		hs:   &http.Server{Handler: Handler(m, h), ReadHeaderTimeout: 5 * time.Second},
 		done: make(chan error, 1),
 	}
 	go func() {
