@@ -57,7 +57,7 @@ func ResumeServer(e *engine.Engine, cfg ServerConfig, rc ResumeConfig) (*Server,
 // of ps, holding their seats with no client.
 func (m *match) resume(k uint64, ps *engine.Players, rc ResumeConfig) {
 	s := m.s
-	m.started, m.confirmed = true, k
+	m.started, m.started0, m.confirmed = true, s.now(), k
 	m.origin.Store(int64(s.now() + s.cfg.StartDelay - m.at(k+1)))
 	var held []wire.PlayerID
 	for i := range ps.Len() {
