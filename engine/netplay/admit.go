@@ -16,16 +16,28 @@ import (
 // the running match.
 func (m *match) letIn(p *peer) {
 	s := m.s
+	defer m.tracePlayers()
 	// A refused client is sent why, and its connection closed: its
 	// reader stops (outbox.drop), whatever the client goes on sending.
-	refuse := func(r *wire.Refuse) {
+	refuse := func(r *wire.Refuse, label string) {
 		p.out.drop(dropped(errors.New(r.String()), r))
 		p.gone = true
+		s.refused(label)
+		s.tokens.forget(p.use)
 		s.bad.warn("refused", logrus.Fields{"conn": p.id, "remote": p.remote, "reason": r.String()}, "refused a client")
 	}
 	if m.ended {
-		refuse(wire.RefuseShutdown())
+		refuse(wire.RefuseShutdown(), "shutdown")
 		return
+	}
+	var kept *peer // the player whose seat p takes back
+	if p.hasSeat {
+		if i := m.playerIndex(wire.PlayerID(p.seat)); i >= 0 {
+			if kept = m.players[i]; kept.away == 0 {
+				refuse(wire.RefuseToken(fmt.Sprintf("seat %d is taken by a player in the match", p.seat)), "seat-taken")
+				return
+			}
+		}
 	}
 	if p.role == wire.RoleSpectator {
 		n := 0
@@ -35,15 +47,20 @@ func (m *match) letIn(p *peer) {
 			}
 		}
 		if n >= s.cfg.MaxSpectators {
-			refuse(&wire.Refuse{Reason: wire.ReasonFull, Text: fmt.Sprintf("the match has no room for another spectator (%d)", n)})
+			refuse(&wire.Refuse{Reason: wire.ReasonFull, Text: fmt.Sprintf("the match has no room for another spectator (%d)", n)}, "full")
 			return
 		}
+	} else if kept != nil {
+		m.rejoin(p, kept)
 	} else {
 		if len(m.players) >= s.cfg.MaxPlayers {
-			refuse(wire.RefuseFull(len(m.players)))
+			refuse(wire.RefuseFull(len(m.players)), "full")
 			return
 		}
 		p.player = m.freeID()
+		if p.hasSeat {
+			p.player = wire.PlayerID(p.seat)
+		}
 		p.playerInputs = new(playerInputs)
 		i, _ := slices.BinarySearchFunc(m.players, p.player, func(q *peer, id wire.PlayerID) int { return int(q.player) - int(id) })
 		m.players = slices.Insert(m.players, i, p)
@@ -67,7 +84,40 @@ func (m *match) letIn(p *peer) {
 		return
 	}
 	m.welcomeLate(p)
+	if p.rejoined {
+		log.WithFields(logrus.Fields{"join_tick": p.joinTick, "snapshot_tick": m.confirmed}).Info("player took its seat back")
+		return
+	}
 	log.WithFields(logrus.Fields{"join_tick": p.joinTick, "snapshot_tick": m.confirmed}).Info("client joined the running match")
+}
+
+// rejoin gives p the seat kept for q, a player whose connection ended
+// within the rejoin grace: p is the same player, with its inputs so far,
+// already in the match (no join), and q is released.
+func (m *match) rejoin(p, q *peer) {
+	i := m.playerIndex(q.player)
+	p.player, p.playerInputs, p.joinTick, p.rejoined = q.player, q.playerInputs, q.joinTick, true
+	m.players[i] = p
+	q.away = 0
+	m.release(q)
+	m.s.log.WithFields(logrus.Fields{"player": p.player, "conn": p.id, "away": m.s.now() - q.until}).Info("a player rejoins its seat")
+}
+
+// expireAway frees the seats kept for players away longer than the
+// rejoin grace: each leaves at the next tick, as a player whose
+// connection ends does without a grace.
+func (m *match) expireAway(now time.Duration) {
+	grace := m.s.cfg.RejoinGrace
+	for _, p := range m.players {
+		if p.away != 0 && now-p.away >= grace {
+			p.away = 0
+			fields := logrus.Fields{"grace": grace}
+			m.drop(p, fields)
+			p.logger(m.s.log).WithFields(fields).Info("the rejoin grace is over: the player leaves")
+			m.s.tokens.expire(p.use)
+			return // m.drop may have changed m.players: the next call goes on
+		}
+	}
 }
 
 // freeID returns the lowest player ID not held by a player in or about to
@@ -137,7 +187,7 @@ func (m *match) joinLead() uint64 {
 // then the live ticks; a player joins joinLead ticks ahead.
 func (m *match) welcomeLate(p *peer) {
 	s := m.s
-	if p.role == wire.RolePlayer {
+	if p.role == wire.RolePlayer && !p.rejoined {
 		p.joinTick = m.confirmed + 1 + m.joinLead()
 		m.joins[p.joinTick] = append(m.joins[p.joinTick], p.player)
 		slices.Sort(m.joins[p.joinTick])
@@ -148,7 +198,11 @@ func (m *match) welcomeLate(p *peer) {
 	} else if snapTick > 0 {
 		snap = s.e.Snapshot()
 	}
-	p.out.queue(m.welcome(p, snapTick+1, snapTick))
+	w := m.welcome(p, snapTick+1, snapTick)
+	if p.rejoined {
+		w.JoinTick = p.joinTick
+	}
+	p.out.queue(w)
 	if snapTick > 0 {
 		p.out.queue(&wire.Snapshot{Tick: snapTick, Data: snap})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/engine/rollback"
@@ -72,6 +73,12 @@ type ClientConfig struct {
 	WrapPacketConn func(net.PacketConn) net.PacketConn
 	// Log receives the client's log lines (nil: logrus's standard logger).
 	Log logrus.FieldLogger
+	// Credentials, for a server that requires connect tokens, are the
+	// token and session keys the matchmaker gave this client (package
+	// token). With them the Hello carries the token, and everything after
+	// it is sealed (package seal); a server that does not seal is not
+	// played with. Nil: no token, in clear.
+	Credentials *token.Credentials
 }
 
 // DefaultClientConfig returns a player's configuration with the default
@@ -204,6 +211,9 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	if cfg.Transport != TCP && cfg.Transport != UDP {
 		return nil, fmt.Errorf("netplay: client: transport %v: must be TCP or UDP", cfg.Transport)
 	}
+	if cr := cfg.Credentials; cr != nil && (cr.Seat == token.Spectator) != (cfg.Role == wire.RoleSpectator) {
+		return nil, fmt.Errorf("netplay: client: the token's seat is %d, and this client joins as a %v", cr.Seat, cfg.Role)
+	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = TCPIdleTimeout
 		if cfg.Transport == UDP {
@@ -237,10 +247,17 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 		readDone: make(chan struct{}), sendDone: make(chan struct{}),
 		attached: make(chan struct{}), hashes: make(chan wire.Hash, 16), notify: make(chan struct{}, 1),
 	}
-	c.link = &serverConn{conn: conn, addr: addr, transport: cfg.Transport, idle: cfg.IdleTimeout, now: c.now}
+	hello := &wire.Hello{Version: wire.Version, Role: cfg.Role, Scene: cfg.Scene, Fingerprint: cfg.Fingerprint, Name: cfg.Name}
+	var sealWrites func()
+	if cfg.Credentials != nil {
+		if conn, sealWrites, err = sealClient(conn, hello, cfg.Credentials); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	c.link = &serverConn{conn: conn, addr: addr, transport: cfg.Transport, idle: cfg.IdleTimeout, now: c.now, sealWrites: sealWrites}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	hello := &wire.Hello{Version: wire.Version, Role: cfg.Role, Scene: cfg.Scene, Fingerprint: cfg.Fingerprint, Name: cfg.Name}
 	r, welcome, err := c.link.handshake(hello, cfg.HandshakeTimeout, c.checkWelcome)
 	if err != nil {
 		conn.Close()
@@ -257,6 +274,7 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 	c.rate = time.Duration(c.welcome.TickRate)
 	c.input.delay, c.input.rate, c.input.now = c.delay, c.rate, c.now
 	c.match.ticks.next = c.welcome.FirstTick
+	c.match.joinTick = c.welcome.JoinTick // a rejoin: the player is in the match already
 	c.clk.init(time.Second/c.rate, udpSlack(cfg.Transport, cfg.Slack, time.Second/c.rate), c.delay)
 	go c.readLoop(r)
 	go c.sendLoop()
@@ -276,6 +294,10 @@ func (c *Client) checkWelcome(m *wire.Welcome) error {
 		return fmt.Errorf("the server's tick rate, %d Hz, is outside %d to %d", m.TickRate, timing.MinTickRate, timing.MaxTickRate)
 	case (c.cfg.Role == wire.RoleSpectator) != (m.Player == wire.NoPlayer):
 		return fmt.Errorf("the server welcomed a %v as player %d", c.cfg.Role, m.Player)
+	case c.cfg.Credentials != nil && c.cfg.Role == wire.RolePlayer && m.Player != wire.PlayerID(c.cfg.Credentials.Seat):
+		return fmt.Errorf("the server welcomed this client as player %d, and its token is for seat %d", m.Player, c.cfg.Credentials.Seat)
+	case m.JoinTick > m.SnapshotTick:
+		return fmt.Errorf("the server's join tick %d is after its snapshot tick %d", m.JoinTick, m.SnapshotTick)
 	case m.FirstTick != m.SnapshotTick+1:
 		return fmt.Errorf("the server's first tick %d does not follow its snapshot tick %d", m.FirstTick, m.SnapshotTick)
 	}
@@ -327,6 +349,15 @@ func (c *Client) End() (last uint64, ended bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.match.endTick, c.match.ended
+}
+
+// EndReason returns why the server ended the match (wire.EndTicks: its
+// last tick; wire.EndShutdown: the server is shutting down), 0 before
+// the server has ended it.
+func (c *Client) EndReason() wire.EndReason {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.match.endReason
 }
 
 // Done reports whether the match has ended and the client has simulated

@@ -18,6 +18,7 @@ func (m *match) gone(p *peer, err error) {
 		return
 	}
 	p.gone, p.live, p.until = true, false, s.now()
+	defer m.tracePlayers()
 	p.out.close()
 	m.waiting = slices.DeleteFunc(m.waiting, func(q *peer) bool { return q == p })
 	fields := logrus.Fields{}
@@ -27,13 +28,29 @@ func (m *match) gone(p *peer, err error) {
 	if errors.Is(err, errOutboxFull) {
 		s.bad.warn("slow reader", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, "dropped a connection that reads too slowly")
 	}
-	if p.role == wire.RolePlayer {
+	if p.role == wire.RolePlayer && err != nil && m.keepSeat(p) {
+		p.away = p.until
+		fields["rejoin_grace"] = s.cfg.RejoinGrace
+	} else if p.role == wire.RolePlayer {
 		m.drop(p, fields)
 	}
 	p.logger(s.log).WithFields(fields).Info("client left")
 	if i := m.playerIndex(p.player); i < 0 || m.players[i] != p {
 		m.release(p) // not in the match, or no longer about to join it
 	}
+}
+
+// keepSeat reports whether p, a player whose connection just ended
+// without a goodbye (a Bye is a player leaving for good), keeps its seat
+// for the rejoin grace: with a grace, a player in the running match (it
+// joined at a confirmed tick) does; one not in it yet leaves as without
+// one.
+func (m *match) keepSeat(p *peer) bool {
+	if m.s.cfg.RejoinGrace == 0 || !m.started || m.ended || p.joinTick == 0 || p.joinTick > m.confirmed {
+		return false
+	}
+	i := m.playerIndex(p.player)
+	return i >= 0 && m.players[i] == p
 }
 
 // release lets go of p, gone and out of the match: its row of the report
@@ -117,4 +134,28 @@ func (m *match) closeAll() {
 	}
 	// Connections still in their handshake, or refused: their goroutines
 	// close them (their deadlines bound the wait).
+}
+
+// tracePlayers calls the trace's PlayersChanged when the players or the
+// spectators connected (let in and not gone) are no longer those it last
+// said.
+func (m *match) tracePlayers() {
+	t := m.s.cfg.Trace
+	if t == nil || t.PlayersChanged == nil {
+		return
+	}
+	players, spectators := 0, 0
+	for _, p := range m.peers {
+		switch {
+		case p.gone:
+		case p.role == wire.RoleSpectator:
+			spectators++
+		default:
+			players++
+		}
+	}
+	if players != m.tracedPlayers || spectators != m.tracedSpectators {
+		m.tracedPlayers, m.tracedSpectators = players, spectators
+		t.PlayersChanged(players, spectators)
+	}
 }

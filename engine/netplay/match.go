@@ -59,8 +59,11 @@ type match struct {
 
 	tickTime Latencies
 	desyncs  int
-	started0 time.Duration // the server clock at the match's start
-	ended0   time.Duration
+	// The players and spectators connected that the trace's
+	// PlayersChanged last said (tracePlayers).
+	tracedPlayers, tracedSpectators int
+	started0                        time.Duration // the server clock at the match's start
+	ended0                          time.Duration
 }
 
 func (m *match) init(s *Server) {
@@ -169,7 +172,7 @@ func (m *match) nextWake() time.Duration {
 // holds: ResumeServer) sends none: it is not waited for.
 func (m *match) allIn(n uint64) bool {
 	for _, p := range m.players {
-		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && !p.gone {
+		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && p.away == 0 && !p.gone {
 			return false
 		}
 	}
@@ -180,6 +183,9 @@ func (m *match) leavesAt(p *peer, n uint64) bool { return slices.Contains(m.leav
 
 // advance confirms every tick whose time has come.
 func (m *match) advance() {
+	if m.s.cfg.RejoinGrace > 0 && m.started && !m.ended {
+		m.expireAway(m.s.now())
+	}
 	for m.started && !m.ended {
 		n := m.confirmed + 1
 		now := m.s.now()

@@ -12,6 +12,9 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/netplay/seal"
+	"github.com/nebulaengine/nebula/engine/netplay/token"
+	"github.com/nebulaengine/nebula/engine/netplay/udp"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -27,17 +30,28 @@ type peer struct {
 	// readDone is closed when the connection's reader has stopped: the
 	// client closed its side, said goodbye, or broke the rules.
 	readDone chan struct{}
+	// With connect tokens: the token's seat (hasSeat) and its entry in
+	// the server's table of tokens. Set by the handshake.
+	seat    token.Seat
+	hasSeat bool
+	use     *tokenUse
 
 	// Owned by the match goroutine.
-	player        wire.PlayerID // NoPlayer for a spectator
-	joinTick      uint64        // the tick the player joins at
-	seq           int           // the order it was let in
-	live          bool          // receives the confirmed ticks
-	gone          bool
-	since         time.Duration // the server's clock when it was let in
-	until         time.Duration // the server's clock when it left
-	lastHash      uint64        // the tick of its latest hash compared
-	resynced      time.Duration // the server's clock at its latest resynchronisation (0: none)
+	player   wire.PlayerID // NoPlayer for a spectator
+	joinTick uint64        // the tick the player joins at
+	seq      int           // the order it was let in
+	live     bool          // receives the confirmed ticks
+	gone     bool
+	since    time.Duration // the server's clock when it was let in
+	until    time.Duration // the server's clock when it left
+	lastHash uint64        // the tick of its latest hash compared
+	resynced time.Duration // the server's clock at its latest resynchronisation (0: none)
+	// away is the server's clock when a player's connection ended, while
+	// its seat is kept for it to rejoin (ServerConfig.RejoinGrace); 0
+	// otherwise.
+	away time.Duration
+	// rejoined: the player took back a seat kept for it.
+	rejoined      bool
 	stats         PlayerReport
 	*playerInputs // a player's; nil for a spectator
 }
@@ -95,8 +109,10 @@ func (s *Server) handle(conn net.Conn, id int64) {
 		return
 	}
 	p.name, p.role = hello.Name, hello.Role
-	p.out = newOutbox(conn, s.cfg.OutboxLimit)
+	p.out = newOutbox(p.conn, s.cfg.OutboxLimit, s.cfg.Trace.bytesWritten())
 	if !s.send(event{kind: evHello, p: p}) {
+		s.refused("shutdown")
+		s.tokens.forget(p.use)
 		p.out.queue(wire.RefuseShutdown())
 		p.out.close()
 		p.out.wait(time.Second)
@@ -106,6 +122,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 	err = s.read(p, r)
 	close(p.readDone)
 	s.send(event{kind: evGone, p: p, err: err})
+	s.tokens.end(p.use, time.Now())
 	// The match goroutine closes the outbox; wait for the writer so that
 	// the last messages (End, a refusal, why the client was dropped) go
 	// out before the socket closes.
@@ -141,10 +158,18 @@ func lingeringClose(conn net.Conn) {
 
 // handshake reads the client's preamble and Hello and checks them, writing
 // the server's preamble and, when it refuses the client, the refusal.
+//
+// With connect tokens (ServerConfig.TokenKey), a TCP connection is
+// wrapped in a seal.Conn before anything is read (it passes the
+// handshake in clear), and once the token is accepted, p's connection is
+// sealed with the token's session keys.
 func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	p.conn.SetDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
 	defer p.conn.SetDeadline(time.Time{})
-	r := wire.NewReader(countingReader{p.conn, &p.bytesIn}, s.cfg.MaxMessage)
+	if _, isUDP := p.conn.(*udp.Conn); s.opener != nil && !isUDP {
+		p.conn = seal.NewConn(p.conn, wire.PreambleSize)
+	}
+	r := wire.NewReader(countingReader{p.conn, &p.bytesIn, s.cfg.Trace.bytesRead()}, s.cfg.MaxMessage)
 	w := wire.NewWriter(p.conn)
 	drop := func(kind string, err error, msg string) error {
 		s.bad.warn(kind, logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, msg)
@@ -153,47 +178,74 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	version, err := r.ReadClientPreamble()
 	switch {
 	case isTimeout(err):
+		s.refused("timeout")
 		return nil, nil, drop("handshake timeout", err, fmt.Sprintf("dropped a connection that did not finish its handshake within %v", s.cfg.HandshakeTimeout))
 	case errors.Is(err, wire.ErrNotClient):
+		s.refused("not-client")
 		return nil, nil, drop("not a client", err, "dropped a connection that is not a Nebula client")
 	case errors.Is(err, wire.ErrVersion) || err == nil && version != wire.Version:
+		s.refused("version")
 		w.WritePreamble()
 		w.WriteMessage(wire.RefuseVersion(version))
 		return nil, nil, drop("version", fmt.Errorf("protocol version %d", version), "refused a client of another protocol version")
 	case err != nil:
+		s.refused("handshake")
 		return nil, nil, drop("handshake", err, "dropped a connection during its handshake")
 	}
 	if err := w.WritePreamble(); err != nil {
+		s.refused("handshake")
 		return nil, nil, drop("handshake", err, "dropped a connection during its handshake")
 	}
 	m, err := r.ReadMessage()
 	if err != nil {
-		kind, msg := "handshake", "dropped a connection during its handshake"
+		kind, msg, label := "handshake", "dropped a connection during its handshake", "handshake"
 		if isTimeout(err) {
-			kind, msg = "handshake timeout", fmt.Sprintf("dropped a connection that did not finish its handshake within %v", s.cfg.HandshakeTimeout)
+			kind, msg, label = "handshake timeout", fmt.Sprintf("dropped a connection that did not finish its handshake within %v", s.cfg.HandshakeTimeout), "timeout"
 		} else if !errors.Is(err, wire.ErrTruncated) {
-			kind, msg = "bad message", "dropped a connection that sent a bad message"
+			kind, msg, label = "bad message", "dropped a connection that sent a bad message", "bad-message"
 		}
+		s.refused(label)
 		return nil, nil, drop(kind, err, msg)
 	}
 	hello, ok := m.(*wire.Hello)
 	if !ok {
+		s.refused("bad-message")
 		return nil, nil, drop("bad message", fmt.Errorf("%v message before the Hello", m.Type()), "dropped a connection that did not start with a Hello")
 	}
 	h := *hello
+	h.Token = slices.Clone(h.Token)
+	if h.Version != version {
+		s.refused("bad-message")
+		return nil, nil, drop("bad message", fmt.Errorf("the Hello says protocol version %d, its preamble %d", h.Version, version), "dropped a connection that sent a bad message")
+	}
+	// The token first: a server that requires tokens tells nothing of
+	// its match to a client without a valid one.
+	claims, use, err := s.checkToken(&h)
+	if err != nil {
+		var tr *tokenRefusal
+		errors.As(err, &tr)
+		s.refused(tr.label)
+		w.WriteMessage(wire.RefuseToken(err.Error()))
+		return nil, nil, drop("token "+tr.label, err, "refused a client's connect token")
+	}
 	var refusal *wire.Refuse
+	label := ""
 	fp := s.e.World.Schema().Fingerprint()
 	switch {
-	case h.Version != version:
-		return nil, nil, drop("bad message", fmt.Errorf("the Hello says protocol version %d, its preamble %d", h.Version, version), "dropped a connection that sent a bad message")
 	case h.Scene != s.cfg.Scene:
-		refusal = wire.RefuseScene(h.Scene, s.cfg.Scene)
+		refusal, label = wire.RefuseScene(h.Scene, s.cfg.Scene), "scene"
 	case h.Fingerprint != fp:
-		refusal = wire.RefuseSchema(h.Fingerprint, fp)
+		refusal, label = wire.RefuseSchema(h.Fingerprint, fp), "schema"
 	}
 	if refusal != nil {
+		s.tokens.forget(use)
+		s.refused(label)
 		w.WriteMessage(refusal)
 		return nil, nil, drop("refused", errors.New(refusal.String()), "refused a client")
+	}
+	if use != nil {
+		p.seat, p.hasSeat, p.use = claims.Seat, claims.Seat != token.Spectator, use
+		s.seal(p, claims, h.Salt)
 	}
 	return &h, r, nil
 }
@@ -240,6 +292,10 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 			case closedByPeer(err):
 				log.WithError(err).Info("connection reset")
 				return err
+			case errors.Is(err, seal.ErrAuth):
+				s.bad.warn("tampered", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err},
+					"closed a connection whose traffic failed authentication: altered, forged or replayed on its way")
+				return drop(fmt.Errorf("this client's traffic failed authentication: %w", err))
 			}
 			return badMessage(err)
 		}

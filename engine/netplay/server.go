@@ -13,6 +13,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -25,6 +26,9 @@ type Server struct {
 	e   *engine.Engine
 	log logrus.FieldLogger
 	bad *rateLog
+
+	opener *token.Opener // with ServerConfig.TokenKey
+	tokens tokenTable
 
 	epoch   time.Time // the server's clock starts here (monotonic)
 	events  chan event
@@ -86,6 +90,9 @@ func newServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 		open:   map[net.Conn]struct{}{},
 		quit:   make(chan struct{}),
 		done:   make(chan struct{}),
+	}
+	if cfg.TokenKey != nil {
+		s.opener = token.NewOpener(*cfg.TokenKey, cfg.MatchID)
 	}
 	s.m.init(s)
 	e.Jobs.SetMode(engine.JobsDeterministic)
@@ -207,12 +214,14 @@ func (s *Server) accept(ln net.Listener) error {
 		}
 		backoff = 0
 		if int(s.pending.Load()) >= s.cfg.MaxPending {
+			s.refused("busy")
 			s.bad.warn("too many pending", logrus.Fields{"remote": conn.RemoteAddr().String(), "max_pending": s.cfg.MaxPending},
 				"dropped a connection: too many connections are in their handshake")
 			conn.Close()
 			continue
 		}
 		if !s.hosts.acquire(conn.RemoteAddr(), int(s.pending.Load()), s.cfg.MaxPending) {
+			s.refused("busy")
 			s.bad.warn("too many pending from a host", logrus.Fields{"remote": conn.RemoteAddr().String(), "max_pending_per_host": pendingPerHost(s.cfg.MaxPending)},
 				"dropped a connection: its host has too many connections in their handshake")
 			conn.Close()

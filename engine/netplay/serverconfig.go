@@ -6,6 +6,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -75,6 +76,28 @@ type ServerConfig struct {
 	Log logrus.FieldLogger
 	// Trace, when not nil, receives the server's events for metrics.
 	Trace *ServerTrace
+
+	// TokenKey, when not nil, makes the server require a connect token
+	// (package token) of MatchID sealed under it from every client: the
+	// token's seat is the player's, and everything after the handshake
+	// is sealed with the token's session keys (package seal). See
+	// docs/multiplayer.md, "Connect tokens". Nil: anyone who reaches the
+	// server may play, in clear.
+	TokenKey *token.Key
+	// MatchID is the match the server runs: a token for another is
+	// refused (1 to token.MaxMatchID bytes; with TokenKey).
+	MatchID string
+	// SpectatorsWithoutToken, with TokenKey, lets a spectator in without
+	// a token; its traffic is then in clear.
+	SpectatorsWithoutToken bool
+	// RejoinGrace is how long a player whose connection ended keeps its
+	// seat: reconnecting with a token for that seat within it, it takes
+	// its seat back, with a snapshot, as a late joiner does. Meanwhile
+	// its input is the substitute of a missing input (its last one,
+	// repeated). 0: a player leaves as soon as its connection ends.
+	// It needs TokenKey: tokens are what tell a player's return from a
+	// newcomer.
+	RejoinGrace time.Duration
 }
 
 // DefaultServerConfig returns a one-player match of up to 8 players and
@@ -157,6 +180,12 @@ func (c *ServerConfig) validate() error {
 		return fmt.Errorf("resync interval %v: must be 0 (the default) or more", c.ResyncEvery)
 	case c.MaxDumps < 0:
 		return fmt.Errorf("max dumps %d: must be 0 (the default) or more", c.MaxDumps)
+	case c.TokenKey != nil && (c.MatchID == "" || len(c.MatchID) > token.MaxMatchID):
+		return fmt.Errorf("match id %q: must be 1 to %d bytes with a token key", c.MatchID, token.MaxMatchID)
+	case c.RejoinGrace < 0:
+		return fmt.Errorf("rejoin grace %v: must be 0 or more", c.RejoinGrace)
+	case c.RejoinGrace > 0 && c.TokenKey == nil:
+		return fmt.Errorf("rejoin grace %v: needs a token key (tokens tell a player's return from a newcomer)", c.RejoinGrace)
 	}
 	return nil
 }

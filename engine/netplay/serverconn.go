@@ -25,6 +25,9 @@ type serverConn struct {
 	transport Transport
 	idle      time.Duration        // the idle timeout
 	now       func() time.Duration // the client's clock, for pings
+	// sealWrites, with a connect token over TCP, seals every write after
+	// the Hello.
+	sealWrites func()
 
 	bytesUp, bytesDown atomic.Int64
 }
@@ -52,7 +55,10 @@ func (s *serverConn) handshake(hello *wire.Hello, timeout time.Duration, check f
 	if err := w.WriteMessage(hello); err != nil {
 		return nil, nil, fmt.Errorf("cannot send the handshake: %w", err)
 	}
-	r := wire.NewReader(countingReader{s.conn, &s.bytesDown}, wire.MaxServerMessage)
+	if s.sealWrites != nil {
+		s.sealWrites()
+	}
+	r := wire.NewReader(countingReader{s.conn, &s.bytesDown, nil}, wire.MaxServerMessage)
 	version, err := r.ReadServerPreamble()
 	switch {
 	case errors.Is(err, wire.ErrNotServer):

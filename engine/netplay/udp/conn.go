@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/netplay/seal"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 )
 
@@ -76,6 +77,10 @@ type Stats struct {
 	Resends       uint64
 	BytesSent     int64 // UDP payload bytes sent
 	BytesReceived int64 // UDP payload bytes received
+	// Unauthentic counts the packets dropped on a sealed connection
+	// (Conn.Seal): sealed ones that did not open (altered, forged) or
+	// came again (replayed), and data packets in clear.
+	Unauthentic uint64
 }
 
 // Conn is one end of a connection over UDP: a net.Conn that carries the
@@ -97,6 +102,14 @@ type Conn struct {
 	sender   // the writing half (send.go)
 	receiver // the reading half (receive.go)
 
+	// The sealing (Conn.Seal): whether this end is the server's, and
+	// whether its sending and receiving sides are sealed yet; the
+	// buffers it seals and opens packets in.
+	server          bool
+	sealing         *seal.Packets
+	sealOut, sealIn bool
+	sbuf, obuf      []byte
+
 	closed bool
 	until  time.Time // the end of the linger
 	dead   bool
@@ -105,9 +118,9 @@ type Conn struct {
 	stats  Stats
 }
 
-func newConn(local, remote net.Addr, token uint64, maxRecord int, send func([]byte), onDead func()) *Conn {
+func newConn(local, remote net.Addr, token uint64, maxRecord int, server bool, send func([]byte), onDead func()) *Conn {
 	c := &Conn{
-		send: send, onDead: onDead, local: local, remote: remote, token: token, maxRec: maxRecord,
+		send: send, onDead: onDead, local: local, remote: remote, token: token, maxRec: maxRecord, server: server,
 		wake: make(chan struct{}, 1), readable: make(chan struct{}, 1), deadCh: make(chan struct{}),
 	}
 	c.in, c.segIn, c.rto = map[uint32]inItem{}, map[uint32][]byte{}, initialRTO

@@ -53,8 +53,8 @@ func memPair(t *testing.T, dropA, dropB func(n int, b []byte) bool) (a, b *Conn,
 	la = &memLink{ch: make(chan []byte, 4096), drop: dropA}
 	lb = &memLink{ch: make(chan []byte, 4096), drop: dropB}
 	const token = 0x1234
-	a = newConn(udpAddr("a:1"), udpAddr("b:1"), token, 4+wire.MaxServerMessage, la.send, nil)
-	b = newConn(udpAddr("b:1"), udpAddr("a:1"), token, 4+wire.MaxServerMessage, lb.send, nil)
+	a = newConn(udpAddr("a:1"), udpAddr("b:1"), token, 4+wire.MaxServerMessage, false, la.send, nil)
+	b = newConn(udpAddr("b:1"), udpAddr("a:1"), token, 4+wire.MaxServerMessage, true, lb.send, nil)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	pump := func(l *memLink, to *Conn) {
@@ -557,7 +557,7 @@ func TestBrokenStreamIsAnError(t *testing.T) {
 			0, []byte{1, 0, 0, 0, recData, 1, 0, 0, 0, 9}),
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := newConn(udpAddr("a"), udpAddr("b"), 1, 1000, func([]byte) {}, nil)
+			c := newConn(udpAddr("a"), udpAddr("b"), 1, 1000, false, func([]byte) {}, nil)
 			defer c.kill()
 			var p packet
 			if err := parsePacket(&p, pkt); err != nil {

@@ -55,10 +55,10 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 		return nil, fmt.Errorf("udp: no answer from %s over UDP: %w", addr, err)
 	}
 	want := addrKey(raddr)
-	buf := make([]byte, MaxPacket+1)
+	buf := make([]byte, MaxSealedPacket+1)
 	var p packet
 	pc.SetReadDeadline(time.Time{})
-	c := newConn(pc.LocalAddr(), raddr, token, cfg.MaxRecord,
+	c := newConn(pc.LocalAddr(), raddr, token, cfg.MaxRecord, false,
 		func(b []byte) { pc.WriteTo(b, raddr) },
 		func() { pc.Close() })
 	if rtt > 0 {
@@ -77,7 +77,20 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 				c.kill()
 				return
 			}
-			if addrKey(from) != want || parsePacket(&p, buf[:n]) != nil || (p.kind != kindData && p.kind != kindClose) || p.token != token {
+			if addrKey(from) != want {
+				continue
+			}
+			b := buf[:n]
+			tok, sealed := sealedToken(b)
+			if sealed {
+				if tok != token {
+					continue
+				}
+				if b, err = c.open(b); err != nil {
+					continue
+				}
+			}
+			if parsePacket(&p, b) != nil || (p.kind != kindData && p.kind != kindClose) || p.token != token || !sealed && c.refuseClear(p.kind) {
 				continue
 			}
 			c.handle(&p, n, time.Now())

@@ -112,10 +112,11 @@ func (c *Conn) flush(now time.Time) {
 			break
 		}
 		c.pbuf = b
-		c.send(b)
+		out := c.sealPacket(b)
+		c.send(out)
 		c.pktSeq++
 		c.stats.PacketsSent++
-		c.stats.BytesSent += int64(len(b))
+		c.stats.BytesSent += int64(len(out))
 		c.ackPending = false
 		if c.due(now).After(now) {
 			break

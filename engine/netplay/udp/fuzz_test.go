@@ -84,7 +84,7 @@ func FuzzConnReceive(f *testing.F) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		size := len(lengths) + len(stream)
-		c := newConn(udpAddr("a"), udpAddr("b"), 1, 4+wire.MaxClientMessage, func([]byte) {}, nil)
+		c := newConn(udpAddr("a"), udpAddr("b"), 1, 4+wire.MaxClientMessage, true, func([]byte) {}, nil)
 		defer c.kill()
 		h := newListenerHarness(t)
 		defer h.close()

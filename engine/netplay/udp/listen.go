@@ -216,7 +216,7 @@ func addrKey(a net.Addr) netip.AddrPort {
 
 func (l *Listener) read() {
 	defer close(l.done)
-	buf := make([]byte, MaxPacket+1)
+	buf := make([]byte, MaxSealedPacket+1)
 	for {
 		n, from, err := l.pc.ReadFrom(buf)
 		if err != nil {
@@ -238,11 +238,23 @@ func (l *Listener) read() {
 // receive acts on one packet from the socket. Only the reading goroutine
 // calls it.
 func (l *Listener) receive(b []byte, from net.Addr, now time.Time) {
-	if len(b) > MaxPacket {
+	if len(b) > MaxPacket && !(len(b) <= MaxSealedPacket && b[0] == magic && b[1] == kindSealed) {
 		l.drop("oversized packet", from, fmt.Errorf("more than %d bytes", MaxPacket))
 		return
 	}
 	p := &l.p
+	if len(b) > 1 && b[0] == magic && b[1] == kindSealed {
+		c, plain, ok := l.receiveSealed(b, from)
+		if !ok || !l.count(c, from, now) {
+			return
+		}
+		if err := parsePacket(p, plain); err != nil {
+			l.drop("malformed packet", from, err)
+			return
+		}
+		c.handle(p, len(b), now)
+		return
+	}
 	if err := parsePacket(p, b); err != nil {
 		if len(b) > 2 && b[0] == magic && (b[1] == kindConnect || b[1] == kindResponse) && b[2] != Version {
 			// Another version's connect may have another layout: say
@@ -277,6 +289,26 @@ func (l *Listener) receive(b []byte, from net.Addr, now time.Time) {
 		l.drop("bad token", from, errors.New("a packet whose token is not its connection's"))
 		return
 	}
+	l.mu.Unlock()
+	if !l.count(e.c, from, now) {
+		return
+	}
+	if e.c.refuseClear(p.kind) {
+		l.drop("unauthentic packet", from, errUnsealed)
+		return
+	}
+	e.c.handle(p, len(b), now)
+}
+
+// count counts a packet of c's from from, and reports false (and drops
+// it) when it is beyond the connection's rate.
+func (l *Listener) count(c *Conn, from net.Addr, now time.Time) bool {
+	l.mu.Lock()
+	e := l.conns[addrKey(from)]
+	if e == nil || e.c != c {
+		l.mu.Unlock()
+		return false
+	}
 	if now.Sub(e.window) > time.Second {
 		e.window, e.count = now, 0
 	}
@@ -285,9 +317,9 @@ func (l *Listener) receive(b []byte, from net.Addr, now time.Time) {
 	l.mu.Unlock()
 	if flood {
 		l.drop("flood", from, fmt.Errorf("more than %d packets in a second", l.cfg.MaxPacketsPerSecond))
-		return
+		return false
 	}
-	e.c.handle(p, len(b), now)
+	return true
 }
 
 // challenge answers a connect: a challenge with a cookie bound to the
@@ -337,7 +369,7 @@ func (l *Listener) connect(key netip.AddrPort, from net.Addr, p *packet, now tim
 	}
 	delete(l.ended, key)
 	var e *entry
-	c := newConn(l.pc.LocalAddr(), from, randomToken(), l.cfg.MaxRecord,
+	c := newConn(l.pc.LocalAddr(), from, randomToken(), l.cfg.MaxRecord, true,
 		func(b []byte) { l.pc.WriteTo(b, from) },
 		func() {
 			now := time.Now()

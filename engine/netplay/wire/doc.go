@@ -44,6 +44,12 @@
 // too slowly) sends a Refuse with ReasonDropped before it closes the
 // connection.
 //
+// A server that requires connect tokens (package token) finds the token
+// in the Hello and refuses a bad one with ReasonToken, in clear. Once it
+// accepts it, everything after the Hello, both ways, is sealed with the
+// connection's session keys (package seal): the Welcome, or a refusal
+// for another reason, is the server's first sealed message.
+//
 // # Encoding
 //
 // All integers are little-endian. A message is
@@ -70,6 +76,8 @@
 //	  3  scene        uint8 length (<= 64) + text
 //	     fingerprint  uint64  the client's engine.Schema.Fingerprint
 //	     name         uint8 length (<= 32) + text
+//	     token        uint8 length (<= 255) + bytes: the connect token (package token), or none
+//	     salt         [16]byte  random per connection with a token (package seal); zeros without
 //
 //	Welcome (2), server to client
 //	  0  player       uint16  0 to 255, or 0xffff for a spectator
@@ -80,6 +88,7 @@
 //	     input delay  uint8   ticks
 //	     first tick   uint64  the first tick the client simulates
 //	     snapshot     uint64  a late join: the tick of the Snapshot that follows; 0 none
+//	     join tick    uint64  a rejoin: the tick the player joined at (no Confirmed names it); 0 none
 //
 //	Refuse (3), either way; the same in every version
 //	  0  reason       uint8   Reason

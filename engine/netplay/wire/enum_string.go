@@ -34,11 +34,12 @@ func _() {
 	_ = x[ReasonFull-4]
 	_ = x[ReasonShutdown-5]
 	_ = x[ReasonDropped-6]
+	_ = x[ReasonToken-7]
 }
 
-const _Reason_name = "refusedversion mismatchscene mismatchschema mismatchmatch fullshutting downdropped"
+const _Reason_name = "refusedversion mismatchscene mismatchschema mismatchmatch fullshutting downdroppedtoken refused"
 
-var _Reason_index = [...]uint8{0, 7, 23, 37, 52, 62, 75, 82}
+var _Reason_index = [...]uint8{0, 7, 23, 37, 52, 62, 75, 82, 95}
 
 func (i Reason) String() string {
 	idx := int(i) - 0

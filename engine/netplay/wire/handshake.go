@@ -26,6 +26,14 @@ type Hello struct {
 	Scene       string // the scene the client runs (at most MaxScene bytes)
 	Fingerprint uint64 // the client's engine.Schema.Fingerprint
 	Name        string // the client's name, for logs (at most MaxName bytes)
+	// Token is the client's connect token (package token), opaque to it:
+	// at most MaxToken bytes; empty without one.
+	Token []byte
+	// Salt is the client's random salt, drawn anew for each connection:
+	// with the token's keys it makes the connection's own session keys
+	// (package seal), so a token that connects again (a rejoin) never
+	// seals under the same keys twice. Zero without a token.
+	Salt [SaltSize]byte
 }
 
 // Type returns TypeHello.
@@ -36,7 +44,10 @@ func (m *Hello) appendBody(b []byte) []byte {
 	b = append(b, byte(m.Role))
 	b = appendString8(b, m.Scene)
 	b = binary.LittleEndian.AppendUint64(b, m.Fingerprint)
-	return appendString8(b, m.Name)
+	b = appendString8(b, m.Name)
+	b = append(b, byte(len(m.Token)))
+	b = append(b, m.Token...)
+	return append(b, m.Salt[:]...)
 }
 
 func (m *Hello) decode(d *decoder) {
@@ -47,6 +58,9 @@ func (m *Hello) decode(d *decoder) {
 	m.Scene = d.string8("scene length", "scene", MaxScene, m.Scene)
 	m.Fingerprint = d.U64("fingerprint")
 	m.Name = d.string8("name length", "name", MaxName, m.Name)
+	n := d.count(1, "token length", 0, MaxToken, 1, "bytes")
+	m.Token = append(m.Token[:0], d.Take("token", n)...)
+	copy(m.Salt[:], d.Take("salt", SaltSize))
 }
 
 func (m *Hello) check() (string, error) {
@@ -56,7 +70,10 @@ func (m *Hello) check() (string, error) {
 	if err := checkText(m.Scene, MaxScene); err != nil {
 		return "scene", err
 	}
-	return "name", checkText(m.Name, MaxName)
+	if err := checkText(m.Name, MaxName); err != nil {
+		return "name", err
+	}
+	return "token", checkCount(len(m.Token), 0, MaxToken, "bytes")
 }
 
 // Welcome is the server's answer to a Hello it accepts: the match the
@@ -76,6 +93,10 @@ type Welcome struct {
 	// follows: the client starts from its state. 0: no snapshot, the
 	// client starts from the scene's initial state.
 	SnapshotTick uint64
+	// JoinTick is, for a player taking its seat back (a rejoin), the tick
+	// its player joined the match at: the snapshot's world has it, and
+	// no Confirmed tick will name it among its joins. 0 otherwise.
+	JoinTick uint64
 }
 
 // Type returns TypeWelcome.
@@ -89,7 +110,8 @@ func (m *Welcome) appendBody(b []byte) []byte {
 	b = appendBytes16(b, m.Params)
 	b = append(b, m.InputDelay)
 	b = binary.LittleEndian.AppendUint64(b, m.FirstTick)
-	return binary.LittleEndian.AppendUint64(b, m.SnapshotTick)
+	b = binary.LittleEndian.AppendUint64(b, m.SnapshotTick)
+	return binary.LittleEndian.AppendUint64(b, m.JoinTick)
 }
 
 func (m *Welcome) decode(d *decoder) {
@@ -105,6 +127,7 @@ func (m *Welcome) decode(d *decoder) {
 	m.InputDelay = d.U8("input delay")
 	m.FirstTick = d.U64("first tick")
 	m.SnapshotTick = d.U64("snapshot tick")
+	m.JoinTick = d.U64("join tick")
 }
 
 func (m *Welcome) check() (string, error) {
@@ -142,6 +165,10 @@ const (
 	// ReasonDropped: the server drops a client that broke a rule: see
 	// the text.
 	ReasonDropped Reason = 6 // dropped
+	// ReasonToken: the server refuses the client's connect token (none,
+	// forged, expired, for another match, in use or used, its seat
+	// taken): see the text.
+	ReasonToken Reason = 7 // token refused
 )
 
 // Refuse ends a handshake: the server refuses a Hello, or a client refuses
@@ -207,6 +234,12 @@ func RefuseShutdown() *Refuse {
 // nothing for 10s").
 func RefuseDropped(why string) *Refuse {
 	return refuse(ReasonDropped, why)
+}
+
+// RefuseToken is the server's refusal of a client's connect token; why
+// says what is wrong with it ("token: expired: ...").
+func RefuseToken(why string) *Refuse {
+	return refuse(ReasonToken, why)
 }
 
 // refuse makes a Refuse whose text passes Check: control characters

@@ -50,7 +50,7 @@ func TestReadErrors(t *testing.T) {
 		{"cut in the length", []byte{9, 0}, ErrTruncated,
 			"wire: connection ended inside a message: byte 2 (length): the connection ended after 2 of the message's 4 bytes"},
 		{"cut in the body", hello[:len(hello)-2], ErrTruncated,
-			"wire: connection ended inside a message: Hello message, byte 18 (body): the connection ended after 18 of the message's 20 bytes"},
+			"wire: connection ended inside a message: Hello message, byte 35 (body): the connection ended after 35 of the message's 37 bytes"},
 		{"body short of a field", encoded(TypeHash, 1, 2, 3, 4, 5, 6, 7, 8, 9), ErrMalformed,
 			"wire: malformed message: Hash message, byte 13 (hash): the message ends inside the field: it needs 8 bytes, the message's length leaves 1"},
 		{"trailing bytes", encoded(TypeBye, 0), ErrMalformed,
@@ -206,7 +206,7 @@ func TestVersionMismatch(t *testing.T) {
 	b = AppendMessage(b, &Bye{})
 	r := NewReader(bytes.NewReader(b), MaxServerMessage)
 	v, err := r.ReadServerPreamble()
-	if v != Version+1 || !errors.Is(err, ErrVersion) || err.Error() != "wire: protocol version mismatch: byte 8 (version): the server speaks protocol version 3, this side speaks 2" {
+	if v != Version+1 || !errors.Is(err, ErrVersion) || err.Error() != "wire: protocol version mismatch: byte 8 (version): the server speaks protocol version 4, this side speaks 3" {
 		t.Fatalf("ReadServerPreamble = %d, %v", v, err)
 	}
 	m, err := r.ReadMessage()
@@ -232,7 +232,8 @@ func TestRefuseHelpers(t *testing.T) {
 		r    *Refuse
 		want string
 	}{
-		{RefuseVersion(3), "version mismatch: protocol version 3, this server speaks 2"},
+		{RefuseVersion(2), "version mismatch: protocol version 2, this server speaks 3"},
+		{RefuseToken("token: expired"), "token refused: token: expired"},
 		{RefuseScene("lobby", "arena"), `scene mismatch: scene "lobby", this server runs "arena"`},
 		{RefuseSchema(1, 0xabc), "schema mismatch: schema fingerprint 0000000000000001, this server's is 0000000000000abc (the programs register different components or resources)"},
 		{RefuseFull(8), "match full: the match is full (8 players)"},

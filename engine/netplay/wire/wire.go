@@ -12,8 +12,9 @@ const (
 	Magic = "NEBULAnp"
 	// Version is the protocol version this package speaks. Version 2
 	// added the gamepads and actions to the inputs (the input mask's
-	// extension).
-	Version = 2
+	// extension); version 3 the connect token and salt to the Hello and
+	// the join tick of a rejoin to the Welcome.
+	Version = 3
 	// PreambleSize is the bytes of a preamble: Magic and a uint16 version.
 	PreambleSize = len(Magic) + 2
 
@@ -31,6 +32,8 @@ const (
 	MaxName         = 32       // bytes of a client's name
 	MaxRefuseText   = 256      // bytes of a refusal's text
 	MaxParams       = 4 << 10  // bytes of a Welcome's scene parameters
+	MaxToken        = 255      // bytes of a Hello's connect token
+	SaltSize        = 16       // bytes of a Hello's salt
 	MaxSnapshot     = 64 << 20 // bytes of a Snapshot's data
 	MaxInputRun     = 64       // ticks of one Input message
 	MaxConfirmedRun = 1024     // ticks of one Confirmed message

@@ -37,9 +37,9 @@ func held(keys ...input.Key) input.Sample {
 // samples returns one message of every type, with every field set.
 func samples() []Message {
 	return []Message{
-		&Hello{Version: Version, Role: RolePlayer, Scene: "bounce", Fingerprint: 0x0123456789abcdef, Name: "ada"},
+		&Hello{Version: Version, Role: RolePlayer, Scene: "bounce", Fingerprint: 0x0123456789abcdef, Name: "ada", Token: []byte{1, 2, 3}, Salt: [SaltSize]byte{9, 8, 7}},
 		&Welcome{Player: 3, TickRate: 60, Scene: "bounce", Fingerprint: 0x0123456789abcdef, Params: []byte{1, 2, 3},
-			InputDelay: 2, FirstTick: 1201, SnapshotTick: 1200},
+			InputDelay: 2, FirstTick: 1201, SnapshotTick: 1200, JoinTick: 40},
 		RefuseVersion(3),
 		&Input{First: 100, Inputs: []input.Sample{held(input.KeyArrowLeft), snap(640, 360, input.KeySpace), {}}},
 		&Confirmed{First: 7, Ticks: []ConfirmedTick{
@@ -158,7 +158,7 @@ func TestGoldenConfirmed(t *testing.T) {
 }
 
 func TestPreambleGolden(t *testing.T) {
-	if got := string(AppendPreamble(nil)); got != "NEBULAnp\x02\x00" {
+	if got := string(AppendPreamble(nil)); got != "NEBULAnp\x03\x00" {
 		t.Fatalf("preamble %q", got)
 	}
 }
