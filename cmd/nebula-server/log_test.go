@@ -60,10 +60,17 @@ func TestKillAndResume(t *testing.T) {
 	t.Cleanup(demoVerifier.Remove) // the one test that uses it
 	path := filepath.Join(t.TempDir(), "match.nebreplay")
 	flags := []string{"-players", "2", "-entities", "50", "-snapshot-every", "60", "-fsync-every", "6", "-fsync-interval", "100ms"}
-	s := startServer(t, nil, append(flags, "-log", path)...)
+	s := startServer(t, nil, append(flags, "-log", path, "-ops", "127.0.0.1:0")...)
 	l := s.waitLog("listening")
 	startBot(t, "-connect", l["tcp"].(string), "-n", "2", "-entities", "50")
 	waitLogged(t, path, 150)
+	// The log's writes are in the metrics: fsynced ones every 6 ticks,
+	// the others between.
+	m := scrape(t, l["ops"].(string))
+	synced, plain := m[`nebula_server_log_write_seconds_count{synced="true"}`], m[`nebula_server_log_write_seconds_count{synced="false"}`]
+	if synced < 10 || plain < synced {
+		t.Errorf("log writes in the metrics: %v fsynced, %v not; want some of each, more not (fsync every 6 ticks)", synced, plain)
+	}
 	s.cmd.Process.Kill() // SIGKILL
 	<-s.done
 	data, err := os.ReadFile(path)
