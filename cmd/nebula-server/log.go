@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/netplay"
@@ -26,10 +27,12 @@ func logExtension() gameserver.Extension {
 		cfg          = matchlog.DefaultConfig()
 		seatTicks    uint64
 		lg           *matchlog.Log
+		flags        *flag.FlagSet
 	)
 	return gameserver.Extension{
 		Name: "match log",
 		Flags: func(fs *flag.FlagSet) {
+			flags = fs
 			fs.StringVar(&path, "log", "", "write the match's durable log to this new `file` (a replay file; an existing file is refused: -resume continues it)")
 			fs.StringVar(&resume, "resume", "", "continue the match of a killed server from its log `file`, appending to it (give the crashed server's flags)")
 			fs.Uint64Var(&cfg.SnapshotEvery, "snapshot-every", matchlog.DefaultSnapshotEvery, "a snapshot of the match in the log every this many ticks (0 = none: a recovery replays the whole match)")
@@ -38,6 +41,18 @@ func logExtension() gameserver.Extension {
 			fs.Uint64Var(&seatTicks, "resume-seat-ticks", 0, "with -resume: the ticks the match's players keep their seats without a client, before they leave (0 = to the match's end)")
 		},
 		Check: func() error {
+			if path == "" && resume == "" {
+				var given []string
+				flags.Visit(func(f *flag.Flag) {
+					switch f.Name {
+					case "snapshot-every", "fsync-every", "fsync-interval", "resume-seat-ticks":
+						given = append(given, "-"+f.Name)
+					}
+				})
+				if len(given) > 0 {
+					return cli.Usagef("%s: means nothing without -log or -resume", strings.Join(given, ", "))
+				}
+			}
 			switch {
 			case path != "" && resume != "" && path != resume:
 				return cli.Usagef("-log %s and -resume %s: a resumed match appends to the log it resumes (leave -log out)", path, resume)

@@ -111,3 +111,38 @@ func TestKillAndResume(t *testing.T) {
 		t.Errorf("nebula-demo -verify of the resumed match's log: %q, want %q", out, want)
 	}
 }
+
+// The log's flags are checked: a cadence without a log, a log and another
+// resumed, a log that exists, a resumed log that does not.
+func TestLogUsage(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	if err := os.WriteFile(existing, []byte("a match's log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // the last line of stderr
+	}{
+		{"cadence without a log", []string{"-fsync-every", "3", "-snapshot-every", "10"}, gameserver.ExitUsage, "nebula-server: -fsync-every, -snapshot-every: means nothing without -log or -resume"},
+		{"log and resume", []string{"-log", "a", "-resume", "b"}, gameserver.ExitUsage, "nebula-server: -log a and -resume b: a resumed match appends to the log it resumes (leave -log out)"},
+		{"seat ticks without resume", []string{"-log", missing, "-resume-seat-ticks", "5"}, gameserver.ExitUsage, "nebula-server: -resume-seat-ticks 5: only with -resume"},
+		{"existing log", []string{"-log", existing}, gameserver.ExitFailed, "nebula-server: match log: matchlog: open " + existing + ": file exists"},
+		{"missing log", []string{"-resume", missing}, gameserver.ExitFailed, "nebula-server: match log: matchlog: resume: open " + missing + ": no such file or directory"},
+		{"not a log", []string{"-resume", existing}, gameserver.ExitFailed, "nebula-server: match log: matchlog: resume " + existing + ": header, byte 0, field magic: not a Nebula replay: magic \"a match'\", want \"NEBREPLY\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin.Path(t), append([]string{"-addr", "127.0.0.1", "-port", "0", "-udp-port", "-1"}, tc.args...)...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			code := exitCode(t, cmd.Run())
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if code != tc.code || lines[len(lines)-1] != tc.want {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and last line %q", code, stderr.String(), tc.code, tc.want)
+			}
+		})
+	}
+}
