@@ -14,9 +14,6 @@ import (
 	"github.com/nebulaengine/nebula/internal/testbin"
 )
 
-// demoVerifier is nebula-demo, which verifies the match log.
-var demoVerifier = testbin.New("nebula-demo", "../nebula-demo")
-
 // waitLogged waits until the log at path holds tick at (it may have no
 // end: its server is running) and returns its last tick.
 func waitLogged(t *testing.T, path string, at uint64) uint64 {
@@ -35,12 +32,12 @@ func waitLogged(t *testing.T, path string, at uint64) uint64 {
 	}
 }
 
-// verify runs nebula-demo -replay path -headless -verify (and flags) and
-// returns its output.
-func verify(t *testing.T, path string, flags ...string) string {
+// verify runs nebula-demo (demo) -replay path -headless -verify (and
+// flags) and returns its output.
+func verify(t *testing.T, demo *testbin.Program, path string, flags ...string) string {
 	t.Helper()
 	args := append([]string{"-replay", path, "-headless", "-verify", "-print-hash", "-log-level", "error"}, flags...)
-	out, err := exec.Command(demoVerifier.Path(t), args...).CombinedOutput()
+	out, err := exec.Command(demo.Path(t), args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("nebula-demo %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -57,7 +54,8 @@ func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds nebula-demo")
 	}
-	t.Cleanup(demoVerifier.Remove) // the one test that uses it
+	demo := testbin.New("nebula-demo", "../nebula-demo") // verifies the log
+	t.Cleanup(demo.Remove)
 	path := filepath.Join(t.TempDir(), "match.nebreplay")
 	flags := []string{"-players", "2", "-entities", "50", "-snapshot-every", "60", "-fsync-every", "6", "-fsync-interval", "100ms"}
 	s := startServer(t, nil, append(flags, "-log", path, "-ops", "127.0.0.1:0")...)
@@ -82,7 +80,7 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := crashed.End.LastTick
-	if out := verify(t, path, "-partial"); !strings.HasPrefix(out, fmt.Sprintf("replay ok %d\n", k)) {
+	if out := verify(t, demo, path, "-partial"); !strings.HasPrefix(out, fmt.Sprintf("replay ok %d\n", k)) {
 		t.Errorf("nebula-demo -partial -verify of the killed server's log: %q, want replay ok %d", out, k)
 	}
 
@@ -106,7 +104,7 @@ func TestKillAndResume(t *testing.T) {
 	if n := checkBots(t, late.lines(t), h[1], h[2], "last tick"); n != 1 {
 		t.Errorf("%d bot lines, want 1", n)
 	}
-	out := verify(t, path)
+	out := verify(t, demo, path)
 	if want := fmt.Sprintf("replay ok %d\nstate-hash %d %s", end, end, h[2]); out != want {
 		t.Errorf("nebula-demo -verify of the resumed match's log: %q, want %q", out, want)
 	}
