@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -440,5 +441,36 @@ func TestLogOfAnEndedMatch(t *testing.T) {
 	_, err = Resume(path, ResumeConfig{Server: serverConfig(0)})
 	if err == nil {
 		t.Error("Resume of an ended match's log succeeded")
+	}
+}
+
+// A write that fails (here: the file closed under the log) is kept: the
+// log writes nothing more, the ticks go on without waiting for it, and
+// Close returns the error.
+func TestWriteErrorStopsTheLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "match.nebreplay")
+	e, _, err := newGame(replay.Header{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg, err := Create(path, e, testHeader(e), Config{SnapshotEvery: 10, SyncEvery: 0, MaxPending: 64, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.AddTickHook(lg); err != nil {
+		t.Fatal(err)
+	}
+	lg.f.Close()
+	for range 200 {
+		if !e.StepTick(0) {
+			t.Fatal(e.Err())
+		}
+	}
+	err = lg.Close(e.World.Hash())
+	if err == nil || lg.Err() == nil || !strings.Contains(err.Error(), "matchlog: writing") {
+		t.Errorf("Close = %v, Err = %v; want the write error", err, lg.Err())
+	}
+	if lg.Written() != 0 {
+		t.Errorf("written to tick %d after a failed write", lg.Written())
 	}
 }
