@@ -266,3 +266,34 @@ func TestLoadStateReplayJobWaitsForDelivery(t *testing.T) {
 		t.Errorf("after LoadState applied at ticks %v, want [4]", applied)
 	}
 }
+
+// An engine that replayed a run in JobsReplay and takes it over
+// (SetMode to JobsDeterministic, as a recovery does) runs the jobs the
+// replay left in flight: their results are applied when due, computed,
+// not empty.
+func TestLeavingReplayModeRunsPendingJobs(t *testing.T) {
+	e := newEngine(t)
+	e.Jobs.SetMode(JobsReplay)
+	var got []byte
+	kind := e.Jobs.Register("double", func(in []byte, live bool) []byte { return []byte{in[0] * 2} },
+		func(c *FixedContext, in, out []byte) { got = append(got, out...) })
+	e.AddSystem(StageScripts, "submit", func(c *FixedContext) {
+		if c.Tick == 1 {
+			c.Jobs.Submit(kind, []byte{21}, 3)
+		}
+	})
+	for range 2 {
+		if !e.StepTick(0) {
+			t.Fatal(e.Err())
+		}
+	}
+	e.Jobs.SetMode(JobsDeterministic)
+	for range 2 {
+		if !e.StepTick(0) {
+			t.Fatal(e.Err())
+		}
+	}
+	if len(got) != 1 || got[0] != 42 || e.Jobs.Pending() != 0 {
+		t.Errorf("applied %v with %d pending; want [42] at tick 4", got, e.Jobs.Pending())
+	}
+}

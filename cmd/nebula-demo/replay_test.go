@@ -137,7 +137,7 @@ func TestBadReplayFiles(t *testing.T) {
 		{"empty", nil, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: truncated: the file ends after 0 of 8 bytes$`},
 		{"flipped byte", flip, nil, `^nebula-demo: replay \S+: chunk 0, byte \d+, field chunk CRC: checksum mismatch: stored [0-9a-f]{8}, computed [0-9a-f]{8} over bytes \d+ to \d+$`},
 		{"wrong magic", magic, nil, `^nebula-demo: replay \S+: header, byte 0, field magic: not a Nebula replay: magic "NOTNEBUL", want "NEBREPLY"$`},
-		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 6 is newer than this build reads \(5\); replay it with a newer nebula$`},
+		{"newer version", newer, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 7 is newer than this build reads \(6\); replay it with a newer nebula$`},
 		{"older version", older, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 1, written by an older build of Nebula \(before components and resources\); this build reads versions 4 to 6$`},
 		{"version 2", version2, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2, written by an older build of Nebula \(before players\); this build reads versions 4 to 6$`},
 		{"version 3", version3, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 3, written by an older build of Nebula \(before game parameters\); this build reads versions 4 to 6$`},

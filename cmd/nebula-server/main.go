@@ -39,7 +39,8 @@ func main() {
 // serverProgram is the program: the demo's game and the server's extensions.
 func serverProgram() gameserver.Program {
 	return gameserver.Program{
-		Name: program,
-		Game: demoGame(),
+		Name:       program,
+		Game:       demoGame(),
+		Extensions: []gameserver.Extension{logExtension()},
 	}
 }

@@ -25,6 +25,7 @@ type match struct {
 	// tick n's deadline is at origin + n*dt. Set when the match starts.
 	origin  atomic.Int64
 	started bool
+	resumed bool // ResumeServer's: the clock starts when Serve does (startResumed)
 	ended   bool
 	err     error
 
@@ -94,6 +95,7 @@ func (m *match) at(n uint64) time.Duration {
 // run is the match goroutine.
 func (m *match) run() error {
 	s := m.s
+	m.startResumed()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for !m.ended {

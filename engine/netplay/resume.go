@@ -13,10 +13,12 @@ import (
 // ResumeConfig says how a resumed server (ResumeServer) treats the
 // players of the match it continues.
 type ResumeConfig struct {
-	// SeatTicks is how many ticks after the tick it resumes at the
-	// match's players keep their seats without a client, their input
-	// being their last one (the rule for a missing input); then they
-	// leave. 0: they keep them until the match ends.
+	// SeatTicks, for a server without a rejoin grace
+	// (ServerConfig.RejoinGrace 0), is how many ticks after the tick it
+	// resumes at the match's players keep their seats without a client,
+	// their input being their last one (the rule for a missing input);
+	// then they leave. 0: they keep them until the match ends. With a
+	// rejoin grace, the grace decides, from Serve's start.
 	SeatTicks uint64
 }
 
@@ -30,10 +32,12 @@ type ResumeConfig struct {
 //
 // The players in e's world keep their seats (their IDs), without a
 // client: their input stays their last one until they leave (see
-// ResumeConfig.SeatTicks). The match's clients come back as late joiners
-// do, with a snapshot and the ticks since, as new players (or as
-// spectators); a player's own seat goes back to it only through a rejoin
-// that proves who it is, which this server does not offer.
+// ResumeConfig.SeatTicks). With connect tokens and a rejoin grace
+// (ServerConfig.TokenKey, RejoinGrace), a held seat is a seat kept for a
+// player whose connection ended, from Serve's start: the player takes it
+// back with its token within the grace, with a snapshot and the ticks
+// since, and leaves once the grace is over. Other clients come back as
+// late joiners do, as new players (or as spectators).
 func ResumeServer(e *engine.Engine, cfg ServerConfig, rc ResumeConfig) (*Server, error) {
 	k := e.World.Tick()
 	ps := e.World.Players()
@@ -57,8 +61,7 @@ func ResumeServer(e *engine.Engine, cfg ServerConfig, rc ResumeConfig) (*Server,
 // of ps, holding their seats with no client.
 func (m *match) resume(k uint64, ps *engine.Players, rc ResumeConfig) {
 	s := m.s
-	m.started, m.confirmed = true, k
-	m.origin.Store(int64(s.now() + s.cfg.StartDelay - m.at(k+1)))
+	m.started, m.resumed, m.confirmed = true, true, k
 	var held []wire.PlayerID
 	for i := range ps.Len() {
 		id, in := ps.At(i)
@@ -70,11 +73,32 @@ func (m *match) resume(k uint64, ps *engine.Players, rc ResumeConfig) {
 		m.players = append(m.players, p) // ascending, as ps is
 		held = append(held, p.player)
 	}
-	if rc.SeatTicks > 0 && len(held) > 0 {
+	if rc.SeatTicks > 0 && len(held) > 0 && s.cfg.RejoinGrace == 0 {
 		m.leaves[k+rc.SeatTicks] = slices.Clone(held)
 	}
 	if s.cfg.SnapshotEvery > 0 {
 		m.keptTick, m.kept = k, s.e.Snapshot()
 	}
-	s.log.WithFields(logrus.Fields{"tick": k, "seats": held, "seat_ticks": rc.SeatTicks}).Info("match resumed")
+	s.log.WithFields(logrus.Fields{"tick": k, "seats": held, "seat_ticks": rc.SeatTicks, "rejoin_grace": s.cfg.RejoinGrace}).Info("match resumed")
+}
+
+// startResumed starts a resumed match's clock as Serve starts: the tick
+// after the resumed one is due StartDelay from now, and the seats held
+// for the match's players are, with a rejoin grace, seats kept for
+// players away since now.
+func (m *match) startResumed() {
+	if !m.resumed {
+		return
+	}
+	s := m.s
+	now := s.now()
+	m.origin.Store(int64(now + s.cfg.StartDelay - m.at(m.confirmed+1)))
+	m.started0 = now
+	if s.cfg.RejoinGrace > 0 {
+		for _, p := range m.players {
+			if p.gone {
+				p.away = max(now, 1)
+			}
+		}
+	}
 }

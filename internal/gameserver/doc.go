@@ -70,7 +70,8 @@
 //
 // An Extension joins the server's life without changing it: flags,
 // a look at the configuration before the match is made (Configure), the
-// server's events (Trace), the moment the ports are open (Listening,
+// making of the match's server itself (Server: a match resumed from its
+// log), the server's events (Trace), the moment the ports are open (Listening,
 // which may wait, say for an orchestrator to allocate the server) and the
 // match's end (Ended). Program.Extensions lists them, in the order they
 // are called.

@@ -94,6 +94,13 @@ type Extension struct {
 	// Trace, if not nil, receives the server's events (beside the
 	// operator port's metrics).
 	Trace *netplay.ServerTrace
+	// Server, if not nil, may make the match's server from s (its
+	// Engine, set up at tick 0, and its Config) in place of
+	// netplay.NewServer, after every Configure: a match resumed from its
+	// log (netplay.ResumeServer). It returns nil and no error to leave it
+	// to netplay.NewServer; the first extension that makes one is used.
+	// An error ends the program (ExitFailed).
+	Server func(s *Server) (*netplay.Server, error)
 	// Listening is called once the ports are open (s.Addrs), before the
 	// first client is accepted. It may block, for instance until an
 	// orchestrator allocates the server; ctx ends on SIGTERM or SIGINT.
@@ -257,8 +264,18 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 			}
 		}
 	}
-	if s.srv, err = netplay.NewServer(e, s.Config); err != nil {
-		return ExitUsage, err
+	for _, x := range p.Extensions {
+		if x.Server == nil || s.srv != nil {
+			continue
+		}
+		if s.srv, err = x.Server(s); err != nil {
+			return ExitFailed, fmt.Errorf("%s: %w", x.Name, err)
+		}
+	}
+	if s.srv == nil {
+		if s.srv, err = netplay.NewServer(e, s.Config); err != nil {
+			return ExitUsage, err
+		}
 	}
 
 	ln, names, opsLn, err := s.listen(c)

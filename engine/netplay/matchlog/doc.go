@@ -11,8 +11,8 @@
 // is a chunk of its own, and a snapshot is a record's Snapshot. A log
 // whose server was killed has no end chunk and may end in a torn chunk:
 // replay.OpenIncomplete cuts it, so such a log verifies as far as it goes
-// (nebula-demo -replay LOG -partial -verify), and a log that ended (Close)
-// verifies as any recording (nebula-demo -replay LOG -verify), the ticks
+// (nebula-demo -replay LOG -headless -verify -partial), and a log that ended (Close)
+// verifies as any recording (nebula-demo -replay LOG -headless -verify), the ticks
 // before and after a recovery alike.
 //
 // What a crash loses: a tick is in the log once the writer goroutine has

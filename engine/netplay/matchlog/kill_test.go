@@ -74,11 +74,29 @@ func TestChildServer(t *testing.T) {
 // A server process killed with SIGKILL mid-match leaves a log that
 // resumes: every tick it had written is there, the replayed ticks have
 // the killed server's hashes, and the match goes on and verifies from its
-// first tick (resumeAndFinish).
+// first tick (resumeAndFinish). The kill comes right after the log wrote
+// tick 130, or right after the server ran tick 130 (the log may not have
+// it yet): the ticks run and not in the log are the ticks lost.
 func TestKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs a server process")
 	}
+	for _, tt := range []struct {
+		name, trigger string
+	}{
+		{"after a write", "written "},
+		{"after a tick", "hash "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := runAndKill(t, tt.trigger, 130)
+			resumeAndFinish(t, c, c.last+120)
+		})
+	}
+}
+
+// runAndKill runs TestChildServer in a process of its own and kills it
+// with SIGKILL once a line starting with trigger names tick at or later.
+func runAndKill(t *testing.T, trigger string, at uint64) crashed {
 	path := filepath.Join(t.TempDir(), "match.nebreplay")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChildServer$")
 	cmd.Env = append(os.Environ(), childLogEnv+"="+path)
@@ -106,18 +124,18 @@ func TestKill9(t *testing.T) {
 			if _, err := fmt.Sscanf(line, "written %d", &tick); err == nil {
 				c.written = max(c.written, tick)
 			}
-			if c.written >= 130 && !killed {
-				if err := cmd.Process.Kill(); err != nil { // SIGKILL
-					t.Fatal(err)
-				}
-				killed = true
+		}
+		if strings.HasPrefix(line, trigger) && tick >= at && !killed {
+			if err := cmd.Process.Kill(); err != nil { // SIGKILL
+				t.Fatal(err)
 			}
+			killed = true
 		}
 	}
 	err = cmd.Wait()
 	if !killed {
-		t.Fatalf("the server process ended before tick 130: %v", err)
+		t.Fatalf("the server process ended before tick %d: %v", at, err)
 	}
-	t.Logf("killed the server process (%v) after it wrote tick %d; it had run tick %d", err, c.written, c.last)
-	resumeAndFinish(t, c, c.last+120)
+	t.Logf("killed the server process (%v) once it printed %q%d; it had written tick %d and run tick %d", err, trigger, at, c.written, c.last)
+	return c
 }

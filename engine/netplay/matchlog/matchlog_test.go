@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/engine/replay"
 )
@@ -146,13 +148,20 @@ func script(seed int) func(tick uint64, due time.Duration, in *input.Queue) {
 
 // bot is a headless client of the test game.
 type bot struct {
-	e    *engine.Engine
-	done chan error
+	e      *engine.Engine
+	player wire.PlayerID // its player ID, once done
+	done   chan error
 }
 
 // startBot dials addr and runs a headless player (or spectator) until the
 // match ends or its connection does.
 func startBot(t testing.TB, addr string, role wire.Role, seed int) *bot {
+	t.Helper()
+	return startBotWith(t, addr, role, seed, nil)
+}
+
+// startBotWith is startBot with connect-token credentials (nil: none).
+func startBotWith(t testing.TB, addr string, role wire.Role, seed int, cred *token.Credentials) *bot {
 	t.Helper()
 	e, _, err := newGame(replay.Header{Seed: 3})
 	if err != nil {
@@ -160,6 +169,7 @@ func startBot(t testing.TB, addr string, role wire.Role, seed int) *bot {
 	}
 	cfg := netplay.DefaultClientConfig()
 	cfg.Scene, cfg.Fingerprint, cfg.Log, cfg.Role = testScene, e.World.Schema().Fingerprint(), quiet(), role
+	cfg.Credentials = cred
 	b := &bot{e: e, done: make(chan error, 1)}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -170,6 +180,7 @@ func startBot(t testing.TB, addr string, role wire.Role, seed int) *bot {
 			return
 		}
 		defer c.Close()
+		b.player = c.Welcome().Player
 		if err := c.Attach(e, script(seed)); err != nil {
 			b.done <- err
 			return
@@ -191,6 +202,12 @@ type crashed struct {
 // a new log, and abandons the server and its log as a kill would once
 // its tick reaches at: the log's writer stops where it is.
 func runAndAbandon(t *testing.T, cfg Config, at uint64) crashed {
+	return runAndAbandonWith(t, cfg, at, serverConfig(0), nil, nil)
+}
+
+// runAndAbandonWith is runAndAbandon with the server's configuration and
+// the bots' credentials.
+func runAndAbandonWith(t *testing.T, cfg Config, at uint64, scfg netplay.ServerConfig, cred1, cred2 *token.Credentials) crashed {
 	path := filepath.Join(t.TempDir(), "match.nebreplay")
 	e, hs, err := newGame(replay.Header{Seed: 3})
 	if err != nil {
@@ -198,7 +215,6 @@ func runAndAbandon(t *testing.T, cfg Config, at uint64) crashed {
 	}
 	hs.at, hs.atTick = make(chan struct{}), at
 	reached := hs.at
-	scfg := serverConfig(0)
 	srv, err := netplay.NewServer(e, scfg)
 	if err != nil {
 		t.Fatal(err)
@@ -212,8 +228,8 @@ func runAndAbandon(t *testing.T, cfg Config, at uint64) crashed {
 		t.Fatal(err)
 	}
 	addr, done := serve(t, srv)
-	b1 := startBot(t, addr, wire.RolePlayer, 1)
-	b2 := startBot(t, addr, wire.RolePlayer, 2)
+	b1 := startBotWith(t, addr, wire.RolePlayer, 1, cred1)
+	b2 := startBotWith(t, addr, wire.RolePlayer, 2, cred2)
 	select {
 	case <-reached:
 	case err := <-done:
@@ -425,5 +441,36 @@ func TestLogOfAnEndedMatch(t *testing.T) {
 	_, err = Resume(path, ResumeConfig{Server: serverConfig(0)})
 	if err == nil {
 		t.Error("Resume of an ended match's log succeeded")
+	}
+}
+
+// A write that fails (here: the file closed under the log) is kept: the
+// log writes nothing more, the ticks go on without waiting for it, and
+// Close returns the error.
+func TestWriteErrorStopsTheLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "match.nebreplay")
+	e, _, err := newGame(replay.Header{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg, err := Create(path, e, testHeader(e), Config{SnapshotEvery: 10, SyncEvery: 0, MaxPending: 64, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.AddTickHook(lg); err != nil {
+		t.Fatal(err)
+	}
+	lg.f.Close()
+	for range 200 {
+		if !e.StepTick(0) {
+			t.Fatal(e.Err())
+		}
+	}
+	err = lg.Close(e.World.Hash())
+	if err == nil || lg.Err() == nil || !strings.Contains(err.Error(), "matchlog: writing") {
+		t.Errorf("Close = %v, Err = %v; want the write error", err, lg.Err())
+	}
+	if lg.Written() != 0 {
+		t.Errorf("written to tick %d after a failed write", lg.Written())
 	}
 }
