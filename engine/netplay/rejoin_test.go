@@ -204,10 +204,17 @@ func TestRejoinAfterTheGrace(t *testing.T) {
 	if _, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(credB)); err == nil || !strings.Contains(err.Error(), "the token was used already") || !ref.has("token-used") {
 		t.Errorf("the old token after the grace: %v", err)
 	}
-	b2, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 1, time.Now())))
-	if err != nil {
-		t.Fatalf("a new token for the freed seat: %v", err)
-	}
+	// The player leaves at the tick after the grace's end: until that
+	// tick is confirmed its seat is taken.
+	var b2 *testClient
+	waitFor(t, "the seat to be free", func() bool {
+		var err error
+		b2, err = dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 1, time.Now())))
+		if err != nil && !strings.Contains(err.Error(), "seat 1 is taken") {
+			t.Fatalf("a new token for the freed seat: %v", err)
+		}
+		return err == nil
+	})
 	if w := b2.c.Welcome(); w.Player != 1 || w.JoinTick != 0 {
 		t.Errorf("the new player: player %d, join tick %d; want 1, a new join", w.Player, w.JoinTick)
 	}

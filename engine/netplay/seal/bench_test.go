@@ -1,0 +1,124 @@
+package seal
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+// loopConn is a connection whose writes are read back: what one end
+// seals, the other opens.
+type loopConn struct{ bytes.Buffer }
+
+func (c *loopConn) Read(p []byte) (int, error) {
+	if c.Len() == 0 {
+		return 0, io.EOF
+	}
+	return c.Buffer.Read(p)
+}
+
+// BenchmarkStream measures a message's seal and open over a stream (a
+// frame each): a typical Input message (one tick's input, 20 bytes) and
+// a 64 KiB snapshot. ns/op is the seal and the open together; bytes/msg
+// the framing and tag added.
+func BenchmarkStream(b *testing.B) {
+	ck, sk := testKeys()
+	for _, bc := range []struct {
+		name string
+		size int
+	}{{"input-20B", 20}, {"confirmed-60B", 60}, {"snapshot-64KiB", 64 << 10}} {
+		b.Run(bc.name, func(b *testing.B) {
+			msg := bytes.Repeat([]byte{0x5a}, bc.size)
+			var lc loopConn
+			w, r := NewConn(fakeConn{&lc}, 0), NewConn(fakeConn{&lc}, 0)
+			w.SealWrites(ck.Send)
+			r.SealReads(sk.Recv, false)
+			buf := make([]byte, bc.size)
+			b.SetBytes(int64(bc.size))
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Write(msg)
+				lc.Grow(0)
+				for n := 0; n < bc.size; {
+					k, err := r.Read(buf[n:])
+					if err != nil {
+						b.Fatal(err)
+					}
+					n += k
+				}
+			}
+			frames := (bc.size + MaxFrame - 1) / MaxFrame
+			b.ReportMetric(float64(frames*(frameHeader+Overhead)), "bytes/msg")
+		})
+	}
+}
+
+// BenchmarkPackets measures a UDP packet's seal and open: a player's
+// typical packet (60 bytes) and a full one (1,180).
+func BenchmarkPackets(b *testing.B) {
+	ck, sk := testKeys()
+	for _, size := range []int{60, 1180} {
+		b.Run(map[int]string{60: "60B", 1180: "1180B"}[size], func(b *testing.B) {
+			c, s := NewPackets(ck), NewPackets(sk)
+			hdr := make([]byte, 10)
+			body := bytes.Repeat([]byte{0x5a}, size-10)
+			pkt := make([]byte, 0, size+PacketOverhead)
+			out := make([]byte, 0, size)
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				pkt = c.Seal(append(pkt[:0], hdr...), body)
+				if _, err := s.Open(out[:0], pkt, len(hdr)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(PacketOverhead, "bytes/msg")
+		})
+	}
+}
+
+// FuzzStreamRead feeds a sealed Conn arbitrary bytes after a valid
+// frame: it never panics, returns only what was sealed, and once it
+// fails it keeps failing.
+func FuzzStreamRead(f *testing.F) {
+	ck, sk := testKeys()
+	var w bytes.Buffer
+	c := NewConn(fakeConn{&w}, 0)
+	c.SealWrites(ck.Send)
+	c.Write(message(4, "one"))
+	first := bytes.Clone(w.Bytes())
+	c.Write(message(4, "two"))
+	second := w.Bytes()[len(first):]
+	f.Add([]byte{}, false)
+	f.Add(bytes.Clone(second), false)
+	f.Add(message(3, "\x07refused"), true)
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, FrameType}, false)
+	f.Fuzz(func(t *testing.T, tail []byte, plainFirst bool) {
+		stream := append(bytes.Clone(first), tail...)
+		r := NewConn(fakeConn{bytes.NewBuffer(stream)}, 0)
+		r.SealReads(sk.Recv, plainFirst)
+		var got []byte
+		buf := make([]byte, 7)
+		var err error
+		for range 1 << 12 {
+			var n int
+			n, err = r.Read(buf)
+			got = append(got, buf[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		want := message(4, "one")
+		if !bytes.HasPrefix(got, want) {
+			t.Fatalf("read %q, want %q first", got, want)
+		}
+		if rest := got[len(want):]; len(rest) > 0 && !bytes.Equal(rest, message(4, "two")) && !bytes.HasPrefix(message(4, "two"), rest) {
+			t.Fatalf("read %q after the first frame: only what was sealed may come out", rest)
+		}
+		if err != nil {
+			if _, again := r.Read(buf); again == nil {
+				t.Fatal("a failed stream read again")
+			}
+		}
+	})
+}
