@@ -237,7 +237,7 @@ func (o *Opener) Open(token []byte, now time.Time) (Claims, error) {
 	}
 	expires := int64(binary.LittleEndian.Uint64(token[1:]))
 	if now.UnixMilli() >= expires {
-		return c, fmt.Errorf("%w: it expired at %s", ErrExpired, time.UnixMilli(expires).UTC().Format(time.RFC3339Nano))
+		return c, fmt.Errorf("%w: %v ago", ErrExpired, time.Duration(now.UnixMilli()-expires)*time.Millisecond)
 	}
 	n := int(token[headerSize-1])
 	if len(token) != MinSize-1+n {
