@@ -107,6 +107,24 @@ func (c *Conn) refuseClear(kind byte) bool {
 	return true
 }
 
+// awaitsSeal reports whether the connection has its keys and waits for
+// its peer's first sealed packet (a client's end).
+func (c *Conn) awaitsSeal() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sealing != nil && !c.sealIn
+}
+
+// Sealed reports whether what the connection receives is sealed: from
+// the peer's first sealed packet on, on a client's end. A client that
+// has its keys checks, once it has read the server's Welcome, that it
+// came sealed.
+func (c *Conn) Sealed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sealIn
+}
+
 // sealedToken returns the token of a sealed packet b, false when b is no
 // sealed packet.
 func sealedToken(b []byte) (uint64, bool) {
