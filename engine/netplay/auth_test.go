@@ -449,3 +449,29 @@ func TestTamperedUDPTrafficIsDropped(t *testing.T) {
 	}
 	t.Logf("client: %d altered packets dropped and counted; %d sent altered", rep.UDP.Unauthentic, flip.sent.Load()/7)
 }
+
+// TestTokenRefusedOverUDP: over UDP too, a bad token is refused in clear
+// with its reason, and a good one plays sealed.
+func TestTokenRefusedOverUDP(t *testing.T) {
+	key := testTokenKey(t, 1)
+	var ref refusals
+	cfg := tokenConfig(1, 30, key)
+	cfg.Trace = ref.trace()
+	ts := startServerWith(t, testEngine(t), cfg, true)
+	udpClient := func(c *netplay.ClientConfig) { c.Transport = netplay.UDP }
+	_, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, time.Now().Add(-time.Hour)), udpClient))
+	if err == nil || !strings.Contains(err.Error(), "token refused: token: expired") || !ref.has("token-expired") {
+		t.Fatalf("an expired token over UDP: %v", err)
+	}
+	tc, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, time.Now()), udpClient))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := play(tc)[0]; err != nil {
+		t.Fatal(err)
+	}
+	ts.wait(t)
+	if tc.e.World.Hash() != ts.e.World.Hash() {
+		t.Error("the client's hash differs from the server's")
+	}
+}
