@@ -6,7 +6,10 @@
 #   make stress  tests run N times while every core is kept busy: make stress TESTS='./engine:^TestProfile ./timing:.' N=20
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
+#   make image   the match server's container image (deploy/Dockerfile) with podman; IMAGE=name:tag
 #   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
+#   make server  build cmd/nebula-server, the dedicated game server, as a static binary (CGO_ENABLED=0) into bin/
+#   make loadtest  N servers of 4 bots each on loopback: matches per core, memory per match, tick p99 (not part of test); LOAD_MATCHES=4,8,16
 #   make deps-physics   check for node and npm (bench-physics's reference engines), installing Debian's if missing
 #
 # GL and window code needs an X display. Where $DISPLAY is empty, the targets
@@ -15,6 +18,7 @@
 GO ?= go
 BIN_DIR := bin
 DEMO := $(BIN_DIR)/nebula-demo
+SERVER := $(BIN_DIR)/nebula-server
 ARGS ?=
 
 # Debian packages the build and the tests need, in one place:
@@ -28,11 +32,20 @@ ARGS ?=
 #                                       nothing minimises, restores or politely closes a window
 #   qemu-user                           qemu-aarch64, which runs the arm64 build of the engine's
 #                                       and the demo scene's tests (scripts/crossarch.sh)
+#   podman                              builds the server's container image (make image, and
+#                                       the test that builds it, unpacks it and runs its binary)
 DEB_PACKAGES := gcc libc6-dev pkg-config \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	libgl1-mesa-dev libgl1-mesa-dri \
 	xvfb xauth xdotool jwm \
-	qemu-user
+	qemu-user \
+	podman
+
+# The Agones SDK server (its local mode) that the Agones tests run against
+# (internal/agones, cmd/nebula-server): its binary, or a wrapper that execs
+# it. By default the copy kept beside this checkout, when there is one;
+# without it those tests skip with a line saying so.
+AGONES_SDK_SERVER ?= $(wildcard $(CURDIR)/../shared/tools/agones-sdk-server/run)
 
 # Pinned linter; `go run pkg@version` does not touch go.mod.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -73,7 +86,14 @@ PHYSICS_ANCHORS ?= rapier jolt
 PHYSICS_RUNNER := $(BIN_DIR)/nebula-physics
 PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
 
-.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics
+# The match server's container image (deploy/Dockerfile: the static
+# binary FROM scratch), built with podman from a folder holding only the
+# binary. deploy/fleet.yaml names this image; push it where the cluster
+# pulls from and change the name there.
+IMAGE ?= nebula-server:dev
+IMAGE_DIR := $(BIN_DIR)/image
+
+.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics server loadtest image
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -119,7 +139,7 @@ endif
 # under -race on a 2-core machine, so the limit per package is 10 minutes.
 test: deps
 	$(GO) vet ./...
-	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
+	AGONES_SDK_SERVER='$(AGONES_SDK_SERVER)' NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -short -run='^$$' -bench=. -benchtime=1x -p 1 -timeout 5m ./...
 	GO=$(GO) scripts/crossarch_test.sh
 	GO=$(GO) scripts/crossarch.sh
@@ -134,6 +154,7 @@ test: deps
 	# likely. Minimising a new input is bounded the same way.
 	$(GO) test -run='^$$' -fuzz=FuzzLoopTick -fuzztime=50000x -fuzzminimizetime=100x ./timing
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=100000x -fuzzminimizetime=100x ./engine/replay
+	$(GO) test -run='^$$' -fuzz=FuzzTornTail -fuzztime=10000x -fuzzminimizetime=100x ./engine/replay
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10000x -fuzzminimizetime=100x ./engine
 	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=60000x -fuzzminimizetime=100x ./engine/netplay/wire
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=100000x -fuzzminimizetime=100x ./engine/netplay/token
@@ -142,6 +163,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=150000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeWatchLine -fuzztime=20000x -fuzzminimizetime=100x ./internal/agones
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
 	# Physics: the names are anchored, as FuzzCollide is also the start
 	# of FuzzCollideMesh's (-fuzz must match one target).
@@ -159,6 +181,22 @@ N ?= 20
 TESTS ?=
 stress: deps
 	GO=$(GO) N=$(N) TESTS='$(TESTS)' scripts/stress.sh
+
+# The dedicated server needs no cgo, no GL and no Debian package: a
+# static binary that runs anywhere (a container FROM scratch).
+server:
+	@mkdir -p $(BIN_DIR)
+	CGO_ENABLED=0 $(GO) build -o $(SERVER) ./cmd/nebula-server
+
+# cmd/nebula-loadtest starts LOAD_MATCHES (each count in turn) servers on
+# loopback with 4 bot players each, at 60 Hz, and prints a table per
+# count: the servers' CPU (matches per core), resident memory per match
+# and tick time. About 25 s per count; the figures are this machine's,
+# and only as steady as its other load.
+LOAD_MATCHES ?= 4,8,16
+LOAD_ARGS ?=
+loadtest: server
+	$(GO) run ./cmd/nebula-loadtest -server $(SERVER) -matches $(LOAD_MATCHES) $(LOAD_ARGS)
 
 bench: deps
 	$(WITH_DISPLAY) $(GO) test -run='^$$' -bench='$(BENCH_ALL_BUT_PACER)' -benchmem ./...
@@ -182,6 +220,11 @@ bench-physics: deps-physics
 		$(foreach a,$(PHYSICS_ANCHORS),--engine $(a)) --engine "nebula=$(PHYSICS_RUNNER)" \
 		$(foreach s,$(PHYSICS_SCENES),$(PHYSICS_DIR)/scenes/$(s).json)
 	node scripts/physics-ratios.mjs $(PHYSICS_JSON) $(firstword $(PHYSICS_ANCHORS))
+
+image: deps
+	@mkdir -p $(IMAGE_DIR)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(IMAGE_DIR)/nebula-server ./cmd/nebula-server
+	podman build -t $(IMAGE) -f deploy/Dockerfile $(IMAGE_DIR)
 
 lint: deps
 	@unformatted="$$(gofmt -l .)"; \

@@ -93,8 +93,22 @@ const (
 	MaxJobsInFlight = 4096
 )
 
-// SetMode sets when results are applied. Set it before the first tick.
-func (j *Jobs) SetMode(m JobMode) { j.mode = m }
+// SetMode sets when results are applied. Set it before the first tick,
+// or between ticks to take over a replayed run (a recovery replays the
+// tail of a match log, then runs the match on): leaving JobsReplay starts
+// the pending jobs, which a replay does not run (their results were to be
+// delivered), so that their results are there when due.
+func (j *Jobs) SetMode(m JobMode) {
+	from := j.mode
+	j.mode = m
+	if from == JobsReplay && m != JobsReplay {
+		for _, jb := range j.pending {
+			if !jb.ready {
+				j.start(jb)
+			}
+		}
+	}
+}
 
 // Mode returns the mode.
 func (j *Jobs) Mode() JobMode { return j.mode }

@@ -16,6 +16,7 @@ import (
 // the running match.
 func (m *match) letIn(p *peer) {
 	s := m.s
+	defer m.tracePlayers()
 	// A refused client is sent why, and its connection closed: its
 	// reader stops (outbox.drop), whatever the client goes on sending.
 	refuse := func(r *wire.Refuse, label string) {

@@ -355,6 +355,15 @@ func (c *Client) End() (last uint64, ended bool) {
 	return c.match.endTick, c.match.ended
 }
 
+// EndReason returns why the server ended the match (wire.EndTicks: its
+// last tick; wire.EndShutdown: the server is shutting down), 0 before
+// the server has ended it.
+func (c *Client) EndReason() wire.EndReason {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.match.endReason
+}
+
 // Done reports whether the match has ended and the client has simulated
 // its last tick, and its world is back at that tick (a rollback session that
 // predicted past the end goes back to it in the StartFrame whose Sync

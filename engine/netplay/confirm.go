@@ -116,6 +116,7 @@ func (m *match) confirm(n uint64, now time.Duration) {
 		}
 	}
 	m.tickTime.Add(fanout - now)
+	s.cfg.Trace.tickConfirmed(n, fanout-now)
 
 	if s.cfg.SnapshotEvery > 0 {
 		var h wire.ConfirmedTick

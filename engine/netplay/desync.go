@@ -51,6 +51,7 @@ func (m *match) hash(p *peer, h wire.Hash) {
 	}
 	m.desyncs++
 	p.stats.Desyncs++
+	s.cfg.Trace.desync()
 	fields := logrus.Fields{"conn": p.id, "remote": p.remote, "tick": h.Tick,
 		"server_hash": fmt.Sprintf("%016x", server), "client_hash": fmt.Sprintf("%016x", h.Hash)}
 	if p.name != "" {
@@ -87,4 +88,5 @@ func (m *match) hash(p *peer, h wire.Hash) {
 	s.bad.error("desync", fields, "desync: the client's state hash differs from the server's; resynchronising it")
 	p.out.queue(&wire.Desync{Tick: h.Tick, Server: server, Client: h.Hash})
 	p.out.queue(&wire.Snapshot{Tick: m.confirmed, Data: s.e.Snapshot()})
+	s.cfg.Trace.resync()
 }

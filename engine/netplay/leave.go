@@ -18,6 +18,7 @@ func (m *match) gone(p *peer, err error) {
 		return
 	}
 	p.gone, p.live, p.until = true, false, s.now()
+	defer m.tracePlayers()
 	p.out.close()
 	m.waiting = slices.DeleteFunc(m.waiting, func(q *peer) bool { return q == p })
 	fields := logrus.Fields{}
@@ -133,4 +134,28 @@ func (m *match) closeAll() {
 	}
 	// Connections still in their handshake, or refused: their goroutines
 	// close them (their deadlines bound the wait).
+}
+
+// tracePlayers calls the trace's PlayersChanged when the players or the
+// spectators connected (let in and not gone) are no longer those it last
+// said.
+func (m *match) tracePlayers() {
+	t := m.s.cfg.Trace
+	if t == nil || t.PlayersChanged == nil {
+		return
+	}
+	players, spectators := 0, 0
+	for _, p := range m.peers {
+		switch {
+		case p.gone:
+		case p.role == wire.RoleSpectator:
+			spectators++
+		default:
+			players++
+		}
+	}
+	if players != m.tracedPlayers || spectators != m.tracedSpectators {
+		m.tracedPlayers, m.tracedSpectators = players, spectators
+		t.PlayersChanged(players, spectators)
+	}
 }

@@ -59,8 +59,11 @@ type match struct {
 
 	tickTime Latencies
 	desyncs  int
-	started0 time.Duration // the server clock at the match's start
-	ended0   time.Duration
+	// The players and spectators connected that the trace's
+	// PlayersChanged last said (tracePlayers).
+	tracedPlayers, tracedSpectators int
+	started0                        time.Duration // the server clock at the match's start
+	ended0                          time.Duration
 }
 
 func (m *match) init(s *Server) {
@@ -165,10 +168,11 @@ func (m *match) nextWake() time.Duration {
 }
 
 // allIn reports whether every player in the match at tick n has sent its
-// input for n.
+// input for n. A player whose client is gone (a seat a resumed server
+// holds: ResumeServer) sends none: it is not waited for.
 func (m *match) allIn(n uint64) bool {
 	for _, p := range m.players {
-		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && p.away == 0 {
+		if p.joinTick <= n && p.have[n%inputRing] != n+1 && !m.leavesAt(p, n) && p.away == 0 && !p.gone {
 			return false
 		}
 	}

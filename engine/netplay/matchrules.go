@@ -17,11 +17,12 @@ import (
 //
 //srccheck:wrapped by Client.receive, then Client.fail, as "netplay: client: ..."
 type matchRules struct {
-	ticks    tickStore
-	desyncs  []wire.Desync // reported, not yet dumped
-	endTick  uint64
-	ended    bool
-	joinTick uint64 // the tick this client's player joined at (0: not yet)
+	ticks     tickStore
+	desyncs   []wire.Desync // reported, not yet dumped
+	endTick   uint64
+	ended     bool
+	endReason wire.EndReason // why, once ended
+	joinTick  uint64         // the tick this client's player joined at (0: not yet)
 }
 
 // confirmed takes a run of confirmed ticks. For a player (me is its ID)
@@ -59,7 +60,7 @@ func (r *matchRules) snapshot(m *wire.Snapshot) error {
 func (r *matchRules) desync(m *wire.Desync) { r.desyncs = append(r.desyncs, *m) }
 
 // end takes the match's end.
-func (r *matchRules) end(m *wire.End) { r.ended, r.endTick = true, m.Tick }
+func (r *matchRules) end(m *wire.End) { r.ended, r.endTick, r.endReason = true, m.Tick, m.Reason }
 
 // over reports whether the match has ended and tick, the last simulated,
 // is its last.

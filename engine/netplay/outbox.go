@@ -14,13 +14,17 @@ import (
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
+	r     io.Reader
+	n     *atomic.Int64
+	trace func(int) // ServerTrace.BytesRead, or nil
 }
 
 func (c countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
+	if c.trace != nil && n > 0 {
+		c.trace(n)
+	}
 	return n, err
 }
 
@@ -43,6 +47,7 @@ type outbox struct {
 	limit    int
 	dropWait time.Duration // dropWriteTimeout
 	sent     atomic.Int64  // bytes written to the connection
+	onWrite  func(int)     // ServerTrace.BytesWritten, or nil
 
 	mu       sync.Mutex
 	buf      []byte
@@ -83,8 +88,10 @@ func dropped(err error, r *wire.Refuse) *dropError {
 	return &dropError{err: err, sent: r}
 }
 
-func newOutbox(conn net.Conn, limit int) *outbox {
-	o := &outbox{conn: conn, limit: limit, dropWait: dropWriteTimeout, wake: make(chan struct{}, 1), done: make(chan struct{})}
+// newOutbox starts conn's outbox; onWrite, if not nil, is called with the
+// bytes of each write (ServerTrace.BytesWritten).
+func newOutbox(conn net.Conn, limit int, onWrite func(int)) *outbox {
+	o := &outbox{conn: conn, limit: limit, onWrite: onWrite, dropWait: dropWriteTimeout, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go o.run()
 	return o
 }
@@ -212,6 +219,9 @@ func (o *outbox) run() {
 			o.conn.SetWriteDeadline(time.Now().Add(timeout))
 			n, err := o.conn.Write(out)
 			o.sent.Add(int64(n))
+			if o.onWrite != nil && n > 0 {
+				o.onWrite(n)
+			}
 			o.mu.Lock()
 			o.inflight = 0
 			if err != nil {

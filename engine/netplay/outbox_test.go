@@ -35,7 +35,7 @@ func TestOutboxDropsAPeerThatDoesNotRead(t *testing.T) {
 	client.(*net.TCPConn).SetReadBuffer(4096)
 
 	const limit = 16 << 10
-	o := newOutbox(server, limit)
+	o := newOutbox(server, limit, nil)
 	o.dropWait = time.Minute // the reader below takes its time on a busy machine
 	msg := &wire.Snapshot{Tick: 1, Data: make([]byte, 1000)}
 	size := len(wire.AppendMessage(nil, msg))

@@ -109,7 +109,7 @@ func (s *Server) handle(conn net.Conn, id int64) {
 		return
 	}
 	p.name, p.role = hello.Name, hello.Role
-	p.out = newOutbox(p.conn, s.cfg.OutboxLimit)
+	p.out = newOutbox(p.conn, s.cfg.OutboxLimit, s.cfg.Trace.bytesWritten())
 	if !s.send(event{kind: evHello, p: p}) {
 		s.refused("shutdown")
 		s.tokens.forget(p.use)
@@ -169,7 +169,7 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	if _, isUDP := p.conn.(*udp.Conn); s.opener != nil && !isUDP {
 		p.conn = seal.NewConn(p.conn, wire.PreambleSize)
 	}
-	r := wire.NewReader(countingReader{p.conn, &p.bytesIn}, s.cfg.MaxMessage)
+	r := wire.NewReader(countingReader{p.conn, &p.bytesIn, s.cfg.Trace.bytesRead()}, s.cfg.MaxMessage)
 	w := wire.NewWriter(p.conn)
 	drop := func(kind string, err error, msg string) error {
 		s.bad.warn(kind, logrus.Fields{"conn": p.id, "remote": p.remote, "error": err}, msg)

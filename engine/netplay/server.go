@@ -56,11 +56,16 @@ type Server struct {
 // hook to e, the one that says who plays, and runs e's ticks; a recorder
 // of the match is another of e's hooks (engine.Engine.AddTickHook).
 func NewServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
+	if e.World.Tick() != 0 {
+		return nil, fmt.Errorf("netplay: server: the engine is at tick %d; a match starts from tick 0 (ResumeServer continues one)", e.World.Tick())
+	}
+	return newServer(e, cfg)
+}
+
+// newServer is NewServer without its check of e's tick.
+func newServer(e *engine.Engine, cfg ServerConfig) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
-	}
-	if e.World.Tick() != 0 {
-		return nil, fmt.Errorf("netplay: server: the engine is at tick %d; a match starts from tick 0", e.World.Tick())
 	}
 	if cfg.MaxMessage == 0 {
 		cfg.MaxMessage = wire.MaxClientMessage

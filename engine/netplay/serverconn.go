@@ -58,7 +58,7 @@ func (s *serverConn) handshake(hello *wire.Hello, timeout time.Duration, check f
 	if s.sealWrites != nil {
 		s.sealWrites()
 	}
-	r := wire.NewReader(countingReader{s.conn, &s.bytesDown}, wire.MaxServerMessage)
+	r := wire.NewReader(countingReader{s.conn, &s.bytesDown, nil}, wire.MaxServerMessage)
 	version, err := r.ReadServerPreamble()
 	switch {
 	case errors.Is(err, wire.ErrNotServer):

@@ -15,8 +15,9 @@ type ServerTrace struct {
 	// PlayersChanged is called when a player or spectator is let in or
 	// leaves, with the counts after the change.
 	PlayersChanged func(players, spectators int)
-	// BytesRead and BytesWritten are called with the bytes of each message
-	// read from or written to a client, framing included.
+	// BytesRead and BytesWritten are called with the bytes of each read
+	// from and each write to a client's connection (messages with their
+	// framing; over UDP, the stream the packets carry).
 	BytesRead, BytesWritten func(n int)
 	// HandshakeRefused is called when a connection is refused before it
 	// joins the match, with a short fixed reason ("full", "token-expired",
@@ -31,4 +32,40 @@ type ServerTrace struct {
 	// LogWritten is called after each write of the match log, with the
 	// time the write (and its fsync, when it had one) took.
 	LogWritten func(took time.Duration, synced bool)
+}
+
+// The server calls its trace through these, which do nothing for a nil
+// trace or a nil field.
+
+func (t *ServerTrace) tickConfirmed(tick uint64, took time.Duration) {
+	if t != nil && t.TickConfirmed != nil {
+		t.TickConfirmed(tick, took)
+	}
+}
+
+// bytesRead and bytesWritten return the trace's function, or nil.
+func (t *ServerTrace) bytesRead() func(int) {
+	if t == nil {
+		return nil
+	}
+	return t.BytesRead
+}
+
+func (t *ServerTrace) bytesWritten() func(int) {
+	if t == nil {
+		return nil
+	}
+	return t.BytesWritten
+}
+
+func (t *ServerTrace) resync() {
+	if t != nil && t.Resync != nil {
+		t.Resync()
+	}
+}
+
+func (t *ServerTrace) desync() {
+	if t != nil && t.Desync != nil {
+		t.Desync()
+	}
 }

@@ -72,12 +72,19 @@ func udpSlack(t Transport, slack, dt time.Duration) time.Duration {
 // transport drops (malformed, spoofed, flooding) is logged, rate-limited,
 // like every other fault of a client.
 func (s *Server) ServeUDP(pc net.PacketConn) error {
-	ln := udp.Listen(pc, udp.ListenConfig{
+	return s.Serve(s.UDPListener(pc))
+}
+
+// UDPListener returns the listener ServeUDP serves on pc: clients of the
+// UDP transport (package udp), with the server's limits, and the packets
+// it drops logged, rate-limited. A server of both transports merges it
+// with a TCP listener into the one Serve accepts on.
+func (s *Server) UDPListener(pc net.PacketConn) net.Listener {
+	return udp.Listen(pc, udp.ListenConfig{
 		MaxRecord: 4 + s.cfg.MaxMessage,
 		Backlog:   s.cfg.MaxPending,
 		Drop: func(kind string, from net.Addr, err error) {
 			s.bad.warn(kind, logrus.Fields{"remote": from.String(), "error": err}, "dropped a UDP packet")
 		},
 	})
-	return s.Serve(ln)
 }

@@ -1,10 +1,13 @@
 // Package replay records a run of an engine.Engine tick by tick and plays
 // it back bit for bit: a Recorder (one of the engine's tick hooks) writes,
 // for every tick, the players who joined and left and every player's input, the job
-// results applied in it, tick-rate changes, restored snapshots and, every
-// HashEvery ticks, the world's state hash; a Player feeds a recording back
-// to an engine (the players included), and Verify replays one as fast as
-// the CPU allows and compares every stored hash.
+// results applied in it, tick-rate changes, restored snapshots, checkpoints
+// (Recorder.Checkpoint) and, every HashEvery ticks, the world's state
+// hash; a Player feeds a recording back to an engine (the players
+// included), and Verify replays one as fast as the CPU allows and compares
+// every stored hash. A recording cut short by a crash recovers from its
+// last checkpoint (NewPlayerFromSnapshot) and continues in the same file
+// (ContinueRecorder): package matchlog keeps a match server's log so.
 //
 //	rec, err := replay.NewRecorder(f, replay.Header{Scene: "my-game", TickRate: 60, Seed: 1, HashEvery: 60})
 //	remove, err := e.AddTickHook(rec) // beside a server or a rollback session, if any
@@ -14,7 +17,7 @@
 //	r, err := replay.Open(data) // checks the whole file first
 //	res, err := replay.Verify(e, r)
 //
-// # Format (version 5)
+// # Format (version 6)
 //
 // All integers are little-endian; "uvarint" is encoding/binary's unsigned
 // varint. A file is a header followed by chunks, the last of which is the
@@ -23,7 +26,7 @@
 // Header:
 //
 //	offset 0   magic        8 bytes  "NEBREPLY"
-//	offset 8   version      uint16   5 (4 is read too; another version is refused, not guessed at)
+//	offset 8   version      uint16   6 (4 and 5 are read too; another version is refused, not guessed at)
 //	offset 10  length       uint32   bytes of header fields that follow (21..21+64+2+MaxParams+MaxSchema)
 //	offset 14  tick rate    uint32   Hz of the first tick
 //	offset 18  seed         uint64   world RNG seed
@@ -63,6 +66,11 @@
 //	              job id, uvarint length (<= engine.MaxJobResult) and the bytes,
 //	              in the order they were applied (job id order)
 //	0x40 hash     uint64 the world's state hash at the end of the tick
+//	0x80 snapshot a checkpoint (version 6): uint64 the state hash of the
+//	              world before the tick, uvarint length (>= 1) + an engine
+//	              snapshot of that world (Record.Snapshot); a replay checks
+//	              the hash and does not restore the snapshot, a recovery
+//	              restores the last one and replays the records from it
 //
 // An input change is a uvarint mask of the input.SampleWords words of the
 // player's input (input.Sample.Words) that differ from its previous
@@ -84,11 +92,16 @@
 // crash), and after a crash: uvarint tick, then phase, system and message
 // as uvarint length + bytes (<= 16, 256 and 4096 bytes).
 //
-// A recorder writes a chunk at least once per second of simulated time, so
-// a killed process loses at most the last second. Open refuses a file
-// without its end chunk as truncated; OpenIncomplete takes such a file and
-// keeps the records of its whole chunks (End.Missing says what it dropped),
-// and refuses every other fault as Open does.
+// Version 5 is version 6 without the snapshot op. A recorder writes a
+// chunk at least once per second of simulated time (a match log, every
+// tick), so a killed process loses at most the last second. Open refuses
+// a file without its end chunk as truncated; OpenIncomplete takes such a
+// file and keeps the records of its whole chunks (End.Missing says what it
+// dropped), cutting a last chunk that is short or torn (its checksum
+// fails and no whole chunk follows it), and refuses every other fault as
+// Open does. A recording continued after a crash (ContinueRecorder) goes
+// on from its last whole chunk: its chunks follow as if the run had never
+// stopped.
 //
 // # Errors
 //

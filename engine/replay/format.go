@@ -21,8 +21,10 @@ const (
 	// the game's own parameters (Header.Params) in place of the demo's
 	// entity count, scene flags and injected panic; version 5 gamepads and
 	// actions: an input has input.SampleWords words instead of
-	// input.KeyMouseWords. Open reads versions OldestVersion to Version.
-	Version = 5
+	// input.KeyMouseWords; version 6 snapshots in the stream (a record's
+	// Snapshot: a checkpoint a replay checks and a recovery starts from).
+	// Open reads versions OldestVersion to Version.
+	Version = 6
 	// OldestVersion is the oldest format version Open reads. A version 4
 	// file's inputs read with no gamepad connected and every action up.
 	OldestVersion = 4
@@ -57,7 +59,10 @@ const (
 	opInputs  = 0x10 // the other players' inputs
 	opJobs    = 0x20
 	opHash    = 0x40
-	opAll     = opRestore | opRate | opPlayers | opInput | opInputs | opJobs | opHash
+	opSnap    = 0x80 // a checkpoint: the world's snapshot before the tick (version 6)
+	opAll     = opRestore | opRate | opPlayers | opInput | opInputs | opJobs | opHash | opSnap
+	// snapshotVersion is the first format version with opSnap.
+	snapshotVersion = 6
 
 	headerFixed = 14                // magic, version, length
 	fieldsMin   = 4 + 8 + 4 + 1 + 1 // tick rate, seed, hash every, job mode, scene length
@@ -215,6 +220,7 @@ type Stats struct {
 	Restores     int // snapshots restored
 	RateChanges  int // tick rate changes
 	Hashes       int // stored hashes, the end chunk's included
+	Snapshots    int // checkpoints (Record.Snapshot)
 }
 
 // JobResult is a job result applied in a recorded tick.
@@ -243,4 +249,12 @@ type Record struct {
 	Jobs    []JobResult // job results applied in the tick, in order
 	HasHash bool        // whether Hash holds a stored state hash
 	Hash    uint64      // the state hash at the end of the tick
+	// Snapshot, when not nil, is a checkpoint (Recorder.Checkpoint): an
+	// engine snapshot of the world before the tick, at the end of the
+	// tick before, whose state hash is SnapshotHash. A replay does not
+	// restore it: it checks that its world's hash before the tick is
+	// SnapshotHash. A recovery restores the last one and replays the
+	// records from it (NewPlayerFromSnapshot).
+	Snapshot     []byte
+	SnapshotHash uint64 // the state hash of the world Snapshot holds
 }

@@ -76,3 +76,58 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTornTail cuts a recording with checkpoints (a match log) at any
+// byte and appends any bytes, as a crash may leave a log: OpenIncomplete
+// must keep every whole chunk before the cut and replay them to their
+// recorded hashes, and refuse the file only when the appended bytes hold
+// a whole chunk (damage that whole chunks follow is not a torn tail).
+func FuzzTornTail(f *testing.F) {
+	data, _ := recordSeats(f, 240, 0)
+	ends := chunkEnds(f, data)
+	f.Add(uint32(ends[2]), []byte{})
+	f.Add(uint32(ends[2]+7), []byte{0, 0, 0})
+	f.Add(uint32(ends[1]), make([]byte, 64))
+	f.Add(uint32(len(data)-5), []byte("T\x10\x00\x00\x00garbage"))
+	f.Fuzz(func(t *testing.T, cut uint32, tail []byte) {
+		if len(tail) > 512 {
+			return
+		}
+		c := int(cut) % (len(data) + 1)
+		file := append(append([]byte(nil), data[:c]...), tail...)
+		r, err := OpenIncomplete(file)
+		// The ticks of the whole chunks before the cut.
+		var whole uint64
+		d := newDecoder(file)
+		if d.header(new(Header)) != nil {
+			return // the header itself is cut: refused, rightly
+		}
+		for off := d.r.Offset(); ; {
+			end, _, ok := wholeFrame(file, off)
+			if !ok || end > c {
+				break
+			}
+			off = end
+			whole = uint64(end) // a marker: some whole chunk is kept
+		}
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("OpenIncomplete returned %T %v, want a *FormatError", err, err)
+			}
+			for i := range tail {
+				if _, _, ok := wholeFrame(file, c+i); ok {
+					return // the tail holds a whole chunk: damage, not a tear
+				}
+			}
+			t.Fatalf("a file cut at byte %d with %d bytes after it refused: %v", c, len(tail), err)
+		}
+		if whole > 0 && r.Records() == 0 {
+			t.Fatalf("whole chunks before byte %d, no record kept", c)
+		}
+		s := newTestScene(t, 7, 50, engine.JobsDeterministic)
+		if _, err := Verify(s.e, r); err != nil {
+			t.Fatalf("the kept records do not verify: %v", err)
+		}
+	})
+}

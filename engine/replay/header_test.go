@@ -54,7 +54,7 @@ func TestHeaderOldVersionAndBadParams(t *testing.T) {
 	old := bytes.Clone(good)
 	binary.LittleEndian.PutUint16(old[8:], 3)
 	_, err = Open(old)
-	const want = "header, byte 8, field version: unsupported format version: version 3, written by an older build of Nebula (before game parameters); this build reads versions 4 to 5"
+	const want = "header, byte 8, field version: unsupported format version: version 3, written by an older build of Nebula (before game parameters); this build reads versions 4 to 6"
 	if !errors.Is(err, ErrVersion) || err.Error() != want {
 		t.Errorf("Open(version 3) = %v\nwant %s", err, want)
 	}

@@ -112,6 +112,57 @@ func NewPlayer(e *engine.Engine, r *Replay) (*Player, error) {
 	return p, nil
 }
 
+// NewPlayerFromSnapshot is NewPlayer, starting from r's last checkpoint
+// (Record.Snapshot) instead of its first record: it restores the
+// checkpoint's snapshot into e, checks that the restored world's state
+// hash is the recorded one, and returns a player of the records from the
+// one that holds the checkpoint, with the tick of the snapshot (the tick
+// before that record). Without a checkpoint in r it is NewPlayer, and the
+// tick is 0. A recovery replays the tail of a match log this way
+// (package matchlog); Player.Ticks counts the records skipped.
+func NewPlayerFromSnapshot(e *engine.Engine, r *Replay) (*Player, uint64, error) {
+	// Find the last record with a checkpoint.
+	var d decoder
+	d.reset(r)
+	var rec Record
+	last, n := uint64(0), uint64(0)
+	var snap []byte
+	var snapHash, snapTick uint64
+	for {
+		ok, err := d.next(&rec)
+		if err != nil {
+			return nil, 0, fmt.Errorf("replay: reading the recording again: %w", err) // Open read it: a bug
+		}
+		if !ok {
+			break
+		}
+		if rec.Snapshot != nil {
+			last, snap, snapHash, snapTick = n, rec.Snapshot, rec.SnapshotHash, rec.Tick-1
+		}
+		n++
+	}
+	p, err := NewPlayer(e, r)
+	if err != nil || snap == nil {
+		return p, 0, err
+	}
+	if err := e.Restore(snap); err != nil {
+		p.Close()
+		return nil, 0, fmt.Errorf("replay: the checkpoint of tick %d does not restore: %w", snapTick, err)
+	}
+	if got := e.World.Hash(); got != snapHash || e.World.Tick() != snapTick {
+		p.Close()
+		return nil, 0, fmt.Errorf("replay: the checkpoint of tick %d restores to tick %d, hash %016x; its recorded hash is %016x", snapTick, e.World.Tick(), got, snapHash)
+	}
+	for range last {
+		if ok, err := p.d.next(&p.rec); !ok || err != nil {
+			p.Close()
+			return nil, 0, fmt.Errorf("replay: reading the recording again: %v", err)
+		}
+	}
+	p.ticks = last
+	return p, snapTick, nil
+}
+
 // Close removes the player from the engine's tick hooks.
 func (p *Player) Close() { p.remove() }
 
@@ -160,6 +211,14 @@ func (p *Player) PreTick() {
 	if got := p.e.World.Tick() + 1; got != rec.Tick {
 		p.fail(&DivergenceError{Tick: got, Reason: fmt.Sprintf("the recording's next tick is %d", rec.Tick)})
 		return
+	}
+	if rec.Snapshot != nil {
+		// A checkpoint: the world before the tick is the recorded one.
+		p.hashes++
+		if got := p.e.World.Hash(); got != rec.SnapshotHash {
+			p.fail(&DivergenceError{Tick: rec.Tick - 1, Want: rec.SnapshotHash, Got: got})
+			return
+		}
 	}
 	if rec.Rate != 0 {
 		_ = p.e.Loop.SetTickRate(rec.Rate) // Open checked it

@@ -36,20 +36,26 @@ func Open(data []byte) (*Replay, error) {
 
 // OpenIncomplete opens a recording whose end is missing, as a process that
 // was killed leaves it (a recorder writes a chunk at least once per second
-// of simulated time, so such a file lacks at most its last second): it
-// keeps the records of every whole chunk and drops what follows the last
-// one, which End.Missing describes. A file that Open accepts is returned
-// as Open returns it. Every other fault (a bad header, a checksum that does
-// not match, a bad record) is refused as Open refuses it: only a file that
-// is cut short is taken.
+// of simulated time, so such a file lacks at most its last second; a
+// match log, package matchlog, writes one every tick): it keeps the
+// records of every whole chunk and drops what follows the last one, which
+// End.Missing describes. What follows may be a chunk cut short, or a torn
+// tail: the last frame of the file, whose bytes did not all reach the
+// disk (its checksum does not match, or it is not a frame at all, such as
+// the zeros a file system may leave after a power cut), with no whole
+// chunk after it. A file that Open accepts is returned as Open returns
+// it. Every other fault (a bad header, a checksum that does not match in
+// a chunk that a whole chunk follows, a bad record in a whole chunk) is
+// refused as Open refuses it: only a file whose tail is cut short or torn
+// is taken.
 func OpenIncomplete(data []byte) (*Replay, error) {
 	r, err := Open(data)
-	if err == nil || !errors.Is(err, ErrTruncated) {
-		return r, err
+	if err == nil {
+		return r, nil
 	}
 	var fe *FormatError
 	if !errors.As(err, &fe) || fe.Chunk < 0 {
-		return nil, err // the header itself is cut short
+		return nil, err // the header itself is cut short or bad
 	}
 	// The whole chunks: frames that fit in the file and whose CRC holds.
 	d := newDecoder(data)
@@ -57,15 +63,15 @@ func OpenIncomplete(data []byte) (*Replay, error) {
 		return nil, herr
 	}
 	stop := d.r.Offset()
-	for off := stop; off+5 <= len(data); {
-		typ, n := data[off], int(binary.LittleEndian.Uint32(data[off+1:]))
-		end := off + 5 + n
-		if typ != chunkTicks || n > MaxChunk || end+4 > len(data) ||
-			crc32.ChecksumIEEE(data[off:end]) != binary.LittleEndian.Uint32(data[end:]) {
+	for {
+		end, typ, ok := wholeFrame(data, stop)
+		if !ok || typ != chunkTicks {
 			break
 		}
-		off = end + 4
-		stop = off
+		stop = end
+	}
+	if !errors.Is(err, ErrTruncated) && (fe.Offset < stop || !tornTail(data, stop)) {
+		return nil, err
 	}
 	r, oerr := open(data, stop)
 	if oerr != nil {
@@ -73,6 +79,44 @@ func OpenIncomplete(data []byte) (*Replay, error) {
 	}
 	r.End.Missing = &Missing{Bytes: len(data) - stop, Reason: err}
 	return r, nil
+}
+
+// wholeFrame reports whether a whole chunk frame starts at byte off of
+// data: its length within MaxChunk and the file, its CRC matching; and
+// returns the offset after it and its type.
+func wholeFrame(data []byte, off int) (end int, typ byte, ok bool) {
+	if off < 0 || off+chunkFrame > len(data) {
+		return 0, 0, false
+	}
+	n := int(binary.LittleEndian.Uint32(data[off+1:]))
+	if n > MaxChunk || off+chunkFrame+n > len(data) {
+		return 0, 0, false
+	}
+	pay := off + 5 + n
+	if crc32.ChecksumIEEE(data[off:pay]) != binary.LittleEndian.Uint32(data[pay:]) {
+		return 0, 0, false
+	}
+	return pay + 4, data[off], true
+}
+
+// tornTail reports whether the bytes of data from off, where no whole
+// chunk starts, are a torn tail: no whole chunk follows the frame that
+// starts there (a frame whose length field is itself damaged or runs past
+// the file's end cannot be stepped over, and is a tail).
+func tornTail(data []byte, off int) bool {
+	if _, _, ok := wholeFrame(data, off); ok {
+		return false
+	}
+	if off+chunkFrame > len(data) {
+		return true
+	}
+	n := int(binary.LittleEndian.Uint32(data[off+1:]))
+	next := off + chunkFrame + n
+	if n > MaxChunk || next >= len(data) {
+		return true
+	}
+	_, _, ok := wholeFrame(data, next)
+	return !ok
 }
 
 // open is Open, or with stop above 0, reads only the chunks before byte
@@ -103,6 +147,9 @@ func open(data []byte, stop int) (*Replay, error) {
 		}
 		if rec.HasHash {
 			st.Hashes++
+		}
+		if rec.Snapshot != nil {
+			st.Snapshots++
 		}
 		st.JobResults += len(rec.Jobs)
 		st.Joins += len(rec.Joined)
@@ -146,16 +193,21 @@ type decoder struct {
 	// inputWords is the number of words of an input in this file's
 	// version: input.SampleWords, or input.KeyMouseWords before version 5.
 	inputWords int
+	// ops are the record op bits this file's version has.
+	ops byte
 }
 
 func newDecoder(data []byte) *decoder {
-	return &decoder{r: binread.New(data), data: data, chunk: -1, inputWords: input.SampleWords}
+	return &decoder{r: binread.New(data), data: data, chunk: -1, inputWords: input.SampleWords, ops: opAll}
 }
 
 func (d *decoder) reset(r *Replay) {
-	*d = decoder{r: binread.New(r.data), data: r.data, chunk: -1, nextTick: 1, stop: r.stop, inputWords: input.SampleWords}
+	*d = decoder{r: binread.New(r.data), data: r.data, chunk: -1, nextTick: 1, stop: r.stop, inputWords: input.SampleWords, ops: opAll}
 	if r.Header.Version < 5 {
 		d.inputWords = input.KeyMouseWords
+	}
+	if r.Header.Version < snapshotVersion {
+		d.ops = opAll &^ opSnap
 	}
 	d.r.Take("header", r.body)               // checked by Open
 	d.ended = d.stop > 0 && r.body == d.stop // not one whole chunk
@@ -221,6 +273,9 @@ func (d *decoder) header(h *Header) error {
 		d.inputWords = input.SampleWords
 		if v < 5 {
 			d.inputWords = input.KeyMouseWords
+		}
+		if v < snapshotVersion {
+			d.ops = opAll &^ opSnap
 		}
 	}
 	length := r.U32("header length")
@@ -457,10 +512,11 @@ func (d *decoder) next(rec *Record) (bool, error) {
 	d.left--
 	at := r.Offset()
 	op := r.U8("record op")
-	if op&^opAll != 0 {
-		r.FailAt(at, "record op", fmt.Errorf("%w: op 0x%02x has unknown bits 0x%02x (record of tick %d)", ErrInvalid, op, op&^opAll, d.nextTick))
+	if op&^d.ops != 0 {
+		r.FailAt(at, "record op", fmt.Errorf("%w: op 0x%02x has unknown bits 0x%02x (record of tick %d)", ErrInvalid, op, op&^d.ops, d.nextTick))
 	}
 	rec.Restore, rec.Rate, rec.HasHash, rec.Hash = nil, 0, false, 0
+	rec.Snapshot, rec.SnapshotHash = nil, 0
 	rec.Joined, rec.Left, rec.Inputs, rec.Jobs = rec.Joined[:0], rec.Left[:0], rec.Inputs[:0], rec.Jobs[:0]
 	if op&opRestore != 0 {
 		at := r.Offset()
@@ -540,6 +596,14 @@ func (d *decoder) next(rec *Record) (bool, error) {
 	if op&opHash != 0 {
 		rec.Hash = r.U64("hash")
 		rec.HasHash = true
+	}
+	if op&opSnap != 0 {
+		rec.SnapshotHash = r.U64("snapshot hash")
+		at := r.Offset()
+		rec.Snapshot = d.bytes("snapshot length", "snapshot", MaxChunk)
+		if r.Err() == nil && len(rec.Snapshot) == 0 {
+			r.FailAt(at, "snapshot length", fmt.Errorf("%w: an empty snapshot (record of tick %d)", ErrInvalid, rec.Tick))
+		}
 	}
 	if r.Err() != nil {
 		return false, d.err()

@@ -67,8 +67,12 @@ type Recorder struct {
 	// restoreFrom is the state hash of the world the restore replaced:
 	// the end hash of a run that ends before the restored world ticks.
 	restoreFrom uint64
-	rate        int // the rate last recorded
-	closed      bool
+	// snap and snapHash are the checkpoint (opSnap) that waits for the
+	// next record.
+	snap     []byte
+	snapHash uint64
+	rate     int // the rate last recorded
+	closed   bool
 
 	// prev is every player's last recorded input; others holds the
 	// changed inputs of the players other than 0 while a record is made.
@@ -89,6 +93,44 @@ func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 		return nil, fmt.Errorf("replay: writing the header: %w", err)
 	}
 	return r, nil
+}
+
+// ContinueRecorder returns a recorder that continues r, a recording whose
+// end is missing (OpenIncomplete: a process was killed while recording):
+// it writes to w the chunks that follow r's last whole chunk, without a
+// header, so w must be positioned there (a file cut to its whole chunks,
+// len(data) - r.End.Missing.Bytes bytes). The first tick it records must
+// be the one after r's last (End.LastTick), run by an engine in the state
+// r's records end with (as a player of r leaves it: NewPlayerFromSnapshot).
+// The recording so continued replays from its first tick to its new end
+// as one run. Only a recording of this format version continues.
+func ContinueRecorder(w io.Writer, r *Replay) (*Recorder, error) {
+	switch {
+	case r.End.Missing == nil:
+		return nil, errors.New("replay: the recording has its end chunk: it does not continue")
+	case r.Header.Version != Version:
+		return nil, fmt.Errorf("replay: a recording of format version %d does not continue (this build writes version %d)", r.Header.Version, Version)
+	}
+	rec := &Recorder{w: w, hdr: r.Header, rate: r.Header.TickRate, recs: make([]byte, 0, 4096), frame: make([]byte, 0, 4096), others: make([]byte, 0, 256)}
+	rec.cur.jobs = make([]byte, 0, 256)
+	var d decoder
+	d.reset(r)
+	var one Record
+	for {
+		ok, err := d.next(&one)
+		if err != nil {
+			return nil, fmt.Errorf("replay: reading the recording again: %w", err) // Open read it: a bug
+		}
+		if !ok {
+			break
+		}
+		if one.Rate != 0 {
+			rec.rate = one.Rate
+		}
+	}
+	rec.prev = d.words
+	rec.records, rec.last = d.records, r.End.LastTick
+	return rec, nil
 }
 
 // Header returns the recording's header.
@@ -125,6 +167,30 @@ func (r *Recorder) Restored(snap []byte, w *engine.World, before uint64) {
 	r.restore = append(r.restore[:0], snap...)
 	r.restoreAt = w.Tick() + 1
 	r.op |= opRestore
+}
+
+// Checkpoint records snap, a snapshot of the engine between two ticks
+// (engine.Engine.Snapshot, after the last tick run and before the next),
+// whose world's state hash is hash: it goes into the next tick's record
+// (Record.Snapshot), and a recovery may start from it instead of from the
+// first tick (NewPlayerFromSnapshot). A replay does not restore it: it
+// checks that its own world's hash before that tick is hash. The ticks
+// not final yet are written first, as for a restore; a checkpoint is
+// meant for an engine whose ticks are final when they run (a server's).
+// A checkpoint no tick follows (the run ends first) is not recorded. A
+// snapshot too large for a chunk (MaxChunk) fails the recording, as in
+// Restored.
+func (r *Recorder) Checkpoint(snap []byte, hash uint64) {
+	if len(snap) > MaxChunk-1024 {
+		if r.err == nil {
+			r.err = fmt.Errorf("replay: a checkpoint snapshot of %d bytes is too large to record (a chunk holds at most %d)", len(snap), MaxChunk)
+		}
+		return
+	}
+	r.commitPending(math.MaxUint64)
+	r.snap = append(r.snap[:0], snap...)
+	r.snapHash = hash
+	r.op |= opSnap
 }
 
 // PreTick implements engine.TickHook.
@@ -336,6 +402,16 @@ func (r *Recorder) commit(t *tickRecord, p playerList) {
 	}
 	if r.op&opHash != 0 {
 		b = binary.LittleEndian.AppendUint64(b, t.hash)
+	}
+	if r.op&opSnap != 0 {
+		b = binary.LittleEndian.AppendUint64(b, r.snapHash)
+		b = binary.AppendUvarint(b, uint64(len(r.snap)))
+		b = append(b, r.snap...)
+		if cap(r.snap) > 1<<20 {
+			r.snap = nil
+		} else {
+			r.snap = r.snap[:0]
+		}
 	}
 	r.recs = b
 	r.count++

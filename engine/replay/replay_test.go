@@ -490,7 +490,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 }
 
 // chunkEnds returns the offset just after each chunk of a recording.
-func chunkEnds(t *testing.T, data []byte) []int {
+func chunkEnds(t testing.TB, data []byte) []int {
 	t.Helper()
 	d := newDecoder(data)
 	if err := d.header(new(Header)); err != nil {

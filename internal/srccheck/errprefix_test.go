@@ -16,10 +16,10 @@ var (
 )
 
 // commandLine lists the packages that make the command line's messages,
-// which app.Main prints after the program's name ("nebula-demo: replay
-// x.rec: ..."): they start with what they are about (a flag, a file), and
+// which app.Main (and gameserver.Main) prints after the program's name
+// ("nebula-demo: replay x.rec: ..."): they start with what they are about (a flag, a file), and
 // the program's name stands for the package's.
-var commandLine = []string{"internal/app", "internal/cli", "internal/prof"}
+var commandLine = []string{"internal/app", "internal/cli", "internal/prof", "internal/gameserver"}
 
 // wrappedDirective, in the doc comment of a function, of a method's type
 // or of a variable, says that the errors it makes are details its callers wrap with
