@@ -33,7 +33,7 @@ func (m *match) letIn(p *peer) {
 	var kept *peer // the player whose seat p takes back
 	if p.hasSeat {
 		if i := m.playerIndex(wire.PlayerID(p.seat)); i >= 0 {
-			if kept = m.players[i]; !kept.seatKept() {
+			if kept = m.players[i]; kept.away == 0 {
 				refuse(wire.RefuseToken(fmt.Sprintf("seat %d is taken by a player in the match", p.seat)), "seat-taken")
 				return
 			}
@@ -100,23 +100,8 @@ func (m *match) rejoin(p, q *peer) {
 	m.players[i] = p
 	q.away = 0
 	m.release(q)
-	for t, ids := range m.leaves { // a held seat's leave to come, if it has one
-		if t > m.confirmed {
-			m.leaves[t] = slices.DeleteFunc(ids, func(id wire.PlayerID) bool { return id == p.player })
-		}
-	}
-	fields := logrus.Fields{"player": p.player, "conn": p.id}
-	if q.until != 0 {
-		fields["away"] = m.s.now() - q.until
-	}
-	m.s.log.WithFields(fields).Info("a player rejoins its seat")
+	m.s.log.WithFields(logrus.Fields{"player": p.player, "conn": p.id, "away": m.s.now() - q.until}).Info("a player rejoins its seat")
 }
-
-// seatKept reports whether p, a player in the match, holds its seat for
-// a rejoin: its connection ended within the rejoin grace (away), or it
-// never had one (a seat a resumed server holds for the match's players
-// until they come back).
-func (p *peer) seatKept() bool { return p.away != 0 || p.gone && p.conn == nil }
 
 // expireAway frees the seats kept for players away longer than the
 // rejoin grace: each leaves at the next tick, as a player whose
