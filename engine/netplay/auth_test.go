@@ -477,3 +477,24 @@ func TestTokenRefusedOverUDP(t *testing.T) {
 		t.Error("the client's hash differs from the server's")
 	}
 }
+
+// TestTokenConfigValidate: a token key needs a match id; a rejoin grace
+// needs a token key.
+func TestTokenConfigValidate(t *testing.T) {
+	key := testTokenKey(t, 1)
+	for _, tc := range []struct {
+		mod  func(*netplay.ServerConfig)
+		want string
+	}{
+		{func(c *netplay.ServerConfig) { c.TokenKey = key }, `netplay: server: match id "": must be 1 to 64 bytes with a token key`},
+		{func(c *netplay.ServerConfig) { c.RejoinGrace = time.Second }, "netplay: server: rejoin grace 1s: needs a token key (tokens tell a player's return from a newcomer)"},
+		{func(c *netplay.ServerConfig) { c.TokenKey, c.MatchID, c.RejoinGrace = key, "m", -1 }, "netplay: server: rejoin grace -1ns: must be 0 or more"},
+	} {
+		cfg := matchConfig(1, 10)
+		cfg.Scene = testScene
+		tc.mod(&cfg)
+		if err := cfg.Validate(); err == nil || err.Error() != tc.want {
+			t.Errorf("%v, want %q", err, tc.want)
+		}
+	}
+}
