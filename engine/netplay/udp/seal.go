@@ -134,9 +134,10 @@ func sealedToken(b []byte) (uint64, bool) {
 	return binary.LittleEndian.Uint64(b[2:]), true
 }
 
-// receiveSealed acts on a sealed packet b from an address with a
-// connection.
-func (l *Listener) receiveSealed(b []byte, from net.Addr) (*Conn, []byte, bool) {
+// receiveSealed opens a sealed packet b from an address with a
+// connection, once it is counted against the connection's rate (before
+// the cost of opening it).
+func (l *Listener) receiveSealed(b []byte, from net.Addr, now time.Time) (*Conn, []byte, bool) {
 	tok, ok := sealedToken(b)
 	if !ok {
 		l.drop("malformed packet", from, fmt.Errorf("%w: a sealed packet of %d bytes", errPacket, len(b)))
@@ -151,6 +152,9 @@ func (l *Listener) receiveSealed(b []byte, from net.Addr) (*Conn, []byte, bool) 
 		return nil, nil, false
 	case tok != e.c.token:
 		l.drop("bad token", from, errors.New("a packet whose token is not its connection's"))
+		return nil, nil, false
+	}
+	if !l.count(e.c, from, now) {
 		return nil, nil, false
 	}
 	plain, err := e.c.open(b)
