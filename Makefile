@@ -158,6 +158,8 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzRestore -fuzztime=10000x -fuzzminimizetime=100x ./engine
 	$(GO) test -run='^$$' -fuzz=FuzzReadMessage -fuzztime=60000x -fuzzminimizetime=100x ./engine/netplay/wire
 	$(GO) test -run='^$$' -fuzz=FuzzOpen -fuzztime=100000x -fuzzminimizetime=100x ./engine/netplay/token
+	$(GO) test -run='^$$' -fuzz=FuzzStreamRead -fuzztime=30000x -fuzzminimizetime=100x ./engine/netplay/seal
+	$(GO) test -run='^$$' -fuzz=FuzzPacketsOpen -fuzztime=30000x -fuzzminimizetime=100x ./engine/netplay/seal
 	$(GO) test -run='^$$' -fuzz=FuzzParsePacket -fuzztime=150000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzConnReceive -fuzztime=25000x -fuzzminimizetime=100x ./engine/netplay/udp
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay

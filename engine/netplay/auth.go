@@ -138,6 +138,8 @@ const maxRejoins = 64
 
 // claim records that a connection holds the token of claims, or says why
 // it may not (the trace's label, and the error).
+//
+//srccheck:wrapped by Server.handshake into the text of a Refuse, which the client's error quotes ("netplay: client: server ...: refused: token refused: ...")
 func (t *tokenTable) claim(claims token.Claims, salt [wire.SaltSize]byte, now time.Time, grace time.Duration) (*tokenUse, string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

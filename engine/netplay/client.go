@@ -266,6 +266,10 @@ func Dial(ctx context.Context, addr string, cfg ClientConfig) (*Client, error) {
 		}
 		return nil, fmt.Errorf("netplay: client: server %s: %w", addr, err)
 	}
+	if uc, ok := conn.(*udp.Conn); ok && cfg.Credentials != nil && !uc.Sealed() {
+		conn.Close()
+		return nil, fmt.Errorf("netplay: client: server %s: its Welcome came in clear: not the server the token is for, or someone on the path", addr)
+	}
 	c.welcome = *welcome
 	c.delay = cfg.InputDelay
 	if c.delay < 0 {

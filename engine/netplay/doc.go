@@ -26,6 +26,18 @@
 // its rollbacks at the start of each frame, and the client steers the
 // loop's tick clock to keep its place (see docs/multiplayer.md).
 //
+// A server that lets in only its matchmaker's players holds a token key
+// (package token): each client presents a connect token naming its
+// match and seat, and everything after the handshake is sealed with the
+// token's session keys (package seal); a player whose connection drops
+// may take its seat back within ServerConfig.RejoinGrace:
+//
+//	cfg.TokenKey, cfg.MatchID = &key, "m-42" // key from token.LoadKeyFile
+//	cfg.RejoinGrace = 30 * time.Second
+//
+//	creds, err := token.Mint(key, token.Request{MatchID: "m-42", Seat: 0, TTL: time.Minute}, time.Now())
+//	clientCfg.Credentials = &creds // the matchmaker hands them over HTTPS
+//
 // The protocol is in package wire; package netsim simulates a slow
 // network for tests.
 package netplay

@@ -2,7 +2,9 @@ package netplay_test
 
 import (
 	"context"
+	"encoding/binary"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -204,10 +206,17 @@ func TestRejoinAfterTheGrace(t *testing.T) {
 	if _, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(credB)); err == nil || !strings.Contains(err.Error(), "the token was used already") || !ref.has("token-used") {
 		t.Errorf("the old token after the grace: %v", err)
 	}
-	b2, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 1, time.Now())))
-	if err != nil {
-		t.Fatalf("a new token for the freed seat: %v", err)
-	}
+	// The player leaves at the tick after the grace's end: until that
+	// tick is confirmed its seat is taken.
+	var b2 *testClient
+	waitFor(t, "the seat to be free", func() bool {
+		var err error
+		b2, err = dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 1, time.Now())))
+		if err != nil && !strings.Contains(err.Error(), "seat 1 is taken") {
+			t.Fatalf("a new token for the freed seat: %v", err)
+		}
+		return err == nil
+	})
 	if w := b2.c.Welcome(); w.Player != 1 || w.JoinTick != 0 {
 		t.Errorf("the new player: player %d, join tick %d; want 1, a new join", w.Player, w.JoinTick)
 	}
@@ -233,5 +242,58 @@ func TestRejoinAfterTheGrace(t *testing.T) {
 	}
 	if !left {
 		t.Error("the player whose grace ended did not leave")
+	}
+}
+
+// TestRecordedHandshakeIsRefused: within the rejoin grace, the bytes of
+// a player's handshake played again by someone who recorded them (the
+// same token and salt) are refused; the player itself, with a new salt,
+// takes its seat back.
+func TestRecordedHandshakeIsRefused(t *testing.T) {
+	key := testTokenKey(t, 1)
+	var ref refusals
+	cfg := tokenConfig(1, 0, key)
+	cfg.RejoinGrace = 20 * time.Second
+	cfg.Trace = ref.trace()
+	ts := startServer(t, cfg)
+	cr := mintFor(t, key, testMatch, 0, time.Now())
+	var tap *tapConn
+	a, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(cr, tapDial(&tap, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitA := runAll(a)
+	waitFor(t, "30 ticks", func() bool { return a.c.Tick() >= 30 })
+	tap.mu.Lock()
+	b := tap.written
+	handshake := slices.Clone(b[:wire.PreambleSize+4+int(binary.LittleEndian.Uint32(b[wire.PreambleSize:]))])
+	tap.mu.Unlock()
+	tap.Conn.Close()
+	waitA()
+	waitFor(t, "the server to see the player go", func() bool { return hasLog(ts, "client left") })
+
+	conn, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write(handshake); err != nil {
+		t.Fatal(err)
+	}
+	r := wire.NewReader(conn, wire.MaxServerMessage)
+	if _, err := r.ReadServerPreamble(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.ReadMessage()
+	if ref2, ok := m.(*wire.Refuse); !ok || ref2.Reason != wire.ReasonToken || !strings.Contains(ref2.Text, "salt") || !ref.has("token-replayed") {
+		t.Fatalf("the recorded handshake played again: %v, %v; trace %v", m, err, ref.labels)
+	}
+
+	a2, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(cr))
+	if err != nil {
+		t.Fatalf("the player itself: %v", err)
+	}
+	if w := a2.c.Welcome(); w.JoinTick != 1 {
+		t.Errorf("the player came back with join tick %d, want 1 (its seat)", w.JoinTick)
 	}
 }

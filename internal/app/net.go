@@ -15,6 +15,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
+	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/internal/cli"
 )
@@ -90,6 +91,13 @@ func (s *Process) joinMatch(game func(*Process) error) (err error) {
 			}
 			return netsim.Wrap(conn, sim), nil
 		}
+	}
+	if opts.Credentials != "" {
+		cr, err := token.ReadCredentialsFile(opts.Credentials)
+		if err != nil {
+			return err
+		}
+		cfg.Credentials = &cr
 	}
 	log.WithFields(logrus.Fields{"server": opts.ServerAddr(), "role": cfg.Role.String()}).Info("connecting")
 	c, err := netplay.Dial(s.ctx, opts.ServerAddr(), cfg)

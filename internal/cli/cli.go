@@ -129,7 +129,11 @@ type Options struct {
 	NetLoss    float64       // -net-loss: with udp, the probability a client's packet is lost, each way
 	NetDup     float64       // -net-dup: ... duplicated
 	NetReorder float64       // -net-reorder: ... reordered
-	network    bool          // RegisterNetwork was called
+	// Credentials is -credentials: a file of a connect token's
+	// credentials (token.Credentials as JSON, from the matchmaker) for a
+	// server that requires tokens.
+	Credentials string
+	network     bool // RegisterNetwork was called
 
 	// The flags' raw values, checked and converted by Check.
 	power, level  string
@@ -193,8 +197,8 @@ func (o *Options) RegisterRecording(fs *flag.FlagSet) {
 
 // RegisterNetwork defines the multiplayer flags on fs, into o: -serve,
 // -connect, -spectate, -transport, -players, -max-players, -input-delay,
-// -net-delay, -net-jitter, -net-loss, -net-dup, -net-reorder, -predict and
-// -smooth. Only a program that plays over the network (with
+// -net-delay, -net-jitter, -net-loss, -net-dup, -net-reorder, -predict,
+// -smooth and -credentials. Only a program that plays over the network (with
 // package engine/netplay, as nebula-demo does) registers them.
 func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	o.network = true
@@ -212,6 +216,7 @@ func (o *Options) RegisterNetwork(fs *flag.FlagSet) {
 	fs.Float64Var(&o.NetLoss, "net-loss", 0, "with -transport udp and -connect or -spectate: lose this fraction (0 to 1) of the client's packets, each way (network simulator)")
 	fs.Float64Var(&o.NetDup, "net-dup", 0, "with -transport udp and -connect or -spectate: duplicate this fraction (0 to 1) of the client's packets, each way")
 	fs.Float64Var(&o.NetReorder, "net-reorder", 0, "with -transport udp and -connect or -spectate: delay this fraction (0 to 1) of the client's packets so later ones overtake them, each way")
+	fs.StringVar(&o.Credentials, "credentials", "", "with -connect or -spectate: the connect token's credentials `file` (JSON, from the matchmaker) for a server that requires tokens; the traffic is then sealed")
 }
 
 // Networked reports whether the run is a match's server or client.
@@ -495,6 +500,8 @@ func (o *Options) checkNetwork() error {
 		return Usagef("-transport %s: must be tcp or udp", o.Transport)
 	case o.Given("transport") && !o.Networked():
 		return Usagef("-transport needs -serve, -connect or -spectate")
+	case o.Given("credentials") && !o.Client():
+		return Usagef("-credentials needs -connect or -spectate (a server's clients present their tokens)")
 	}
 	for _, f := range []struct {
 		name string

@@ -311,6 +311,7 @@ func TestNetworkFlags(t *testing.T) {
 		{append(conn, "-transport", "udp", "-net-reorder", "-0.1"), "-net-reorder -0.1: must be from 0 to 1"},
 		{append(conn, "-transport", "udp", "-net-loss", "NaN"), "-net-loss NaN: must be from 0 to 1"},
 		{append(serve, "-transport", "udp", "-net-loss", "0.05"), "-net-loss needs -connect or -spectate (it simulates a client's network)"},
+		{append(serve, "-credentials", "c.json"), "-credentials needs -connect or -spectate (a server's clients present their tokens)"},
 	} {
 		_, err := parseNet(tc.args)
 		var ue *UsageError
@@ -326,6 +327,7 @@ func TestNetworkFlags(t *testing.T) {
 		append(serve, "-transport", "udp"),
 		append(conn, "-headless", "-transport", "udp", "-net-loss", "0.05", "-net-dup", "0.01", "-net-reorder", "0.01", "-net-delay", "20ms"),
 		{"-spectate", "x:1", "-headless", "-transport", "udp", "-net-loss", "1"},
+		append(conn, "-headless", "-credentials", "c.json"),
 	} {
 		o, err := parseNet(args)
 		if err != nil {

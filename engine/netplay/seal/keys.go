@@ -22,7 +22,8 @@ const (
 // Keys are one end's session keys of one connection: it seals what it
 // sends under Send and opens what it receives under Recv.
 type Keys struct {
-	Send, Recv [KeySize]byte
+	Send [KeySize]byte // seals what this end sends
+	Recv [KeySize]byte // opens what it receives
 }
 
 // ClientKeys and ServerKeys derive a connection's session keys, for the

@@ -34,6 +34,8 @@ type Packets struct {
 	sendN      uint64
 	top        uint64 // the highest counter opened, plus 1 (0: none)
 	seen       [ReplayWindow]uint64
+	snonce     [chacha20poly1305.NonceSize]byte
+	rnonce     [chacha20poly1305.NonceSize]byte
 }
 
 // NewPackets returns the sealing of an end whose keys are k.
@@ -47,8 +49,7 @@ func (p *Packets) Seal(pkt, body []byte) []byte {
 	n := p.sendN
 	p.sendN++
 	pkt = binary.LittleEndian.AppendUint64(pkt, n)
-	var nb [chacha20poly1305.NonceSize]byte
-	return p.send.Seal(pkt, nonce(&nb, n), body, pkt)
+	return p.send.Seal(pkt, nonce(&p.snonce, n), body, pkt)
 }
 
 // Open opens pkt, whose first header bytes are its header in clear, and
@@ -61,8 +62,7 @@ func (p *Packets) Open(dst, pkt []byte, header int) ([]byte, error) {
 	if p.top > 0 && (n+ReplayWindow < p.top || p.seen[n%ReplayWindow] == n+1) {
 		return dst, fmt.Errorf("%w: packet %d, the highest opened is %d", ErrReplay, n, p.top-1)
 	}
-	var nb [chacha20poly1305.NonceSize]byte
-	out, err := p.recv.Open(dst, nonce(&nb, n), pkt[header+8:], pkt[:header+8])
+	out, err := p.recv.Open(dst, nonce(&p.rnonce, n), pkt[header+8:], pkt[:header+8])
 	if err != nil {
 		return dst, fmt.Errorf("%w: packet %d", ErrAuth, n)
 	}

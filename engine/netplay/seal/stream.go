@@ -69,12 +69,14 @@ type Conn struct {
 	plain      []byte // opened, not yet read
 	clearLeft  int    // bytes of a message in clear being passed after keying
 	err        error
+	rnonce     [chacha20poly1305.NonceSize]byte
 
 	// The writing side.
-	wmu   sync.Mutex
-	send  cipher.AEAD
-	sendN uint64
-	wbuf  []byte
+	wmu    sync.Mutex
+	send   cipher.AEAD
+	sendN  uint64
+	wbuf   []byte
+	wnonce [chacha20poly1305.NonceSize]byte
 }
 
 // NewConn returns c, passing bytes in clear both ways until it is keyed
@@ -206,8 +208,7 @@ func (c *Conn) passClear(p []byte, err error) (int, error) {
 
 // open opens the frame read in full.
 func (c *Conn) open() error {
-	var nb [chacha20poly1305.NonceSize]byte
-	out, err := c.recv.Open(c.body[:0], nonce(&nb, c.recvN), c.body, c.hdr[:])
+	out, err := c.recv.Open(c.body[:0], nonce(&c.rnonce, c.recvN), c.body, c.hdr[:])
 	if err != nil {
 		return c.fail(fmt.Errorf("%w: frame %d of %d bytes (altered, forged, replayed or out of order)", ErrAuth, c.recvN, len(c.body)))
 	}
@@ -293,8 +294,7 @@ func (c *Conn) appendFrame(b, plain []byte) []byte {
 	start := len(b)
 	b = binary.LittleEndian.AppendUint32(b, uint32(1+len(plain)+Overhead))
 	b = append(b, FrameType)
-	var nb [chacha20poly1305.NonceSize]byte
-	b = c.send.Seal(b, nonce(&nb, c.sendN), plain, b[start:start+frameHeader])
+	b = c.send.Seal(b, nonce(&c.wnonce, c.sendN), plain, b[start:start+frameHeader])
 	c.sendN++
 	return b
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -78,4 +79,21 @@ func SaveKeyFile(path string, k Key) error {
 		return fmt.Errorf("token: %w", err)
 	}
 	return nil
+}
+
+// ReadCredentialsFile reads credentials in their JSON form (what a
+// matchmaker hands a client, and `nebula-server token` prints).
+func ReadCredentialsFile(path string) (Credentials, error) {
+	var c Credentials
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("token: %w", err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("token: credentials %s: %w", path, err)
+	}
+	if len(c.Token) < MinSize || len(c.Token) > MaxSize {
+		return c, fmt.Errorf("token: credentials %s: a token of %d bytes, want %d to %d", path, len(c.Token), MinSize, MaxSize)
+	}
+	return c, nil
 }

@@ -204,6 +204,18 @@ func Reason(err error) string {
 	return "token"
 }
 
+// expiredError is Open's error for a token that expired that many
+// milliseconds ago: its text is made only when asked for, so that a
+// flood of expired tokens costs no formatting.
+type expiredError int64
+
+func (e expiredError) Error() string {
+	return fmt.Sprintf("%v: %v ago", ErrExpired, time.Duration(e)*time.Millisecond)
+}
+
+// Is makes errors.Is(err, ErrExpired) true.
+func (expiredError) Is(target error) bool { return target == ErrExpired }
+
 // Opener opens the tokens of one match under a Key. It is safe for
 // concurrent use.
 type Opener struct {
@@ -237,7 +249,7 @@ func (o *Opener) Open(token []byte, now time.Time) (Claims, error) {
 	}
 	expires := int64(binary.LittleEndian.Uint64(token[1:]))
 	if now.UnixMilli() >= expires {
-		return c, fmt.Errorf("%w: it expired at %s", ErrExpired, time.UnixMilli(expires).UTC().Format(time.RFC3339Nano))
+		return c, expiredError(now.UnixMilli() - expires)
 	}
 	n := int(token[headerSize-1])
 	if len(token) != MinSize-1+n {

@@ -119,6 +119,17 @@ func TestCredentialsJSON(t *testing.T) {
 	if string(back.Token) != string(c.Token) || back.Keys != c.Keys || back.Seat != c.Seat || !back.Expires.Equal(c.Expires) {
 		t.Fatalf("JSON round trip: %s", b)
 	}
+	path := filepath.Join(t.TempDir(), "creds.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ReadCredentialsFile(path); err != nil || back.Keys != c.Keys || string(back.Token) != string(c.Token) {
+		t.Fatalf("ReadCredentialsFile: %v", err)
+	}
+	os.WriteFile(path, []byte(`{"token":"AAAA"}`), 0o600)
+	if _, err := ReadCredentialsFile(path); err == nil {
+		t.Fatal("credentials with a 3-byte token were read")
+	}
 	var k SessionKey
 	if k.UnmarshalText([]byte("AAAA")) == nil {
 		t.Fatal("a short session key was read")

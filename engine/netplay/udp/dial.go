@@ -93,6 +93,12 @@ func Dial(ctx context.Context, addr string, cfg DialConfig) (*Conn, error) {
 			if parsePacket(&p, b) != nil || (p.kind != kindData && p.kind != kindClose) || p.token != token || !sealed && c.refuseClear(p.kind) {
 				continue
 			}
+			if !sealed && c.awaitsSeal() {
+				// Before the server's first sealed packet, only the
+				// reliable stream's first records (the server's preamble,
+				// a refusal in clear) may come in clear: no tick.
+				p.runs, p.messages = p.runs[:0], p.messages[:0]
+			}
 			c.handle(&p, n, time.Now())
 		}
 	}()

@@ -52,7 +52,15 @@
 // not the connection's of its source address, or that comes from an
 // address without a connection, so a spoofed source address cannot
 // inject input. (The token only protects against those who cannot read
-// the traffic: nothing is encrypted.)
+// the traffic.)
+//
+// A connection whose ends have session keys (a connect token's, package
+// seal: Conn.Seal) seals its data packets: a sealed packet (kind 7) is
+// the data packet's magic, kind and token in clear, then its counter and
+// the rest of the data packet encrypted with ChaCha20-Poly1305, and the
+// tag; a packet that does not open, or whose counter was seen or is too
+// old, is dropped and counted (Stats.Unauthentic). The client's end
+// sends in clear until the server's first sealed packet opens.
 //
 // Before an address is proven, no answer is larger than the packet that
 // provoked it, so the server amplifies nothing: a connect (35 bytes) is
@@ -67,13 +75,15 @@
 // (1,180) bytes: under 1,200, which crosses any IPv4 or IPv6 path whole.
 //
 //	magic   uint8   0xB7
-//	kind    uint8   1 connect, 2 accept, 3 data, 4 close, 5 challenge, 6 response
+//	kind    uint8   1 connect, 2 accept, 3 data, 4 close, 5 challenge, 6 response, 7 sealed
 //
 //	connect:   version uint8 (2), nonce uint64, 24 zero bytes
 //	challenge: nonce uint64, cookie
 //	response:  version uint8 (2), nonce uint64, cookie
 //	cookie:    time uint64 (the server's, in ms), MAC [16]byte
 //	accept:    nonce uint64, token uint64
+//	sealed:  token uint64, counter uint64, then the data packet's bytes
+//	         after its token, encrypted, and a 16-byte tag
 //	close:   token uint64
 //	data:    token    uint64
 //	         seq      varint  the packet's number (for the loss count)

@@ -244,8 +244,8 @@ func (l *Listener) receive(b []byte, from net.Addr, now time.Time) {
 	}
 	p := &l.p
 	if len(b) > 1 && b[0] == magic && b[1] == kindSealed {
-		c, plain, ok := l.receiveSealed(b, from)
-		if !ok || !l.count(c, from, now) {
+		c, plain, ok := l.receiveSealed(b, from, now)
+		if !ok {
 			return
 		}
 		if err := parsePacket(p, plain); err != nil {

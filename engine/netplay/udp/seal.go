@@ -107,6 +107,24 @@ func (c *Conn) refuseClear(kind byte) bool {
 	return true
 }
 
+// awaitsSeal reports whether the connection has its keys and waits for
+// its peer's first sealed packet (a client's end).
+func (c *Conn) awaitsSeal() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sealing != nil && !c.sealIn
+}
+
+// Sealed reports whether what the connection receives is sealed: from
+// the peer's first sealed packet on, on a client's end. A client that
+// has its keys checks, once it has read the server's Welcome, that it
+// came sealed.
+func (c *Conn) Sealed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sealIn
+}
+
 // sealedToken returns the token of a sealed packet b, false when b is no
 // sealed packet.
 func sealedToken(b []byte) (uint64, bool) {
@@ -116,9 +134,10 @@ func sealedToken(b []byte) (uint64, bool) {
 	return binary.LittleEndian.Uint64(b[2:]), true
 }
 
-// receiveSealed acts on a sealed packet b from an address with a
-// connection.
-func (l *Listener) receiveSealed(b []byte, from net.Addr) (*Conn, []byte, bool) {
+// receiveSealed opens a sealed packet b from an address with a
+// connection, once it is counted against the connection's rate (before
+// the cost of opening it).
+func (l *Listener) receiveSealed(b []byte, from net.Addr, now time.Time) (*Conn, []byte, bool) {
 	tok, ok := sealedToken(b)
 	if !ok {
 		l.drop("malformed packet", from, fmt.Errorf("%w: a sealed packet of %d bytes", errPacket, len(b)))
@@ -133,6 +152,9 @@ func (l *Listener) receiveSealed(b []byte, from net.Addr) (*Conn, []byte, bool) 
 		return nil, nil, false
 	case tok != e.c.token:
 		l.drop("bad token", from, errors.New("a packet whose token is not its connection's"))
+		return nil, nil, false
+	}
+	if !l.count(e.c, from, now) {
 		return nil, nil, false
 	}
 	plain, err := e.c.open(b)
