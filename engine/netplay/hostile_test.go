@@ -222,8 +222,17 @@ func TestWrongHashFloodIsBounded(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	elapsed := time.Since(start)
-	// Wait for what the server sent in answer (a snapshot takes a moment).
-	time.Sleep(200 * time.Millisecond)
+	// Wait for what the server sent in answer: at least one resync (a
+	// Desync and its snapshot) whose snapshot has arrived whole (a loaded
+	// machine may take a while to simulate and send it).
+	answered := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return count[wire.TypeSnapshot] >= 1 && count[wire.TypeSnapshot] == count[wire.TypeDesync]
+	}
+	for wait := time.Now().Add(30 * time.Second); !answered() && time.Now().Before(wait); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	out := total() - before
 	mu.Lock()
 	snaps, desyncs, resyncBytes := count[wire.TypeSnapshot], count[wire.TypeDesync], bytes[wire.TypeSnapshot]+bytes[wire.TypeDesync]
