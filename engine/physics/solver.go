@@ -127,7 +127,8 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 }
 
 // solve runs one pass over the constraints: friction, then the normal,
-// with the soft push-out when useBias (solve) or without it (relax).
+// with the soft push-out, when useBias (solve); the normal alone, without
+// the push-out, otherwise (relax).
 func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
 	for ci := range cons {
 		c := &cons[ci]
