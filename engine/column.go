@@ -225,11 +225,17 @@ func (c *Component[T]) load(src any) {
 		c.vals = append(c.vals[:0], s.vals...)
 		return
 	}
+	// A slot that holds a value now and at the save is decoded into the
+	// value already there, so that a value reuses its memory (slices) from
+	// one load to the next: UnmarshalBinary replaces the whole value.
 	var zero T
+	had := len(c.vals)
 	c.vals = slices.Grow(c.vals[:0], len(s.has))[:len(s.has)]
 	enc := s.enc
 	for i, ok := range c.has {
-		c.vals[i] = zero
+		if !ok || i >= had {
+			c.vals[i] = zero
+		}
 		if !ok {
 			continue
 		}
@@ -333,8 +339,10 @@ func (r *Resource[T]) load(src any) {
 		r.v = s.v
 		return
 	}
+	// Decoded into the value already there, so that it reuses its memory
+	// (slices) from one load to the next: UnmarshalBinary replaces the
+	// whole value.
 	var zero T
-	r.v = zero
 	if err := any(&r.v).(encoding.BinaryUnmarshaler).UnmarshalBinary(s.enc[4:]); err != nil {
 		panic(fmt.Sprintf("engine: LoadState: %T.UnmarshalBinary of what its AppendBinary wrote: %v", zero, err))
 	}

@@ -49,7 +49,9 @@ type Component[T any] struct {
 // and *T encoding.BinaryUnmarshaler, for variable-size data (a path of
 // waypoints); those values are hashed and snapshotted as AppendBinary
 // encodes them, and a type implementing both is encoded by them even when
-// it is plain. NewComponent panics, with a message that starts "engine:",
+// it is plain. UnmarshalBinary must replace the whole value: LoadState
+// decodes into the value already in the slot, so that one reusing its
+// slices' memory allocates nothing once they have grown. NewComponent panics, with a message that starts "engine:",
 // for any other T (pointers, maps, strings, slices, channels, funcs,
 // interfaces, int), and for a name already registered in w.
 func NewComponent[T any](w *World, name string) *Component[T] {

@@ -15,7 +15,8 @@ import (
 // memory rather than encoding bytes: a State reuses its buffers, and once
 // they have grown to the world's size SaveState and LoadState do not
 // allocate (except what a variable-size component's UnmarshalBinary
-// allocates). A State belongs to the process that saved it; for files and
+// allocates: LoadState decodes into the value already there, so one that
+// reuses its slices allocates nothing). A State belongs to the process that saved it; for files and
 // the network use the portable Snapshot.
 //
 // The zero State is empty and ready to be saved into.
@@ -111,7 +112,8 @@ func (st *State) CopyFrom(src *State) {
 
 // LoadState returns the engine to the state st holds: the next tick is
 // st.Tick()+1 and the run continues exactly as it did from the save. The
-// Bodies and component slices taken before are invalid afterwards. Jobs
+// Bodies and component slices taken before are invalid afterwards, and so
+// are the slices inside variable-size values (they are decoded into). Jobs
 // submitted since the save are dropped (their goroutines finish unheard);
 // jobs in flight at the save are pending again, and those applied since
 // are applied again, at the same ticks, with the same results. Call it

@@ -149,6 +149,11 @@ type broadphase struct {
 	lo, hi      [2]int32    // the rows that hold entries (lo > hi: none)
 	bounds      aabb        // of the small boxes
 
+	// The boxes and flags of the last pairs call when it left the build
+	// out (none active), until a query builds them; nil otherwise.
+	unbuilt       []aabb
+	unbuiltActive []bool
+
 	// Scratch.
 	exps    [256]int32
 	sizeExp []uint8 // per box: the binary exponent of its size
@@ -327,6 +332,7 @@ func (bp *broadphase) build(boxes []aabb, active []bool) {
 	if active != nil && len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
 	}
+	bp.unbuilt, bp.unbuiltActive = nil, nil
 	bp.buildLevel(boxes, active, nil, 0)
 }
 
@@ -670,8 +676,15 @@ func (bp *broadphase) pairs(boxes []aabb, active []bool, out []pair) []pair {
 	if len(active) != len(boxes) {
 		panic(fmt.Sprintf("physics: broad phase given %d boxes and %d active flags", len(boxes), len(active)))
 	}
-	bp.build(boxes, active)
 	bp.dropped = 0
+	if !slices.Contains(active, true) {
+		// Nothing moves (a world asleep): no pair, and the build waits
+		// for a query, if one comes (the next build starts its sort from
+		// an older order, which costs only time).
+		bp.unbuilt, bp.unbuiltActive = boxes, active
+		return out[:0]
+	}
+	bp.build(boxes, active)
 	limit := bp.maxPairs
 	if limit <= 0 {
 		limit = DefaultMaxPairs
@@ -1088,8 +1101,13 @@ func (bp *broadphase) activeOverlapsLevel(boxes []aabb, box aabb, active []bool,
 
 // overlapping appends to out[:0] the indices of the boxes of the last build
 // that overlap box, in increasing order, and returns it. A box with a NaN
-// overlaps nothing.
+// overlaps nothing. When the last pairs call left its build out (no box
+// active), the first query builds it from the slices that call was given,
+// as they are then.
 func (bp *broadphase) overlapping(box aabb, out []int32) []int32 {
+	if bp.unbuilt != nil {
+		bp.build(bp.unbuilt, bp.unbuiltActive)
+	}
 	out = bp.overlapsUnsorted(box, out[:0])
 	slices.Sort(out)
 	return out

@@ -46,3 +46,24 @@ func grow[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
+
+// restDecay is how much faster a body's rest time runs down while it
+// moves than it builds up while it rests (see restTime).
+const restDecay = 2
+
+// restTime returns a dynamic body's rest time after a step of dt seconds
+// in which it was calm (slower than the sleep thresholds) or not, and the
+// time it gives its island's count: the least of its bodies' must reach
+// Config.TimeToSleep for the island to sleep. A calm step adds dt; a step
+// that is not calm takes restDecay·dt off (down to 0) instead of starting
+// again from 0, so a body of a settled pile that the solver jolts now and
+// then (a few steps in thirty) still comes to rest, while one that really
+// moves (most of the time) does not. A body that is not calm in this step
+// gives its island 0, so an island never sleeps with a body in motion.
+func restTime(t, dt float32, calm bool) (rest, island float32) {
+	if calm {
+		t += dt
+		return t, t
+	}
+	return max(0, t-float32(restDecay*dt)), 0
+}

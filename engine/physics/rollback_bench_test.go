@@ -37,3 +37,27 @@ func benchRollback(b *testing.B, nx, ny, nz int, inner float32) {
 
 func BenchmarkRollback250(b *testing.B)  { benchRollback(b, 5, 10, 5, 4) }
 func BenchmarkRollback1000(b *testing.B) { benchRollback(b, 10, 10, 10, 8) }
+
+// TestRollbackNoAllocs: once its buffers have grown, a rollback (LoadState
+// of a state with a full contact cache, then steps) allocates nothing.
+func TestRollbackNoAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocations are counted the same on every architecture; -short (scripts/crossarch.sh under qemu) leaves it out")
+	}
+	cfg := DefaultConfig()
+	cfg.NoSleep = true
+	tw := newTestWorld(t, cfg)
+	pile(tw, 4, 3, 4, 4, false)
+	tw.steps(100)
+	var st engine.State
+	tw.e.SaveState(&st)
+	tw.steps(4)
+	tw.e.LoadState(&st)
+	tw.steps(4)
+	if a := testing.AllocsPerRun(20, func() {
+		tw.e.LoadState(&st)
+		tw.steps(4)
+	}); a != 0 {
+		t.Errorf("%v allocations per rollback", a)
+	}
+}

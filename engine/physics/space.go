@@ -47,7 +47,13 @@ type Config struct {
 
 	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
 	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
-	// seconds, with every body it touches, falls asleep (0.05, 0.05, 0.5).
+	// seconds, with every body of its island (the bodies it touches, and
+	// theirs), falls asleep (0.2, 0.3, 0.5: between Box2D v3's 0.05 m/s
+	// and Rapier's 0.4 m/s and 0.5 rad/s, for Box2D's time). A step out of those
+	// bounds takes twice its length off the body's time instead of
+	// starting it again, so a pile that the solver jolts now and then
+	// still sleeps; an island with a body out of them in this step does
+	// not.
 	SleepLinearSpeed, SleepAngularSpeed, TimeToSleep float32
 	// NoSleep keeps every body awake.
 	NoSleep bool
@@ -71,8 +77,8 @@ func DefaultConfig() Config {
 		RestitutionThreshold: 1,
 		TouchDistance:        0.005,
 		WarmStartDistance:    0.01,
-		SleepLinearSpeed:     0.05,
-		SleepAngularSpeed:    0.05,
+		SleepLinearSpeed:     0.2,
+		SleepAngularSpeed:    0.3,
 		TimeToSleep:          0.5,
 		MaxLinearSpeed:       1000,
 		MaxAngularSpeed:      200,

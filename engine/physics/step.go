@@ -627,14 +627,15 @@ func (s *Space) solveAwake(n int) {
 		}
 		b.Force, b.Torque = fromVec3(vec3{}), fromVec3(vec3{})
 		r := sc.isl.find(k)
-		if cfg.NoSleep || sc.noSleep[r] ||
-			v.lengthSq() > float32(cfg.SleepLinearSpeed*cfg.SleepLinearSpeed) ||
-			w.lengthSq() > float32(cfg.SleepAngularSpeed*cfg.SleepAngularSpeed) {
+		var rest float32
+		if cfg.NoSleep || sc.noSleep[r] {
 			b.SleepTime = 0
 		} else {
-			b.SleepTime += dt
+			calm := v.lengthSq() <= float32(cfg.SleepLinearSpeed*cfg.SleepLinearSpeed) &&
+				w.lengthSq() <= float32(cfg.SleepAngularSpeed*cfg.SleepAngularSpeed)
+			b.SleepTime, rest = restTime(b.SleepTime, dt, calm)
 		}
-		sc.minRest[r] = min(sc.minRest[r], b.SleepTime)
+		sc.minRest[r] = min(sc.minRest[r], rest)
 	}
 	if cfg.NoSleep {
 		return
