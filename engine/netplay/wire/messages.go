@@ -243,7 +243,7 @@ func (*Snapshot) Type() Type { return TypeSnapshot }
 
 func (m *Snapshot) appendBody(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, m.Tick)
-	data := m.Data[:min(len(m.Data), math.MaxUint32)]
+	data := m.Data[:min(len(m.Data), MaxSnapshot)] // the Writer refuses a larger one before it comes here
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(data)))
 	return append(b, data...)
 }
