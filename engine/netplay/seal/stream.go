@@ -179,10 +179,12 @@ func (c *Conn) header() error {
 		if c.plainFirst && c.recvN == 0 && c.hdr[4] == refuseType && n <= 1<<16 {
 			return errClear
 		}
-		return c.fail(fmt.Errorf("seal: a message in clear (type %d) where a sealed frame was due", c.hdr[4]))
+		// A sealed peer never sends this: the stream was altered.
+		return c.fail(fmt.Errorf("%w: a message in clear (type %d) where a sealed frame was due", ErrAuth, c.hdr[4]))
 	}
 	if n < 1+Overhead || n > 1+MaxFrame+Overhead {
-		return c.fail(fmt.Errorf("seal: a frame of %d bytes, want %d to %d", n, 1+Overhead, 1+MaxFrame+Overhead))
+		// The length is outside the seal, so an altered one shows here.
+		return c.fail(fmt.Errorf("%w: a frame of %d bytes, want %d to %d", ErrAuth, n, 1+Overhead, 1+MaxFrame+Overhead))
 	}
 	if cap(c.body) < int(n)-1 {
 		c.body = make([]byte, n-1, max(n-1, 4<<10))
