@@ -79,20 +79,28 @@ type solverPoint struct {
 // third of the rows for a four-point manifold, with the same Coulomb
 // bounds on sliding and turning.
 type constraint struct {
-	a, b                   int32
-	m                      int32 // the manifold's index in the step's cache
-	p0, n                  int32 // its points: the step's points[p0 : p0+n]
-	normal, t1, t2         vec3
-	mnA, mnB               vec3 // the bodies' inverse masses times the normal
-	m1A, m1B, m2A, m2B     vec3 // and times the tangents
+	// What every pass reads first (the relax pass little else).
+	a, b     int32
+	p0, n    int32 // its points: the step's points[p0 : p0+n]
+	normal   vec3
+	mnA, mnB vec3 // the bodies' inverse masses times the normal
+	soft     softness
+
+	// Friction (the solve pass and the warm start).
+	friction, radius       float32 // coefficient; the points' mean distance from the centre
+	t1, t2                 vec3
+	m1A, m1B, m2A, m2B     vec3 // the bodies' inverse masses times the tangents
 	r1A, r1B, i1A, i1B     vec3 // first tangent at the centre: c×t1, I⁻¹(c×t1)
 	r2A, r2B, i2A, i2B     vec3 // second tangent
 	iwA, iwB               vec3 // twist: I⁻¹n
 	t1Mass, t2Mass, twMass float32
 	t1Imp, t2Imp, twImp    float32 // accumulated friction impulses (per substep)
-	radius                 float32 // the points' mean distance from the centre
-	friction, restitution  float32
-	soft                   softness
+
+	// Before and after the substeps.
+	m           int32 // the manifold's index in the step's cache
+	restitution float32
+	cen         vec3    // the centre (patch)
+	sq          float32 // the sum of the points' squared distances from it
 }
 
 // prepare fills the lever arms and effective masses of c and its points
