@@ -47,7 +47,7 @@ type cachedPoint struct {
 	p        vec3    // world position at the end of the step's narrow phase
 	sep      float32 // separation then
 	normal   float32 // normal impulse the solver applied (per substep)
-	friction vec3    // friction impulse (per substep), world frame
+	friction vec3    // its share of the manifold's patch friction impulse (per substep), world frame (patchFriction)
 }
 
 // cachedManifold is the contact of one pair of bodies.

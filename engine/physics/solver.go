@@ -7,13 +7,16 @@ import "math"
 // integrates velocities, applies the impulses found so far (warm start),
 // solves the contacts with soft constraints that push overlapping shapes
 // apart (a spring of Config.ContactHertz with damping ratio
-// Config.ContactDampingRatio) and friction, integrates positions, and
-// solves the contacts' normals again without the push-out (relax), so the
-// push-out adds no energy (Box2D v3 solves friction in the relax pass too;
-// here it does not, which saves a fifth of a pile's step). After the substeps, restitution, and the impulses go to the
-// cache for the next step's warm start. A contact's separation during the
-// substeps is its separation at the start of the step plus the bodies'
-// motion since, linearised: r' = r + dθ×r.
+// Config.ContactDampingRatio), then their friction, integrates positions,
+// and solves the contacts' normals again without the push-out (relax), so
+// the push-out adds no energy (Box2D v3 solves friction in the relax pass
+// too; here it does not, which saves a fifth of a pile's step). Friction
+// is a patch's per manifold (two tangents and a twist at the manifold's
+// centre, as BEPU's), not two tangents per point. After the substeps,
+// restitution, and the impulses go to the cache for the next step's warm
+// start. A contact's separation during the substeps is its separation at
+// the start of the step plus the bodies' motion since, linearised:
+// r' = r + dθ×r.
 
 // bodyState is what a solver body's constraints read and write in the
 // substeps.
@@ -55,37 +58,54 @@ func makeSoft(hertz, zeta, h float32) softness {
 	return softness{omega / a1, float32(a2 * a3), a3}
 }
 
-// solverPoint is one point of a contact constraint. The lever arms and
-// the inverse inertia are those at the start of the step, so the angular
-// parts of each direction (normal, two tangents) are computed once:
-// r×d and I⁻¹(r×d) for each body.
+// solverPoint is one point of a contact constraint's normal. The lever
+// arms and the inverse inertia are those at the start of the step, so the
+// angular parts are computed once: r×n and I⁻¹(r×n) for each body.
 type solverPoint struct {
-	rnA, rnB, inA, inB    vec3    // normal: r×n, I⁻¹(r×n)
-	r1A, r1B, i1A, i1B    vec3    // first tangent
-	r2A, r2B, i2A, i2B    vec3    // second tangent
-	sep0                  float32 // separation at the start of the step
-	nMass, t1Mass, t2Mass float32 // effective masses along the normal and tangents
-	nImp, t1Imp, t2Imp    float32 // accumulated impulses (per substep)
-	maxNImp               float32 // largest normal impulse applied (restitution uses it)
-	relVel                float32 // normal velocity at the start of the step
+	rnA, rnB, inA, inB vec3    // r×n, I⁻¹(r×n)
+	sep0               float32 // separation at the start of the step
+	nMass              float32 // effective mass along the normal
+	nImp               float32 // accumulated impulse (per substep)
+	maxNImp            float32 // largest normal impulse applied (restitution uses it)
+	relVel             float32 // normal velocity at the start of the step
 }
 
 // constraint is the contact of one manifold between solver bodies a and b
-// (0 is a fixed body: static or sleeping).
+// (0 is a fixed body: static or sleeping). Its friction is a patch's, as
+// BEPU's: two tangent rows at the manifold's centre and a twist about the
+// normal, bounded by the friction coefficient times the sum of the
+// points' normal impulses (and, for the twist, times the points' mean
+// distance from the centre), rather than two tangent rows per point: a
+// third of the rows for a four-point manifold, with the same Coulomb
+// bounds on sliding and turning.
 type constraint struct {
-	a, b                  int32
-	m                     int32 // the manifold's index in the step's cache
-	p0, n                 int32 // its points: the step's points[p0 : p0+n]
-	normal, t1, t2        vec3
-	mnA, mnB              vec3 // the bodies' inverse masses times the normal
-	m1A, m1B, m2A, m2B    vec3 // and times the tangents
-	friction, restitution float32
-	soft                  softness
+	// What every pass reads first (the relax pass little else).
+	a, b     int32
+	p0, n    int32 // its points: the step's points[p0 : p0+n]
+	normal   vec3
+	mnA, mnB vec3 // the bodies' inverse masses times the normal
+	soft     softness
+
+	// Friction (the solve pass and the warm start).
+	friction, radius       float32 // coefficient; the points' mean distance from the centre
+	t1, t2                 vec3
+	m1A, m1B, m2A, m2B     vec3 // the bodies' inverse masses times the tangents
+	r1A, r1B, i1A, i1B     vec3 // first tangent at the centre: c×t1, I⁻¹(c×t1)
+	r2A, r2B, i2A, i2B     vec3 // second tangent
+	iwA, iwB               vec3 // twist: I⁻¹n
+	t1Mass, t2Mass, twMass float32
+	t1Imp, t2Imp, twImp    float32 // accumulated friction impulses (per substep)
+
+	// Before and after the substeps.
+	m           int32 // the manifold's index in the step's cache
+	restitution float32
+	cen         vec3    // the centre (patch)
+	sq          float32 // the sum of the points' squared distances from it
 }
 
 // prepare fills the lever arms and effective masses of c and its points
-// ps from each point's arms rA and rB.
-func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, ps []solverPoint) {
+// ps from each point's arms rA and rB and the centre's arms cA and cB.
+func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, cA, cB vec3, ps []solverPoint) {
 	c.mnA, c.mnB = mA.invM.mul(c.normal), mB.invM.mul(c.normal)
 	c.m1A, c.m1B = mA.invM.mul(c.t1), mB.invM.mul(c.t1)
 	c.m2A, c.m2B = mA.invM.mul(c.t2), mB.invM.mul(c.t2)
@@ -94,17 +114,18 @@ func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, ps []sol
 	lin2 := c.t2.dot(c.m2A) + c.t2.dot(c.m2B)
 	for j := range ps {
 		p := &ps[j]
-		ra, rb := rA[j], rB[j]
-		p.rnA, p.rnB = ra.cross(c.normal), rb.cross(c.normal)
-		p.r1A, p.r1B = ra.cross(c.t1), rb.cross(c.t1)
-		p.r2A, p.r2B = ra.cross(c.t2), rb.cross(c.t2)
+		p.rnA, p.rnB = rA[j].cross(c.normal), rB[j].cross(c.normal)
 		p.inA, p.inB = mA.invI.mulVec(p.rnA), mB.invI.mulVec(p.rnB)
-		p.i1A, p.i1B = mA.invI.mulVec(p.r1A), mB.invI.mulVec(p.r1B)
-		p.i2A, p.i2B = mA.invI.mulVec(p.r2A), mB.invI.mulVec(p.r2B)
 		p.nMass = inv(linN + p.rnA.dot(p.inA) + p.rnB.dot(p.inB))
-		p.t1Mass = inv(lin1 + p.r1A.dot(p.i1A) + p.r1B.dot(p.i1B))
-		p.t2Mass = inv(lin2 + p.r2A.dot(p.i2A) + p.r2B.dot(p.i2B))
 	}
+	c.r1A, c.r1B = cA.cross(c.t1), cB.cross(c.t1)
+	c.r2A, c.r2B = cA.cross(c.t2), cB.cross(c.t2)
+	c.i1A, c.i1B = mA.invI.mulVec(c.r1A), mB.invI.mulVec(c.r1B)
+	c.i2A, c.i2B = mA.invI.mulVec(c.r2A), mB.invI.mulVec(c.r2B)
+	c.iwA, c.iwB = mA.invI.mulVec(c.normal), mB.invI.mulVec(c.normal)
+	c.t1Mass = inv(lin1 + c.r1A.dot(c.i1A) + c.r1B.dot(c.i1B))
+	c.t2Mass = inv(lin2 + c.r2A.dot(c.i2A) + c.r2B.dot(c.i2B))
+	c.twMass = inv(c.normal.dot(c.iwA) + c.normal.dot(c.iwB))
 }
 
 // warmStart applies the accumulated impulses of every constraint.
@@ -116,46 +137,30 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 		ps := pts[c.p0 : c.p0+c.n]
 		for j := range ps {
 			p := &ps[j]
-			vA = vA.sub(c.mnA.scale(p.nImp)).sub(c.m1A.scale(p.t1Imp)).sub(c.m2A.scale(p.t2Imp))
-			wA = wA.sub(p.inA.scale(p.nImp)).sub(p.i1A.scale(p.t1Imp)).sub(p.i2A.scale(p.t2Imp))
-			vB = vB.add(c.mnB.scale(p.nImp)).add(c.m1B.scale(p.t1Imp)).add(c.m2B.scale(p.t2Imp))
-			wB = wB.add(p.inB.scale(p.nImp)).add(p.i1B.scale(p.t1Imp)).add(p.i2B.scale(p.t2Imp))
+			vA = vA.sub(c.mnA.scale(p.nImp))
+			wA = wA.sub(p.inA.scale(p.nImp))
+			vB = vB.add(c.mnB.scale(p.nImp))
+			wB = wB.add(p.inB.scale(p.nImp))
 		}
+		vA = vA.sub(c.m1A.scale(c.t1Imp)).sub(c.m2A.scale(c.t2Imp))
+		wA = wA.sub(c.i1A.scale(c.t1Imp)).sub(c.i2A.scale(c.t2Imp)).sub(c.iwA.scale(c.twImp))
+		vB = vB.add(c.m1B.scale(c.t1Imp)).add(c.m2B.scale(c.t2Imp))
+		wB = wB.add(c.i1B.scale(c.t1Imp)).add(c.i2B.scale(c.t2Imp)).add(c.iwB.scale(c.twImp))
 		a.v, a.w = vA, wA
 		b.v, b.w = vB, wB
 	}
 }
 
-// solve runs one pass over the constraints: friction, then the normal,
-// with the soft push-out, when useBias (solve); the normal alone, without
-// the push-out, otherwise (relax).
+// solve runs one pass over the constraints: the normal, with the soft
+// push-out, then friction (bounded by the normal impulses just found, as
+// Box2D v3 does), when useBias (solve); the normal alone, without the
+// push-out, otherwise (relax).
 func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
 	for ci := range cons {
 		c := &cons[ci]
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
 		ps := pts[c.p0 : c.p0+c.n]
-
-		// Friction, on the circle |λt| <= μ λn: in the solve pass only.
-		for j := 0; useBias && j < len(ps); j++ {
-			p := &ps[j]
-			dv := vB.sub(vA)
-			vt1 := dv.dot(c.t1) + wB.dot(p.r1B) - wA.dot(p.r1A)
-			vt2 := dv.dot(c.t2) + wB.dot(p.r2B) - wA.dot(p.r2A)
-			l1 := p.t1Imp - float32(p.t1Mass*vt1)
-			l2 := p.t2Imp - float32(p.t2Mass*vt2)
-			maxF := float32(c.friction * p.nImp)
-			if lsq := float32(l1*l1) + float32(l2*l2); lsq > float32(maxF*maxF) {
-				k := maxF / sqrt(lsq)
-				l1, l2 = float32(l1*k), float32(l2*k)
-			}
-			d1, d2 := l1-p.t1Imp, l2-p.t2Imp
-			p.t1Imp, p.t2Imp = l1, l2
-			vA = vA.sub(c.m1A.scale(d1)).sub(c.m2A.scale(d2))
-			wA = wA.sub(p.i1A.scale(d1)).sub(p.i2A.scale(d2))
-			vB = vB.add(c.m1B.scale(d1)).add(c.m2B.scale(d2))
-			wB = wB.add(p.i1B.scale(d1)).add(p.i2B.scale(d2))
-		}
 
 		// Non-penetration. The separation now is the one at the start of
 		// the step plus the bodies' motion since along the normal:
@@ -191,6 +196,39 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 			vB = vB.add(c.mnB.scale(imp))
 			wB = wB.add(p.inB.scale(imp))
 		}
+		// Friction, in the solve pass only: the tangents on the circle
+		// |λt| <= μ Σλn, the twist within ±μ·radius·Σλn.
+		if useBias {
+			var sumN float32
+			for j := range ps {
+				sumN += ps[j].nImp
+			}
+			dv := vB.sub(vA)
+			vt1 := dv.dot(c.t1) + wB.dot(c.r1B) - wA.dot(c.r1A)
+			vt2 := dv.dot(c.t2) + wB.dot(c.r2B) - wA.dot(c.r2A)
+			l1 := c.t1Imp - float32(c.t1Mass*vt1)
+			l2 := c.t2Imp - float32(c.t2Mass*vt2)
+			maxF := float32(c.friction * sumN)
+			if lsq := float32(l1*l1) + float32(l2*l2); lsq > float32(maxF*maxF) {
+				k := maxF / sqrt(lsq)
+				l1, l2 = float32(l1*k), float32(l2*k)
+			}
+			d1, d2 := l1-c.t1Imp, l2-c.t2Imp
+			c.t1Imp, c.t2Imp = l1, l2
+			vA = vA.sub(c.m1A.scale(d1)).sub(c.m2A.scale(d2))
+			wA = wA.sub(c.i1A.scale(d1)).sub(c.i2A.scale(d2))
+			vB = vB.add(c.m1B.scale(d1)).add(c.m2B.scale(d2))
+			wB = wB.add(c.i1B.scale(d1)).add(c.i2B.scale(d2))
+			if c.radius > 0 {
+				maxT := float32(maxF * c.radius)
+				lt := clamp(c.twImp-float32(c.twMass*wB.sub(wA).dot(c.normal)), -maxT, maxT)
+				dt := lt - c.twImp
+				c.twImp = lt
+				wA = wA.sub(c.iwA.scale(dt))
+				wB = wB.add(c.iwB.scale(dt))
+			}
+		}
+
 		a.v, a.w = vA, wA
 		b.v, b.w = vB, wB
 	}

@@ -519,7 +519,10 @@ func (s *Space) solveAwake(n int) {
 			continue
 		}
 		ba, bb := &vals[idx[ka]], &vals[idx[kb]]
-		c := constraint{a: a, b: b, m: int32(mi), p0: int32(len(sc.points)), n: int32(m.n), normal: m.normal}
+		// Built in place: a constraint is some 300 bytes.
+		sc.cons = append(sc.cons, constraint{})
+		c := &sc.cons[len(sc.cons)-1]
+		c.a, c.b, c.m, c.p0, c.n, c.normal = a, b, int32(mi), int32(len(sc.points)), int32(m.n), m.normal
 		c.t1, c.t2 = orthonormal(m.normal)
 		c.friction = float32((ba.Friction + bb.Friction) * 0.5)
 		c.restitution = float32((ba.Restitution + bb.Restitution) * 0.5)
@@ -535,20 +538,28 @@ func (s *Space) solveAwake(n int) {
 			sc.points = append(sc.points, solverPoint{})
 		}
 		ps := sc.points[c.p0:]
+		// The patch friction's impulses from the points' (patchFriction's
+		// inverse): the sum of their tangent impulses and of their moments
+		// about the normal through the centre.
+		cen, off, radius, sq := patch(m)
+		c.cen, c.sq = cen, sq
+		var lin vec3
+		var tw float32
 		for j := range ps {
 			q := &m.pts[j]
 			p := &ps[j]
 			rA[j], rB[j] = q.p.sub(pa), q.p.sub(pb)
 			p.sep0 = q.sep
 			p.nImp = q.normal
-			p.t1Imp, p.t2Imp = q.friction.dot(c.t1), q.friction.dot(c.t2)
+			lin = lin.add(q.friction)
+			tw += c.normal.dot(off[j].cross(q.friction))
 		}
-		c.prepare(mA, mB, &rA, &rB, ps)
+		c.t1Imp, c.t2Imp, c.twImp, c.radius = lin.dot(c.t1), lin.dot(c.t2), tw, radius
+		c.prepare(mA, mB, &rA, &rB, cen.sub(pa), cen.sub(pb), ps)
 		for j := range ps {
 			p := &ps[j]
 			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
 		}
-		sc.cons = append(sc.cons, c)
 	}
 	s.stats.Constraints = len(sc.cons)
 
@@ -601,10 +612,9 @@ func (s *Space) solveAwake(n int) {
 		m := &sc.next[c.m]
 		ps := pts[c.p0 : c.p0+c.n]
 		for j := range ps {
-			p := &ps[j]
-			m.pts[j].normal = p.nImp
-			m.pts[j].friction = c.t1.scale(p.t1Imp).add(c.t2.scale(p.t2Imp))
+			m.pts[j].normal = ps[j].nImp
 		}
+		patchFriction(m, c.cen, c.sq, c.t1.scale(c.t1Imp).add(c.t2.scale(c.t2Imp)), c.twImp)
 	}
 
 	// Bodies back to the world, and sleep.
@@ -650,5 +660,51 @@ func (s *Space) solveAwake(n int) {
 		b.Asleep = true
 		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
 		s.stats.Awake--
+	}
+}
+
+// patch returns the centre of m's points, their offsets from it in the
+// contact plane (patchOffset), their mean distance from it and the sum of
+// their squared distances.
+func patch(m *cachedManifold) (cen vec3, off [maxPoints]vec3, radius, sq float32) {
+	n := int(m.n)
+	for j := range n {
+		cen = cen.add(m.pts[j].p)
+	}
+	fn := float32(n)
+	cen = vec3{cen.x / fn, cen.y / fn, cen.z / fn}
+	for j := range n {
+		o := patchOffset(m.pts[j].p, cen, m.normal)
+		off[j] = o
+		l2 := o.lengthSq()
+		radius += sqrt(l2)
+		sq += l2
+	}
+	return cen, off, radius / fn, sq
+}
+
+// patchOffset returns p's offset from the centre cen in the plane of the
+// normal n.
+func patchOffset(p, cen, n vec3) vec3 {
+	o := p.sub(cen)
+	return o.sub(n.scale(o.dot(n)))
+}
+
+// patchFriction stores a manifold's patch friction, the tangent impulse
+// lin at its centre cen and the impulse tw about its normal, as impulses
+// at its points: lin shared evenly and tw as tangent impulses n×o·tw/sq
+// at the offsets o from the centre (sq = Σ|o|², patch's), whose sum is
+// lin and whose moment about the centre is tw. The cache keeps friction
+// per point so the next step's points, matched by id, inherit their
+// share.
+func patchFriction(m *cachedManifold, cen vec3, sq float32, lin vec3, tw float32) {
+	n := int(m.n)
+	share := lin.scale(1 / float32(n))
+	var k float32
+	if sq > 0 {
+		k = tw / sq
+	}
+	for j := range n {
+		m.pts[j].friction = share.add(m.normal.cross(patchOffset(m.pts[j].p, cen, m.normal)).scale(k))
 	}
 }
