@@ -33,5 +33,8 @@ func serverProgram() gameserver.Program {
 	return gameserver.Program{
 		Name: program,
 		Game: demoGame(),
+		Extensions: []gameserver.Extension{
+			agonesExtension(os.Getenv),
+		},
 	}
 }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/nebulaengine/nebula/internal/agones"
+	"github.com/nebulaengine/nebula/internal/agones/agonestest"
+	"github.com/nebulaengine/nebula/internal/gameserver"
+)
+
+// watchGameServer records the GameServer's states (repeats folded) and
+// the values its players label took, from now until it is Shutdown; the
+// returned function waits for that and returns them. players, if not nil,
+// receives each new players value.
+func watchGameServer(t *testing.T, ctx context.Context, c *agones.Client, players chan<- string) func() ([]agones.State, []string) {
+	t.Helper()
+	type result struct {
+		states  []agones.State
+		players []string
+		err     error
+	}
+	done := make(chan result, 1)
+	first := make(chan agones.State, 1)
+	go func() {
+		var r result
+		r.err = c.WatchGameServer(ctx, func(gs agones.GameServer) bool {
+			if len(r.states) == 0 {
+				first <- gs.State
+			}
+			if len(r.states) == 0 || r.states[len(r.states)-1] != gs.State {
+				r.states = append(r.states, gs.State)
+			}
+			if p, ok := gs.Label(agones.LabelPlayers); ok && (len(r.players) == 0 || r.players[len(r.players)-1] != p) {
+				r.players = append(r.players, p)
+				if players != nil {
+					select {
+					case players <- p:
+					default:
+					}
+				}
+			}
+			return gs.State != agones.StateShutdown
+		})
+		done <- r
+	}()
+	if s := <-first; s != agones.StateScheduled {
+		t.Fatalf("the GameServer starts in state %s, want Scheduled", s)
+	}
+	return func() ([]agones.State, []string) {
+		r := <-done
+		if r.err != nil {
+			t.Fatalf("watching the GameServer: %v (states so far %v)", r.err, r.states)
+		}
+		return r.states, r.players
+	}
+}
+
+// TestAgonesLifecycle runs the server under the real Agones SDK server,
+// as Agones runs it in a pod: the GameServer moves Scheduled -> Ready once
+// the server listens, Allocated when the test allocates it (as a
+// matchmaker's GameServerAllocation would; the server takes no player
+// before, -agones-wait-allocated), the match runs with two headless
+// players (the players label says 2), and SIGTERM, as Agones sends when
+// it deletes the pod, ends the match: Shutdown, exit status 0.
+func TestAgonesLifecycle(t *testing.T) {
+	sdk := agonestest.Start(t, "nebula-server-agones")
+	c, err := agones.NewClient(sdk.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	players := make(chan string, 16)
+	walk := watchGameServer(t, ctx, c, players)
+
+	s := startServer(t, nil, "-agones", sdk.Addr(), "-agones-wait-allocated", "-agones-health", "100ms",
+		"-players", "2", "-entities", "50", "-match", "agones-match", "-ops", "127.0.0.1:0")
+	l := s.waitLog("listening")
+	tcp, ops := l["tcp"].(string), l["ops"].(string)
+	s.waitLog("agones: ready; waiting to be allocated")
+	if gs := sdk.GameServer(t); gs.State != agones.StateReady {
+		t.Fatalf("the server said it is ready; the GameServer is %s", gs.State)
+	}
+	if err := c.Allocate(ctx); err != nil { // the matchmaker's allocation
+		t.Fatal(err)
+	}
+	s.waitLog("agones: allocated")
+	bots := startBot(t, "-connect", tcp, "-n", "2", "-entities", "50")
+	for p := ""; p != "2"; {
+		select {
+		case p = <-players:
+		case <-ctx.Done():
+			t.Fatalf("the players label never said 2; the server's log:\n%s", s.log())
+		}
+	}
+	waitMetric(t, ops, "tick 30", func(m map[string]float64) bool { return m["nebula_server_tick"] >= 30 })
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s.wait(); code != gameserver.ExitOK {
+		t.Fatalf("the server exited with %d; its log:\n%s", code, s.log())
+	}
+	s.waitLog("agones: shutdown")
+	h := hashLine.FindStringSubmatch(s.output())
+	if h == nil {
+		t.Fatalf("no state hash in the server's output %q", s.output())
+	}
+	if n := checkBots(t, bots.lines(t), h[1], h[2], "shutdown"); n != 2 {
+		t.Errorf("%d bot lines, want 2", n)
+	}
+
+	states, seen := walk()
+	want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
+	if !slices.Equal(states, want) {
+		t.Errorf("the GameServer went %v, want %v", states, want)
+	}
+	if seen[0] != "0" || !slices.Contains(seen, "2") {
+		t.Errorf("the players label went %v, want 0 first, then up to 2", seen)
+	}
+	gs := sdk.GameServer(t)
+	if m, _ := gs.Label(agones.LabelMatch); m != "agones-match" {
+		t.Errorf("the match label is %q, want agones-match; labels %v", m, gs.Labels)
+	}
+	pings := sdk.Count("Health Ping Received!")
+	if pings < 1 {
+		t.Errorf("the SDK server logged %d health pings", pings)
+	}
+	t.Logf("states %s; players label %s; %d health pings; %s", join(states), strings.Join(seen, " -> "), pings, strings.TrimSpace(h[0]))
+}
+
+// TestAgonesMatchEnds: without -agones-wait-allocated the server is Ready
+// and takes players at once (a game that finds its own); the match ends
+// at its last tick, and the GameServer is Shutdown.
+func TestAgonesMatchEnds(t *testing.T) {
+	sdk := agonestest.Start(t, "nebula-server-ends")
+	c, err := agones.NewClient(sdk.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	walk := watchGameServer(t, ctx, c, nil)
+	s := startServer(t, []string{agones.EnvHTTPPort + "=" + fmt.Sprint(sdk.HTTPPort)},
+		"-players", "1", "-ticks", "60", "-entities", "50", "-match", "agones-ends")
+	tcp := s.waitLog("listening")["tcp"].(string)
+	bots := startBot(t, "-connect", tcp, "-entities", "50")
+	if code := s.wait(); code != gameserver.ExitOK {
+		t.Fatalf("the server exited with %d; its log:\n%s", code, s.log())
+	}
+	h := hashLine.FindStringSubmatch(s.output())
+	if h == nil || h[1] != "60" {
+		t.Fatalf("server output %q, want state-hash 60 <hash>", s.output())
+	}
+	checkBots(t, bots.lines(t), h[1], h[2], "last tick")
+	states, _ := walk()
+	if want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateShutdown}; !slices.Equal(states, want) {
+		t.Errorf("the GameServer went %v, want %v", states, want)
+	}
+	if m, _ := sdk.GameServer(t).Label(agones.LabelMatch); m != "agones-ends" {
+		t.Errorf("the match label is %q", m)
+	}
+}
+
+// TestAgonesScaledDown: a Ready server that is never allocated gets
+// SIGTERM when the Fleet scales down; it ends without a match, calls
+// Shutdown and exits 0.
+func TestAgonesScaledDown(t *testing.T) {
+	sdk := agonestest.Start(t, "nebula-server-scaled-down")
+	c, err := agones.NewClient(sdk.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	walk := watchGameServer(t, ctx, c, nil)
+	s := startServer(t, nil, "-agones", sdk.Addr(), "-agones-wait-allocated", "-players", "1", "-entities", "50")
+	s.waitLog("agones: ready; waiting to be allocated")
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s.wait(); code != gameserver.ExitOK {
+		t.Fatalf("the server exited with %d; its log:\n%s", code, s.log())
+	}
+	states, _ := walk()
+	if want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateShutdown}; !slices.Equal(states, want) {
+		t.Errorf("the GameServer went %v, want %v", states, want)
+	}
+}
+
+// TestAgonesUnreachable: a server told to use an SDK server that does not
+// answer fails before the match, saying so.
+func TestAgonesUnreachable(t *testing.T) {
+	s := startServer(t, nil, "-agones", fmt.Sprintf("127.0.0.1:%d", closedPort(t)), "-players", "1")
+	if code := s.wait(); code != gameserver.ExitFailed {
+		t.Fatalf("exit status %d, want %d; log:\n%s", code, gameserver.ExitFailed, s.log())
+	}
+	if !strings.Contains(s.log(), "agones: POST /health") && !strings.Contains(s.log(), "agones: PUT /metadata/label") {
+		t.Errorf("the log does not say which Agones call failed:\n%s", s.log())
+	}
+}
+
+// closedPort returns a TCP port of 127.0.0.1 nothing listened on a moment
+// ago.
+func closedPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func join(states []agones.State) string {
+	var b strings.Builder
+	for i, s := range states {
+		if i > 0 {
+			b.WriteString(" -> ")
+		}
+		b.WriteString(string(s))
+	}
+	return b.String()
+}
