@@ -31,10 +31,12 @@ func agonesExtension(getenv func(string) string) gameserver.Extension {
 		healthEvery   time.Duration
 		client        *agones.Client
 		lc            *agones.Lifecycle
+		flags         *flag.FlagSet
 	)
 	return gameserver.Extension{
 		Name: "agones",
 		Flags: func(fs *flag.FlagSet) {
+			flags = fs
 			fs.StringVar(&addr, "agones", "", "the Agones SDK server's REST API at `addr`, a port or host:port (default: localhost:$"+agones.EnvHTTPPort+", which Agones sets; with neither, no Agones)")
 			fs.BoolVar(&waitAllocated, "agones-wait-allocated", false, "with Agones: take no player until the server is allocated (a matchmaker's GameServerAllocation)")
 			fs.DurationVar(&healthEvery, "agones-health", agones.DefaultHealthEvery, "with Agones: the period of the health pings (under the Fleet's spec.health.periodSeconds)")
@@ -42,17 +44,24 @@ func agonesExtension(getenv func(string) string) gameserver.Extension {
 		Check: func() error {
 			var err error
 			if addr != "" {
-				client, err = agones.NewClient(addr)
-			} else {
-				client, _, err = agones.ClientFromEnv(getenv)
+				if client, err = agones.NewClient(addr); err != nil {
+					return cli.Usagef("-agones: %v", agonesError{err})
+				}
+			} else if client, _, err = agones.ClientFromEnv(getenv); err != nil {
+				return cli.Usagef("%v", agonesError{err})
 			}
 			switch {
-			case err != nil:
-				return cli.Usagef("-agones: %v", agonesError{err})
 			case healthEvery <= 0:
 				return cli.Usagef("-agones-health %v: must be above 0", healthEvery)
 			case client == nil && waitAllocated:
 				return cli.Usagef("-agones-wait-allocated needs Agones: -agones or %s", agones.EnvHTTPPort)
+			}
+			// Checked after the server's own flags: -match has its value,
+			// given or drawn.
+			if m := flags.Lookup("match"); client != nil && m != nil {
+				if err := agones.CheckLabelValue(m.Value.String()); err != nil {
+					return cli.Usagef("-match %q: under Agones the match id is a label's value: %v", m.Value.String(), agonesError{err})
+				}
 			}
 			return nil
 		},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
@@ -203,6 +205,30 @@ func TestAgonesUnreachable(t *testing.T) {
 
 // closedPort returns a TCP port of 127.0.0.1 nothing listened on a moment
 // ago.
+// TestAgonesBadUsage: flags that cannot work under Agones are refused
+// before anything starts.
+func TestAgonesBadUsage(t *testing.T) {
+	port := fmt.Sprint(closedPort(t))
+	for _, c := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"-agones-wait-allocated"}, "nebula-server: -agones-wait-allocated needs Agones: -agones or AGONES_SDK_HTTP_PORT"},
+		{nil, []string{"-agones", "host:x"}, `nebula-server: -agones: SDK server address "host:x": port must be a number from 1 to 65535`},
+		{[]string{agones.EnvHTTPPort + "=x"}, nil, `nebula-server: AGONES_SDK_HTTP_PORT="x": port must be a number from 1 to 65535`},
+		{nil, []string{"-agones", port, "-agones-health", "0s"}, "nebula-server: -agones-health 0s: must be above 0"},
+		{nil, []string{"-agones", port, "-match", "-m1"}, `nebula-server: -match "-m1": under Agones the match id is a label's value: label value "-m1": a label value starts with a letter or digit`},
+	} {
+		cmd := exec.Command(bin.Path(t), c.args...)
+		cmd.Env = append(os.Environ(), c.env...)
+		out, err := cmd.CombinedOutput()
+		if code := exitCode(t, err); code != gameserver.ExitUsage || strings.TrimSpace(string(out)) != c.want {
+			t.Errorf("%v %q: exit status %d, output %q; want %d, %q", c.env, c.args, code, out, gameserver.ExitUsage, c.want)
+		}
+	}
+}
+
 func closedPort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
