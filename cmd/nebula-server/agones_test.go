@@ -16,53 +16,6 @@ import (
 	"github.com/nebulaengine/nebula/internal/gameserver"
 )
 
-// watchGameServer records the GameServer's states (repeats folded) and
-// the values its players label took, from now until it is Shutdown; the
-// returned function waits for that and returns them. players, if not nil,
-// receives each new players value.
-func watchGameServer(t *testing.T, ctx context.Context, c *agones.Client, players chan<- string) func() ([]agones.State, []string) {
-	t.Helper()
-	type result struct {
-		states  []agones.State
-		players []string
-		err     error
-	}
-	done := make(chan result, 1)
-	first := make(chan agones.State, 1)
-	go func() {
-		var r result
-		r.err = c.WatchGameServer(ctx, func(gs agones.GameServer) bool {
-			if len(r.states) == 0 {
-				first <- gs.State
-			}
-			if len(r.states) == 0 || r.states[len(r.states)-1] != gs.State {
-				r.states = append(r.states, gs.State)
-			}
-			if p, ok := gs.Label(agones.LabelPlayers); ok && (len(r.players) == 0 || r.players[len(r.players)-1] != p) {
-				r.players = append(r.players, p)
-				if players != nil {
-					select {
-					case players <- p:
-					default:
-					}
-				}
-			}
-			return gs.State != agones.StateShutdown
-		})
-		done <- r
-	}()
-	if s := <-first; s != agones.StateScheduled {
-		t.Fatalf("the GameServer starts in state %s, want Scheduled", s)
-	}
-	return func() ([]agones.State, []string) {
-		r := <-done
-		if r.err != nil {
-			t.Fatalf("watching the GameServer: %v (states so far %v)", r.err, r.states)
-		}
-		return r.states, r.players
-	}
-}
-
 // TestAgonesLifecycle runs the server under the real Agones SDK server,
 // as Agones runs it in a pod: the GameServer moves Scheduled -> Ready once
 // the server listens, Allocated when the test allocates it (as a
@@ -78,8 +31,7 @@ func TestAgonesLifecycle(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
-	players := make(chan string, 16)
-	walk := watchGameServer(t, ctx, c, players)
+	w := sdk.Watch(t)
 
 	s := startServer(t, nil, "-agones", sdk.Addr(), "-agones-wait-allocated", "-agones-health", "100ms",
 		"-players", "2", "-entities", "50", "-match", "agones-match", "-ops", "127.0.0.1:0")
@@ -89,18 +41,14 @@ func TestAgonesLifecycle(t *testing.T) {
 	if gs := sdk.GameServer(t); gs.State != agones.StateReady {
 		t.Fatalf("the server said it is ready; the GameServer is %s", gs.State)
 	}
+	w.WaitState(agones.StateReady)
 	if err := c.Allocate(ctx); err != nil { // the matchmaker's allocation
 		t.Fatal(err)
 	}
 	s.waitLog("agones: allocated")
+	w.WaitState(agones.StateAllocated)
 	bots := startBot(t, "-connect", tcp, "-n", "2", "-entities", "50")
-	for p := ""; p != "2"; {
-		select {
-		case p = <-players:
-		case <-ctx.Done():
-			t.Fatalf("the players label never said 2; the server's log:\n%s", s.log())
-		}
-	}
+	w.WaitLabel(agones.LabelPlayers, "2")
 	waitMetric(t, ops, "tick 30", func(m map[string]float64) bool { return m["nebula_server_tick"] >= 30 })
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	if code := s.wait(); code != gameserver.ExitOK {
@@ -115,12 +63,13 @@ func TestAgonesLifecycle(t *testing.T) {
 		t.Errorf("%d bot lines, want 2", n)
 	}
 
-	states, seen := walk()
+	states := w.Walk()
 	want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
 	if !slices.Equal(states, want) {
 		t.Errorf("the GameServer went %v, want %v", states, want)
 	}
-	if seen[0] != "0" || !slices.Contains(seen, "2") {
+	seen := w.Label(agones.LabelPlayers)
+	if len(seen) == 0 || seen[0] != "0" {
 		t.Errorf("the players label went %v, want 0 first, then up to 2", seen)
 	}
 	gs := sdk.GameServer(t)
@@ -139,16 +88,11 @@ func TestAgonesLifecycle(t *testing.T) {
 // at its last tick, and the GameServer is Shutdown.
 func TestAgonesMatchEnds(t *testing.T) {
 	sdk := agonestest.Start(t, "nebula-server-ends")
-	c, err := agones.NewClient(sdk.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), hang)
-	defer cancel()
-	walk := watchGameServer(t, ctx, c, nil)
+	w := sdk.Watch(t)
 	s := startServer(t, []string{agones.EnvHTTPPort + "=" + fmt.Sprint(sdk.HTTPPort)},
 		"-players", "1", "-ticks", "60", "-entities", "50", "-match", "agones-ends")
 	tcp := s.waitLog("listening")["tcp"].(string)
+	w.WaitState(agones.StateReady)
 	bots := startBot(t, "-connect", tcp, "-entities", "50")
 	if code := s.wait(); code != gameserver.ExitOK {
 		t.Fatalf("the server exited with %d; its log:\n%s", code, s.log())
@@ -158,8 +102,7 @@ func TestAgonesMatchEnds(t *testing.T) {
 		t.Fatalf("server output %q, want state-hash 60 <hash>", s.output())
 	}
 	checkBots(t, bots.lines(t), h[1], h[2], "last tick")
-	states, _ := walk()
-	if want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateShutdown}; !slices.Equal(states, want) {
+	if want, states := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateShutdown}, w.Walk(); !slices.Equal(states, want) {
 		t.Errorf("the GameServer went %v, want %v", states, want)
 	}
 	if m, _ := sdk.GameServer(t).Label(agones.LabelMatch); m != "agones-ends" {
@@ -172,21 +115,15 @@ func TestAgonesMatchEnds(t *testing.T) {
 // Shutdown and exits 0.
 func TestAgonesScaledDown(t *testing.T) {
 	sdk := agonestest.Start(t, "nebula-server-scaled-down")
-	c, err := agones.NewClient(sdk.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), hang)
-	defer cancel()
-	walk := watchGameServer(t, ctx, c, nil)
+	w := sdk.Watch(t)
 	s := startServer(t, nil, "-agones", sdk.Addr(), "-agones-wait-allocated", "-players", "1", "-entities", "50")
 	s.waitLog("agones: ready; waiting to be allocated")
+	w.WaitState(agones.StateReady)
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	if code := s.wait(); code != gameserver.ExitOK {
 		t.Fatalf("the server exited with %d; its log:\n%s", code, s.log())
 	}
-	states, _ := walk()
-	if want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateShutdown}; !slices.Equal(states, want) {
+	if want, states := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateShutdown}, w.Walk(); !slices.Equal(states, want) {
 		t.Errorf("the GameServer went %v, want %v", states, want)
 	}
 }
