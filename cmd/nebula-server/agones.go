@@ -12,8 +12,9 @@ import (
 	"github.com/nebulaengine/nebula/internal/gameserver"
 )
 
-// agonesCallTimeout bounds the Agones calls made outside the match's
-// context: the lifecycle's start and its Shutdown at the end.
+// agonesCallTimeout bounds the lifecycle's calls to the SDK server at the
+// start (Ready) and at the end (Shutdown); the wait for an allocation
+// lasts until a signal.
 const agonesCallTimeout = 10 * time.Second
 
 // agonesExtension walks the server's GameServer through Agones' lifecycle
@@ -92,7 +93,10 @@ func agonesExtension(getenv func(string) string) gameserver.Extension {
 				return nil
 			}
 			lc.SetPlayers(0)
-			if err := lc.Ready(ctx); err != nil {
+			readyCtx, cancel := context.WithTimeout(ctx, agonesCallTimeout)
+			err := lc.Ready(readyCtx)
+			cancel()
+			if err != nil {
 				return agonesError{err}
 			}
 			log := s.Log.WithField("agones", client.Addr())
