@@ -39,8 +39,13 @@ func main() {
 // serverProgram is the program: the demo's game and the server's extensions.
 func serverProgram() gameserver.Program {
 	return gameserver.Program{
-		Name:       program,
-		Game:       demoGame(),
-		Extensions: []gameserver.Extension{logExtension()},
+		Name: program,
+		Game: demoGame(),
+		// In this order: at the match's end the log is closed (durable)
+		// before Agones is told to shut the server down.
+		Extensions: []gameserver.Extension{
+			logExtension(),
+			agonesExtension(os.Getenv),
+		},
 	}
 }

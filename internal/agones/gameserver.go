@@ -139,6 +139,16 @@ func checkKey(key string) error {
 	return checkLabelChars(key)
 }
 
+// CheckLabelValue reports whether v can be a label's value (LifecycleConfig.MatchID
+// must): empty, or at most 63 letters, digits, '-', '_' and '.', starting and
+// ending with a letter or digit.
+func CheckLabelValue(v string) error {
+	if err := checkLabelValue(v); err != nil {
+		return fmt.Errorf("agones: label value %q: %w", v, err)
+	}
+	return nil
+}
+
 // checkLabelValue checks a label value: empty, or at most 63 letters,
 // digits, '-', '_' and '.', starting and ending with a letter or digit.
 //

@@ -102,7 +102,8 @@ func NewLifecycle(c *Client, cfg LifecycleConfig) (*Lifecycle, error) {
 	return l, nil
 }
 
-// Start sets the match label and starts the health pings, before the
+// Start sets the match label (and the players label, if SetPlayers was
+// called) and starts the health pings, before the
 // server is ready (a server that takes a while to start, such as one
 // resuming a match from its log, stays healthy meanwhile). Ready calls it
 // if the server did not. A second call does nothing.
@@ -119,6 +120,17 @@ func (l *Lifecycle) Start(ctx context.Context) error {
 	}
 	if l.cfg.MatchID != "" {
 		if err := l.c.SetLabel(ctx, LabelMatch, l.cfg.MatchID); err != nil {
+			return err
+		}
+	}
+	if n := l.players.Load(); n >= 0 {
+		// A count set before the start goes out now, so Ready finds
+		// the label there.
+		select {
+		case <-l.changed:
+		default:
+		}
+		if err := l.c.SetLabel(ctx, LabelPlayers, strconv.FormatInt(n, 10)); err != nil {
 			return err
 		}
 	}

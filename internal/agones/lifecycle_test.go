@@ -99,3 +99,27 @@ func TestLifecycleConfig(t *testing.T) {
 		t.Errorf("calls %q", got)
 	}
 }
+
+// A player count set before Ready is on the GameServer when Ready is.
+func TestLifecyclePlayersBeforeReady(t *testing.T) {
+	f := newFakeSDK(t)
+	l, err := NewLifecycle(f.client(t), LifecycleConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetPlayers(0)
+	ctx := context.Background()
+	if err := l.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`PUT /metadata/label {"key":"players","value":"0"}`, "POST /health {}", "POST /ready {}"}
+	if got := f.callLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Ready sent\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if err := l.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.callLog(); got[len(got)-1] != "POST /shutdown {}" || len(got) != 4 {
+		t.Errorf("Shutdown sent %q after Ready's calls (an unchanged count is not sent again)", got[3:])
+	}
+}

@@ -17,7 +17,7 @@ import (
 // A watch started first sees exactly those states, in order.
 func TestRealSDKServer(t *testing.T) {
 	sdk := agonestest.Start(t, "nebula-lifecycle")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, err := agones.NewClient(sdk.Addr())
 	if err != nil {
@@ -26,24 +26,7 @@ func TestRealSDKServer(t *testing.T) {
 	if gs := sdk.GameServer(t); gs.State != agones.StateScheduled || gs.Name != "nebula-lifecycle" {
 		t.Fatalf("before any call: %s in state %s, want nebula-lifecycle in Scheduled", gs.Name, gs.State)
 	}
-
-	// The states as a watcher sees them, repeated ones folded.
-	states := make(chan []agones.State, 1)
-	watching := make(chan struct{})
-	go func() {
-		var seen []agones.State
-		c.WatchGameServer(ctx, func(gs agones.GameServer) bool {
-			if len(seen) == 0 {
-				close(watching)
-			}
-			if len(seen) == 0 || seen[len(seen)-1] != gs.State {
-				seen = append(seen, gs.State)
-			}
-			return gs.State != agones.StateShutdown
-		})
-		states <- seen
-	}()
-	<-watching
+	w := sdk.Watch(t)
 
 	lc, err := agones.NewLifecycle(c, agones.LifecycleConfig{MatchID: "match-7", HealthEvery: 10 * time.Millisecond})
 	if err != nil {
@@ -55,6 +38,7 @@ func TestRealSDKServer(t *testing.T) {
 	if gs := sdk.GameServer(t); gs.State != agones.StateReady {
 		t.Fatalf("after Ready: %s", gs.State)
 	}
+	w.WaitState(agones.StateReady)
 	allocated := make(chan error, 1)
 	go func() {
 		gs, err := lc.WaitAllocated(ctx)
@@ -69,6 +53,7 @@ func TestRealSDKServer(t *testing.T) {
 	if err := <-allocated; err != nil {
 		t.Fatal(err)
 	}
+	w.WaitState(agones.StateAllocated)
 	for n := 1; n <= 4; n++ {
 		lc.SetPlayers(n)
 		lc.Beat()
@@ -87,7 +72,7 @@ func TestRealSDKServer(t *testing.T) {
 		t.Errorf("players label %q; labels %v", v, gs.Labels)
 	}
 	want := []agones.State{agones.StateScheduled, agones.StateReady, agones.StateAllocated, agones.StateShutdown}
-	if got := <-states; !slices.Equal(got, want) {
+	if got := w.Walk(); !slices.Equal(got, want) {
 		t.Errorf("the watch saw %v, want %v", got, want)
 	}
 	if n := sdk.Count("Health Ping Received!"); n < 1 {

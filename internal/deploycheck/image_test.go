@@ -21,12 +21,8 @@ import (
 // root is the module's root, two folders up from this package.
 const root = "../.."
 
-// serverPkg is the program the image carries, and standinPkg what the test
-// builds in its place while that program does not exist.
-const (
-	serverPkg  = "./cmd/nebula-server"
-	standinPkg = "./internal/deploycheck/testdata/standin"
-)
+// serverPkg is the program the image carries.
+const serverPkg = "./cmd/nebula-server"
 
 // podmanPath returns podman's path, or skips t.
 func podmanPath(t *testing.T) string {
@@ -73,7 +69,7 @@ func TestImage(t *testing.T) {
 	exec.Command(podman, "rmi", "-f", probeTag).Run()
 
 	// The binary, as the Dockerfile's comment says to build it.
-	bin, standin := imageBinary(t)
+	bin := imageBinary(t)
 	context := filepath.Join(dir, "context")
 	if err := os.MkdirAll(context, 0o755); err != nil {
 		t.Fatal(err)
@@ -130,26 +126,15 @@ func TestImage(t *testing.T) {
 
 	// The entrypoint runs alone: an empty environment, an empty folder
 	// around it.
-	if standin {
-		cmd := exec.Command(bin, "-version")
-		cmd.Env, cmd.Dir = []string{}, rootfs
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.HasPrefix(string(out), "nebula-server stand-in: 0 environment variables") {
-			t.Fatalf("the stand-in in the image: %v\n%s", err, out)
-		}
-		t.Logf("the image's stand-in ran alone: %s", strings.TrimSpace(string(out)))
-		return
-	}
 	runMatch(t, bin, rootfs)
 }
 
 // built is the image's binary, built once per test process.
 var built struct {
-	once    sync.Once
-	dir     string
-	path    string
-	standin bool
-	err     error
+	once sync.Once
+	dir  string
+	path string
+	err  error
 }
 
 // TestMain removes the binary after the tests.
@@ -162,33 +147,25 @@ func TestMain(m *testing.M) {
 }
 
 // imageBinary builds the image's binary the first time it is called, as
-// deploy/Dockerfile says (static, CGO_ENABLED=0), and returns its path and
-// whether it is the stand-in (cmd/nebula-server does not exist).
-func imageBinary(t *testing.T) (string, bool) {
+// deploy/Dockerfile says (static, CGO_ENABLED=0), and returns its path.
+func imageBinary(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
-		pkg := serverPkg
-		if _, err := os.Stat(filepath.Join(root, serverPkg)); err != nil {
-			pkg, built.standin = standinPkg, true
-		}
 		if built.dir, built.err = os.MkdirTemp("", "deploycheck-"); built.err != nil {
 			return
 		}
 		built.path = filepath.Join(built.dir, "nebula-server")
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", built.path, pkg)
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", built.path, serverPkg)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+			built.err = fmt.Errorf("go build %s: %v\n%s", serverPkg, err, out)
 		}
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
-	if built.standin {
-		t.Logf("%s does not exist yet: the image carries %s", serverPkg, standinPkg)
-	}
-	return built.path, built.standin
+	return built.path
 }
 
 // imageConfig is the part of an image's configuration the test checks.

@@ -9,9 +9,13 @@
 // binary is at hand.
 //
 //	sdk := agonestest.Start(t, "match-1")
+//	w := sdk.Watch(t) // the GameServer's states and labels, from Scheduled on
 //	c, _ := agones.NewClient(sdk.Addr())
-//	// ... drive the lifecycle ...
+//	c.Ready(ctx)
+//	w.WaitState(agones.StateReady) // before causing the next change
+//	// ...
 //	gs := sdk.GameServer(t) // state and labels, as GET /gameserver has them
+//	walk := w.Walk()        // Scheduled, Ready, ..., Shutdown
 //	if sdk.Count("Health Ping Received!") == 0 { ... }
 package agonestest
 
@@ -25,8 +29,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -216,4 +222,123 @@ func freePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// waitTimeout bounds every wait of a Watch: it only catches a hang.
+const waitTimeout = 2 * time.Minute
+
+// Watch follows the GameServer on the SDK server's watch stream, from the
+// state it has when the watch starts until Shutdown. The SDK server's
+// local mode sends the object as it is when its watcher runs, so changes
+// that come close together may show as one: a test that checks a walk
+// waits for each state (WaitState) before it causes the next.
+type Watch struct {
+	t      testing.TB
+	mu     sync.Mutex
+	states []agones.State      // repeats folded
+	labels map[string][]string // values of the labels set through the SDK, by key, repeats folded
+	more   chan struct{}       // cap 1: something was recorded, or the watch ended
+	ended  bool
+	err    error
+}
+
+// Watch starts watching the GameServer and returns once the first state
+// is in; the watch ends at Shutdown or with the test.
+func (s *Server) Watch(t testing.TB) *Watch {
+	t.Helper()
+	c, err := agones.NewClient(s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Watch{t: t, labels: map[string][]string{}, more: make(chan struct{}, 1)}
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		err := c.WatchGameServer(ctx, func(gs agones.GameServer) bool {
+			w.mu.Lock()
+			if n := len(w.states); n == 0 || w.states[n-1] != gs.State {
+				w.states = append(w.states, gs.State)
+			}
+			for k, v := range gs.Labels {
+				key, ok := strings.CutPrefix(k, agones.LabelPrefix)
+				if vs := w.labels[key]; ok && (len(vs) == 0 || vs[len(vs)-1] != v) {
+					w.labels[key] = append(vs, v)
+				}
+			}
+			w.mu.Unlock()
+			w.notify()
+			return gs.State != agones.StateShutdown
+		})
+		w.mu.Lock()
+		w.ended, w.err = true, err
+		w.mu.Unlock()
+		w.notify()
+	}()
+	w.wait("the first state", func() bool { return len(w.states) > 0 })
+	return w
+}
+
+func (w *Watch) notify() {
+	select {
+	case w.more <- struct{}{}:
+	default:
+	}
+}
+
+// wait waits until ok (called with w.mu held) is true, failing the test
+// if the watch ends or hangs first.
+func (w *Watch) wait(what string, ok func() bool) {
+	w.t.Helper()
+	timeout := time.After(waitTimeout)
+	for {
+		w.mu.Lock()
+		done, ended, err, states := ok(), w.ended, w.err, slices.Clone(w.states)
+		w.mu.Unlock()
+		switch {
+		case done:
+			return
+		case ended:
+			w.t.Fatalf("agonestest: the watch ended (%v) before %s; states %v", err, what, states)
+		}
+		select {
+		case <-w.more:
+		case <-timeout:
+			w.t.Fatalf("agonestest: no %s after %v; states %v", what, waitTimeout, states)
+		}
+	}
+}
+
+// WaitState waits until the GameServer has been in state s.
+func (w *Watch) WaitState(s agones.State) {
+	w.t.Helper()
+	w.wait("state "+string(s), func() bool { return slices.Contains(w.states, s) })
+}
+
+// WaitLabel waits until the label the SDK set under key has had value v.
+func (w *Watch) WaitLabel(key, v string) {
+	w.t.Helper()
+	w.wait(fmt.Sprintf("label %s=%s", key, v), func() bool { return slices.Contains(w.labels[key], v) })
+}
+
+// Walk waits for the end of the watch (the GameServer's Shutdown) and
+// returns the states it went through, in order.
+func (w *Watch) Walk() []agones.State {
+	w.t.Helper()
+	w.wait("the end of the watch", func() bool { return w.ended })
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		w.t.Fatalf("agonestest: watching the GameServer: %v (states %v)", w.err, w.states)
+	}
+	return slices.Clone(w.states)
+}
+
+// Label returns the values the label the SDK set under key took, in
+// order.
+func (w *Watch) Label(key string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.labels[key])
 }
