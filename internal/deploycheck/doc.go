@@ -17,5 +17,5 @@
 // the Agones objects is an error, as kubectl apply --validate=strict
 // would find it) and checks that they agree with each other, with the
 // Dockerfile (image name, ports) and with the server (health period,
-// flags).
+// flags, the token key's file on a mounted Secret it can read).
 package deploycheck

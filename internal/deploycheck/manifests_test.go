@@ -65,6 +65,7 @@ type gameServerSpec struct {
 	Template struct {
 		Spec struct {
 			Containers []container `yaml:"containers"`
+			Volumes    []volume    `yaml:"volumes"`
 		} `yaml:"spec"`
 	} `yaml:"template"`
 }
@@ -83,8 +84,23 @@ type container struct {
 		ContainerPort int    `yaml:"containerPort"`
 		Protocol      string `yaml:"protocol"`
 	} `yaml:"ports"`
+	VolumeMounts    []volumeMount  `yaml:"volumeMounts"`
 	Resources       map[string]any `yaml:"resources"`
 	SecurityContext map[string]any `yaml:"securityContext"`
+}
+
+type volume struct {
+	Name   string `yaml:"name"`
+	Secret struct {
+		SecretName  string `yaml:"secretName"`
+		DefaultMode int    `yaml:"defaultMode"`
+	} `yaml:"secret"`
+}
+
+type volumeMount struct {
+	Name      string `yaml:"name"`
+	MountPath string `yaml:"mountPath"`
+	ReadOnly  bool   `yaml:"readOnly"`
 }
 
 type fleetAutoscaler struct {
@@ -198,6 +214,25 @@ func TestManifests(t *testing.T) {
 		}
 	}
 	checkServerArgs(t, c.Args)
+	// The token key: a file of a mounted Secret the server (nobody) can
+	// read, named by -key.
+	for _, m := range c.VolumeMounts {
+		i := slices.IndexFunc(gs.Template.Spec.Volumes, func(v volume) bool { return v.Name == m.Name })
+		if i < 0 {
+			t.Errorf("fleet.yaml: the container mounts volume %q, which the pod does not have", m.Name)
+			continue
+		}
+		if v := gs.Template.Spec.Volumes[i]; v.Secret.SecretName != "" && v.Secret.DefaultMode&0o004 == 0 {
+			t.Errorf("fleet.yaml: secret volume %q: mode %#o, which the server (user 65534) cannot read", v.Name, v.Secret.DefaultMode)
+		}
+	}
+	for _, a := range c.Args {
+		if key, ok := strings.CutPrefix(a, "-key="); ok && !slices.ContainsFunc(c.VolumeMounts, func(m volumeMount) bool {
+			return strings.HasPrefix(key, m.MountPath+"/")
+		}) {
+			t.Errorf("fleet.yaml: -key=%s is on no mounted volume", key)
+		}
+	}
 
 	// The autoscaler scales that Fleet, within sane bounds.
 	b := fa.Spec.Policy.Buffer
