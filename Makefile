@@ -43,9 +43,9 @@ DEB_PACKAGES := gcc libc6-dev pkg-config \
 
 # The Agones SDK server (its local mode) that the Agones tests run against
 # (internal/agones, cmd/nebula-server): its binary, or a wrapper that execs
-# it. By default the copy kept beside this checkout, when there is one;
-# without it those tests skip with a line saying so.
-AGONES_SDK_SERVER ?= $(wildcard $(CURDIR)/../shared/tools/agones-sdk-server/run)
+# it, outside the repository, so no default: make test
+# AGONES_SDK_SERVER=PATH. Without it those tests skip with a line saying so.
+AGONES_SDK_SERVER ?=
 
 # Pinned linter; `go run pkg@version` does not touch go.mod.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
