@@ -4,6 +4,7 @@
 #   make run     build cmd/nebula-demo into bin/ and run it; pass flags with ARGS="-frames 300"
 #   make test    go vet, the race-enabled tests with real OpenGL, every benchmark once (-short), the simulation tests on arm64, 386 and amd64-v3, the demo's sync test, a short fuzz pass
 #   make stress  tests run N times while every core is kept busy: make stress TESTS='./engine:^TestProfile ./timing:.' N=20
+#   make stress-suite  the whole make test (bash .ci/run) in RUNS fresh clones while every core is kept busy; RUNS=2
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
 #   make image   the match server's container image (deploy/Dockerfile) with podman; IMAGE=name:tag
@@ -93,7 +94,7 @@ PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
 IMAGE ?= nebula-server:dev
 IMAGE_DIR := $(BIN_DIR)/image
 
-.PHONY: help deps build run test stress bench lint clean deps-physics bench-physics server loadtest image
+.PHONY: help deps build run test stress stress-suite bench lint clean deps-physics bench-physics server loadtest image
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -182,6 +183,14 @@ N ?= 20
 TESTS ?=
 stress: deps
 	GO=$(GO) N=$(N) TESTS='$(TESTS)' scripts/stress.sh
+
+# The whole suite as CI runs it (bash .ci/run in a fresh clone of HEAD),
+# RUNS times, with one spinning process per core for the whole run: no
+# test may rely on an idle machine. One line per run: pass or FAIL, and
+# its wall time. Not part of test (it runs test).
+RUNS ?= 2
+stress-suite: deps
+	RUNS=$(RUNS) scripts/stress-suite.sh
 
 # The dedicated server needs no cgo, no GL and no Debian package: a
 # static binary that runs anywhere (a container FROM scratch).
