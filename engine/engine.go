@@ -43,9 +43,11 @@ func DefaultConfig() Config {
 type FixedContext struct {
 	// World is the simulated world: read and change it here.
 	World *World
-	// Input is player 0's input sample at this tick (keys, buttons,
-	// cursor, scroll), or a zero snapshot when player 0 is not in the
-	// match: in a single-player game, the player's input.
+	// Input is player 0's input sample at this tick: keys, mouse buttons,
+	// cursor and scroll, gamepads (PadDown, PadAxis) and the game's
+	// actions resolved from their bindings (Action, ActionPressed,
+	// ActionValue); a zero sample when player 0 is not in the match. In a
+	// single-player game it is the player's input.
 	Input *input.Sample
 	// Players is who plays at this tick, each with its input, and who
 	// joined and left at it (the same as World.Players). Read it; only a

@@ -273,17 +273,22 @@ func (w *World) DrawVelocity(e Entity) (linear, angular mgl32.Vec3) {
 	return w.cur.Vel[e.index], w.cur.AngVel[e.index]
 }
 
-// SetDrawVelocity sets the velocity that drawing between ticks uses, in
-// units per second: an entity drawn with Hermite (its DrawMode) is drawn on
-// the curve that leaves its previous tick's position with its previous
-// draw velocity and reaches its current position with its current one.
-// Nothing moves e by it: the game's fixed systems move e with SetTransform,
-// and give here the velocity they moved it at, so that what is drawn
-// between ticks follows the simulated path. The angular velocity (radians
-// per second about each axis) is kept beside it for the game; drawing does
-// not use it. Both are simulated state all the same (snapshotted, hashed,
-// replayed and rolled back), so a fixed system may read them back with
-// DrawVelocity as its own record of e's motion.
+// SetDrawVelocity sets e's velocity, the Vel and AngVel of Bodies: linear
+// in units per second, angular in radians per second about each axis.
+// Drawing between ticks uses the linear one: an entity drawn with Hermite
+// (its DrawMode) is drawn on the curve that leaves its previous tick's
+// position with its previous velocity and reaches its current position
+// with its current one; drawing does not use the angular one.
+//
+// The engine itself moves nothing by them: a game whose fixed systems move
+// e with SetTransform gives here the velocity they moved it at, so that
+// what is drawn between ticks follows the simulated path. A physics body
+// is moved by them: package physics keeps a body's velocity in these same
+// fields, so on a kinematic body, or an awake dynamic one, this sets the
+// velocity its next step moves it at, as physics.Space.SetVelocity does
+// (which also refuses non-finite values and wakes a sleeping body). Both
+// are simulated state (snapshotted, hashed, replayed and rolled back), so
+// a fixed system may read them back with DrawVelocity.
 func (w *World) SetDrawVelocity(e Entity, linear, angular mgl32.Vec3) {
 	if w.Alive(e) {
 		w.cur.Vel[e.index], w.cur.AngVel[e.index] = linear, angular

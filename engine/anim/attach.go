@@ -40,7 +40,9 @@ const AttachmentName = "joint attachment"
 //	joints := anim.NewAttachments(anims)                    // registers "joint attachment"
 //	e.AddSystem(engine.StageScripts, "anim", anims.Advance) // first
 //	e.AddSystem(engine.StageScripts, "game", game)          // may Play, Attach, Detach
-//	e.AddStage("attach", engine.Before(engine.StageTransforms))
+//	if err := e.AddStage("attach", engine.Before(engine.StageTransforms)); err != nil {
+//		return err
+//	}
 //	e.AddSystem("attach", "joints", joints.Follow) // after every system that moves, before propagation
 //
 // Like Animations, it is not safe for concurrent use.

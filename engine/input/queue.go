@@ -127,7 +127,7 @@ func (s Sample) Cursor() (x, y float64) { return s.cursorX, s.cursorY }
 // event order.
 func (s Sample) Scroll() (dx, dy float64) { return s.scrollX, s.scrollY }
 
-// Input turns timed device events into one Sample per fixed tick.
+// Queue turns timed device events into one Sample per fixed tick.
 // The platform layer (or a headless script) pushes events as they happen;
 // each fixed tick calls Advance with its due time (timing.Step.Due) and gets
 // the Sample of the events up to then.
@@ -141,13 +141,13 @@ func (s Sample) Scroll() (dx, dy float64) { return s.scrollX, s.scrollY }
 // the next tick. Humans do not tap a key twice in one tick; this matters
 // after a stall, when a burst of old events is caught up one tick at a time.
 //
-// The zero Input is ready to use: nothing down, the cursor at 0, 0, an
+// The zero Queue is ready to use: nothing down, the cursor at 0, 0, an
 // empty queue. The queue is a slice reused from tick to tick, so once it
 // has grown to the largest backlog, Push and Advance do not allocate.
 // Events are kept until a tick consumes them; while the loop is paused,
 // stop pushing or call Reset on resume.
 //
-// An Input is not safe for concurrent use; push and advance from the thread
+// A Queue is not safe for concurrent use; push and advance from the thread
 // that runs the loop.
 type Queue struct {
 	queue    []Event

@@ -67,3 +67,69 @@ func restTime(t, dt float32, calm bool) (rest, island float32) {
 	}
 	return max(0, t-float32(restDecay*dt)), 0
 }
+
+// buildIslands joins touching dynamic bodies into islands and wakes every
+// island with an awake body in it.
+func (s *Space) buildIslands(n int) {
+	sc := &s.sc
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	wb := s.w.Bodies()
+	sc.isl.reset(n)
+	next := sc.next
+	for i := range next {
+		m := &next[i]
+		if !m.touching || m.sensor {
+			continue
+		}
+		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
+		da, db := vals[idx[ka]].Kind == Dynamic, vals[idx[kb]].Kind == Dynamic
+		if da && db {
+			sc.isl.union(ka, kb)
+		}
+	}
+	sc.awake = grow(sc.awake, n)
+	sc.noSleep = grow(sc.noSleep, n)
+	sc.minRest = grow(sc.minRest, n)
+	clear(sc.awake[:n])
+	clear(sc.noSleep[:n])
+	for k, slot := range idx {
+		if b := &vals[slot]; b.Kind == Dynamic && !b.Asleep {
+			sc.awake[sc.isl.find(int32(k))] = true
+		}
+		sc.minRest[k] = s.cfg.TimeToSleep + 1
+	}
+	// A body touching a moving kinematic body stays awake.
+	for i := range next {
+		m := &next[i]
+		if !m.touching || m.sensor {
+			continue
+		}
+		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
+		for _, kk := range [2][2]int32{{ka, kb}, {kb, ka}} {
+			kin, dyn := idx[kk[0]], idx[kk[1]]
+			if vals[kin].Kind == Kinematic && vals[dyn].Kind == Dynamic &&
+				(toVec3(wb.Vel[kin]).lengthSq() != 0 || toVec3(wb.AngVel[kin]).lengthSq() != 0) {
+				r := sc.isl.find(kk[1])
+				sc.awake[r], sc.noSleep[r] = true, true
+			}
+		}
+	}
+	islands := 0
+	for k, slot := range idx {
+		b := &vals[slot]
+		if b.Kind != Dynamic {
+			continue
+		}
+		r := sc.isl.find(int32(k))
+		if int(r) == k && sc.awake[r] {
+			islands++
+		}
+		if b.Asleep && sc.awake[r] {
+			wake(b)
+			sc.active[k] = true
+			s.stats.Awake++
+		}
+	}
+	s.stats.Islands = islands
+}

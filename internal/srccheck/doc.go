@@ -26,4 +26,8 @@
 // or in its type's, with a directive line naming the wrapper:
 //
 //	//srccheck:wrapped by convert, as "model: <name>: ..."
+//
+// TestFileLength: no non-test Go file has more than 700 lines (generated
+// files aside); a longer one is split by job, one file a job, the way Box2D
+// splits its solver (broadphase.go, broadbuild.go, broadsearch.go, ...).
 package srccheck

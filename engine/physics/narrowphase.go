@@ -1,0 +1,244 @@
+package physics
+
+// The narrow phase: the pairs' manifolds and the contact cache built from
+// the last one.
+
+import "github.com/nebulaengine/nebula/engine"
+
+// collidePairs runs the broad phase and the narrow phase and builds the
+// new cache in sc.next from the old one: manifolds of pairs where a body
+// moves are computed afresh (warm-started from the old ones by point id),
+// those between two bodies that do not move are kept. It records the
+// begin and end events.
+func (s *Space) collidePairs(n int) {
+	sc := &s.sc
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.active[:n], sc.pairs)
+	s.stats.Pairs, s.stats.PairsDropped = len(sc.pairs), s.bp.dropped
+	old := s.contacts.Ptr().m
+	next := sc.next[:0]
+	sc.ended = false
+	oi := 0
+	var m manifold
+	for _, pr := range sc.pairs {
+		sa, sb := idx[pr.a], idx[pr.b]
+		key := uint64(sa)<<32 | uint64(sb)
+		for oi < len(old) && old[oi].key() < key {
+			next = s.keepOrEnd(&old[oi], next)
+			oi++
+		}
+		ea, _ := s.w.EntityAt(int(sa))
+		eb, _ := s.w.EntityAt(int(sb))
+		// The pair's old manifolds: one, or one per triangle of a mesh.
+		oj := oi
+		for oj < len(old) && old[oj].key() == key {
+			oj++
+		}
+		prevs := old[oi:oj]
+		oi = oj
+		if len(prevs) > 0 && (prevs[0].a != ea || prevs[0].b != eb) {
+			// The slots hold other bodies now.
+			s.endPair(prevs)
+			prevs = nil
+		}
+		ba, bb := &vals[sa], &vals[sb]
+		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
+			continue
+		}
+		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
+		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+		sensor := ba.Sensor || bb.Sensor
+		if shA.kind >= Mesh || shB.kind >= Mesh {
+			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
+			continue
+		}
+		if shA.kind <= shB.kind {
+			collide(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &m)
+		} else {
+			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
+			m.normal = m.normal.neg()
+		}
+		var prev *cachedManifold
+		if len(prevs) > 0 {
+			prev = &prevs[0]
+		}
+		cm := s.newCached(&m, prev, ea, eb, sensor)
+		was := prev != nil && prev.touching
+		switch {
+		case cm.touching && !was:
+			s.events = append(s.events, event(Begin, &cm))
+		case !cm.touching && was:
+			s.events = append(s.events, event(End, prev))
+		}
+		if m.n > 0 {
+			next = append(next, cm)
+		}
+	}
+	for ; oi < len(old); oi++ {
+		next = s.keepOrEnd(&old[oi], next)
+	}
+	sc.next = next
+}
+
+// warm gives each point of cm the impulses of the point of prev with the
+// same id (the nearest, when several have it; ids are meant to be unique)
+// or else of the nearest point of prev within sqrt(dist2), each point of
+// prev used once, and returns how many points it matched so. The points
+// left share what the unmatched points of prev had.
+func warm(cm, prev *cachedManifold, dist2 float32) int {
+	var used, done [maxPoints]bool
+	n := 0
+	for pass := range 2 {
+		for j := range int(cm.n) {
+			if done[j] {
+				continue
+			}
+			q := &cm.pts[j]
+			best, bestD := -1, float32(0)
+			for i := range int(prev.n) {
+				o := &prev.pts[i]
+				if used[i] || pass == 0 && o.id != q.id {
+					continue
+				}
+				d := o.p.sub(q.p).lengthSq()
+				if pass == 1 && d > dist2 {
+					continue
+				}
+				if best < 0 || d < bestD {
+					best, bestD = i, d
+				}
+			}
+			if best >= 0 {
+				used[best], done[j] = true, true
+				q.normal, q.friction = prev.pts[best].normal, prev.pts[best].friction
+				n++
+			}
+		}
+	}
+	// The impulses of the old points nobody took are shared by the new
+	// points nobody matched: when the narrow phase picks another set of
+	// points on the same faces (four of a clipped octagon, say), the
+	// contact still starts with the force that held it.
+	var restN float32
+	var restF vec3
+	for i := range int(prev.n) {
+		if !used[i] {
+			restN += prev.pts[i].normal
+			restF = restF.add(prev.pts[i].friction)
+		}
+	}
+	if left := int(cm.n) - n; left > 0 && restN > 0 {
+		k := 1 / float32(left)
+		for j := range int(cm.n) {
+			if !done[j] {
+				cm.pts[j].normal = float32(restN * k)
+				cm.pts[j].friction = restF.scale(k)
+			}
+		}
+	}
+	return n
+}
+
+// newCached returns the cache's record of manifold m between ea and eb,
+// its points warm-started from prev's (warm; prev may be nil), and counts
+// its points in the stats.
+func (s *Space) newCached(m *manifold, prev *cachedManifold, ea, eb engine.Entity, sensor bool) cachedManifold {
+	cm := cachedManifold{a: ea, b: eb, sub: m.sub, normal: m.normal, n: uint8(m.n), sensor: sensor}
+	for j := range m.n {
+		q := &m.pts[j]
+		cp := &cm.pts[j]
+		cp.id, cp.p, cp.sep = q.id, q.p, q.sep
+		if q.sep <= s.cfg.TouchDistance {
+			cm.touching = true
+		}
+	}
+	if prev != nil {
+		s.stats.WarmPoints += warm(&cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
+	}
+	s.stats.Points += int(cm.n)
+	return cm
+}
+
+// multiPair collides a pair whose shapes have parts (pair pr, one of the
+// two a mesh or a compound): a manifold for each touching pair of parts
+// (collideParts), warm-started from the old manifold with the same sub
+// among prevs, appended to next. The pair begins to touch when its first
+// manifold does and ends when its last one stops.
+func (s *Space) multiPair(pr pair, ea, eb engine.Entity, sensor bool, margin float32, prevs, next []cachedManifold) []cachedManifold {
+	sc := &s.sc
+	shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+	if shA.kind == Mesh && shB.kind == Mesh {
+		return next // two meshes (static) never collide
+	}
+	sc.meshOut = s.collideParts(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, sc.meshOut[:0])
+	was, now := -1, -1
+	for i := range prevs {
+		if prevs[i].touching {
+			was = i
+			break
+		}
+	}
+	pi := 0
+	for i := range sc.meshOut {
+		m := &sc.meshOut[i]
+		for pi < len(prevs) && prevs[pi].sub < m.sub {
+			pi++
+		}
+		var prev *cachedManifold
+		if pi < len(prevs) && prevs[pi].sub == m.sub {
+			prev = &prevs[pi]
+		}
+		cm := s.newCached(m, prev, ea, eb, sensor)
+		if cm.touching && now < 0 {
+			now = len(next)
+		}
+		next = append(next, cm)
+	}
+	switch {
+	case now >= 0 && was < 0:
+		s.events = append(s.events, event(Begin, &next[now]))
+	case now < 0 && was >= 0:
+		s.events = append(s.events, event(End, &prevs[was]))
+	}
+	return next
+}
+
+// endPair records the end of the pair whose old manifolds are prevs, if
+// one of them touched.
+func (s *Space) endPair(prevs []cachedManifold) {
+	for i := range prevs {
+		if prevs[i].touching {
+			s.events = append(s.events, event(End, &prevs[i]))
+			return
+		}
+	}
+}
+
+// keepOrEnd appends the old manifold m to next when both its bodies are
+// still there and neither moves (so the broad phase did not look at
+// them), and otherwise records its end when it touched.
+func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedManifold {
+	if s.bodies.Has(m.a) && s.bodies.Has(m.b) {
+		ka, kb := s.sc.kOf[m.a.Index()], s.sc.kOf[m.b.Index()]
+		if !s.sc.active[ka] && !s.sc.active[kb] {
+			return append(next, *m)
+		}
+	}
+	// A pair with a mesh or a compound has a manifold for each pair of
+	// parts: it ends once.
+	if m.touching && !(s.sc.ended && s.sc.endedKey == m.key()) {
+		s.events = append(s.events, event(End, m))
+		// A sleeping body that loses a support wakes (and its island
+		// with it, in buildIslands).
+		for _, e := range [2]engine.Entity{m.a, m.b} {
+			if b := s.bodies.Ptr(e); b != nil && b.Kind == Dynamic && b.Asleep {
+				wake(b)
+				s.sc.active[s.sc.kOf[e.Index()]] = true
+				s.stats.Awake++
+			}
+		}
+		s.sc.ended, s.sc.endedKey = true, m.key()
+	}
+	return next
+}

@@ -1,0 +1,268 @@
+package physics
+
+// Solving the awake bodies: the solver bodies, the substeps and sleep.
+
+// solveAwake builds the solver bodies and contact constraints, runs the
+// substeps, writes the bodies back to the world and the impulses to the
+// cache, and puts islands that have rested long enough to sleep.
+func (s *Space) solveAwake(n int) {
+	sc := &s.sc
+	cfg := &s.cfg
+	vals, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	wb := s.w.Bodies()
+	dt := 1 / float32(cfg.TickRate)
+	h := dt / float32(cfg.Substeps)
+	invH := float32(cfg.TickRate * cfg.Substeps)
+	g := toVec3(cfg.Gravity)
+
+	// Solver bodies.
+	sc.sb = grow(sc.sb, n)
+	sc.state = append(sc.state[:0], bodyState{})
+	sc.mass = append(sc.mass[:0], bodyMass{})
+	sc.motion = append(sc.motion[:0], bodyMotion{})
+	sc.bpose = append(sc.bpose[:0], pose{q: identity})
+	sc.bodyK = append(sc.bodyK[:0], -1)
+	sc.gyro = sc.gyro[:0]
+	for k, slot := range idx {
+		if !sc.active[k] {
+			sc.sb[k] = 0
+			continue
+		}
+		b := &vals[slot]
+		sc.sb[k] = int32(len(sc.state))
+		v, w := toVec3(wb.Vel[slot]), toVec3(wb.AngVel[slot])
+		var bm bodyMass
+		var mo bodyMotion
+		mo.ld, mo.ad = 1, 1
+		if b.Kind == Dynamic {
+			lm, am := linearMask(b.Locks), angularMask(b.Locks)
+			v, w = v.mul(lm), w.mul(am)
+			bm.invM = lm.scale(b.InvMass)
+			bm.invI = worldInvInertia(inertiaFrame(&sc.shapes[k], sc.poses[k].q), toVec3(b.InvInertia), b.Locks)
+			mo.acc = lm.mul(g.scale(b.GravityScale).add(toVec3(b.Force).scale(b.InvMass)))
+			mo.angAcc = bm.invI.mulVec(toVec3(b.Torque))
+			mo.ld = 1 / (1 + float32(h*b.LinearDamping))
+			mo.ad = 1 / (1 + float32(h*b.AngularDamping))
+			mo.dynamic = true
+		}
+		sc.state = append(sc.state, bodyState{v: v, w: w})
+		sc.mass = append(sc.mass, bm)
+		sc.motion = append(sc.motion, mo)
+		// A solver body's pose is its centre of mass's (a compound's is
+		// not its entity's position).
+		sc.bpose = append(sc.bpose, pose{centreOfMass(&sc.shapes[k], sc.poses[k]), sc.poses[k].q})
+		sc.bodyK = append(sc.bodyK, int32(k))
+		if c := sc.shapes[k].comp; c != nil && b.Kind == Dynamic && b.Locks&(LockAngularX|LockAngularY|LockAngularZ) == 0 {
+			if ii := toVec3(b.InvInertia); ii.x > 0 && ii.y > 0 && ii.z > 0 {
+				sc.gyro = append(sc.gyro, gyroBody{i: int32(len(sc.state) - 1), inertia: vec3{1 / ii.x, 1 / ii.y, 1 / ii.z}, frame: c.frame})
+			}
+		}
+	}
+
+	// Contact constraints.
+	hertz := min(cfg.ContactHertz, float32(0.25*invH))
+	soft := makeSoft(hertz, cfg.ContactDampingRatio, h)
+	staticSoft := makeSoft(float32(2*hertz), cfg.ContactDampingRatio, h)
+	sc.cons = sc.cons[:0]
+	sc.points = sc.points[:0]
+	for mi := range sc.next {
+		m := &sc.next[mi]
+		if m.sensor || m.n == 0 {
+			continue
+		}
+		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
+		a, b := sc.sb[ka], sc.sb[kb]
+		if a == 0 && b == 0 {
+			continue
+		}
+		ba, bb := &vals[idx[ka]], &vals[idx[kb]]
+		// Built in place: a constraint is some 300 bytes.
+		sc.cons = append(sc.cons, constraint{})
+		c := &sc.cons[len(sc.cons)-1]
+		c.a, c.b, c.m, c.p0, c.n, c.normal = a, b, int32(mi), int32(len(sc.points)), int32(m.n), m.normal
+		c.t1, c.t2 = orthonormal(m.normal)
+		c.friction = float32((ba.Friction + bb.Friction) * 0.5)
+		c.restitution = float32((ba.Restitution + bb.Restitution) * 0.5)
+		mA, mB := &sc.mass[a], &sc.mass[b]
+		c.soft = soft
+		if mA.invM == (vec3{}) || mB.invM == (vec3{}) {
+			c.soft = staticSoft
+		}
+		pa, pb := centreOfMass(&sc.shapes[ka], sc.poses[ka]), centreOfMass(&sc.shapes[kb], sc.poses[kb])
+		sA, sB := &sc.state[a], &sc.state[b]
+		var rA, rB [maxPoints]vec3
+		for range m.n {
+			sc.points = append(sc.points, solverPoint{})
+		}
+		ps := sc.points[c.p0:]
+		// The patch friction's impulses from the points' (patchFriction's
+		// inverse): the sum of their tangent impulses and of their moments
+		// about the normal through the centre.
+		cen, off, radius, sq := patch(m)
+		c.cen, c.sq = cen, sq
+		var lin vec3
+		var tw float32
+		for j := range ps {
+			q := &m.pts[j]
+			p := &ps[j]
+			rA[j], rB[j] = q.p.sub(pa), q.p.sub(pb)
+			p.sep0 = q.sep
+			p.nImp = q.normal
+			lin = lin.add(q.friction)
+			tw += c.normal.dot(off[j].cross(q.friction))
+		}
+		c.t1Imp, c.t2Imp, c.twImp, c.radius = lin.dot(c.t1), lin.dot(c.t2), tw, radius
+		c.prepare(mA, mB, &rA, &rB, cen.sub(pa), cen.sub(pb), ps)
+		for j := range ps {
+			p := &ps[j]
+			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
+		}
+	}
+	s.stats.Constraints = len(sc.cons)
+
+	// The substeps.
+	st, cons, pts := sc.state, sc.cons, sc.points
+	maxL2 := float32(cfg.MaxLinearSpeed * cfg.MaxLinearSpeed)
+	maxA2 := float32(cfg.MaxAngularSpeed * cfg.MaxAngularSpeed)
+	for range cfg.Substeps {
+		st[0] = bodyState{}
+		for i := 1; i < len(st); i++ {
+			mo := &sc.motion[i]
+			if !mo.dynamic {
+				continue
+			}
+			b := &st[i]
+			v := b.v.addScaled(mo.acc, h).scale(mo.ld)
+			w := b.w.addScaled(mo.angAcc, h).scale(mo.ad)
+			if l2 := v.lengthSq(); l2 > maxL2 {
+				v = v.scale(cfg.MaxLinearSpeed / sqrt(l2))
+			}
+			if a2 := w.lengthSq(); a2 > maxA2 {
+				w = w.scale(cfg.MaxAngularSpeed / sqrt(a2))
+			}
+			b.v, b.w = v, w
+		}
+		for gi := range sc.gyro {
+			g := &sc.gyro[gi]
+			b := &st[g.i]
+			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
+		}
+		warmStart(cons, pts, st)
+		solve(cons, pts, st, invH, cfg.MaxPushOut, true)
+		st[0] = bodyState{}
+		for i := 1; i < len(st); i++ {
+			b := &st[i]
+			p := &sc.bpose[i]
+			b.dp = b.dp.addScaled(b.v, h)
+			b.dth = b.dth.addScaled(b.w, h)
+			p.p = p.p.addScaled(b.v, h)
+			p.q = p.q.integrate(b.w, h)
+		}
+		solve(cons, pts, st, invH, cfg.MaxPushOut, false)
+	}
+	st[0] = bodyState{}
+	restitute(cons, pts, st, cfg.RestitutionThreshold)
+
+	// Impulses to the cache.
+	for ci := range cons {
+		c := &cons[ci]
+		m := &sc.next[c.m]
+		ps := pts[c.p0 : c.p0+c.n]
+		for j := range ps {
+			m.pts[j].normal = ps[j].nImp
+		}
+		patchFriction(m, c.cen, c.sq, c.t1.scale(c.t1Imp).add(c.t2.scale(c.t2Imp)), c.twImp)
+	}
+
+	// Bodies back to the world, and sleep.
+	for i := 1; i < len(st); i++ {
+		k := sc.bodyK[i]
+		slot := idx[k]
+		b := &vals[slot]
+		p, v, w := sc.bpose[i], st[i].v, st[i].w
+		if c := sc.shapes[k].comp; c != nil {
+			p.p = p.p.sub(p.q.rotate(c.com)) // the entity's position
+		}
+		if !p.p.finite() || !p.q.finite() || !v.finite() || !w.finite() {
+			p, v, w = sc.poses[k], vec3{}, vec3{}
+			s.stats.Resets++
+		}
+		wb.Pos[slot], wb.Rot[slot] = fromVec3(p.p), fromQuat(p.q)
+		wb.Vel[slot], wb.AngVel[slot] = fromVec3(v), fromVec3(w)
+		if b.Kind != Dynamic {
+			continue
+		}
+		b.Force, b.Torque = fromVec3(vec3{}), fromVec3(vec3{})
+		r := sc.isl.find(k)
+		var rest float32
+		if cfg.NoSleep || sc.noSleep[r] {
+			b.SleepTime = 0
+		} else {
+			calm := v.lengthSq() <= float32(cfg.SleepLinearSpeed*cfg.SleepLinearSpeed) &&
+				w.lengthSq() <= float32(cfg.SleepAngularSpeed*cfg.SleepAngularSpeed)
+			b.SleepTime, rest = restTime(b.SleepTime, dt, calm)
+		}
+		sc.minRest[r] = min(sc.minRest[r], rest)
+	}
+	if cfg.NoSleep {
+		return
+	}
+	for i := 1; i < len(st); i++ {
+		k := sc.bodyK[i]
+		slot := idx[k]
+		b := &vals[slot]
+		if b.Kind != Dynamic || sc.minRest[sc.isl.find(k)] < cfg.TimeToSleep {
+			continue
+		}
+		b.Asleep = true
+		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
+		s.stats.Awake--
+	}
+}
+
+// patch returns the centre of m's points, their offsets from it in the
+// contact plane (patchOffset), their mean distance from it and the sum of
+// their squared distances.
+func patch(m *cachedManifold) (cen vec3, off [maxPoints]vec3, radius, sq float32) {
+	n := int(m.n)
+	for j := range n {
+		cen = cen.add(m.pts[j].p)
+	}
+	fn := float32(n)
+	cen = vec3{cen.x / fn, cen.y / fn, cen.z / fn}
+	for j := range n {
+		o := patchOffset(m.pts[j].p, cen, m.normal)
+		off[j] = o
+		l2 := o.lengthSq()
+		radius += sqrt(l2)
+		sq += l2
+	}
+	return cen, off, radius / fn, sq
+}
+
+// patchOffset returns p's offset from the centre cen in the plane of the
+// normal n.
+func patchOffset(p, cen, n vec3) vec3 {
+	o := p.sub(cen)
+	return o.sub(n.scale(o.dot(n)))
+}
+
+// patchFriction stores a manifold's patch friction, the tangent impulse
+// lin at its centre cen and the impulse tw about its normal, as impulses
+// at its points: lin shared evenly and tw as tangent impulses n×o·tw/sq
+// at the offsets o from the centre (sq = Σ|o|², patch's), whose sum is
+// lin and whose moment about the centre is tw. The cache keeps friction
+// per point so the next step's points, matched by id, inherit their
+// share.
+func patchFriction(m *cachedManifold, cen vec3, sq float32, lin vec3, tw float32) {
+	n := int(m.n)
+	share := lin.scale(1 / float32(n))
+	var k float32
+	if sq > 0 {
+		k = tw / sq
+	}
+	for j := range n {
+		m.pts[j].friction = share.add(m.normal.cross(patchOffset(m.pts[j].p, cen, m.normal)).scale(k))
+	}
+}
