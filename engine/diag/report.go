@@ -49,12 +49,13 @@ type Report struct {
 	// Entities is the number of live entities at the last frame.
 	Entities int
 	// DrawCalls and Triangles are the last frame's draw calls and the
-	// triangles they submitted (Figures.DrawCalls, Triangles), and
-	// MaxDrawCalls and MaxTriangles the largest of any frame observed;
-	// Drawn reports whether they were counted (Figures.Drawn).
-	DrawCalls, Triangles       int
+	// triangles they submitted (Figures.DrawCalls, Triangles).
+	DrawCalls, Triangles int
+	// MaxDrawCalls and MaxTriangles are the largest of any frame observed.
 	MaxDrawCalls, MaxTriangles int
-	Drawn                      bool // the frames' draw calls and triangles were counted
+	// Drawn reports whether the frames' draw calls and triangles were
+	// counted (Figures.Drawn): false in a run that draws nothing.
+	Drawn bool
 	// GPUMemory is the last frame's GPU memory, and GPUPeak the largest
 	// GPUMemory.InUse of the run (the same figure: the driver's or the
 	// engine's own bytes, as GPUMemory.Source says).
