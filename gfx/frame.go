@@ -51,7 +51,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 	}
 	sorted, unknown := r.sort(instances)
 	c := &r.gl
-	draws, meshes, posed := 0, 0, 0
+	draws, triangles, meshes, posed := 0, 0, 0, 0
 	if len(sorted) > 0 {
 		r.stream(sorted)
 		c.activeTexture(gl.TEXTURE0 + instanceTextureUnit)
@@ -66,9 +66,11 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 			case pulledCube:
 				r.drawCubes(cam, r.starts[s], r.counts[s])
 				draws++
+				triangles += int(r.counts[s]) * verticesPerCube / 3
 			case pulledSphere:
 				r.drawSpheres(cam, r.starts[s], r.counts[s])
 				draws++
+				triangles += int(r.counts[s]) * verticesPerSphere / 3
 			default:
 				models = true
 			}
@@ -77,7 +79,9 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 			posed = r.beginModels(poses)
 			for s, m := range r.meshes {
 				if r.counts[s] > 0 && m.pulled == notPulled {
-					draws += r.drawModel(s, r.starts[s], r.counts[s])
+					d, tris := r.drawModel(s, r.starts[s], r.counts[s])
+					draws += d
+					triangles += tris
 				}
 			}
 			c.activeTexture(gl.TEXTURE0)
@@ -85,6 +89,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		c.bindVertexArray(0)
 	}
 	r.end(len(sorted), draws)
+	r.stats.Triangles = triangles
 	r.stats.Unknown = unknown
 	r.stats.Dropped = dropped
 	r.stats.Meshes = meshes
@@ -273,8 +278,8 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 
 // drawModel draws count instances of the model in slot s from instance
 // first, one draw call per part, each with the program of its shading,
-// and returns the number of draw calls.
-func (r *Renderer) drawModel(s int, first, count int32) int {
+// and returns the number of draw calls and of triangles drawn.
+func (r *Renderer) drawModel(s int, first, count int32) (draws, triangles int) {
 	c := &r.gl
 	m := r.meshes[s]
 	current := numShadings
@@ -297,8 +302,9 @@ func (r *Renderer) drawModel(s int, first, count int32) int {
 		col := &p.baseColor
 		c.uniform4f(l.baseColor, col[0], col[1], col[2], col[3])
 		c.drawElementsInstanced(gl.TRIANGLES, p.indices, p.indexType, count)
+		triangles += int(p.indices) / 3 * int(count)
 	}
-	return len(m.parts)
+	return len(m.parts), triangles
 }
 
 // stream copies the instances into the instance buffer. The buffer is

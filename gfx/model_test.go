@@ -179,6 +179,11 @@ func TestThreeMeshesInOneFrame(t *testing.T) {
 	if s.DrawCalls != 3 || s.Meshes != 3 || s.Instances != 4 {
 		t.Errorf("Stats %+v, want 3 draw calls for 3 meshes and 4 instances", s)
 	}
+	// Two sphere impostors of 2 triangles, a cube's 6 (the faces turned
+	// to the camera) and the plane's own.
+	if want := 2*2 + 6 + len(model.Plane().Parts[0].Indices)/3; s.Triangles != want {
+		t.Errorf("Stats.Triangles %d, want %d", s.Triangles, want)
+	}
 	bg := rgba(black)
 	for _, in := range insts {
 		half := in.Scale[0] / 2 * 0.9
@@ -215,6 +220,11 @@ func TestCubeAsModelMatchesVertexPulling(t *testing.T) {
 		register(r, render.MeshCube, pulled)
 		if s.DrawCalls != 1 || s.Instances != len(insts) {
 			t.Errorf("cube as a model: Stats %+v, want one draw call", s)
+		}
+		// All 12 of the model's triangles per instance (the pulled cube
+		// submits only the 6 turned to the camera).
+		if want := len(model.Cube().Parts[0].Indices) / 3 * len(insts); s.Triangles != want || want != 12*49 {
+			t.Errorf("cube as a model: Stats.Triangles %d, want %d (12 per instance)", s.Triangles, want)
 		}
 		coverage, colour := 0, 0
 		for y := range h {

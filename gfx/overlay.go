@@ -21,7 +21,7 @@ const (
 	OverlayTextColumns = 48
 	// OverlayTextLines is the number of text lines the overlay shows; later
 	// lines are cut off.
-	OverlayTextLines = 9
+	OverlayTextLines = 10
 	// OverlayGraphSamples is the number of frame intervals the graph shows,
 	// one pixel column each: the last OverlayGraphSamples of
 	// OverlayPanel.Graph.

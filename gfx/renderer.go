@@ -102,6 +102,11 @@ type Stats struct {
 	// DrawCalls is the number of draw calls: one for the cubes, one for
 	// the spheres, one per part of every model in use.
 	DrawCalls int
+	// Triangles is the number of triangles those draw calls submitted:
+	// 6 per cube (the three faces turned to the camera), 2 per sphere
+	// (its impostor's quad), and each model part's triangles per instance
+	// of the model.
+	Triangles int
 	// GLCalls is the number of OpenGL calls the frame made, draw calls
 	// included. For Draw it depends on the meshes in use and their parts
 	// only, not on the number of instances or poses. The error check of

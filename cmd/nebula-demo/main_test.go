@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -109,6 +111,86 @@ func TestHeadlessStatsCSV(t *testing.T) {
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "241,2000.0000,8.3333,1,") || !strings.Contains(last, ",120,") {
 		t.Errorf("last row %q", last)
 	}
+
+	// The figures a headless run measures are measured: the fixed
+	// systems' CPU time on every frame that ran a tick (and none on a
+	// frame that ran none), the heap on every frame, GC cycles that never
+	// go back. Nothing is drawn: no update or render time, and the GPU and
+	// drawing columns are empty.
+	rows := readColumns(t, path)
+	var gc uint64
+	for i, r := range rows {
+		steps, fixed := r.num(t, "steps"), r.num(t, "fixed_ms")
+		switch {
+		case steps > 0 && fixed <= 0:
+			t.Errorf("frame %d ran %v ticks in fixed_ms %v: not measured", i+1, steps, fixed)
+		case steps == 0 && fixed != 0:
+			t.Errorf("frame %d ran no tick, but fixed_ms is %v", i+1, fixed)
+		}
+		if heap := r.num(t, "heap_bytes"); heap <= 0 {
+			t.Errorf("frame %d: heap_bytes %v, not measured", i+1, heap)
+		}
+		if n := uint64(r.num(t, "gc_cycles")); n < gc {
+			t.Errorf("frame %d: gc_cycles went back from %d to %d", i+1, gc, n)
+		} else {
+			gc = n
+		}
+		if u, rd := r.num(t, "update_ms"), r.num(t, "render_ms"); u != 0 || rd != 0 {
+			t.Errorf("frame %d: update_ms %v, render_ms %v in a run that draws nothing", i+1, u, rd)
+		}
+		for _, name := range []string{"gpu_ms", "draw_calls", "triangles"} {
+			if v := r.str(t, name); v != "" {
+				t.Errorf("frame %d: %s %q in a run without a GPU, want empty", i+1, name, v)
+			}
+		}
+	}
+}
+
+// csvRow is one row of a -stats file, by column name.
+type csvRow map[string]string
+
+func (r csvRow) str(t *testing.T, name string) string {
+	t.Helper()
+	v, ok := r[name]
+	if !ok {
+		t.Fatalf("no column %q", name)
+	}
+	return v
+}
+
+func (r csvRow) num(t *testing.T, name string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(r.str(t, name), 64)
+	if err != nil {
+		t.Fatalf("column %s: %v", name, err)
+	}
+	return v
+}
+
+// readColumns reads a -stats file's rows, by column name.
+func readColumns(t *testing.T, path string) []csvRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) < 2 {
+		t.Fatalf("%s has %d lines, want a header and rows", path, len(recs))
+	}
+	rows := make([]csvRow, 0, len(recs)-1)
+	for _, rec := range recs[1:] {
+		r := csvRow{}
+		for i, name := range recs[0] {
+			r[name] = rec[i]
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }
 
 // TestHeadlessHashAcrossDisplaysAndBuilds builds the demo with GOAMD64=v1

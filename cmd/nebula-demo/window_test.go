@@ -19,6 +19,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
+	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 	"github.com/nebulaengine/nebula/internal/testbin"
 )
@@ -544,5 +546,60 @@ func TestWindowedHUDAndGPUMemory(t *testing.T) {
 	own, err := strconv.ParseInt(last[col["gpu_own_bytes"]], 10, 64)
 	if src := last[col["gpu_mem_source"]]; (src != "own" && src != "nvx" && src != "ati") || err != nil || own <= 0 {
 		t.Errorf("gpu_mem_source %q and gpu_own_bytes %q, want a source and a positive count", src, last[col["gpu_own_bytes"]])
+	}
+}
+
+// The -stats file and the pacing report count what the renderer draws:
+// every frame of the demo's scene is one draw call for the cubes (the 100
+// bodies less every 4th, a sphere, plus the player's cube, the orbiter
+// and the teleporter), one for the spheres, and one per part of the floor
+// and of the figure; its triangles are 6 per cube (the faces turned to the
+// camera), 2 per sphere (an impostor's quad) and the floor's and the
+// figure's own.
+func TestWindowedStatsCountDrawCallsAndTriangles(t *testing.T) {
+	needDisplay(t)
+	const bodies = 100
+	figure, err := scene.FigureModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := model.Plane()
+	wantDraws, wantTris := 2, (bodies-bodies/scene.SphereEvery+3)*6+bodies/scene.SphereEvery*2
+	for _, m := range []*model.Model{floor, figure} {
+		wantDraws += len(m.Parts)
+		for _, p := range m.Parts {
+			wantTris += len(p.Indices) / 3
+		}
+	}
+
+	bin := demoBinary(t)
+	statsPath := filepath.Join(t.TempDir(), "s.csv")
+	cmd := exec.Command(bin, "-frames", "30", "-entities", fmt.Sprint(bodies), "-width", "320", "-height", "200",
+		"-stats", statsPath, "-hitch", "0", "-log-level", "info")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	rows := readColumns(t, statsPath)
+	if len(rows) != 30 {
+		t.Fatalf("%d rows, want 30", len(rows))
+	}
+	for i, r := range rows {
+		if d, tris := r.num(t, "draw_calls"), r.num(t, "triangles"); d != float64(wantDraws) || tris != float64(wantTris) {
+			t.Errorf("frame %d: %v draw calls, %v triangles; want %d and %d", i+1, d, tris, wantDraws, wantTris)
+		}
+	}
+	var report string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, `msg="frame pacing report"`) {
+			report = line
+		}
+	}
+	for _, want := range []string{fmt.Sprintf(" draw_calls=%d ", wantDraws), fmt.Sprintf(" triangles=%d", wantTris),
+		fmt.Sprintf(" max_draw_calls=%d ", wantDraws), fmt.Sprintf(" max_triangles=%d", wantTris)} {
+		if !strings.Contains(report, want) {
+			t.Errorf("pacing report %q lacks %q", report, want)
+		}
 	}
 }

@@ -85,7 +85,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 
 	end := k + 120
-	s = startServer(t, nil, append(flags, "-resume", path, "-ticks", fmt.Sprint(end), "-resume-seat-ticks", "30")...)
+	s = startServer(t, nil, append(flags, "-resume", path, "-ticks", fmt.Sprint(end), "-resume-seat-ticks", "30", "-ops", "127.0.0.1:0")...)
 	r := s.waitLog("match resumed from its log")
 	if r["tick"] != float64(k) {
 		t.Fatalf("resumed at tick %v, the log's last is %d; line %v", r["tick"], k, r)
@@ -93,6 +93,11 @@ func TestKillAndResume(t *testing.T) {
 	t.Logf("killed after tick %d was logged; resumed from the snapshot of tick %v (%v ticks replayed, %v bytes cut) in %v",
 		k, r["snapshot_tick"], r["replayed"], r["cut_bytes"], r["took"])
 	l = s.waitLog("listening")
+	// From its first scrape the resumed server's tick is the match's
+	// (the log's last, or a later one), never 0.
+	if m := scrape(t, l["ops"].(string)); m["nebula_server_tick"] < float64(k) {
+		t.Errorf("the resumed server's nebula_server_tick %v, want %d or later", m["nebula_server_tick"], k)
+	}
 	late := startBot(t, "-connect", l["tcp"].(string), "-entities", "50")
 	if code := s.wait(); code != gameserver.ExitOK {
 		t.Fatalf("the resumed server exited with %d; its log:\n%s", code, s.log())
@@ -100,6 +105,10 @@ func TestKillAndResume(t *testing.T) {
 	h := hashLine.FindStringSubmatch(s.output())
 	if h == nil || h[1] != fmt.Sprint(end) {
 		t.Fatalf("the resumed server's output %q, want state-hash %d", s.output(), end)
+	}
+	// The report says what this server ran: the ticks since it resumed.
+	if want := fmt.Sprintf("match report: tick %d, resumed at tick %d: %d ticks in ", end, k, end-k); !strings.Contains(s.output(), want) {
+		t.Errorf("the resumed server's output %q, want a report line starting %q", s.output(), want)
 	}
 	if n := checkBots(t, late.lines(t), h[1], h[2], "last tick"); n != 1 {
 		t.Errorf("%d bot lines, want 1", n)

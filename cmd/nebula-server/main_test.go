@@ -344,6 +344,10 @@ func TestMatchToTheEnd(t *testing.T) {
 
 	end := s.waitLog("match ended")
 	m := scrape(t, ops)
+	// No client is connected once the match is over.
+	if m["nebula_server_players"] != 0 || m["nebula_server_spectators"] != 0 {
+		t.Errorf("after the match: players %v, spectators %v; want 0 and 0", m["nebula_server_players"], m["nebula_server_spectators"])
+	}
 	if code, body := health(t, ops); code != 503 || !strings.HasPrefix(body, "ending") {
 		t.Errorf("/healthz after the match: %d %q, want 503 ending", code, body)
 	}

@@ -92,7 +92,7 @@ type Config struct {
 	// text, after the diagnostics (for example a score): it is called
 	// with the text so far, which ends with a newline, whenever the
 	// overlay is laid out, and returns it extended. Lines past gfx.OverlayTextLines, and characters past
-	// gfx.OverlayTextColumns, are cut off; the diagnostics take 8 lines.
+	// gfx.OverlayTextColumns, are cut off; the diagnostics take 9 lines.
 	OverlayText func(text []byte) []byte
 	// Diagnostics holds the thresholds of the frame-time warnings; the
 	// zero value means diag.DefaultConfig at the engine's tick rate,

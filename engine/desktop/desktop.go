@@ -352,7 +352,7 @@ func (r *Runner) runFrame() {
 		return
 	}
 	r.figures.Loop = r.e.Loop.Stats()
-	d.observe(r.e, &r.figures, r.lastNow, r.clock.Now())
+	d.observe(r.e, r.ren.Stats(), &r.figures, r.lastNow, r.clock.Now())
 }
 
 // setLabels makes the pprof labels of the runner's own work under ctx.

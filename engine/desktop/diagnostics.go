@@ -104,9 +104,10 @@ func (d *diagnostics) end() {
 }
 
 // observe completes the frame's figures f (whose Loop is set) once the
-// frame is swapped at now, and hands them to the monitor. The default
-// thresholds follow the tick rate when it changes.
-func (d *diagnostics) observe(e *engine.Engine, f *diag.Figures, frameStart, now time.Duration) {
+// frame is swapped at now, drawn with the renderer's statistics drawn,
+// and hands them to the monitor. The default thresholds follow the tick
+// rate when it changes.
+func (d *diagnostics) observe(e *engine.Engine, drawn gfx.Stats, f *diag.Figures, frameStart, now time.Duration) {
 	ph := e.PhaseTimes()
 	f.FixedCPU, f.UpdateCPU = ph.Fixed, ph.Update
 	f.RenderCPU = ph.Render + (now - d.start)
@@ -116,6 +117,7 @@ func (d *diagnostics) observe(e *engine.Engine, f *diag.Figures, frameStart, now
 	}
 	f.Snaps, f.TotalSnaps = e.Render.Snaps, int(e.Render.TotalSnaps)
 	f.Entities = e.World.Len()
+	f.DrawCalls, f.Triangles, f.Drawn = drawn.DrawCalls, drawn.Triangles, true
 	m := d.mem.Read()
 	f.GPUMemory = diag.GPUMemory{Source: memorySource[m.Source], Own: uint64(max(m.Own, 0)), Used: uint64(m.Used), Free: uint64(m.Free)}
 	if rate := e.Loop.TickRate(); d.rate != 0 && rate != d.rate {

@@ -20,7 +20,7 @@
 //     (this frame's are complete only after the swap); then swaps;
 //  4. with the diagnostics on, completes the frame's figures
 //     (Runner.Figures: CPU time per phase, GPU time, heap and GPU memory,
-//     entities) and hands them
+//     entities, the renderer's draw calls and triangles) and hands them
 //     to the monitor (Runner.Monitor: warnings, the pacing report); then
 //     calls Config.OnFrame with the loop's statistics;
 //  5. waits for the pacer's next deadline (Config.FPS, 144 by default),

@@ -21,6 +21,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/engine/geom"
+	"github.com/nebulaengine/nebula/engine/render"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
@@ -423,6 +424,52 @@ func TestOverlayShowsTheGamesLine(t *testing.T) {
 	lines := strings.Split(text, "\n")
 	if calls == 0 || lines[len(lines)-1] != "score 42" || len(lines) > gfx.OverlayTextLines {
 		t.Errorf("%d calls; overlay text %q: want %d lines at most, the last \"score 42\"", calls, text, gfx.OverlayTextLines)
+	}
+}
+
+// Every frame's figures count the renderer's draw calls and triangles,
+// the pacing report carries them, and the overlay shows them: ten cubes
+// are one draw call of 6 triangles each (the faces turned to the camera),
+// and a sphere added is one more draw call of 2.
+func TestFiguresCountDrawCallsAndTriangles(t *testing.T) {
+	e := newScene(t, 10)
+	cfg := testConfig()
+	cfg.Frames = 5
+	cfg.Overlay = true
+	r := newRunner(t, e, cfg)
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	var f diag.Figures
+	var rep diag.Report
+	var stats gfx.Stats
+	platformtest.OnMain(func() { f, rep, stats = *r.Figures(), r.Monitor().Report(0), r.Renderer().Stats() })
+	if !f.Drawn || f.DrawCalls != 1 || f.Triangles != 60 || stats.DrawCalls != 1 || stats.Triangles != 60 {
+		t.Errorf("figures: drawn %v, %d draw calls, %d triangles (renderer: %d, %d); want 1 draw call of 60 triangles",
+			f.Drawn, f.DrawCalls, f.Triangles, stats.DrawCalls, stats.Triangles)
+	}
+	if !rep.Drawn || rep.DrawCalls != 1 || rep.Triangles != 60 || rep.MaxDrawCalls != 1 || rep.MaxTriangles != 60 {
+		t.Errorf("report: drawn %v, %d draw calls (max %d), %d triangles (max %d); want 1 and 60", rep.Drawn, rep.DrawCalls, rep.MaxDrawCalls, rep.Triangles, rep.MaxTriangles)
+	}
+
+	ball := e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 3, 0}), engine.Interpolate)
+	e.World.SetMesh(ball, render.MeshSphere)
+	// Showing the overlay again lays it out on the next frame, from the
+	// figures of the frame before it: those of a frame with the sphere.
+	platformtest.OnMain(func() {
+		if err := r.SetOverlay(true); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := run(r); err != nil {
+		t.Fatal(err)
+	}
+	platformtest.OnMain(func() { f = *r.Figures() })
+	if f.DrawCalls != 2 || f.Triangles != 62 {
+		t.Errorf("with a sphere: %d draw calls, %d triangles; want 2 and 62", f.DrawCalls, f.Triangles)
+	}
+	if text := desktop.OverlayText(r); !strings.Contains(text, "\ndraws 2  triangles 62\n") {
+		t.Errorf("overlay text %q, want the line \"draws 2  triangles 62\"", text)
 	}
 }
 

@@ -16,10 +16,12 @@ import (
 // the GPU memory: its source (GPUMemorySource.String: "own", "nvx" or
 // "ati"), the bytes the engine's own buffers and textures hold, and the
 // driver's bytes in use and free, each empty when unknown (all four empty
-// when nothing was measured, as in a headless run). Durations are in
-// milliseconds with four decimals.
+// when nothing was measured, as in a headless run); then the frame's draw
+// calls and the triangles they submitted (Figures.DrawCalls and
+// Triangles; both empty when nothing was drawn, as in a headless run).
+// Durations are in milliseconds with four decimals.
 const CSVHeader = timing.StatsCSVHeader + ",fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles" +
-	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes"
+	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes,draw_calls,triangles"
 
 // CSV writes one CSV row per frame. It buffers, and reuses one line buffer,
 // so writing a row does not allocate. Call Flush at the end.
@@ -78,6 +80,14 @@ func (c *CSV) Write(f *Figures) error {
 	b = append(b, ',')
 	if g.Source == GPUMemoryNVX || g.Source == GPUMemoryATI {
 		b = strconv.AppendUint(b, g.Free, 10)
+	}
+	b = append(b, ',')
+	if f.Drawn {
+		b = strconv.AppendInt(b, int64(f.DrawCalls), 10)
+	}
+	b = append(b, ',')
+	if f.Drawn {
+		b = strconv.AppendInt(b, int64(f.Triangles), 10)
 	}
 	b = append(b, '\n')
 	c.line = b

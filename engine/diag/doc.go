@@ -5,7 +5,8 @@
 //
 // The windowed runner fills a Figures every frame (the loop's timing.Stats,
 // the CPU time of the fixed systems, update systems and rendering, a recent
-// GPU time, snaps, entities, the GPU memory in use: the driver's figure
+// GPU time, snaps, entities, the draw calls and triangles of the scene,
+// the GPU memory in use: the driver's figure
 // where it offers one, else the bytes of the engine's own buffers and
 // textures, labelled as such; see GPUMemory) and hands it to:
 //
@@ -15,7 +16,8 @@
 //     the last ReportFrames frames (Report, logged at exit), and logs
 //     threshold crossings and slow motion, rate-limited (see Monitor and
 //     Config);
-//   - CSV.Write, one row per frame;
+//   - CSV.Write, one row per frame (a headless run writes its rows too,
+//     its CPU times from Engine.PhaseTimes and its heap from a HeapMeter);
 //   - AppendText, the overlay's lines.
 //
 // None of them allocates per frame (Observe only when it writes a log line,

@@ -47,6 +47,7 @@ func Example() {
 	// frame 10.00 ms  steps 1  alpha 0.00
 	// fixed 0.00 ms  update 0.00 ms
 	// render 2.00 ms  gpu -
+	// draws -
 	// debt 16.7 ms  dropped 0 ms
 	// clamped 0  capped 0  snaps 0
 	// entities 1000  heap 12.0 MiB  gc 3

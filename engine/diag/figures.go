@@ -33,6 +33,16 @@ type Figures struct {
 	// Entities is the number of live entities (World.Len).
 	Entities int
 
+	// DrawCalls is the number of draw calls the frame's scene took and
+	// Triangles the triangles they submitted: the windowed runner's
+	// gfx.Renderer's figures (gfx.Stats) for its last Draw of the frame.
+	// The overlay, the game's text and lines a Drawer draws itself are
+	// not counted. Drawn reports whether they were counted: true in a
+	// windowed run with the diagnostics on, false in a headless run, which
+	// draws nothing (the CSV then leaves both empty).
+	DrawCalls, Triangles int
+	Drawn                bool // DrawCalls and Triangles were counted
+
 	// GPUMemory is the GPU memory in use: the driver's figures where it
 	// offers a memory extension, and always the bytes the engine's own
 	// buffers and textures hold. A windowed run with the diagnostics on

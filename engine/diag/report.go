@@ -48,6 +48,14 @@ type Report struct {
 
 	// Entities is the number of live entities at the last frame.
 	Entities int
+	// DrawCalls and Triangles are the last frame's draw calls and the
+	// triangles they submitted (Figures.DrawCalls, Triangles).
+	DrawCalls, Triangles int
+	// MaxDrawCalls and MaxTriangles are the largest of any frame observed.
+	MaxDrawCalls, MaxTriangles int
+	// Drawn reports whether the frames' draw calls and triangles were
+	// counted (Figures.Drawn): false in a run that draws nothing.
+	Drawn bool
 	// GPUMemory is the last frame's GPU memory, and GPUPeak the largest
 	// GPUMemory.InUse of the run (the same figure: the driver's or the
 	// engine's own bytes, as GPUMemory.Source says).
@@ -80,8 +88,14 @@ func (m *Monitor) Report(target time.Duration) Report {
 		Capped:    m.last.Loop.CappedFrames,
 		Snaps:     m.last.TotalSnaps,
 		Entities:  m.last.Entities,
+		DrawCalls: m.last.DrawCalls,
+		Triangles: m.last.Triangles,
+		Drawn:     m.last.Drawn,
 		GPUMemory: m.last.GPUMemory,
 		GPUPeak:   m.gpuPeak,
+
+		MaxDrawCalls: m.maxDraws,
+		MaxTriangles: m.maxTriangles,
 	}
 	if target > 0 {
 		r.ErrP50, r.ErrP99 = sum.ErrP50, sum.ErrP99
@@ -98,7 +112,9 @@ func (m *Monitor) Report(target time.Duration) Report {
 // ticks, mean_fps, mean_ups, p50, p95, p99, max, target, err_p50 and
 // err_p99 (these three only with a target), steps (the histogram as
 // "0:n 1:n 2:n 3:n 4:n 5+:n"), dropped, clamped, capped, snaps and
-// entities, and, when the GPU memory was measured, gpu_mem and
+// entities; when the frames' drawing was counted, draw_calls and
+// triangles (the last frame's) and max_draw_calls and max_triangles; and,
+// when the GPU memory was measured, gpu_mem and
 // gpu_mem_peak (as "12.3 MiB") and gpu_mem_source ("driver" or "own
 // buffers", GPUMemory.InUse's label).
 func (r Report) Log(log logrus.FieldLogger) {
@@ -117,6 +133,12 @@ func (r Report) Log(log logrus.FieldLogger) {
 		"capped":   r.Capped,
 		"snaps":    r.Snaps,
 		"entities": r.Entities,
+	}
+	if r.Drawn {
+		f["draw_calls"] = r.DrawCalls
+		f["triangles"] = r.Triangles
+		f["max_draw_calls"] = r.MaxDrawCalls
+		f["max_triangles"] = r.MaxTriangles
 	}
 	if n, label := r.GPUMemory.InUse(); label != "" {
 		f["gpu_mem"] = string(appendMiB(nil, n))

@@ -77,6 +77,20 @@ func TestReportGPUMemoryPeak(t *testing.T) {
 	}
 }
 
+// The report's draw calls and triangles are the last frame's, beside the
+// largest of the run, counted only where a frame was drawn.
+func TestReportDrawCalls(t *testing.T) {
+	m, _ := newTestMonitor(t, DefaultConfig(60))
+	for i, d := range []struct{ draws, tris int }{{5, 6000}, {7, 6100}, {6, 6200}, {5, 6050}} {
+		m.Observe(time.Duration(i)*ms, &Figures{Loop: timing.Stats{Frames: uint64(i + 1)}, DrawCalls: d.draws, Triangles: d.tris, Drawn: true})
+	}
+	r := m.Report(0)
+	if !r.Drawn || r.DrawCalls != 5 || r.Triangles != 6050 || r.MaxDrawCalls != 7 || r.MaxTriangles != 6200 {
+		t.Errorf("Report: drawn %v, draw calls %d (max %d), triangles %d (max %d); want true, 5 (7), 6050 (6200)",
+			r.Drawn, r.DrawCalls, r.MaxDrawCalls, r.Triangles, r.MaxTriangles)
+	}
+}
+
 func TestReportOfNothing(t *testing.T) {
 	m, _ := newTestMonitor(t, DefaultConfig(60))
 	if r := m.Report(time.Second / 144); r != (Report{Target: time.Second / 144}) {
@@ -136,6 +150,12 @@ func TestReportLog(t *testing.T) {
 	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
 	r.GPUMemory = GPUMemory{Source: GPUMemoryNVX, Own: 3 << 20, Used: 700 << 20}
 	want["gpu_mem"], want["gpu_mem_source"] = "700.0 MiB", "driver"
+	r.Log(log)
+	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
+
+	// With the frames' drawing counted: the last frame's and the largest.
+	r.DrawCalls, r.Triangles, r.MaxDrawCalls, r.MaxTriangles, r.Drawn = 5, 6017, 6, 6020, true
+	want["draw_calls"], want["triangles"], want["max_draw_calls"], want["max_triangles"] = 5, 6017, 6, 6020
 	r.Log(log)
 	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
 }

@@ -6,20 +6,23 @@ import (
 )
 
 // AppendText appends the overlay's text for f to dst and returns the
-// extended slice: eight lines separated by '\n', with no newline after
+// extended slice: nine lines separated by '\n', with no newline after
 // the last, each short enough for the overlay's 48 columns, such as
 //
 //	FPS 144.0  UPS 60.0
 //	frame 6.94 ms  steps 1  alpha 0.42
 //	fixed 0.21 ms  update 0.03 ms
 //	render 1.60 ms  gpu 3.2 ms
+//	draws 5  triangles 6017
 //	debt 2.1 ms  dropped 0 ms
 //	clamped 0  capped 0  snaps 3
 //	entities 1003  heap 12.3 MiB  gc 42
 //	gpu-mem 4.2 MiB (own buffers)
 //
 // FPS and UPS are the loop's rolling rates, frame the measured interval;
-// gpu reads "gpu -" until a GPU time is known; gpu-mem is
+// gpu reads "gpu -" until a GPU time is known; draws and triangles are
+// the frame's draw calls and the triangles they submitted ("draws -"
+// when nothing was counted); gpu-mem is
 // GPUMemory.InUse, labelled "(driver)" with the engine's own bytes after
 // it where the driver says (NVX), "(own buffers)" where it does not,
 // "(own)" with the driver's free memory after it (ATI), and "gpu-mem -"
@@ -52,6 +55,15 @@ func AppendText(dst []byte, f *Figures) []byte {
 		b = appendMillis(b, f.GPU, 1)
 	} else {
 		b = append(b, "  gpu -"...)
+	}
+
+	if f.Drawn {
+		b = append(b, "\ndraws "...)
+		b = strconv.AppendInt(b, int64(f.DrawCalls), 10)
+		b = append(b, "  triangles "...)
+		b = strconv.AppendInt(b, int64(f.Triangles), 10)
+	} else {
+		b = append(b, "\ndraws -"...)
 	}
 
 	b = append(b, "\ndebt "...)

@@ -12,6 +12,7 @@ func TestAppendText(t *testing.T) {
 		"frame 6.94 ms  steps 1  alpha 0.42\n" +
 		"fixed 0.21 ms  update 0.03 ms\n" +
 		"render 1.60 ms  gpu 3.2 ms\n" +
+		"draws 5  triangles 6017\n" +
 		"debt 2.1 ms  dropped 7 ms\n" +
 		"clamped 1  capped 2  snaps 3\n" +
 		"entities 1003  heap 12.3 MiB  gc 42\n" +
@@ -24,12 +25,18 @@ func TestAppendText(t *testing.T) {
 		"frame 6.94 ms  steps 1  alpha 0.42\n" +
 		"fixed 0.21 ms  update 0.03 ms\n" +
 		"render 1.60 ms  gpu -\n" +
+		"draws 5  triangles 6017\n" +
 		"debt 2.1 ms  dropped 7 ms\n" +
 		"clamped 1  capped 2  snaps 3\n" +
 		"entities 1003  heap 12.3 MiB  gc 42\n" +
 		"gpu-mem 4.2 MiB (own buffers)"
 	if got := string(AppendText([]byte("x"), &f)); got != "x"+want {
 		t.Errorf("AppendText without a GPU time:\n%s\nwant:\nx%s", got, want)
+	}
+	f.Drawn = false
+	want = strings.Replace(want, "draws 5  triangles 6017", "draws -", 1)
+	if got := string(AppendText(nil, &f)); got != want {
+		t.Errorf("AppendText with nothing drawn:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -41,6 +48,7 @@ func TestAppendTextFitsTheOverlay(t *testing.T) {
 	f.FixedCPU, f.UpdateCPU, f.RenderCPU, f.GPU = 12345*time.Millisecond, 12345*time.Millisecond, 12345*time.Millisecond, 12345*time.Millisecond
 	f.Loop.ClampedFrames, f.Loop.CappedFrames = 123456, 123456
 	f.TotalSnaps, f.Entities = 1234567, 1000000
+	f.DrawCalls, f.Triangles = 1234567, 1234567890
 	for _, g := range []GPUMemory{
 		{},
 		{Source: GPUMemoryOwn, Own: 99999 << 20},
@@ -49,8 +57,8 @@ func TestAppendTextFitsTheOverlay(t *testing.T) {
 	} {
 		f.GPUMemory = g
 		lines := strings.Split(string(AppendText(nil, &f)), "\n")
-		if len(lines) != 8 {
-			t.Errorf("%d lines, want 8 (the overlay shows 9: the game may add one)", len(lines))
+		if len(lines) != 9 {
+			t.Errorf("%d lines, want 9 (the overlay shows 10: the game may add one)", len(lines))
 		}
 		for i, line := range lines {
 			if len(line) > 48 {

@@ -65,6 +65,8 @@ type match struct {
 	tracedPlayers, tracedSpectators int
 	started0                        time.Duration // the server clock at the match's start
 	ended0                          time.Duration
+
+	resumedAt uint64 // the tick a resumed match continued from
 }
 
 func (m *match) init(s *Server) {
@@ -118,6 +120,11 @@ func (m *match) run() error {
 	}
 	m.drain(timer)
 	m.closeAll()
+	// Every connection is closed: no client is connected any more.
+	for _, p := range m.peers {
+		p.gone = true
+	}
+	m.tracePlayers()
 	return m.err
 }
 
@@ -139,6 +146,7 @@ func (m *match) drain(timer *time.Timer) {
 				m.hash(ev.p, ev.hash)
 			case evGone:
 				ev.p.gone, ev.p.until = true, m.s.now()
+				m.tracePlayers()
 			}
 		case <-timer.C:
 			return

@@ -152,6 +152,14 @@ func TestRejoinKeepsTheSeat(t *testing.T) {
 			if rows != 2 {
 				t.Errorf("player 1 has %d rows in the report, want 2 (its two connections)", rows)
 			}
+			// Two players, however many connections they took.
+			var text strings.Builder
+			if err := rep.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			if first, _, _ := strings.Cut(text.String(), "\n"); rep.PlayerCount() != 2 || !strings.Contains(first, ", 2 players, ") {
+				t.Errorf("PlayerCount %d; report's first line %q; want 2 players", rep.PlayerCount(), first)
+			}
 		})
 	}
 }
@@ -242,6 +250,10 @@ func TestRejoinAfterTheGrace(t *testing.T) {
 	}
 	if !left {
 		t.Error("the player whose grace ended did not leave")
+	}
+	// Player 0, the player who left and the new one in its seat.
+	if n := rep.PlayerCount(); n != 3 {
+		t.Errorf("PlayerCount %d, want 3", n)
 	}
 }
 

@@ -39,10 +39,16 @@ func round(d time.Duration) time.Duration {
 
 // Report is what a server reports at the end of a match.
 type Report struct {
-	Ticks      uint64        // the last confirmed tick
-	Duration   time.Duration // from the match's start to its end
-	Desyncs    int           // client hashes that differed from the server's
-	Spectators int           // spectators let in
+	Ticks uint64 // the last confirmed tick
+	// ResumedAt is the tick a resumed server (ResumeServer) continued the
+	// match from; 0 for a match the server started. Such a server ran
+	// Ticks - ResumedAt ticks of the match, in Duration.
+	ResumedAt uint64
+	// Duration is this server's part of the match: from the match's
+	// start, or from its resumption, to its end.
+	Duration   time.Duration
+	Desyncs    int // client hashes that differed from the server's
+	Spectators int // spectators let in
 	// TickTime is the server's time per tick: from the moment it began to
 	// confirm the tick to the moment the tick had been simulated and
 	// queued to every client.
@@ -95,19 +101,42 @@ func rate(n int64, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
+// PlayerCount returns the number of players the report lists: a player
+// who rejoined its seat (a connection to a held seat, after a drop or a
+// resumption) is one player however many connections it took; a new
+// player in a freed seat is another. Players that left before the last
+// 256 rows (Omitted) are not counted.
+func (r Report) PlayerCount() int {
+	type seat struct {
+		id   wire.PlayerID
+		join uint64
+	}
+	seen := map[seat]bool{}
+	for _, p := range r.Players {
+		if !p.Spectator {
+			seen[seat{p.Player, p.JoinTick}] = true
+		}
+	}
+	return len(seen)
+}
+
 // WriteText writes the report as a few lines and a table, for a person.
+// The first line's "N ticks in D" is the ticks this server ran in its
+// run: after a resumption, those since ResumedAt.
 func (r Report) WriteText(w io.Writer) error {
-	players := 0
 	var subst, inputs uint64
 	for _, p := range r.Players {
 		if !p.Spectator {
-			players++
 			subst += p.Substituted
 			inputs += p.Inputs + p.Substituted
 		}
 	}
-	fmt.Fprintf(w, "match report: %d ticks in %v, %d players, %d spectators, %d desyncs, %d of %d inputs substituted\n",
-		r.Ticks, r.Duration.Round(time.Millisecond), players, r.Spectators, r.Desyncs, subst, inputs)
+	ran := fmt.Sprintf("%d ticks in %v", r.Ticks, r.Duration.Round(time.Millisecond))
+	if r.ResumedAt > 0 {
+		ran = fmt.Sprintf("tick %d, resumed at tick %d: %d ticks in %v", r.Ticks, r.ResumedAt, r.Ticks-min(r.ResumedAt, r.Ticks), r.Duration.Round(time.Millisecond))
+	}
+	fmt.Fprintf(w, "match report: %s, %d players, %d spectators, %d desyncs, %d of %d inputs substituted\n",
+		ran, r.PlayerCount(), r.Spectators, r.Desyncs, subst, inputs)
 	fmt.Fprintf(w, "server tick time: %v (max %v)\n", r.TickTime, round(r.TickTime.Max))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "player\tname\tticks\tinputs\tsubstituted\tlate\tinput latency\tup B/s\tdown B/s\thashes\tdesyncs")
@@ -154,7 +183,7 @@ func (m *match) row(p *peer) PlayerReport {
 
 // report builds the match report.
 func (m *match) report() Report {
-	r := Report{Ticks: m.confirmed, Desyncs: m.desyncs, Spectators: m.spectators, Omitted: m.omitted}
+	r := Report{Ticks: m.confirmed, ResumedAt: m.resumedAt, Desyncs: m.desyncs, Spectators: m.spectators, Omitted: m.omitted}
 	r.TickTime = percentiles(&m.tickTime)
 	if m.started {
 		r.Duration = m.ended0 - m.started0

@@ -61,7 +61,7 @@ func ResumeServer(e *engine.Engine, cfg ServerConfig, rc ResumeConfig) (*Server,
 // of ps, holding their seats with no client.
 func (m *match) resume(k uint64, ps *engine.Players, rc ResumeConfig) {
 	s := m.s
-	m.started, m.resumed, m.confirmed = true, true, k
+	m.started, m.resumed, m.confirmed, m.resumedAt = true, true, k, k
 	var held []wire.PlayerID
 	for i := range ps.Len() {
 		id, in := ps.At(i)
@@ -80,6 +80,7 @@ func (m *match) resume(k uint64, ps *engine.Players, rc ResumeConfig) {
 		m.keptTick, m.kept = k, s.e.Snapshot()
 	}
 	s.log.WithFields(logrus.Fields{"tick": k, "seats": held, "seat_ticks": rc.SeatTicks, "rejoin_grace": s.cfg.RejoinGrace}).Info("match resumed")
+	s.cfg.Trace.resumed(k)
 }
 
 // startResumed starts a resumed match's clock as Serve starts: the tick

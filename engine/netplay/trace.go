@@ -13,8 +13,14 @@ type ServerTrace struct {
 	// time Report.TickTime measures).
 	TickConfirmed func(tick uint64, took time.Duration)
 	// PlayersChanged is called when a player or spectator is let in or
-	// leaves, with the counts after the change.
+	// leaves, with the counts after the change; at the match's end, once
+	// every connection is closed, with 0 and 0.
 	PlayersChanged func(players, spectators int)
+	// Resumed is called once, by ResumeServer as it makes a server that
+	// continues a match, with the tick it continues from: the last tick
+	// confirmed, by the server before it. TickConfirmed follows from the
+	// next tick, once the server serves.
+	Resumed func(tick uint64)
 	// BytesRead and BytesWritten are called with the bytes of each read
 	// from and each write to a client's connection (messages with their
 	// framing; over UDP, the stream the packets carry).
@@ -40,6 +46,12 @@ type ServerTrace struct {
 func (t *ServerTrace) tickConfirmed(tick uint64, took time.Duration) {
 	if t != nil && t.TickConfirmed != nil {
 		t.TickConfirmed(tick, took)
+	}
+}
+
+func (t *ServerTrace) resumed(tick uint64) {
+	if t != nil && t.Resumed != nil {
+		t.Resumed(tick)
 	}
 }
 

@@ -17,6 +17,7 @@ type traceRecord struct {
 	read, written         int
 	resyncs, desyncs      int
 	negativeTook, changes int
+	lastPlayers           [2]int // the last PlayersChanged's players and spectators
 }
 
 func (r *traceRecord) trace() *netplay.ServerTrace {
@@ -33,6 +34,7 @@ func (r *traceRecord) trace() *netplay.ServerTrace {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.changes++
+			r.lastPlayers = [2]int{players, spectators}
 			r.peakPlayers = max(r.peakPlayers, players)
 			r.spectators = append(r.spectators, spectators)
 		},
@@ -75,6 +77,9 @@ func TestServerTrace(t *testing.T) {
 	}
 	if rec.peakPlayers != 2 || rec.changes < 2 {
 		t.Errorf("PlayersChanged: %d calls, at most %d players; want 2 calls or more and 2 players", rec.changes, rec.peakPlayers)
+	}
+	if rec.lastPlayers != [2]int{0, 0} {
+		t.Errorf("the last PlayersChanged said %d players and %d spectators after the match; want 0 and 0", rec.lastPlayers[0], rec.lastPlayers[1])
 	}
 	for _, s := range rec.spectators {
 		if s != 0 {

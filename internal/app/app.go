@@ -489,9 +489,20 @@ func (s *Process) runHeadless(e *engine.Engine) error {
 	}
 	hc := s.Opts.HeadlessConfig()
 	if stats := s.Stats; stats != nil {
+		// The CPU time of each phase is measured on the real clock, as a
+		// windowed run measures it, though the loop runs on the simulated
+		// display's; the heap is read every frame. Nothing is drawn, so
+		// the GPU and drawing columns stay empty.
+		clock := timing.NewMonotonicClock()
+		e.SetPhaseClock(clock.Now)
+		defer e.SetPhaseClock(nil)
+		heap := diag.NewHeapMeter()
 		var f diag.Figures
 		hc.OnFrame = func(st timing.Stats) {
+			ph := e.PhaseTimes()
 			f.Loop, f.Snaps, f.TotalSnaps, f.Entities = st, e.Render.Snaps, int(e.Render.TotalSnaps), e.World.Len()
+			f.FixedCPU, f.UpdateCPU, f.RenderCPU = ph.Fixed, ph.Update, ph.Render
+			heap.Read(&f)
 			stats.Write(&f)
 		}
 	}

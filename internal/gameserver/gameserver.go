@@ -348,6 +348,9 @@ func serve(p *Program, c *config, base *logrus.Logger, stdout io.Writer) (int, e
 	endFields := logrus.Fields{"ticks": rep.Ticks, "duration": rep.Duration.String(), "desyncs": rep.Desyncs,
 		"tick_p50": rep.TickTime.P50.String(), "tick_p99": rep.TickTime.P99.String(), "tick_max": rep.TickTime.Max.String(),
 		"hash": fmt.Sprintf("%016x", e.World.Hash())}
+	if rep.ResumedAt > 0 { // the ticks since, in the duration
+		endFields["resumed_at"] = rep.ResumedAt
+	}
 	for _, x := range p.Extensions {
 		if x.Ended != nil {
 			if err := x.Ended(s, rep, runErr); err != nil && runErr == nil {

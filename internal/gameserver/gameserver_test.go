@@ -190,17 +190,22 @@ func TestCheckMatchID(t *testing.T) {
 func TestMergeTraces(t *testing.T) {
 	var got []string
 	a := &netplay.ServerTrace{Desync: func() { got = append(got, "a desync") }, BytesRead: func(n int) { got = append(got, "a read") }}
-	b := &netplay.ServerTrace{Desync: func() { got = append(got, "b desync") }}
+	b := &netplay.ServerTrace{Desync: func() { got = append(got, "b desync") }, Resumed: func(tick uint64) {
+		if tick == 7 {
+			got = append(got, "b resumed 7")
+		}
+	}}
 	if mergeTraces(nil, nil) != nil || mergeTraces(nil, a) != a {
 		t.Error("mergeTraces of one trace should be it, of none nil")
 	}
 	m := mergeTraces(a, nil, b)
 	m.Desync()
 	m.BytesRead(3)
+	m.Resumed(7)
 	if m.Resync != nil || m.TickConfirmed != nil {
 		t.Error("a field no trace sets should stay nil")
 	}
-	if want := []string{"a desync", "b desync", "a read"}; !slices.Equal(got, want) {
+	if want := []string{"a desync", "b desync", "a read", "b resumed 7"}; !slices.Equal(got, want) {
 		t.Errorf("calls %v, want %v", got, want)
 	}
 }

@@ -23,6 +23,7 @@ func mergeTraces(ts ...*netplay.ServerTrace) *netplay.ServerTrace {
 	}
 	var m netplay.ServerTrace
 	var ticks []func(uint64, time.Duration)
+	var resumed []func(uint64)
 	var players []func(int, int)
 	var read, written []func(int)
 	var refused []func(string)
@@ -34,6 +35,9 @@ func mergeTraces(ts ...*netplay.ServerTrace) *netplay.ServerTrace {
 		}
 		if t.PlayersChanged != nil {
 			players = append(players, t.PlayersChanged)
+		}
+		if t.Resumed != nil {
+			resumed = append(resumed, t.Resumed)
 		}
 		if t.BytesRead != nil {
 			read = append(read, t.BytesRead)
@@ -58,6 +62,13 @@ func mergeTraces(ts ...*netplay.ServerTrace) *netplay.ServerTrace {
 		m.TickConfirmed = func(tick uint64, took time.Duration) {
 			for _, f := range ticks {
 				f(tick, took)
+			}
+		}
+	}
+	if len(resumed) > 0 {
+		m.Resumed = func(tick uint64) {
+			for _, f := range resumed {
+				f(tick)
 			}
 		}
 	}

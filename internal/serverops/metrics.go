@@ -22,9 +22,9 @@ type MatchInfo struct {
 //
 //	nebula_server_info{match,scene}               1
 //	nebula_server_ticks_total                      ticks confirmed
-//	nebula_server_tick                             the last tick confirmed
+//	nebula_server_tick                             the last tick confirmed (by the server before, until a resumed server confirms one)
 //	nebula_server_tick_seconds                     histogram: the server's time per tick
-//	nebula_server_players, nebula_server_spectators connected now
+//	nebula_server_players, nebula_server_spectators connected now (0 once the match is over)
 //	nebula_server_bytes_read_total, nebula_server_bytes_written_total
 //	nebula_server_handshakes_refused_total{reason}
 //	nebula_server_resyncs_total, nebula_server_desyncs_total
@@ -93,6 +93,7 @@ func (m *Metrics) Trace() *netplay.ServerTrace {
 			m.tick.Set(float64(tick))
 			m.tickTime.Observe(took.Seconds())
 		},
+		Resumed: func(tick uint64) { m.tick.Set(float64(tick)) },
 		PlayersChanged: func(players, spectators int) {
 			m.players.Set(float64(players))
 			m.spectators.Set(float64(spectators))
