@@ -49,8 +49,9 @@ const MaxBots = 64
 // match at -connect and play it to its end, each on its own engine, with
 // the game's bot script as input; each prints one line, "bot I: player P
 // ticks T end REASON hash H", and the subcommand exits ExitOK when every
-// client saw the match end, ExitFailed when one failed, ExitUsage on a
-// bad flag. SIGTERM or SIGINT makes the clients leave.
+// client saw the match end, ExitFailed when one failed or the match
+// failed on the server, ExitUsage on a bad flag or an unusable
+// -credentials file. SIGTERM or SIGINT makes the clients leave.
 func runBot(p *Program, args []string, stdout, stderr io.Writer) int {
 	name := p.Name + " bot"
 	var c botConfig
