@@ -43,7 +43,6 @@ import (
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
-	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 )
@@ -59,7 +58,6 @@ const maxEntities = scene.MaxEntities
 type flags struct {
 	entities    int    // -entities: bouncing bodies in the scene
 	physics     bool   // -physics: rigid bodies (scene.SetupPhysics) in place of the scripted bouncing
-	bindings    string // -bindings: a bindings file for the demo's actions
 	mappings    string // -gamepad-mappings: an SDL_GameControllerDB file
 	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
 	// desyncAtTick (debug, a networked client): a fixed system adds a
@@ -75,7 +73,6 @@ func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
 	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player cubes push them and F fires spheres (a match's players pass it too: it changes what the world holds)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
-	fs.StringVar(&f.bindings, "bindings", "", "`file` of bindings for the player's actions move-x, move-z and recolour, one a line: ACTION key|mouse|button|axis NAME [scale=S] [threshold=T] [pad=P] (default: a gamepad's left stick and d-pad move, A recolours)")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
 	fs.Uint64Var(&f.desyncAtTick, "desync-at-tick", 0, "debug, with -connect: add a point to the score at this tick so this client's state differs from the server's, to test desync detection (0 = off)")
@@ -108,9 +105,12 @@ func (f *flags) check(opts *cli.Options) error {
 func run(args []string, stdout, stderr io.Writer) int {
 	f := &flags{}
 	return app.Main(program, args, stdout, stderr, app.Game{
-		Flags:     f.register,
-		Check:     f.check,
-		Scene:     scene.ID,
+		Flags: f.register,
+		Check: f.check,
+		Scene: scene.ID,
+		// The demo's actions, declared once: -bindings rebinds them
+		// (default: a gamepad's left stick and d-pad move, A recolours).
+		Actions:   scene.Actions,
 		Params:    []string{"entities", "panic-at-tick", "physics"}, // a replay and every client of a match take them from the recording or the server
 		Records:   true,
 		Networked: true,
@@ -139,16 +139,6 @@ func runDemo(s *app.Process, f *flags) error {
 	} else {
 		sc = scene.Setup(e, f.entities)
 	}
-	actions := scene.NewActions()
-	if f.bindings != "" {
-		if err := loadBindings(actions, f.bindings); err != nil {
-			return err
-		}
-	}
-	e.Input.SetActions(actions) // the local player's Samples carry the actions
-	if c := s.Net(); c != nil {
-		c.LocalInput().SetActions(actions) // a networked player's too
-	}
 	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
@@ -175,17 +165,4 @@ func runDemo(s *app.Process, f *flags) error {
 		mappings = string(b)
 	}
 	return runWindowed(s, e, sc, mappings)
-}
-
-// loadBindings loads the bindings file path into actions.
-func loadBindings(actions *input.Actions, path string) error {
-	file, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("-bindings: %w", err)
-	}
-	defer file.Close()
-	if err := actions.LoadBindings(file); err != nil {
-		return fmt.Errorf("-bindings %s: %w", path, err)
-	}
-	return nil
 }

@@ -1,9 +1,10 @@
 // Command nebula-minimal is the smallest complete game on Nebula: one cube
-// that the arrow keys move, simulated in a system of the tick's scripts
-// stage and drawn interpolated between ticks by the windowed runner; Esc
-// quits. It takes the common flags of Nebula's programs (nebula-minimal -h)
-// and has none of its own. Copy it to start a game of your own (README.md,
-// "Start your own game").
+// that the arrow keys or a gamepad's left stick move (its "move" action),
+// simulated in a system of the tick's scripts stage and drawn interpolated
+// between ticks by the windowed runner; Esc quits. It takes the common
+// flags of Nebula's programs and -bindings (nebula-minimal -h), and has
+// none of its own. Copy it to start a game of your own (README.md, "Start
+// your own game").
 package main
 
 import (
@@ -25,9 +26,25 @@ import (
 // speed is how fast the arrow keys move the cube, in units per second.
 const speed = 8
 
-// minimal is the game: the common flags only (app.Game.Flags would add its
-// own), no recording, and game as its run.
-var minimal = app.Game{Run: game}
+// The game's actions, declared once in the game's definition below: one
+// two-axis action, "move", whose components are move-x and move-y.
+const (
+	moveX input.Action = iota
+	moveY
+)
+
+// minimal is the game: the common flags (app.Game.Flags would add its own)
+// and -bindings, its actions, no recording, and game as its run.
+var minimal = app.Game{Run: game, Actions: input.ActionMap{
+	Names:   []string{"move-x", "move-y"},
+	Vectors: []input.Vector{{X: "move-x", Y: "move-y", Deadzone: 0.2}}, // a stick or WASD as one vector, at most 1 long
+	Bindings: `move-x key ArrowRight
+move-x key ArrowLeft scale=-1
+move-x axis LeftX
+move-y key ArrowUp
+move-y key ArrowDown scale=-1
+move-y axis LeftY scale=-1
+`}}
 
 func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
 
@@ -47,19 +64,8 @@ func game(s *app.Process) error {
 	// The simulation: once per tick, it reads only the world, the tick's
 	// input and the fixed step, so a run is a pure function of its input.
 	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
-		var v mgl32.Vec3
-		if c.Input.Down(input.KeyArrowRight) {
-			v[0] += speed
-		}
-		if c.Input.Down(input.KeyArrowLeft) {
-			v[0] -= speed
-		}
-		if c.Input.Down(input.KeyArrowUp) {
-			v[1] += speed
-		}
-		if c.Input.Down(input.KeyArrowDown) {
-			v[1] -= speed
-		}
+		x, y := c.Input.ActionVector(moveX, moveY) // the arrow keys or a stick, its length at most 1
+		v := mgl32.Vec3{float32(x * speed), float32(y * speed), 0}
 		t := c.World.Transform(cube)
 		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, rounded the same on every build
 		c.World.SetTransform(cube, t)

@@ -64,8 +64,9 @@ func TestHeadlessAndBadFlag(t *testing.T) {
 	}
 }
 
-// -h lists the common flags and nothing else: the demo's own flags and the
-// recording flags mean nothing here.
+// -h lists the common flags, and -bindings for the game's declared
+// actions, and nothing else: the demo's own flags and the recording flags
+// mean nothing here.
 func TestHelpListsOnlyItsFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := app.Main("nebula-minimal", []string{"-h"}, &stdout, &stderr, minimal); code != 0 {
@@ -84,8 +85,11 @@ func TestHelpListsOnlyItsFlags(t *testing.T) {
 			t.Errorf("usage lacks the common flag -%s", f.Name)
 		}
 	})
-	if got := strings.Count(usage, "\n  -"); got != n {
-		t.Errorf("usage lists %d flags, want the %d common ones:\n%s", got, n, usage)
+	if !strings.Contains(usage, "\n  -bindings file\n") || !strings.Contains(usage, "(move-x, move-y)") {
+		t.Errorf("usage lacks -bindings for the actions move-x and move-y:\n%s", usage)
+	}
+	if got := strings.Count(usage, "\n  -"); got != n+1 {
+		t.Errorf("usage lists %d flags, want the %d common ones and -bindings:\n%s", got, n, usage)
 	}
 	for _, name := range []string{"entities", "panic-at-tick", "record", "replay", "verify", "partial", "crash-dir"} {
 		if strings.Contains(usage, "-"+name) {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"time"
 
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/gameserver"
 )
 
@@ -28,13 +28,17 @@ func demoGame() gameserver.Game {
 			fs.BoolVar(&physics, "physics", false, "the demo's rigid-body physics mode (nebula-demo -physics)")
 			fs.Uint64Var(&panicAt, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test a failed match (0 = off)")
 		},
-		Check: func() error {
+		CheckOptions: func(*cli.Options) error {
 			if entities < 0 || entities > scene.MaxEntities {
-				return fmt.Errorf("-entities %d: must be from 0 to %d", entities, scene.MaxEntities)
+				return cli.Usagef("-entities %d: must be from 0 to %d", entities, scene.MaxEntities)
 			}
 			return nil
 		},
-		Params: []string{"entities", "panic-at-tick", "physics"},
+		// The demo's actions, as nebula-demo declares them: the bots'
+		// scripts press keys, and their input carries the actions bound
+		// to them.
+		Actions: scene.Actions,
+		Params:  []string{"entities", "panic-at-tick", "physics"},
 		Setup: func(e *engine.Engine) error {
 			var sc *scene.Scene
 			if physics {

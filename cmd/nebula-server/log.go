@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,20 @@ func logExtension() gameserver.Extension {
 				return cli.Usagef("-fsync-interval %v: must be 0 or more", cfg.SyncInterval)
 			case seatTicks > 0 && resume == "":
 				return cli.Usagef("-resume-seat-ticks %d: only with -resume", seatTicks)
+			}
+			// A file named by a flag that cannot be used is bad usage,
+			// found before anything starts: a log to resume that cannot
+			// be read, a new log over an existing file.
+			if resume != "" {
+				f, err := os.Open(resume)
+				if err != nil {
+					return cli.Usagef("-resume %s: %v", resume, err)
+				}
+				f.Close()
+			} else if path != "" {
+				if _, err := os.Lstat(path); err == nil {
+					return cli.Usagef("-log %s: the file exists (a match log is never replaced; -resume continues it)", path)
+				}
 			}
 			return nil
 		},

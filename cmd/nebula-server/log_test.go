@@ -137,8 +137,11 @@ func TestLogUsage(t *testing.T) {
 		{"cadence without a log", []string{"-fsync-every", "3", "-snapshot-every", "10"}, gameserver.ExitUsage, "nebula-server: -fsync-every, -snapshot-every: means nothing without -log or -resume"},
 		{"log and resume", []string{"-log", "a", "-resume", "b"}, gameserver.ExitUsage, "nebula-server: -log a and -resume b: a resumed match appends to the log it resumes (leave -log out)"},
 		{"seat ticks without resume", []string{"-log", missing, "-resume-seat-ticks", "5"}, gameserver.ExitUsage, "nebula-server: -resume-seat-ticks 5: only with -resume"},
-		{"existing log", []string{"-log", existing}, gameserver.ExitFailed, "nebula-server: match log: matchlog: open " + existing + ": file exists"},
-		{"missing log", []string{"-resume", missing}, gameserver.ExitFailed, "nebula-server: match log: matchlog: resume: open " + missing + ": no such file or directory"},
+		// A file named by a flag that cannot be used is bad usage (2), as
+		// -key's is; a file that is there but holds no log fails (1) when
+		// it is read.
+		{"existing log", []string{"-log", existing}, gameserver.ExitUsage, "nebula-server: -log " + existing + ": the file exists (a match log is never replaced; -resume continues it)"},
+		{"missing log", []string{"-resume", missing}, gameserver.ExitUsage, "nebula-server: -resume " + missing + ": open " + missing + ": no such file or directory"},
 		{"not a log", []string{"-resume", existing}, gameserver.ExitFailed, "nebula-server: match log: matchlog: resume " + existing + ": header, byte 0, field magic: not a Nebula replay: magic \"a match'\", want \"NEBREPLY\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -190,6 +190,7 @@ func exitCode(t *testing.T, err error) int {
 
 // bot is a nebula-server bot process.
 type bot struct {
+	cmd            *exec.Cmd
 	done           chan struct{}
 	stdout, stderr bytes.Buffer
 	err            error
@@ -199,6 +200,7 @@ func startBot(t *testing.T, args ...string) *bot {
 	t.Helper()
 	b := &bot{done: make(chan struct{})}
 	cmd := exec.Command(bin.Path(t), append([]string{"bot"}, args...)...)
+	b.cmd = cmd
 	cmd.Stdout, cmd.Stderr = &b.stdout, &b.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -213,6 +215,12 @@ func startBot(t *testing.T, args ...string) *bot {
 		}
 	})
 	return b
+}
+
+// kill kills the bot's process and waits for it.
+func (b *bot) kill() {
+	b.cmd.Process.Kill()
+	<-b.done
 }
 
 // lines waits for the bot's exit, checks it succeeded, and returns its
@@ -458,6 +466,12 @@ func TestBadUsage(t *testing.T) {
 	}
 	defer busy.Close()
 	busyPort := fmt.Sprint(busy.Addr().(*net.TCPAddr).Port)
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "match.log")
+	if err := os.WriteFile(existing, []byte("a log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing")
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -481,6 +495,16 @@ func TestBadUsage(t *testing.T) {
 		{"rejoin without key", nil, []string{"-rejoin-grace", "10s"}, gameserver.ExitUsage, "nebula-server: -rejoin-grace needs -key (tokens tell a player's return from a newcomer)"},
 		{"token without key", nil, []string{"token", "-match", "m", "-seat", "0"}, gameserver.ExitUsage, "nebula-server token: -key is required: the server's key file (or -new-key FILE to make one)"},
 		{"token seat", nil, []string{"token", "-key", "k", "-match", "m", "-seat", "256"}, gameserver.ExitUsage, `nebula-server token: -seat "256": want a player's number, 0 to 255, or spectator`},
+		// A file named by a flag that cannot be used, and a value out of
+		// range, are bad usage like the others: status 2, before anything
+		// starts.
+		{"missing log to resume", nil, []string{"-resume", missing}, gameserver.ExitUsage, "nebula-server: -resume " + missing + ": open " + missing + ": no such file or directory"},
+		{"log over a file", nil, []string{"-log", existing}, gameserver.ExitUsage, "nebula-server: -log " + existing + ": the file exists (a match log is never replaced; -resume continues it)"},
+		{"ops port", nil, []string{"-ops", "127.0.0.1:99999"}, gameserver.ExitUsage, `nebula-server: -ops "127.0.0.1:99999": port "99999": must be a port from 0 to 65535`},
+		{"ops without port", nil, []string{"-ops", "localhost"}, gameserver.ExitUsage, `nebula-server: -ops "localhost": want host:port: address localhost: missing port in address`},
+		{"bot credentials missing", nil, []string{"bot", "-connect", "127.0.0.1:1", "-credentials", missing}, gameserver.ExitUsage, "nebula-server bot: -credentials " + missing + ": token: open " + missing + ": no such file or directory"},
+		{"bot credentials count", nil, []string{"bot", "-connect", "127.0.0.1:1", "-n", "2", "-credentials", missing}, gameserver.ExitUsage, "nebula-server bot: -credentials names 1 files for -n 2 bots: one a bot"},
+		{"bot credentials and key", nil, []string{"bot", "-connect", "127.0.0.1:1", "-credentials", missing, "-key", missing, "-match", "m"}, gameserver.ExitUsage, "nebula-server bot: -key and -credentials: the bots either mint their tokens (-key) or present the ones given (-credentials)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(bin.Path(t), tc.args...)
@@ -516,7 +540,7 @@ func TestEnvironment(t *testing.T) {
 }
 
 // A panic in the game's simulation fails the match: status 1, and the
-// clients are told the server shut down.
+// clients are told the match failed: the bot exits 1 saying so.
 func TestSimulationPanicFails(t *testing.T) {
 	s := startServer(t, nil, "-entities", "10", "-panic-at-tick", "20")
 	l := s.waitLog("listening")
@@ -529,6 +553,52 @@ func TestSimulationPanicFails(t *testing.T) {
 		t.Errorf("match failed line %v, want ticks 19", failed)
 	}
 	<-b.done
+	if code := exitCode(t, b.err); code != gameserver.ExitFailed || !strings.Contains(b.stderr.String(), "nebula-server bot: bot 0: the match failed on the server at tick 19") {
+		t.Errorf("the bot: exit %d, stderr %q; want %d and the match's failure", code, b.stderr.String(), gameserver.ExitFailed)
+	}
+}
+
+// A bot presents a connect token's credentials file, as a matchmaker
+// hands one (here minted by the token subcommand): it joins a server
+// with -key, and, its process killed, a new bot with the same file takes
+// the same seat back within -rejoin-grace and plays the match to its end
+// with the server's hash.
+func TestBotCredentialsRejoin(t *testing.T) {
+	dir := t.TempDir()
+	key, creds := filepath.Join(dir, "match.key"), filepath.Join(dir, "p0.json")
+	if out, err := exec.Command(bin.Path(t), "token", "-new-key", key).CombinedOutput(); err != nil {
+		t.Fatalf("token -new-key: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin.Path(t), "token", "-key", key, "-match", "m-9", "-seat", "0", "-ttl", "10m").Output()
+	if err != nil {
+		t.Fatalf("token: %v", err)
+	}
+	if err := os.WriteFile(creds, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const ticks = 900
+	s := startServer(t, nil, "-players", "1", "-ticks", fmt.Sprint(ticks), "-entities", "10", "-match", "m-9", "-key", key,
+		"-rejoin-grace", "5m", "-ops", "127.0.0.1:0")
+	l := s.waitLog("listening")
+	first := startBot(t, "-connect", l["tcp"].(string), "-entities", "10", "-credentials", creds)
+	// Once the match is under way, the first bot's process goes.
+	waitMetric(t, l["ops"].(string), "the match past tick 30", func(m map[string]float64) bool { return m["nebula_server_tick"] > 30 })
+	first.kill()
+	second := startBot(t, "-connect", l["tcp"].(string), "-entities", "10", "-credentials", creds)
+	lines := second.lines(t)
+	if code := s.wait(); code != gameserver.ExitOK {
+		t.Fatalf("exit %d; log:\n%s", code, s.log())
+	}
+	h := hashLine.FindStringSubmatch(s.output())
+	if h == nil {
+		t.Fatalf("server output %q", s.output())
+	}
+	if !strings.Contains(s.log(), "a player rejoins its seat") {
+		t.Errorf("the server did not log the rejoin; log:\n%s", s.log())
+	}
+	if n := checkBots(t, lines, h[1], h[2], "last tick"); n != 1 || !strings.HasPrefix(lines[0], "bot 0: player 0 ") {
+		t.Errorf("the second bot printed %q, want one line for player 0", lines)
+	}
 }
 
 // With -key the server lets in only clients with a connect token of its

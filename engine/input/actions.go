@@ -40,6 +40,7 @@ type Actions struct {
 
 	mu       sync.Mutex
 	bindings [][]Binding // bindings[a] are the bindings of Action(a)
+	vectors  []vector    // the two-axis actions (SetVector)
 }
 
 // NewActions declares the actions named names, Action(0) to
@@ -351,8 +352,7 @@ func (a *Actions) resolve(s *Sample) {
 	defer a.mu.Unlock()
 	prev := uint32(s.ext[extActions])
 	var down, tapped uint32
-	values := s.ext[extActions+2:]
-	clear(values)
+	var sums [MaxActions]int32
 	for i, bs := range a.bindings {
 		var sum int32
 		for j := range bs {
@@ -365,7 +365,15 @@ func (a *Actions) resolve(s *Sample) {
 			}
 			sum += v
 		}
-		values[i/4] |= uint64(uint16(int16(max(min(sum, AxisUnit), -AxisUnit)))) << (16 * (i % 4))
+		sums[i] = max(min(sum, AxisUnit), -AxisUnit)
+	}
+	for _, v := range a.vectors {
+		sums[v.x], sums[v.y] = normalize(sums[v.x], sums[v.y], v.deadzone)
+	}
+	values := s.ext[extActions+2:]
+	clear(values)
+	for i := range a.bindings {
+		values[i/4] |= uint64(uint16(int16(sums[i]))) << (16 * (i % 4))
 	}
 	pressed := ^prev & (down | tapped)
 	s.ext[extActions] = uint64(down) | uint64(pressed)<<32
@@ -401,4 +409,19 @@ func (s Sample) ActionUnits(act Action) int16 {
 		return 0
 	}
 	return int16(s.ext[extActions+2+int(act)/4] >> (16 * (act % 4)))
+}
+
+// ActionVector returns the two-axis action whose components are the
+// actions x and y (Vector, Actions.SetVector) at the end of the tick: its
+// length is from 0 to 1, its dead zone applied. It is exactly
+// (ActionValue(x), ActionValue(y)); for two actions that are not a
+// vector, it is their values as they are.
+func (s Sample) ActionVector(x, y Action) (float32, float32) {
+	return s.ActionValue(x), s.ActionValue(y)
+}
+
+// ActionVectorUnits returns ActionVector as the Sample holds it: integers
+// from -AxisUnit to AxisUnit, for fixed-point game code.
+func (s Sample) ActionVectorUnits(x, y Action) (int16, int16) {
+	return s.ActionUnits(x), s.ActionUnits(y)
 }

@@ -51,6 +51,24 @@
 // rebinding (Actions.Bind, Actions.LoadBindings) is a local change, not
 // simulation state, and takes effect at the next tick.
 //
+// A game declares its actions once, as an ActionMap in its game
+// definition (app.Game.Actions, gameserver.Game.Actions): names, two-axis
+// actions and default bindings, from which each of its programs makes its
+// Actions (ActionMap.New):
+//
+//	var Actions = input.ActionMap{
+//		Names:    []string{"jump", "move-x", "move-y"},
+//		Vectors:  []input.Vector{{X: "move-x", Y: "move-y", Deadzone: 0.2}},
+//		Bindings: "jump key Space\nmove-x key D\nmove-x key A scale=-1\nmove-y key W\nmove-y key S scale=-1\n",
+//	}
+//
+// # Two-axis actions
+//
+// A Vector makes two actions one vector, a move stick or four keys (Godot's
+// Input.get_vector): each tick their values are made one vector with a
+// radial dead zone and a length of at most 1, in integers, so the result
+// is the same bits on every machine; Sample.ActionVector reads it.
+//
 // # The bindings file
 //
 // Actions.LoadBindings reads, and Actions.WriteBindings writes, bindings as UTF-8 text,

@@ -356,7 +356,8 @@ func (c *Client) End() (last uint64, ended bool) {
 }
 
 // EndReason returns why the server ended the match (wire.EndTicks: its
-// last tick; wire.EndShutdown: the server is shutting down), 0 before
+// last tick; wire.EndShutdown: the server is shutting down; wire.EndFailed:
+// the match failed on the server), 0 before
 // the server has ended it.
 func (c *Client) EndReason() wire.EndReason {
 	c.mu.Lock()

@@ -78,7 +78,7 @@ func (m *match) confirm(n uint64, now time.Duration) {
 			m.err = errors.New("netplay: server: a tick did not run")
 		}
 		s.log.WithError(m.err).WithField("tick", n).Error("the simulation failed; ending the match")
-		m.finish(wire.EndShutdown)
+		m.finish(wire.EndFailed) // the clients are told it failed, not that it was shut down
 		return
 	}
 	m.confirmed = n

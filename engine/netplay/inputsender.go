@@ -46,6 +46,16 @@ func (s *inputSender) setScript(script func(tick uint64, due time.Duration, in *
 	s.mu.Unlock()
 }
 
+// inheritActions makes a the local input's actions, unless it has some
+// (LocalInput.SetActions) or a is nil.
+func (s *inputSender) inheritActions(a *input.Actions) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a != nil && s.local.Actions() == nil {
+		s.local.SetActions(a)
+	}
+}
+
 // push queues a device event, timed by the client's clock.
 func (s *inputSender) push(ev input.Event) {
 	s.mu.Lock()
@@ -148,7 +158,9 @@ func (l *LocalInput) ReleaseAll(time.Duration) { l.s.releaseAll() }
 // SetActions makes the local player's Samples carry the actions a
 // resolves (input.Queue.SetActions): what the client sends, and every
 // peer and recording sees, is the action's state and value, whatever their
-// own bindings. a may be rebound while the client runs.
+// own bindings. a may be rebound while the client runs. Without it, the
+// client resolves the actions of the engine it is attached to
+// (Client.Attach): set them there, once, for the game's every run.
 func (l *LocalInput) SetActions(a *input.Actions) {
 	l.s.mu.Lock()
 	defer l.s.mu.Unlock()

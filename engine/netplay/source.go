@@ -18,7 +18,11 @@ import (
 // parameters and tick rate. script, if not nil,
 // is the player's input (a headless client's script, called for every
 // tick the client sends input for, with that tick); otherwise the input
-// is what LocalInput queued. Attach starts the client's input clock.
+// is what LocalInput queued. The local player's input resolves the
+// actions of e's input (e.Input.Actions, a game's declared actions)
+// unless LocalInput.SetActions gave others: what a player's bindings
+// press is what the server, the other players and the recordings see.
+// Attach starts the client's input clock.
 func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Duration, in *input.Queue)) error {
 	switch {
 	case e.World.Tick() != 0:
@@ -38,6 +42,7 @@ func (c *Client) Attach(e *engine.Engine, script func(tick uint64, due time.Dura
 	}
 	c.e, c.rb = e, rb
 	c.input.setScript(script)
+	c.input.inheritActions(e.Input.Actions())
 	close(c.attached)
 	return nil
 }

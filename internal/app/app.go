@@ -56,6 +56,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,6 +65,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/diag"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/replay"
 	"github.com/nebulaengine/nebula/engine/rollback"
@@ -98,6 +100,7 @@ type Process struct {
 	client      *netplay.Client // a -connect or -spectate run's client
 	probing     bool            // Run is called to learn the world's schema (joinMatch)
 	fingerprint uint64          // what the probe learnt
+	actions     *input.Actions  // Game.Actions, with -bindings applied; nil if none
 }
 
 // Game is a program on Nebula: its own flags and its run.
@@ -144,9 +147,59 @@ type Game struct {
 	// headless player's input is the engine's input script
 	// (engine.Engine.SetInputScript), chosen by Process.Player.
 	Networked bool
+	// Actions declares the game's actions once (input.ActionMap): their
+	// names in order, the two-axis ones and the default bindings. When it
+	// names any, the program has a -bindings flag (a player's bindings
+	// file), and every tick's input carries the actions resolved from the
+	// bindings wherever the game runs: RunWindowed and RunHeadless set
+	// them on the engine's input (engine.Engine.Input, unless the game set
+	// other Actions there), so a window, a headless run and its input
+	// script, -synctest and a recording resolve them, and a client of a
+	// match sends them (netplay.Client.Attach). A dedicated server
+	// (package gameserver) takes the same ActionMap for its bots.
+	// Process.Actions returns them.
+	Actions input.ActionMap
 	// Run is the game, run once the flags are parsed and the outputs they
 	// ask for are open.
 	Run func(*Process) error
+}
+
+// Actions returns the game's actions (Game.Actions) with the player's
+// -bindings applied, or nil when the game declares none. A game may
+// rebind them while it runs (a settings menu): the next tick resolves the
+// new bindings.
+func (s *Process) Actions() *input.Actions { return s.actions }
+
+// useActions gives e's input the game's actions, unless it has some.
+func (s *Process) useActions(e *engine.Engine) {
+	if s.actions != nil && e.Input.Actions() == nil {
+		e.Input.SetActions(s.actions)
+	}
+}
+
+// loadActions makes the game's actions from its declaration and the
+// -bindings file.
+func (s *Process) loadActions() error {
+	if s.game.Actions.Len() == 0 {
+		return nil
+	}
+	a, err := s.game.Actions.New()
+	if err != nil {
+		return fmt.Errorf("the game's actions: %w", err)
+	}
+	if f := s.fs.Lookup("bindings"); f != nil && f.Value.String() != "" {
+		path := f.Value.String()
+		file, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("-bindings: %w", err)
+		}
+		defer file.Close()
+		if err := a.LoadBindings(file); err != nil {
+			return fmt.Errorf("-bindings %s: %w", path, err)
+		}
+	}
+	s.actions = a
+	return nil
 }
 
 // Main defines the common flags and the game's own (g.Flags) on one
@@ -192,6 +245,9 @@ func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options
 	if g.Networked {
 		opts.RegisterNetwork(fs)
 	}
+	if g.Actions.Len() > 0 {
+		fs.String("bindings", "", fmt.Sprintf("`file` of bindings for the game's actions (%s), one a line: ACTION key|mouse|button|axis NAME [scale=S] [threshold=T] [pad=P]; it replaces the default bindings of the actions it names", strings.Join(g.Actions.Names, ", ")))
+	}
 	if g.Flags != nil {
 		g.Flags(fs)
 	}
@@ -216,6 +272,9 @@ func parse(program string, args []string, usage io.Writer, g Game) (*cli.Options
 
 func (s *Process) run(game func(*Process) error) (err error) {
 	opts, log := s.Opts, s.Log
+	if err := s.loadActions(); err != nil {
+		return err
+	}
 	sess, err := prof.Start(opts.ProfOptions(), log)
 	if err != nil {
 		return err
@@ -332,6 +391,7 @@ func (s *Process) DesktopConfig(title string) desktop.Config {
 // Stdout and returns, opening no window and calling no setup: add the
 // tick's systems before RunWindowed for -schedule to list them.
 func (s *Process) RunWindowed(e *engine.Engine, cfg desktop.Config, setup func(*desktop.Runner) error) error {
+	s.useActions(e)
 	switch {
 	case s.Opts.Schedule:
 		return s.printSchedule(e)
@@ -456,6 +516,7 @@ func (s *Process) runWindow(e *engine.Engine, cfg desktop.Config, setup func(*de
 // With -schedule it prints e's tick schedule (engine.Engine.Schedule) to
 // Stdout and returns without running a tick.
 func (s *Process) RunHeadless(e *engine.Engine) error {
+	s.useActions(e)
 	switch {
 	case s.Opts.Schedule:
 		return s.printSchedule(e)

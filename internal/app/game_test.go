@@ -27,8 +27,26 @@ import (
 // and -taunt, which they do not), and recording and multiplayer from
 // package app alone: Records and Networked set, nothing else written.
 type arena struct {
-	half  float64 // -arena: half the arena's width
-	taunt bool    // -taunt: the player's cube says so in the log (not simulation)
+	half    float64 // -arena: half the arena's width
+	taunt   bool    // -taunt: the player's cube says so in the log (not simulation)
+	printHP bool    // -print-hp: print "hp A B" at the end of the run
+}
+
+// The arena's actions, declared once in its game definition: "move", a
+// two-axis action (move-x and move-y) of the arrow keys.
+const (
+	moveX input.Action = iota
+	moveY
+)
+
+var arenaActions = input.ActionMap{
+	Names:   []string{"move-x", "move-y"},
+	Vectors: []input.Vector{{X: "move-x", Y: "move-y"}},
+	Bindings: `move-x key ArrowRight
+move-x key ArrowLeft scale=-1
+move-y key ArrowUp
+move-y key ArrowDown scale=-1
+`,
 }
 
 func (a *arena) game() app.Game {
@@ -36,6 +54,7 @@ func (a *arena) game() app.Game {
 		Flags: func(fs *flag.FlagSet) {
 			fs.Float64Var(&a.half, "arena", 10, "half the arena's `width`")
 			fs.BoolVar(&a.taunt, "taunt", false, "log a taunt")
+			fs.BoolVar(&a.printHP, "print-hp", false, "print the cubes' points at the end")
 		},
 		Check: func(*cli.Options) error {
 			if a.half <= 0 || a.half > 1000 {
@@ -44,6 +63,7 @@ func (a *arena) game() app.Game {
 			return nil
 		},
 		Scene:     "arena-test",
+		Actions:   arenaActions,
 		Params:    []string{"arena"},
 		Records:   true,
 		Networked: true,
@@ -77,12 +97,9 @@ func (a *arena) run(s *app.Process) error {
 			}
 			cube := cubes[id]
 			x := &xs.Ptr()[id]
-			if in.Down(input.KeyArrowRight) {
-				*x += float32(5 * c.DT)
-			}
-			if in.Down(input.KeyArrowLeft) {
-				*x -= float32(5 * c.DT)
-			}
+			// The keys reach the game as its "move" action only.
+			vx, _ := in.ActionVector(moveX, moveY)
+			*x += float32(float32(5*vx) * c.DT)
 			if *x > half || *x < -half {
 				*x = min(max(*x, -half), half)
 				health.Ptr(cube).Points--
@@ -107,7 +124,15 @@ func (a *arena) run(s *app.Process) error {
 	if a.taunt {
 		s.Log.Info("come and get me")
 	}
-	return s.RunHeadless(e)
+	if err := s.RunHeadless(e); err != nil {
+		return err
+	}
+	if a.printHP && e.World.Tick() > 0 { // not the probe of a client's world
+		h0, _ := health.Get(cubes[0])
+		h1, _ := health.Get(cubes[1])
+		fmt.Fprintf(s.Stdout, "hp %d %d\n", h0.Points, h1.Points)
+	}
+	return nil
 }
 
 // syncBuffer is a bytes.Buffer that several goroutines may write and read.
@@ -143,10 +168,16 @@ var hashLine = regexp.MustCompile(`state-hash (\d+) ([0-9a-f]{16})\n`)
 func TestGameRecordsAndVerifies(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "arena.rep")
-	code, out, errs := play("-headless", "-ticks", "600", "-arena", "2.5", "-taunt", "-record", path, "-print-hash", "-log-level", "error")
+	code, out, errs := play("-headless", "-ticks", "600", "-arena", "2.5", "-taunt", "-record", path, "-print-hash", "-print-hp", "-log-level", "error")
 	if code != 0 {
 		t.Fatalf("recording: status %d: %s", code, errs)
 	}
+	// The script's keys moved the cube through the "move" action into the
+	// walls: the player's cube lost points.
+	if !regexp.MustCompile(`(?m)^hp [1-9]\d? 100$`).MatchString(out) {
+		t.Errorf("recording printed %q, want player 0's cube below 100 points (moved by its action) and the other's at 100", out)
+	}
+	out = hashLine.FindString(out)
 	want := hashLine.FindString(out)
 	if !strings.HasPrefix(want, "state-hash 600 ") {
 		t.Fatalf("recording printed %q, want a state-hash line at tick 600", out)
@@ -248,7 +279,7 @@ func (p *arenaProc) wait(t *testing.T, name string, timeout time.Duration) (stri
 func TestGamePlaysATwoPlayerMatch(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "match.rep")
-	srv := startArena(t, "-serve", "127.0.0.1:0", "-players", "2", "-ticks", "300", "-arena", "3", "-record", rec, "-print-hash", "-log-level", "warn")
+	srv := startArena(t, "-serve", "127.0.0.1:0", "-players", "2", "-ticks", "300", "-arena", "3", "-record", rec, "-print-hash", "-print-hp", "-log-level", "warn")
 	var addr string
 	for deadline := time.Now().Add(30 * time.Second); addr == ""; {
 		if m := regexp.MustCompile(`listening on (\S+)\n`).FindStringSubmatch(srv.stdout.String()); m != nil {
@@ -276,6 +307,12 @@ func TestGamePlaysATwoPlayerMatch(t *testing.T) {
 	if !strings.HasPrefix(want, "state-hash 300 ") || !strings.Contains(out, "2 players") {
 		t.Fatalf("server printed %q, want a 2-player report and a state-hash line at tick 300", out)
 	}
+	// The clients' scripts pressed keys; the clients resolved them into
+	// the game's declared "move" action, and the server's world moved
+	// both cubes into the walls.
+	if !regexp.MustCompile(`(?m)^hp [1-9]\d? [1-9]\d?$`).MatchString(out) {
+		t.Errorf("server printed %q, want both cubes below 100 points: the players' actions reached it", out)
+	}
 	for i, c := range clients {
 		out, errs, err := c.wait(t, fmt.Sprintf("player %d", i), 30*time.Second)
 		if got := hashLine.FindString(out); err != nil || got != want {
@@ -291,4 +328,18 @@ func TestGamePlaysATwoPlayerMatch(t *testing.T) {
 		t.Errorf("verifying the match: status %d, stdout %q, stderr %q", code, out, errs)
 	}
 	t.Logf("match at %s: %s", addr, strings.TrimSpace(want))
+}
+
+// -synctest re-simulates every tick from earlier states with the game's
+// actions resolved as in a plain run: it passes, and its hash is a plain
+// run's, which the actions moved.
+func TestGameSyncTestWithActions(t *testing.T) {
+	code, plain, errs := play("-headless", "-ticks", "300", "-arena", "2.5", "-print-hash", "-print-hp", "-log-level", "error")
+	if code != 0 || !regexp.MustCompile(`(?m)^hp [1-9]\d? 100$`).MatchString(plain) {
+		t.Fatalf("plain run: status %d, stdout %q: %s", code, plain, errs)
+	}
+	code, out, errs := play("-headless", "-ticks", "300", "-arena", "2.5", "-synctest", "4", "-print-hash", "-log-level", "error")
+	if want := "synctest ok 300 depth 4\n" + hashLine.FindString(plain); code != 0 || out != want {
+		t.Errorf("synctest: status %d, stdout %q, want %q: %s", code, out, want, errs)
+	}
 }

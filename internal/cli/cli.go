@@ -258,6 +258,18 @@ func (o *Options) HeadlessConfig() engine.HeadlessConfig {
 	return engine.HeadlessConfig{DisplayHz: o.DisplayHz, Jitter: o.Jitter, JitterSeed: o.JitterSeed, Ticks: o.Ticks, Frames: o.Frames}
 }
 
+// ServerOptions returns the Options a dedicated server (package
+// gameserver) hands a game's check of its flags, which has the shape of
+// app.Game.Check: TickRate, Seed and LogLevel as the server's flags say,
+// Headless true (a server has no window), the other fields at their zero
+// value, and Given reporting the flags set on fs (on the command line or
+// from the environment).
+func ServerOptions(fs *flag.FlagSet, tickRate int, seed uint64, level logrus.Level) *Options {
+	o := &Options{TickRate: tickRate, Seed: seed, LogLevel: level, Headless: true, given: map[string]bool{}}
+	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
+	return o
+}
+
 // Given reports whether the flag name (without its dash) was given on the
 // command line; it knows every flag of the FlagSet Check was passed, the
 // program's own included.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -37,6 +38,8 @@ type botConfig struct {
 	matchID   string
 	firstSeat int
 	key       *token.Key
+	credsFile string              // -credentials: the bots' credentials files, comma-separated
+	creds     []token.Credentials // read from credsFile by check, one a bot
 }
 
 // MaxBots is the most clients one bot process runs.
@@ -46,8 +49,9 @@ const MaxBots = 64
 // match at -connect and play it to its end, each on its own engine, with
 // the game's bot script as input; each prints one line, "bot I: player P
 // ticks T end REASON hash H", and the subcommand exits ExitOK when every
-// client saw the match end, ExitFailed when one failed, ExitUsage on a
-// bad flag. SIGTERM or SIGINT makes the clients leave.
+// client saw the match end, ExitFailed when one failed or the match
+// failed on the server, ExitUsage on a bad flag or an unusable
+// -credentials file. SIGTERM or SIGINT makes the clients leave.
 func runBot(p *Program, args []string, stdout, stderr io.Writer) int {
 	name := p.Name + " bot"
 	var c botConfig
@@ -61,6 +65,7 @@ func runBot(p *Program, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.keyFile, "key", "", "for a server with -key: the bots mint their own connect tokens under the key in `file` (a test's or a load test's stand-in for a matchmaker)")
 	fs.StringVar(&c.matchID, "match", "", "with -key: the server's match `id`")
 	fs.IntVar(&c.firstSeat, "first-seat", 0, "with -key: bot I takes seat first-seat + I")
+	fs.StringVar(&c.credsFile, "credentials", "", "for a server with -key: the connect tokens' credentials `files`, comma-separated, one a bot (JSON, as a matchmaker hands them or "+p.Name+" token prints them): bot I presents the I-th, and may rejoin with it")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log lines as json or text")
 	fs.StringVar(&c.level, "log-level", "warn", "logrus level: panic, fatal, error, warn, info, debug or trace")
 	if p.Game.Flags != nil {
@@ -73,14 +78,14 @@ func runBot(p *Program, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = c.check()
 	}
-	if err == nil && p.Game.Check != nil {
-		err = p.Game.Check()
+	lv, _ := logrus.ParseLevel(c.level)
+	if err == nil {
+		err = checkGame(&p.Game, fs, 0, 0, lv)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitUsage
 	}
-	lv, _ := logrus.ParseLevel(c.level)
 	log := newLogger(stderr, c.logFormat, lv)
 
 	// The client tells the server its world's schema: the game's world,
@@ -132,6 +137,8 @@ func (c *botConfig) check() error {
 		return cli.Usagef("-key needs -match: the server's match id")
 	case c.keyFile == "" && (c.matchID != "" || c.firstSeat != 0):
 		return cli.Usagef("-match and -first-seat mean nothing without -key")
+	case c.keyFile != "" && c.credsFile != "":
+		return cli.Usagef("-key and -credentials: the bots either mint their tokens (-key) or present the ones given (-credentials)")
 	case c.firstSeat < 0 || c.firstSeat+c.n-1 > int(token.MaxSeat):
 		return cli.Usagef("-first-seat %d: the seats of -n %d bots must be from 0 to %d", c.firstSeat, c.n, token.MaxSeat)
 	}
@@ -141,6 +148,19 @@ func (c *botConfig) check() error {
 			return cli.Usagef("-key %s: %v", c.keyFile, err)
 		}
 		c.key = &k
+	}
+	if c.credsFile != "" {
+		files := strings.Split(c.credsFile, ",")
+		if len(files) != c.n {
+			return cli.Usagef("-credentials names %d files for -n %d bots: one a bot", len(files), c.n)
+		}
+		for _, f := range files {
+			cr, err := token.ReadCredentialsFile(f)
+			if err != nil {
+				return cli.Usagef("-credentials %s: %v", f, err)
+			}
+			c.creds = append(c.creds, cr)
+		}
 	}
 	if _, err := logrus.ParseLevel(c.level); err != nil {
 		return cli.Usagef("-log-level %q: must be one of panic, fatal, error, warn, info, debug, trace", c.level)
@@ -189,6 +209,9 @@ func (b *bots) play(ctx context.Context, i int) (string, error) {
 		}
 		cfg.Credentials = &creds
 	}
+	if b.c.creds != nil {
+		cfg.Credentials = &b.c.creds[i]
+	}
 	cfg.Log = b.log.WithField("bot", i)
 	c, err := netplay.Dial(ctx, b.c.connect, cfg)
 	if err != nil {
@@ -209,6 +232,9 @@ func (b *bots) play(ctx context.Context, i int) (string, error) {
 	}
 	if err := c.RunHeadless(ctx); err != nil {
 		return "", err
+	}
+	if c.EndReason() == wire.EndFailed {
+		return "", fmt.Errorf("the match failed on the server at tick %d (the server's log says why)", e.World.Tick())
 	}
 	who := "spectator"
 	if w.Player != wire.NoPlayer {
@@ -251,5 +277,14 @@ func (b *bots) engine(w wire.Welcome) (*engine.Engine, error) {
 		return nil, fmt.Errorf("game set-up: %w", err)
 	}
 	e.SetInputScript(nil)
+	if b.p.Game.Actions.Len() > 0 {
+		// The bot's script presses keys; its input carries the actions
+		// they are bound to (Client.Attach takes the engine's).
+		a, err := b.p.Game.Actions.New()
+		if err != nil {
+			return nil, fmt.Errorf("the game's actions: %w", err)
+		}
+		e.Input.SetActions(a)
+	}
 	return e, nil
 }

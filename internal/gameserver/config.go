@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,8 +57,9 @@ type config struct {
 	spectatorsWithoutToken bool
 }
 
-// register defines the server's own flags on fs.
-func (c *config) register(fs *flag.FlagSet) {
+// register defines the server's own flags on fs; program is the
+// program's name, in the help.
+func (c *config) register(fs *flag.FlagSet, program string) {
 	fs.StringVar(&c.addr, "addr", "", "`host` address to listen on (default: every interface)")
 	fs.IntVar(&c.port, "port", DefaultPort, "TCP port of the match (0: a free port, -1: no TCP)")
 	fs.IntVar(&c.udpPort, "udp-port", DefaultPort, "UDP port of the match (0: a free port, -1: no UDP)")
@@ -70,7 +73,7 @@ func (c *config) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFormat, "log-format", "json", "log lines as json (for machines) or text (for people)")
 	fs.StringVar(&c.level, "log-level", "info", "logrus level: panic, fatal, error, warn, info, debug or trace")
 	fs.StringVar(&c.ops, "ops", "", "`host:port` of the operator port: /healthz and /metrics over HTTP (127.0.0.1:0 picks a free port, logged; default: off)")
-	fs.StringVar(&c.keyFile, "key", "", "connect tokens: every client must present a token of this match sealed under the key in `file` (package token's key file: nebula-server token -new-key makes one); the traffic is then sealed")
+	fs.StringVar(&c.keyFile, "key", "", "connect tokens: every client must present a token of this match sealed under the key in `file` (package token's key file: "+program+" token -new-key makes one); the traffic is then sealed")
 	fs.DurationVar(&c.rejoinGrace, "rejoin-grace", 0, "with -key: how long a player whose connection ended keeps its seat for its return with its token (0: none)")
 	fs.BoolVar(&c.spectatorsWithoutToken, "spectators-without-token", false, "with -key: let spectators in without a token (their traffic in clear)")
 	fs.DurationVar(&c.opsLinger, "ops-linger", 0, "keep the operator port up this long after the match ends, for a last scrape (a signal ends the wait)")
@@ -122,6 +125,11 @@ func (c *config) check() error {
 		}
 		c.tokenKey = &k
 	}
+	if c.ops != "" {
+		if err := checkHostPort(c.ops); err != nil {
+			return cli.Usagef("-ops %q: %v", c.ops, err)
+		}
+	}
 	if c.matchID == "" {
 		c.matchID = newMatchID()
 	} else if err := checkMatchID(c.matchID); err != nil {
@@ -132,6 +140,21 @@ func (c *config) check() error {
 		return cli.Usagef("-log-level %q: must be one of panic, fatal, error, warn, info, debug, trace", c.level)
 	}
 	c.logLevel = lv
+	return nil
+}
+
+// checkHostPort checks that addr is host:port with a port from 0 to
+// 65535; whether the host can be listened on is found when it is.
+//
+//srccheck:wrapped by config.check, as a usage error naming -ops
+func checkHostPort(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want host:port: %w", err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("port %q: must be a port from 0 to 65535", port)
+	}
 	return nil
 }
 
@@ -159,7 +182,7 @@ func checkMatchID(id string) error {
 // its environment variable (env), and checks them all.
 func parseConfig(p *Program, args []string, env func(string) (string, bool), usage io.Writer) (*config, error) {
 	c := &config{fs: flag.NewFlagSet(p.Name, flag.ContinueOnError)}
-	c.register(c.fs)
+	c.register(c.fs, p.Name)
 	if p.Game.Flags != nil {
 		p.Game.Flags(c.fs)
 	}
@@ -187,10 +210,8 @@ func parseConfig(p *Program, args []string, env func(string) (string, bool), usa
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	if p.Game.Check != nil {
-		if err := p.Game.Check(); err != nil {
-			return nil, err
-		}
+	if err := checkGame(&p.Game, c.fs, c.tickRate, c.seed, c.logLevel); err != nil {
+		return nil, err
 	}
 	for _, x := range p.Extensions {
 		if x.Check != nil {

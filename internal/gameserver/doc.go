@@ -22,7 +22,10 @@
 //
 // Game.Flags and Game.Params add the game's own flags and send their
 // values to the clients (as app.Game.Params does for its windowed
-// program); Game.Script gives the bots their input.
+// program), Game.CheckOptions checks them (app.Game.Check's shape: one
+// function serves both programs); Game.Script gives the bots their input
+// and Game.Actions, the game's declared actions (the same input.ActionMap
+// as its app.Game.Actions), turns the keys they press into actions.
 //
 // # Flags and environment
 //
@@ -43,13 +46,17 @@
 //
 //	0 (ExitOK)      the match ended at its last tick (-ticks), or SIGTERM or SIGINT ended it
 //	1 (ExitFailed)  the match failed: a panic in a system, a listener that failed, an extension's error
-//	2 (ExitUsage)   a bad flag or environment variable; nothing started
-//	3 (ExitListen)  a port (-port, -udp-port, -ops) could not be opened
+//	2 (ExitUsage)   bad usage, nothing started: a bad flag or environment variable, a value out
+//	                of range, or a file named by a flag that cannot be used
+//	3 (ExitListen)  a well-formed port (-port, -udp-port, -ops) could not be opened
 //
 // A failure prints one line "<program>: <what went wrong>" on stderr,
 // beside the log's own.
 //
 // # Signals
+//
+// A match that fails (a panic in a system) sends its clients the end with
+// the reason "failed" (wire.EndFailed).
 //
 // SIGTERM or SIGINT ends the match: its players and spectators are sent
 // the end with the reason "shutdown" (wire.EndShutdown; a client still in
@@ -84,7 +91,11 @@
 // player P ticks T end REASON hash H"; the hash is the world's at the
 // match's last tick, the one the server logs. -udp joins over UDP,
 // -spectate as spectators; against a server with -key, "-key FILE -match
-// ID" makes each bot mint its own token (seat -first-seat + I).
+// ID" makes each bot mint its own token (seat -first-seat + I), or
+// "-credentials FILE[,FILE...]" presents the credentials given, one file a
+// bot (a matchmaker's, or the token subcommand's), with which a bot may
+// also rejoin its seat. A bot exits ExitFailed when its client failed or
+// the match failed on the server (announced as wire.EndFailed).
 //
 // # Tokens
 //

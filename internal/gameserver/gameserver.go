@@ -54,9 +54,25 @@ type Game struct {
 	// also be set by an environment variable (NEBULA_ and the flag's
 	// name in capitals, "-" as "_").
 	Flags func(fs *flag.FlagSet)
-	// Check, if not nil, checks the game's own flags once parsed; an
-	// error it returns is bad usage (ExitUsage), printed as its one line.
+	// CheckOptions, if not nil, checks the game's own flags once parsed,
+	// as app.Game.Check does for the game's windowed program (the same
+	// function serves both): opts holds what the server knows (TickRate,
+	// Seed, LogLevel; Headless is true) and opts.Given tells which flags
+	// were given, on the command line or in the environment. An error it
+	// returns is bad usage (ExitUsage), printed as its one line. The bot
+	// subcommand calls it too, on its own flags.
+	CheckOptions func(opts *cli.Options) error
+	// Check, if not nil, is called after CheckOptions, alike.
+	//
+	// Deprecated: use CheckOptions, which has app.Game.Check's shape.
 	Check func() error
+	// Actions declares the game's actions (input.ActionMap): the same
+	// declaration as its windowed program's app.Game.Actions. The bots
+	// resolve them from their scripts' keys and buttons, so that a bot
+	// that presses a bound key sends the action, as a player's window
+	// does. The server itself needs none: its clients send their actions
+	// resolved.
+	Actions input.ActionMap
 	// Params names the game's own flags the simulation depends on: the
 	// server sends their values and -seed to every client in its Welcome,
 	// in the encoding of cli.Params (what app.Game.Params names for the
@@ -164,6 +180,12 @@ func Main(p Program, args []string, env func(string) (string, bool), stdout, std
 	if p.Game.Setup == nil {
 		panic("gameserver: Program.Game.Setup is nil")
 	}
+	if p.Game.Actions.Len() > 0 {
+		if _, err := p.Game.Actions.New(); err != nil {
+			fmt.Fprintf(stderr, "%s: the game's actions: %v\n", p.Name, err)
+			return ExitFailed
+		}
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "bot":
@@ -187,6 +209,20 @@ func Main(p Program, args []string, env func(string) (string, bool), stdout, std
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, err)
 	}
 	return code
+}
+
+// checkGame runs the game's checks of its flags on fs (Game.CheckOptions,
+// then the deprecated Game.Check).
+func checkGame(g *Game, fs *flag.FlagSet, tickRate int, seed uint64, level logrus.Level) error {
+	if g.CheckOptions != nil {
+		if err := g.CheckOptions(cli.ServerOptions(fs, tickRate, seed, level)); err != nil {
+			return err
+		}
+	}
+	if g.Check != nil {
+		return g.Check()
+	}
+	return nil
 }
 
 // newLogger returns the server's logger: JSON lines or text, at level.

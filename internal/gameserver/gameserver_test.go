@@ -16,6 +16,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
+	"github.com/nebulaengine/nebula/internal/cli"
 )
 
 // testGame is a small game: a counter resource that every tick adds the
@@ -246,5 +247,178 @@ func TestMergedListener(t *testing.T) {
 	}
 	if _, err := net.Dial("tcp", l2.Addr().String()); err == nil {
 		t.Error("the second listener still accepts after Close")
+	}
+}
+
+// shotCounters maps each engine the shooter game set up to its counter.
+var shotCounters sync.Map // *engine.Engine -> *engine.Resource[int64]
+
+// shooter is a game that declares its actions once: "shoot" bound to F,
+// and a counter of the shots its players fire; the bots' script presses F
+// every 10 ticks. panicAt, if not 0, makes the simulation panic there.
+func shooter(panicAt uint64) Game {
+	const shoot input.Action = 0
+	return Game{
+		Scene:   "gameserver-shooter",
+		Actions: input.ActionMap{Names: []string{"shoot"}, Bindings: "shoot key F\n"},
+		Setup: func(e *engine.Engine) error {
+			shots := engine.NewResource[int64](e.World, "shots", 0)
+			shotCounters.Store(e, shots)
+			e.AddSystem(engine.StageScripts, "shoot", func(c *engine.FixedContext) {
+				if c.Tick == panicAt {
+					panic("the shooter's bug")
+				}
+				for i := range c.Players.Len() {
+					if _, in := c.Players.At(i); in.ActionPressed(shoot) {
+						*shots.Ptr()++
+					}
+				}
+			})
+			return nil
+		},
+		Script: func(engine.PlayerID) func(uint64, time.Duration, *input.Queue) {
+			return func(tick uint64, due time.Duration, q *input.Queue) {
+				switch tick % 10 {
+				case 1:
+					q.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyF})
+				case 2:
+					q.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyF})
+				}
+			}
+		},
+	}
+}
+
+// serveShooter runs a match of the shooter game in this process, with
+// args beside a free loopback TCP port, and returns its address, and a
+// channel that gets Main's status and the shots the server's world
+// counted.
+func serveShooter(t *testing.T, g Game, args ...string) (string, <-chan [2]int64, *syncBuf) {
+	t.Helper()
+	addr := make(chan string, 1)
+	shots := make(chan int64, 1)
+	ext := Extension{
+		Name:      "look",
+		Listening: func(_ context.Context, s *Server) error { addr <- s.Addrs[0].String(); return nil },
+		Ended: func(s *Server, _ netplay.Report, _ error) error {
+			r, _ := shotCounters.Load(s.Engine)
+			shots <- r.(*engine.Resource[int64]).Get()
+			return nil
+		},
+	}
+	var stderr syncBuf
+	done := make(chan [2]int64, 1)
+	go func() {
+		code := Main(Program{Name: "shooter-server", Game: g, Extensions: []Extension{ext}},
+			append([]string{"-addr", "127.0.0.1", "-port", "0", "-udp-port", "-1", "-log-level", "warn"}, args...), noEnv, io.Discard, &stderr)
+		var n int64 = -1
+		select {
+		case n = <-shots:
+		default:
+		}
+		done <- [2]int64{int64(code), n}
+	}()
+	select {
+	case a := <-addr:
+		return a, done, &stderr
+	case r := <-done:
+		t.Fatalf("the server ended (%d) before listening: %s", r[0], stderr.String())
+	}
+	return "", nil, nil
+}
+
+// syncBuf is a bytes.Buffer safe for a writing and a reading goroutine.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuf) Write(p []byte) (int, error) { b.mu.Lock(); defer b.mu.Unlock(); return b.b.Write(p) }
+func (b *syncBuf) String() string              { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }
+
+// A bot whose script presses the key bound to "shoot" shoots: the game
+// declares its actions once (Game.Actions), the bot resolves them, and
+// the server's simulation counts the shots; the bot ends with the
+// server's state.
+func TestBotActionsReachTheServer(t *testing.T) {
+	a, done, stderr := serveShooter(t, shooter(0), "-ticks", "60")
+	var botOut, botErr bytes.Buffer
+	if code := Main(Program{Name: "shooter-server", Game: shooter(0)}, []string{"bot", "-connect", a}, noEnv, &botOut, &botErr); code != ExitOK {
+		t.Fatalf("bot: exit %d: %s", code, botErr.String())
+	}
+	r := <-done
+	if r[0] != ExitOK {
+		t.Fatalf("server: exit %d: %s", r[0], stderr.String())
+	}
+	// The bot presses F at ticks 1, 11, ..., 51 of its input: 6 shots,
+	// give or take the inputs the server substituted for late ones (a
+	// substitute repeats the last input, press included). Without the
+	// game's actions the bot's input carried none: 0.
+	if r[1] < 1 {
+		t.Errorf("the server's world counted %d shots, want some", r[1])
+	}
+	t.Logf("%d shots; bot: %s", r[1], strings.TrimSpace(botOut.String()))
+}
+
+// A match that fails (a panic in the simulation) is announced to its
+// clients as failed, not as a shutdown: the bot exits ExitFailed saying
+// so, and the server ExitFailed.
+func TestFailedMatchFailsTheBot(t *testing.T) {
+	a, done, stderr := serveShooter(t, shooter(20), "-ticks", "600")
+	var botOut, botErr bytes.Buffer
+	code := Main(Program{Name: "shooter-server", Game: shooter(20)}, []string{"bot", "-connect", a}, noEnv, &botOut, &botErr)
+	if code != ExitFailed || !strings.Contains(botErr.String(), "shooter-server bot: bot 0: the match failed on the server at tick 19") {
+		t.Errorf("bot: exit %d, stdout %q, stderr %q; want %d and the match's failure", code, botOut.String(), botErr.String(), ExitFailed)
+	}
+	if r := <-done; r[0] != ExitFailed {
+		t.Errorf("server: exit %d, want %d: %s", r[0], ExitFailed, stderr.String())
+	}
+}
+
+// Game.CheckOptions has app.Game.Check's shape: it sees which flags were
+// given (on the command line or in the environment) and what the server
+// knows; its error is bad usage. The deprecated Check still runs.
+func TestCheckOptions(t *testing.T) {
+	g := testGame()
+	var saw *cli.Options
+	g.CheckOptions = func(opts *cli.Options) error {
+		saw = opts
+		if opts.Given("step") {
+			return cli.Usagef("-step: not today")
+		}
+		return nil
+	}
+	oldCalled := false
+	g.Check = func() error { oldCalled = true; return nil }
+	p := Program{Name: "s", Game: g}
+	env := func(k string) (string, bool) { return "9", k == "NEBULA_STEP" }
+	if _, err := parseConfig(&p, []string{"-tick-rate", "30", "-seed", "5"}, env, io.Discard); err == nil || err.Error() != "-step: not today" {
+		t.Errorf("-step from the environment: %v", err)
+	}
+	if saw == nil || saw.TickRate != 30 || saw.Seed != 5 || !saw.Headless || !saw.Given("tick-rate") || saw.Given("players") {
+		t.Errorf("CheckOptions saw %+v", saw)
+	}
+	if _, err := parseConfig(&p, nil, noEnv, io.Discard); err != nil || !oldCalled {
+		t.Errorf("no -step: %v, the deprecated Check called %v", err, oldCalled)
+	}
+	var stderr bytes.Buffer
+	if code := Main(p, []string{"bot", "-connect", "127.0.0.1:1", "-step", "2"}, noEnv, io.Discard, &stderr); code != ExitUsage || stderr.String() != "s bot: -step: not today\n" {
+		t.Errorf("bot -step: exit %d, %q", code, stderr.String())
+	}
+}
+
+// A game's own server binary names itself in its help, not nebula-server.
+func TestHelpNamesTheProgram(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := Main(Program{Name: "arena-server", Game: testGame()}, []string{"-h"}, noEnv, io.Discard, &stderr); code != ExitOK {
+		t.Fatalf("-h: exit %d", code)
+	}
+	if h := stderr.String(); strings.Contains(h, "nebula-server") || !strings.Contains(h, "arena-server token -new-key makes one") {
+		t.Errorf("help:\n%s", h)
+	}
+	stderr.Reset()
+	Main(Program{Name: "arena-server", Game: testGame()}, []string{"bot", "-h"}, noEnv, io.Discard, &stderr)
+	if h := stderr.String(); strings.Contains(h, "nebula-server") || !strings.Contains(h, "arena-server token prints them") {
+		t.Errorf("bot help:\n%s", h)
 	}
 }

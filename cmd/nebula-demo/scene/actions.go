@@ -1,8 +1,6 @@
 package scene
 
 import (
-	"strings"
-
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine/input"
@@ -34,14 +32,24 @@ move-z   button DPadDown
 recolour button A
 `
 
-// NewActions returns the demo's actions with the DefaultBindings. Give
-// them to the Queue of the local player's input (input.Queue.SetActions);
-// a bindings file (Actions.LoadBindings) changes them.
+// Actions is the demo's declaration of its actions, made once: its
+// programs (nebula-demo's app.Game, nebula-server's gameserver.Game) take
+// it, and each of their runs resolves it into every tick's input: the
+// window, the headless script, a match's clients and the server's bots.
+// MoveX and MoveZ are one two-axis action (input.Vector): a stick held
+// diagonally, or two d-pad buttons, move the cube at PlayerSpeed, not
+// faster.
+var Actions = input.ActionMap{
+	Names:    ActionNames,
+	Vectors:  []input.Vector{{X: "move-x", Y: "move-z"}},
+	Bindings: DefaultBindings,
+}
+
+// NewActions returns the demo's actions (Actions) with the
+// DefaultBindings; a bindings file (Actions.LoadBindings) changes them.
+// The demo's programs need not call it: they declare Actions.
 func NewActions() *input.Actions {
-	a, err := input.NewActions(ActionNames...)
-	if err == nil {
-		err = a.LoadBindings(strings.NewReader(DefaultBindings))
-	}
+	a, err := Actions.New()
 	if err != nil {
 		panic("scene: the demo's own actions: " + err.Error()) // a bug in this file
 	}

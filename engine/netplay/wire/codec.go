@@ -386,8 +386,8 @@ func checkTickRate(hz uint16) error {
 
 //srccheck:wrapped by Check and the Reader, as "wire: ... byte N (<field>): ..."
 func checkEndReason(r EndReason) error {
-	if r != EndTicks && r != EndShutdown {
-		return fmt.Errorf("reason %d, want %d (last tick) or %d (shutdown)", uint8(r), EndTicks, EndShutdown)
+	if r != EndTicks && r != EndShutdown && r != EndFailed {
+		return fmt.Errorf("reason %d, want %d (last tick), %d (shutdown) or %d (failed)", uint8(r), EndTicks, EndShutdown, EndFailed)
 	}
 	return nil
 }

@@ -114,7 +114,7 @@
 //	Snapshot (8), server to client: tick uint64, uint32 length (<= 64 MiB) + engine snapshot
 //	Ping (9), either way:          time int64 (ns on the sender's clock)
 //	Pong (10), either way:         echo int64 (the Ping's time), time int64 (the responder's clock)
-//	End (11), server to client:    last tick uint64, reason uint8 (1 last tick, 2 shutdown)
+//	End (11), server to client:    last tick uint64, reason uint8 (1 last tick, 2 shutdown, 3 failed)
 //	Bye (12), client to server:    no body
 //
 // An input is an input.Sample's words (input.Sample.Words) in a compact

@@ -54,11 +54,12 @@ func _() {
 	var x [1]struct{}
 	_ = x[EndTicks-1]
 	_ = x[EndShutdown-2]
+	_ = x[EndFailed-3]
 }
 
-const _EndReason_name = "last tickshutdown"
+const _EndReason_name = "last tickshutdownfailed"
 
-var _EndReason_index = [...]uint8{0, 9, 17}
+var _EndReason_index = [...]uint8{0, 9, 17, 23}
 
 func (i EndReason) String() string {
 	idx := int(i) - 1

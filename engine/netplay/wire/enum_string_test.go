@@ -26,6 +26,7 @@ func TestEnumStrings(t *testing.T) {
 		{Reason(8).String(), "Reason(8)"},
 		{EndTicks.String(), "last tick"},
 		{EndShutdown.String(), "shutdown"},
+		{EndFailed.String(), "failed"},
 		{EndReason(0).String(), "EndReason(0)"},
 	}
 	for _, tt := range tests {

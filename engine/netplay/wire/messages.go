@@ -303,7 +303,7 @@ func (m *Pong) decode(d *decoder) {
 func (m *Pong) check() (string, error) { return "", nil }
 
 // EndReason says why a match ended. Its String is "last tick",
-// "shutdown", or "EndReason(n)".
+// "shutdown", "failed", or "EndReason(n)".
 type EndReason uint8
 
 // The reasons a match ends.
@@ -312,6 +312,10 @@ const (
 	EndTicks EndReason = 1 // last tick
 	// EndShutdown: the server is shutting down.
 	EndShutdown EndReason = 2 // shutdown
+	// EndFailed: the match failed on the server (a panic in the
+	// simulation): its state past Tick is lost, and a client reports the
+	// failure rather than a match played to its end.
+	EndFailed EndReason = 3 // failed
 )
 
 // End tells a client that the match is over: Tick is the last tick the

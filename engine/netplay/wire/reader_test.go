@@ -97,8 +97,8 @@ func TestReadErrors(t *testing.T) {
 			"wire: malformed message: Welcome message, byte 5 (player): player 300, want 0 to 255, or 65535 (a spectator)"},
 		{"snapshot too large", encoded(TypeSnapshot, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 4), ErrMalformed,
 			"wire: malformed message: Snapshot message, byte 13 (data length): 67108865 bytes, at most 67108864"},
-		{"end reason", encoded(TypeEnd, 0, 0, 0, 0, 0, 0, 0, 0, 3), ErrMalformed,
-			"wire: malformed message: End message, byte 13 (reason): reason 3, want 1 (last tick) or 2 (shutdown)"},
+		{"end reason", encoded(TypeEnd, 0, 0, 0, 0, 0, 0, 0, 0, 4), ErrMalformed,
+			"wire: malformed message: End message, byte 13 (reason): reason 4, want 1 (last tick), 2 (shutdown) or 3 (failed)"},
 	} {
 		r := NewReader(bytes.NewReader(tc.in), MaxClientMessage)
 		m, err := r.ReadMessage()
@@ -272,7 +272,7 @@ func TestWriterChecks(t *testing.T) {
 		{&Confirmed{First: 1, Ticks: []ConfirmedTick{{Joins: []PlayerID{3, 3}}}}, "wire: invalid Confirmed message, tick 1 joins: player 3 after player 3: players are listed once each, in ascending order"},
 		{&Confirmed{First: 1, Ticks: []ConfirmedTick{{}, {Inputs: []PlayerInput{{Player: 256}}}}}, "wire: invalid Confirmed message, tick 2 inputs: player 256, want 0 to 255"},
 		{&Confirmed{First: 1, Ticks: []ConfirmedTick{{Early: time.Hour}}}, "wire: invalid Confirmed message, tick 1 early: 1h0m0s, beyond ±35m47.483647s"},
-		{&End{Tick: 1}, "wire: invalid End message, reason: reason 0, want 1 (last tick) or 2 (shutdown)"},
+		{&End{Tick: 1}, "wire: invalid End message, reason: reason 0, want 1 (last tick), 2 (shutdown) or 3 (failed)"},
 		{&Refuse{Text: "a\tb"}, "wire: invalid Refuse message, text: byte 1 is the control character 0x09; the text must be one printable line"},
 		{nil, "wire: Check: a nil Message"},
 	} {
