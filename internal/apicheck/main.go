@@ -21,11 +21,11 @@
 // An incompatible change is in the change log when the Unreleased section
 // names it as PKG.NAME: PKG the package's path inside the module (engine,
 // engine/geom, timing), NAME what apidiff names, with a pointer receiver's
-// parentheses and star left out. Removing engine's World.AddFixed is
-// listed by engine.World.AddFixed; changing a field Rate of timing's Config
+// parentheses and star left out. Removing engine's Engine.AddFixed is
+// listed by engine.Engine.AddFixed; changing a field Rate of timing's Config
 // by timing.Config.Rate; removing a whole package engine/foo by
-// engine/foo. The name must stand alone (engine.World.Add does not list
-// engine.World.AddFixed).
+// engine/foo. The name must stand alone (engine.Engine.Add does not list
+// engine.Engine.AddFixed).
 //
 // CONTRIBUTING.md says when and how to use it.
 package main
@@ -243,7 +243,7 @@ func splitMessage(msg string) (name, rest string) {
 }
 
 // names reports whether text names key standing alone: not as part of a
-// longer name (engine.World.Add is not engine.World.AddFixed, nor
+// longer name (engine.Engine.Add is not engine.Engine.AddFixed, nor
 // xengine.World).
 func names(text, key string) bool {
 	for i := 0; ; {

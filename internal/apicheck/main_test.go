@@ -203,13 +203,13 @@ func TestNames(t *testing.T) {
 		text, key string
 		want      bool
 	}{
-		{"- `engine.World.AddFixed`: use AddSystem", "engine.World.AddFixed", true},
-		{"engine.World.AddFixed.", "engine.World.AddFixed", true},
-		{"(engine.World.AddFixed)", "engine.World.AddFixed", true},
-		{"`engine.World.AddFixedRate`", "engine.World.AddFixed", false},
-		{"`xengine.World.AddFixed`", "engine.World.AddFixed", false},
-		{"`engine.World`", "engine.World.AddFixed", false},
-		{"`engine.World.AddFixed.X`", "engine.World.AddFixed", false},
+		{"- `engine.Engine.AddFixed`: use AddSystem", "engine.Engine.AddFixed", true},
+		{"engine.Engine.AddFixed.", "engine.Engine.AddFixed", true},
+		{"(engine.Engine.AddFixed)", "engine.Engine.AddFixed", true},
+		{"`engine.Engine.AddFixedRate`", "engine.Engine.AddFixed", false},
+		{"`xengine.Engine.AddFixed`", "engine.Engine.AddFixed", false},
+		{"`engine.Engine`", "engine.Engine.AddFixed", false},
+		{"`engine.Engine.AddFixed.X`", "engine.Engine.AddFixed", false},
 		{"`engine/geom.Transform`", "geom.Transform", false},
 		{"`engine/geom.Transform` and `geom.Transform`", "geom.Transform", true},
 		{"the package `engine/foo` is gone", "engine/foo", true},
