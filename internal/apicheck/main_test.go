@@ -184,6 +184,21 @@ func TestRecordMatchesTheRelease(t *testing.T) {
 	}
 }
 
+// A copy of the module under another path (scripts/newgame.sh) is not
+// compared with the original's record, whose every type path differs.
+func TestCopyUnderAnotherModulePathIsSkipped(t *testing.T) {
+	dir := fixture(t, "")
+	recordAPI(t, dir)
+	writeFiles(t, dir, map[string]string{
+		"go.mod":     "module example.com/game\n\ngo 1.26\n",
+		"lib/lib.go": "// Package lib is public.\npackage lib\n",
+	})
+	code, out := apicheck(t, dir)
+	if code != 0 || !strings.Contains(out, "skipped: api/ records the API of example.com/fix, and this module is example.com/game") {
+		t.Fatalf("a renamed copy: status %d, want 0 and a line saying why nothing was compared\n%s", code, out)
+	}
+}
+
 func TestMissingRecordOrChangeLog(t *testing.T) {
 	dir := fixture(t, "")
 	if code, out := apicheck(t, dir); code != 1 || !strings.Contains(out, "make api records it") {
