@@ -7,6 +7,7 @@
 #   make stress-suite  the whole make test (bash .ci/run) in RUNS fresh clones while every core is kept busy; RUNS=2
 #   make bench   all benchmarks, then the real-time pacer benchmark with a fixed count
 #   make lint    gofmt, go vet, staticcheck
+#   make api     at a release: record the public API in api/ as the change log's latest version (CONTRIBUTING.md)
 #   make image   the match server's container image (deploy/Dockerfile) with podman; IMAGE=name:tag
 #   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
 #   make server  build cmd/nebula-server, the dedicated game server, as a static binary (CGO_ENABLED=0) into bin/
@@ -94,7 +95,7 @@ PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
 IMAGE ?= nebula-server:dev
 IMAGE_DIR := $(BIN_DIR)/image
 
-.PHONY: help deps build run test stress stress-suite bench lint clean deps-physics bench-physics server loadtest image
+.PHONY: help deps build run test stress stress-suite bench lint api clean deps-physics bench-physics server loadtest image
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -140,6 +141,9 @@ endif
 # under -race on a 2-core machine, so the limit per package is 10 minutes.
 test: deps
 	$(GO) vet ./...
+	# The public API against the last release's (api/): an incompatible
+	# change not named in CHANGELOG.md's Unreleased section fails.
+	$(GO) run ./internal/apicheck
 	AGONES_SDK_SERVER='$(AGONES_SDK_SERVER)' NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -short -run='^$$' -bench=. -benchtime=1x -p 1 -timeout 5m ./...
 	GO=$(GO) scripts/crossarch_test.sh
@@ -245,6 +249,12 @@ lint: deps
 	fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# At a release, once CHANGELOG.md's Unreleased entries are under the new
+# version's heading: record the public API as that version's
+# (api/nebula.export for apidiff, api/nebula.txt to read). CONTRIBUTING.md.
+api:
+	$(GO) run ./internal/apicheck -write
 
 clean:
 	rm -rf $(BIN_DIR)
