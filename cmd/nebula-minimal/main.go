@@ -22,11 +22,15 @@ import (
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
+// title is the window's title: your game's name.
+const title = "Nebula minimal"
+
 // speed is how fast the arrow keys move the cube, in units per second.
 const speed = 8
 
 // minimal is the game: the common flags only (app.Game.Flags would add its
-// own), no recording, and game as its run.
+// own), no recording (Records: true would add -record, -replay and
+// -verify), and game as its run.
 var minimal = app.Game{Run: game}
 
 func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
@@ -72,7 +76,7 @@ func game(s *app.Process) error {
 	if s.Opts.Headless {
 		return s.RunHeadless(e)
 	}
-	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) error {
+	return s.RunWindowed(e, s.DesktopConfig(title), func(r *desktop.Runner) error {
 		r.SetOnKey(func(k input.Key, pressed, _ bool) {
 			if k == input.KeyEscape && pressed {
 				r.Quit()
@@ -84,7 +88,7 @@ func game(s *app.Process) error {
 		e.AddUpdate("title", func(*engine.FrameContext) {
 			if d := int64(distance.Get() * 10); d != shown {
 				shown = d
-				r.SetTitle("Nebula minimal  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
+				r.SetTitle(title + "  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
 			}
 		})
 		// So does the game's own text at the window's top-left corner,
