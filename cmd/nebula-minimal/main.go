@@ -7,8 +7,6 @@
 package main
 
 import (
-	"github.com/nebulaengine/nebula/engine/geom"
-
 	"math"
 	"os"
 	"strconv"
@@ -18,6 +16,7 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 )
