@@ -65,7 +65,7 @@ if [ -n "$name" ] && ! printf '%s' "$name" | grep -Eq '^[a-z][a-z0-9-]*$'; then
 	fail "-name $name: want lower-case letters, digits and dashes, starting with a letter"
 fi
 case "$newmod" in
-*[[:space:]\"\'\\]* | "" | /* | */) fail "module path \"$newmod\": not a module path (example.com/mygame)" ;;
+*[[:space:]\"\'\\]* | "" | /* | */) fail "module path \"$newmod\": not a module path (no spaces, quotes or backslashes; no / at either end)" ;;
 esac
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -168,7 +168,7 @@ func TestUnlistedProgramsAreAtTheTop(t *testing.T) {
 // and the engine's packages below the top may not. A package the game
 // lists is checked as the engine's are.
 func TestGamePackagesAreAtTheTop(t *testing.T) {
-	m := "example.com/arena"
+	m := "game.example/arena"
 	l := &layout.Layout{Module: m, Layers: map[string]int{"cmd/nebula-minimal": 1, "internal/app": 2, "engine": 7, "internal/rules": 6}}
 	pkgs := []goPackage{
 		{m + "/cmd/nebula-minimal", []string{m + "/internal/game", m + "/internal/app"}},

@@ -45,11 +45,11 @@ func TestLayer(t *testing.T) {
 		{Module, "cmd/tool", TopLayer, false, true, false},
 		{Module, "internal/game", 0, false, false, false},
 		{Module, "not/a/row", 0, false, false, false},
-		{"example.com/arena", "engine", 8, true, true, false},
-		{"example.com/arena", "cmd/arena", TopLayer, false, true, true},
-		{"example.com/arena", "cmd/arena/play", TopLayer, false, true, true},
-		{"example.com/arena", "internal/game", TopLayer, false, true, true},
-		{"example.com/arena", "engine/mine", TopLayer, false, true, true},
+		{"game.example/arena", "engine", 8, true, true, false},
+		{"game.example/arena", "cmd/arena", TopLayer, false, true, true},
+		{"game.example/arena", "cmd/arena/play", TopLayer, false, true, true},
+		{"game.example/arena", "internal/game", TopLayer, false, true, true},
+		{"game.example/arena", "engine/mine", TopLayer, false, true, true},
 	} {
 		l := load(t, tc.module)
 		layer, listed, ok := l.Layer(tc.rel)
@@ -76,7 +76,7 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "go.mod: no module line") {
 		t.Errorf("no module line: %v", err)
 	}
-	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/arena\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module game.example/arena\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "README.md"), []byte("# A game\n"), 0o644)
 	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "README.md: no layout table rows") {
 		t.Errorf("no table: %v", err)

@@ -12,7 +12,7 @@ import (
 // The rewrite moves the module's import paths, and only them, and leaves
 // the file as gofmt writes it: an import that sorts elsewhere under its new
 // path moves within its group (engine/geom/transform.go's case: the module
-// sorted after github.com/go-gl, example.com sorts before it).
+// sorted after github.com/go-gl, game.example sorts before it).
 func TestRewriteFile(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
@@ -30,7 +30,7 @@ import (
 			want: `package geom
 
 import (
-	"example.com/arena/engine/detmath"
+	"game.example/arena/engine/detmath"
 	"github.com/go-gl/mathgl/mgl32"
 )
 `,
@@ -63,8 +63,8 @@ package p
 import (
 	"fmt"
 
-	neb "example.com/arena"    // the root
-	"example.com/arena/engine" // the engine
+	neb "game.example/arena"    // the root
+	"game.example/arena/engine" // the engine
 	"github.com/zeebo/xxh3"
 	_ "old.example/nebula2/x" // another module
 )
@@ -88,7 +88,7 @@ var _ = fmt.Sprint(neb.X, engine.Y, xxh3.Z)
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, changed, err := rewriteFile("p.go", []byte(tc.src), "old.example/nebula", "example.com/arena")
+			got, changed, err := rewriteFile("p.go", []byte(tc.src), "old.example/nebula", "game.example/arena")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ var _ = fmt.Sprint(neb.X, engine.Y, xxh3.Z)
 // A Go file that names the module but does not parse is an error naming
 // the file, not a file left half rewritten.
 func TestRewriteFileThatDoesNotParse(t *testing.T) {
-	_, _, err := rewriteFile("bad.go", []byte("package p\n\nimport \"old.example/nebula/engine\"\n\nfunc {"), "old.example/nebula", "example.com/arena")
+	_, _, err := rewriteFile("bad.go", []byte("package p\n\nimport \"old.example/nebula/engine\"\n\nfunc {"), "old.example/nebula", "game.example/arena")
 	if err == nil || !strings.HasPrefix(err.Error(), "newgame: bad.go:5:") {
 		t.Errorf("err = %v, want one starting newgame: bad.go:5:", err)
 	}
@@ -145,7 +145,7 @@ func TestRun(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-from", "old.example/m", "-to", "example.com/arena", dir}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"-from", "old.example/m", "-to", "game.example/arena", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("status %d: %s", code, stderr.String())
 	}
 	if stdout.String() != "1\n" {
@@ -156,7 +156,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "package a\n\nimport (\n\t\"example.com/arena/b\"\n\t\"github.com/go-gl/mathgl/mgl32\"\n)\n\nvar _ = mgl32.Vec3{}\nvar _ = b.X\n"
+	want := "package a\n\nimport (\n\t\"game.example/arena/b\"\n\t\"github.com/go-gl/mathgl/mgl32\"\n)\n\nvar _ = mgl32.Vec3{}\nvar _ = b.X\n"
 	if string(got) != want {
 		t.Errorf("a/a.go:\n%s\nwant:\n%s", got, want)
 	}

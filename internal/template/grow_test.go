@@ -234,10 +234,10 @@ import (
 	"fmt"
 	"os"
 
-	"{{module}}/{{pkg}}"
 	"{{module}}/{{tool}}/rules"
 	"{{module}}/engine"
 	"{{module}}/internal/app"
+	"{{module}}/{{pkg}}"
 )
 
 type Settings struct {
@@ -463,7 +463,13 @@ func TestAdd(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(r.Replace(src)), 0o644); err != nil {
+		// As the game's author saves it: gofmt'd (free names may sort
+		// its imports differently).
+		data, err := format.Source([]byte(r.Replace(src)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
