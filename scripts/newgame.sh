@@ -111,7 +111,10 @@ fi
 [ -f "$src/internal/newgame/main.go" ] || fail "$src has no internal/newgame, which rewrites the import paths"
 count=$(cd "$src" && GOFLAGS= GOWORK=off "$GO" run ./internal/newgame -from "$oldmod" -to "$newmod" "$dst") ||
 	fail "rewriting the import paths of $dst failed"
-if left=$(grep -rl --include='*.go' --include=go.mod -F "\"$oldmod" "$dst"); then
+# A string that is the old path or starts with it and a slash (a new path
+# may start with the old one: example.com/game2 after example.com/game).
+old_re=$(printf '%s' "$oldmod" | sed 's/[][\.*^$|+?(){}]/\\&/g')
+if left=$(grep -rlE --include='*.go' --include=go.mod "\"$old_re[\"/]" "$dst"); then
 	fail "these files still name $oldmod: $left"
 fi
 
