@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -81,8 +82,8 @@ func TestNewGameScript(t *testing.T) {
 	}
 	// Nothing in the copy's code names the old module any more, and the
 	// renamed program is where it should be.
-	if out, _ := exec.Command("grep", "-rl", "--include=*.go", "--include=go.mod", modPath, g.dir).Output(); len(out) > 0 {
-		t.Errorf("the copy still names %s in:\n%s", modPath, out)
+	if left := namesModule(t, g.dir, modPath); len(left) > 0 {
+		t.Errorf("the copy still names %s in:\n%s", modPath, strings.Join(left, "\n"))
 	}
 	gone := []string{".git", "bin"}
 	if g.program != "" {
@@ -129,6 +130,41 @@ func TestNewGameScript(t *testing.T) {
 	}
 	testCopy(t, g, own)
 	t.Logf("made, grew, linted and tested the copy in %v", time.Since(start).Round(time.Second))
+}
+
+// namesModule returns the Go files under dir with a string that is
+// modPath or starts with modPath and a slash, and go.mod if its module is
+// modPath (a longer path that starts with modPath, such as modPath+"2", is
+// another module).
+func namesModule(t *testing.T, dir, modPath string) []string {
+	t.Helper()
+	str := regexp.MustCompile(`"` + regexp.QuoteMeta(modPath) + `["/]`)
+	mod := regexp.MustCompile(`(?m)^module\s+"?` + regexp.QuoteMeta(modPath) + `"?\s*$`)
+	var found []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		re := str
+		switch {
+		case p == filepath.Join(dir, "go.mod"):
+			re = mod
+		case !strings.HasSuffix(p, ".go"):
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if re.Match(data) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
 }
 
 // exists reports whether root has the slash-separated path rel.
