@@ -74,6 +74,9 @@ oldmod=$(sed -n 's/^module[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$src/go.mo
 [ -n "$oldmod" ] || fail "$src/go.mod has no module line"
 [ "$newmod" != "$oldmod" ] || fail "the new module path is the old one, $oldmod"
 
+if [ -n "$name" ] && [ "$name" != nebula-minimal ] && [ ! -d "$src/cmd/nebula-minimal" ]; then
+	fail "-name $name: $src has no cmd/nebula-minimal to rename (a game made with -name has renamed it already)"
+fi
 if [ -e "$dst" ] && [ -n "$(ls -A "$dst" 2>/dev/null)" ]; then
 	fail "$dst exists and is not empty"
 fi
@@ -121,7 +124,6 @@ fi
 # 3. The game's program.
 prog=nebula-minimal
 if [ -n "$name" ] && [ "$name" != nebula-minimal ]; then
-	[ -d "$dst/cmd/nebula-minimal" ] || fail "the copy has no cmd/nebula-minimal to rename"
 	[ ! -e "$dst/cmd/$name" ] || fail "the copy already has cmd/$name"
 	mv "$dst/cmd/nebula-minimal" "$dst/cmd/$name"
 	find "$dst/cmd/$name" -name '*.go' -type f -exec sed -i "s/nebula-minimal/$name/g" {} +

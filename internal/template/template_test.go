@@ -97,6 +97,22 @@ func TestNewGameScript(t *testing.T) {
 			t.Errorf("the copy has %s", f)
 		}
 	}
+	// In the copy, -name has nothing to rename any more: refused, with one
+	// line, before anything is copied.
+	if g.program != "" {
+		again := filepath.Join(t.TempDir(), "again")
+		cmd := exec.Command(filepath.Join(g.dir, "scripts", "newgame.sh"), "-name", "other", "example.com/other", again)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		want := "newgame.sh: -name other: " + g.dir + " has no cmd/nebula-minimal to rename (a game made with -name has renamed it already)\n"
+		if err == nil || stderr.String() != want {
+			t.Errorf("the copy's newgame.sh -name: %v, stderr %q; want status 1 and %q", err, stderr.String(), want)
+		}
+		if exists(again, ".") {
+			t.Errorf("the refused copy made %s", again)
+		}
+	}
 	// make lint's first check, on every copy.
 	if out, err := exec.Command("gofmt", "-l", g.dir).CombinedOutput(); err != nil || len(out) > 0 {
 		t.Errorf("gofmt -l: these files of the copy are not formatted (%v):\n%s", err, out)
