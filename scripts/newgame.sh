@@ -16,16 +16,21 @@
 #      would add, so no .git, bin/ or ignored files; without git: every file
 #      but .git and bin/), modes kept;
 #   2. rewrites the module path in go.mod (go mod edit -module) and in the
-#      import paths of every .go file, as gonew does (the module path is
-#      written nowhere else: internal/template's test checks that);
+#      import paths of every .go file, as gonew does, with Go's parser and
+#      printer (go run ./internal/newgame), so the copy is gofmt-clean (the
+#      module path is written nowhere else: internal/template's test checks
+#      that);
 #   3. with -name, moves cmd/nebula-minimal to cmd/PROGRAM and replaces
-#      "nebula-minimal" in its .go files.
+#      "nebula-minimal" in its .go files (then gofmt -w). A copy whose
+#      cmd/nebula-minimal is gone (renamed already) has nothing to rename:
+#      -name is refused there.
 # The Markdown documentation is copied unchanged: it names the original.
 #
 # Then: cd DIR && go build ./... && go run ./cmd/PROGRAM (a window; add
 # -headless -ticks 600 -print-hash for a run without one). A new program
-# under cmd/ needs no change to the copy's checks (README.md, "Start your
-# own game"). internal/template's test runs this script end to end.
+# under cmd/, or a package of the game's own anywhere, needs no change to
+# the copy's checks (README.md, "Start your own game"). internal/template's
+# test runs this script end to end, and grows the copy as a game does.
 set -euo pipefail
 export LC_ALL=C
 
@@ -60,7 +65,7 @@ if [ -n "$name" ] && ! printf '%s' "$name" | grep -Eq '^[a-z][a-z0-9-]*$'; then
 	fail "-name $name: want lower-case letters, digits and dashes, starting with a letter"
 fi
 case "$newmod" in
-*[[:space:]\"\'\\]* | "" | /* | */) fail "module path \"$newmod\": not a module path (example.com/mygame)" ;;
+*[[:space:]\"\'\\]* | "" | /* | */) fail "module path \"$newmod\": not a module path (no spaces, quotes or backslashes; no / at either end)" ;;
 esac
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -69,6 +74,9 @@ oldmod=$(sed -n 's/^module[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' "$src/go.mo
 [ -n "$oldmod" ] || fail "$src/go.mod has no module line"
 [ "$newmod" != "$oldmod" ] || fail "the new module path is the old one, $oldmod"
 
+if [ -n "$name" ] && [ "$name" != nebula-minimal ] && [ ! -d "$src/cmd/nebula-minimal" ]; then
+	fail "-name $name: $src has no cmd/nebula-minimal to rename (a game made with -name has renamed it already)"
+fi
 if [ -e "$dst" ] && [ -n "$(ls -A "$dst" 2>/dev/null)" ]; then
 	fail "$dst exists and is not empty"
 fi
@@ -99,26 +107,30 @@ fi
 # 2. The module path: go.mod, then the import paths.
 (cd "$dst" && GOFLAGS= GOWORK=off "$GO" mod edit -module "$newmod") ||
 	fail "go mod edit -module $newmod refused the module path"
-old_re=$(printf '%s' "$oldmod" | sed 's/[][\.*^$|/]/\\&/g')
-new_rep=$(printf '%s' "$newmod" | sed 's/[\&|]/\\&/g')
-count=0
-while IFS= read -r -d '' f; do
-	if grep -q "\"$old_re[/\"]" "$f"; then
-		sed -i "s|\"$old_re\([/\"]\)|\"$new_rep\1|g" "$f"
-		count=$((count + 1))
-	fi
-done < <(find "$dst" -name '*.go' -type f -print0)
-if left=$(grep -rl --include='*.go' --include=go.mod -F "\"$oldmod" "$dst"); then
+# Go's own parser and printer rewrite the import paths (internal/newgame),
+# not text substitution: a path that sorts differently, or is shorter,
+# moves or realigns its neighbours as gofmt would, so the copy stays
+# gofmt-clean.
+[ -f "$src/internal/newgame/main.go" ] || fail "$src has no internal/newgame, which rewrites the import paths"
+count=$(cd "$src" && GOFLAGS= GOWORK=off "$GO" run ./internal/newgame -from "$oldmod" -to "$newmod" "$dst") ||
+	fail "rewriting the import paths of $dst failed"
+# A string that is the old path or starts with it and a slash (a new path
+# may start with the old one: example.com/game2 after example.com/game).
+old_re=$(printf '%s' "$oldmod" | sed 's/[][\.*^$|+?(){}]/\\&/g')
+if left=$(grep -rlE --include='*.go' --include=go.mod "\"$old_re[\"/]" "$dst"); then
 	fail "these files still name $oldmod: $left"
 fi
 
 # 3. The game's program.
 prog=nebula-minimal
 if [ -n "$name" ] && [ "$name" != nebula-minimal ]; then
-	[ -d "$dst/cmd/nebula-minimal" ] || fail "the copy has no cmd/nebula-minimal to rename"
 	[ ! -e "$dst/cmd/$name" ] || fail "the copy already has cmd/$name"
 	mv "$dst/cmd/nebula-minimal" "$dst/cmd/$name"
 	find "$dst/cmd/$name" -name '*.go' -type f -exec sed -i "s/nebula-minimal/$name/g" {} +
+	# The name is in strings and comments only; gofmt realigns the
+	# comments beside a string that changed length.
+	gofmt=$(GOFLAGS= "$GO" env GOROOT)/bin/gofmt
+	"$gofmt" -w "$dst/cmd/$name" || fail "gofmt -w cmd/$name failed"
 	prog=$name
 fi
 

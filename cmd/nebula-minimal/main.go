@@ -8,8 +8,6 @@
 package main
 
 import (
-	"github.com/nebulaengine/nebula/engine/geom"
-
 	"math"
 	"os"
 	"strconv"
@@ -19,9 +17,13 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/detmath"
+	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 )
+
+// title is the window's title: your game's name.
+const title = "Nebula minimal"
 
 // speed is how fast the arrow keys move the cube, in units per second.
 const speed = 8
@@ -34,7 +36,8 @@ const (
 )
 
 // minimal is the game: the common flags (app.Game.Flags would add its own)
-// and -bindings, its actions, no recording, and game as its run.
+// and -bindings, its actions, no recording (Records: true would add
+// -record, -replay and -verify), and game as its run.
 var minimal = app.Game{Run: game, Actions: input.ActionMap{
 	Names:   []string{"move-x", "move-y"},
 	Vectors: []input.Vector{{X: "move-x", Y: "move-y", Deadzone: 0.2}}, // a stick or WASD as one vector, at most 1 long
@@ -78,7 +81,7 @@ func game(s *app.Process) error {
 	if s.Opts.Headless {
 		return s.RunHeadless(e)
 	}
-	return s.RunWindowed(e, s.DesktopConfig("Nebula minimal"), func(r *desktop.Runner) error {
+	return s.RunWindowed(e, s.DesktopConfig(title), func(r *desktop.Runner) error {
 		r.SetOnKey(func(k input.Key, pressed, _ bool) {
 			if k == input.KeyEscape && pressed {
 				r.Quit()
@@ -90,7 +93,7 @@ func game(s *app.Process) error {
 		e.AddUpdate("title", func(*engine.FrameContext) {
 			if d := int64(distance.Get() * 10); d != shown {
 				shown = d
-				r.SetTitle("Nebula minimal  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
+				r.SetTitle(title + "  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
 			}
 		})
 		// So does the game's own text at the window's top-left corner,

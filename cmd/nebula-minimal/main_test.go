@@ -54,19 +54,44 @@ func TestHeadlessAndBadFlag(t *testing.T) {
 	if got, want := stderr.String(), "nebula-minimal: -power eco: must be normal or low\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
-	// The recording flags are the demo's: unknown here, refused.
-	stderr.Reset()
-	if code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", t.TempDir() + "/r.rep"}, &stdout, &stderr, minimal); code != 2 {
-		t.Errorf("-record: exit status %d, want 2", code)
+	checkRecording(t)
+}
+
+// checkRecording checks the recording flags as the game defines them:
+// with app.Game.Records, -record writes a recording that -replay -verify
+// replays to the same hashes; without it they are unknown flags, refused.
+func checkRecording(t *testing.T) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	rec := filepath.Join(t.TempDir(), "r.rep")
+	code := app.Main("nebula-minimal", []string{"-headless", "-ticks", "10", "-record", rec, "-log-level", "error"}, &stdout, &stderr, minimal)
+	if !minimal.Records {
+		if code != 2 {
+			t.Errorf("-record without Records: exit status %d, want 2", code)
+		}
+		if got, want := stderr.String(), "nebula-minimal: flag provided but not defined: -record (see -h)\n"; got != want {
+			t.Errorf("stderr %q, want %q", got, want)
+		}
+		return
 	}
-	if got, want := stderr.String(), "nebula-minimal: flag provided but not defined: -record (see -h)\n"; got != want {
-		t.Errorf("stderr %q, want %q", got, want)
+	if code != 0 {
+		t.Fatalf("-record: exit status %d: %s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := app.Main("nebula-minimal", []string{"-headless", "-replay", rec, "-verify", "-log-level", "error"}, &stdout, &stderr, minimal); code != 0 {
+		t.Fatalf("-replay -verify: exit status %d: %s", code, stderr.String())
+	}
+	if got, want := stdout.String(), "replay ok 10\n"; got != want {
+		t.Errorf("-replay -verify printed %q, want %q", got, want)
 	}
 }
 
-// -h lists the common flags, and -bindings for the game's declared
-// actions, and nothing else: the demo's own flags and the recording flags
-// mean nothing here.
+// -h lists the flags the game defines and nothing else: the common ones,
+// -bindings when it declares actions, the recording and multiplayer flags
+// when its app.Game asks for them, and its own (app.Game.Flags). The demo's
+// own flags, and the recording flags of a game that does not record, mean
+// nothing here and are refused.
 func TestHelpListsOnlyItsFlags(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := app.Main("nebula-minimal", []string{"-h"}, &stdout, &stderr, minimal); code != 0 {
@@ -76,22 +101,39 @@ func TestHelpListsOnlyItsFlags(t *testing.T) {
 	if !strings.HasPrefix(usage, "Usage: nebula-minimal [flags]\n") {
 		t.Errorf("usage starts %q", usage[:min(len(usage), 40)])
 	}
-	common := flag.NewFlagSet("common", flag.ContinueOnError)
-	cli.Register(common)
+	defined := flag.NewFlagSet("defined", flag.ContinueOnError)
+	opts := cli.Register(defined)
+	if minimal.Records {
+		opts.RegisterRecording(defined)
+	}
+	if minimal.Networked {
+		opts.RegisterNetwork(defined)
+	}
+	if minimal.Flags != nil {
+		minimal.Flags(defined)
+	}
 	n := 0
-	common.VisitAll(func(f *flag.Flag) {
+	defined.VisitAll(func(f *flag.Flag) {
 		n++
 		if !strings.Contains(usage, "\n  -"+f.Name+" ") && !strings.Contains(usage, "\n  -"+f.Name+"\n") {
-			t.Errorf("usage lacks the common flag -%s", f.Name)
+			t.Errorf("usage lacks the flag -%s", f.Name)
 		}
 	})
-	if !strings.Contains(usage, "\n  -bindings file\n") || !strings.Contains(usage, "(move-x, move-y)") {
-		t.Errorf("usage lacks -bindings for the actions move-x and move-y:\n%s", usage)
+	want := n
+	if minimal.Actions.Len() > 0 {
+		// app defines -bindings for a game that declares actions.
+		want++
+		if !strings.Contains(usage, "\n  -bindings file\n") {
+			t.Errorf("usage lacks -bindings for the game's actions:\n%s", usage)
+		}
 	}
-	if got := strings.Count(usage, "\n  -"); got != n+1 {
-		t.Errorf("usage lists %d flags, want the %d common ones and -bindings:\n%s", got, n, usage)
+	if got := strings.Count(usage, "\n  -"); got != want {
+		t.Errorf("usage lists %d flags, want the %d the game defines:\n%s", got, want, usage)
 	}
-	for _, name := range []string{"entities", "panic-at-tick", "record", "replay", "verify", "partial", "crash-dir"} {
+	for _, name := range []string{"entities", "panic-at-tick", "record", "replay", "verify", "partial", "crash-dir", "serve", "connect"} {
+		if defined.Lookup(name) != nil {
+			continue
+		}
 		if strings.Contains(usage, "-"+name) {
 			t.Errorf("usage lists -%s, which means nothing to nebula-minimal", name)
 		}
@@ -161,30 +203,35 @@ func TestArrowKeysMoveTheCube(t *testing.T) {
 			<-done
 		}
 	}()
-	id := platformtest.XDoTool(t, "search", "--sync", "--onlyvisible", "--pid", fmt.Sprint(game.Process.Pid), "--name", "^Nebula minimal")
+	id := platformtest.XDoTool(t, "search", "--sync", "--onlyvisible", "--pid", fmt.Sprint(game.Process.Pid), "--name", "^"+regexp.QuoteMeta(title))
 	if strings.Contains(id, "\n") {
 		t.Fatalf("several windows: %q", id)
 	}
-	// The title shows the distance travelled, a resource in the world.
+	// The title (the game's, main.go's title) shows the distance
+	// travelled, a resource in the world.
 	distance := func() (float64, string) {
-		title := platformtest.XDoTool(t, "getwindowname", id)
-		var d float64
-		if _, err := fmt.Sscanf(title, "Nebula minimal  distance %g", &d); err != nil {
-			return -1, title
+		shown := platformtest.XDoTool(t, "getwindowname", id)
+		rest, ok := strings.CutPrefix(shown, title+"  distance ")
+		if !ok {
+			return -1, shown
 		}
-		return d, title
+		d, err := strconv.ParseFloat(rest, 64)
+		if err != nil {
+			return -1, shown
+		}
+		return d, shown
 	}
 	// waitDistance reads the title until ok holds, for up to a minute: a
 	// loaded machine may starve the game for a while.
 	waitDistance := func(what string, ok func(d float64) bool) float64 {
 		deadline := time.Now().Add(time.Minute)
 		for {
-			d, title := distance()
+			d, shown := distance()
 			if ok(d) {
 				return d
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("the window title did not show %s within a minute: %q", what, title)
+				t.Fatalf("the window title did not show %s within a minute: %q", what, shown)
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -206,11 +253,11 @@ func TestArrowKeysMoveTheCube(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 		return false
 	})
-	_, title := distance()
+	_, shown := distance()
 	if dist < 10 || dist > 20 {
-		t.Errorf("window title %q after Right was let go at distance 10, want \"Nebula minimal  distance D\" with D in [10, 20]", title)
+		t.Errorf("window title %q after Right was let go at distance 10, want \"%s  distance D\" with D in [10, 20]", shown, title)
 	}
-	t.Logf("title %q", title)
+	t.Logf("title %q", shown)
 	platformtest.XDoTool(t, "key", "--window", id, "Escape")
 	select {
 	case err := <-done:

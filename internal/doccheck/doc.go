@@ -1,5 +1,11 @@
 // Package doccheck holds no code: its test fails when an exported
-// identifier anywhere in the module has no doc comment.
+// identifier of the engine has no doc comment.
+//
+// The engine is every package of Nebula's own module; in a game made from
+// it by scripts/newgame.sh, the packages README.md's layout table lists
+// (package internal/layout). A game's own packages, those the table does
+// not list, are the game's business: their exported identifiers need no
+// doc comment to pass (a game that lists a package has it checked).
 //
 // The rules, the same for every package but main packages (package main
 // exports nothing to anyone: a game's program, its flags struct or its

@@ -1,52 +1,27 @@
 package layers
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nebulaengine/nebula/internal/layout"
 )
 
 // root is the module's root, two folders up from this package.
 const root = "../.."
 
-// tableRow matches a row of README's layout table: "| 3 | `a`, `b` | what |".
-var tableRow = regexp.MustCompile("^\\| (\\d+) \\| ((?:`[^`]+`(?:, )?)+) \\|")
-
-// readLayers returns the layer of every path README.md's layout table
-// lists.
-func readLayers(t *testing.T) map[string]int {
+// readLayout returns the module's path and README.md's layout table.
+func readLayout(t *testing.T) *layout.Layout {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "README.md"))
+	l, err := layout.Load(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	layers := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		m := tableRow.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		for _, p := range strings.Split(m[2], ", ") {
-			layers[strings.Trim(p, "`")] = n
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(layers) == 0 {
-		t.Fatal("README.md has no layout table rows (| layer | `path` | ... |)")
-	}
-	return layers
+	return l
 }
 
 type goPackage struct {
@@ -82,39 +57,24 @@ func listPackages(t *testing.T) (string, []goPackage) {
 	return module, pkgs
 }
 
-// programLayer is the layer of a package under cmd/ that the table does
-// not list: a game's own program (and the packages beside it), at the top.
-const programLayer = 1
-
-// layerOf returns path's layer: the table's, or programLayer for a package
-// under cmd/ the table does not list (listed says which).
-func layerOf(layers map[string]int, path string) (layer int, listed, ok bool) {
-	if l, ok := layers[path]; ok {
-		return l, true, true
-	}
-	if strings.HasPrefix(path, "cmd/") {
-		return programLayer, false, true
-	}
-	return 0, false, false
-}
-
 // check returns one line per import that breaks the layering, and per
-// package the table does not list. A package under cmd/ needs no row: it
-// is a program's, at the top (programLayer), and imports among such
-// unlisted packages are not checked (a game's program and its own packages
-// beside it).
-func check(module string, pkgs []goPackage, layers map[string]int) []string {
+// package the table does not list that needs a row (l.Layer). A package
+// the table does not list that is a program's (under cmd/) or a game's
+// (layout.Layout.Game) is at the top: it may import anything listed below
+// the top, imports among such packages are not checked, and of the listed
+// packages only the top layer's (the programs) may import it.
+func check(l *layout.Layout, pkgs []goPackage) []string {
 	var bad []string
 	rel := func(path string) (string, bool) {
-		if path == module {
+		if path == l.Module {
 			return ".", true
 		}
-		r, ok := strings.CutPrefix(path, module+"/")
+		r, ok := strings.CutPrefix(path, l.Module+"/")
 		return r, ok
 	}
 	for _, p := range pkgs {
 		from, _ := rel(p.ImportPath)
-		lf, fromListed, ok := layerOf(layers, from)
+		lf, fromListed, ok := l.Layer(from)
 		if !ok {
 			bad = append(bad, fmt.Sprintf("%s is not in README.md's layout table", from))
 			continue
@@ -124,11 +84,12 @@ func check(module string, pkgs []goPackage, layers map[string]int) []string {
 			if !ours {
 				continue
 			}
-			lt, toListed, ok := layerOf(layers, to)
-			if !ok || !fromListed && !toListed {
-				continue
-			}
-			if lt <= lf {
+			lt, toListed, ok := l.Layer(to)
+			switch {
+			case !ok || !fromListed && !toListed:
+			case !toListed && lf > layout.TopLayer:
+				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s, which README.md's layout table does not list (a program's or a game's package, at the top): a package imports only lower layers", from, lf, to))
+			case toListed && lt <= lf:
 				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d): a package imports only lower layers", from, lf, to, lt))
 			}
 		}
@@ -137,17 +98,17 @@ func check(module string, pkgs []goPackage, layers map[string]int) []string {
 }
 
 func TestImportsFollowTheLayers(t *testing.T) {
-	layers := readLayers(t)
-	module, pkgs := listPackages(t)
-	for _, line := range check(module, pkgs, layers) {
+	l := readLayout(t)
+	_, pkgs := listPackages(t)
+	for _, line := range check(l, pkgs) {
 		t.Error(line)
 	}
 	listed := map[string]bool{}
 	for _, p := range pkgs {
-		r := strings.TrimPrefix(p.ImportPath, module+"/")
+		r := strings.TrimPrefix(p.ImportPath, l.Module+"/")
 		listed[r] = true
 	}
-	for path := range layers {
+	for path := range l.Layers {
 		// A game may delete a program (the demo) and its row with it, or
 		// keep the row: a missing program is not an error.
 		if !listed[path] && !strings.HasPrefix(path, "cmd/") {
@@ -156,17 +117,18 @@ func TestImportsFollowTheLayers(t *testing.T) {
 	}
 }
 
-// The check finds an import that goes up, one within a layer, and a
-// package the table does not list.
+// The check finds, in Nebula's own module, an import that goes up, one
+// within a layer, and a package the table does not list.
 func TestCheckFindsBadImports(t *testing.T) {
-	layers := map[string]int{"cmd/game": 1, "engine": 7, "gfx": 5, "timing": 8, "engine/replay": 5}
+	m := layout.Module
+	l := &layout.Layout{Module: m, Layers: map[string]int{"cmd/game": 1, "engine": 7, "gfx": 5, "timing": 8, "engine/replay": 5}}
 	pkgs := []goPackage{
-		{"m/cmd/game", []string{"m/engine", "fmt"}},
-		{"m/engine", []string{"m/timing", "m/gfx"}},
-		{"m/gfx", []string{"m/engine/replay"}},
-		{"m/extra", nil},
+		{m + "/cmd/game", []string{m + "/engine", "fmt"}},
+		{m + "/engine", []string{m + "/timing", m + "/gfx"}},
+		{m + "/gfx", []string{m + "/engine/replay"}},
+		{m + "/extra", nil},
 	}
-	got := check("m", pkgs, layers)
+	got := check(l, pkgs)
 	want := []string{
 		"engine (layer 7) imports gfx (layer 5): a package imports only lower layers",
 		"gfx (layer 5) imports engine/replay (layer 5): a package imports only lower layers",
@@ -177,21 +139,50 @@ func TestCheckFindsBadImports(t *testing.T) {
 	}
 }
 
-// A program the table does not list, under cmd/, is at the top: it and
-// its own packages import whatever is below, and nothing listed imports
-// them.
+// A program the table does not list, under cmd/, is at the top, in any
+// module: it and its own packages import whatever is below, and nothing
+// listed below the top imports them.
 func TestUnlistedProgramsAreAtTheTop(t *testing.T) {
-	layers := map[string]int{"cmd/nebula-demo": 1, "internal/app": 2, "engine": 7}
+	m := layout.Module
+	l := &layout.Layout{Module: m, Layers: map[string]int{"cmd/nebula-demo": 1, "internal/app": 2, "engine": 7}}
 	pkgs := []goPackage{
-		{"m/cmd/mygame", []string{"m/internal/app", "m/engine", "m/cmd/mygame/world"}},
-		{"m/cmd/mygame/world", []string{"m/engine"}},
-		{"m/engine", []string{"m/cmd/mygame/world"}},
-		{"m/cmd/tool", []string{"m/cmd/nebula-demo"}},
+		{m + "/cmd/mygame", []string{m + "/internal/app", m + "/engine", m + "/cmd/mygame/world"}},
+		{m + "/cmd/mygame/world", []string{m + "/engine"}},
+		{m + "/engine", []string{m + "/cmd/mygame/world"}},
+		{m + "/cmd/tool", []string{m + "/cmd/nebula-demo"}},
 	}
-	got := check("m", pkgs, layers)
+	got := check(l, pkgs)
 	want := []string{
-		"engine (layer 7) imports cmd/mygame/world (layer 1): a package imports only lower layers",
+		"engine (layer 7) imports cmd/mygame/world, which README.md's layout table does not list (a program's or a game's package, at the top): a package imports only lower layers",
 		"cmd/tool (layer 1) imports cmd/nebula-demo (layer 1): a package imports only lower layers",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("check found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// In a game's module (a copy made by scripts/newgame.sh) a package the
+// table does not list, anywhere, is the game's and needs no row: it sits
+// at the top with the programs, so it imports anything listed below the
+// top, the table's programs (cmd/nebula-minimal, layer 1) may import it,
+// and the engine's packages below the top may not. A package the game
+// lists is checked as the engine's are.
+func TestGamePackagesAreAtTheTop(t *testing.T) {
+	m := "game.example/arena"
+	l := &layout.Layout{Module: m, Layers: map[string]int{"cmd/nebula-minimal": 1, "internal/app": 2, "engine": 7, "internal/rules": 6}}
+	pkgs := []goPackage{
+		{m + "/cmd/nebula-minimal", []string{m + "/internal/game", m + "/internal/app"}},
+		{m + "/internal/game", []string{m + "/engine", m + "/internal/game/level", m + "/cmd/tool/x"}},
+		{m + "/internal/game/level", []string{m + "/engine"}},
+		{m + "/engine/mine", []string{m + "/internal/app"}},
+		{m + "/cmd/tool/x", nil},
+		{m + "/engine", []string{m + "/engine/mine"}},
+		{m + "/internal/rules", []string{m + "/internal/app"}},
+	}
+	got := check(l, pkgs)
+	want := []string{
+		"engine (layer 7) imports engine/mine, which README.md's layout table does not list (a program's or a game's package, at the top): a package imports only lower layers",
+		"internal/rules (layer 6) imports internal/app (layer 2): a package imports only lower layers",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("check found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -20,7 +20,8 @@
 // engine and its packages, gfx, timing and
 // internal (the command-line packages internal/app, internal/cli and
 // internal/prof aside: app.Main prints their messages after the
-// program's name). A format that starts with %w, an error handed straight
+// program's name; and in a game's copy, the game's own packages, those
+// README.md's layout table does not list). A format that starts with %w, an error handed straight
 // to a call that wraps it, and a sentinel the package only wraps are
 // fine. A helper whose errors its callers wrap says so in its doc comment,
 // or in its type's, with a directive line naming the wrapper:
