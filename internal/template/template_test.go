@@ -326,6 +326,12 @@ func checkRewritable(t *testing.T, root, modPath string, files []string) {
 		if !bytes.Contains(data, []byte(modPath)) || f == "go.mod" || strings.HasSuffix(f, ".md") {
 			continue
 		}
+		if strings.HasPrefix(f, "api/") {
+			// The record of Nebula's released API (internal/apicheck)
+			// names Nebula's module on purpose: in a copy, whose module
+			// path differs, the API check says so and skips.
+			continue
+		}
 		if !strings.HasSuffix(f, ".go") {
 			for i, l := range strings.Split(string(data), "\n") {
 				if strings.Contains(l, modPath) && !strings.HasPrefix(strings.TrimSpace(l), "#") {
