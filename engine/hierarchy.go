@@ -55,6 +55,12 @@ type hierarchy struct {
 	// after): BeginTick and Hash propagate first, so that what is drawn
 	// from and hashed is never an old world transform.
 	stale bool
+	// taken: World.Bodies was called since the last propagation, so its
+	// arrays may have been written. A tick that ends stale or taken
+	// propagates again (World.endTick), so that a system that ran after
+	// the propagation of StageTransforms is drawn and hashed in the tick
+	// it moved things.
+	taken bool
 	// ascending: every parent is in a lower slot than its children, so
 	// slot order is a propagation order. runs then lists the slots that
 	// have a parent as runs of consecutive slots, a pair for each: its
@@ -163,6 +169,21 @@ func (h *hierarchy) link(c, p uint32) {
 // changed since the last propagation (see hierarchy.stale).
 func (w *World) propagateIfStale() {
 	if w.hier.linked > 0 && w.hier.stale {
+		w.PropagateTransforms()
+	}
+}
+
+// endTick brings the world transforms up to date at the end of a tick's
+// stages, when a system moved something after StageTransforms' own
+// propagation (a stage placed after it, or a system added to it): what is
+// drawn and hashed for a tick is the world as it stands at its end,
+// whatever stage moved it. It propagates again only when a transform or
+// the hierarchy changed through the World's methods (stale) or Bodies was
+// taken (taken) since the last propagation; propagating again gives the
+// same bits for what did not move, so it changes no hash but the moved
+// entities'.
+func (w *World) endTick() {
+	if h := &w.hier; h.linked > 0 && (h.stale || h.taken) {
 		w.PropagateTransforms()
 	}
 }
@@ -371,7 +392,7 @@ func (w *World) PropagateTransforms() {
 	if h.dirty {
 		h.layOut(w.gen)
 	}
-	h.stale = false
+	h.stale, h.taken = false, false
 	n := len(w.gen)
 	parent := h.parent[:n]
 	snap := w.snap[:n]
@@ -542,5 +563,6 @@ func (w *World) WorldPositions() []mgl32.Vec3 {
 	if w.hier.linked == 0 {
 		return w.cur.Pos
 	}
+	w.propagateIfStale()
 	return w.hier.cur.Pos
 }
