@@ -8,10 +8,10 @@ package engine
 // the order, is before it); an entity that already had descendants in the
 // order goes to the end with them, depth first. An unlink or a despawn
 // leaves a hole. The order is laid out again, in one pass over the slots,
-// when an eighth of it was appended out of slot order since the last
-// layout, and compacted when an eighth of it is holes: so it stays close
-// to slot order (which reads and writes memory in sequence), at a cost per
-// change that does not grow with the world.
+// when an eighth of it (and a 64th of the slots) was appended out of slot
+// order since the last layout, and compacted when an eighth of it is
+// holes: so it stays close to slot order (which reads and writes memory in
+// sequence), at a cost per change that does not grow with the world.
 //
 // The layout is slot order, but that an entity whose ancestors are not
 // laid out yet comes after them, the highest first: slot order itself when
@@ -23,11 +23,18 @@ package engine
 // onChain marks, in hierarchy.at, a slot that layOut is laying out.
 const onChain = ^uint32(0)
 
-// push appends slot c to the order.
+// push appends slot c (which has a parent) to the order.
 func (h *hierarchy) push(c uint32) {
-	if n := len(h.order); n > 0 && h.order[n-1] > int32(c) {
+	if len(h.order) == 0 {
+		h.ascending = true
+	} else if h.tail > int32(c) {
 		h.moved++
+		h.ascending = false
 	}
+	if h.parent[c] > c { // its parent, maybe a root, is in a higher slot
+		h.ascending = false
+	}
+	h.tail = int32(c)
 	h.order = append(h.order, int32(c))
 	h.at[c] = uint32(len(h.order))
 }
@@ -69,7 +76,7 @@ func (h *hierarchy) place(c uint32) {
 // slot order or has many holes, before a propagation.
 func (h *hierarchy) tidy() {
 	switch {
-	case h.moved > len(h.order)/8:
+	case h.moved > max(len(h.order)/8, len(h.parent)/64):
 		h.layOut()
 	case h.holes > len(h.order)/8:
 		k := 0
@@ -91,6 +98,7 @@ func (h *hierarchy) tidy() {
 // out, which is less than linked when some are on a cycle or below one.
 func (h *hierarchy) layOut() int {
 	order, chain := h.order[:0], h.chain[:0]
+	ascending := true // no slot pulled before a lower one
 	clear(h.at)
 	for i, p := range h.parent {
 		if p == 0 || h.at[i] != 0 {
@@ -112,8 +120,12 @@ func (h *hierarchy) layOut() int {
 			order = append(order, chain[j])
 			h.at[chain[j]] = uint32(len(order))
 		}
+		ascending = ascending && len(chain) == 1 && h.parent[i] <= uint32(i)
 	}
 	h.order, h.chain = order, chain
-	h.holes, h.moved = 0, 0
+	h.holes, h.moved, h.ascending = 0, 0, ascending
+	if len(order) > 0 {
+		h.tail = order[len(order)-1]
+	}
 	return len(order)
 }

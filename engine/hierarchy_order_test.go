@@ -36,6 +36,18 @@ func checkOrder(t testing.TB, w *World) {
 			t.Fatalf("order[%d] = slot %d before its parent %d (at %d)", k, s, p-1, h.at[p-1])
 		}
 	}
+	if h.ascending {
+		last := int32(-1)
+		for _, s := range h.order {
+			if s < 0 {
+				continue
+			}
+			if s <= last || h.parent[s]-1 > uint32(s) {
+				t.Fatalf("the order is marked ascending, but slot %d follows %d, its parent in slot %d", s, last, h.parent[s]-1)
+			}
+			last = s
+		}
+	}
 	if holes != h.holes {
 		t.Fatalf("%d holes, counted %d", holes, h.holes)
 	}
@@ -240,6 +252,11 @@ func TestHierarchyOrderKeptAcrossChanges(t *testing.T) {
 			}
 		}
 		checkOrder(t, w)
+		for range 3 { // something moves, so that a world transform left from before shows
+			if a, ok := pick(); ok {
+				w.SetTransform(a, geom.NewTransform(mgl32.Vec3{r.Range(-5, 5), r.Range(-5, 5), 0}))
+			}
+		}
 		if step%7 == 0 {
 			w.PropagateTransforms()
 			checkOrder(t, w)

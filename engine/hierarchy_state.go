@@ -116,5 +116,5 @@ func copyHierarchy(dst, src *hierarchy) {
 	dst.prv.copyFrom(src.prv.Pos, src.prv.Rot, src.prv.Scale)
 	copyInto(&dst.order, src.order)
 	copyInto(&dst.at, src.at)
-	dst.holes, dst.moved = src.holes, src.moved
+	dst.holes, dst.moved, dst.ascending, dst.tail = src.holes, src.moved, src.ascending, src.tail
 }
