@@ -54,6 +54,9 @@ func (h *hierarchy) place(c uint32) {
 	p := h.parent[c] - 1
 	if k := h.at[c]; k != 0 {
 		if h.at[p] < k { // the new parent (0 for a root) is before c, and c before its descendants
+			if p > c {
+				h.ascending = false // a root in a higher slot, not copied before c
+			}
 			return
 		}
 	} else if h.first[c] == 0 {

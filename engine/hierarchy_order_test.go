@@ -289,3 +289,22 @@ func TestHierarchyOrderFromSnapshot(t *testing.T) {
 		t.Error("the restored world hashes differently")
 	}
 }
+
+// A child that moves to a parent in a higher slot while the order is
+// ascending (children after their parents in slot order) follows its new
+// parent: the order knows it is no longer in slot order.
+func TestHierarchyReparentToHigherSlot(t *testing.T) {
+	for _, keep := range []Keep{KeepLocal, KeepWorld} {
+		w := NewWorld(1)
+		a := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+		c := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 1, 0}), Interpolate)
+		d := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 5}), Interpolate)
+		must(t, w.SetParent(c, a, KeepLocal))
+		w.PropagateTransforms()
+		must(t, w.SetParent(c, d, keep))
+		w.SetTransform(d, geom.NewTransform(mgl32.Vec3{0, 0, 7}))
+		w.PropagateTransforms()
+		checkOrder(t, w)
+		checkPropagated(t, w, keep.String())
+	}
+}
