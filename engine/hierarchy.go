@@ -393,12 +393,12 @@ func (w *World) WorldTransform(e Entity) geom.Transform {
 // hierarchy_order.go), so its cost does not depend on which slots parents
 // and children are in as much as on how far apart they lie in memory: on
 // one core of a shared Xeon, 100,000 entities in trees, chains or wide
-// trees take 7.5 to 9 ns per entity with every child in a higher slot
-// than its parent, 1.3 to 1.6 times that reversed (every parent in a
-// higher slot) or after slot reuse, and about 4 times that in slots
-// scrambled at random, where every entity's transform and its parent's are
-// on cache lines of their own (BenchmarkPropagateLayouts); 0.3 to 0.5 ns
-// per root.
+// trees take 8 ns per entity with every child in a higher slot than its
+// parent, 1 to 1.4 times that reversed (every parent in a higher slot) or
+// after slot reuse, and 3 to 4 times that in slots scrambled at random,
+// where every entity's transform and its parent's are on cache lines of
+// their own, too far apart for any order to read them in sequence
+// (BenchmarkPropagateLayouts); 0.3 ns per root.
 //
 // The order is deterministic, and each world transform depends only on
 // its ancestors' transforms, so the order changes no result (a restored
