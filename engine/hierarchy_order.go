@@ -2,7 +2,7 @@ package engine
 
 // The propagation order: the slots that have a parent, each after its
 // parent, kept as links change so that propagation never searches for it
-// and runs at the same speed whatever slots the entities are in.
+// and runs one loop, without calls, whatever slots the entities are in.
 //
 // A link appends the child at the end (its parent, a root or already in
 // the order, is before it); an entity that already had descendants in the
