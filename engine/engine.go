@@ -386,7 +386,10 @@ func (e *Engine) runTick(s timing.Step) {
 // notes the tick, a replayer or a lockstep client sets the players and
 // their inputs), saving the previous state, applying the job results due
 // in this tick, the stages with their systems (runStages; the last,
-// StageTransforms, computes the world transforms), and the hooks' EndTicks.
+// StageTransforms, computes the world transforms), the world transforms
+// computed again if a system moved something after that (World.endTick:
+// what is drawn and hashed for the tick is the world at its end), and the
+// hooks' EndTicks.
 func (e *Engine) runTickBody() {
 	s := e.step
 	pprof.SetGoroutineLabels(e.tickLabels)
@@ -430,6 +433,7 @@ func (e *Engine) runTickBody() {
 	e.Jobs.applyDue(&e.fixedCtx)
 	e.runStages()
 	e.curSystem = "engine"
+	e.World.endTick()
 	e.hooks.endTick(tick, e.World)
 	pprof.SetGoroutineLabels(e.ctx)
 }

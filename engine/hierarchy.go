@@ -47,20 +47,34 @@ type hierarchy struct {
 	// between them), kept while linked > 0.
 	cur, prv poses
 	// order lists the slots that have a parent, each after its parent:
-	// the propagation order, valid unless dirty and ascending is false.
+	// the propagation order (hierarchy_order.go), kept as links change,
+	// with holes (-1) where an entity left it. at holds each slot's index
+	// in order plus one, 0 for none.
 	order []int32
-	dirty bool
-	// stale: a transform or the hierarchy changed since the last
-	// propagation, outside a tick (where the tick's own propagation comes
-	// after): BeginTick and Hash propagate first, so that what is drawn
-	// from and hashed is never an old world transform.
-	stale bool
-	// ascending: every parent is in a lower slot than its children, so
-	// slot order is a propagation order. runs then lists the slots that
-	// have a parent as runs of consecutive slots, a pair for each: its
-	// first slot and the slot after its last (order is then empty).
+	at    []uint32
+	// holes counts order's holes; moved the entries appended since the
+	// last layout in a lower slot than the entry before them. When either
+	// passes an eighth of the order, propagation first compacts it or lays
+	// it out again (tidy), so that it stays close to slot order, which
+	// reads and writes memory in sequence.
+	holes, moved int
+	// ascending: the order's entries (holes aside) are in ascending slots
+	// and every entry's parent is in a lower slot, so that propagation can
+	// copy the roots as it goes; tail is the slot last appended (or laid
+	// out last), which stays above every entry while it is.
 	ascending bool
-	runs      []int32
+	tail      int32
+	// stale: a transform or the hierarchy changed since the last
+	// propagation: BeginTick, Interpolate, Hash and the tick's end
+	// propagate first, so that what is drawn from and hashed is never an
+	// old world transform.
+	stale bool
+	// taken: World.Bodies was called since the last propagation, so its
+	// arrays may have been written. A tick that ends stale or taken
+	// propagates again (World.endTick), so that a system that ran after
+	// the propagation of StageTransforms is drawn and hashed in the tick
+	// it moved things.
+	taken bool
 	// chain and list are scratch for WorldTransform and Despawn.
 	chain []int32
 	list  []int32
@@ -100,6 +114,7 @@ func (h *hierarchy) grow() {
 	h.last = append(h.last, 0)
 	h.next = append(h.next, 0)
 	h.prev = append(h.prev, 0)
+	h.at = append(h.at, 0)
 	h.cur.Pos = append(h.cur.Pos, mgl32.Vec3{})
 	h.cur.Rot = append(h.cur.Rot, mgl32.Quat{})
 	h.cur.Scale = append(h.cur.Scale, mgl32.Vec3{})
@@ -129,6 +144,7 @@ func (w *World) startHierarchy() {
 		h.last = make([]uint32, n, cap(w.gen))
 		h.next = make([]uint32, n, cap(w.gen))
 		h.prev = make([]uint32, n, cap(w.gen))
+		h.at = make([]uint32, n, cap(w.gen))
 	}
 	h.cur.copyFrom(w.cur.Pos, w.cur.Rot, w.cur.Scale)
 	h.prv.copyFrom(w.prev.Pos, w.prev.Rot, w.prev.Scale)
@@ -156,13 +172,28 @@ func (h *hierarchy) link(c, p uint32) {
 		h.prev[h.next[c]-1] = c + 1
 	}
 	h.linked++
-	h.dirty, h.stale = true, true
+	h.stale = true
 }
 
 // propagateIfStale brings the world transforms up to date when something
 // changed since the last propagation (see hierarchy.stale).
 func (w *World) propagateIfStale() {
 	if w.hier.linked > 0 && w.hier.stale {
+		w.PropagateTransforms()
+	}
+}
+
+// endTick brings the world transforms up to date at the end of a tick's
+// stages, when a system moved something after StageTransforms' own
+// propagation (a stage placed after it, or a system added to it): what is
+// drawn and hashed for a tick is the world as it stands at its end,
+// whatever stage moved it. It propagates again only when a transform or
+// the hierarchy changed through the World's methods (stale) or Bodies was
+// taken (taken) since the last propagation; propagating again gives the
+// same bits for what did not move, so it changes no hash but the moved
+// entities'.
+func (w *World) endTick() {
+	if h := &w.hier; h.linked > 0 && (h.stale || h.taken) {
 		w.PropagateTransforms()
 	}
 }
@@ -182,7 +213,7 @@ func (h *hierarchy) unlink(c uint32) {
 	}
 	h.parent[c], h.next[c], h.prev[c] = 0, 0, 0
 	h.linked--
-	h.dirty, h.stale = true, true
+	h.stale = true
 }
 
 // local returns slot i's transform (local to its parent).
@@ -264,6 +295,7 @@ func (w *World) SetParent(child, parent Entity, keep Keep) error {
 		h.unlink(c)
 	}
 	h.link(c, p)
+	h.place(c)
 	switch keep {
 	case KeepWorld:
 		l := w.worldNow(int(p)).Relative(world)
@@ -296,6 +328,7 @@ func (w *World) Unparent(child Entity, keep Keep) bool {
 	c := child.index
 	world, prevWorld := w.worldNow(int(c)), w.prevWorld(int(c))
 	h.unlink(c)
+	h.drop(c) // its descendants stay where they are, after it
 	if keep == KeepLocal {
 		w.snap[c] = true
 		world = w.local(int(c))
@@ -351,139 +384,116 @@ func (w *World) WorldTransform(e Entity) geom.Transform {
 // the transforms, parents before children, into the transforms the
 // renderer draws from, and marks an entity teleported when its parent was
 // teleported during the tick (so a parent's teleport snaps its children).
-// The engine runs it at the end of every tick; a World driven without an
-// Engine calls it after its fixed systems. It does nothing when no entity
-// has a parent, and does not allocate once warm (after a change of the
-// hierarchy it lays out its order again, in one pass over the slots). It
-// costs about 10 ns per entity with a parent on one core of a 2.45 GHz
-// server, and 2 ns per root while some entity has a parent
-// (BenchmarkPropagate).
+// The engine runs it in every tick (StageTransforms), and again at the
+// tick's end when a later system moved something; a World driven without
+// an Engine calls it after its fixed systems. It does nothing when no
+// entity has a parent, and does not allocate once warm.
 //
-// The order is deterministic (slot order when every parent is in a lower
-// slot than its children, otherwise depth first from the roots in slot
-// order, children in slot order); each world transform depends only on its
-// ancestors' transforms, so the order changes no result.
+// It takes the order kept as the hierarchy changes (see
+// hierarchy_order.go), so its cost does not depend on which slots parents
+// and children are in as much as on how far apart they lie in memory: on
+// one core of a shared Xeon, 100,000 entities in trees, chains or wide
+// trees take 8 ns per entity with every child in a higher slot than its
+// parent, 1 to 1.4 times that reversed (every parent in a higher slot) or
+// after slot reuse, and 3 to 4 times that in slots scrambled at random,
+// where every entity's transform and its parent's are on cache lines of
+// their own, too far apart for any order to read them in sequence
+// (BenchmarkPropagateLayouts); 0.3 ns per root.
+//
+// The order is deterministic, and each world transform depends only on
+// its ancestors' transforms, so the order changes no result (a restored
+// snapshot, laid out afresh, propagates to the same bits).
 func (w *World) PropagateTransforms() {
 	h := &w.hier
 	if h.linked == 0 {
 		return
 	}
-	if h.dirty {
-		h.layOut(w.gen)
-	}
-	h.stale = false
+	h.tidy()
+	h.stale, h.taken = false, false
 	n := len(w.gen)
 	parent := h.parent[:n]
 	snap := w.snap[:n]
 	wp, wr, ws := h.cur.Pos[:n], h.cur.Rot[:n], h.cur.Scale[:n]
 	lp, lr, ls := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
-	if h.ascending {
-		// One pass in slot order (every parent is before its children),
-		// run by run: the roots before a run copied in blocks, the run's
-		// entities composed in a loop without calls, which keeps the
-		// slices in registers.
-		runs := h.runs
-		next := 0 // the first slot not yet done
-		for r := 0; r+1 < len(runs); r += 2 {
-			start, end := int(runs[r]), int(runs[r+1])
-			if start-next <= 8 { // a few roots: copied without the calls
-				for j := next; j < start; j++ {
-					wp[j], wr[j], ws[j] = lp[j], lr[j], ls[j] // a root's world transform is its transform
-				}
-			} else {
-				copy(wp[next:start], lp[next:start])
-				copy(wr[next:start], lr[next:start])
-				copy(ws[next:start], ls[next:start])
-			}
-			for i := start; i < end; i++ {
-				// geom.Transform.Mul, the same arithmetic written out
-				// here: 10% faster than the call (the bits are the same;
-				// TestHierarchyPropagationRootsBetweenRuns compares them
-				// with WorldTransform). The scale, then the rotation, then
-				// the position: in
-				// this order the compiler keeps every value in a register
-				// (25% faster than the position first).
-				p := parent[i] - 1
-				ps, lsc := &ws[p], &ls[i]
-				psx, psy, psz := ps[0], ps[1], ps[2]
-				sc := &ws[i]
-				sc[0], sc[1], sc[2] = float32(psx*lsc[0]), float32(psy*lsc[1]), float32(psz*lsc[2])
-				pr, lq := &wr[p], &lr[i]
-				aw, ax, ay, az := pr.W, pr.V[0], pr.V[1], pr.V[2]
-				bw, bx, by, bz := lq.W, lq.V[0], lq.V[1], lq.V[2]
-				q := &wr[i]
-				q.W = float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz)
-				q.V[0] = float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by)
-				q.V[1] = float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx)
-				q.V[2] = float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw)
-				l := &lp[i]
-				vx, vy, vz := float32(psx*l[0]), float32(psy*l[1]), float32(psz*l[2])
-				tx := 2 * (float32(ay*vz) - float32(az*vy))
-				ty := 2 * (float32(az*vx) - float32(ax*vz))
-				tz := 2 * (float32(ax*vy) - float32(ay*vx))
-				pp, o := &wp[p], &wp[i]
-				o[0] = pp[0] + (vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty)))
-				o[1] = pp[1] + (vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz)))
-				o[2] = pp[2] + (vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx)))
-				if snap[p] {
-					snap[i] = true
-				}
-			}
-			next = end
+	// A root's world transform is its transform. When the order is
+	// ascending the roots are copied in the gaps between its entries, as
+	// the loop goes (memory is read and written once, in sequence);
+	// otherwise first, run by run of consecutive roots.
+	ascending := h.ascending
+	for j := 0; !ascending && j < n; {
+		if parent[j] != 0 {
+			j++
+			continue
 		}
+		k := j + 1
+		for k < n && parent[k] == 0 {
+			k++
+		}
+		if k-j > 8 {
+			copy(wp[j:k], lp[j:k])
+			copy(wr[j:k], lr[j:k])
+			copy(ws[j:k], ls[j:k])
+		} else {
+			for ; j < k; j++ {
+				wp[j], wr[j], ws[j] = lp[j], lr[j], ls[j]
+			}
+		}
+		j = k
+	}
+	next := 0 // ascending: the first slot not done yet
+	for _, i := range h.order {
+		if i < 0 {
+			continue // a hole
+		}
+		if ascending {
+			if gap := int(i) - next; gap > 8 {
+				copy(wp[next:i], lp[next:i])
+				copy(wr[next:i], lr[next:i])
+				copy(ws[next:i], ls[next:i])
+			} else if gap > 0 {
+				for j := next; j < int(i); j++ {
+					wp[j], wr[j], ws[j] = lp[j], lr[j], ls[j]
+				}
+			}
+			next = int(i) + 1
+		}
+		// geom.Transform.Mul, the same arithmetic written out here: 10%
+		// faster than the call (the bits are the same;
+		// TestPropagateAnyLayout compares them with WorldTransform). The
+		// scale, then the rotation, then the position: in this order the
+		// compiler keeps every value in a register (25% faster than the
+		// position first).
+		p := parent[i] - 1
+		ps, lsc := &ws[p], &ls[i]
+		psx, psy, psz := ps[0], ps[1], ps[2]
+		sc := &ws[i]
+		sc[0], sc[1], sc[2] = float32(psx*lsc[0]), float32(psy*lsc[1]), float32(psz*lsc[2])
+		pr, lq := &wr[p], &lr[i]
+		aw, ax, ay, az := pr.W, pr.V[0], pr.V[1], pr.V[2]
+		bw, bx, by, bz := lq.W, lq.V[0], lq.V[1], lq.V[2]
+		q := &wr[i]
+		q.W = float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz)
+		q.V[0] = float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by)
+		q.V[1] = float32(aw*by) - float32(ax*bz) + float32(ay*bw) + float32(az*bx)
+		q.V[2] = float32(aw*bz) + float32(ax*by) - float32(ay*bx) + float32(az*bw)
+		l := &lp[i]
+		vx, vy, vz := float32(psx*l[0]), float32(psy*l[1]), float32(psz*l[2])
+		tx := 2 * (float32(ay*vz) - float32(az*vy))
+		ty := 2 * (float32(az*vx) - float32(ax*vz))
+		tz := 2 * (float32(ax*vy) - float32(ay*vx))
+		pp, o := &wp[p], &wp[i]
+		o[0] = pp[0] + (vx + float32(aw*tx) + (float32(ay*tz) - float32(az*ty)))
+		o[1] = pp[1] + (vy + float32(aw*ty) + (float32(az*tx) - float32(ax*tz)))
+		o[2] = pp[2] + (vz + float32(aw*tz) + (float32(ax*ty) - float32(ay*tx)))
+		if snap[p] {
+			snap[i] = true
+		}
+	}
+	if ascending {
 		copy(wp[next:], lp[next:])
 		copy(wr[next:], lr[next:])
 		copy(ws[next:], ls[next:])
-		return
 	}
-	copy(wp, lp) // a root's world transform is its transform
-	copy(wr, lr)
-	copy(ws, ls)
-	for _, i := range h.order {
-		p := parent[i] - 1
-		t := geom.Transform{Pos: wp[p], Rot: wr[p], Scale: ws[p]}.Mul(geom.Transform{Pos: lp[i], Rot: lr[i], Scale: ls[i]})
-		wp[i], wr[i], ws[i] = t.Pos, t.Rot, t.Scale
-		snap[i] = snap[i] || snap[p]
-	}
-}
-
-// layOut lays out the propagation order, in which each entity comes after
-// its parent. When every parent is in a lower slot than its children (the
-// usual case: children spawned after their parents), that is slot order,
-// which reads and writes memory in sequence, kept as runs; otherwise order
-// is each root's descendants, roots in slot order, depth first, children
-// in slot order. It also serves to check a decoded hierarchy: it returns
-// the number of slots it laid out, which is less than linked when some
-// are on a cycle.
-func (h *hierarchy) layOut(gen []uint32) int {
-	order, runs := h.order[:0], h.runs[:0]
-	ascending, laid := true, 0
-	for i, p := range h.parent {
-		if p == 0 {
-			continue
-		}
-		if int(p) > i { // p-1 >= i
-			ascending = false
-			break
-		}
-		if k := len(runs); k != 0 && runs[k-1] == int32(i) {
-			runs[k-1]++
-		} else {
-			runs = append(runs, int32(i), int32(i)+1)
-		}
-		laid++
-	}
-	if !ascending {
-		runs = runs[:0]
-		for r := range gen {
-			if h.parent[r] == 0 && h.first[r] != 0 {
-				order = h.appendSubtree(order, uint32(r))
-			}
-		}
-		laid = len(order)
-	}
-	h.order, h.runs, h.dirty, h.ascending = order, runs, false, ascending
-	return laid
 }
 
 // appendSubtree appends the descendants of slot r to list, depth first,
@@ -521,10 +531,10 @@ func (w *World) despawnTree(i uint32) {
 		h.linked--
 	}
 	for _, d := range list {
+		h.drop(uint32(d))
 		h.first[d], h.last[d] = 0, 0
 		w.freeSlot(uint32(d))
 	}
-	h.dirty = true
 }
 
 // hasLinks reports whether slot i has a parent or children.
@@ -542,5 +552,6 @@ func (w *World) WorldPositions() []mgl32.Vec3 {
 	if w.hier.linked == 0 {
 		return w.cur.Pos
 	}
+	w.propagateIfStale()
 	return w.hier.cur.Pos
 }

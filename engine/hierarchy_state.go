@@ -76,6 +76,7 @@ func (h *hierarchy) readState(r *binread.Reader, gen []uint32) {
 	h.last = make([]uint32, n)
 	h.next = make([]uint32, n)
 	h.prev = make([]uint32, n)
+	h.at = make([]uint32, n)
 	for i, p := range parent {
 		if p == 0 {
 			continue
@@ -90,7 +91,7 @@ func (h *hierarchy) readState(r *binread.Reader, gen []uint32) {
 		r.FailAt(at, "parents", fmt.Errorf("%d entities have a parent, the count says %d", h.linked, linked))
 		return
 	}
-	if laid := h.layOut(gen); laid != linked {
+	if laid := h.layOut(); laid != linked {
 		r.FailAt(at, "parents", fmt.Errorf("%d of the %d entities with a parent are on a cycle", linked-laid, linked))
 		return
 	}
@@ -114,6 +115,6 @@ func copyHierarchy(dst, src *hierarchy) {
 	dst.cur.copyFrom(src.cur.Pos, src.cur.Rot, src.cur.Scale)
 	dst.prv.copyFrom(src.prv.Pos, src.prv.Rot, src.prv.Scale)
 	copyInto(&dst.order, src.order)
-	copyInto(&dst.runs, src.runs)
-	dst.dirty, dst.ascending = src.dirty, src.ascending
+	copyInto(&dst.at, src.at)
+	dst.holes, dst.moved, dst.ascending, dst.tail = src.holes, src.moved, src.ascending, src.tail
 }

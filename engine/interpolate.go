@@ -140,10 +140,13 @@ const nlerpMinDot = 0.9995
 //   - NoInterpolation: the current state.
 //
 // Entities are drawn in world space: when some entity has a parent, from
-// the world transforms PropagateTransforms computed at the end of the
-// last tick and at the end of the one before, so a child of a moving
-// parent is drawn where its parent is drawn, without lag, and the
-// thresholds below apply to world-space moves. An entity with a parent
+// their world transforms at the end of the last tick and at the end of the
+// one before, so a child of a moving parent is drawn where its parent is
+// drawn, without lag, and the thresholds below apply to world-space moves.
+// What is drawn at alpha 1 is the world as the last tick left it,
+// whatever stage moved it, and whether or not anything hashed it; a
+// change made since through the World's methods (at set-up, between
+// ticks) is propagated first. An entity with a parent
 // drawn with Hermite is drawn as with Interpolate: its draw velocity is in
 // its parent's space, not the world's.
 //
@@ -172,6 +175,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
+	w.propagateIfStale() // what Hash would propagate: drawing never depends on whether something hashed
 
 	// This runs every frame for up to ~100,000 entities, so the loops below
 	// are written for speed (measured by BenchmarkInterpolate):

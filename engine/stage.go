@@ -38,7 +38,10 @@ const (
 	// StageTransforms is transform propagation: its built-in first system
 	// computes every entity's world transform from its parent's, so that
 	// systems added to it, and the frame's interpolation, read world
-	// transforms.
+	// transforms. A system that runs after it (added to it, or in a stage
+	// placed after it) and moves an entity (SetTransform, Bodies, a change
+	// of parent) has its moves propagated again at the end of the tick, so
+	// that what is drawn for the tick is the world at its end.
 	StageTransforms Stage = "transforms"
 )
 

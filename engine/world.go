@@ -143,7 +143,10 @@ func (w *World) EntityAt(i int) (Entity, bool) {
 
 // Bodies returns the current state of every slot, for systems that work on
 // all entities at once. The slices are valid until the next Spawn.
-func (w *World) Bodies() *Bodies { return &w.cur }
+func (w *World) Bodies() *Bodies {
+	w.hier.taken = true // it may be written: the tick's end propagates again (endTick)
+	return &w.cur
+}
 
 // Alive reports whether e names a live entity.
 func (w *World) Alive(e Entity) bool {
