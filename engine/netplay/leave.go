@@ -89,18 +89,24 @@ func (m *match) drop(p *peer, fields logrus.Fields) {
 	fields["leave_tick"] = next
 }
 
-// finish ends the match: every client is told, and what is queued for it
-// is sent.
+// finish ends the match: every client is told, a client whose
+// resynchronisation is due (match.hash) is resynchronised first, and the
+// outboxes stay open for the drain (a client's hash may still show it out
+// of sync), which closes each as its client goes, and closeAll the rest.
 func (m *match) finish(reason wire.EndReason) {
 	if m.ended {
 		return
 	}
 	m.ended, m.ended0 = true, m.s.now()
 	for _, p := range m.peers {
-		if p.live {
-			p.out.queue(&wire.End{Tick: m.confirmed, Reason: reason})
+		if !p.live {
+			p.out.close()
+			continue
 		}
-		p.out.close()
+		if p.resyncDue != nil {
+			m.resync(p, p.resyncDue)
+		}
+		p.out.queue(&wire.End{Tick: m.confirmed, Reason: reason})
 	}
 	m.s.log.WithFields(logrus.Fields{"tick": m.confirmed, "reason": reason.String()}).Info("match over")
 }

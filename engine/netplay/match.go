@@ -125,8 +125,9 @@ func (m *match) run() error {
 // clients' last hashes (of the last tick) and their goodbyes.
 const drainTime = 2 * time.Second
 
-// drain compares the hashes that arrive after the match's end, until
-// every client has gone or drainTime has passed.
+// drain compares the hashes that arrive after the match's end, and
+// resynchronises a client they show out of sync, until every client has
+// gone or drainTime has passed.
 func (m *match) drain(timer *time.Timer) {
 	timer.Reset(drainTime)
 	for m.anyLive() {
@@ -138,7 +139,10 @@ func (m *match) drain(timer *time.Timer) {
 			case evHash:
 				m.hash(ev.p, ev.hash)
 			case evGone:
+				// What is queued for it (a resync) goes out, then its
+				// connection closes (Server.handle).
 				ev.p.gone, ev.p.until = true, m.s.now()
+				ev.p.out.close()
 			}
 		case <-timer.C:
 			return

@@ -46,6 +46,13 @@ type peer struct {
 	until    time.Duration // the server's clock when it left
 	lastHash uint64        // the tick of its latest hash compared
 	resynced time.Duration // the server's clock at its latest resynchronisation (0: none)
+	// resyncTick is the tick of the snapshot of its latest
+	// resynchronisation (0: none): its hashes up to it predate the
+	// snapshot.
+	resyncTick uint64
+	// resyncDue is the desync of a wrong hash not answered yet (the resync
+	// interval had not passed), nil when none is due.
+	resyncDue *wire.Desync
 	// away is the server's clock when a player's connection ended, while
 	// its seat is kept for it to rejoin (ServerConfig.RejoinGrace); 0
 	// otherwise.
