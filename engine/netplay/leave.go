@@ -34,7 +34,7 @@ func (m *match) gone(p *peer, err error) {
 	} else if p.role == wire.RolePlayer {
 		m.drop(p, fields)
 	}
-	p.logger(s.log).WithFields(fields).Info("client left")
+	s.bad.info("left", p.fields(fields), "client left") // a debug line a connection, summarised at info
 	if i := m.playerIndex(p.player); i < 0 || m.players[i] != p {
 		m.release(p) // not in the match, or no longer about to join it
 	}

@@ -64,6 +64,7 @@ type match struct {
 	// PlayersChanged last said (tracePlayers).
 	tracedPlayers, tracedSpectators int
 	started0                        time.Duration // the server clock at the match's start
+	nextSummary                     time.Duration // the server clock at the next rateLog.flushDue
 	ended0                          time.Duration
 }
 
@@ -103,9 +104,9 @@ func (m *match) run() error {
 		if m.ended {
 			break
 		}
-		wait := time.Hour
+		wait := summaryEvery
 		if m.started {
-			wait = max(m.nextWake()-s.now(), 0)
+			wait = min(max(m.nextWake()-s.now(), 0), wait)
 		}
 		timer.Reset(wait)
 		select {
@@ -115,11 +116,19 @@ func (m *match) run() error {
 		case <-s.quit:
 			m.finish(wire.EndShutdown)
 		}
+		if now := s.now(); now >= m.nextSummary {
+			s.bad.flushDue()
+			m.nextSummary = now + summaryEvery
+		}
 	}
 	m.drain(timer)
 	m.closeAll()
 	return m.err
 }
+
+// summaryEvery is how often the match goroutine has the server's
+// rate-limited log report the lines it held back (rateLog.flushDue).
+const summaryEvery = time.Second
 
 // drainTime is how long a server waits, after the match's end, for its
 // clients' last hashes (of the last tick) and their goodbyes.

@@ -89,14 +89,23 @@ func (p *peer) connLog(log logrus.FieldLogger) logrus.FieldLogger {
 // logger is log with the connection's fields and its player: only on the
 // match goroutine, which assigns the player.
 func (p *peer) logger(log logrus.FieldLogger) logrus.FieldLogger {
-	f := logrus.Fields{"conn": p.id, "remote": p.remote}
+	return log.WithFields(p.fields(nil))
+}
+
+// fields returns more (a new map when nil) with the connection's fields
+// and its player added: only on the match goroutine.
+func (p *peer) fields(more logrus.Fields) logrus.Fields {
+	if more == nil {
+		more = logrus.Fields{}
+	}
+	more["conn"], more["remote"] = p.id, p.remote
 	if p.name != "" {
-		f["name"] = p.name
+		more["name"] = p.name
 	}
 	if p.player != wire.NoPlayer && p.role == wire.RolePlayer {
-		f["player"] = p.player
+		more["player"] = p.player
 	}
-	return log.WithFields(f)
+	return more
 }
 
 // handle runs one connection: its handshake, then its reader, until it
@@ -294,10 +303,10 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 				s.bad.warn("idle", logrus.Fields{"conn": p.id, "remote": p.remote}, fmt.Sprintf("dropped a connection silent for %v", s.cfg.IdleTimeout))
 				return drop(fmt.Errorf("this client sent nothing for %v (the server's idle timeout)", s.cfg.IdleTimeout))
 			case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed):
-				log.WithError(err).Info("connection closed")
+				log.WithError(err).Debug("connection closed")
 				return err
 			case closedByPeer(err):
-				log.WithError(err).Info("connection reset")
+				log.WithError(err).Debug("connection reset")
 				return err
 			case errors.Is(err, seal.ErrAuth):
 				s.bad.warn("tampered", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err},
@@ -330,7 +339,7 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 		case *wire.Ping:
 			p.out.queue(&wire.Pong{Echo: m.Time, Time: s.m.clock()})
 		case *wire.Bye:
-			log.Info("the client said goodbye")
+			log.Debug("the client said goodbye")
 			return nil
 		case *wire.Hello:
 			return badMessage(errors.New("a second Hello"))
