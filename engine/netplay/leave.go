@@ -71,7 +71,8 @@ func (m *match) release(p *peer) {
 
 // drop takes a player whose connection ended out of the match: it leaves
 // at the next tick, or, if it would not be in the match by then, never
-// joins (a player cannot join and leave in one tick).
+// joins (a player cannot join and leave in one tick): its report says it
+// left at that tick, and joined at none.
 func (m *match) drop(p *peer, fields logrus.Fields) {
 	i := m.playerIndex(p.player)
 	if i < 0 || m.players[i] != p {
@@ -83,6 +84,8 @@ func (m *match) drop(p *peer, fields logrus.Fields) {
 			m.joins[p.joinTick] = slices.DeleteFunc(list, func(id wire.PlayerID) bool { return id == p.player })
 		}
 		m.players = slices.Delete(m.players, i, i+1)
+		p.joinTick, p.stats.LeftTick = 0, next
+		fields["leave_tick"], fields["joined"] = next, false
 		return
 	}
 	m.leaves[next] = append(m.leaves[next], p.player)
