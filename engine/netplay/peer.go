@@ -178,7 +178,8 @@ func lingeringClose(conn net.Conn) {
 // With connect tokens (ServerConfig.TokenKey), a TCP connection is
 // wrapped in a seal.Conn before anything is read (it passes the
 // handshake in clear), and once the token is accepted, p's connection is
-// sealed with the token's session keys.
+// sealed with the token's session keys: only a refusal of the token
+// itself goes out in clear.
 func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	p.conn.SetDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
 	defer p.conn.SetDeadline(time.Time{})
@@ -244,6 +245,13 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 		w.WriteMessage(wire.RefuseToken(err.Error()))
 		return nil, nil, drop("token "+tr.label, err, "refused a client's connect token")
 	}
+	// From here on, with a token, everything is sealed, a refusal too
+	// (the client reads sealed from its Hello on; only a refusal of its
+	// token comes in clear, as the server has no keys for it).
+	if use != nil {
+		p.seat, p.hasSeat, p.use = claims.Seat, claims.Seat != token.Spectator, use
+		s.seal(p, claims, h.Salt)
+	}
 	var refusal *wire.Refuse
 	label := ""
 	fp := s.e.World.Schema().Fingerprint()
@@ -258,10 +266,6 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 		s.refused(label)
 		w.WriteMessage(refusal)
 		return nil, nil, drop("refused", errors.New(refusal.String()), "refused a client")
-	}
-	if use != nil {
-		p.seat, p.hasSeat, p.use = claims.Seat, claims.Seat != token.Spectator, use
-		s.seal(p, claims, h.Salt)
 	}
 	return &h, r, nil
 }
