@@ -73,11 +73,12 @@ func (m *match) letIn(p *peer) {
 		m.spectators++
 	}
 	m.peers = append(m.peers, p)
-	log := p.logger(s.log)
+	// A line a connection is a debug line: at the info level, joins are
+	// summarised at most once a second (rateLog), however many come.
 	if !m.started {
 		m.waiting = append(m.waiting, p)
 		if n := m.waitingPlayers(); n < s.cfg.Players {
-			log.WithFields(logrus.Fields{"players": n, "needed": s.cfg.Players}).Info("client in; waiting for players")
+			s.bad.info("joined", p.fields(logrus.Fields{"players": n, "needed": s.cfg.Players}), "client in; waiting for players")
 			return
 		}
 		m.start()
@@ -85,10 +86,10 @@ func (m *match) letIn(p *peer) {
 	}
 	m.welcomeLate(p)
 	if p.rejoined {
-		log.WithFields(logrus.Fields{"join_tick": p.joinTick, "snapshot_tick": m.confirmed}).Info("player took its seat back")
+		s.bad.info("rejoined", p.fields(logrus.Fields{"join_tick": p.joinTick, "snapshot_tick": m.confirmed}), "player took its seat back")
 		return
 	}
-	log.WithFields(logrus.Fields{"join_tick": p.joinTick, "snapshot_tick": m.confirmed}).Info("client joined the running match")
+	s.bad.info("joined", p.fields(logrus.Fields{"join_tick": p.joinTick, "snapshot_tick": m.confirmed}), "client joined the running match")
 }
 
 // rejoin gives p the seat kept for q, a player whose connection ended
@@ -100,7 +101,7 @@ func (m *match) rejoin(p, q *peer) {
 	m.players[i] = p
 	q.away = 0
 	m.release(q)
-	m.s.log.WithFields(logrus.Fields{"player": p.player, "conn": p.id, "away": m.s.now() - q.until}).Info("a player rejoins its seat")
+	p.logger(m.s.log).WithFields(logrus.Fields{"away": m.s.now() - q.until, "left_conn": q.id}).Debug("a player rejoins its seat")
 }
 
 // expireAway frees the seats kept for players away longer than the
@@ -113,7 +114,7 @@ func (m *match) expireAway(now time.Duration) {
 			p.away = 0
 			fields := logrus.Fields{"grace": grace}
 			m.drop(p, fields)
-			p.logger(m.s.log).WithFields(fields).Info("the rejoin grace is over: the player leaves")
+			m.s.bad.info("rejoin grace over", p.fields(fields), "the rejoin grace is over: the player leaves")
 			m.s.tokens.expire(p.use)
 			return // m.drop may have changed m.players: the next call goes on
 		}

@@ -368,10 +368,24 @@ func (c *Client) EndReason() wire.EndReason {
 // Done reports whether the match has ended and the client has simulated
 // its last tick, and its world is back at that tick (a rollback session that
 // predicted past the end goes back to it in the StartFrame whose Sync
-// learns of the end).
+// learns of the end), and the server has had its last word: it has
+// closed the connection (after the client's last hash and goodbye, or
+// when the client's idle timeout passed), and a resynchronisation it sent
+// in answer to a last hash is restored. A client whose last hashes show
+// it out of sync is not done until it is back in sync with the server.
 func (c *Client) Done() bool {
 	last, ended := c.End()
-	return ended && c.endTaken.Load() && c.simTick.Load() >= last
+	if !ended || !c.endTaken.Load() || c.simTick.Load() < last {
+		return false
+	}
+	select {
+	case <-c.readDone:
+	default:
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.match.ticks.snap == nil && len(c.match.desyncs) == 0
 }
 
 // finishIfDone closes finished once the match has ended and its last

@@ -11,6 +11,7 @@ import (
 
 // readLoop reads the server's messages until the connection ends.
 func (c *Client) readLoop(r *wire.Reader) {
+	defer c.signal() // Done may have become true
 	defer close(c.readDone)
 	for {
 		m, silent, err := c.link.readIdle(r)
@@ -73,11 +74,17 @@ func (c *Client) receive(m wire.Message) error {
 	default:
 		return fmt.Errorf("unexpected %v message", m.Type())
 	}
+	c.signal()
+	return nil
+}
+
+// signal wakes the engine's goroutine (RunHeadless) to look at what
+// changed.
+func (c *Client) signal() {
 	select {
 	case c.notify <- struct{}{}:
 	default:
 	}
-	return nil
 }
 
 // sendLoop writes everything the client sends: its inputs, on the input

@@ -20,11 +20,23 @@ func (m *match) saveHash(tick, hash uint64) {
 
 // hash compares a client's hash with the server's; on a mismatch it
 // reports the desync, writes the server's dump (at most MaxDumps in the
-// match) and, at most once per ResyncEvery, sends the client the Desync
-// and a snapshot to resynchronise from. A client's hashes count only for
-// ticks past its last one compared: a 21-byte Hash may cost the server a
-// snapshot, a dump and a log line, so a hostile client that repeats wrong
-// hashes gets none of those more often than an honest one that desyncs.
+// match) and resynchronises the client: it sends the client the Desync
+// and a snapshot of the last confirmed tick to restore (resync).
+//
+// A client's hashes count only for ticks past its last one compared: a
+// 21-byte Hash may cost the server a snapshot, a dump and a log line, so
+// a hostile client that repeats wrong hashes gets none of those more
+// often than an honest one that desyncs. For the same reason a client is
+// resynchronised at most once per ResyncEvery while the match runs; a
+// wrong hash within it is counted and leaves the resynchronisation due,
+// for the next wrong hash past the interval or the match's end
+// (finish), whichever comes first: a client out of sync and still
+// connected is resynchronised however late its hashes arrive.
+//
+// A hash of a tick no later than the snapshot of the client's latest
+// resynchronisation was computed before the client restored it (it was on
+// its way, or the client simulated ahead of it): it is the desync already
+// answered, not a new one, and is not compared.
 func (m *match) hash(p *peer, h wire.Hash) {
 	s := m.s
 	if p.gone {
@@ -44,9 +56,13 @@ func (m *match) hash(p *peer, h wire.Hash) {
 		return
 	}
 	p.lastHash = h.Tick
+	if h.Tick <= p.resyncTick {
+		return // computed before the client restored the resync's snapshot
+	}
 	p.stats.Hashes++
 	server := m.hashes[i].hash
 	if h.Hash == server {
+		p.resyncDue = nil
 		return
 	}
 	m.desyncs++
@@ -78,15 +94,26 @@ func (m *match) hash(p *peer, h wire.Hash) {
 			fields["dump"] = path
 		}
 	}
+	d := &wire.Desync{Tick: h.Tick, Server: server, Client: h.Hash}
 	now := s.now()
-	if p.resynced != 0 && now-p.resynced < s.cfg.ResyncEvery {
+	if !m.ended && p.resynced != 0 && now-p.resynced < s.cfg.ResyncEvery {
+		// The match's end resynchronises the client if no later hash
+		// past the interval does (finish).
+		p.resyncDue = d
 		fields["next_resync_in"] = (s.cfg.ResyncEvery - (now - p.resynced)).Round(time.Millisecond)
-		s.bad.error("desync", fields, "desync: the client's state hash differs from the server's again; it was resynchronised less than the resync interval ago")
+		s.bad.error("desync", fields, "desync: the client's state hash differs from the server's again; it was resynchronised less than the resync interval ago, and will be at the next wrong hash past it or at the match's end")
 		return
 	}
-	p.resynced = max(now, 1)
 	s.bad.error("desync", fields, "desync: the client's state hash differs from the server's; resynchronising it")
-	p.out.queue(&wire.Desync{Tick: h.Tick, Server: server, Client: h.Hash})
+	m.resync(p, d)
+}
+
+// resync sends p the desync d and a snapshot of the last confirmed tick to
+// restore.
+func (m *match) resync(p *peer, d *wire.Desync) {
+	s := m.s
+	p.resynced, p.resyncTick, p.resyncDue = max(s.now(), 1), m.confirmed, nil
+	p.out.queue(d)
 	p.out.queue(&wire.Snapshot{Tick: m.confirmed, Data: s.e.Snapshot()})
 	s.cfg.Trace.resync()
 }

@@ -34,7 +34,7 @@ func (m *match) gone(p *peer, err error) {
 	} else if p.role == wire.RolePlayer {
 		m.drop(p, fields)
 	}
-	p.logger(s.log).WithFields(fields).Info("client left")
+	s.bad.info("left", p.fields(fields), "client left") // a debug line a connection, summarised at info
 	if i := m.playerIndex(p.player); i < 0 || m.players[i] != p {
 		m.release(p) // not in the match, or no longer about to join it
 	}
@@ -71,7 +71,8 @@ func (m *match) release(p *peer) {
 
 // drop takes a player whose connection ended out of the match: it leaves
 // at the next tick, or, if it would not be in the match by then, never
-// joins (a player cannot join and leave in one tick).
+// joins (a player cannot join and leave in one tick): its report says it
+// left at that tick, and joined at none.
 func (m *match) drop(p *peer, fields logrus.Fields) {
 	i := m.playerIndex(p.player)
 	if i < 0 || m.players[i] != p {
@@ -83,24 +84,32 @@ func (m *match) drop(p *peer, fields logrus.Fields) {
 			m.joins[p.joinTick] = slices.DeleteFunc(list, func(id wire.PlayerID) bool { return id == p.player })
 		}
 		m.players = slices.Delete(m.players, i, i+1)
+		p.joinTick, p.stats.LeftTick = 0, next
+		fields["leave_tick"], fields["joined"] = next, false
 		return
 	}
 	m.leaves[next] = append(m.leaves[next], p.player)
 	fields["leave_tick"] = next
 }
 
-// finish ends the match: every client is told, and what is queued for it
-// is sent.
+// finish ends the match: every client is told, a client whose
+// resynchronisation is due (match.hash) is resynchronised first, and the
+// outboxes stay open for the drain (a client's hash may still show it out
+// of sync), which closes each as its client goes, and closeAll the rest.
 func (m *match) finish(reason wire.EndReason) {
 	if m.ended {
 		return
 	}
 	m.ended, m.ended0 = true, m.s.now()
 	for _, p := range m.peers {
-		if p.live {
-			p.out.queue(&wire.End{Tick: m.confirmed, Reason: reason})
+		if !p.live {
+			p.out.close()
+			continue
 		}
-		p.out.close()
+		if p.resyncDue != nil {
+			m.resync(p, p.resyncDue)
+		}
+		p.out.queue(&wire.End{Tick: m.confirmed, Reason: reason})
 	}
 	m.s.log.WithFields(logrus.Fields{"tick": m.confirmed, "reason": reason.String()}).Info("match over")
 }

@@ -64,6 +64,7 @@ type match struct {
 	// PlayersChanged last said (tracePlayers).
 	tracedPlayers, tracedSpectators int
 	started0                        time.Duration // the server clock at the match's start
+	nextSummary                     time.Duration // the server clock at the next rateLog.flushDue
 	ended0                          time.Duration
 
 	resumedAt uint64 // the tick a resumed match continued from
@@ -105,9 +106,9 @@ func (m *match) run() error {
 		if m.ended {
 			break
 		}
-		wait := time.Hour
+		wait := summaryEvery
 		if m.started {
-			wait = max(m.nextWake()-s.now(), 0)
+			wait = min(max(m.nextWake()-s.now(), 0), wait)
 		}
 		timer.Reset(wait)
 		select {
@@ -116,6 +117,10 @@ func (m *match) run() error {
 		case <-timer.C:
 		case <-s.quit:
 			m.finish(wire.EndShutdown)
+		}
+		if now := s.now(); now >= m.nextSummary {
+			s.bad.flushDue()
+			m.nextSummary = now + summaryEvery
 		}
 	}
 	m.drain(timer)
@@ -128,12 +133,17 @@ func (m *match) run() error {
 	return m.err
 }
 
+// summaryEvery is how often the match goroutine has the server's
+// rate-limited log report the lines it held back (rateLog.flushDue).
+const summaryEvery = time.Second
+
 // drainTime is how long a server waits, after the match's end, for its
 // clients' last hashes (of the last tick) and their goodbyes.
 const drainTime = 2 * time.Second
 
-// drain compares the hashes that arrive after the match's end, until
-// every client has gone or drainTime has passed.
+// drain compares the hashes that arrive after the match's end, and
+// resynchronises a client they show out of sync, until every client has
+// gone or drainTime has passed.
 func (m *match) drain(timer *time.Timer) {
 	timer.Reset(drainTime)
 	for m.anyLive() {
@@ -145,7 +155,10 @@ func (m *match) drain(timer *time.Timer) {
 			case evHash:
 				m.hash(ev.p, ev.hash)
 			case evGone:
+				// What is queued for it (a resync) goes out, then its
+				// connection closes (Server.handle).
 				ev.p.gone, ev.p.until = true, m.s.now()
+				ev.p.out.close()
 				m.tracePlayers()
 			}
 		case <-timer.C:

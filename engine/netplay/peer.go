@@ -46,6 +46,13 @@ type peer struct {
 	until    time.Duration // the server's clock when it left
 	lastHash uint64        // the tick of its latest hash compared
 	resynced time.Duration // the server's clock at its latest resynchronisation (0: none)
+	// resyncTick is the tick of the snapshot of its latest
+	// resynchronisation (0: none): its hashes up to it predate the
+	// snapshot.
+	resyncTick uint64
+	// resyncDue is the desync of a wrong hash not answered yet (the resync
+	// interval had not passed), nil when none is due.
+	resyncDue *wire.Desync
 	// away is the server's clock when a player's connection ended, while
 	// its seat is kept for it to rejoin (ServerConfig.RejoinGrace); 0
 	// otherwise.
@@ -82,14 +89,23 @@ func (p *peer) connLog(log logrus.FieldLogger) logrus.FieldLogger {
 // logger is log with the connection's fields and its player: only on the
 // match goroutine, which assigns the player.
 func (p *peer) logger(log logrus.FieldLogger) logrus.FieldLogger {
-	f := logrus.Fields{"conn": p.id, "remote": p.remote}
+	return log.WithFields(p.fields(nil))
+}
+
+// fields returns more (a new map when nil) with the connection's fields
+// and its player added: only on the match goroutine.
+func (p *peer) fields(more logrus.Fields) logrus.Fields {
+	if more == nil {
+		more = logrus.Fields{}
+	}
+	more["conn"], more["remote"] = p.id, p.remote
 	if p.name != "" {
-		f["name"] = p.name
+		more["name"] = p.name
 	}
 	if p.player != wire.NoPlayer && p.role == wire.RolePlayer {
-		f["player"] = p.player
+		more["player"] = p.player
 	}
-	return log.WithFields(f)
+	return more
 }
 
 // handle runs one connection: its handshake, then its reader, until it
@@ -162,7 +178,8 @@ func lingeringClose(conn net.Conn) {
 // With connect tokens (ServerConfig.TokenKey), a TCP connection is
 // wrapped in a seal.Conn before anything is read (it passes the
 // handshake in clear), and once the token is accepted, p's connection is
-// sealed with the token's session keys.
+// sealed with the token's session keys: only a refusal of the token
+// itself goes out in clear.
 func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 	p.conn.SetDeadline(time.Now().Add(s.cfg.HandshakeTimeout))
 	defer p.conn.SetDeadline(time.Time{})
@@ -228,6 +245,13 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 		w.WriteMessage(wire.RefuseToken(err.Error()))
 		return nil, nil, drop("token "+tr.label, err, "refused a client's connect token")
 	}
+	// From here on, with a token, everything is sealed, a refusal too
+	// (the client reads sealed from its Hello on; only a refusal of its
+	// token comes in clear, as the server has no keys for it).
+	if use != nil {
+		p.seat, p.hasSeat, p.use = claims.Seat, claims.Seat != token.Spectator, use
+		s.seal(p, claims, h.Salt)
+	}
 	var refusal *wire.Refuse
 	label := ""
 	fp := s.e.World.Schema().Fingerprint()
@@ -242,10 +266,6 @@ func (s *Server) handshake(p *peer) (*wire.Hello, *wire.Reader, error) {
 		s.refused(label)
 		w.WriteMessage(refusal)
 		return nil, nil, drop("refused", errors.New(refusal.String()), "refused a client")
-	}
-	if use != nil {
-		p.seat, p.hasSeat, p.use = claims.Seat, claims.Seat != token.Spectator, use
-		s.seal(p, claims, h.Salt)
 	}
 	return &h, r, nil
 }
@@ -287,10 +307,10 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 				s.bad.warn("idle", logrus.Fields{"conn": p.id, "remote": p.remote}, fmt.Sprintf("dropped a connection silent for %v", s.cfg.IdleTimeout))
 				return drop(fmt.Errorf("this client sent nothing for %v (the server's idle timeout)", s.cfg.IdleTimeout))
 			case errors.Is(err, io.EOF) || errors.Is(err, wire.ErrTruncated) || errors.Is(err, net.ErrClosed):
-				log.WithError(err).Info("connection closed")
+				log.WithError(err).Debug("connection closed")
 				return err
 			case closedByPeer(err):
-				log.WithError(err).Info("connection reset")
+				log.WithError(err).Debug("connection reset")
 				return err
 			case errors.Is(err, seal.ErrAuth):
 				s.bad.warn("tampered", logrus.Fields{"conn": p.id, "remote": p.remote, "error": err},
@@ -323,7 +343,7 @@ func (s *Server) read(p *peer, r *wire.Reader) error {
 		case *wire.Ping:
 			p.out.queue(&wire.Pong{Echo: m.Time, Time: s.m.clock()})
 		case *wire.Bye:
-			log.Info("the client said goodbye")
+			log.Debug("the client said goodbye")
 			return nil
 		case *wire.Hello:
 			return badMessage(errors.New("a second Hello"))

@@ -10,7 +10,10 @@ import (
 
 // rateLog logs lines of a kind at most once a second: the first at once,
 // the ones in the following second counted and reported with the next
-// line of that kind (field "repeats"), or by flush.
+// line of that kind (field "repeats"), or by flush. A server logs what a
+// client can make happen (a bad message, a desync, a connection joining
+// or leaving) through it, so that no client, or crowd of clients, makes
+// its log grow faster than a few lines a second.
 type rateLog struct {
 	log   logrus.FieldLogger
 	now   func() time.Time
@@ -42,6 +45,13 @@ func (l *rateLog) error(kind string, fields logrus.Fields, msg string) {
 	l.line(logrus.ErrorLevel, kind, fields, msg)
 }
 
+// info is warn at the info level, for the events of an ordinary match (a
+// client joins, leaves): each is also logged at the debug level, so that
+// a log at that level has a line per connection.
+func (l *rateLog) info(kind string, fields logrus.Fields, msg string) {
+	l.line(logrus.InfoLevel, kind, fields, msg)
+}
+
 func (l *rateLog) line(level logrus.Level, kind string, fields logrus.Fields, msg string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -53,6 +63,9 @@ func (l *rateLog) line(level logrus.Level, kind string, fields logrus.Fields, ms
 	} else if now.Sub(k.last) < time.Second {
 		k.repeats++
 		k.level, k.lastMsg, k.lastData = level, msg, fields
+		if level == logrus.InfoLevel {
+			l.log.WithFields(fields).WithField("kind", kind).Debug(msg)
+		}
 		return
 	}
 	f := logrus.Fields{"kind": kind}
@@ -67,10 +80,20 @@ func (l *rateLog) line(level logrus.Level, kind string, fields logrus.Fields, ms
 }
 
 // flush logs, for every kind with counted repeats, one line with the
-// count and the last of them.
-func (l *rateLog) flush() {
+// count and the last of them (field "summary": the line stands for the
+// repeats alone).
+func (l *rateLog) flush() { l.summarise(false) }
+
+// flushDue is flush for the kinds whose last line is a second old or
+// more: called every second or so, it reports a burst's count about a
+// second after the burst, not with the next line of its kind (which may
+// come much later), at the same bounded rate of a line a second a kind.
+func (l *rateLog) flushDue() { l.summarise(true) }
+
+func (l *rateLog) summarise(due bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now := l.now()
 	kinds := make([]string, 0, len(l.kinds))
 	for kind := range l.kinds {
 		kinds = append(kinds, kind)
@@ -78,14 +101,14 @@ func (l *rateLog) flush() {
 	slices.Sort(kinds)
 	for _, kind := range kinds {
 		k := l.kinds[kind]
-		if k.repeats == 0 {
+		if k.repeats == 0 || due && now.Sub(k.last) < time.Second {
 			continue
 		}
-		f := logrus.Fields{"kind": kind, "repeats": k.repeats}
+		f := logrus.Fields{"kind": kind, "repeats": k.repeats, "summary": true}
 		for key, v := range k.lastData {
 			f[key] = v
 		}
 		l.log.WithFields(f).Log(k.level, k.lastMsg)
-		k.repeats = 0
+		k.last, k.repeats = now, 0
 	}
 }

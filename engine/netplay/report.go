@@ -68,8 +68,13 @@ type PlayerReport struct {
 	Name      string        // the name the client gave
 	Remote    string        // its address
 	Spectator bool          // a spectator, not a player
-	JoinTick  uint64        // the tick it joined at (0 for a spectator)
-	LeftTick  uint64        // the tick it left at, 0 if it stayed to the end
+	// JoinTick is the tick it joined at: 0 for a spectator, and for a
+	// player that left before the tick it was to join at (it never
+	// joined; LeftTick says when it left).
+	JoinTick uint64
+	// LeftTick is the tick a player left at (the first tick without it),
+	// 0 if it stayed to the end.
+	LeftTick uint64
 	// Inputs counts the ticks whose input arrived in time; Substituted
 	// those for which the server used the player's previous input; Late
 	// the inputs that arrived after their tick was confirmed.
@@ -88,17 +93,20 @@ type PlayerReport struct {
 	Connected          time.Duration // how long it was connected
 }
 
-// UpRate and DownRate are the client's bytes per second each way.
+// UpRate and DownRate are the client's bytes per second each way: over
+// Connected, or over minRateTime for a client connected for less (a
+// player that took its snapshot and left within 50 ms did not take it
+// at megabytes a second: its rate is the bytes of its first second).
 func (p PlayerReport) UpRate() float64 { return rate(p.BytesUp, p.Connected) }
 
 // DownRate: see UpRate.
 func (p PlayerReport) DownRate() float64 { return rate(p.BytesDown, p.Connected) }
 
+// minRateTime is the least time a client's rates are measured over.
+const minRateTime = time.Second
+
 func rate(n int64, d time.Duration) float64 {
-	if d <= 0 {
-		return 0
-	}
-	return float64(n) / d.Seconds()
+	return float64(n) / max(d, minRateTime).Seconds()
 }
 
 // PlayerCount returns the number of players the report lists: a player
@@ -151,6 +159,9 @@ func (r Report) WriteText(w io.Writer) error {
 				end = fmt.Sprint(p.LeftTick)
 			}
 			ticks = fmt.Sprintf("%d-%s", p.JoinTick, end)
+			if p.JoinTick == 0 && p.LeftTick != 0 {
+				ticks = fmt.Sprintf("left at %d, never joined", p.LeftTick)
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%v\t%.0f\t%.0f\t%d\t%d\n", who, p.Name, ticks, p.Inputs, p.Substituted, p.Late,
 			p.Latency, p.UpRate(), p.DownRate(), p.Hashes, p.Desyncs)

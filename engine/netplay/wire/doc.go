@@ -48,7 +48,8 @@
 // in the Hello and refuses a bad one with ReasonToken, in clear. Once it
 // accepts it, everything after the Hello, both ways, is sealed with the
 // connection's session keys (package seal): the Welcome, or a refusal
-// for another reason, is the server's first sealed message.
+// for any other reason (another scene or schema, a full match, a seat
+// taken), is the server's first sealed message.
 //
 // # Encoding
 //
