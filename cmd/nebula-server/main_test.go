@@ -593,7 +593,7 @@ func TestBotCredentialsRejoin(t *testing.T) {
 	if h == nil {
 		t.Fatalf("server output %q", s.output())
 	}
-	if !strings.Contains(s.log(), "a player rejoins its seat") {
+	if !strings.Contains(s.log(), `"kind":"rejoined"`) {
 		t.Errorf("the server did not log the rejoin; log:\n%s", s.log())
 	}
 	if n := checkBots(t, lines, h[1], h[2], "last tick"); n != 1 || !strings.HasPrefix(lines[0], "bot 0: player 0 ") {
