@@ -574,3 +574,29 @@ func TestUDPClientStoppedLongerThanItsIdleTimeoutPlaysOn(t *testing.T) {
 		t.Errorf("%s: %q, server %q", c.name, got, want)
 	}
 }
+
+// A match that fails on the server (a panic in its simulation at tick
+// 20) fails its client too: a headless player in lockstep, which never
+// runs tick 20 itself, exits with status 1 and one line saying the match
+// failed on the server at tick 19, and prints no state hash.
+func TestClientExitsWhenTheMatchFails(t *testing.T) {
+	srv, addr := startServer(t, "-players", "1", "-entities", "10", "-panic-at-tick", "20", "-crash-dir", t.TempDir())
+	c := startProc(t, "client", os.Environ(), "-connect", addr, "-headless", "-predict", "0", "-print-hash", "-log-level", "error")
+	for _, p := range []*proc{srv, c} {
+		select {
+		case <-p.done:
+		case <-time.After(time.Minute):
+			out, errs := p.out()
+			t.Fatalf("%s did not end within a minute\nstdout:\n%s\nstderr:\n%s", p.name, out, errs)
+		}
+	}
+	if code := srv.cmd.ProcessState.ExitCode(); code != 1 {
+		_, errs := srv.out()
+		t.Errorf("the server: exit status %d, want 1\n%s", code, errs)
+	}
+	out, errs := c.out()
+	const want = "nebula-demo: the match failed on the server at tick 19 (the server's log says why)\n"
+	if code := c.cmd.ProcessState.ExitCode(); code != 1 || errs != want || hashLine.MatchString(out) {
+		t.Errorf("the client: exit status %d, stdout %q, stderr %q; want 1, no hash and %q", code, out, errs, want)
+	}
+}

@@ -246,8 +246,9 @@ func (s *Process) attach(e *engine.Engine, script func(uint64, time.Duration, *i
 }
 
 // leftMatch logs the client's report once its run ended with err, and
-// returns the error the program exits with; it prints the -print-hash line
-// only when the match ended well.
+// returns the error the program exits with: a match that failed on the
+// server (wire.EndFailed) fails the client too. It prints the -print-hash
+// line only when the match ended well.
 func (s *Process) leftMatch(e *engine.Engine, err error) error {
 	c := s.client
 	rep := c.Report()
@@ -288,6 +289,9 @@ func (s *Process) leftMatch(e *engine.Engine, err error) error {
 	}
 	if err != nil {
 		return err // a recorded run's panic: runRecorded reports it with its crash replay
+	}
+	if c.EndReason() == wire.EndFailed {
+		return fmt.Errorf("the match failed on the server at tick %d (the server's log says why)", e.World.Tick())
 	}
 	s.PrintHash(e)
 	return nil
