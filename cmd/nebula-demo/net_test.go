@@ -574,3 +574,108 @@ func TestUDPClientStoppedLongerThanItsIdleTimeoutPlaysOn(t *testing.T) {
 		t.Errorf("%s: %q, server %q", c.name, got, want)
 	}
 }
+
+// A match that fails on the server (a panic in its simulation at tick
+// 20) fails its client too: a headless player in lockstep, which never
+// runs tick 20 itself, exits with status 1 and one line saying the match
+// failed on the server at tick 19, and prints no state hash.
+func TestClientExitsWhenTheMatchFails(t *testing.T) {
+	srv, addr := startServer(t, "-players", "1", "-entities", "10", "-panic-at-tick", "20", "-crash-dir", t.TempDir())
+	c := startProc(t, "client", os.Environ(), "-connect", addr, "-headless", "-predict", "0", "-print-hash", "-log-level", "error")
+	for _, p := range []*proc{srv, c} {
+		select {
+		case <-p.done:
+		case <-time.After(time.Minute):
+			out, errs := p.out()
+			t.Fatalf("%s did not end within a minute\nstdout:\n%s\nstderr:\n%s", p.name, out, errs)
+		}
+	}
+	if code := srv.cmd.ProcessState.ExitCode(); code != 1 {
+		_, errs := srv.out()
+		t.Errorf("the server: exit status %d, want 1\n%s", code, errs)
+	}
+	out, errs := c.out()
+	const want = "nebula-demo: the match failed on the server at tick 19 (the server's log says why)\n"
+	if code := c.cmd.ProcessState.ExitCode(); code != 1 || errs != want || hashLine.MatchString(out) {
+		t.Errorf("the client: exit status %d, stdout %q, stderr %q; want 1, no hash and %q", code, out, errs, want)
+	}
+}
+
+// A headless client writes -stats as a local headless run does: a row per
+// frame (each time it woke up and simulated what it could), with the
+// ticks it ran, the time its simulation took, the entities and the heap
+// measured. A predicting player, a player in lockstep and a spectator of
+// a 120-tick match each write rows up to the match's last tick; in
+// lockstep and as a spectator each row's steps are the ticks its tick
+// column moved on.
+func TestHeadlessClientStats(t *testing.T) {
+	const ticks = 120
+	dir := t.TempDir()
+	srv, addr := startServer(t, "-players", "2", "-ticks", fmt.Sprint(ticks), "-entities", "10", "-print-hash")
+	type client struct {
+		p      *proc
+		stats  string
+		steady bool // its world never goes back: steps are the tick column's moves
+	}
+	var clients []client
+	for _, c := range []struct {
+		name   string
+		steady bool
+		args   []string
+	}{
+		{"player (predicting)", false, []string{"-connect", addr}},
+		{"player (lockstep)", true, []string{"-connect", addr, "-predict", "0"}},
+		{"spectator", true, []string{"-spectate", addr}},
+	} {
+		stats := filepath.Join(dir, fmt.Sprintf("stats-%d.csv", len(clients)))
+		args := append(c.args, "-headless", "-print-hash", "-log-level", "error", "-stats", stats)
+		clients = append(clients, client{startProc(t, c.name, os.Environ(), args...), stats, c.steady})
+	}
+	procs := make([]*proc, len(clients))
+	for i, c := range clients {
+		procs[i] = c.p
+	}
+	matchHash(t, srv, procs, ticks)
+
+	for _, c := range clients {
+		rows := readColumns(t, c.stats)
+		var fixed, fps, ups float64
+		var prev float64
+		for i, r := range rows {
+			steps, tick, fx := r.num(t, "steps"), r.num(t, "tick"), r.num(t, "fixed_ms")
+			if got := r.num(t, "frame"); got != float64(i+1) {
+				t.Fatalf("%s: row %d is frame %v", c.p.name, i+1, got)
+			}
+			if steps > 0 && fx <= 0 {
+				t.Errorf("%s: frame %d ran %v ticks in fixed_ms %v: not measured", c.p.name, i+1, steps, fx)
+			}
+			if c.steady && i > 0 && tick-prev != steps {
+				t.Errorf("%s: frame %d ran %v ticks, but its tick went from %v to %v", c.p.name, i+1, steps, prev, tick)
+			}
+			if heap := r.num(t, "heap_bytes"); heap <= 0 {
+				t.Errorf("%s: frame %d: heap_bytes %v, not measured", c.p.name, i+1, heap)
+			}
+			if n := r.num(t, "entities"); n <= 0 {
+				t.Errorf("%s: frame %d: %v entities", c.p.name, i+1, n)
+			}
+			if u, rd := r.num(t, "update_ms"), r.num(t, "render_ms"); u != 0 || rd != 0 {
+				t.Errorf("%s: frame %d: update_ms %v, render_ms %v in a run that draws nothing", c.p.name, i+1, u, rd)
+			}
+			for _, name := range []string{"gpu_ms", "draw_calls", "triangles"} {
+				if v := r.str(t, name); v != "" {
+					t.Errorf("%s: frame %d: %s %q in a run without a GPU, want empty", c.p.name, i+1, name, v)
+				}
+			}
+			fixed += fx
+			fps, ups = max(fps, r.num(t, "fps")), max(ups, r.num(t, "ups"))
+			prev = tick
+		}
+		if last := rows[len(rows)-1].num(t, "tick"); last != ticks {
+			t.Errorf("%s: the last row is at tick %v, want %d", c.p.name, last, ticks)
+		}
+		if fixed <= 0 || fps <= 0 || ups <= 0 {
+			t.Errorf("%s: fixed_ms sums to %v, fps reached %v and ups %v: not measured", c.p.name, fixed, fps, ups)
+		}
+		t.Logf("%s: %d rows, fixed_ms %.3f in all", c.p.name, len(rows), fixed)
+	}
+}

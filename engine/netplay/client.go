@@ -79,6 +79,24 @@ type ClientConfig struct {
 	// it is sealed (package seal); a server that does not seal is not
 	// played with. Nil: no token, in clear.
 	Credentials *token.Credentials
+	// OnHeadlessFrame, when not nil, is called by RunHeadless after each
+	// of its frames (each time it woke up and simulated what it could),
+	// on RunHeadless's goroutine: a headless client's -stats rows.
+	OnHeadlessFrame func(HeadlessFrame)
+}
+
+// HeadlessFrame is what one frame of Client.RunHeadless did: a frame
+// starts when the client wakes up (a message came, or its input clock
+// reached a tick) and simulates what it may.
+type HeadlessFrame struct {
+	// Ticks is how many ticks past the frame's first the world moved on
+	// (0 when none was ready; re-simulated ticks are not counted).
+	Ticks int
+	// Fixed is the real time the frame spent on the simulation: taking
+	// the confirmed ticks that arrived (with any re-simulation after a
+	// correction, or a resynchronisation's restore) and running its new
+	// ticks.
+	Fixed time.Duration
 }
 
 // DefaultClientConfig returns a player's configuration with the default

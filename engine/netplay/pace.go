@@ -17,6 +17,7 @@ import (
 // simulates each tick as soon as its confirmed inputs arrive, as fast as
 // the CPU allows; with prediction it simulates each tick when its own
 // input is sampled (the client's input clock), predicting the others.
+// After each frame it calls ClientConfig.OnHeadlessFrame, if set.
 func (c *Client) RunHeadless(ctx context.Context) error {
 	e := c.e
 	if e == nil {
@@ -25,10 +26,23 @@ func (c *Client) RunHeadless(ctx context.Context) error {
 	c.headless = true
 	var timer *time.Timer
 	var wake <-chan time.Time
+	onFrame := c.cfg.OnHeadlessFrame
 	for {
+		var start time.Time
+		first := e.World.Tick()
+		if onFrame != nil {
+			start = time.Now()
+		}
 		c.rb.StartFrame()
 		target, next := c.headlessTarget()
 		for e.World.Tick() < target && e.StepTick(engine.TickTime(e.World.Tick()+1, int(c.rate))) {
+		}
+		if onFrame != nil {
+			f := HeadlessFrame{Fixed: time.Since(start)}
+			if t := e.World.Tick(); t > first {
+				f.Ticks = int(t - first)
+			}
+			onFrame(f)
 		}
 		if err := e.Err(); err != nil {
 			return err

@@ -101,6 +101,7 @@ type Process struct {
 	probing     bool            // Run is called to learn the world's schema (joinMatch)
 	fingerprint uint64          // what the probe learnt
 	actions     *input.Actions  // Game.Actions, with -bindings applied; nil if none
+	clientStats *clientStats    // a headless client's -stats rows; nil without -stats
 }
 
 // Game is a program on Nebula: its own flags and its run.
@@ -531,6 +532,9 @@ func (s *Process) RunHeadless(e *engine.Engine) error {
 		e.SetInputScript(nil) // the client feeds the input
 		if err := s.attach(e, script); err != nil {
 			return err
+		}
+		if s.clientStats != nil {
+			s.clientStats.e = e
 		}
 		play := func() error { return s.leftMatch(e, s.client.RunHeadless(s.ctx)) }
 		if s.game.Records {

@@ -12,12 +12,14 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay"
 	"github.com/nebulaengine/nebula/engine/netplay/netsim"
 	"github.com/nebulaengine/nebula/engine/netplay/token"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/internal/cli"
+	"github.com/nebulaengine/nebula/timing"
 )
 
 // errProbed ends the probe run of a client's Game.Run (see joinMatch).
@@ -74,6 +76,10 @@ func (s *Process) joinMatch(game func(*Process) error) (err error) {
 	cfg.Name = fmt.Sprintf("%s-%d", s.program, os.Getpid())
 	cfg.DumpDir = opts.CrashDir
 	cfg.Log = log
+	if s.Stats != nil && opts.Headless {
+		s.clientStats = newClientStats(s.Stats)
+		cfg.OnHeadlessFrame = s.clientStats.frame
+	}
 	sim := netsim.Config{Delay: opts.NetDelay, Jitter: opts.NetJitter, Loss: opts.NetLoss, Dup: opts.NetDup, Reorder: opts.NetReorder, Seed: uint64(os.Getpid())}
 	simulate := sim.Delay > 0 || sim.Jitter > 0 || sim.Loss > 0 || sim.Dup > 0 || sim.Reorder > 0
 	switch {
@@ -246,8 +252,9 @@ func (s *Process) attach(e *engine.Engine, script func(uint64, time.Duration, *i
 }
 
 // leftMatch logs the client's report once its run ended with err, and
-// returns the error the program exits with; it prints the -print-hash line
-// only when the match ended well.
+// returns the error the program exits with: a match that failed on the
+// server (wire.EndFailed) fails the client too. It prints the -print-hash
+// line only when the match ended well.
 func (s *Process) leftMatch(e *engine.Engine, err error) error {
 	c := s.client
 	rep := c.Report()
@@ -289,6 +296,90 @@ func (s *Process) leftMatch(e *engine.Engine, err error) error {
 	if err != nil {
 		return err // a recorded run's panic: runRecorded reports it with its crash replay
 	}
+	if c.EndReason() == wire.EndFailed {
+		return fmt.Errorf("the match failed on the server at tick %d (the server's log says why)", e.World.Tick())
+	}
 	s.PrintHash(e)
 	return nil
+}
+
+// clientStats writes a headless client's -stats rows, one per frame of
+// netplay.Client.RunHeadless, as a local headless run writes one per frame
+// of its simulated display: the frame's time on the real clock, its new
+// ticks, the time it spent simulating (fixed_ms: re-simulation included),
+// the entities and the heap. Nothing is drawn and no Update or Render
+// system runs, so those columns stay empty or 0.
+type clientStats struct {
+	stats *diag.CSV
+	e     *engine.Engine // the client's engine, set before the match runs
+	clock *timing.MonotonicClock
+	heap  *diag.HeapMeter
+	f     diag.Figures
+	rates rateWindow
+}
+
+func newClientStats(stats *diag.CSV) *clientStats {
+	return &clientStats{stats: stats, heap: diag.NewHeapMeter()}
+}
+
+// frame writes the row of one frame (netplay.ClientConfig.OnHeadlessFrame).
+func (cs *clientStats) frame(fr netplay.HeadlessFrame) {
+	e := cs.e
+	if e == nil {
+		return // not attached yet: no frame runs before
+	}
+	if cs.clock == nil {
+		cs.clock = timing.NewMonotonicClock() // the first frame ends now
+	}
+	now := cs.clock.Now()
+	start := max(now-fr.Fixed, 0)
+	l := &cs.f.Loop
+	if l.Frames > 0 {
+		l.Interval = start - l.Time
+	}
+	l.Frames++
+	l.Time = start
+	l.Steps = fr.Ticks
+	l.Tick = e.World.Tick()
+	l.SimTime = engine.TickTime(l.Tick, e.Loop.TickRate())
+	l.FPS, l.UPS = cs.rates.add(start, l.Tick)
+	cs.f.FixedCPU = fr.Fixed
+	cs.f.Entities = e.World.Len()
+	cs.heap.Read(&cs.f)
+	cs.stats.Write(&cs.f)
+}
+
+// rateWindow measures frames and ticks per second over the last second,
+// from at most rateWindowSize frames, without allocating.
+type rateWindow struct {
+	times [rateWindowSize]time.Duration
+	ticks [rateWindowSize]uint64
+	head  int // the oldest frame kept
+	n     int
+}
+
+const rateWindowSize = 1024
+
+// add records a frame that started at now with the world at tick, and
+// returns the frames and ticks per second over the second up to now.
+func (w *rateWindow) add(now time.Duration, tick uint64) (fps, ups float64) {
+	if w.n == rateWindowSize {
+		w.head, w.n = (w.head+1)%rateWindowSize, w.n-1
+	}
+	i := (w.head + w.n) % rateWindowSize
+	w.times[i], w.ticks[i] = now, tick
+	w.n++
+	for w.n > 1 && now-w.times[w.head] > time.Second {
+		w.head, w.n = (w.head+1)%rateWindowSize, w.n-1
+	}
+	span := now - w.times[w.head]
+	if span <= 0 {
+		return 0, 0
+	}
+	secs := span.Seconds()
+	fps = float64(w.n-1) / secs
+	if first := w.ticks[w.head]; tick > first { // a resynchronisation may have gone back
+		ups = float64(tick-first) / secs
+	}
+	return fps, ups
 }
