@@ -409,6 +409,11 @@ func (o *Options) checkModes() error {
 				return Usagef("-%s means nothing with -serve (a server has no window and runs in real time)", name)
 			}
 		}
+		if o.Given("stats") {
+			// A server renders no frames; its figures are the match
+			// report at its end (and nebula-server's /metrics).
+			return Usagef("-stats means nothing with -serve (a server has no frames; its figures are the match report at the end)")
+		}
 		o.Headless = true
 		return nil
 	}

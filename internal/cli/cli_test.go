@@ -295,6 +295,7 @@ func TestNetworkFlags(t *testing.T) {
 		{append(serve, "-width", "640"), "-width means nothing with -serve (a server has no window and runs in real time)"},
 		{append(serve, "-headless"), "-headless means nothing with -serve (a server has no window and runs in real time)"},
 		{append(serve, "-display-hz", "30"), "-display-hz means nothing with -serve (a server has no window and runs in real time)"},
+		{append(serve, "-stats", "s.csv"), "-stats means nothing with -serve (a server has no frames; its figures are the match report at the end)"},
 		{append(serve, "-net-delay", "50ms"), "-net-delay needs -connect or -spectate (it delays a client's traffic)"},
 		{append(conn, "-players", "2"), "-players needs -serve"},
 		{append(conn, "-net-delay", "-1s"), "-net-delay -1s: must be 0 or more"},
