@@ -152,7 +152,9 @@ func TestProxyRoundTrip(t *testing.T) {
 			if _, err := c.Write(appendRecord(nil, 0)); err != nil { // readRecords counts from 0
 				t.Fatal(err)
 			}
-			if d := readRecords(t, c, 1)[0]; d < 2*cfg.Delay || d > 2*cfg.Delay+500*time.Millisecond {
+			// The delay is a floor: a loaded machine may add any amount
+			// to it, so the round trip has no upper bound here.
+			if d := readRecords(t, c, 1)[0]; d < 2*cfg.Delay {
 				t.Errorf("round trip %d: %v, want at least %v", i, d, 2*cfg.Delay)
 			}
 		}
