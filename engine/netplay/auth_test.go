@@ -304,11 +304,14 @@ func TestTokenRefusals(t *testing.T) {
 
 // TestSpectatorsWithoutTokenAndFull: a spectator without a token is let
 // in only with the flag, in clear; a token for a taken seat and a full
-// match are refusals the trace is told.
+// match are refusals the trace is told. Both matches are endless (the
+// server goes on without a client's input, so a match of a few ticks
+// could end before a slow machine dials the next client): the first ends
+// once every client has played 90 ticks, the second with the test.
 func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	key := testTokenKey(t, 1)
 	var ref refusals
-	cfg := tokenConfig(1, 90, key)
+	cfg := tokenConfig(1, 0, key)
 	cfg.MaxPlayers = 1
 	cfg.SpectatorsWithoutToken = true
 	cfg.Trace = ref.trace()
@@ -329,7 +332,7 @@ func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	if _, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, now))); err == nil || !strings.Contains(err.Error(), "seat 0 is taken") || !ref.has("seat-taken") {
 		t.Errorf("a second token of a taken seat: %v", err)
 	}
-	cfg2 := matchConfig(1, 10)
+	cfg2 := matchConfig(1, 0)
 	cfg2.MaxPlayers = 1
 	var ref2 refusals
 	cfg2.Trace = ref2.trace()
@@ -338,22 +341,31 @@ func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dialClient(t, ts2.addr, wire.RolePlayer, nil); err == nil || !ref2.has("full") {
+	if _, err := dialClient(t, ts2.addr, wire.RolePlayer, nil); err == nil || !strings.Contains(err.Error(), "match full") || !ref2.has("full") {
 		t.Errorf("a player beyond the max: %v, trace %v", err, ref2.all())
 	}
 	if _, err := dialClient(t, ts2.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, now))); err == nil || !ref2.has("token-unexpected") {
 		t.Errorf("a token to a server without a key: %v", err)
 	}
-	play(first)
-	for i, err := range play(p, spec, specTok) {
+	first.c.Close()
+	clients := []*testClient{p, spec, specTok}
+	go func() {
+		defer ts.srv.Close() // ends the match: every client gets to its end
+		for _, tc := range clients {
+			for tc.c.Tick() < 90 && tc.c.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}()
+	for i, err := range play(clients...) {
 		if err != nil {
 			t.Errorf("client %d: %v", i, err)
 		}
 	}
 	ts.wait(t)
-	for i, tc := range []*testClient{p, spec, specTok} {
-		if tc.e.World.Hash() != ts.e.World.Hash() {
-			t.Errorf("client %d: hash differs from the server's", i)
+	for i, tc := range clients {
+		if tc.e.World.Hash() != ts.e.World.Hash() || tc.e.World.Tick() != ts.e.World.Tick() {
+			t.Errorf("client %d: tick %d hash %016x, server tick %d hash %016x", i, tc.e.World.Tick(), tc.e.World.Hash(), ts.e.World.Tick(), ts.e.World.Hash())
 		}
 	}
 
