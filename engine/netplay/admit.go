@@ -19,12 +19,16 @@ func (m *match) letIn(p *peer) {
 	defer m.tracePlayers()
 	// A refused client is sent why, and its connection closed: its
 	// reader stops (outbox.drop), whatever the client goes on sending.
+	// The server is done with it first (the trace told, the line
+	// logged, its token free to try again): once the refusal is out, the
+	// client may act on it at once (look at the trace, dial again with
+	// its token), and it finds the server's state as the refusal says.
 	refuse := func(r *wire.Refuse, label string) {
-		p.out.drop(dropped(errors.New(r.String()), r))
 		p.gone = true
 		s.refused(label)
 		s.tokens.forget(p.use)
 		s.bad.warn("refused", logrus.Fields{"conn": p.id, "remote": p.remote, "reason": r.String()}, "refused a client")
+		p.out.drop(dropped(errors.New(r.String()), r))
 	}
 	if m.ended {
 		refuse(wire.RefuseShutdown(), "shutdown")

@@ -60,6 +60,12 @@ func (r *refusals) has(label string) bool {
 	return slices.Contains(r.labels, label)
 }
 
+func (r *refusals) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.labels)
+}
+
 func tokenConfig(players int, ticks uint64, key *token.Key) netplay.ServerConfig {
 	cfg := matchConfig(players, ticks)
 	cfg.TokenKey, cfg.MatchID = key, testMatch
@@ -266,7 +272,7 @@ func TestTokenRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal of the token: %s", tc.name, err, tc.text)
 		}
 		if !ref.has(tc.label) {
-			t.Errorf("%s: the trace was not told %q (it has %v)", tc.name, tc.label, ref.labels)
+			t.Errorf("%s: the trace was not told %q (it has %v)", tc.name, tc.label, ref.all())
 		}
 	}
 	// The refusals touched nothing: the match starts with its two players.
@@ -298,11 +304,14 @@ func TestTokenRefusals(t *testing.T) {
 
 // TestSpectatorsWithoutTokenAndFull: a spectator without a token is let
 // in only with the flag, in clear; a token for a taken seat and a full
-// match are refusals the trace is told.
+// match are refusals the trace is told. Both matches are endless (the
+// server goes on without a client's input, so a match of a few ticks
+// could end before a slow machine dials the next client): the first ends
+// once every client has played 90 ticks, the second with the test.
 func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	key := testTokenKey(t, 1)
 	var ref refusals
-	cfg := tokenConfig(1, 90, key)
+	cfg := tokenConfig(1, 0, key)
 	cfg.MaxPlayers = 1
 	cfg.SpectatorsWithoutToken = true
 	cfg.Trace = ref.trace()
@@ -323,7 +332,7 @@ func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	if _, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, now))); err == nil || !strings.Contains(err.Error(), "seat 0 is taken") || !ref.has("seat-taken") {
 		t.Errorf("a second token of a taken seat: %v", err)
 	}
-	cfg2 := matchConfig(1, 10)
+	cfg2 := matchConfig(1, 0)
 	cfg2.MaxPlayers = 1
 	var ref2 refusals
 	cfg2.Trace = ref2.trace()
@@ -332,22 +341,31 @@ func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dialClient(t, ts2.addr, wire.RolePlayer, nil); err == nil || !ref2.has("full") {
-		t.Errorf("a player beyond the max: %v, trace %v", err, ref2.labels)
+	if _, err := dialClient(t, ts2.addr, wire.RolePlayer, nil); err == nil || !strings.Contains(err.Error(), "match full") || !ref2.has("full") {
+		t.Errorf("a player beyond the max: %v, trace %v", err, ref2.all())
 	}
 	if _, err := dialClient(t, ts2.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, now))); err == nil || !ref2.has("token-unexpected") {
 		t.Errorf("a token to a server without a key: %v", err)
 	}
-	play(first)
-	for i, err := range play(p, spec, specTok) {
+	first.c.Close()
+	clients := []*testClient{p, spec, specTok}
+	go func() {
+		defer ts.srv.Close() // ends the match: every client gets to its end
+		for _, tc := range clients {
+			for tc.c.Tick() < 90 && tc.c.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}()
+	for i, err := range play(clients...) {
 		if err != nil {
 			t.Errorf("client %d: %v", i, err)
 		}
 	}
 	ts.wait(t)
-	for i, tc := range []*testClient{p, spec, specTok} {
-		if tc.e.World.Hash() != ts.e.World.Hash() {
-			t.Errorf("client %d: hash differs from the server's", i)
+	for i, tc := range clients {
+		if tc.e.World.Hash() != ts.e.World.Hash() || tc.e.World.Tick() != ts.e.World.Tick() {
+			t.Errorf("client %d: tick %d hash %016x, server tick %d hash %016x", i, tc.e.World.Tick(), tc.e.World.Hash(), ts.e.World.Tick(), ts.e.World.Hash())
 		}
 	}
 
@@ -355,6 +373,59 @@ func TestSpectatorsWithoutTokenAndFull(t *testing.T) {
 	ts3 := startServer(t, cfg3)
 	if _, err := dialClient(t, ts3.addr, wire.RoleSpectator, nil); err == nil || !strings.Contains(err.Error(), "requires a connect token") {
 		t.Errorf("a spectator without a token, without the flag: %v", err)
+	}
+}
+
+// TestMatchRefusalIsDoneBeforeItIsSent: a client the match refuses (its
+// seat taken, the match full) has its refusal only once the server is done
+// with it: the trace has been told, and its token is free, so that the
+// same token dialled again at once is refused for the seat again, not as
+// a token in use. (The trace and the token table were once updated after
+// the refusal was queued: a client could read its refusal first, which a
+// loaded machine showed.)
+func TestMatchRefusalIsDoneBeforeItIsSent(t *testing.T) {
+	key := testTokenKey(t, 1)
+	cfg := tokenConfig(1, 0, key)
+	cfg.MaxPlayers = 1
+	// The trace, when told of the refusal, waits a while for the client
+	// to have read it: a server that sent the refusal first is caught
+	// whenever the client reads within the wait (it always does on an idle
+	// machine); a server that tells the trace first is never blamed,
+	// however slow the machine.
+	answered := make(chan struct{})
+	var early atomic.Bool
+	var ref refusals
+	cfg.Trace = &netplay.ServerTrace{HandshakeRefused: func(reason string) {
+		if reason == "seat-taken" && !ref.has(reason) {
+			select {
+			case <-answered:
+				early.Store(true)
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+		ref.trace().HandshakeRefused(reason)
+	}}
+	ts := startServer(t, cfg)
+	now := time.Now()
+	if _, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(mintFor(t, key, testMatch, 0, now))); err != nil {
+		t.Fatal(err)
+	}
+	second := mintFor(t, key, testMatch, 0, now)
+	_, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(second))
+	close(answered)
+	if err == nil || !strings.Contains(err.Error(), "seat 0 is taken") {
+		t.Fatalf("a second token of a taken seat: %v", err)
+	}
+	if !ref.has("seat-taken") || early.Load() {
+		t.Errorf("the client had its refusal before the trace was told (trace %v)", ref.all())
+	}
+	if !hasLog(ts, "refused a client") {
+		t.Error("the client had its refusal before the server logged it")
+	}
+	for i := range 3 {
+		if _, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(second)); err == nil || !strings.Contains(err.Error(), "seat 0 is taken") {
+			t.Errorf("the refused token dialled again (%d): %v, want the seat's refusal again", i+1, err)
+		}
 	}
 }
 

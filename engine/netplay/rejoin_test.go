@@ -298,7 +298,7 @@ func TestRecordedHandshakeIsRefused(t *testing.T) {
 	}
 	m, err := r.ReadMessage()
 	if ref2, ok := m.(*wire.Refuse); !ok || ref2.Reason != wire.ReasonToken || !strings.Contains(ref2.Text, "salt") || !ref.has("token-replayed") {
-		t.Fatalf("the recorded handshake played again: %v, %v; trace %v", m, err, ref.labels)
+		t.Fatalf("the recorded handshake played again: %v, %v; trace %v", m, err, ref.all())
 	}
 
 	a2, err := dialClient(t, ts.addr, wire.RolePlayer, withToken(cr))

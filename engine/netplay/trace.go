@@ -27,7 +27,8 @@ type ServerTrace struct {
 	BytesRead, BytesWritten func(n int)
 	// HandshakeRefused is called when a connection is refused before it
 	// joins the match, with a short fixed reason ("full", "token-expired",
-	// ...) fit for a metric's label.
+	// ...) fit for a metric's label. It is called before the refusal
+	// goes out: a client that has its refusal finds the call made.
 	HandshakeRefused func(reason string)
 	// Resync is called when the server sends a client a snapshot after
 	// the client's hash differed from the server's.
