@@ -31,10 +31,21 @@ if [[ $# -ne 0 ]] || ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-commit=$(git -C "$src" rev-parse --short HEAD)
+commit=$(git -C "$src" rev-parse HEAD)
 spinners_n=${STRESS_SPINNERS:-$(nproc)}
 work=$(mktemp -d "${TMPDIR:-/tmp}/nebula-stress-suite.XXXXXX")
 spinners=()
+run_pid=
+
+# stop_run ends a run of .ci/run still going (its whole process group: make,
+# go test, the test binaries, Xvfb).
+stop_run() {
+	if [[ -n $run_pid ]]; then
+		kill -- "-$run_pid" 2>/dev/null || true
+		wait "$run_pid" 2>/dev/null || true
+		run_pid=
+	fi
+}
 
 stop_spinners() {
 	local pid
@@ -46,26 +57,34 @@ stop_spinners() {
 	done
 	spinners=()
 }
-trap stop_spinners EXIT
+trap 'stop_run; stop_spinners' EXIT
 trap 'exit 130' INT TERM
 
-echo "stress-suite: $runs run(s) of bash .ci/run at $commit, each in a fresh clone, with $spinners_n spinning process(es); logs in $work"
+echo "stress-suite: $runs run(s) of bash .ci/run at ${commit:0:12}, each in a fresh clone, with $spinners_n spinning process(es); logs in $work"
 failed=0
 for ((i = 1; i <= runs; i++)); do
 	clone=$work/run$i/nebula
 	log=$work/run$i.log
-	git clone -q --no-hardlinks "$src" "$clone"
+	# Every run tests the commit HEAD was at the start, whatever is
+	# committed meanwhile.
+	git clone -q --no-hardlinks --no-checkout "$src" "$clone"
+	git -C "$clone" checkout -q --detach "$commit"
 	for ((s = 0; s < spinners_n; s++)); do
 		(while :; do :; done) &
 		spinners+=($!)
 	done
 	start=$(date +%s)
-	if (cd "$clone" && CI=true bash .ci/run </dev/null >"$log" 2>&1); then
+	# Its own process group (setsid), so that an interrupted stress-suite
+	# ends the whole run.
+	(cd "$clone" && CI=true exec setsid bash .ci/run </dev/null >"$log" 2>&1) &
+	run_pid=$!
+	if wait "$run_pid"; then
 		result=pass
 	else
 		result=FAIL
 		failed=1
 	fi
+	run_pid=
 	stop_spinners
 	secs=$(($(date +%s) - start))
 	printf 'stress-suite: run %d: %s in %d min %02d s (%s)\n' "$i" "$result" $((secs / 60)) $((secs % 60)) "$log"
