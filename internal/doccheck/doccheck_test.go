@@ -26,10 +26,29 @@ func TestExportedIdentifiersAreDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
 	var missing []string
-	files := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	fset, files := engineFiles(t, root, lay)
+	for _, f := range files {
+		for _, m := range undocumented(f) {
+			missing = append(missing, position(fset, root, m.pos)+": "+m.name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d exported identifiers have no doc comment (rules: internal/doccheck/doc.go):\n\t%s",
+			len(missing), strings.Join(missing, "\n\t"))
+	}
+}
+
+// engineFiles parses every non-test .go file of the engine's packages under
+// root (a game's aside, and testdata, vendor and hidden folders), leaving out
+// package main (exempt: doc.go) and generated files (stringer's String
+// methods: the type's doc covers them). It fails t when it finds none.
+func engineFiles(t *testing.T, root string, lay *layout.Layout) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var files []*ast.File
+	parsed := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -51,30 +70,26 @@ func TestExportedIdentifiersAreDocumented(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		files++
-		if f.Name.Name == "main" {
-			return nil // exempt (doc.go)
-		}
-		if ast.IsGenerated(f) {
-			return nil // stringer's String methods: the type's doc covers them
-		}
-		for _, m := range undocumented(f) {
-			p := fset.Position(m.pos)
-			rel, _ := filepath.Rel(root, p.Filename)
-			missing = append(missing, rel+":"+itoa(p.Line)+": "+m.name)
+		parsed++
+		if f.Name.Name != "main" && !ast.IsGenerated(f) {
+			files = append(files, f)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files == 0 {
+	if parsed == 0 {
 		t.Fatalf("no Go files found under %s", root)
 	}
-	if len(missing) > 0 {
-		t.Errorf("%d exported identifiers have no doc comment (rules: internal/doccheck/doc.go):\n\t%s",
-			len(missing), strings.Join(missing, "\n\t"))
-	}
+	return fset, files
+}
+
+// position is pos as file:line, the file relative to root.
+func position(fset *token.FileSet, root string, pos token.Pos) string {
+	p := fset.Position(pos)
+	rel, _ := filepath.Rel(root, p.Filename)
+	return rel + ":" + itoa(p.Line)
 }
 
 // TestUndocumented checks the rules on a small source.

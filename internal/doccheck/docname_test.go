@@ -4,10 +4,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nebulaengine/nebula/internal/layout"
 )
 
 // TestDocCommentsStartWithName checks, in the packages
@@ -21,44 +21,16 @@ func TestDocCommentsStartWithName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	var wrong []string
-	files := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (name == "testdata" || name == "vendor" ||
-				strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		files++
-		if f.Name.Name == "main" || ast.IsGenerated(f) {
-			return nil
-		}
-		for _, m := range misnamed(f) {
-			p := fset.Position(m.pos)
-			rel, _ := filepath.Rel(root, p.Filename)
-			wrong = append(wrong, rel+":"+itoa(p.Line)+": "+m.name)
-		}
-		return nil
-	})
+	lay, err := layout.Load(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files == 0 {
-		t.Fatalf("no Go files found under %s", root)
+	var wrong []string
+	fset, files := engineFiles(t, root, lay)
+	for _, f := range files {
+		for _, m := range misnamed(f) {
+			wrong = append(wrong, position(fset, root, m.pos)+": "+m.name)
+		}
 	}
 	if len(wrong) > 0 {
 		t.Errorf("%d doc comments do not start with the name they document:\n\t%s",
