@@ -565,7 +565,9 @@ func (r *Runner) Screenshot(path string) error {
 var errWindowLost = errors.New("the window was destroyed by another program")
 
 // Close deletes the renderer and closes the window (terminating GLFW when
-// it was the last one). Closing again does nothing; any other use of a
+// it was the last one). When another program destroyed the window (see
+// platform's Window.Lost), no GL call is made: the objects go with the
+// context. Closing again does nothing; any other use of a
 // closed Runner panics.
 func (r *Runner) Close() {
 	if r == nil || r.closed {
@@ -575,13 +577,18 @@ func (r *Runner) Close() {
 		panic("desktop: Runner.Close called from inside Run; call Quit")
 	}
 	r.closed = true
-	r.win.MakeCurrent()
-	r.ren.Delete()
-	r.text.Delete()
-	if r.diag != nil {
-		r.diag.delete()
-		r.diag = nil
+	// A window another program destroyed has no drawable to make its
+	// context current on: GL calls then crash in the driver. Its GPU
+	// objects go with the context, which Window.Close destroys.
+	if !r.win.Lost() {
+		r.win.MakeCurrent()
+		r.ren.Delete()
+		r.text.Delete()
+		if r.diag != nil {
+			r.diag.delete()
+		}
 	}
+	r.diag = nil
 	r.win.Close()
 }
 

@@ -49,19 +49,18 @@ func openDriven(t *testing.T) (*platform.Window, *recorder, *timing.MonotonicClo
 	t.Helper()
 	platformtest.RequireTool(t, "xdotool")
 	platformtest.LockInput(t)
+	// The window opens at the top-left corner, where an earlier test may
+	// have left the pointer: move it away first, so that no pointer event
+	// reaches the window however late the X server delivers it.
+	platformtest.XDoTool(t, "mousemove", "--sync", "1000", "900")
 	title := platformtest.UniqueTitle(t)
 	win := platformtest.OpenWindow(t, platformtest.Visible(title))
 	id := platformtest.FindWindow(t, title)
-	// The window opens at the top-left corner, where an earlier test may
-	// have left the pointer: move it away, and forget what that reported.
-	platformtest.XDoTool(t, "mousemove", "--sync", "1000", "900")
 	clock := timing.NewMonotonicClock()
 	rec := new(recorder)
-	platformtest.OnMain(func() { win.SetCallbacks(rec.callbacks(clock.Now)) })
-	time.Sleep(50 * time.Millisecond)
 	platformtest.OnMain(func() {
-		win.PollEvents()
-		*rec = recorder{}
+		win.PollEvents() // what opening the window reported
+		win.SetCallbacks(rec.callbacks(clock.Now))
 	})
 	return win, rec, clock, id
 }
