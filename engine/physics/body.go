@@ -54,12 +54,18 @@ type BodyDef struct {
 	// ignored for the others.
 	Density float32
 	// Friction is the Coulomb coefficient (static = dynamic); a contact
-	// uses the average of its two bodies'.
+	// combines its two bodies' (FrictionCombine: the average by default).
 	Friction float32
 	// Restitution is the ratio of separating to approaching normal speed
 	// in a collision faster than Config.RestitutionThreshold; a contact
-	// uses the average of its two bodies'.
+	// combines its two bodies' (RestitutionCombine: the average by
+	// default).
 	Restitution float32
+
+	// FrictionCombine and RestitutionCombine say how a contact combines
+	// this body's coefficient with the other body's (CombineRule; the
+	// zero value is CombineAverage).
+	FrictionCombine, RestitutionCombine CombineRule
 
 	// LinearDamping and AngularDamping slow the body down: each substep
 	// multiplies its velocity by 1/(1 + h·damping), h the substep's
@@ -126,6 +132,9 @@ func (d *BodyDef) validate() error {
 	if d.Kind == Dynamic && !(d.Density > 0) {
 		return fmt.Errorf("a dynamic body's density must be positive, got %v", d.Density)
 	}
+	if d.FrictionCombine > CombineMax || d.RestitutionCombine > CombineMax {
+		return fmt.Errorf("unknown combine rule %d or %d (CombineAverage, CombineMin, CombineMultiply or CombineMax)", d.FrictionCombine, d.RestitutionCombine)
+	}
 	if d.Locks&^allLocks != 0 {
 		return fmt.Errorf("unknown lock bits %#x", uint8(d.Locks&^allLocks))
 	}
@@ -151,12 +160,14 @@ type Body struct {
 	// the principal axes AddCompound found.
 	InvInertia mgl32.Vec3
 
-	Friction, Restitution         float32 // as in BodyDef
-	LinearDamping, AngularDamping float32 // as in BodyDef
-	GravityScale                  float32 // as in BodyDef
-	Locks                         Locks   // as in BodyDef
-	CCD, Sensor                   bool    // as in BodyDef
-	Layer, Mask                   uint32  // as in BodyDef
+	Friction, Restitution         float32     // as in BodyDef
+	FrictionCombine               CombineRule // as in BodyDef
+	RestitutionCombine            CombineRule // as in BodyDef
+	LinearDamping, AngularDamping float32     // as in BodyDef
+	GravityScale                  float32     // as in BodyDef
+	Locks                         Locks       // as in BodyDef
+	CCD, Sensor                   bool        // as in BodyDef
+	Layer, Mask                   uint32      // as in BodyDef
 
 	// Force and Torque accumulate what ApplyForce and ApplyTorque add,
 	// world frame, until the end of the next Step.
@@ -176,6 +187,7 @@ func newBody(d *BodyDef, comp *compound) Body {
 	b := Body{
 		Kind: d.Kind, Shape: d.Shape,
 		Friction: d.Friction, Restitution: d.Restitution,
+		FrictionCombine: d.FrictionCombine, RestitutionCombine: d.RestitutionCombine,
 		LinearDamping: d.LinearDamping, AngularDamping: d.AngularDamping,
 		GravityScale: d.GravityScale, Locks: d.Locks,
 		CCD: d.CCD, Sensor: d.Sensor, Layer: d.Layer, Mask: d.Mask,

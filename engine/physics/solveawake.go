@@ -53,10 +53,15 @@ func (s *Space) solveAwake(n int) {
 		// not its entity's position).
 		sc.bpose = append(sc.bpose, pose{centreOfMass(&sc.shapes[k], sc.poses[k]), sc.poses[k].q})
 		sc.bodyK = append(sc.bodyK, int32(k))
-		if c := sc.shapes[k].comp; c != nil && b.Kind == Dynamic && b.Locks&(LockAngularX|LockAngularY|LockAngularZ) == 0 {
-			if ii := toVec3(b.InvInertia); ii.x > 0 && ii.y > 0 && ii.z > 0 {
-				sc.gyro = append(sc.gyro, gyroBody{i: int32(len(sc.state) - 1), inertia: vec3{1 / ii.x, 1 / ii.y, 1 / ii.z}, frame: c.frame})
+		// The gyroscopic term, for every free dynamic body whose principal
+		// moments differ (a sphere's or a cube's do not: it would be 0).
+		if ii := toVec3(b.InvInertia); b.Kind == Dynamic && b.Locks&(LockAngularX|LockAngularY|LockAngularZ) == 0 &&
+			ii.x > 0 && ii.y > 0 && ii.z > 0 && (ii.x != ii.y || ii.y != ii.z) {
+			frame := identity
+			if c := sc.shapes[k].comp; c != nil {
+				frame = c.frame
 			}
+			sc.gyro = append(sc.gyro, gyroBody{i: int32(len(sc.state) - 1), inertia: vec3{1 / ii.x, 1 / ii.y, 1 / ii.z}, frame: frame})
 		}
 	}
 
@@ -64,26 +69,22 @@ func (s *Space) solveAwake(n int) {
 	hertz := min(cfg.ContactHertz, float32(0.25*invH))
 	soft := makeSoft(hertz, cfg.ContactDampingRatio, h)
 	staticSoft := makeSoft(float32(2*hertz), cfg.ContactDampingRatio, h)
+	s.contactEdges()
+	order := sc.orderEdges(len(sc.state))
 	sc.cons = sc.cons[:0]
 	sc.points = sc.points[:0]
-	for mi := range sc.next {
+	for _, ei := range order {
+		e := &sc.edges[ei]
+		mi, a, b := e.m, e.a, e.b
 		m := &sc.next[mi]
-		if m.sensor || m.n == 0 {
-			continue
-		}
 		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
-		a, b := sc.sb[ka], sc.sb[kb]
-		if a == 0 && b == 0 {
-			continue
-		}
-		ba, bb := &vals[idx[ka]], &vals[idx[kb]]
 		// Built in place: a constraint is some 300 bytes.
 		sc.cons = append(sc.cons, constraint{})
 		c := &sc.cons[len(sc.cons)-1]
-		c.a, c.b, c.m, c.p0, c.n, c.normal = a, b, int32(mi), int32(len(sc.points)), int32(m.n), m.normal
+		c.a, c.b, c.m, c.p0, c.n, c.normal = a, b, mi, int32(len(sc.points)), int32(m.n), m.normal
 		c.t1, c.t2 = orthonormal(m.normal)
-		c.friction = float32((ba.Friction + bb.Friction) * 0.5)
-		c.restitution = float32((ba.Restitution + bb.Restitution) * 0.5)
+		c.friction, c.restitution = e.friction, e.restitution
+		c.sv1, c.sv2 = e.surface.dot(c.t1), e.surface.dot(c.t2)
 		mA, mB := &sc.mass[a], &sc.mass[b]
 		c.soft = soft
 		if mA.invM == (vec3{}) || mB.invM == (vec3{}) {

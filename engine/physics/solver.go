@@ -68,6 +68,7 @@ type solverPoint struct {
 	nImp               float32 // accumulated impulse (per substep)
 	maxNImp            float32 // largest normal impulse applied (restitution uses it)
 	relVel             float32 // normal velocity at the start of the step
+	total              float32 // normal impulse applied in the step so far (N·s)
 }
 
 // constraint is the contact of one manifold between solver bodies a and b
@@ -95,6 +96,7 @@ type constraint struct {
 	iwA, iwB               vec3 // twist: I⁻¹n
 	t1Mass, t2Mass, twMass float32
 	t1Imp, t2Imp, twImp    float32 // accumulated friction impulses (per substep)
+	sv1, sv2               float32 // target tangent velocities of b relative to a (ContactSettings.SurfaceVelocity)
 
 	// Before and after the substeps.
 	m           int32 // the manifold's index in the step's cache
@@ -153,10 +155,17 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 
 // solve runs one pass over the constraints: the normal, with the soft
 // push-out, then friction (bounded by the normal impulses just found, as
-// Box2D v3 does), when useBias (solve); the normal alone, without the
-// push-out, otherwise (relax).
+// Box2D v3 does), when useBias (solve), in the constraints' order; the
+// normal alone, without the push-out, otherwise (relax), in the reverse
+// order (order.go says why). The relax pass, the substep's last, adds
+// each point's impulse to its total for the step.
 func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
-	for ci := range cons {
+	nc := len(cons)
+	for i := range nc {
+		ci := i
+		if !useBias {
+			ci = nc - 1 - i
+		}
 		c := &cons[ci]
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
@@ -191,6 +200,9 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 			if imp > p.maxNImp {
 				p.maxNImp = imp
 			}
+			if !useBias {
+				p.total += newImp
+			}
 			vA = vA.sub(c.mnA.scale(imp))
 			wA = wA.sub(p.inA.scale(imp))
 			vB = vB.add(c.mnB.scale(imp))
@@ -204,8 +216,8 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 				sumN += ps[j].nImp
 			}
 			dv := vB.sub(vA)
-			vt1 := dv.dot(c.t1) + wB.dot(c.r1B) - wA.dot(c.r1A)
-			vt2 := dv.dot(c.t2) + wB.dot(c.r2B) - wA.dot(c.r2A)
+			vt1 := dv.dot(c.t1) + wB.dot(c.r1B) - wA.dot(c.r1A) - c.sv1
+			vt2 := dv.dot(c.t2) + wB.dot(c.r2B) - wA.dot(c.r2A) - c.sv2
 			l1 := c.t1Imp - float32(c.t1Mass*vt1)
 			l2 := c.t2Imp - float32(c.t2Mass*vt2)
 			maxF := float32(c.friction * sumN)
@@ -261,6 +273,7 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 			if imp > p.maxNImp {
 				p.maxNImp = imp
 			}
+			p.total += imp
 			vA = vA.sub(c.mnA.scale(imp))
 			wA = wA.sub(p.inA.scale(imp))
 			vB = vB.add(c.mnB.scale(imp))
@@ -272,7 +285,8 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 }
 
 // gyroBody is a solver body whose turning gets the gyroscopic term: a
-// dynamic compound, whose principal axes are not its entity's.
+// free dynamic body whose principal moments are not all equal (a
+// compound's principal axes are turned from its entity's by frame).
 type gyroBody struct {
 	i       int32 // solver body
 	inertia vec3  // principal moments

@@ -173,6 +173,9 @@ type Space struct {
 	// compounds are the compounds added with AddCompound: CompoundID i
 	// is compounds[i-1]. Assets too, like meshes.
 	compounds []*compound
+
+	// hook is the contact hook (SetContactHook), nil when none.
+	hook func(*ContactSettings)
 }
 
 // Stats are figures about the last Step, and a count kept since the

@@ -34,6 +34,17 @@ type scratch struct {
 	gyro   []gyroBody // the dynamic compounds among them (the gyroscopic term)
 	cons   []constraint
 	points []solverPoint // the constraints' points
+
+	// The solver's order (orderEdges).
+	edges    []edge
+	adjStart []int32
+	adj      []int32
+	fill     []int32
+	seen     []bool
+	done     []bool
+	order    []int32
+	queue    []int32
+	settings ContactSettings // what the contact hook is given
 }
 
 // Step advances the world by one step of 1/Config.TickRate s. It runs
