@@ -19,9 +19,10 @@ const (
 	Dynamic Kind = iota + 1 // dynamic
 	// Static bodies never move and have infinite mass.
 	Static // static
-	// Kinematic bodies move with their own velocity, push dynamic bodies
-	// and are never pushed; they do not collide with static or other
-	// kinematic bodies.
+	// Kinematic bodies move with their own velocity (or to the pose
+	// given to Space.MoveKinematic), push dynamic bodies and are never
+	// pushed; they do not collide with static or other kinematic bodies,
+	// but a sensor reports them and a kinematic sensor reports those.
 	Kinematic // kinematic
 )
 
@@ -53,6 +54,16 @@ type BodyDef struct {
 	// shape's volume. It must be positive for a dynamic body and is
 	// ignored for the others.
 	Density float32
+	// Mass, when positive, is a dynamic body's mass in kg instead of
+	// Density times its shape's volume; the shape's inertia is scaled to
+	// it (as Jolt's CalculateInertia override does).
+	Mass float32
+	// Inertia, when not zero, is a dynamic body's principal moments of
+	// inertia in kg·m², along its own axes (a compound's principal axes),
+	// instead of its shape's: all three positive. A larger moment makes
+	// the body harder to turn about that axis.
+	Inertia mgl32.Vec3
+
 	// Friction is the Coulomb coefficient (static = dynamic); a contact
 	// combines its two bodies' (FrictionCombine: the average by default).
 	Friction float32
@@ -129,6 +140,12 @@ func (d *BodyDef) validate() error {
 			return fmt.Errorf("%s must not be negative, got %v", c.name, c.v)
 		}
 	}
+	if !finite(d.Mass) || d.Mass < 0 {
+		return fmt.Errorf("mass must be finite and non-negative (0: from the density), got %v", d.Mass)
+	}
+	if in := toVec3(d.Inertia); in != (vec3{}) && (!in.finite() || !(in.x > 0 && in.y > 0 && in.z > 0)) {
+		return fmt.Errorf("inertia must be zero (from the shape) or three positive finite moments, got %v", d.Inertia)
+	}
 	if d.Kind == Dynamic && !(d.Density > 0) {
 		return fmt.Errorf("a dynamic body's density must be positive, got %v", d.Density)
 	}
@@ -179,6 +196,12 @@ type Body struct {
 	// Asleep is true while the body sleeps: it does not move and costs
 	// next to nothing until something wakes it.
 	Asleep bool
+
+	// Target and TargetRot are the pose a kinematic body reaches at the
+	// end of the next Step, when HasTarget (Space.MoveKinematic).
+	Target    mgl32.Vec3
+	TargetRot mgl32.Quat
+	HasTarget bool
 }
 
 // newBody returns the component for d (validated); comp is d's compound
@@ -195,19 +218,33 @@ func newBody(d *BodyDef, comp *compound) Body {
 	if d.Kind != Dynamic {
 		return b
 	}
+	var m float32
+	var in vec3
 	if comp != nil {
 		// The compound's mass properties at density 1, scaled.
-		m := float32(comp.volume * d.Density)
-		in := comp.moments.scale(d.Density)
-		b.Mass, b.InvMass = m, 1/m
-		b.InvInertia = mgl32.Vec3{inv(in.x), inv(in.y), inv(in.z)}
-		return b
+		m, in = float32(comp.volume*d.Density), comp.moments.scale(d.Density)
+	} else {
+		s := shapeOf(d.Shape)
+		m, in = s.massProperties(d.Density)
 	}
-	s := shapeOf(d.Shape)
-	m, inertia := s.massProperties(d.Density)
+	m, in = overrideMass(m, in, d.Mass, toVec3(d.Inertia))
 	b.Mass, b.InvMass = m, 1/m
-	b.InvInertia = mgl32.Vec3{inv(inertia.x), inv(inertia.y), inv(inertia.z)}
+	b.InvInertia = mgl32.Vec3{inv(in.x), inv(in.y), inv(in.z)}
 	return b
+}
+
+// overrideMass returns the mass m and principal moments in of a shape
+// with the overrides mass (when positive: in scaled to it) and inertia
+// (when not zero).
+func overrideMass(m float32, in vec3, mass float32, inertia vec3) (float32, vec3) {
+	if mass > 0 {
+		in = in.scale(mass / m)
+		m = mass
+	}
+	if inertia != (vec3{}) {
+		in = inertia
+	}
+	return m, in
 }
 
 // inv returns 1/x, or 0 when x is 0.

@@ -48,6 +48,7 @@ type cachedPoint struct {
 	sep      float32 // separation then
 	normal   float32 // normal impulse the solver applied (per substep)
 	friction vec3    // its share of the manifold's patch friction impulse (per substep), world frame (patchFriction)
+	impulse  float32 // normal impulse applied in the step, N·s (0 when the pair was not solved)
 }
 
 // cachedManifold is the contact of one pair of bodies.
@@ -74,11 +75,13 @@ func (m *cachedManifold) before(o *cachedManifold) bool {
 // The encoding: a version byte, a uint32 count, then per manifold the two
 // entities (slot and generation, uint32 each), the sub, the normal, a flags byte
 // (touching 1, sensor 2), the point count byte and for each point id,
-// position, separation, normal impulse and friction impulse.
+// position, separation, normal impulse, friction impulse and (version 2)
+// the step's normal impulse. UnmarshalBinary reads version 1 too.
 const (
-	contactsVersion   = 1
+	contactsVersion   = 2
 	manifoldHeadBytes = 4*4 + 4 + 3*4 + 2
-	pointBytes        = 4 + 3*4 + 4 + 4 + 3*4
+	pointBytes        = 4 + 3*4 + 4 + 4 + 3*4 + 4
+	pointBytesV1      = pointBytes - 4
 	maxCacheManifolds = 1 << 24
 )
 
@@ -111,6 +114,7 @@ func (c Contacts) AppendBinary(b []byte) ([]byte, error) {
 			b = appendFloat(b, p.sep)
 			b = appendFloat(b, p.normal)
 			b = appendVec3(b, p.friction)
+			b = appendFloat(b, p.impulse)
 		}
 	}
 	return b, nil
@@ -121,8 +125,13 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 	if len(b) < 5 {
 		return errors.New("physics: contacts: truncated header")
 	}
-	if b[0] != contactsVersion {
-		return fmt.Errorf("physics: contacts: version %d, want %d", b[0], contactsVersion)
+	pb := pointBytes
+	switch b[0] {
+	case contactsVersion:
+	case 1:
+		pb = pointBytesV1
+	default:
+		return fmt.Errorf("physics: contacts: version %d, want 1 or %d", b[0], contactsVersion)
 	}
 	n := binary.LittleEndian.Uint32(b[1:])
 	if n > maxCacheManifolds || int(n) > len(b)/manifoldHeadBytes {
@@ -146,7 +155,7 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 		}
 		m.touching, m.sensor, m.n = flags&1 != 0, flags&2 != 0, np
 		b = b[manifoldHeadBytes:]
-		if len(b) < int(np)*pointBytes {
+		if len(b) < int(np)*pb {
 			return fmt.Errorf("physics: contacts: manifold %d's points truncated", i)
 		}
 		for j := range int(np) {
@@ -156,7 +165,10 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 			p.sep = readFloat(b[16:])
 			p.normal = readFloat(b[20:])
 			p.friction = readVec3(b[24:])
-			b = b[pointBytes:]
+			if pb == pointBytes {
+				p.impulse = readFloat(b[36:])
+			}
+			b = b[pb:]
 		}
 		if i > 0 && !c.m[i-1].before(&m) || m.a.Index() >= m.b.Index() {
 			return fmt.Errorf("physics: contacts: manifold %d (%v, %v) is out of order", i, m.a, m.b)

@@ -129,16 +129,11 @@ func (s *Space) contactEdges() {
 // callHook passes the contact m with material e to the hook and takes
 // back what it changed; it reports false when the hook disabled it.
 func (s *Space) callHook(m *cachedManifold, e *edge) bool {
-	best := 0
-	for j := 1; j < int(m.n); j++ {
-		if m.pts[j].sep < m.pts[best].sep {
-			best = j
-		}
-	}
+	d := deepest(m)
 	cs := &s.sc.settings
 	*cs = ContactSettings{
 		A: m.a, B: m.b,
-		Normal: fromVec3(m.normal), Point: fromVec3(m.pts[best].p), Separation: m.pts[best].sep,
+		Normal: fromVec3(m.normal), Point: fromVec3(d.p), Separation: d.sep,
 		Friction: e.friction, Restitution: e.restitution,
 	}
 	s.hook(cs)

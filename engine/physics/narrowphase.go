@@ -43,12 +43,12 @@ func (s *Space) collidePairs(n int) {
 			prevs = nil
 		}
 		ba, bb := &vals[sa], &vals[sb]
-		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
+		sensor := ba.Sensor || bb.Sensor
+		if !pairCollides(ba, bb, sensor) {
 			continue
 		}
 		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
-		sensor := ba.Sensor || bb.Sensor
 		if shA.kind >= Mesh || shB.kind >= Mesh {
 			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
 			continue
@@ -79,6 +79,18 @@ func (s *Space) collidePairs(n int) {
 		next = s.keepOrEnd(&old[oi], next)
 	}
 	sc.next = next
+}
+
+// pairCollides reports whether the bodies a and b get a manifold: their
+// layers let them, and one is dynamic or, when one of them is a sensor
+// (sensor), kinematic: a sensor reports a kinematic body and a kinematic
+// sensor reports static and kinematic bodies (as Jolt's sensors do),
+// while two bodies that are not dynamic never push each other.
+func pairCollides(a, b *Body, sensor bool) bool {
+	if !collides(a, b) {
+		return false
+	}
+	return a.Kind == Dynamic || b.Kind == Dynamic || sensor && (a.Kind == Kinematic || b.Kind == Kinematic)
 }
 
 // warm gives each point of cm the impulses of the point of prev with the

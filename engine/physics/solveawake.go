@@ -171,7 +171,7 @@ func (s *Space) solveAwake(n int) {
 		m := &sc.next[c.m]
 		ps := pts[c.p0 : c.p0+c.n]
 		for j := range ps {
-			m.pts[j].normal = ps[j].nImp
+			m.pts[j].normal, m.pts[j].impulse = ps[j].nImp, ps[j].total
 		}
 		patchFriction(m, c.cen, c.sq, c.t1.scale(c.t1Imp).add(c.t2.scale(c.t2Imp)), c.twImp)
 	}
@@ -184,6 +184,10 @@ func (s *Space) solveAwake(n int) {
 		p, v, w := sc.bpose[i], st[i].v, st[i].w
 		if c := sc.shapes[k].comp; c != nil {
 			p.p = p.p.sub(p.q.rotate(c.com)) // the entity's position
+		}
+		if b.HasTarget {
+			// MoveKinematic's pose, exactly.
+			p, b.HasTarget = pose{toVec3(b.Target), toQuat(b.TargetRot)}, false
 		}
 		if !p.p.finite() || !p.q.finite() || !v.finite() || !w.finite() {
 			p, v, w = sc.poses[k], vec3{}, vec3{}

@@ -74,6 +74,7 @@ func (s *Space) Step() {
 	s.collidePairs(n)
 	s.buildIslands(n)
 	s.solveAwake(n)
+	s.eventImpulses()
 	cp := s.contacts.Ptr()
 	s.sc.next, cp.m = cp.m[:0], s.sc.next
 	s.stats.Manifolds = len(cp.m)
