@@ -82,12 +82,26 @@ type ContactSettings struct {
 // A one-way platform lets bodies through from below:
 //
 //	space.SetContactHook(func(c *physics.ContactSettings) {
+//		if c.A != platform && c.B != platform {
+//			return
+//		}
 //		n := c.Normal // from A to B
 //		if c.B == platform {
-//			n = n.Mul(-1) // from the other body to the platform
+//			n = n.Mul(-1)
 //		}
-//		if (c.A == platform || c.B == platform) && n.Y() > 0 {
-//			c.Disabled = true // the other body comes from below
+//		if n.Y() < 0 { // from the platform down to the other body
+//			c.Disabled = true
+//		}
+//	})
+//
+// A conveyor belt carries what lies on it along +X at 2 m/s:
+//
+//	space.SetContactHook(func(c *physics.ContactSettings) {
+//		switch belt {
+//		case c.A: // B's surface moves relative to A's
+//			c.SurfaceVelocity = mgl32.Vec3{2, 0, 0}
+//		case c.B:
+//			c.SurfaceVelocity = mgl32.Vec3{-2, 0, 0}
 //		}
 //	})
 func (s *Space) SetContactHook(f func(*ContactSettings)) { s.hook = f }
