@@ -76,8 +76,9 @@ func (sc *scratch) orderEdges(nb int) []int32 {
 			queue = append(queue, i)
 		}
 	}
+	head := 0 // the queue's bodies before head have been walked
 	drain := func() {
-		for head := 0; head < len(queue); head++ {
+		for ; head < len(queue); head++ {
 			u := queue[head]
 			for _, ei := range adj[start[u]:start[u+1]] {
 				if done[ei] {
