@@ -200,8 +200,8 @@ type Body struct {
 	// Target and TargetRot are the pose a kinematic body reaches at the
 	// end of the next Step, when HasTarget (Space.MoveKinematic).
 	Target    mgl32.Vec3
-	TargetRot mgl32.Quat
-	HasTarget bool
+	TargetRot mgl32.Quat // the rotation at Target
+	HasTarget bool       // MoveKinematic set Target for the next Step
 }
 
 // newBody returns the component for d (validated); comp is d's compound

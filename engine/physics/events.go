@@ -52,7 +52,7 @@ type Contact struct {
 	// the body towards Other, Separation the point's separation (<= 0
 	// when overlapping), all as the last Step's narrow phase found them.
 	Point, Normal mgl32.Vec3
-	Separation    float32
+	Separation    float32 // the deepest point's separation, m
 	// Impulse is the normal impulse, in N·s, the solver applied in the
 	// last Step (summed over the points); divided by the step's length it
 	// is the mean force. 0 when the pair was not solved in that step (a

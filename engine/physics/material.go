@@ -50,7 +50,7 @@ type ContactSettings struct {
 	// and Separation its separation (negative when the shapes overlap; up
 	// to Config.SpeculativeDistance for a contact that is about to touch).
 	Normal, Point mgl32.Vec3
-	Separation    float32
+	Separation    float32 // the deepest point's separation, m
 	// Friction and Restitution are the contact's coefficients, combined
 	// from the two bodies' by their CombineRule. Negative or non-finite
 	// values count as 0.
