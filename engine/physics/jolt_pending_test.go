@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
 )
 
 // Ports of jrouwe/JoltPhysics UnitTests/Physics/PhysicsTests.cpp that
@@ -17,6 +19,11 @@ import (
 //	go test -tags peerpending -run TestJolt ./engine/physics/
 //
 // Each says what Nebula gives and why in its comment.
+
+// joltBox makes a box as PhysicsTestContext::CreateBox does.
+func (tw *testWorld) joltBox(k Kind, pos mgl32.Vec3, rot mgl32.Quat, half mgl32.Vec3) engine.Entity {
+	return tw.add(joltDef(k, Shape{Kind: Box, HalfExtents: half}), pos, rot, mgl32.Vec3{}, mgl32.Vec3{})
+}
 
 // joltRotation returns the rotation by angle radians about the unit axis,
 // in float64 (Jolt's Quat::sRotation).

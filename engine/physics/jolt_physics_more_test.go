@@ -17,11 +17,6 @@ import (
 // Config.SpeculativeDistance by default.
 const joltSpeculativeDistance = 0.02
 
-// joltBox makes a box as PhysicsTestContext::CreateBox does.
-func (tw *testWorld) joltBox(k Kind, pos mgl32.Vec3, rot mgl32.Quat, half mgl32.Vec3) engine.Entity {
-	return tw.add(joltDef(k, Shape{Kind: Box, HalfExtents: half}), pos, rot, mgl32.Vec3{}, mgl32.Vec3{})
-}
-
 // hasEvent reports whether evs holds an event of kind k between a and b.
 func hasEvent(evs []ContactEvent, k ContactEventKind, a, b engine.Entity) bool {
 	for _, ev := range evs {
