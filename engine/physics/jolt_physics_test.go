@@ -9,8 +9,8 @@ import (
 // Ports of jrouwe/JoltPhysics UnitTests/Physics/PhysicsTests.cpp. Jolt's
 // PhysicsTestContext(dt, n) steps dt with n collision steps of dt/n: here
 // TickRate 60/n with n substeps. Gravity is Jolt's cGravity, (0, -9.81, 0).
-// Jolt's CHECK_APPROX_EQUAL without a tolerance compares squared
-// distances with 1e-6 (1e-3 apart); with one, the same for its value.
+// Jolt's CHECK_APPROX_EQUAL(a, b, tol) holds when |a - b| <= tol (tol
+// 1e-6 when not given): near3 takes the square, tol².
 
 // joltContexts are the three contexts Jolt's tests run in.
 var joltContexts = []int{1, 2, 4}
@@ -42,10 +42,10 @@ func TestJoltPhysicsFreeFall(t *testing.T) {
 		e := tw.add(d, mgl32.Vec3{0, 10, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
 		tw.steps(2 * 60 / n)
 		g := mgl32.Vec3{0, -9.81, 0}
-		if v := tw.vel(e); !near3(v, g.Mul(2), 1e-4) {
+		if v := tw.vel(e); !near3(v, g.Mul(2), 1e-8) {
 			t.Errorf("n=%d: velocity %v, want %v", n, v, g.Mul(2))
 		}
-		if want := predictPosition(mgl32.Vec3{0, 10, 0}, mgl32.Vec3{}, g, 2); !near3(tw.pos(e), want, 1e-6) {
+		if want := predictPosition(mgl32.Vec3{0, 10, 0}, mgl32.Vec3{}, g, 2); !near3(tw.pos(e), want, 1e-12) {
 			t.Errorf("n=%d: position %v, want %v", n, tw.pos(e), want)
 		}
 	}
@@ -71,10 +71,10 @@ func TestJoltPhysicsApplyForce(t *testing.T) {
 			tw.steps(1)
 		}
 		a := mgl32.Vec3{0, -9.81, 0}.Add(acc)
-		if v := tw.vel(e); !near3(v, a.Mul(2), 1e-4) {
+		if v := tw.vel(e); !near3(v, a.Mul(2), 1e-8) {
 			t.Errorf("n=%d: velocity %v, want %v", n, v, a.Mul(2))
 		}
-		if want := predictPosition(mgl32.Vec3{0, 10, 0}, mgl32.Vec3{}, a, 2); !near3(tw.pos(e), want, 1e-6) {
+		if want := predictPosition(mgl32.Vec3{0, 10, 0}, mgl32.Vec3{}, a, 2); !near3(tw.pos(e), want, 1e-12) {
 			t.Errorf("n=%d: position %v, want %v", n, tw.pos(e), want)
 		}
 	}
@@ -101,7 +101,7 @@ func TestJoltPhysicsApplyTorque(t *testing.T) {
 			}
 			tw.steps(1)
 		}
-		if w := tw.w.Bodies().AngVel[e.Index()]; !near3(w, alpha.Mul(2), 1e-4) {
+		if w := tw.w.Bodies().AngVel[e.Index()]; !near3(w, alpha.Mul(2), 1e-8) {
 			t.Errorf("n=%d: angular velocity %v, want %v", n, w, alpha.Mul(2))
 		}
 		q, w := identity, vec3{}
@@ -110,7 +110,7 @@ func TestJoltPhysicsApplyTorque(t *testing.T) {
 			q = q.integrate(w, 1.0/60)
 		}
 		got := toQuat(tw.w.Bodies().Rot[e.Index()])
-		if d := (vec3{got.x - q.x, got.y - q.y, got.z - q.z}).lengthSq() + float32((got.w-q.w)*(got.w-q.w)); d > 1e-4 {
+		if d := (vec3{got.x - q.x, got.y - q.y, got.z - q.z}).lengthSq() + float32((got.w-q.w)*(got.w-q.w)); d > 1e-8 {
 			t.Errorf("n=%d: rotation %v, want %v", n, got, q)
 		}
 	}
@@ -118,7 +118,7 @@ func TestJoltPhysicsApplyTorque(t *testing.T) {
 
 // TestJoltPhysicsCollisionElasticDynamic ports
 // TestPhysicsCollisionElasticDynamic: two spheres (restitution 1) at 5 and
-// -10 m/s swap velocities, within 1e-5 (squared), gravity added.
+// -10 m/s swap velocities, within 1e-5, gravity added.
 func TestJoltPhysicsCollisionElasticDynamic(t *testing.T) {
 	for _, n := range joltContexts {
 		tw := newTestWorld(t, joltConfig(n))
@@ -128,10 +128,10 @@ func TestJoltPhysicsCollisionElasticDynamic(t *testing.T) {
 		s2 := tw.add(d, mgl32.Vec3{2, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{-10, 0, 0}, mgl32.Vec3{})
 		tw.steps(60 / n)
 		g := mgl32.Vec3{0, -9.81, 0}
-		if v, want := tw.vel(s1), (mgl32.Vec3{-10, 0, 0}).Add(g); !near3(v, want, 1e-5) {
+		if v, want := tw.vel(s1), (mgl32.Vec3{-10, 0, 0}).Add(g); !near3(v, want, 1e-10) {
 			t.Errorf("n=%d: sphere 1 at %v, want %v", n, v, want)
 		}
-		if v, want := tw.vel(s2), (mgl32.Vec3{5, 0, 0}).Add(g); !near3(v, want, 1e-5) {
+		if v, want := tw.vel(s2), (mgl32.Vec3{5, 0, 0}).Add(g); !near3(v, want, 1e-10) {
 			t.Errorf("n=%d: sphere 2 at %v, want %v", n, v, want)
 		}
 	}
@@ -158,7 +158,7 @@ func TestJoltMinVelocityForRestitution(t *testing.T) {
 		if threshold < 1 {
 			w1, w2 = mgl32.Vec3{}, mgl32.Vec3{0, 1, 0}
 		}
-		if v1, v2 := tw.vel(s1), tw.vel(s2); !near3(v1, w1, 1e-6) || !near3(v2, w2, 1e-6) {
+		if v1, v2 := tw.vel(s1), tw.vel(s2); !near3(v1, w1, 1e-12) || !near3(v2, w2, 1e-12) {
 			t.Errorf("threshold %v: velocities %v and %v, want %v and %v", threshold, v1, v2, w1, w2)
 		}
 	}
@@ -189,7 +189,7 @@ func TestJoltPhysicsMoveKinematic(t *testing.T) {
 				}
 				tw.steps(1)
 				gotQ := tw.w.Bodies().Rot[e.Index()]
-				if !near3(tw.pos(e), wantP, 1e-4) || !gotQ.ApproxEqualThreshold(wantQ, 1e-5) && !gotQ.ApproxEqualThreshold(wantQ.Scale(-1), 1e-5) {
+				if !near3(tw.pos(e), wantP, 1e-8) || !gotQ.ApproxEqualThreshold(wantQ, 1e-5) && !gotQ.ApproxEqualThreshold(wantQ.Scale(-1), 1e-5) {
 					t.Fatalf("n=%d: pose %v %v, want %v %v", n, tw.pos(e), gotQ, wantP, wantQ)
 				}
 			}
