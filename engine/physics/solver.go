@@ -86,6 +86,12 @@ type constraint struct {
 	mnA, mnB vec3 // the bodies' inverse masses times the normal
 	soft     softness
 
+	// The points' common row (solve's first row when n > 1): the mean of
+	// the points' r×n (the centre's arm times n) and I⁻¹ of it, and its
+	// effective mass.
+	rcA, rcB, icA, icB vec3
+	cMass              float32
+
 	// Friction (the solve pass and the warm start).
 	friction, radius       float32 // coefficient; the points' mean distance from the centre
 	t1, t2                 vec3
@@ -117,6 +123,16 @@ func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, cA, cB v
 		p.rnA, p.rnB = rA[j].cross(c.normal), rB[j].cross(c.normal)
 		p.inA, p.inB = mA.invI.mulVec(p.rnA), mB.invI.mulVec(p.rnB)
 		p.nMass = inv(linN + p.rnA.dot(p.inA) + p.rnB.dot(p.inB))
+	}
+	if len(ps) > 1 {
+		var sA, sB vec3
+		for j := range ps {
+			sA, sB = sA.add(ps[j].rnA), sB.add(ps[j].rnB)
+		}
+		k := 1 / float32(len(ps))
+		c.rcA, c.rcB = sA.scale(k), sB.scale(k)
+		c.icA, c.icB = mA.invI.mulVec(c.rcA), mB.invI.mulVec(c.rcB)
+		c.cMass = inv(linN + c.rcA.dot(c.icA) + c.rcB.dot(c.icB))
 	}
 	c.r1A, c.r1B = cA.cross(c.t1), cB.cross(c.t1)
 	c.r2A, c.r2B = cA.cross(c.t2), cB.cross(c.t2)
@@ -167,9 +183,58 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 		// n·(dpB + dθB×rB - dpA - dθA×rA), and n·(dθ×r) = dθ·(r×n).
 		ddp := b.dp.sub(a.dp).dot(c.normal)
 		dthA, dthB := a.dth, b.dth
+		var seps [maxPoints]float32
+		minSep, minImp := float32(0), float32(0)
 		for j := range ps {
 			p := &ps[j]
 			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
+			seps[j&(maxPoints-1)] = sep
+			if j == 0 || sep < minSep {
+				minSep = sep
+			}
+			if j == 0 || p.nImp < minImp {
+				minImp = p.nImp
+			}
+		}
+		if len(ps) > 1 {
+			// The common row first: the points' mean normal velocity
+			// brought up to what the nearest point allows (its gap closed
+			// in one substep when it is apart, no more approach when it
+			// touches), one impulse shared evenly, so a face that meets
+			// another face square on (a fast box hitting a wall: large
+			// impulses at once) is stopped square on. Taken in turn, the
+			// points' rows alone leave it spinning (the first point takes
+			// the whole impulse and turns the body, the others cannot undo
+			// it in one pass). The points' rows then share the impulse
+			// out as the contact needs, each clamped at 0 as before.
+			bias := float32(0)
+			if minSep > 0 {
+				bias = float32(minSep * invH)
+			}
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(c.rcB) - wA.dot(c.rcA)
+			fn := float32(len(ps))
+			share := -float32(c.cMass*(vn+bias)) / fn
+			if share < -minImp {
+				share = -minImp // no point's impulse below 0
+			}
+			if share != 0 {
+				imp := float32(share * fn)
+				for j := range ps {
+					p := &ps[j]
+					p.nImp += share
+					if share > p.maxNImp {
+						p.maxNImp = share
+					}
+				}
+				vA = vA.sub(c.mnA.scale(imp))
+				wA = wA.sub(c.icA.scale(imp))
+				vB = vB.add(c.mnB.scale(imp))
+				wB = wB.add(c.icB.scale(imp))
+			}
+		}
+		for j := range ps {
+			p := &ps[j]
+			sep := seps[j&(maxPoints-1)]
 			bias, massScale, impScale := float32(0), float32(1), float32(0)
 			if sep > 0 {
 				bias = float32(sep * invH) // speculative: close the gap, no more
