@@ -225,14 +225,16 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 		for _, t := range s.mq.tris {
 			ta, tb, tc := bs.mesh.triangle(t)
 			ta, tb, tc = bp.apply(ta), bp.apply(tb), bp.apply(tc)
-			// Only a triangle the shape moves towards can stop it: one
-			// it slides along (the floor under a rolling ball) touches it
-			// at every seam without being in the way.
+			// A triangle the shape lies on and slides along (the floor
+			// under a rolling ball) touches it at every seam without
+			// being in the way: only one it moves towards can stop it,
+			// or one whose plane cuts into it (a shape moving in the
+			// triangle's plane, or across it, meets its edges).
 			fn := tb.sub(ta).cross(tc.sub(ta))
 			if fn.dot(p.p.sub(ta)) < 0 {
 				fn = fn.neg()
 			}
-			if fn.dot(dv) >= 0 {
+			if fn.dot(dv) >= 0 && !cutByPlane(&a, ta, fn) {
 				continue
 			}
 			tri := convex{tri: [3]vec3{ta, tb, tc}}
@@ -240,6 +242,26 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 		}
 	})
 	return best, found, nil
+}
+
+// planeCut is how deep, at most, a plane may reach into a shape that
+// rests on it (a body settled on a floor, a character placed on it) for
+// the shape still to count as lying on it: Jolt's penetration slop, or
+// half the shape's extent along the plane's normal for a smaller shape.
+const planeCut = 0.02 // m
+
+// cutByPlane reports whether the plane through x with normal fn (any
+// length, facing the shape's centre) reaches into a by more than it would
+// into a shape resting on the plane: by more than planeCut, or half a's
+// extent along fn for a thin shape.
+func cutByPlane(a *convex, x, fn vec3) bool {
+	n, l := direction(fn, vec3{})
+	if l == 0 {
+		return true
+	}
+	lo := a.support(n.neg()).sub(x).dot(n) - a.radius // a's lowest point above the plane
+	hi := a.support(n).sub(x).dot(n) + a.radius       // and its highest
+	return lo < -min(planeCut, float32(0.5*(hi-lo)))
 }
 
 // queryShape checks a query's shape and pose and returns them as the step
