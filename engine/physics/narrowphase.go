@@ -46,7 +46,17 @@ func (s *Space) collidePairs(n int) {
 		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
 			continue
 		}
-		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
+		// A body's travel counts against static bodies, and against the
+		// others when it has CCD (a fast body without CCD has its
+		// travel only for the automatic CCD against static bodies).
+		extA, extB := sc.ext[pr.a], sc.ext[pr.b]
+		if !ba.CCD && bb.Kind != Static {
+			extA = 0
+		}
+		if !bb.CCD && ba.Kind != Static {
+			extB = 0
+		}
+		margin := s.cfg.SpeculativeDistance + extA + extB
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
 		sensor := ba.Sensor || bb.Sensor
 		if shA.kind >= Mesh || shB.kind >= Mesh {
