@@ -66,6 +66,7 @@ func (s *Space) solveAwake(n int) {
 	staticSoft := makeSoft(float32(2*hertz), cfg.ContactDampingRatio, h)
 	sc.cons = sc.cons[:0]
 	sc.points = sc.points[:0]
+	ii := 0 // the next of sc.impacts
 	for mi := range sc.next {
 		m := &sc.next[mi]
 		if m.sensor || m.n == 0 {
@@ -90,6 +91,14 @@ func (s *Space) solveAwake(n int) {
 			c.soft = staticSoft
 		}
 		pa, pb := centreOfMass(&sc.shapes[ka], sc.poses[ka]), centreOfMass(&sc.shapes[kb], sc.poses[kb])
+		for ii < len(sc.impacts) && int(sc.impacts[ii].m) < mi {
+			ii++
+		}
+		if ii < len(sc.impacts) && int(sc.impacts[ii].m) == mi {
+			// Points found at the time of impact: the arms from where
+			// the bodies are then.
+			pa, pb = pa.add(sc.impacts[ii].sa), pb.add(sc.impacts[ii].sb)
+		}
 		sA, sB := &sc.state[a], &sc.state[b]
 		var rA, rB [maxPoints]vec3
 		for range m.n {
@@ -169,8 +178,13 @@ func (s *Space) solveAwake(n int) {
 		c := &cons[ci]
 		m := &sc.next[c.m]
 		ps := pts[c.p0 : c.p0+c.n]
+		met := false
 		for j := range ps {
 			m.pts[j].normal = ps[j].nImp
+			met = met || ps[j].maxNImp > 0
+		}
+		if met && !m.touching {
+			s.hit(int(c.m))
 		}
 		patchFriction(m, c.cen, c.sq, c.t1.scale(c.t1Imp).add(c.t2.scale(c.t2Imp)), c.twImp)
 	}

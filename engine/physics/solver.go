@@ -310,6 +310,40 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
 		ps := pts[c.p0 : c.p0+c.n]
+		if len(ps) > 1 {
+			// As in solve: the points' common row first, when they all
+			// bounce, so a face that hit square on leaves square on.
+			all := true
+			var rel, minImp float32
+			for j := range ps {
+				p := &ps[j]
+				all = all && p.relVel <= -threshold && p.maxNImp != 0
+				rel += p.relVel
+				if j == 0 || p.nImp < minImp {
+					minImp = p.nImp
+				}
+			}
+			if all {
+				fn := float32(len(ps))
+				vn := vB.sub(vA).dot(c.normal) + wB.dot(c.rcB) - wA.dot(c.rcA)
+				share := -float32(c.cMass*(vn+float32(c.restitution*(rel/fn)))) / fn
+				if share < -minImp {
+					share = -minImp
+				}
+				for j := range ps {
+					p := &ps[j]
+					p.nImp += share
+					if share > p.maxNImp {
+						p.maxNImp = share
+					}
+				}
+				imp := float32(share * fn)
+				vA = vA.sub(c.mnA.scale(imp))
+				wA = wA.sub(c.icA.scale(imp))
+				vB = vB.add(c.mnB.scale(imp))
+				wB = wB.add(c.icB.scale(imp))
+			}
+		}
 		for j := range ps {
 			p := &ps[j]
 			if p.relVel > -threshold || p.maxNImp == 0 {

@@ -13,6 +13,9 @@ type scratch struct {
 	kOf    []int32   // slot -> k, -1 for slots without a body
 	pairs  []pair
 	next   []cachedManifold // the cache being built
+	// The manifolds of next found at a time of impact (impactManifold),
+	// in index order.
+	impacts []impact
 
 	meshOut  []manifold // a mesh or compound pair's manifolds
 	partBox  []aabb     // a compound's parts' boxes (collideParts)
