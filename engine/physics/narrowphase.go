@@ -15,10 +15,10 @@ func (s *Space) collidePairs(n int) {
 	vals, _ := s.bodies.Slices()
 	idx := s.bodies.Indices()
 	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.active[:n], sc.pairs)
-	sc.impacts = sc.impacts[:0]
 	s.stats.Pairs, s.stats.PairsDropped = len(sc.pairs), s.bp.dropped
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
+	sc.impacts = sc.impacts[:0]
 	sc.ended = false
 	oi := 0
 	var m manifold

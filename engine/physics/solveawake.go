@@ -123,10 +123,19 @@ func (s *Space) solveAwake(n int) {
 		}
 		c.t1Imp, c.t2Imp, c.twImp, c.radius = lin.dot(c.t1), lin.dot(c.t2), tw, radius
 		c.prepare(mA, mB, &rA, &rB, cen.sub(pa), cen.sub(pb), ps)
+		// An impact: the points approach faster than the restitution
+		// threshold on average, or last step's impulses, applied again in
+		// each substep by the warm start, would move them apart faster
+		// than that (the step after an impact).
+		var rel, warmImp float32
 		for j := range ps {
 			p := &ps[j]
 			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
+			rel += p.relVel
+			warmImp += p.nImp
 		}
+		thr := cfg.RestitutionThreshold
+		c.impact = len(ps) > 1 && (rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*c.cMass))
 	}
 	s.stats.Constraints = len(sc.cons)
 

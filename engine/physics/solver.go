@@ -86,11 +86,16 @@ type constraint struct {
 	mnA, mnB vec3 // the bodies' inverse masses times the normal
 	soft     softness
 
-	// The points' common row (solve's first row when n > 1): the mean of
-	// the points' r×n (the centre's arm times n) and I⁻¹ of it, and its
-	// effective mass.
+	// The points' common row (solve's first row in an impact): the mean
+	// of the points' r×n (the centre's arm times n) and I⁻¹ of it, and
+	// its effective mass. impact is set when the manifold has several
+	// points and they approached faster than Config.RestitutionThreshold
+	// on average at the start of the step, or its warm start alone would
+	// part them faster than that (a collision or the step after it, not
+	// a resting contact).
 	rcA, rcB, icA, icB vec3
 	cMass              float32
+	impact             bool
 
 	// Friction (the solve pass and the warm start).
 	friction, radius       float32 // coefficient; the points' mean distance from the centre
@@ -196,8 +201,8 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 				minImp = p.nImp
 			}
 		}
-		if len(ps) > 1 {
-			// The common row first: the points' mean normal velocity
+		if c.impact {
+			// The common row first, in an impact: the points' mean normal velocity
 			// brought up to what the nearest point allows (its gap closed
 			// in one substep when it is apart, no more approach when it
 			// touches), one impulse shared evenly, so a face that meets
