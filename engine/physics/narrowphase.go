@@ -336,6 +336,15 @@ func (s *Space) impactManifold(pr pair, mi int32, m *manifold) {
 	if !hit {
 		return
 	}
+	// The cast stops within its target gap: on to where they touch, so
+	// the manifold is that of the contact itself (a face reached across
+	// another is clipped where it meets it, not a little before).
+	ca.p.p = ca.p.p.addScaled(rel, t)
+	if d, n := distance(&ca, &cb); d > 0 {
+		if cl := rel.dot(n); cl > 0 {
+			t = min(1, t+d/cl)
+		}
+	}
 	// Both bodies moved on by the fraction t: a at pa + t·da, b at
 	// pb + t·db.
 	sa, sb := da.scale(t), db.scale(t)
