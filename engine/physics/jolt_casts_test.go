@@ -46,20 +46,20 @@ func joltRayFraction(t *testing.T, s *Space, origin, dir mgl32.Vec3) (float32, [
 	return first, all
 }
 
-// joltRayHelper is Jolt's TestRayHelper through a physics system
+// joltSystemRay is Jolt's TestRayHelper through a physics system
 // (TestSystemRay and TestSystemRayMultiHitIgnoreBackFace, tolerance
 // 2.5e-5) for a body of shape sh at Jolt's test pose, (2, 3, 4) turned
 // π/4 about x: rays along the line through the surface points hitA and
 // hitB (in the body's frame), from outside, from inside, both ways
 // (TestRayHelperInternal without its two zero-length rays).
-func joltRayHelper(t *testing.T, name string, sh Shape, hitA, hitB mgl32.Vec3) {
+func joltSystemRay(t *testing.T, name string, sh Shape, hitA, hitB mgl32.Vec3) {
 	t.Helper()
-	joltRayHelperWith(t, name, func(*testWorld) Shape { return sh }, hitA, hitB)
+	joltSystemRayWith(t, name, func(*testWorld) Shape { return sh }, hitA, hitB)
 }
 
-// joltRayHelperWith is joltRayHelper for the shape that mk makes in the
+// joltSystemRayWith is joltSystemRay for the shape that mk makes in the
 // test's world (a compound).
-func joltRayHelperWith(t *testing.T, name string, mk func(tw *testWorld) Shape, hitA, hitB mgl32.Vec3) {
+func joltSystemRayWith(t *testing.T, name string, mk func(tw *testWorld) Shape, hitA, hitB mgl32.Vec3) {
 	t.Helper()
 	tw := newTestWorld(t, zeroG())
 	sh := mk(tw)
@@ -110,26 +110,26 @@ func joltRayHelperWith(t *testing.T, name string, mk func(tw *testWorld) Shape, 
 // Jolt: RayShapeTests, TestBoxShapeRay.
 func TestJoltBoxShapeRay(t *testing.T) {
 	sh := Shape{Kind: Box, HalfExtents: mgl32.Vec3{2, 3, 4}}
-	joltRayHelper(t, "x", sh, mgl32.Vec3{-2, 0, 0}, mgl32.Vec3{2, 0, 0})
-	joltRayHelper(t, "y", sh, mgl32.Vec3{0, -3, 0}, mgl32.Vec3{0, 3, 0})
-	joltRayHelper(t, "z", sh, mgl32.Vec3{0, 0, -4}, mgl32.Vec3{0, 0, 4})
+	joltSystemRay(t, "x", sh, mgl32.Vec3{-2, 0, 0}, mgl32.Vec3{2, 0, 0})
+	joltSystemRay(t, "y", sh, mgl32.Vec3{0, -3, 0}, mgl32.Vec3{0, 3, 0})
+	joltSystemRay(t, "z", sh, mgl32.Vec3{0, 0, -4}, mgl32.Vec3{0, 0, 4})
 }
 
 // Jolt: RayShapeTests, TestSphereShapeRay.
 func TestJoltSphereShapeRay(t *testing.T) {
 	sh := Shape{Kind: Sphere, Radius: 2}
-	joltRayHelper(t, "x", sh, mgl32.Vec3{-2, 0, 0}, mgl32.Vec3{2, 0, 0})
-	joltRayHelper(t, "y", sh, mgl32.Vec3{0, -2, 0}, mgl32.Vec3{0, 2, 0})
-	joltRayHelper(t, "z", sh, mgl32.Vec3{0, 0, -2}, mgl32.Vec3{0, 0, 2})
+	joltSystemRay(t, "x", sh, mgl32.Vec3{-2, 0, 0}, mgl32.Vec3{2, 0, 0})
+	joltSystemRay(t, "y", sh, mgl32.Vec3{0, -2, 0}, mgl32.Vec3{0, 2, 0})
+	joltSystemRay(t, "z", sh, mgl32.Vec3{0, 0, -2}, mgl32.Vec3{0, 0, 2})
 }
 
 // Jolt: RayShapeTests, TestCapsuleShapeRay (CapsuleShape(4, 2): half
 // height 4, radius 2).
 func TestJoltCapsuleShapeRay(t *testing.T) {
 	sh := Shape{Kind: Capsule, HalfHeight: 4, Radius: 2}
-	joltRayHelper(t, "x", sh, mgl32.Vec3{-2, 0, 0}, mgl32.Vec3{2, 0, 0})
-	joltRayHelper(t, "y", sh, mgl32.Vec3{0, -6, 0}, mgl32.Vec3{0, 6, 0})
-	joltRayHelper(t, "z", sh, mgl32.Vec3{0, 0, -2}, mgl32.Vec3{0, 0, 2})
+	joltSystemRay(t, "x", sh, mgl32.Vec3{-2, 0, 0}, mgl32.Vec3{2, 0, 0})
+	joltSystemRay(t, "y", sh, mgl32.Vec3{0, -6, 0}, mgl32.Vec3{0, 6, 0})
+	joltSystemRay(t, "z", sh, mgl32.Vec3{0, 0, -2}, mgl32.Vec3{0, 0, 2})
 }
 
 // Jolt: RayShapeTests, TestStaticCompoundShapeRay. Jolt's parts are a
@@ -152,9 +152,9 @@ func TestJoltStaticCompoundShapeRay(t *testing.T) {
 		rot mgl32.Quat
 	}{{p1, r1}, {p2, r2}} {
 		in := func(v mgl32.Vec3) mgl32.Vec3 { return p.pos.Add(p.rot.Rotate(v)) }
-		joltRayHelperWith(t, fmt.Sprintf("part %d x", i+1), mk, in(mgl32.Vec3{-2, 0, 0}), in(mgl32.Vec3{3, 0, 0}))
-		joltRayHelperWith(t, fmt.Sprintf("part %d y", i+1), mk, in(mgl32.Vec3{0, -4, 0}), in(mgl32.Vec3{0, 5, 0}))
-		joltRayHelperWith(t, fmt.Sprintf("part %d z", i+1), mk, in(mgl32.Vec3{0, 0, -6}), in(mgl32.Vec3{0, 0, 7}))
+		joltSystemRayWith(t, fmt.Sprintf("part %d x", i+1), mk, in(mgl32.Vec3{-2, 0, 0}), in(mgl32.Vec3{3, 0, 0}))
+		joltSystemRayWith(t, fmt.Sprintf("part %d y", i+1), mk, in(mgl32.Vec3{0, -4, 0}), in(mgl32.Vec3{0, 5, 0}))
+		joltSystemRayWith(t, fmt.Sprintf("part %d z", i+1), mk, in(mgl32.Vec3{0, 0, -6}), in(mgl32.Vec3{0, 0, 7}))
 	}
 }
 

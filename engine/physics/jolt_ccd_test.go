@@ -37,8 +37,8 @@ var (
 	joltPos2     = mgl32.Vec3{1, 0, 0}
 )
 
-// joltBox adds a unit cube at pos with velocity vel.
-func (tw *testWorld) joltBox(pos, vel mgl32.Vec3, ccd bool, restitution float32) engine.Entity {
+// castBox adds a unit cube at pos with velocity vel.
+func (tw *testWorld) castBox(pos, vel mgl32.Vec3, ccd bool, restitution float32) engine.Entity {
 	d := NewBodyDef(Dynamic, Shape{Kind: Box, HalfExtents: mgl32.Vec3{joltBoxExtent, joltBoxExtent, joltBoxExtent}})
 	d.CCD, d.Restitution = ccd, restitution
 	return tw.add(d, pos, mgl32.QuatIdent(), vel, mgl32.Vec3{})
@@ -75,8 +75,8 @@ func (tw *testWorld) check(t *testing.T, what string, e engine.Entity, pos mgl32
 // enough to pass the other in one step: they tunnel, no contact.
 func TestJoltDiscreteBoxVsDiscreteBox(t *testing.T) {
 	tw := newTestWorld(t, zeroG())
-	box1 := tw.joltBox(joltPos1, joltVelocity, false, 0)
-	box2 := tw.joltBox(joltPos2, joltVelocity.Mul(-1), false, 0)
+	box1 := tw.castBox(joltPos1, joltVelocity, false, 0)
+	box2 := tw.castBox(joltPos2, joltVelocity.Mul(-1), false, 0)
 	tw.steps(1)
 	if b, e := tw.events(); b+e != 0 {
 		t.Errorf("%d begin and %d end events, want none", b, e)
@@ -91,8 +91,8 @@ func TestJoltDiscreteBoxVsDiscreteBox(t *testing.T) {
 // no event) and the one after (it ends).
 func TestJoltLinearCastBoxVsLinearCastBoxElastic(t *testing.T) {
 	tw := newTestWorld(t, zeroG())
-	box1 := tw.joltBox(joltPos1, joltVelocity, true, 1)
-	box2 := tw.joltBox(joltPos2, joltVelocity.Mul(-1), true, 1)
+	box1 := tw.castBox(joltPos1, joltVelocity, true, 1)
+	box2 := tw.castBox(joltPos2, joltVelocity.Mul(-1), true, 1)
 	at := func(step int) (p1, p2 mgl32.Vec3) {
 		d := joltVelocity.Mul(float32(step) / joltFrequency)
 		return mgl32.Vec3{-joltBoxExtent, 0, 0}.Sub(d), mgl32.Vec3{joltBoxExtent, 0, 0}.Add(d)
@@ -113,8 +113,8 @@ func TestJoltLinearCastBoxVsLinearCastBoxElastic(t *testing.T) {
 // ten more steps.
 func TestJoltLinearCastBoxVsLinearCastBoxInelastic(t *testing.T) {
 	tw := newTestWorld(t, zeroG())
-	box1 := tw.joltBox(joltPos1, joltVelocity, true, 0)
-	box2 := tw.joltBox(joltPos2, joltVelocity.Mul(-1), true, 0)
+	box1 := tw.castBox(joltPos1, joltVelocity, true, 0)
+	box2 := tw.castBox(joltPos2, joltVelocity.Mul(-1), true, 0)
 	for step := range 11 {
 		tw.steps(1)
 		want := 0
@@ -132,7 +132,7 @@ func TestJoltLinearCastBoxVsLinearCastBoxInelastic(t *testing.T) {
 // sleepingBox adds a box at pos and steps until it sleeps.
 func (tw *testWorld) sleepingBox(t *testing.T, pos mgl32.Vec3, ccd bool) engine.Entity {
 	t.Helper()
-	e := tw.joltBox(pos, mgl32.Vec3{}, ccd, 0)
+	e := tw.castBox(pos, mgl32.Vec3{}, ccd, 0)
 	for range 120 {
 		tw.steps(1)
 		if tw.s.Asleep(e) {
@@ -154,7 +154,7 @@ func (tw *testWorld) sleepingBox(t *testing.T, pos mgl32.Vec3, ccd bool) engine.
 func joltInactive(t *testing.T, ccd2 bool) {
 	tw := newTestWorld(t, zeroG())
 	box2 := tw.sleepingBox(t, joltPos2, ccd2)
-	box1 := tw.joltBox(joltPos1, joltVelocity, true, 0)
+	box1 := tw.castBox(joltPos1, joltVelocity, true, 0)
 	tw.steps(1)
 	if b, e := tw.events(); b != 1 || e != 0 {
 		t.Errorf("%d begin and %d end events, want 1 and 0", b, e)
@@ -242,8 +242,8 @@ func TestJoltLinearCastBoxVsInactiveDiscreteBoxAngled(t *testing.T) {
 // expected values are therefore that test's, not this one's.
 func TestJoltLinearCastBoxVsFastDiscreteBox(t *testing.T) {
 	tw := newTestWorld(t, zeroG())
-	box1 := tw.joltBox(joltPos1, joltVelocity, true, 0)
-	box2 := tw.joltBox(joltPos2, joltVelocity.Mul(-1), false, 0)
+	box1 := tw.castBox(joltPos1, joltVelocity, true, 0)
+	box2 := tw.castBox(joltPos2, joltVelocity.Mul(-1), false, 0)
 	tw.steps(1)
 	if b, e := tw.events(); b != 1 || e != 0 {
 		t.Errorf("%d begin and %d end events, want 1 and 0", b, e)
@@ -261,8 +261,8 @@ func TestJoltLinearCastBoxVsFastDiscreteBox(t *testing.T) {
 func TestJoltLinearCastBoxVsSlowDiscreteBox(t *testing.T) {
 	tw := newTestWorld(t, zeroG())
 	v2 := mgl32.Vec3{-0.1 * joltFrequency, 0, 0}
-	box1 := tw.joltBox(joltPos1, joltVelocity, true, 0)
-	box2 := tw.joltBox(joltPos2, v2, false, 0)
+	box1 := tw.castBox(joltPos1, joltVelocity, true, 0)
+	box2 := tw.castBox(joltPos2, v2, false, 0)
 	tw.steps(1)
 	if b, e := tw.events(); b != 1 || e != 0 {
 		t.Errorf("%d begin and %d end events, want 1 and 0", b, e)
