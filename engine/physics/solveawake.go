@@ -134,8 +134,14 @@ func (s *Space) solveAwake(n int) {
 			rel += p.relVel
 			warmImp += p.nImp
 		}
-		thr := cfg.RestitutionThreshold
-		c.impact = len(ps) > 1 && (rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*c.cMass))
+		if len(ps) > 1 {
+			row := commonRow(c, mA, mB, ps)
+			thr := cfg.RestitutionThreshold
+			c.impact = rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*row.nMass)
+			if c.impact {
+				sc.points = append(sc.points, row)
+			}
+		}
 	}
 	s.stats.Constraints = len(sc.cons)
 

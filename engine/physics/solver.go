@@ -86,16 +86,13 @@ type constraint struct {
 	mnA, mnB vec3 // the bodies' inverse masses times the normal
 	soft     softness
 
-	// The points' common row (solve's first row in an impact): the mean
-	// of the points' r×n (the centre's arm times n) and I⁻¹ of it, and
-	// its effective mass. impact is set when the manifold has several
-	// points and they approached faster than Config.RestitutionThreshold
-	// on average at the start of the step, or its warm start alone would
-	// part them faster than that (a collision or the step after it, not
-	// a resting contact).
-	rcA, rcB, icA, icB vec3
-	cMass              float32
-	impact             bool
+	// impact is set when the manifold has several points and they
+	// approached faster than Config.RestitutionThreshold on average at
+	// the start of the step, or its warm start alone would part them
+	// faster than that (a collision or the step after it, not a resting
+	// contact). Then its points' common row (commonRow) follows them in
+	// the step's points, at points[p0+n], and solve takes it first.
+	impact bool
 
 	// Friction (the solve pass and the warm start).
 	friction, radius       float32 // coefficient; the points' mean distance from the centre
@@ -129,16 +126,6 @@ func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, cA, cB v
 		p.inA, p.inB = mA.invI.mulVec(p.rnA), mB.invI.mulVec(p.rnB)
 		p.nMass = inv(linN + p.rnA.dot(p.inA) + p.rnB.dot(p.inB))
 	}
-	if len(ps) > 1 {
-		var sA, sB vec3
-		for j := range ps {
-			sA, sB = sA.add(ps[j].rnA), sB.add(ps[j].rnB)
-		}
-		k := 1 / float32(len(ps))
-		c.rcA, c.rcB = sA.scale(k), sB.scale(k)
-		c.icA, c.icB = mA.invI.mulVec(c.rcA), mB.invI.mulVec(c.rcB)
-		c.cMass = inv(linN + c.rcA.dot(c.icA) + c.rcB.dot(c.icB))
-	}
 	c.r1A, c.r1B = cA.cross(c.t1), cB.cross(c.t1)
 	c.r2A, c.r2B = cA.cross(c.t2), cB.cross(c.t2)
 	c.i1A, c.i1B = mA.invI.mulVec(c.r1A), mB.invI.mulVec(c.r1B)
@@ -147,6 +134,24 @@ func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, cA, cB v
 	c.t1Mass = inv(lin1 + c.r1A.dot(c.i1A) + c.r1B.dot(c.i1B))
 	c.t2Mass = inv(lin2 + c.r2A.dot(c.i2A) + c.r2B.dot(c.i2B))
 	c.twMass = inv(c.normal.dot(c.iwA) + c.normal.dot(c.iwB))
+}
+
+// commonRow returns the common row of constraint c's points ps (bodies'
+// masses mA and mB; c prepared): the row of the mean of the points' rows,
+// along which one impulse is shared evenly by the points. It is a
+// solverPoint whose r×n and I⁻¹(r×n) are the means of the points' (the
+// centre's arm times n, and I⁻¹ of it) and whose nMass is its effective
+// mass.
+func commonRow(c *constraint, mA, mB *bodyMass, ps []solverPoint) solverPoint {
+	var r solverPoint
+	for j := range ps {
+		r.rnA, r.rnB = r.rnA.add(ps[j].rnA), r.rnB.add(ps[j].rnB)
+	}
+	k := 1 / float32(len(ps))
+	r.rnA, r.rnB = r.rnA.scale(k), r.rnB.scale(k)
+	r.inA, r.inB = mA.invI.mulVec(r.rnA), mB.invI.mulVec(r.rnB)
+	r.nMass = inv(c.normal.dot(c.mnA) + c.normal.dot(c.mnB) + r.rnA.dot(r.inA) + r.rnB.dot(r.inB))
+	return r
 }
 
 // warmStart applies the accumulated impulses of every constraint.
@@ -188,20 +193,18 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 		// n·(dpB + dθB×rB - dpA - dθA×rA), and n·(dθ×r) = dθ·(r×n).
 		ddp := b.dp.sub(a.dp).dot(c.normal)
 		dthA, dthB := a.dth, b.dth
-		var seps [maxPoints]float32
-		minSep, minImp := float32(0), float32(0)
-		for j := range ps {
-			p := &ps[j]
-			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
-			seps[j&(maxPoints-1)] = sep
-			if j == 0 || sep < minSep {
-				minSep = sep
-			}
-			if j == 0 || p.nImp < minImp {
-				minImp = p.nImp
-			}
-		}
 		if c.impact {
+			minSep, minImp := float32(0), float32(0)
+			for j := range ps {
+				p := &ps[j]
+				sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
+				if j == 0 || sep < minSep {
+					minSep = sep
+				}
+				if j == 0 || p.nImp < minImp {
+					minImp = p.nImp
+				}
+			}
 			// The common row first, in an impact: the points' mean normal velocity
 			// brought up to what the nearest point allows (its gap closed
 			// in one substep when it is apart, no more approach when it
@@ -216,9 +219,10 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 			if minSep > 0 {
 				bias = float32(minSep * invH)
 			}
-			vn := vB.sub(vA).dot(c.normal) + wB.dot(c.rcB) - wA.dot(c.rcA)
+			r := &pts[c.p0+c.n]
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(r.rnB) - wA.dot(r.rnA)
 			fn := float32(len(ps))
-			share := -float32(c.cMass*(vn+bias)) / fn
+			share := -float32(r.nMass*(vn+bias)) / fn
 			if share < -minImp {
 				share = -minImp // no point's impulse below 0
 			}
@@ -232,14 +236,14 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 					}
 				}
 				vA = vA.sub(c.mnA.scale(imp))
-				wA = wA.sub(c.icA.scale(imp))
+				wA = wA.sub(r.inA.scale(imp))
 				vB = vB.add(c.mnB.scale(imp))
-				wB = wB.add(c.icB.scale(imp))
+				wB = wB.add(r.inB.scale(imp))
 			}
 		}
 		for j := range ps {
 			p := &ps[j]
-			sep := seps[j&(maxPoints-1)]
+			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
 			bias, massScale, impScale := float32(0), float32(1), float32(0)
 			if sep > 0 {
 				bias = float32(sep * invH) // speculative: close the gap, no more
@@ -315,7 +319,7 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
 		ps := pts[c.p0 : c.p0+c.n]
-		if len(ps) > 1 {
+		if c.impact {
 			// As in solve: the points' common row first, when they all
 			// bounce, so a face that hit square on leaves square on.
 			all := true
@@ -329,9 +333,10 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 				}
 			}
 			if all {
+				r := &pts[c.p0+c.n]
 				fn := float32(len(ps))
-				vn := vB.sub(vA).dot(c.normal) + wB.dot(c.rcB) - wA.dot(c.rcA)
-				share := -float32(c.cMass*(vn+float32(c.restitution*(rel/fn)))) / fn
+				vn := vB.sub(vA).dot(c.normal) + wB.dot(r.rnB) - wA.dot(r.rnA)
+				share := -float32(r.nMass*(vn+float32(c.restitution*(rel/fn)))) / fn
 				if share < -minImp {
 					share = -minImp
 				}
@@ -344,9 +349,9 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 				}
 				imp := float32(share * fn)
 				vA = vA.sub(c.mnA.scale(imp))
-				wA = wA.sub(c.icA.scale(imp))
+				wA = wA.sub(r.inA.scale(imp))
 				vB = vB.add(c.mnB.scale(imp))
-				wB = wB.add(c.icB.scale(imp))
+				wB = wB.add(r.inB.scale(imp))
 			}
 		}
 		for j := range ps {
