@@ -89,7 +89,18 @@ type BodyDef struct {
 	// move (dynamic bodies).
 	Locks Locks
 	// CCD makes a fast body collide with what lies on its path during a
-	// step, not only with what it touches at the step's start.
+	// step, not only with what it touches at the step's start: with
+	// dynamic and kinematic bodies too (a bullet against a crate), not
+	// only static ones.
+	//
+	// Against static bodies and meshes it is automatic (as Box2D's
+	// continuous collision and Rapier's CCD are): a dynamic body that
+	// moves, in one step, at least half of the least distance from its
+	// centre to its surface (its radius, a box's least half extent, a
+	// compound's least part's) gets contacts with every static body on
+	// its path, so a fast ball does not pass through a wall or a floor
+	// without this flag. Config.NoAutoCCD turns that off. Only the
+	// body's travel along its velocity counts, not its turning.
 	CCD bool
 	// Sensor makes the body a trigger: it reports begin and end events
 	// for what overlaps it and pushes nothing.

@@ -85,7 +85,7 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	n0 := dl0.abs().sub(ac.r2.scale(ha.y).add(ac.r1.scale(ha.z)).add(extentB(hb, ac.r0)))
 	n1 := dl1.abs().sub(ac.r0.scale(ha.z).add(ac.r2.scale(ha.x)).add(extentB(hb, ac.r1)))
 	n2 := dl2.abs().sub(ac.r1.scale(ha.x).add(ac.r0.scale(ha.y)).add(extentB(hb, ac.r2)))
-	e := edgeAxes{i: -1, beat: float32(axisRelTol*sFace) + axisAbsTol, margin: margin}
+	e := edgeAxes{i: -1, beat: axisBeat(sFace), margin: margin}
 	if e.one(0, 0, n0.x, dl0.x, c.r0.x) || e.one(0, 1, n0.y, dl0.y, c.r0.y) || e.one(0, 2, n0.z, dl0.z, c.r0.z) ||
 		e.one(1, 0, n1.x, dl1.x, c.r1.x) || e.one(1, 1, n1.y, dl1.y, c.r1.y) || e.one(1, 2, n1.z, dl1.z, c.r1.z) ||
 		e.one(2, 0, n2.x, dl2.x, c.r2.x) || e.one(2, 1, n2.y, dl2.y, c.r2.y) || e.one(2, 2, n2.z, dl2.z, c.r2.z) {

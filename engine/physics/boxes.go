@@ -19,19 +19,36 @@ const (
 	idEdgeEdge = 1 << 14
 )
 
-// Axis choice between near ties (Box2D's rule): a later axis (a face of B,
-// then an edge pair) replaces the best so far only when its separation is
-// larger by a clear amount, so a box resting on a face keeps the same
-// reference face, and the same ids, while it wobbles.
+// Axis choice between near ties (Box2D's rule, as Bullet's and Jolt's box
+// contacts also favour faces): a later axis (a face of B, then an edge
+// pair) replaces the best so far only when its separation is larger by a
+// clear amount, 2 % of the best one's magnitude plus 1 mm, so a box resting
+// on a face keeps the same reference face, and the same ids, while it
+// wobbles, and a box still apart from another (a speculative contact, a
+// fast body's path) meets it face to face when a face axis separates as
+// well as an edge axis does.
 const (
-	axisRelTol = 0.98
-	axisAbsTol = 0.001 // m
+	axisRelTol   = 0.98
+	axisRelApart = 2 - axisRelTol // the same 2 % for a positive separation
+	axisAbsTol   = 0.001          // m
 )
 
 // preferred reports whether separation s beats the best one so far under
-// the tie rule.
+// the tie rule: s > best + 2 %·|best| + 1 mm.
 func preferred(s, best float32) bool {
-	return s > float32(axisRelTol*best)+axisAbsTol
+	return s > axisBeat(best)
+}
+
+// axisBeat returns the least separation that beats best under the tie
+// rule. An overlap (best <= 0) scales best by axisRelTol and a gap by
+// axisRelApart, so the margin is 2 % of |best| either way (before, a gap
+// was scaled by axisRelTol too, which let an edge axis as good as a face
+// axis win by the 2 %: a speculative box contact got one point).
+func axisBeat(best float32) float32 {
+	if best > 0 {
+		return float32(axisRelApart*best) + axisAbsTol
+	}
+	return float32(axisRelTol*best) + axisAbsTol
 }
 
 // edgeCode names the edge of a box along axis k whose other coordinates

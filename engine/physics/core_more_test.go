@@ -10,24 +10,54 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 )
 
-// TestCCD: a small ball at 300 m/s stops at a 0.2 m wall when it has CCD,
-// and passes through it without.
+// TestCCD: a small ball at 300 m/s stops at a 0.2 m wall, with CCD or
+// without (the continuous collision against static bodies is automatic
+// for fast bodies), and passes through it only with Config.NoAutoCCD and
+// no CCD.
 func TestCCD(t *testing.T) {
-	for _, ccd := range []bool{true, false} {
-		tw := newTestWorld(t, zeroG())
+	for _, c := range []struct {
+		ccd, noAuto, stops bool
+	}{{true, false, true}, {false, false, true}, {true, true, true}, {false, true, false}} {
+		cfg := zeroG()
+		cfg.NoAutoCCD = c.noAuto
+		tw := newTestWorld(t, cfg)
 		wall := NewBodyDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{0.1, 5, 5}})
 		tw.add(wall, mgl32.Vec3{10, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
 		d := NewBodyDef(Dynamic, Shape{Kind: Sphere, Radius: 0.1})
-		d.CCD = ccd
+		d.CCD = c.ccd
 		ball := tw.add(d, mgl32.Vec3{0, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{300, 0, 0}, mgl32.Vec3{})
 		tw.steps(10)
 		x := tw.pos(ball)[0]
-		if ccd && x > 9.9+1e-3 {
-			t.Errorf("with CCD the ball is at x = %v, beyond the wall's face at 9.9", x)
+		if c.stops && x > 9.9+1e-3 {
+			t.Errorf("CCD %v, NoAutoCCD %v: the ball is at x = %v, beyond the wall's face at 9.9", c.ccd, c.noAuto, x)
 		}
-		if !ccd && x < 10.1 {
-			t.Errorf("without CCD the ball is at x = %v; expected it to tunnel (if it no longer does, make this test say so)", x)
+		if !c.stops && x < 10.1 {
+			t.Errorf("CCD %v, NoAutoCCD %v: the ball is at x = %v; expected it to tunnel (if it no longer does, make this test say so)", c.ccd, c.noAuto, x)
 		}
+	}
+}
+
+// TestAutoCCDStaticOnly: the automatic continuous collision is against
+// static bodies only: a fast ball without CCD passes through a thin
+// dynamic plate in one step (as Jolt's discrete bodies do in its
+// TestDiscreteBoxVsDiscreteBox), and is stopped by it with CCD. A slow
+// body gets none (its boxes are not grown: it pairs with nothing ahead).
+func TestAutoCCDStaticOnly(t *testing.T) {
+	for _, ccd := range []bool{false, true} {
+		tw := newTestWorld(t, zeroG())
+		plate := tw.add(NewBodyDef(Dynamic, Shape{Kind: Box, HalfExtents: mgl32.Vec3{0.1, 5, 5}}), mgl32.Vec3{10, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+		d := NewBodyDef(Dynamic, Shape{Kind: Sphere, Radius: 0.1})
+		d.CCD = ccd
+		ball := tw.add(d, mgl32.Vec3{}, mgl32.QuatIdent(), mgl32.Vec3{300, 0, 0}, mgl32.Vec3{})
+		tw.steps(10)
+		passed := tw.pos(ball).X() > tw.pos(plate).X()
+		if passed == ccd {
+			t.Errorf("CCD %v: ball at %v, plate at %v", ccd, tw.pos(ball), tw.pos(plate))
+		}
+	}
+	sh := shape{kind: Sphere, radius: 0.1}
+	if fast(&sh, vec3{2.9, 0, 0}, 1.0/60) || !fast(&sh, vec3{3, 0, 0}, 1.0/60) {
+		t.Error("a 0.1 m ball is fast from 3 m/s at 60 Hz (0.05 m a step), not below")
 	}
 }
 

@@ -18,6 +18,7 @@ func (s *Space) collidePairs(n int) {
 	s.stats.Pairs, s.stats.PairsDropped = len(sc.pairs), s.bp.dropped
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
+	sc.impacts = sc.impacts[:0]
 	sc.ended = false
 	oi := 0
 	var m manifold
@@ -47,7 +48,17 @@ func (s *Space) collidePairs(n int) {
 		if !pairCollides(ba, bb, sensor) {
 			continue
 		}
-		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
+		// A body's travel counts against static bodies, and against the
+		// others when it has CCD (a fast body without CCD has its
+		// travel only for the automatic CCD against static bodies).
+		extA, extB := sc.ext[pr.a], sc.ext[pr.b]
+		if !ba.CCD && bb.Kind != Static {
+			extA = 0
+		}
+		if !bb.CCD && ba.Kind != Static {
+			extB = 0
+		}
+		margin := s.cfg.SpeculativeDistance + extA + extB
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
 		if shA.kind >= Mesh || shB.kind >= Mesh {
 			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
@@ -58,6 +69,9 @@ func (s *Space) collidePairs(n int) {
 		} else {
 			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
 			m.normal = m.normal.neg()
+		}
+		if m.n == 0 && extA+extB > 0 {
+			s.impactManifold(pr, int32(len(next)), &m)
 		}
 		var prev *cachedManifold
 		if len(prevs) > 0 {
@@ -253,4 +267,115 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 		s.sc.ended, s.sc.endedKey = true, m.key()
 	}
 	return next
+}
+
+// hit records that the bodies of manifold sc.next[mi], apart at the start
+// of the step (not touching), met within it: its points took a normal
+// impulse (a fast body's speculative contact, CCD). It marks the manifold
+// touching and records the pair's Begin event in the step of the hit, as
+// Jolt's and Box2D's continuous collision do, unless the pair already
+// touches through another manifold (a mesh's or a compound's) or its End
+// was recorded in this step (it touched last step: the End is taken back,
+// the contact goes on).
+func (s *Space) hit(mi int) {
+	next := s.sc.next
+	m := &next[mi]
+	if m.touching {
+		return
+	}
+	key := m.key()
+	for j := mi - 1; j >= 0 && next[j].key() == key; j-- {
+		if next[j].touching {
+			m.touching = true
+			return
+		}
+	}
+	for j := mi + 1; j < len(next) && next[j].key() == key; j++ {
+		if next[j].touching {
+			m.touching = true
+			return
+		}
+	}
+	m.touching = true
+	for i := range s.events {
+		if ev := &s.events[i]; ev.Kind == End && ev.A == m.a && ev.B == m.b {
+			s.events = append(s.events[:i], s.events[i+1:]...)
+			return
+		}
+	}
+	s.events = append(s.events, event(Begin, m))
+}
+
+// impact is a manifold of the step's cache (index m in sc.next) found
+// where its bodies meet during the step (impactManifold), with how far
+// each body had moved there: its points' lever arms are taken from there.
+type impact struct {
+	m      int32
+	sa, sb vec3 // the bodies' displacements at the time of impact
+}
+
+// impactManifold writes into m, for the pair pr whose shapes have no
+// contact within the margin at the start of the step although one of them
+// travels far (CCD), the contact where they first meet along their
+// relative motion in the step: a shape cast of one along its motion
+// relative to the other, the manifold at the time of impact, each point's
+// separation put back to what it is at the start of the step along the
+// normal. So a fast body that reaches another across the other's face (an
+// oblique hit, whose faces do not face each other at the start, the
+// manifold at the start being empty) is stopped, not passed through. It
+// records the displacements in sc.impacts for the points' lever arms (mi:
+// the index m takes in sc.next). m.n stays 0 when they do not meet.
+func (s *Space) impactManifold(pr pair, mi int32, m *manifold) {
+	sc := &s.sc
+	wb := s.w.Bodies()
+	idx := s.bodies.Indices()
+	dt := 1 / float32(s.cfg.TickRate)
+	da := toVec3(wb.Vel[idx[pr.a]]).scale(dt)
+	db := toVec3(wb.Vel[idx[pr.b]]).scale(dt)
+	if !sc.active[pr.a] {
+		da = vec3{}
+	}
+	if !sc.active[pr.b] {
+		db = vec3{}
+	}
+	rel := da.sub(db) // a's motion relative to b
+	shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
+	if shA.kind >= Mesh || shB.kind >= Mesh {
+		return
+	}
+	ca, cb := convexOf(shA, sc.poses[pr.a]), convexOf(shB, sc.poses[pr.b])
+	t, _, hit := cast(&ca, &cb, rel, float32(0.5*s.cfg.SpeculativeDistance))
+	if !hit {
+		return
+	}
+	// The cast stops within its target gap: on to where they touch, so
+	// the manifold is that of the contact itself (a face reached across
+	// another is clipped where it meets it, not a little before).
+	ca.p.p = ca.p.p.addScaled(rel, t)
+	if d, n := distance(&ca, &cb); d > 0 {
+		if cl := rel.dot(n); cl > 0 {
+			t = min(1, t+d/cl)
+		}
+	}
+	// Both bodies moved on by the fraction t: a at pa + t·da, b at
+	// pb + t·db.
+	sa, sb := da.scale(t), db.scale(t)
+	pa, pb := sc.poses[pr.a], sc.poses[pr.b]
+	pa.p, pb.p = pa.p.add(sa), pb.p.add(sb)
+	if shA.kind <= shB.kind {
+		collide(shA, pa, shB, pb, s.cfg.SpeculativeDistance, m)
+	} else {
+		collide(shB, pb, shA, pa, s.cfg.SpeculativeDistance, m)
+		m.normal = m.normal.neg()
+	}
+	if m.n == 0 {
+		return
+	}
+	// At the start of the step the gap along the normal was larger by
+	// the part of the relative motion along it.
+	back := float32(t * rel.dot(m.normal))
+	for j := range m.n {
+		m.pts[j].sep += back
+	}
+	sc.impacts = append(sc.impacts, impact{m: mi, sa: sa, sb: sb})
 }

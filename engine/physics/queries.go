@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -55,47 +56,101 @@ type RayHit struct {
 // an error, and no hit, for a non-finite origin or dir, a zero dir or a
 // negative or non-finite maxDist.
 func (s *Space) RayCast(origin, dir mgl32.Vec3, maxDist float32, f QueryFilter) (RayHit, bool, error) {
-	o, d := toVec3(origin), toVec3(dir)
-	if !o.finite() || !d.finite() {
-		return RayHit{}, false, fmt.Errorf("physics: RayCast: origin %v and direction %v must be finite", origin, dir)
-	}
-	d, l := d.normalize()
-	if l == 0 || !finite(l) {
-		return RayHit{}, false, fmt.Errorf("physics: RayCast: the direction must be a nonzero vector, got %v", dir)
-	}
-	if !(maxDist >= 0) || !finite(maxDist) {
-		return RayHit{}, false, fmt.Errorf("physics: RayCast: the distance must be finite and not negative, got %v", maxDist)
+	o, d, err := checkRay("RayCast", origin, dir, maxDist)
+	if err != nil {
+		return RayHit{}, false, err
 	}
 	var best RayHit
 	found := false
-	s.eachSeen(f, func(e engine.Entity, sh *shape, p pose) {
+	s.eachSeen(f, func(e engine.Entity, sh shape, p pose) {
 		limit := maxDist
 		if found {
 			limit = best.Distance
 		}
-		box := sh.aabb(p)
-		if _, in := rayBoxEntry(&box, o, d, limit); !in {
-			return
+		if h, ok := s.rayBody(e, &sh, p, o, d, limit); ok && (!found || h.Distance < best.Distance) {
+			best, found = h, true
 		}
-		var t float32
-		var n vec3
-		var ok bool
-		part := 0
-		switch sh.kind {
-		case Mesh:
-			t, n, ok = sh.mesh.raycast(p, o, d, limit, &s.mq.stack)
-		case Compound:
-			t, n, part, ok = sh.comp.raycast(p, o, d, limit)
-		default:
-			t, n, ok = sh.raycast(p, o, d, limit)
-		}
-		if !ok || found && t >= best.Distance {
-			return
-		}
-		best = RayHit{Entity: e, Point: fromVec3(o.addScaled(d, t)), Normal: fromVec3(n), Distance: t, Part: part}
-		found = true
 	})
 	return best, found, nil
+}
+
+// RayCastAll appends to out every body the ray from origin along dir
+// (any nonzero length: it is normalised) meets within maxDist metres, one
+// hit each (where the ray first meets it), and returns out: the hits it
+// added are sorted by distance, equal distances by slot (lower first).
+// It allocates nothing when out has room for them. It takes the same
+// arguments as RayCast and returns out unchanged and an error where
+// RayCast would.
+//
+// For example, every body a bullet would pass through, nearest first:
+//
+//	hits, err := space.RayCastAll(muzzle, aim, 100, physics.QueryFilter{Exclude: shooter}, hits[:0])
+func (s *Space) RayCastAll(origin, dir mgl32.Vec3, maxDist float32, f QueryFilter, out []RayHit) ([]RayHit, error) {
+	o, d, err := checkRay("RayCastAll", origin, dir, maxDist)
+	if err != nil {
+		return out, err
+	}
+	n0 := len(out)
+	s.eachSeen(f, func(e engine.Entity, sh shape, p pose) {
+		if h, ok := s.rayBody(e, &sh, p, o, d, maxDist); ok {
+			out = append(out, h)
+		}
+	})
+	slices.SortFunc(out[n0:], cmpRayHits)
+	return out, nil
+}
+
+// cmpRayHits orders ray hits by distance, then by slot.
+func cmpRayHits(a, b RayHit) int {
+	if a.Distance != b.Distance {
+		if a.Distance < b.Distance {
+			return -1
+		}
+		return 1
+	}
+	return a.Entity.Index() - b.Entity.Index()
+}
+
+// checkRay checks a ray's arguments for call and returns the origin and
+// the unit direction.
+func checkRay(call string, origin, dir mgl32.Vec3, maxDist float32) (vec3, vec3, error) {
+	o, d := toVec3(origin), toVec3(dir)
+	if !o.finite() || !d.finite() {
+		return o, d, fmt.Errorf("physics: %s: origin %v and direction %v must be finite", call, origin, dir)
+	}
+	d, l := d.normalize()
+	if l == 0 || !finite(l) {
+		return o, d, fmt.Errorf("physics: %s: the direction must be a nonzero vector, got %v", call, dir)
+	}
+	if !(maxDist >= 0) || !finite(maxDist) {
+		return o, d, fmt.Errorf("physics: %s: the distance must be finite and not negative, got %v", call, maxDist)
+	}
+	return o, d, nil
+}
+
+// rayBody returns where the ray o + t·d (d a unit vector) first meets the
+// body e of shape sh at p within limit, and whether it does.
+func (s *Space) rayBody(e engine.Entity, sh *shape, p pose, o, d vec3, limit float32) (RayHit, bool) {
+	box := sh.aabb(p)
+	if _, in := rayBoxEntry(&box, o, d, limit); !in {
+		return RayHit{}, false
+	}
+	var t float32
+	var n vec3
+	var ok bool
+	part := 0
+	switch sh.kind {
+	case Mesh:
+		t, n, ok = sh.mesh.raycast(p, o, d, limit, &s.mq.stack)
+	case Compound:
+		t, n, part, ok = sh.comp.raycast(p, o, d, limit)
+	default:
+		t, n, ok = sh.raycast(p, o, d, limit)
+	}
+	if !ok {
+		return RayHit{}, false
+	}
+	return RayHit{Entity: e, Point: fromVec3(o.addScaled(d, t)), Normal: fromVec3(n), Distance: t, Part: part}, true
 }
 
 // Overlap appends to out the bodies that the shape sh, placed at pos and
@@ -110,7 +165,7 @@ func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter,
 	}
 	a := convexOf(&q, p)
 	box := q.aabb(p)
-	s.eachSeen(f, func(e engine.Entity, bs *shape, bp pose) {
+	s.eachSeen(f, func(e engine.Entity, bs shape, bp pose) {
 		if !bs.aabb(bp).overlaps(box) {
 			return
 		}
@@ -135,7 +190,7 @@ func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter,
 			}
 			return
 		}
-		b := convexOf(bs, bp)
+		b := convexOf(&bs, bp)
 		if d, _ := distance(&a, &b); d <= 0 {
 			out = append(out, e)
 		}
@@ -189,57 +244,141 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 		return SweepHit{}, false, fmt.Errorf("physics: Sweep: the motion must be finite, got %v", delta)
 	}
 	a := convexOf(&q, p)
-	start := q.aabb(p)
-	end := aabb{start.min.add(dv), start.max.add(dv)}
-	swept := start.union(end).grow(sweepTarget)
+	swept := sweptBox(&q, p, dv)
 	var best SweepHit
 	found := false
-	try := func(e engine.Entity, b *convex) {
-		t, n, hit := cast(&a, b, dv, sweepTarget)
+	s.eachSeen(f, func(e engine.Entity, bs shape, bp pose) {
+		if h, ok := s.sweepBody(&a, dv, swept, e, &bs, bp); ok && (!found || h.Fraction < best.Fraction) {
+			best, found = h, true
+		}
+	})
+	return best, found, nil
+}
+
+// SweepAll appends to out every body that the shape sh, placed at pos
+// and turned by rot, touches as it moves along delta (without turning),
+// one hit each (where it first touches it), and returns out: the hits it
+// added are sorted by fraction, equal fractions by slot (lower first). As
+// for Sweep, bodies it already touches at the start are not hits. It
+// allocates nothing when out has room for them. It takes the same
+// arguments as Sweep and returns out unchanged and an error where Sweep
+// would.
+//
+// For example, everything a sliding door would push, in the order it
+// meets them:
+//
+//	hits, err := space.SweepAll(door, closed, rot, travel, physics.QueryFilter{Exclude: doorBody}, hits[:0])
+func (s *Space) SweepAll(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3, f QueryFilter, out []SweepHit) ([]SweepHit, error) {
+	q, p, err := s.queryShape("SweepAll", sh, pos, rot)
+	if err != nil {
+		return out, err
+	}
+	dv := toVec3(delta)
+	if !dv.finite() {
+		return out, fmt.Errorf("physics: SweepAll: the motion must be finite, got %v", delta)
+	}
+	a := convexOf(&q, p)
+	swept := sweptBox(&q, p, dv)
+	n0 := len(out)
+	s.eachSeen(f, func(e engine.Entity, bs shape, bp pose) {
+		if h, ok := s.sweepBody(&a, dv, swept, e, &bs, bp); ok {
+			out = append(out, h)
+		}
+	})
+	slices.SortFunc(out[n0:], cmpSweepHits)
+	return out, nil
+}
+
+// cmpSweepHits orders sweep hits by fraction, then by slot.
+func cmpSweepHits(a, b SweepHit) int {
+	if a.Fraction != b.Fraction {
+		if a.Fraction < b.Fraction {
+			return -1
+		}
+		return 1
+	}
+	return a.Entity.Index() - b.Entity.Index()
+}
+
+// sweptBox returns the box that holds shape q at p moved along dv, grown
+// by the sweep's target gap.
+func sweptBox(q *shape, p pose, dv vec3) aabb {
+	start := q.aabb(p)
+	end := aabb{start.min.add(dv), start.max.add(dv)}
+	return start.union(end).grow(sweepTarget)
+}
+
+// sweepBody returns where the convex a moved along dv first touches the
+// body e of shape bs at bp (swept holds a's path), and whether it does:
+// the least fraction over the body's parts or triangles (ties: the first).
+func (s *Space) sweepBody(a *convex, dv vec3, swept aabb, e engine.Entity, bs *shape, bp pose) (SweepHit, bool) {
+	if !bs.aabb(bp).overlaps(swept) {
+		return SweepHit{}, false
+	}
+	var best SweepHit
+	found := false
+	try := func(b *convex) {
+		t, n, hit := cast(a, b, dv, sweepTarget)
 		if hit && (!found || t < best.Fraction) {
 			best, found = SweepHit{Entity: e, Fraction: t, Normal: fromVec3(n)}, true
 		}
 	}
-	s.eachSeen(f, func(e engine.Entity, bs *shape, bp pose) {
-		if !bs.aabb(bp).overlaps(swept) {
-			return
-		}
-		if bs.kind == Compound {
-			for i := range bs.comp.parts {
-				pt := &bs.comp.parts[i]
-				pp := partPose(bp, pt)
-				if !pt.shape.aabb(pp).overlaps(swept) {
-					continue
-				}
-				b := convexOf(&pt.shape, pp)
-				try(e, &b)
+	switch bs.kind {
+	case Compound:
+		for i := range bs.comp.parts {
+			pt := &bs.comp.parts[i]
+			pp := partPose(bp, pt)
+			if !pt.shape.aabb(pp).overlaps(swept) {
+				continue
 			}
-			return
+			b := convexOf(&pt.shape, pp)
+			try(&b)
 		}
-		if bs.kind != Mesh {
-			b := convexOf(bs, bp)
-			try(e, &b)
-			return
-		}
+	case Mesh:
 		s.mq.tris, s.mq.stack = bs.mesh.overlapping(boxInFrame(swept, bp), s.mq.tris[:0], s.mq.stack)
 		for _, t := range s.mq.tris {
 			ta, tb, tc := bs.mesh.triangle(t)
 			ta, tb, tc = bp.apply(ta), bp.apply(tb), bp.apply(tc)
-			// Only a triangle the shape moves towards can stop it: one
-			// it slides along (the floor under a rolling ball) touches it
-			// at every seam without being in the way.
+			// A triangle the shape lies on and slides along (the floor
+			// under a rolling ball) touches it at every seam without
+			// being in the way: only one it moves towards can stop it,
+			// or one whose plane cuts into it (a shape moving in the
+			// triangle's plane, or across it, meets its edges).
 			fn := tb.sub(ta).cross(tc.sub(ta))
-			if fn.dot(p.p.sub(ta)) < 0 {
+			if fn.dot(a.p.p.sub(ta)) < 0 {
 				fn = fn.neg()
 			}
-			if fn.dot(dv) >= 0 {
+			if fn.dot(dv) >= 0 && !cutByPlane(a, ta, fn) {
 				continue
 			}
 			tri := convex{tri: [3]vec3{ta, tb, tc}}
-			try(e, &tri)
+			try(&tri)
 		}
-	})
-	return best, found, nil
+	default:
+		b := convexOf(bs, bp)
+		try(&b)
+	}
+	return best, found
+}
+
+// planeCut is how deep, at most, a plane may reach into a shape that
+// rests on it (a body settled on a floor, a character placed on it) for
+// the shape still to count as lying on it: Jolt's penetration slop, or
+// half the shape's extent along the plane's normal for a smaller shape.
+const planeCut = 0.02 // m
+
+// cutByPlane reports whether the plane through x with normal fn (any
+// length, facing the shape's centre) reaches into a by more than it would
+// into a shape resting on the plane: by more than planeCut, or half a's
+// extent along fn for a thin shape.
+func cutByPlane(a *convex, x, fn vec3) bool {
+	n, l := direction(fn, vec3{})
+	if l == 0 {
+		return true
+	}
+	lo := a.support(n.neg()).sub(x).dot(n) - a.radius // a's lowest point above the plane
+	hi := a.support(n).sub(x).dot(n) + a.radius       // and its highest
+	return lo < -min(planeCut, float32(0.5*(hi-lo)))
 }
 
 // queryShape checks a query's shape and pose and returns them as the step
@@ -261,7 +400,10 @@ func (s *Space) queryShape(call string, sh Shape, pos mgl32.Vec3, rot mgl32.Quat
 
 // eachSeen calls fn for every body f sees, in slot order, with its shape
 // and pose as the world holds them now.
-func (s *Space) eachSeen(f QueryFilter, fn func(e engine.Entity, sh *shape, p pose)) {
+//
+// The shape is passed by value: a pointer to a local handed to fn, a
+// function value, would move each one to the heap.
+func (s *Space) eachSeen(f QueryFilter, fn func(e engine.Entity, sh shape, p pose)) {
 	vals, _ := s.bodies.Slices()
 	wb := s.w.Bodies()
 	for _, slot := range s.bodies.Indices() {
@@ -274,8 +416,7 @@ func (s *Space) eachSeen(f QueryFilter, fn func(e engine.Entity, sh *shape, p po
 		if !p.p.finite() || !p.q.finite() {
 			continue
 		}
-		sh := s.bodyShape(b.Shape)
-		fn(e, &sh, p)
+		fn(e, s.bodyShape(b.Shape), p)
 	}
 }
 

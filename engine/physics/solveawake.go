@@ -1,5 +1,10 @@
 package physics
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Solving the awake bodies: the solver bodies, the substeps and sleep.
 
 // solveAwake builds the solver bodies and contact constraints, runs the
@@ -91,6 +96,12 @@ func (s *Space) solveAwake(n int) {
 			c.soft = staticSoft
 		}
 		pa, pb := centreOfMass(&sc.shapes[ka], sc.poses[ka]), centreOfMass(&sc.shapes[kb], sc.poses[kb])
+		// sc.impacts is in manifold order; the constraints are not.
+		if ii, ok := slices.BinarySearchFunc(sc.impacts, mi, func(im impact, m int32) int { return cmp.Compare(im.m, m) }); ok {
+			// Points found at the time of impact: the arms from where
+			// the bodies are then.
+			pa, pb = pa.add(sc.impacts[ii].sa), pb.add(sc.impacts[ii].sb)
+		}
 		sA, sB := &sc.state[a], &sc.state[b]
 		var rA, rB [maxPoints]vec3
 		for range m.n {
@@ -115,9 +126,24 @@ func (s *Space) solveAwake(n int) {
 		}
 		c.t1Imp, c.t2Imp, c.twImp, c.radius = lin.dot(c.t1), lin.dot(c.t2), tw, radius
 		c.prepare(mA, mB, &rA, &rB, cen.sub(pa), cen.sub(pb), ps)
+		// An impact: the points approach faster than the restitution
+		// threshold on average, or last step's impulses, applied again in
+		// each substep by the warm start, would move them apart faster
+		// than that (the step after an impact).
+		var rel, warmImp float32
 		for j := range ps {
 			p := &ps[j]
 			p.relVel = sB.v.sub(sA.v).dot(c.normal) + sB.w.dot(p.rnB) - sA.w.dot(p.rnA)
+			rel += p.relVel
+			warmImp += p.nImp
+		}
+		if len(ps) > 1 {
+			row := commonRow(c, mA, mB, ps)
+			thr := cfg.RestitutionThreshold
+			c.impact = rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*row.nMass)
+			if c.impact {
+				sc.points = append(sc.points, row)
+			}
 		}
 	}
 	s.stats.Constraints = len(sc.cons)
@@ -170,8 +196,13 @@ func (s *Space) solveAwake(n int) {
 		c := &cons[ci]
 		m := &sc.next[c.m]
 		ps := pts[c.p0 : c.p0+c.n]
+		met := false
 		for j := range ps {
 			m.pts[j].normal, m.pts[j].impulse = ps[j].nImp, ps[j].total
+			met = met || ps[j].maxNImp > 0
+		}
+		if met && !m.touching {
+			s.hit(int(c.m))
 		}
 		patchFriction(m, c.cen, c.sq, c.t1.scale(c.t1Imp).add(c.t2.scale(c.t2Imp)), c.twImp)
 	}

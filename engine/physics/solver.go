@@ -87,6 +87,14 @@ type constraint struct {
 	mnA, mnB vec3 // the bodies' inverse masses times the normal
 	soft     softness
 
+	// impact is set when the manifold has several points and they
+	// approached faster than Config.RestitutionThreshold on average at
+	// the start of the step, or its warm start alone would part them
+	// faster than that (a collision or the step after it, not a resting
+	// contact). Then its points' common row (commonRow) follows them in
+	// the step's points, at points[p0+n], and solve takes it first.
+	impact bool
+
 	// Friction (the solve pass and the warm start).
 	friction, radius       float32 // coefficient; the points' mean distance from the centre
 	t1, t2                 vec3
@@ -128,6 +136,24 @@ func (c *constraint) prepare(mA, mB *bodyMass, rA, rB *[maxPoints]vec3, cA, cB v
 	c.t1Mass = inv(lin1 + c.r1A.dot(c.i1A) + c.r1B.dot(c.i1B))
 	c.t2Mass = inv(lin2 + c.r2A.dot(c.i2A) + c.r2B.dot(c.i2B))
 	c.twMass = inv(c.normal.dot(c.iwA) + c.normal.dot(c.iwB))
+}
+
+// commonRow returns the common row of constraint c's points ps (bodies'
+// masses mA and mB; c prepared): the row of the mean of the points' rows,
+// along which one impulse is shared evenly by the points. It is a
+// solverPoint whose r×n and I⁻¹(r×n) are the means of the points' (the
+// centre's arm times n, and I⁻¹ of it) and whose nMass is its effective
+// mass.
+func commonRow(c *constraint, mA, mB *bodyMass, ps []solverPoint) solverPoint {
+	var r solverPoint
+	for j := range ps {
+		r.rnA, r.rnB = r.rnA.add(ps[j].rnA), r.rnB.add(ps[j].rnB)
+	}
+	k := 1 / float32(len(ps))
+	r.rnA, r.rnB = r.rnA.scale(k), r.rnB.scale(k)
+	r.inA, r.inB = mA.invI.mulVec(r.rnA), mB.invI.mulVec(r.rnB)
+	r.nMass = inv(c.normal.dot(c.mnA) + c.normal.dot(c.mnB) + r.rnA.dot(r.inA) + r.rnB.dot(r.inB))
+	return r
 }
 
 // warmStart applies the accumulated impulses of every constraint.
@@ -176,6 +202,54 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 		// n·(dpB + dθB×rB - dpA - dθA×rA), and n·(dθ×r) = dθ·(r×n).
 		ddp := b.dp.sub(a.dp).dot(c.normal)
 		dthA, dthB := a.dth, b.dth
+		if c.impact {
+			minSep, minImp := float32(0), float32(0)
+			for j := range ps {
+				p := &ps[j]
+				sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
+				if j == 0 || sep < minSep {
+					minSep = sep
+				}
+				if j == 0 || p.nImp < minImp {
+					minImp = p.nImp
+				}
+			}
+			// The common row first, in an impact: the points' mean normal velocity
+			// brought up to what the nearest point allows (its gap closed
+			// in one substep when it is apart, no more approach when it
+			// touches), one impulse shared evenly, so a face that meets
+			// another face square on (a fast box hitting a wall: large
+			// impulses at once) is stopped square on. Taken in turn, the
+			// points' rows alone leave it spinning (the first point takes
+			// the whole impulse and turns the body, the others cannot undo
+			// it in one pass). The points' rows then share the impulse
+			// out as the contact needs, each clamped at 0 as before.
+			bias := float32(0)
+			if minSep > 0 {
+				bias = float32(minSep * invH)
+			}
+			r := &pts[c.p0+c.n]
+			vn := vB.sub(vA).dot(c.normal) + wB.dot(r.rnB) - wA.dot(r.rnA)
+			fn := float32(len(ps))
+			share := -float32(r.nMass*(vn+bias)) / fn
+			if share < -minImp {
+				share = -minImp // no point's impulse below 0
+			}
+			if share != 0 {
+				imp := float32(share * fn)
+				for j := range ps {
+					p := &ps[j]
+					p.nImp += share
+					if share > p.maxNImp {
+						p.maxNImp = share
+					}
+				}
+				vA = vA.sub(c.mnA.scale(imp))
+				wA = wA.sub(r.inA.scale(imp))
+				vB = vB.add(c.mnB.scale(imp))
+				wB = wB.add(r.inB.scale(imp))
+			}
+		}
 		for j := range ps {
 			p := &ps[j]
 			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
@@ -257,6 +331,41 @@ func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold f
 		a, b := &st[c.a], &st[c.b]
 		vA, wA, vB, wB := a.v, a.w, b.v, b.w
 		ps := pts[c.p0 : c.p0+c.n]
+		if c.impact {
+			// As in solve: the points' common row first, when they all
+			// bounce, so a face that hit square on leaves square on.
+			all := true
+			var rel, minImp float32
+			for j := range ps {
+				p := &ps[j]
+				all = all && p.relVel <= -threshold && p.maxNImp != 0
+				rel += p.relVel
+				if j == 0 || p.nImp < minImp {
+					minImp = p.nImp
+				}
+			}
+			if all {
+				r := &pts[c.p0+c.n]
+				fn := float32(len(ps))
+				vn := vB.sub(vA).dot(c.normal) + wB.dot(r.rnB) - wA.dot(r.rnA)
+				share := -float32(r.nMass*(vn+float32(c.restitution*(rel/fn)))) / fn
+				if share < -minImp {
+					share = -minImp
+				}
+				for j := range ps {
+					p := &ps[j]
+					p.nImp += share
+					if share > p.maxNImp {
+						p.maxNImp = share
+					}
+				}
+				imp := float32(share * fn)
+				vA = vA.sub(c.mnA.scale(imp))
+				wA = wA.sub(r.inA.scale(imp))
+				vB = vB.add(c.mnB.scale(imp))
+				wB = wB.add(r.inB.scale(imp))
+			}
+		}
 		for j := range ps {
 			p := &ps[j]
 			if p.relVel > -threshold || p.maxNImp == 0 {

@@ -57,6 +57,10 @@ type Config struct {
 	SleepLinearSpeed, SleepAngularSpeed, TimeToSleep float32
 	// NoSleep keeps every body awake.
 	NoSleep bool
+	// NoAutoCCD turns off the continuous collision that every fast
+	// dynamic body gets against static bodies (meshes included): then
+	// only bodies with BodyDef.CCD have any. See BodyDef.CCD.
+	NoAutoCCD bool
 
 	// MaxLinearSpeed (m/s) and MaxAngularSpeed (rad/s) cap the speed of
 	// dynamic bodies (1000, 200).

@@ -7,12 +7,15 @@ type scratch struct {
 	poses  []pose    // at the start of the step
 	shapes []shape   // the body's shape
 	boxes  []aabb    // grown by the speculative distance
-	ext    []float32 // how far a CCD body may travel in the step
+	ext    []float32 // how far a CCD or fast body may travel in the step
 	active []bool    // awake dynamic, or kinematic
 	sb     []int32   // solver body, 0 when not in the solver
 	kOf    []int32   // slot -> k, -1 for slots without a body
 	pairs  []pair
 	next   []cachedManifold // the cache being built
+	// The manifolds of next found at a time of impact (impactManifold),
+	// in index order.
+	impacts []impact
 
 	meshOut  []manifold // a mesh or compound pair's manifolds
 	partBox  []aabb     // a compound's parts' boxes (collideParts)
@@ -123,7 +126,7 @@ func (s *Space) gather() int {
 			awake++
 		}
 		var ext float32
-		if b.CCD && act {
+		if act && (b.CCD || b.Kind == Dynamic && !s.cfg.NoAutoCCD && fast(&sc.shapes[k], v, dt)) {
 			ext = float32(v.length() * dt)
 		}
 		sc.ext[k] = ext
@@ -148,4 +151,39 @@ func (s *Space) resetBody(slot int) pose {
 	wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
 	s.stats.Resets++
 	return p
+}
+
+// autoCCDFraction is the part of a body's inner radius (innerRadius) that
+// it must travel in a step to get continuous collision against static
+// bodies without BodyDef.CCD: Box2D v3's safety factor for the same test.
+const autoCCDFraction = 0.5
+
+// fast reports whether a body of shape sh moving at v travels at least
+// autoCCDFraction of its inner radius in a step of dt seconds.
+func fast(sh *shape, v vec3, dt float32) bool {
+	l := float32(float32(autoCCDFraction*innerRadius(sh)) / dt)
+	return v.lengthSq() >= float32(l*l)
+}
+
+// innerRadius returns the least distance from the centre of a shape to
+// its surface: a sphere's or capsule's radius, a box's least half extent,
+// the least of a compound's parts'. A body that moves less than that in a
+// step cannot pass through a static body in it.
+func innerRadius(sh *shape) float32 {
+	switch sh.kind {
+	case Sphere, Capsule:
+		return sh.radius
+	case Box:
+		return min(sh.half.x, sh.half.y, sh.half.z)
+	case Compound:
+		if sh.comp == nil || len(sh.comp.parts) == 0 {
+			return 0
+		}
+		r := innerRadius(&sh.comp.parts[0].shape)
+		for i := 1; i < len(sh.comp.parts); i++ {
+			r = min(r, innerRadius(&sh.comp.parts[i].shape))
+		}
+		return r
+	}
+	return 0
 }
