@@ -45,15 +45,20 @@ type Config struct {
 	// from that point's impulses (0.01).
 	WarmStartDistance float32
 
-	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
-	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
-	// seconds, with every body of its island (the bodies it touches, and
-	// theirs), falls asleep (0.2, 0.3, 0.5: between Box2D v3's 0.05 m/s
-	// and Rapier's 0.4 m/s and 0.5 rad/s, for Box2D's time). A step out of those
-	// bounds takes twice its length off the body's time instead of
-	// starting it again, so a pile that the solver jolts now and then
-	// still sleeps; an island with a body out of them in this step does
-	// not.
+	// A dynamic body is calm when its farthest point moves slower than
+	// SleepLinearSpeed (m/s) and it turns slower than SleepAngularSpeed
+	// (rad/s). The farthest point's speed is |v| + |ω|·extent (extent:
+	// from the centre of mass to the farthest point of the shape) or, when
+	// larger, half the rate at which that point actually moved in the step,
+	// contact corrections included: Box2D v3's and Rapier's measure, with
+	// their 0.05 m/s, so a body that has only started to speed up (a
+	// domino going over its edge) is not calm. A body calm for
+	// TimeToSleep seconds, with every body of its island (the bodies it
+	// has contacts with, and theirs), falls asleep (0.05, 0.3, 0.5). A
+	// step out of those bounds takes twice its length off the body's time
+	// instead of starting it again, so a pile that the solver jolts now and
+	// then still sleeps; an island with a body out of them in this step
+	// does not.
 	SleepLinearSpeed, SleepAngularSpeed, TimeToSleep float32
 	// NoSleep keeps every body awake.
 	NoSleep bool
@@ -77,7 +82,7 @@ func DefaultConfig() Config {
 		RestitutionThreshold: 1,
 		TouchDistance:        0.005,
 		WarmStartDistance:    0.01,
-		SleepLinearSpeed:     0.2,
+		SleepLinearSpeed:     0.05,
 		SleepAngularSpeed:    0.3,
 		TimeToSleep:          0.5,
 		MaxLinearSpeed:       1000,
