@@ -139,6 +139,7 @@ func (s *Space) buildIslands(n int) {
 		}
 		if b.Asleep && sc.awake[r] {
 			wake(b)
+			sc.flips++
 			sc.active[k] = true
 			s.stats.Awake++
 		}

@@ -234,6 +234,7 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 		for _, e := range [2]engine.Entity{m.a, m.b} {
 			if b := s.bodies.Ptr(e); b != nil && b.Kind == Dynamic && b.Asleep {
 				wake(b)
+				s.sc.flips++
 				s.sc.active[s.sc.kOf[e.Index()]] = true
 				s.stats.Awake++
 			}

@@ -196,7 +196,7 @@ func (s *Space) solveAwake(n int) {
 		b.Force, b.Torque = fromVec3(vec3{}), fromVec3(vec3{})
 		r := sc.isl.find(k)
 		var rest float32
-		if cfg.NoSleep || sc.noSleep[r] {
+		if cfg.NoSleep || sc.noSleep[r] || b.NoSleep {
 			b.SleepTime = 0
 		} else {
 			calm := sleepSpeed(v, w, st[i].dp, st[i].dth, maxExtent(&sc.shapes[k]), dt) <= cfg.SleepLinearSpeed &&
@@ -216,6 +216,7 @@ func (s *Space) solveAwake(n int) {
 			continue
 		}
 		b.Asleep = true
+		sc.flips++
 		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
 		s.stats.Awake--
 	}

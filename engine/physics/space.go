@@ -167,6 +167,7 @@ type Space struct {
 
 	stats  Stats
 	events []ContactEvent
+	sleeps []SleepEvent
 	sc     scratch
 	bp     broadphase
 
@@ -317,6 +318,9 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 		return fmt.Errorf("physics: AddBody(%v): the velocity %v is not finite", e, wb.Vel[i])
 	case !ang.finite():
 		return fmt.Errorf("physics: AddBody(%v): the angular velocity %v is not finite", e, wb.AngVel[i])
+	}
+	if d.StartAsleep && (vel != vec3{} || ang != vec3{}) {
+		return fmt.Errorf("physics: AddBody(%v): a body that starts asleep must be at rest, its velocities are %v and %v", e, wb.Vel[i], wb.AngVel[i])
 	}
 	wb.Rot[i] = fromQuat(rot.normalize())
 	if d.Kind == Static {

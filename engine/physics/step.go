@@ -20,10 +20,14 @@ type scratch struct {
 	endedKey uint64
 
 	// Islands.
-	isl     islands
-	awake   []bool    // per root: some body awake
-	noSleep []bool    // per root: touches a moving kinematic body
-	minRest []float32 // per root: least sleep time of its bodies
+	isl   islands
+	awake []bool // per root: some body awake
+	// Sleep events: each body's Asleep at the start of the step, and how
+	// many times a body fell asleep or woke in it.
+	wasAsleep []bool
+	flips     int
+	noSleep   []bool    // per root: touches a moving kinematic body
+	minRest   []float32 // per root: least sleep time of its bodies
 
 	// Solver bodies; 0 is the fixed body (static or sleeping).
 	state  []bodyState
@@ -63,6 +67,7 @@ func (s *Space) Step() {
 	s.collidePairs(n)
 	s.buildIslands(n)
 	s.solveAwake(n)
+	s.recordSleepEvents()
 	cp := s.contacts.Ptr()
 	s.sc.next, cp.m = cp.m[:0], s.sc.next
 	s.stats.Manifolds = len(cp.m)
@@ -85,6 +90,8 @@ func (s *Space) gather() int {
 	sc.boxes = grow(sc.boxes, n)
 	sc.ext = grow(sc.ext, n)
 	sc.active = grow(sc.active, n)
+	sc.wasAsleep = grow(sc.wasAsleep, n)
+	sc.flips = 0
 	sc.kOf = grow(sc.kOf, w.Slots())
 	for i := range sc.kOf {
 		sc.kOf[i] = -1
@@ -106,6 +113,7 @@ func (s *Space) gather() int {
 		sc.poses[k] = p
 		sc.shapes[k] = s.bodyShape(b.Shape)
 		act := b.Kind == Kinematic || b.Kind == Dynamic && !b.Asleep
+		sc.wasAsleep[k] = b.Asleep
 		sc.active[k] = act
 		if act {
 			awake++
