@@ -3,6 +3,7 @@ package physics
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -54,7 +55,9 @@ type Config struct {
 	// their 0.05 m/s, so a body that has only started to speed up (a
 	// domino going over its edge) is not calm. A body calm for
 	// TimeToSleep seconds, with every body of its island (the bodies it
-	// has contacts with, and theirs), falls asleep (0.05, 0.3, 0.5). A
+	// has contacts with, and theirs), falls asleep (0.05, π/2, 0.5: the
+	// angular bound is Rapier's for a body with a shape, a guard only, since
+	// the farthest point's speed already counts the turning). A
 	// step out of those bounds takes twice its length off the body's time
 	// instead of starting it again, so a pile that the solver jolts now and
 	// then still sleeps; an island with a body out of them in this step
@@ -83,7 +86,7 @@ func DefaultConfig() Config {
 		TouchDistance:        0.005,
 		WarmStartDistance:    0.01,
 		SleepLinearSpeed:     0.05,
-		SleepAngularSpeed:    0.3,
+		SleepAngularSpeed:    math.Pi / 2,
 		TimeToSleep:          0.5,
 		MaxLinearSpeed:       1000,
 		MaxAngularSpeed:      200,
