@@ -179,7 +179,9 @@ type Body struct {
 	Force, Torque mgl32.Vec3
 
 	// SleepTime is how long, in seconds, the body has moved slower than
-	// the sleep thresholds.
+	// the sleep thresholds. 0 on a sleeping body means its contacts are
+	// not known yet (it was added asleep, or put to sleep by Space.Sleep):
+	// the next Step finds them.
 	SleepTime float32
 	// Asleep is true while the body sleeps: it does not move and costs
 	// next to nothing until something wakes it.

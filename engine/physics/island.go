@@ -137,6 +137,10 @@ func (s *Space) buildIslands(n int) {
 		if int(r) == k && sc.awake[r] {
 			islands++
 		}
+		if b.Asleep && !sc.awake[r] && unknownContacts(b) {
+			// Its contacts are known now: the next steps keep them.
+			b.SleepTime = max(s.cfg.TimeToSleep, 1/float32(s.cfg.TickRate))
+		}
 		if b.Asleep && sc.awake[r] {
 			wake(b)
 			sc.flips++

@@ -125,8 +125,15 @@ func (s *Space) Sleep(e engine.Entity) error {
 	case b.NoSleep:
 		return fmt.Errorf("physics: Sleep(%v): the body may not sleep (NoSleep)", e)
 	}
-	b.Asleep, b.SleepTime = true, s.cfg.TimeToSleep
+	b.Asleep, b.SleepTime = true, 0 // its contacts are not known (unknownContacts)
 	b.Force, b.Torque = mgl32.Vec3{}, mgl32.Vec3{}
 	s.w.SetDrawVelocity(e, mgl32.Vec3{}, mgl32.Vec3{})
 	return nil
 }
+
+// unknownContacts reports whether b sleeps without known contacts: added
+// asleep (BodyDef.StartAsleep) or put to sleep by Sleep, it has not been
+// through a step's narrow phase since, so the contact cache does not hold
+// what it touches (a body that falls asleep in a Step has a SleepTime of
+// at least Config.TimeToSleep, and keeps its contacts while it sleeps).
+func unknownContacts(b *Body) bool { return b.Kind == Dynamic && b.Asleep && b.SleepTime == 0 }

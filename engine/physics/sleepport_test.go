@@ -411,3 +411,150 @@ func TestRapierCapsuleOnTrimeshFallsAsleep(t *testing.T) {
 		t.Errorf("the capsule never fell asleep (velocity %v)", tw.vel(pill))
 	}
 }
+
+// joltPenetrationSlop is Jolt's PhysicsSettings::mPenetrationSlop.
+const joltPenetrationSlop = 0.02
+
+// TestJoltPhysicsActivationDeactivation ports jrouwe/JoltPhysics
+// UnitTests/Physics/PhysicsTests.cpp, TestPhysicsActivationDeactivation,
+// in its three contexts (1/60 s, 2/60 s and 4/60 s steps: Nebula's tick
+// rates 60, 30 and 15): a box added asleep at y = 5 above a floor stays
+// exactly there for 1 s with no event; woken, it gains velocity in one
+// step; after 5 s it rests at (0, 0.5, 0) within 1.1 times Jolt's
+// penetration slop, at rest, asleep, with exactly one sleep event. (Jolt's
+// listener also reports the activation by ActivateBody; a wake by the
+// game's own call has no event in Nebula, so the test checks the state.)
+func TestJoltPhysicsActivationDeactivation(t *testing.T) {
+	for _, rate := range []int{60, 30, 15} {
+		cfg := DefaultConfig()
+		cfg.TickRate = rate
+		tw := newTestWorld(t, cfg)
+		floor := NewBodyDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{100, 1, 100}})
+		tw.add(floor, mgl32.Vec3{0, -1, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+		d := NewBodyDef(Dynamic, unitBox)
+		d.StartAsleep = true
+		box := tw.add(d, mgl32.Vec3{0, 5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+		events := 0
+		run := func(steps int) {
+			for range steps {
+				tw.s.Step()
+				events += len(tw.s.SleepEvents())
+			}
+		}
+		run(rate)
+		if tw.pos(box) != (mgl32.Vec3{0, 5, 0}) || !tw.s.Asleep(box) || events != 0 {
+			t.Fatalf("%d Hz: at %v, asleep %v, %d events after 1 s; want at 0 5 0, asleep, none", rate, tw.pos(box), tw.s.Asleep(box), events)
+		}
+		tw.s.WakeUp(box)
+		if tw.s.Asleep(box) || tw.vel(box).Len() > 1e-6 {
+			t.Fatalf("%d Hz: woken: asleep %v, velocity %v", rate, tw.s.Asleep(box), tw.vel(box))
+		}
+		run(1)
+		if tw.s.Asleep(box) || events != 0 || tw.vel(box).Len() < 1e-6 {
+			t.Fatalf("%d Hz: a step after waking: asleep %v, %d events, velocity %v", rate, tw.s.Asleep(box), events, tw.vel(box))
+		}
+		run(5 * rate)
+		if d := tw.pos(box).Sub(mgl32.Vec3{0, 0.5, 0}).Len(); d > 1.1*joltPenetrationSlop {
+			t.Errorf("%d Hz: rests at %v, %v m from 0 0.5 0", rate, tw.pos(box), d)
+		}
+		if tw.vel(box).Len() > 1e-6 || tw.w.Bodies().AngVel[box.Index()].Len() > 1e-6 {
+			t.Errorf("%d Hz: velocities %v %v at rest", rate, tw.vel(box), tw.w.Bodies().AngVel[box.Index()])
+		}
+		if !tw.s.Asleep(box) || events != 1 {
+			t.Errorf("%d Hz: asleep %v with %d events after 5 s; want asleep with 1", rate, tw.s.Asleep(box), events)
+		}
+	}
+}
+
+// TestJoltPhysicsActivateDuringStep ports jrouwe/JoltPhysics
+// UnitTests/Physics/PhysicsTests.cpp, TestPhysicsActivateDuringStep, for
+// both creation orders: ten asleep boxes in a row, each overlapping the
+// next by Jolt's penetration slop; the first is given 500 m/s along x. In
+// one step the nine others wake (nine wake events), each pair of
+// neighbours begins a contact (nine Begin events), every box moves right,
+// and none passes through its neighbour.
+func TestJoltPhysicsActivateDuringStep(t *testing.T) {
+	const n, ext = 10, float32(0.5)
+	for _, reverse := range []bool{false, true} {
+		tw := newTestWorld(t, DefaultConfig())
+		d := NewBodyDef(Dynamic, unitBox)
+		d.StartAsleep = true
+		ids := make([]engine.Entity, n)
+		x0 := func(i int) float32 { return float32(i) * (2*ext - joltPenetrationSlop) }
+		for j := range n {
+			i := j
+			if reverse {
+				i = n - 1 - j
+			}
+			ids[i] = tw.add(d, mgl32.Vec3{x0(i), 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+		}
+		if err := tw.s.SetVelocity(ids[0], mgl32.Vec3{500, 0, 0}, mgl32.Vec3{}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < n; i++ {
+			if !tw.s.Asleep(ids[i]) {
+				t.Fatalf("reverse %v: box %d awake before the step", reverse, i)
+			}
+		}
+		tw.s.Step()
+		woken := map[engine.Entity]bool{}
+		for _, ev := range tw.s.SleepEvents() {
+			if !ev.Asleep {
+				woken[ev.Entity] = true
+			}
+		}
+		if len(tw.s.SleepEvents()) != n-1 {
+			t.Errorf("reverse %v: %d sleep events; want %d", reverse, len(tw.s.SleepEvents()), n-1)
+		}
+		begins := map[[2]engine.Entity]bool{}
+		for _, ev := range tw.s.Events() {
+			if ev.Kind == Begin {
+				begins[[2]engine.Entity{ev.A, ev.B}] = true
+				begins[[2]engine.Entity{ev.B, ev.A}] = true
+			}
+		}
+		if len(tw.s.Events()) != n-1 {
+			t.Errorf("reverse %v: %d contact events; want %d", reverse, len(tw.s.Events()), n-1)
+		}
+		for i := range n {
+			if tw.s.Asleep(ids[i]) {
+				t.Errorf("reverse %v: box %d asleep", reverse, i)
+			}
+			if x := tw.pos(ids[i])[0]; x <= x0(i) {
+				t.Errorf("reverse %v: box %d at x = %v, not right of %v", reverse, i, x, x0(i))
+			}
+		}
+		for i := 1; i < n; i++ {
+			if !woken[ids[i]] {
+				t.Errorf("reverse %v: no wake event for box %d", reverse, i)
+			}
+			if !begins[[2]engine.Entity{ids[i-1], ids[i]}] {
+				t.Errorf("reverse %v: no Begin event for boxes %d and %d", reverse, i-1, i)
+			}
+			if a, b := tw.pos(ids[i-1])[0], tw.pos(ids[i])[0]; a >= b {
+				t.Errorf("reverse %v: box %d (x = %v) passed box %d (x = %v)", reverse, i-1, a, i, b)
+			}
+		}
+	}
+}
+
+// TestBox2DEnableSleepFlagSyncTest ports erincatto/box2d
+// test/test_world.c, EnableSleepFlagSyncTest: a dynamic body made with
+// sleep disabled reports it; enabled again, it reports that; the world
+// steps.
+func TestBox2DEnableSleepFlagSyncTest(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	d := NewBodyDef(Dynamic, unitBox)
+	d.NoSleep = true
+	e := tw.add(d, mgl32.Vec3{}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	if b, _ := tw.s.Body(e); !b.NoSleep {
+		t.Error("sleep is enabled on a body made with NoSleep")
+	}
+	if err := tw.s.SetNoSleep(e, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := tw.s.Body(e); b.NoSleep {
+		t.Error("sleep is still disabled after SetNoSleep(false)")
+	}
+	tw.s.Step()
+}

@@ -9,8 +9,12 @@ type scratch struct {
 	boxes  []aabb    // grown by the speculative distance
 	ext    []float32 // how far a CCD body may travel in the step
 	active []bool    // awake dynamic, or kinematic
-	sb     []int32   // solver body, 0 when not in the solver
-	kOf    []int32   // slot -> k, -1 for slots without a body
+	// find is what the broad phase looks for pairs of: active, or moving
+	// when some sleeping body's contacts are not known (unknownContacts).
+	find   []bool
+	moving []bool
+	sb     []int32 // solver body, 0 when not in the solver
+	kOf    []int32 // slot -> k, -1 for slots without a body
 	pairs  []pair
 	next   []cachedManifold // the cache being built
 
@@ -96,7 +100,7 @@ func (s *Space) gather() int {
 	for i := range sc.kOf {
 		sc.kOf[i] = -1
 	}
-	awake := 0
+	awake, unknown := 0, 0
 	for k, slot := range idx {
 		b := &vals[slot]
 		sc.kOf[slot] = int32(k)
@@ -114,6 +118,9 @@ func (s *Space) gather() int {
 		sc.shapes[k] = s.bodyShape(b.Shape)
 		act := b.Kind == Kinematic || b.Kind == Dynamic && !b.Asleep
 		sc.wasAsleep[k] = b.Asleep
+		if unknownContacts(b) {
+			unknown++
+		}
 		sc.active[k] = act
 		if act {
 			awake++
@@ -124,6 +131,19 @@ func (s *Space) gather() int {
 		}
 		sc.ext[k] = ext
 		sc.boxes[k] = sc.shapes[k].aabb(p).grow(half + ext)
+	}
+	sc.find = sc.active[:n]
+	if unknown > 0 {
+		// Pairs of these sleepers are found and collided as if they
+		// moved, so that their islands are known before anything is
+		// solved: an awake body must not meet, through a sleeper it
+		// wakes, sleepers it has no contacts with (a row of boxes added
+		// asleep, one of them pushed, would be passed through).
+		sc.moving = grow(sc.moving, n)
+		for k, slot := range idx {
+			sc.moving[k] = sc.active[k] || unknownContacts(&vals[slot])
+		}
+		sc.find = sc.moving
 	}
 	s.stats = Stats{Bodies: n, Awake: awake, Resets: s.stats.Resets}
 	return n
