@@ -142,3 +142,33 @@ func TestSleepCall(t *testing.T) {
 		t.Error("Sleep of a static body: no error")
 	}
 }
+
+// TestSleepWakeNoAllocs: a stack that is woken, moves, falls asleep again
+// (with its sleep events) and has a sleeper added asleep beside it (whose
+// pairs the next step finds) allocates nothing per step once the buffers
+// have grown.
+func TestSleepWakeNoAllocs(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	stack := tw.rowOfCubes(3, 0, 0, 0.5, 1, nil)
+	side := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{1, 0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	cycle := func() {
+		if err := tw.s.ApplyImpulse(stack[2], mgl32.Vec3{0.2, 0, 0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.s.Sleep(side); err != nil {
+			t.Fatal(err)
+		}
+		for range 120 {
+			tw.s.Step()
+		}
+	}
+	cycle()
+	cycle()
+	if tw.numAsleep(stack) != len(stack) {
+		t.Fatalf("the stack does not fall asleep within a cycle")
+	}
+	if a := testing.AllocsPerRun(3, cycle); a != 0 {
+		t.Errorf("%v allocations per cycle of 120 steps; want 0", a)
+	}
+}
