@@ -38,19 +38,20 @@ func maxExtent(sh *shape) float32 {
 }
 
 // sleepSpeed returns the speed that decides whether a dynamic body is calm
-// enough to sleep, as Box2D v3 (solver.c, b2FinalizeBodiesTask) and Rapier
-// (RigidBodyActivation::update_energy) measure it: the speed of its
-// farthest point, |v| + |ω|·extent, or, when larger, half the rate at which
-// its farthest point moved in the step (its displacement dp and rotation
-// dth over the step of dt seconds), which sees the motion the end-of-step
-// velocity hides: the position corrections of the contacts, and a body
-// that has only started to speed up. Measured so, a domino toppling slowly
-// over its edge, whose top moves several centimetres a second while its
-// angular speed is small, is not calm; a box resting in a pile is.
-func sleepSpeed(v, w, dp, dth vec3, extent, dt float32) float32 {
-	speed := v.length() + float32(w.length()*extent)
+// enough to sleep, as Rapier measures it (RigidBodyActivation::update_energy
+// and relative_pose_drift): half the rate at which the body's farthest
+// point moved in the step of dt seconds, from its displacement dp and its
+// rotation dth over the step (the speed of that point, |v| + |ω|·extent,
+// averaged over the substeps, contact corrections included). The velocity
+// at the end of the step is not used: in a loaded pile it holds what the
+// solver cancels again in the next step, not motion (Rapier's
+// test_sleep_allows_pinned_body_with_residual_velocity). Measured at the
+// farthest point, a domino toppling slowly over its edge, whose top moves
+// several centimetres a second while its angular speed is small, is not
+// calm for long; a box resting in a pile is.
+func sleepSpeed(dp, dth vec3, extent, dt float32) float32 {
 	drift := float32(dp.length()+float32(dth.length()*extent)) / dt
-	return max(speed, float32(0.5*drift))
+	return float32(0.5 * drift)
 }
 
 // SleepEvent is a body falling asleep or waking up in a Step. Systems of

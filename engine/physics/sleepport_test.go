@@ -321,10 +321,32 @@ func TestRapierSleepGatesPositionCorrections(t *testing.T) {
 		shift float32
 		calm  bool
 	}{{budget * 1.5, false}, {budget * 0.5, true}, {0, true}} {
-		got := sleepSpeed(vec3{}, vec3{}, vec3{c.shift, 0, 0}, vec3{}, 1, dt) <= cfg.SleepLinearSpeed
+		got := sleepSpeed(vec3{c.shift, 0, 0}, vec3{}, 1, dt) <= cfg.SleepLinearSpeed
 		if got != c.calm {
 			t.Errorf("creeping %v m a step: calm %v, want %v", c.shift, got, c.calm)
 		}
+	}
+}
+
+// TestRapierSleepAllowsPinnedBodyWithResidualVelocity ports
+// dimforge/rapier src/dynamics/rigid_body_components.rs,
+// test_sleep_allows_pinned_body_with_residual_velocity, on sleepSpeed and
+// restTime: a body pinned to one pose while its velocity reads 5 times the
+// threshold (a body in a loaded stack whose contacts cancel its velocity
+// every step) becomes eligible for sleep within 10 times the time to
+// sleep. Nebula's sleepSpeed does not take the velocity, only the motion,
+// so the residual velocity has no argument to pass.
+func TestRapierSleepAllowsPinnedBodyWithResidualVelocity(t *testing.T) {
+	const dt = float32(1.0 / 60)
+	cfg := DefaultConfig()
+	steps := int(10 * cfg.TimeToSleep / dt)
+	var rest float32
+	for range steps {
+		calm := sleepSpeed(vec3{}, vec3{}, 1, dt) <= cfg.SleepLinearSpeed
+		rest, _ = restTime(rest, dt, calm)
+	}
+	if rest < cfg.TimeToSleep {
+		t.Errorf("rest time %v after %d still steps; want at least %v", rest, steps, cfg.TimeToSleep)
 	}
 }
 

@@ -199,7 +199,7 @@ func (s *Space) solveAwake(n int) {
 		if cfg.NoSleep || sc.noSleep[r] || b.NoSleep {
 			b.SleepTime = 0
 		} else {
-			calm := sleepSpeed(v, w, st[i].dp, st[i].dth, maxExtent(&sc.shapes[k]), dt) <= cfg.SleepLinearSpeed &&
+			calm := sleepSpeed(st[i].dp, st[i].dth, maxExtent(&sc.shapes[k]), dt) <= cfg.SleepLinearSpeed &&
 				w.lengthSq() <= float32(cfg.SleepAngularSpeed*cfg.SleepAngularSpeed)
 			b.SleepTime, rest = restTime(b.SleepTime, dt, calm)
 		}

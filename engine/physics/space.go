@@ -46,22 +46,19 @@ type Config struct {
 	// from that point's impulses (0.01).
 	WarmStartDistance float32
 
-	// A dynamic body is calm when its farthest point moves slower than
-	// SleepLinearSpeed (m/s) and it turns slower than SleepAngularSpeed
-	// (rad/s). The farthest point's speed is |v| + |ω|·extent (extent:
-	// from the centre of mass to the farthest point of the shape) or, when
-	// larger, half the rate at which that point actually moved in the step,
-	// contact corrections included: Box2D v3's and Rapier's measure, with
-	// their 0.05 m/s, so a body that has only started to speed up (a
-	// domino going over its edge) is not calm. A body calm for
-	// TimeToSleep seconds, with every body of its island (the bodies it
-	// has contacts with, and theirs), falls asleep (0.05, π/2, 0.5: the
-	// angular bound is Rapier's for a body with a shape, a guard only, since
-	// the farthest point's speed already counts the turning). A
-	// step out of those bounds takes twice its length off the body's time
-	// instead of starting it again, so a pile that the solver jolts now and
-	// then still sleeps; an island with a body out of them in this step
-	// does not.
+	// A dynamic body is calm in a step when its farthest point moved
+	// slower than SleepLinearSpeed (m/s), at half the rate it actually
+	// moved in the step (the speed |v| + |ω|·extent averaged over the
+	// substeps, contact corrections included; extent: from the centre of
+	// mass to the farthest point of the shape), and it turns slower than
+	// SleepAngularSpeed (rad/s): Rapier's measure, with its 0.05 m/s and
+	// π/2 rad/s (the angular bound is a guard only, since the farthest
+	// point's motion counts the turning). A body calm for TimeToSleep
+	// seconds (0.5), with every body of its island (the bodies it has
+	// contacts with, and theirs), falls asleep. A step out of those bounds
+	// takes twice its length off the body's time instead of starting it
+	// again, so a pile that the solver jolts now and then still sleeps; an
+	// island with a body out of them in this step does not.
 	SleepLinearSpeed, SleepAngularSpeed, TimeToSleep float32
 	// NoSleep keeps every body awake.
 	NoSleep bool
