@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/geom"
 )
 
 // TestNoSleepKeepsIslandAwake: a box with NoSleep never sleeps, nor does
@@ -73,7 +74,7 @@ func TestStartAsleepRefused(t *testing.T) {
 	} {
 		d := c.def()
 		d.StartAsleep = true
-		e := tw.w.Spawn(engine.Transform{Rot: mgl32.QuatIdent()}, engine.Interpolate)
+		e := tw.w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.Interpolate)
 		tw.w.SetDrawVelocity(e, c.vel, mgl32.Vec3{})
 		err := tw.s.AddBody(e, d)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
