@@ -105,6 +105,15 @@ type BodyDef struct {
 	// Sensor makes the body a trigger: it reports begin and end events
 	// for what overlaps it and pushes nothing.
 	Sensor bool
+	// NoSleep keeps a dynamic body awake however still it is, and with
+	// it every body of its island (what it has contacts with, and theirs):
+	// a body the game moves by forces every tick, or queries while it
+	// rests. The default, false, lets it sleep (Config.TimeToSleep).
+	NoSleep bool
+	// StartAsleep adds a dynamic body asleep: it does not move until
+	// something wakes it (a contact with an awake body, a force or an
+	// impulse, WakeUp). Its velocities must be zero and NoSleep false.
+	StartAsleep bool
 
 	// Two bodies collide when a.Layer&b.Mask != 0 && b.Layer&a.Mask != 0.
 	Layer, Mask uint32
@@ -163,6 +172,12 @@ func (d *BodyDef) validate() error {
 	if d.FrictionCombine > CombineMax || d.RestitutionCombine > CombineMax {
 		return fmt.Errorf("unknown combine rule %d or %d (CombineAverage, CombineMin, CombineMultiply or CombineMax)", d.FrictionCombine, d.RestitutionCombine)
 	}
+	if d.StartAsleep && d.Kind != Dynamic {
+		return fmt.Errorf("a %v body cannot start asleep (only dynamic bodies sleep)", d.Kind)
+	}
+	if d.StartAsleep && d.NoSleep {
+		return errors.New("a body cannot both start asleep and never sleep (StartAsleep and NoSleep)")
+	}
 	if d.Locks&^allLocks != 0 {
 		return fmt.Errorf("unknown lock bits %#x", uint8(d.Locks&^allLocks))
 	}
@@ -195,6 +210,7 @@ type Body struct {
 	GravityScale                  float32     // as in BodyDef
 	Locks                         Locks       // as in BodyDef
 	CCD, Sensor                   bool        // as in BodyDef
+	NoSleep                       bool        // as in BodyDef; Space.SetNoSleep changes it
 	Layer, Mask                   uint32      // as in BodyDef
 
 	// Force and Torque accumulate what ApplyForce and ApplyTorque add,
@@ -202,7 +218,9 @@ type Body struct {
 	Force, Torque mgl32.Vec3
 
 	// SleepTime is how long, in seconds, the body has moved slower than
-	// the sleep thresholds.
+	// the sleep thresholds. 0 on a sleeping body means its contacts are
+	// not known yet (it was added asleep, or put to sleep by Space.Sleep):
+	// the next Step finds them.
 	SleepTime float32
 	// Asleep is true while the body sleeps: it does not move and costs
 	// next to nothing until something wakes it.
@@ -225,6 +243,7 @@ func newBody(d *BodyDef, comp *compound) Body {
 		LinearDamping: d.LinearDamping, AngularDamping: d.AngularDamping,
 		GravityScale: d.GravityScale, Locks: d.Locks,
 		CCD: d.CCD, Sensor: d.Sensor, Layer: d.Layer, Mask: d.Mask,
+		NoSleep: d.NoSleep, Asleep: d.StartAsleep,
 	}
 	if d.Kind != Dynamic {
 		return b

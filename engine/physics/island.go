@@ -1,8 +1,8 @@
 package physics
 
 // islands is a union-find over the bodies of a step (indices into the
-// step's body list): two dynamic bodies whose shapes touch are in one
-// island. It is rebuilt every step from the contact cache, so it holds
+// step's body list): two dynamic bodies with a contact that will be
+// solved (touching or speculative) are in one island. It is rebuilt every step from the contact cache, so it holds
 // no state of its own between steps.
 type islands struct {
 	parent []int32
@@ -68,7 +68,7 @@ func restTime(t, dt float32, calm bool) (rest, island float32) {
 	return max(0, t-float32(restDecay*dt)), 0
 }
 
-// buildIslands joins touching dynamic bodies into islands and wakes every
+// buildIslands joins dynamic bodies in contact into islands and wakes every
 // island with an awake body in it.
 func (s *Space) buildIslands(n int) {
 	sc := &s.sc
@@ -77,9 +77,16 @@ func (s *Space) buildIslands(n int) {
 	wb := s.w.Bodies()
 	sc.isl.reset(n)
 	next := sc.next
+	// Every contact the solver will solve between two dynamic bodies joins
+	// their islands, speculative ones (points not yet touching) too: the
+	// solver must never meet a sleeping body across a contact, or it would
+	// solve the contact against it as if it were fixed, and a body running
+	// into a sleeper would stop dead (Box2D v3 links an island on a contact
+	// with manifold points, Rapier wakes what an awake body has solver
+	// contacts with).
 	for i := range next {
 		m := &next[i]
-		if !m.touching || m.sensor {
+		if m.n == 0 || m.sensor {
 			continue
 		}
 		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
@@ -99,10 +106,12 @@ func (s *Space) buildIslands(n int) {
 		}
 		sc.minRest[k] = s.cfg.TimeToSleep + 1
 	}
-	// A body touching a moving kinematic body stays awake.
+	// A body with a contact to a moving kinematic body wakes (the kinematic
+	// body would otherwise be solved against it as if it were fixed, and
+	// run into it), and stays awake while they touch.
 	for i := range next {
 		m := &next[i]
-		if !m.touching || m.sensor {
+		if m.n == 0 || m.sensor {
 			continue
 		}
 		ka, kb := sc.kOf[m.a.Index()], sc.kOf[m.b.Index()]
@@ -111,7 +120,10 @@ func (s *Space) buildIslands(n int) {
 			if vals[kin].Kind == Kinematic && vals[dyn].Kind == Dynamic &&
 				(toVec3(wb.Vel[kin]).lengthSq() != 0 || toVec3(wb.AngVel[kin]).lengthSq() != 0) {
 				r := sc.isl.find(kk[1])
-				sc.awake[r], sc.noSleep[r] = true, true
+				sc.awake[r] = true
+				if m.touching {
+					sc.noSleep[r] = true
+				}
 			}
 		}
 	}
@@ -125,8 +137,13 @@ func (s *Space) buildIslands(n int) {
 		if int(r) == k && sc.awake[r] {
 			islands++
 		}
+		if b.Asleep && !sc.awake[r] && unknownContacts(b) {
+			// Its contacts are known now: the next steps keep them.
+			b.SleepTime = max(s.cfg.TimeToSleep, 1/float32(s.cfg.TickRate))
+		}
 		if b.Asleep && sc.awake[r] {
 			wake(b)
+			sc.flips++
 			sc.active[k] = true
 			s.stats.Awake++
 		}

@@ -14,7 +14,7 @@ func (s *Space) collidePairs(n int) {
 	sc := &s.sc
 	vals, _ := s.bodies.Slices()
 	idx := s.bodies.Indices()
-	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.active[:n], sc.pairs)
+	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.find, sc.pairs)
 	s.stats.Pairs, s.stats.PairsDropped = len(sc.pairs), s.bp.dropped
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
@@ -247,7 +247,7 @@ func (s *Space) endPair(prevs []cachedManifold) {
 func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedManifold {
 	if s.bodies.Has(m.a) && s.bodies.Has(m.b) {
 		ka, kb := s.sc.kOf[m.a.Index()], s.sc.kOf[m.b.Index()]
-		if !s.sc.active[ka] && !s.sc.active[kb] {
+		if !s.sc.find[ka] && !s.sc.find[kb] {
 			return append(next, *m)
 		}
 	}
@@ -260,7 +260,9 @@ func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedMani
 		for _, e := range [2]engine.Entity{m.a, m.b} {
 			if b := s.bodies.Ptr(e); b != nil && b.Kind == Dynamic && b.Asleep {
 				wake(b)
-				s.sc.active[s.sc.kOf[e.Index()]] = true
+				s.sc.flips++
+				k := s.sc.kOf[e.Index()]
+				s.sc.active[k], s.sc.find[k] = true, true
 				s.stats.Awake++
 			}
 		}

@@ -29,14 +29,16 @@ func TestRestTime(t *testing.T) {
 }
 
 // TestSlowSlideStaysAwake: a box gliding without friction a little faster
-// than Config.SleepLinearSpeed never falls asleep, and keeps its speed.
+// than steady motion may be and stay calm (2·Config.SleepLinearSpeed,
+// since sleepSpeed takes half the rate a body moved) never falls asleep,
+// and keeps its speed.
 func TestSlowSlideStaysAwake(t *testing.T) {
 	cfg := DefaultConfig()
 	tw := newTestWorld(t, cfg)
 	tw.floor(0, 0)
 	d := NewBodyDef(Dynamic, unitBox)
 	d.Friction = 0
-	v := float32(1.5 * cfg.SleepLinearSpeed)
+	v := float32(1.5 * 2 * cfg.SleepLinearSpeed)
 	box := tw.add(d, mgl32.Vec3{0, 0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{v, 0, 0}, mgl32.Vec3{})
 	for i := range 600 {
 		tw.s.Step()

@@ -232,10 +232,10 @@ func (s *Space) solveAwake(n int) {
 		b.Force, b.Torque = fromVec3(vec3{}), fromVec3(vec3{})
 		r := sc.isl.find(k)
 		var rest float32
-		if cfg.NoSleep || sc.noSleep[r] {
+		if cfg.NoSleep || sc.noSleep[r] || b.NoSleep {
 			b.SleepTime = 0
 		} else {
-			calm := v.lengthSq() <= float32(cfg.SleepLinearSpeed*cfg.SleepLinearSpeed) &&
+			calm := sleepSpeed(st[i].dp, st[i].dth, maxExtent(&sc.shapes[k]), dt) <= cfg.SleepLinearSpeed &&
 				w.lengthSq() <= float32(cfg.SleepAngularSpeed*cfg.SleepAngularSpeed)
 			b.SleepTime, rest = restTime(b.SleepTime, dt, calm)
 		}
@@ -252,6 +252,7 @@ func (s *Space) solveAwake(n int) {
 			continue
 		}
 		b.Asleep = true
+		sc.flips++
 		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
 		s.stats.Awake--
 	}

@@ -3,6 +3,7 @@ package physics
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -45,15 +46,19 @@ type Config struct {
 	// from that point's impulses (0.01).
 	WarmStartDistance float32
 
-	// A dynamic body moving slower than SleepLinearSpeed (m/s) and
-	// turning slower than SleepAngularSpeed (rad/s) for TimeToSleep
-	// seconds, with every body of its island (the bodies it touches, and
-	// theirs), falls asleep (0.2, 0.3, 0.5: between Box2D v3's 0.05 m/s
-	// and Rapier's 0.4 m/s and 0.5 rad/s, for Box2D's time). A step out of those
-	// bounds takes twice its length off the body's time instead of
-	// starting it again, so a pile that the solver jolts now and then
-	// still sleeps; an island with a body out of them in this step does
-	// not.
+	// A dynamic body is calm in a step when its farthest point moved
+	// slower than SleepLinearSpeed (m/s), at half the rate it actually
+	// moved in the step (the speed |v| + |ω|·extent averaged over the
+	// substeps, contact corrections included; extent: from the centre of
+	// mass to the farthest point of the shape), and it turns slower than
+	// SleepAngularSpeed (rad/s): Rapier's measure, with its 0.05 m/s and
+	// π/2 rad/s (the angular bound is a guard only, since the farthest
+	// point's motion counts the turning). A body calm for TimeToSleep
+	// seconds (0.5), with every body of its island (the bodies it has
+	// contacts with, and theirs), falls asleep. A step out of those bounds
+	// takes twice its length off the body's time instead of starting it
+	// again, so a pile that the solver jolts now and then still sleeps; an
+	// island with a body out of them in this step does not.
 	SleepLinearSpeed, SleepAngularSpeed, TimeToSleep float32
 	// NoSleep keeps every body awake.
 	NoSleep bool
@@ -81,8 +86,8 @@ func DefaultConfig() Config {
 		RestitutionThreshold: 1,
 		TouchDistance:        0.005,
 		WarmStartDistance:    0.01,
-		SleepLinearSpeed:     0.2,
-		SleepAngularSpeed:    0.3,
+		SleepLinearSpeed:     0.05,
+		SleepAngularSpeed:    math.Pi / 2,
 		TimeToSleep:          0.5,
 		MaxLinearSpeed:       1000,
 		MaxAngularSpeed:      200,
@@ -166,6 +171,7 @@ type Space struct {
 
 	stats  Stats
 	events []ContactEvent
+	sleeps []SleepEvent
 	sc     scratch
 	bp     broadphase
 
@@ -319,6 +325,9 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 		return fmt.Errorf("physics: AddBody(%v): the velocity %v is not finite", e, wb.Vel[i])
 	case !ang.finite():
 		return fmt.Errorf("physics: AddBody(%v): the angular velocity %v is not finite", e, wb.AngVel[i])
+	}
+	if d.StartAsleep && (vel != vec3{} || ang != vec3{}) {
+		return fmt.Errorf("physics: AddBody(%v): a body that starts asleep must be at rest, its velocities are %v and %v", e, wb.Vel[i], wb.AngVel[i])
 	}
 	wb.Rot[i] = fromQuat(rot.normalize())
 	if d.Kind == Static {

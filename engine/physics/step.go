@@ -9,8 +9,12 @@ type scratch struct {
 	boxes  []aabb    // grown by the speculative distance
 	ext    []float32 // how far a CCD or fast body may travel in the step
 	active []bool    // awake dynamic, or kinematic
-	sb     []int32   // solver body, 0 when not in the solver
-	kOf    []int32   // slot -> k, -1 for slots without a body
+	// find is what the broad phase looks for pairs of: active, or moving
+	// when some sleeping body's contacts are not known (unknownContacts).
+	find   []bool
+	moving []bool
+	sb     []int32 // solver body, 0 when not in the solver
+	kOf    []int32 // slot -> k, -1 for slots without a body
 	pairs  []pair
 	next   []cachedManifold // the cache being built
 	// The manifolds of next found at a time of impact (impactManifold),
@@ -23,10 +27,14 @@ type scratch struct {
 	endedKey uint64
 
 	// Islands.
-	isl     islands
-	awake   []bool    // per root: some body awake
-	noSleep []bool    // per root: touches a moving kinematic body
-	minRest []float32 // per root: least sleep time of its bodies
+	isl   islands
+	awake []bool // per root: some body awake
+	// Sleep events: each body's Asleep at the start of the step, and how
+	// many times a body fell asleep or woke in it.
+	wasAsleep []bool
+	flips     int
+	noSleep   []bool    // per root: touches a moving kinematic body
+	minRest   []float32 // per root: least sleep time of its bodies
 
 	// Solver bodies; 0 is the fixed body (static or sleeping).
 	state  []bodyState
@@ -78,6 +86,7 @@ func (s *Space) Step() {
 	s.buildIslands(n)
 	s.solveAwake(n)
 	s.eventImpulses()
+	s.recordSleepEvents()
 	cp := s.contacts.Ptr()
 	s.sc.next, cp.m = cp.m[:0], s.sc.next
 	s.stats.Manifolds = len(cp.m)
@@ -100,11 +109,13 @@ func (s *Space) gather() int {
 	sc.boxes = grow(sc.boxes, n)
 	sc.ext = grow(sc.ext, n)
 	sc.active = grow(sc.active, n)
+	sc.wasAsleep = grow(sc.wasAsleep, n)
+	sc.flips = 0
 	sc.kOf = grow(sc.kOf, w.Slots())
 	for i := range sc.kOf {
 		sc.kOf[i] = -1
 	}
-	awake := 0
+	awake, unknown := 0, 0
 	for k, slot := range idx {
 		b := &vals[slot]
 		sc.kOf[slot] = int32(k)
@@ -121,6 +132,10 @@ func (s *Space) gather() int {
 		sc.poses[k] = p
 		sc.shapes[k] = s.bodyShape(b.Shape)
 		act := b.Kind == Kinematic || b.Kind == Dynamic && !b.Asleep
+		sc.wasAsleep[k] = b.Asleep
+		if unknownContacts(b) {
+			unknown++
+		}
 		sc.active[k] = act
 		if act {
 			awake++
@@ -131,6 +146,19 @@ func (s *Space) gather() int {
 		}
 		sc.ext[k] = ext
 		sc.boxes[k] = sc.shapes[k].aabb(p).grow(half + ext)
+	}
+	sc.find = sc.active[:n]
+	if unknown > 0 {
+		// Pairs of these sleepers are found and collided as if they
+		// moved, so that their islands are known before anything is
+		// solved: an awake body must not meet, through a sleeper it
+		// wakes, sleepers it has no contacts with (a row of boxes added
+		// asleep, one of them pushed, would be passed through).
+		sc.moving = grow(sc.moving, n)
+		for k, slot := range idx {
+			sc.moving[k] = sc.active[k] || unknownContacts(&vals[slot])
+		}
+		sc.find = sc.moving
 	}
 	s.stats = Stats{Bodies: n, Awake: awake, Resets: s.stats.Resets}
 	return n
