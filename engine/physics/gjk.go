@@ -13,19 +13,24 @@ package physics
 // convex is a shape's core in the world frame: a point (sphere), a segment
 // (capsule), a box or a triangle, and the radius around it.
 type convex struct {
-	kind   ShapeKind // Sphere, Capsule, Box; 0 for a triangle
+	kind   ShapeKind // Sphere, Capsule, Box, ConvexHull, Cylinder; 0 for a triangle
 	p      pose
 	half   vec3    // box
-	hh     float32 // capsule: half the segment
+	hh     float32 // capsule: half the segment; cylinder: half its height
 	radius float32
-	tri    [3]vec3 // triangle, world frame
+	cylR   float32     // cylinder: its radius (the core is the whole cylinder)
+	hull   *Hull // ConvexHull
+	tri    [3]vec3     // triangle, world frame
 }
 
 // convexOf returns s at p as a convex core.
 func convexOf(s *shape, p pose) convex {
-	c := convex{kind: s.kind, p: p, half: s.half, hh: s.halfHeight}
-	if s.kind == Sphere || s.kind == Capsule {
+	c := convex{kind: s.kind, p: p, half: s.half, hh: s.halfHeight, hull: s.hull}
+	switch s.kind {
+	case Sphere, Capsule:
 		c.radius = s.radius
+	case Cylinder:
+		c.cylR = s.radius
 	}
 	return c
 }
@@ -55,6 +60,10 @@ func (c *convex) support(d vec3) vec3 {
 			v.z = -v.z
 		}
 		return c.p.apply(v)
+	case ConvexHull:
+		return c.p.apply(c.hull.verts[c.hull.support(c.p.q.unrotate(d))])
+	case Cylinder:
+		return c.p.apply(cylinderSupport(c.p.q.unrotate(d), c.hh, c.cylR))
 	}
 	best, bd := c.tri[0], c.tri[0].dot(d)
 	for _, v := range c.tri[1:] {

@@ -49,7 +49,7 @@ func (s *Space) collidePairs(n int) {
 		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
 		sensor := ba.Sensor || bb.Sensor
-		if shA.kind >= Mesh || shB.kind >= Mesh {
+		if shA.kind.hasParts() || shB.kind.hasParts() {
 			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
 			continue
 		}
