@@ -30,7 +30,7 @@ func cylinderMass(r, h, density float32) (float32, vec3) {
 	r2 := float32(r * r)
 	m := float32(float32(float32(pi*r2)*float32(2*h)) * density)
 	iy := float32(float32(0.5*m) * r2)
-	ix := float32(m * (float32(3*r2) + float32(4*float32(h*h)))) / 12
+	ix := float32(m*(float32(3*r2)+float32(4*float32(h*h)))) / 12
 	return m, vec3{ix, iy, ix}
 }
 

@@ -18,9 +18,9 @@ type convex struct {
 	half   vec3    // box
 	hh     float32 // capsule: half the segment; cylinder: half its height
 	radius float32
-	cylR   float32     // cylinder: its radius (the core is the whole cylinder)
-	hull   *Hull // ConvexHull
-	tri    [3]vec3     // triangle, world frame
+	cylR   float32 // cylinder: its radius (the core is the whole cylinder)
+	hull   *Hull   // ConvexHull
+	tri    [3]vec3 // triangle, world frame
 }
 
 // convexOf returns s at p as a convex core.

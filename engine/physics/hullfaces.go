@@ -140,7 +140,7 @@ func (b *hullBuilder) hull() (*Hull, error) {
 	}
 	ref = ref.scale(1 / float64(len(vpts)))
 	var vol float64
-	var mom dvec       // sum of volume × centroid
+	var mom dvec          // sum of volume × centroid
 	var cov [3][3]float64 // covariance about ref
 	for _, poly := range polys {
 		a := b.pts[poly[0]].sub(ref)

@@ -12,14 +12,14 @@ type ShapeKind uint8
 // are convex shapes met by the general convex routine (convexcollide.go);
 // a HeightField is read by the step as the triangle mesh it is made of.
 const (
-	Sphere   ShapeKind = iota + 1 // a ball of Radius
-	Capsule                       // a segment of 2×HalfHeight along local Y, swept by a ball of Radius
-	Box                           // a cuboid of HalfExtents along the local axes
-	Mesh                          // a static triangle mesh (level geometry)
-	Compound                      // several spheres, capsules and boxes (Space.AddCompound; make it with CompoundShape)
-	ConvexHull                    // the convex hull of points (NewConvexHull, Space.AddConvexHull; make it with HullShape)
-	Cylinder                      // a cylinder of Radius around local Y, 2×HalfHeight long, with flat ends
-	HeightField                   // static terrain from a grid of heights (NewHeightField, Space.AddHeightField)
+	Sphere      ShapeKind = iota + 1 // a ball of Radius
+	Capsule                          // a segment of 2×HalfHeight along local Y, swept by a ball of Radius
+	Box                              // a cuboid of HalfExtents along the local axes
+	Mesh                             // a static triangle mesh (level geometry)
+	Compound                         // several spheres, capsules and boxes (Space.AddCompound; make it with CompoundShape)
+	ConvexHull                       // the convex hull of points (NewConvexHull, Space.AddConvexHull; make it with HullShape)
+	Cylinder                         // a cylinder of Radius around local Y, 2×HalfHeight long, with flat ends
+	HeightField                      // static terrain from a grid of heights (NewHeightField, Space.AddHeightField)
 )
 
 // Shape is a body's collision shape, centred on the body's position and
@@ -48,12 +48,12 @@ func (k ShapeKind) hasParts() bool { return k == Mesh || k == Compound }
 // shape is a Shape as the step reads it.
 type shape struct {
 	kind       ShapeKind
-	half       vec3    // box half extents
-	radius     float32 // sphere, capsule
-	halfHeight float32 // capsule
+	half       vec3          // box half extents
+	radius     float32       // sphere, capsule
+	halfHeight float32       // capsule
 	mesh       *TriangleMesh // Mesh, and a HeightField's triangles (its kind is Mesh here)
 	comp       *compound     // Compound
-	hull       *Hull   // ConvexHull
+	hull       *Hull         // ConvexHull
 }
 
 func toVec3(v mgl32.Vec3) vec3   { return vec3{v[0], v[1], v[2]} }
