@@ -47,6 +47,10 @@ const (
 	snapCos   = 0.9999
 )
 
+// gjkTrust is how much less than GJK's distance the separation along its
+// normal may be before the candidate axes are tried too, m.
+const gjkTrust = 1e-4
+
 // octagon holds the corners of a unit octagon, the end of a cylinder as a
 // face.
 var octagon = [8][2]float32{
@@ -180,12 +184,19 @@ func convexContact(a, b *convex, margin float32, forced *vec3, sc *convexScratch
 		wb = b.support(n.neg()).addScaled(n, -b.radius)
 	} else {
 		d, pa, pb := coreDistance(a, b)
+		sep = -maxFloat32
 		if d > 0 {
 			n = pb.sub(pa).scale(1 / d)
-			sep = d - a.radius - b.radius
 			wa, wb = pa.addScaled(n, a.radius), pb.addScaled(n, -b.radius)
-		} else {
-			n, sep, wa, wb = penetration(a, b)
+			// The separation along GJK's normal, measured: where GJK
+			// stopped short (cores that nearly touch), it is less than
+			// its distance, and the candidate axes may do better.
+			sep = separation(a, b, n)
+		}
+		if d <= 0 || sep < d-a.radius-b.radius-gjkTrust {
+			if pn, ps, pwa, pwb := penetration(a, b); ps > sep {
+				n, sep, wa, wb = pn, ps, pwa, pwb
+			}
 		}
 	}
 	if !(sep <= margin) {
@@ -194,6 +205,23 @@ func convexContact(a, b *convex, margin float32, forced *vec3, sc *convexScratch
 	fa, fb := &sc.fa, &sc.fb
 	supportFeature(a, n, fa)
 	supportFeature(b, n.neg(), fb)
+	// A normal within snapCos of a face's is the face's: GJK's normal
+	// wobbles in the last bits (more so against a large ball), and a
+	// resting face must not.
+	if forced == nil {
+		snap := n
+		if fa.n >= 3 && fa.normal.dot(n) >= snapCos {
+			snap = fa.normal
+		} else if fb.n >= 3 && -fb.normal.dot(n) >= snapCos {
+			snap = fb.normal.neg()
+		}
+		if snap != n {
+			n = snap
+			sep = separation(a, b, n)
+			supportFeature(a, n, fa)
+			supportFeature(b, n.neg(), fb)
+		}
+	}
 	if fa.n >= 3 || fb.n >= 3 {
 		if featureFaceContact(fa, fb, n, margin, sc, m) {
 			return
@@ -432,10 +460,9 @@ func (q *meshQuery) convexTriangle(s *shape, a, b, c vec3, active uint8, margin 
 		return
 	}
 	fn, _ := b.sub(a).cross(c.sub(a)).normalize()
-	if a.dot(fn) > 0 { // the shape, at the origin, on the normal's side
+	if a.dot(fn) > 0 { // now from the triangle to the shape, at the origin
 		fn = fn.neg()
 	}
-	fn = fn.neg() // from the triangle to the shape
 	if m.normal.dot(fn) >= snapCos {
 		return
 	}

@@ -44,6 +44,9 @@ func (s *Space) collidePairs(n int) {
 		}
 		ba, bb := &vals[sa], &vals[sb]
 		if ba.Kind != Dynamic && bb.Kind != Dynamic || !collides(ba, bb) {
+			// A pair that collided before a body's kind or layers
+			// changed (SetKind, SetLayers) ends.
+			s.endPair(prevs)
 			continue
 		}
 		margin := s.cfg.SpeculativeDistance + sc.ext[pr.a] + sc.ext[pr.b]
@@ -219,7 +222,8 @@ func (s *Space) endPair(prevs []cachedManifold) {
 // still there and neither moves (so the broad phase did not look at
 // them), and otherwise records its end when it touched.
 func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedManifold {
-	if s.bodies.Has(m.a) && s.bodies.Has(m.b) {
+	if ba, bb := s.bodies.Ptr(m.a), s.bodies.Ptr(m.b); ba != nil && bb != nil &&
+		(ba.Kind == Dynamic || bb.Kind == Dynamic) && collides(ba, bb) {
 		ka, kb := s.sc.kOf[m.a.Index()], s.sc.kOf[m.b.Index()]
 		if !s.sc.active[ka] && !s.sc.active[kb] {
 			return append(next, *m)
