@@ -212,8 +212,7 @@ func (b *hullBuilder) build(maxV int) error {
 				return errHullDegenerate
 			}
 		}
-		b.onHul[bp] = true
-		b.count++
+		b.recount()
 		slices.Sort(orphans)
 		b.assign(orphans, first)
 	}
@@ -231,6 +230,25 @@ func (b *hullBuilder) build(maxV int) error {
 		}
 	}
 	return nil
+}
+
+// recount sets onHul and count from the faces alive: a vertex whose
+// faces were all replaced is inside the hull now.
+func (b *hullBuilder) recount() {
+	clear(b.onHul)
+	b.count = 0
+	for fi := range b.faces {
+		f := &b.faces[fi]
+		if !f.alive {
+			continue
+		}
+		for _, v := range f.v {
+			if !b.onHul[v] {
+				b.onHul[v] = true
+				b.count++
+			}
+		}
+	}
 }
 
 // assign puts each point of pts outside the faces from index first on

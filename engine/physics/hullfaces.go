@@ -10,16 +10,6 @@ func (b *hullBuilder) hull() (*Hull, error) {
 			tris = append(tris, fi)
 		}
 	}
-	// Vertex numbers: the hull's vertices in the order of the points.
-	num := make([]int, len(b.pts))
-	var vpts []dvec
-	for i, on := range b.onHul {
-		num[i] = -1
-		if on {
-			num[i] = len(vpts)
-			vpts = append(vpts, b.pts[i])
-		}
-	}
 	// Which triangle holds each directed edge.
 	type dedge struct{ u, v int }
 	owner := make(map[dedge]int, 3*len(tris))
@@ -130,6 +120,24 @@ func (b *hullBuilder) hull() (*Hull, error) {
 			f := &b.faces[tris[t]]
 			polys = append(polys, []int{f.v[0], f.v[1], f.v[2]})
 			normals = append(normals, f.n)
+		}
+	}
+	// Vertex numbers: the corners of the faces, in the order of the
+	// points (a point inside a merged face is none).
+	num := make([]int, len(b.pts))
+	for i := range num {
+		num[i] = -1
+	}
+	for _, poly := range polys {
+		for _, p := range poly {
+			num[p] = 0
+		}
+	}
+	var vpts []dvec
+	for i := range num {
+		if num[i] == 0 {
+			num[i] = len(vpts)
+			vpts = append(vpts, b.pts[i])
 		}
 	}
 	// Mass properties about the vertices' mean, by tetrahedra from it to
