@@ -59,14 +59,14 @@ const (
 
 // ErrFlatHull is returned by NewConvexHull when the points do not span a
 // solid: fewer than four of them are not in one plane.
-var ErrFlatHull = errors.New("physics: NewConvexHull: the points need at least 4 not in one plane (within 1e-5 of their size)")
+var ErrFlatHull = errors.New("physics: NewConvexHull: the points need at least 4 not in one plane (within 1 mm, or 1e-5 of their size)")
 
 // NewConvexHull builds the convex hull of points, keeping at most
 // maxVertices vertices (0: DefaultHullVertices; at most MaxHullVertices).
 // Past the limit the hull is that of the points taken so far, farthest
 // first, so it holds the shape's extremes and misses only the smaller
-// details. Points within 1e-5 of the hull's size inside or on a face are
-// dropped, so a box's 8 corners give a hull of 8 vertices and 6 square
+// details. Points less than 1 mm (or 1e-5 of the hull's size, when that
+// is more) outside the hull of the others are dropped, so a box's 8 corners give a hull of 8 vertices and 6 square
 // faces.
 //
 // It returns an error for more than MaxHullPoints points, a point that is

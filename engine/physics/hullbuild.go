@@ -14,6 +14,11 @@ import (
 // tetrahedra (Blow and Binstock, "How to find the inertia tensor (or other
 // mass properties) of a 3D solid body represented by a triangle mesh").
 
+// hullTolerance is the least distance, m, a point must lie outside the
+// hull to be taken (Jolt's default hull tolerance); on a large hull it is
+// 1e-5 of its size.
+const hullTolerance = 1e-3
+
 // dvec is a float64 vector, for building hulls.
 type dvec struct{ x, y, z float64 }
 
@@ -45,6 +50,7 @@ type bface struct {
 	n       dvec
 	d       float64
 	alive   bool
+	seen    bool // visible from the point being added
 	outside []int
 }
 
@@ -91,7 +97,7 @@ func (b *hullBuilder) build(maxV int) error {
 	if !(size > 0) {
 		return ErrFlatHull
 	}
-	b.eps = float64(size * 1e-5)
+	b.eps = max(hullTolerance, float64(size*1e-5))
 	// The first tetrahedron: the lowest x, the point farthest from it,
 	// the one farthest from their line, the one farthest from their
 	// plane (ties: the lowest index).
@@ -151,9 +157,9 @@ func (b *hullBuilder) build(maxV int) error {
 	type edge struct{ u, v int }
 	var horizon []edge
 	var orphans []int
-	for b.count < maxV {
+	for pass := 0; b.count < maxV; {
 		// The point farthest outside any face.
-		bp, bd := -1, float64(0)
+		bp, bf, bd := -1, -1, float64(0)
 		for fi := range b.faces {
 			f := &b.faces[fi]
 			if !f.alive {
@@ -161,44 +167,72 @@ func (b *hullBuilder) build(maxV int) error {
 			}
 			for _, p := range f.outside {
 				if d := b.dist(f, p); d > bd || d == bd && p < bp {
-					bp, bd = p, d
+					bp, bf, bd = p, fi, d
 				}
 			}
 		}
 		if bp < 0 {
+			// Every point is inside but those dropped on the way: a
+			// face through a point near the line of a horizon edge
+			// tilts in the rounding and may leave one of those outside.
+			// Take them up again, a few times at most.
+			if pass++; pass > 4 {
+				break
+			}
+			all = all[:0]
+			for i := range pts {
+				if !b.onHul[i] {
+					all = append(all, i)
+				}
+			}
+			b.assign(all, 0)
+			if b.pending() {
+				continue
+			}
 			break
 		}
-		visible = visible[:0]
-		for fi := range b.faces {
-			if f := &b.faces[fi]; f.alive && b.dist(f, bp) > b.eps {
-				visible = append(visible, fi)
-			}
-		}
-		// The horizon: the visible faces' edges whose twin is on a face
-		// that is not visible.
+		// The faces bp sees, grown from the one it is farthest above
+		// through their neighbours (a face it sees that is not joined to
+		// those would make a hole), and the horizon: their edges whose
+		// neighbour it does not see. A neighbour it is above by any
+		// amount is seen: one left in place with bp a hair above it
+		// would fold the hull inwards at their edge, the more the nearer
+		// bp is to that edge.
+		visible = append(visible[:0], bf)
+		b.faces[bf].seen = true
 		horizon = horizon[:0]
-		for _, fi := range visible {
-			f := &b.faces[fi]
+		for i := 0; i < len(visible); i++ {
+			f := &b.faces[visible[i]]
 			for k := range 3 {
 				u, v := f.v[k], f.v[(k+1)%3]
-				shared := false
-				for _, gi := range visible {
-					g := &b.faces[gi]
-					for j := range 3 {
-						if g.v[j] == v && g.v[(j+1)%3] == u {
-							shared = true
-						}
-					}
-				}
-				if !shared {
+				g := b.neighbour(v, u)
+				switch {
+				case g < 0:
+					return errHullDegenerate
+				case b.faces[g].seen:
+				case b.dist(&b.faces[g], bp) > 0:
+					b.faces[g].seen = true
+					visible = append(visible, g)
+				default:
 					horizon = append(horizon, edge{u, v})
 				}
 			}
 		}
+		// The horizon's order is the visit's: after a neighbour joined
+		// the visible faces, an edge taken for the horizon before may be
+		// inside; drop those.
+		k := 0
+		for _, e := range horizon {
+			if g := b.neighbour(e.v, e.u); g >= 0 && !b.faces[g].seen {
+				horizon[k] = e
+				k++
+			}
+		}
+		horizon = horizon[:k]
 		orphans = orphans[:0]
 		for _, fi := range visible {
 			f := &b.faces[fi]
-			f.alive = false
+			f.alive, f.seen = false, false
 			for _, p := range f.outside {
 				if p != bp {
 					orphans = append(orphans, p)
@@ -232,6 +266,32 @@ func (b *hullBuilder) build(maxV int) error {
 	return nil
 }
 
+// pending reports whether a face alive has points outside it.
+func (b *hullBuilder) pending() bool {
+	for fi := range b.faces {
+		if f := &b.faces[fi]; f.alive && len(f.outside) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// neighbour returns the face alive with the directed edge u→v, or -1.
+func (b *hullBuilder) neighbour(u, v int) int {
+	for fi := range b.faces {
+		f := &b.faces[fi]
+		if !f.alive {
+			continue
+		}
+		for k := range 3 {
+			if f.v[k] == u && f.v[(k+1)%3] == v {
+				return fi
+			}
+		}
+	}
+	return -1
+}
+
 // recount sets onHul and count from the faces alive: a vertex whose
 // faces were all replaced is inside the hull now.
 func (b *hullBuilder) recount() {
@@ -251,11 +311,27 @@ func (b *hullBuilder) recount() {
 	}
 }
 
-// assign puts each point of pts outside the faces from index first on
-// on the face it is farthest above (the lowest index among equals), or
-// drops it when it is above none.
+// assign puts each point of pts on the face alive it is farthest above
+// (the lowest index among equals), from the faces from index first on
+// when it is above one of them, or else from all (a point outside a
+// face that was replaced may be outside an old one too), or drops it
+// when it is above none.
 func (b *hullBuilder) assign(pts []int, first int) {
 	for _, p := range pts {
+		best := b.farthestAbove(p, first)
+		if best < 0 && first > 0 {
+			best = b.farthestAbove(p, 0)
+		}
+		if best >= 0 {
+			b.faces[best].outside = append(b.faces[best].outside, p)
+		}
+	}
+}
+
+// farthestAbove returns the face alive from index first on that point p
+// is farthest above, by more than the tolerance, or -1.
+func (b *hullBuilder) farthestAbove(p, first int) int {
+	{
 		best, bd := -1, b.eps
 		for fi := first; fi < len(b.faces); fi++ {
 			f := &b.faces[fi]
@@ -266,8 +342,6 @@ func (b *hullBuilder) assign(pts []int, first int) {
 				best, bd = fi, d
 			}
 		}
-		if best >= 0 {
-			b.faces[best].outside = append(b.faces[best].outside, p)
-		}
+		return best
 	}
 }

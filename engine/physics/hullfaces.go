@@ -19,7 +19,11 @@ func (b *hullBuilder) hull() (*Hull, error) {
 			owner[dedge{f.v[k], f.v[(k+1)%3]}] = ti
 		}
 	}
-	// Groups of coplanar neighbours, grown from the lowest triangle.
+	// Groups of coplanar neighbours, grown from the lowest triangle: a
+	// neighbour joins when its corners are within a tenth of the
+	// tolerance of the first triangle's plane, so the polygon's plane
+	// stays that close to every point the builder dropped near it.
+	mergeTol := float64(0.1 * b.eps)
 	group := make([]int, len(tris))
 	for i := range group {
 		group[i] = -1
@@ -47,7 +51,7 @@ func (b *hullBuilder) hull() (*Hull, error) {
 				of := &b.faces[tris[o]]
 				flat := of.n.dot(base.n) > 0.99999
 				for _, v := range of.v {
-					if d := b.dist(base, v); d > b.eps || d < -b.eps {
+					if d := b.dist(base, v); d > mergeTol || d < -mergeTol {
 						flat = false
 					}
 				}
