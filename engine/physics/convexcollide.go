@@ -168,21 +168,15 @@ type convexScratch struct {
 func collideGeneral(a *shape, pa pose, b *shape, pb pose, margin float32, m *manifold) {
 	ca, cb := convexOf(a, pa), convexOf(b, pb)
 	var sc convexScratch
-	convexContact(&ca, &cb, margin, nil, &sc, m)
+	convexContact(&ca, &cb, margin, &sc, m)
 }
 
-// convexContact writes into m the contact of a and b, normal from a to b;
-// forced, when not nil, is the normal to use.
-func convexContact(a, b *convex, margin float32, forced *vec3, sc *convexScratch, m *manifold) {
+// convexContact writes into m the contact of a and b, normal from a to b.
+func convexContact(a, b *convex, margin float32, sc *convexScratch, m *manifold) {
 	m.n = 0
 	var n, wa, wb vec3
 	var sep float32
-	if forced != nil {
-		n = *forced
-		sep = separation(a, b, n)
-		wa = a.support(n).addScaled(n, a.radius)
-		wb = b.support(n.neg()).addScaled(n, -b.radius)
-	} else {
+	{
 		d, pa, pb := coreDistance(a, b)
 		sep = -maxFloat32
 		if d > 0 {
@@ -208,7 +202,7 @@ func convexContact(a, b *convex, margin float32, forced *vec3, sc *convexScratch
 	// A normal within snapCos of a face's is the face's: GJK's normal
 	// wobbles in the last bits (more so against a large ball), and a
 	// resting face must not.
-	if forced == nil {
+	{
 		snap := n
 		if fa.n >= 3 && fa.normal.dot(n) >= snapCos {
 			snap = fa.normal
@@ -283,6 +277,27 @@ func penetration(a, b *convex) (n vec3, sep float32, wa, wb vec3) {
 			best(fn.neg())
 		}
 	}
+	// A cylinder's side against the other shape's edges: the line from
+	// each edge to the axis (a triangle beside a lying cylinder).
+	for _, c := range [2]*convex{a, b} {
+		o := b
+		if c == b {
+			o = a
+		}
+		if c.kind != Cylinder || o.kind == Sphere || o.kind == Capsule || o.kind == Cylinder {
+			continue
+		}
+		p0, p1 := c.p.apply(vec3{0, -c.hh, 0}), c.p.apply(vec3{0, c.hh, 0})
+		for i := range edgeCount(o) {
+			e0, e1 := edgeOf(o, i)
+			s, t := nearestOnSegments(p0, p1, e0, e1)
+			d := p0.addScaled(p1.sub(p0), s).sub(e0.addScaled(e1.sub(e0), t)) // from the edge to the axis
+			if c == a {
+				d = d.neg()
+			}
+			best(d)
+		}
+	}
 	wa = a.support(n).addScaled(n, a.radius)
 	wb = b.support(n.neg()).addScaled(n, -b.radius)
 	// Pull a back along n until they part, and let GJK find the closest
@@ -301,6 +316,54 @@ func penetration(a, b *convex) (n vec3, sep float32, wa, wb vec3) {
 		}
 	}
 	return n, sep, wa, wb
+}
+
+// edgeCount returns how many edges edgeOf gives for c: a triangle's 3, a
+// box's 12, a hull's faces' (each edge twice); 0 for the round shapes.
+func edgeCount(c *convex) int {
+	switch c.kind {
+	case 0:
+		return 3
+	case Box:
+		return 12
+	case ConvexHull:
+		return len(c.hull.idx)
+	}
+	return 0
+}
+
+// edgeOf returns the ends of edge i of c (world frame).
+func edgeOf(c *convex, i int) (vec3, vec3) {
+	switch c.kind {
+	case 0:
+		return c.tri[i], c.tri[(i+1)%3]
+	case Box:
+		// Along axis k = i/4, at the signs of the other two from i%4.
+		k := i / 4
+		u, v := (k+1)%3, (k+2)%3
+		var lo, hi [3]float32
+		for _, j := range [2]int{u, v} {
+			s := float32(1)
+			if (j == u && i&1 != 0) || (j == v && i&2 != 0) {
+				s = -1
+			}
+			lo[j] = float32(s * c.half.at(j))
+			hi[j] = lo[j]
+		}
+		lo[k], hi[k] = -c.half.at(k), c.half.at(k)
+		return c.p.apply(vec3{lo[0], lo[1], lo[2]}), c.p.apply(vec3{hi[0], hi[1], hi[2]})
+	}
+	h := c.hull
+	// i runs over the faces' corners: the edge from corner i to the next
+	// corner of its face.
+	for fi := range h.faces {
+		f := &h.faces[fi]
+		if i < int(f.first)+int(f.count) {
+			next := int(f.first) + (i-int(f.first)+1)%int(f.count)
+			return c.p.apply(h.verts[h.idx[i]]), c.p.apply(h.verts[h.idx[next]])
+		}
+	}
+	return c.p.p, c.p.p
 }
 
 // featureFaceContact writes the points of a face contact into m, the incident
@@ -455,7 +518,7 @@ func featureEdgeContact(fa, fb *feature, n vec3, margin float32, m *manifold) bo
 func (q *meshQuery) convexTriangle(s *shape, a, b, c vec3, active uint8, margin float32, m *manifold) {
 	cs := convexOf(s, pose{q: identity})
 	ct := convex{tri: [3]vec3{a, b, c}}
-	convexContact(&ct, &cs, margin, nil, &q.gen, m)
+	convexContact(&ct, &cs, margin, &q.gen, m)
 	if m.n == 0 || active == 7 {
 		return
 	}
@@ -481,5 +544,7 @@ func (q *meshQuery) convexTriangle(s *shape, a, b, c vec3, active uint8, margin 
 			return // on a real edge: keep the edge's normal
 		}
 	}
-	convexContact(&ct, &cs, margin, &fn, &q.gen, m)
+	// On seams only: the face's normal, the points and their
+	// separations as they are (as Jolt does for inactive edges).
+	m.normal = fn
 }
