@@ -86,6 +86,11 @@ func (c *convex) centre() vec3 {
 // cores' support points.
 type simplexVertex struct{ a, b, w vec3 }
 
+// gjkOriginRel is the squared length, relative to the simplex's farthest
+// corner's, under which GJK's closest point is the origin: |v| under 1e-5
+// of that corner's distance is the corners' rounding.
+const gjkOriginRel = 1e-10
+
 // gjkMaxIterations bounds GJK's loop; it converges in a handful.
 const gjkMaxIterations = 32
 
@@ -125,10 +130,16 @@ func coreDistance(a, b *convex) (dist float32, pa, pb vec3) {
 			return 0, vec3{}, vec3{}
 		}
 		v = vec3{}
+		far := float32(0)
 		for i := range n {
 			v = v.addScaled(s[i].w, lam[i])
+			far = max(far, s[i].w.lengthSq())
 		}
-		if v.lengthSq() < 1e-12 {
+		// The origin on the simplex, up to the rounding of its corners:
+		// far from the origin (shapes tens of metres across), that
+		// rounding alone leaves v a few millionths long, and the next
+		// support points repeat (coaxial cylinders; parry issue 396).
+		if l := v.lengthSq(); l < 1e-12 || l <= float32(gjkOriginRel*far) {
 			return 0, vec3{}, vec3{}
 		}
 	}

@@ -521,3 +521,133 @@ func TestJoltBoxVsConvexHullNoConvexRadius(t *testing.T) {
 		t.Errorf("turned %v, want a full turn", angle)
 	}
 }
+
+// Parry: crates/parry3d/tests/geometry/cylinder_cuboid_contact.rs,
+// cylinder_cuboid_contact (parry issue 157): a cylinder and a thin box
+// that overlap: distance 0, intersecting, and a contact.
+func TestParryCylinderCuboidContact(t *testing.T) {
+	cyl := shape{kind: Cylinder, halfHeight: 0.925, radius: 0.5}
+	box := shape{kind: Box, half: vec3{0.05, 0.75, 0.5}}
+	pc, pb := at(10.97, 0.925, 61.02), at(11.50, 0.75, 60.5)
+	a, b := convexOf(&cyl, pc), convexOf(&box, pb)
+	if d, _ := distance(&a, &b); d != 0 {
+		t.Errorf("distance %v, want 0", d)
+	}
+	var m manifold
+	collide(&box, pb, &cyl, pc, 10, &m)
+	if m.n == 0 || minSep(&m) > 0 {
+		t.Errorf("contact %+v, want an overlap", m)
+	}
+}
+
+// Parry: crates/parry3d/tests/issue_rapier810_cylinder_cap_manifold.rs,
+// cuboid_on_cylinder_cap_has_multi_point_manifold: a small cube face down
+// anywhere on a wide thin disc's top, 1 mm into it or 0.1 mm above, gets
+// at least 3 points and a normal within |n.y| > 0.99 (prediction 0.01).
+func TestParryCuboidOnCylinderCap(t *testing.T) {
+	disc := shape{kind: Cylinder, halfHeight: 0.05, radius: 10}
+	cube := shape{kind: Box, half: vec3{0.05, 0.05, 0.05}}
+	for _, xz := range [][2]float32{{0, 0}, {3, -2}, {5.54, 4.51}, {-5.65, 5.65}, {7, 7}, {9.9, 0}} {
+		for _, sep := range []float32{-0.001, 0.0001} {
+			var m manifold
+			collide(&cube, at(xz[0], 0.05+0.05+sep, xz[1]), &disc, at(0, 0, 0), 0.01, &m)
+			if m.n < 3 || abs(m.normal.y) <= 0.99 {
+				t.Errorf("cube at %v, sep %v: %d points, normal %v", xz, sep, m.n, m.normal)
+			}
+		}
+	}
+}
+
+// Parry: crates/parry3d/tests/issue_rapier810_cylinder_cap_manifold.rs,
+// cuboid_on_cylinder_side_unchanged: a cube against a cylinder's side gets
+// a radial normal and every point on the side's line (within 1e-3).
+func TestParryCuboidOnCylinderSide(t *testing.T) {
+	cyl := shape{kind: Cylinder, halfHeight: 2, radius: 0.5}
+	cube := shape{kind: Box, half: vec3{0.25, 0.25, 0.25}}
+	var m manifold
+	collide(&cyl, at(0, 0, 0), &cube, at(0.5+0.25-0.001, 0, 0), 0.01, &m)
+	if m.n == 0 || m.normal.x <= 0.99 {
+		t.Fatalf("%d points, normal %v: want a radial normal", m.n, m.normal)
+	}
+	for i := range m.n {
+		p := m.pts[i]
+		on := p.p.addScaled(m.normal, float32(-0.5*p.sep)) // on the cylinder
+		if abs(on.x-0.5) >= 1e-3 || abs(on.z) >= 1e-3 {
+			t.Errorf("point on the cylinder at %v, want on its side's line x = 0.5, z = 0", on)
+		}
+	}
+}
+
+// Parry: crates/parry3d/tests/issue_rapier810_cylinder_cap_manifold.rs,
+// cylinder_standing_on_cuboid_floor: at least 3 points, normal up.
+func TestParryCylinderStandingOnCuboidFloor(t *testing.T) {
+	floor := shape{kind: Box, half: vec3{5, 0.5, 5}}
+	cyl := shape{kind: Cylinder, halfHeight: 0.4, radius: 0.3}
+	var m manifold
+	collide(&floor, at(0, 0, 0), &cyl, at(1, 0.5+0.4-0.001, -2), 0.01, &m)
+	if m.n < 3 || m.normal.y <= 0.99 {
+		t.Errorf("%d points, normal %v", m.n, m.normal)
+	}
+}
+
+// Parry: crates/parry3d/tests/issue_396_cylinder_intersection_false_negative.rs
+// (coaxial_overlapping_cylinders_intersect, coaxial_cylinder_capsule_intersect,
+// offset_and_rotated_cylinders_intersecting, coaxial_cylinders_separated):
+// through Space.Overlap, a small cylinder or a capsule inside, offset or
+// turned inside a big cylinder overlaps it; one beside it does not.
+func TestParryCylinderIntersection(t *testing.T) {
+	tw := newTestWorld(t, zeroG())
+	big := tw.add(NewBodyDef(Static, Shape{Kind: Cylinder, HalfHeight: 50, Radius: 100}), mgl32.Vec3{}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	small := Shape{Kind: Cylinder, HalfHeight: 1.5, Radius: 1}
+	overlaps := func(sh Shape, pos mgl32.Vec3, rot mgl32.Quat) bool {
+		got, err := tw.s.Overlap(sh, pos, rot, QueryFilter{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(got) == 1 && got[0] == big
+	}
+	if !overlaps(small, mgl32.Vec3{}, mgl32.QuatIdent()) {
+		t.Error("coaxial cylinders: no overlap")
+	}
+	if !overlaps(Shape{Kind: Capsule, HalfHeight: 50, Radius: 10}, mgl32.Vec3{}, mgl32.QuatIdent()) {
+		t.Error("coaxial cylinder and capsule: no overlap")
+	}
+	for _, off := range []mgl32.Vec3{{0.01, 0, 0}, {0, 0.01, 0}, {0, 0, -0.01}, {3, 5, -2}} {
+		if !overlaps(small, off, mgl32.QuatIdent()) {
+			t.Errorf("offset %v: no overlap", off)
+		}
+	}
+	for _, a := range []float64{0.01, 0.5, math.Pi / 2} {
+		if !overlaps(small, mgl32.Vec3{}, mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 0, 1})) {
+			t.Errorf("turned %v: no overlap", a)
+		}
+	}
+	for _, dy := range []float32{51.6, 60, 200} {
+		if overlaps(small, mgl32.Vec3{0, dy, 0}, mgl32.QuatIdent()) {
+			t.Errorf("%v above: an overlap", dy)
+		}
+	}
+	for _, dx := range []float32{101.1, 110, 500} {
+		if overlaps(small, mgl32.Vec3{dx, 0, 0}, mgl32.QuatIdent()) {
+			t.Errorf("%v beside: an overlap", dx)
+		}
+	}
+	if overlaps(small, mgl32.Vec3{0, 53, 0}, mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})) {
+		t.Error("turned, 53 above: an overlap")
+	}
+}
+
+// Parry: crates/parry3d/tests/issue_451_convex_hull_raycast.rs,
+// convex_hull_nonintersecting_ray and convex_hull_intersecting_ray. (Its
+// tetrahedron projection test has no counterpart here.)
+func TestParryConvexHullRaycast(t *testing.T) {
+	h := mustHull(t, []mgl32.Vec3{{-34, -14, 29}, {-24, -12, 29}, {-32, -12, 29}, {-32, -12, 2}, {-24, -12, 2}}, 0)
+	s := shape{kind: ConvexHull, hull: h}
+	p := pose{toVec3(h.CenterOfMass()), identity}
+	if _, _, ok := s.raycast(p, vec3{-16, 8, 0}, vec3{-0.5956519, -0.67131174, 0.44106603}, maxFloat32); ok {
+		t.Error("the ray that misses hit")
+	}
+	if _, _, ok := s.raycast(p, vec3{-28, 0, 10}, vec3{0, -1, 0}, maxFloat32); !ok {
+		t.Error("the ray that hits missed")
+	}
+}
