@@ -98,9 +98,9 @@ func TestCylinderAgainstEveryShape(t *testing.T) {
 	}
 }
 
-// TestShapesOnCylinder drops each dynamic shape on a wide static
-// cylinder's flat top.
-func TestShapesOnCylinder(t *testing.T) {
+// TestShapesOnCylinderAndHull drops each dynamic shape on a wide static
+// cylinder's flat top and on a static hull's.
+func TestShapesOnCylinderAndHull(t *testing.T) {
 	shapes := []struct {
 		name string
 		sh   Shape
@@ -110,17 +110,25 @@ func TestShapesOnCylinder(t *testing.T) {
 		{"capsule", Shape{Kind: Capsule, Radius: 0.3, HalfHeight: 0.2}, 0.5},
 		{"box", Shape{Kind: Box, HalfExtents: mgl32.Vec3{0.3, 0.3, 0.3}}, 0.3},
 		{"cylinder", Shape{Kind: Cylinder, Radius: 0.3, HalfHeight: 0.3}, 0.3},
+		{"hull", Shape{Kind: ConvexHull, Hull: 1}, 0.3},
 	}
-	for _, c := range shapes {
-		t.Run(c.name, func(t *testing.T) {
-			tw := newTestWorld(t, DefaultConfig())
-			tw.add(NewBodyDef(Static, Shape{Kind: Cylinder, Radius: 5, HalfHeight: 0.5}), mgl32.Vec3{0, -0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
-			e := tw.add(NewBodyDef(Dynamic, c.sh), mgl32.Vec3{0, 1.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
-			tw.steps(240)
-			if p := tw.pos(e); !nearF(float64(p[1]), float64(c.half), 0.012) {
-				t.Errorf("at %v, want resting at y = %v", p, c.half)
-			}
-		})
+	for _, support := range []string{"cylinder", "hull"} {
+		for _, c := range shapes {
+			t.Run(support+"/"+c.name, func(t *testing.T) {
+				tw := newTestWorld(t, DefaultConfig())
+				tw.boxHull(t, mgl32.Vec3{0.3, 0.3, 0.3}) // HullID 1
+				under := Shape{Kind: Cylinder, Radius: 5, HalfHeight: 0.5}
+				if support == "hull" {
+					under = HullShape(tw.boxHull(t, mgl32.Vec3{5, 0.5, 5}))
+				}
+				tw.add(NewBodyDef(Static, under), mgl32.Vec3{0, -0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+				e := tw.add(NewBodyDef(Dynamic, c.sh), mgl32.Vec3{0, 1.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+				tw.steps(240)
+				if p := tw.pos(e); !nearF(float64(p[1]), float64(c.half), 0.012) {
+					t.Errorf("at %v, want resting at y = %v", p, c.half)
+				}
+			})
+		}
 	}
 }
 
