@@ -258,8 +258,22 @@ func penetration(a, b *convex) (n vec3, sep float32, wa, wb vec3) {
 				best(ax.neg())
 			}
 		case ConvexHull:
+			// A face's own extreme along its normal is its plane: only
+			// the other shape's support is needed.
+			o := b
+			if c == b {
+				o = a
+			}
 			for i := range c.hull.faces {
-				best(c.p.q.rotate(c.hull.faces[i].normal).scale(sign))
+				f := &c.hull.faces[i]
+				fn := c.p.q.rotate(f.normal)
+				top := f.offset + c.p.p.dot(fn) // c's extreme along fn
+				// How far o lies beyond the face's plane: the separation
+				// along fn (c is a) or -fn (c is b) alike.
+				s := o.support(fn.neg()).dot(fn) - top - o.radius
+				if s > sep {
+					n, sep = fn.scale(sign), s
+				}
 			}
 		case Cylinder, Capsule:
 			u := c.p.q.rotate(vec3{0, 1, 0})
@@ -353,17 +367,10 @@ func edgeOf(c *convex, i int) (vec3, vec3) {
 		lo[k], hi[k] = -c.half.at(k), c.half.at(k)
 		return c.p.apply(vec3{lo[0], lo[1], lo[2]}), c.p.apply(vec3{hi[0], hi[1], hi[2]})
 	}
+	// A hull: i runs over the faces' corners, the edge from corner i to
+	// the next corner of its face.
 	h := c.hull
-	// i runs over the faces' corners: the edge from corner i to the next
-	// corner of its face.
-	for fi := range h.faces {
-		f := &h.faces[fi]
-		if i < int(f.first)+int(f.count) {
-			next := int(f.first) + (i-int(f.first)+1)%int(f.count)
-			return c.p.apply(h.verts[h.idx[i]]), c.p.apply(h.verts[h.idx[next]])
-		}
-	}
-	return c.p.p, c.p.p
+	return c.p.apply(h.verts[h.idx[i]]), c.p.apply(h.verts[h.idx[h.next[i]]])
 }
 
 // featureFaceContact writes the points of a face contact into m, the incident

@@ -25,6 +25,7 @@ type Hull struct {
 	// indices in counter-clockwise order seen from outside.
 	faces []hullFace
 	idx   []uint16 // the faces' vertex indices
+	next  []uint16 // for each entry of idx, the entry of the next corner of its face
 	// edges are the directions of the hull's edges (each once), for the
 	// separating-axis test.
 	edges []vec3

@@ -458,3 +458,35 @@ func TestHullCylinderNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per hull query, %v per cylinder query, %v per box query", a, b, c)
 	}
 }
+
+// BenchmarkStepShapes250 measures the step of 250 bodies (hulls of 24
+// vertices, box hulls and cylinders, a third each) falling on a height
+// field of 33 × 33 samples and piling up, 300 steps from the drop.
+func BenchmarkStepShapes250(b *testing.B) {
+	b.ReportAllocs()
+	var tw *testWorld
+	n := 0
+	b.StopTimer()
+	for range b.N {
+		if n%300 == 0 {
+			tw = newTestWorld(b, DefaultConfig())
+			tw.heightField(b, 33, 33, func(c, r int) float32 { return float32((c*7+r*3)%5) * 0.1 }, 0.5, mgl32.Vec3{-8, 0, -8})
+			rock, _ := tw.s.AddConvexHull(mustHull(b, spherePointsConst(), 24))
+			crate := tw.boxHull(b, mgl32.Vec3{0.3, 0.2, 0.4})
+			for i := range 250 {
+				sh := HullShape(rock)
+				switch i % 3 {
+				case 1:
+					sh = Shape{Kind: Cylinder, Radius: 0.3, HalfHeight: 0.25}
+				case 2:
+					sh = HullShape(crate)
+				}
+				x, z := float32(i%10)-4.5, float32(i/10%5)-2
+				tw.add(NewBodyDef(Dynamic, sh), mgl32.Vec3{x, 1 + float32(i/50)*1.2, z}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+			}
+			b.StartTimer()
+		}
+		tw.s.Step()
+		n++
+	}
+}

@@ -228,6 +228,12 @@ func (b *hullBuilder) hull() (*Hull, error) {
 		}
 		h.faces = append(h.faces, f)
 	}
+	h.next = make([]uint16, len(h.idx))
+	for _, f := range h.faces {
+		for j := range int(f.count) {
+			h.next[int(f.first)+j] = f.first + uint16((j+1)%int(f.count))
+		}
+	}
 	// The edge directions, each once (parallel ones too).
 	for _, f := range h.faces {
 		for j := range int(f.count) {
