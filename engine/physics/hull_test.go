@@ -490,3 +490,25 @@ func BenchmarkStepShapes250(b *testing.B) {
 		n++
 	}
 }
+
+// TestHullStack: five hull boxes stacked on the floor stand, as five
+// boxes do, and fall asleep.
+func TestHullStack(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	id := tw.boxHull(t, mgl32.Vec3{0.5, 0.5, 0.5})
+	var es []engine.Entity
+	for i := range 5 {
+		es = append(es, tw.add(NewBodyDef(Dynamic, HullShape(id)), mgl32.Vec3{0, 0.5 + float32(i), 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{}))
+	}
+	tw.steps(300)
+	for i, e := range es {
+		p := tw.pos(e)
+		if !nearF(float64(p[1]), 0.5+float64(i), 0.02) || (mgl32.Vec3{p[0], 0, p[2]}).Len() > 0.01 {
+			t.Errorf("box %d at %v, want standing at y = %v", i, p, 0.5+float64(i))
+		}
+		if !tw.s.Asleep(e) {
+			t.Errorf("box %d awake after 5 s", i)
+		}
+	}
+}
