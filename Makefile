@@ -178,6 +178,8 @@ test: deps
 	$(GO) test -run='^$$' -fuzz='^FuzzPairs$$' -fuzztime=35000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzQueries$$' -fuzztime=3000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzAddCompound$$' -fuzztime=20000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzConvexHull$$' -fuzztime=20000x -fuzzminimizetime=100x ./engine/physics
+	$(GO) test -run='^$$' -fuzz='^FuzzHeightField$$' -fuzztime=20000x -fuzzminimizetime=100x ./engine/physics
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=100000x -fuzzminimizetime=100x ./engine/physics/scene
 
 # The tests that touch time, windows or sockets (scripts/stress.sh's

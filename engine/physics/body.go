@@ -144,6 +144,9 @@ func (d *BodyDef) validate() error {
 	if d.Shape.Kind == Mesh && d.Kind != Static {
 		return fmt.Errorf("a %v body cannot have a mesh shape (meshes are static)", d.Kind)
 	}
+	if d.Shape.Kind == HeightField && d.Kind != Static {
+		return fmt.Errorf("a %v body cannot have a height field shape (height fields are static)", d.Kind)
+	}
 	checks := [...]struct {
 		name string
 		v    float32
@@ -233,9 +236,9 @@ type Body struct {
 	HasTarget bool       // MoveKinematic set Target for the next Step
 }
 
-// newBody returns the component for d (validated); comp is d's compound
-// when its shape is one.
-func newBody(d *BodyDef, comp *compound) Body {
+// newBody returns the component for d (validated); sh is d's shape as the
+// step reads it (with its compound or hull).
+func newBody(d *BodyDef, sh *shape) Body {
 	b := Body{
 		Kind: d.Kind, Shape: d.Shape,
 		Friction: d.Friction, Restitution: d.Restitution,
@@ -250,12 +253,11 @@ func newBody(d *BodyDef, comp *compound) Body {
 	}
 	var m float32
 	var in vec3
-	if comp != nil {
+	if comp := sh.comp; comp != nil {
 		// The compound's mass properties at density 1, scaled.
 		m, in = float32(comp.volume*d.Density), comp.moments.scale(d.Density)
 	} else {
-		s := shapeOf(d.Shape)
-		m, in = s.massProperties(d.Density)
+		m, in = sh.massProperties(d.Density)
 	}
 	m, in = overrideMass(m, in, d.Mass, toVec3(d.Inertia))
 	b.Mass, b.InvMass = m, 1/m
@@ -298,6 +300,11 @@ func (sp *Space) bodyShape(s Shape) shape {
 		sh.mesh = sp.meshes[s.Mesh-1]
 	case s.Kind == Compound && s.Compound >= 1 && int(s.Compound) <= len(sp.compounds):
 		sh.comp = sp.compounds[s.Compound-1]
+	case s.Kind == ConvexHull && s.Hull >= 1 && int(s.Hull) <= len(sp.hulls):
+		sh.hull = sp.hulls[s.Hull-1]
+	case s.Kind == HeightField && s.HeightField >= 1 && int(s.HeightField) <= len(sp.heights):
+		// The step reads a height field as the triangle mesh it is.
+		sh.kind, sh.mesh = Mesh, sp.heights[s.HeightField-1].mesh
 	}
 	return sh
 }

@@ -40,6 +40,10 @@ const parallelSinSq = 4e-4
 // 0 when they are farther apart than margin.
 func collide(a *shape, pa pose, b *shape, pb pose, margin float32, m *manifold) {
 	m.n = 0
+	if a.kind == ConvexHull || a.kind == Cylinder || b.kind == ConvexHull || b.kind == Cylinder {
+		collideGeneral(a, pa, b, pb, margin, m)
+		return
+	}
 	switch a.kind {
 	case Sphere:
 		switch b.kind {

@@ -310,6 +310,7 @@ func (c *compound) aabb(p pose) aabb {
 // centreOfMass returns the world centre of mass of a body with shape sh
 // at p: p's position but for a compound.
 func centreOfMass(sh *shape, p pose) vec3 {
+	// A hull's vertices are about its centre of mass already.
 	if sh.comp == nil {
 		return p.p
 	}
@@ -319,10 +320,13 @@ func centreOfMass(sh *shape, p pose) vec3 {
 // inertiaFrame returns the world rotation of the principal axes of a
 // body with shape sh turned by q: q but for a compound.
 func inertiaFrame(sh *shape, q quat) quat {
-	if sh.comp == nil {
-		return q
+	switch {
+	case sh.comp != nil:
+		return q.mul(sh.comp.frame)
+	case sh.hull != nil:
+		return q.mul(sh.hull.frame)
 	}
-	return q.mul(sh.comp.frame)
+	return q
 }
 
 // raycast returns where the ray origin + t·dir (dir a unit vector) first

@@ -16,13 +16,16 @@
 //
 // # Shapes
 //
-// A body's Shape is a sphere, a capsule, a box, a static triangle mesh
-// (Space.AddMesh) or a compound: several spheres, capsules and boxes
-// placed in the body's frame (Space.AddCompound, CompoundShape), whose
-// mass, centre of mass and inertia tensor come from its parts and which
-// moves and turns about its centre of mass (Space.CenterOfMass). Meshes
+// A body's Shape is a sphere, a capsule, a box, a cylinder, a convex
+// hull of points (NewConvexHull, Space.AddConvexHull, HullShape), a
+// static triangle mesh (Space.AddMesh), static terrain from a grid of
+// heights (NewHeightField, Space.AddHeightField, HeightFieldShape) or a
+// compound: several spheres, capsules and boxes placed in the body's
+// frame (Space.AddCompound, CompoundShape), whose mass, centre of mass
+// and inertia tensor come from its parts and which moves and turns about
+// its centre of mass (Space.CenterOfMass). Meshes, hulls, height fields
 // and compounds are assets the Space holds, added in the same order on
-// every peer.
+// every peer. SetShape, SetKind and SetLayers change a live body.
 //
 // # A step
 //

@@ -46,6 +46,21 @@ func (s Shape) validate() error {
 			return fmt.Errorf("physics: a mesh shape needs the MeshID of a mesh added with Space.AddMesh, got 0")
 		}
 		return nil
+	case Cylinder:
+		if err := checkSize("cylinder radius", s.Radius, false); err != nil {
+			return err
+		}
+		return checkSize("cylinder half height", s.HalfHeight, false)
+	case ConvexHull:
+		if s.Hull == 0 {
+			return fmt.Errorf("physics: a convex hull shape needs the HullID of a hull added with Space.AddConvexHull (HullShape(id)), got 0")
+		}
+		return nil
+	case HeightField:
+		if s.HeightField == 0 {
+			return fmt.Errorf("physics: a height field shape needs the HeightFieldID of a height field added with Space.AddHeightField, got 0")
+		}
+		return nil
 	case Compound:
 		// The parts are checked by Space.AddCompound; the Space checks
 		// the CompoundID.
@@ -95,6 +110,13 @@ func (s *shape) aabb(p pose) aabb {
 			return aabb{p.p, p.p}
 		}
 		return s.comp.aabb(p)
+	case ConvexHull:
+		if s.hull == nil {
+			return aabb{p.p, p.p}
+		}
+		return s.hull.aabb(p)
+	case Cylinder:
+		return cylinderAABB(p, s.halfHeight, s.radius)
 	default:
 		if s.mesh == nil {
 			return aabb{p.p, p.p}
@@ -145,6 +167,13 @@ func (s *shape) massProperties(density float32) (mass float32, inertia vec3) {
 		x2, y2, z2 := float32(h.x*h.x), float32(h.y*h.y), float32(h.z*h.z)
 		k := mass / 3
 		return mass, vec3{float32(k * (y2 + z2)), float32(k * (x2 + z2)), float32(k * (x2 + y2))}
+	case Cylinder:
+		return cylinderMass(s.radius, s.halfHeight, density)
+	case ConvexHull:
+		if s.hull == nil {
+			return 0, vec3{}
+		}
+		return float32(s.hull.volume * density), s.hull.moments.scale(density)
 	}
 	return 0, vec3{}
 }

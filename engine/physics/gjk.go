@@ -13,19 +13,24 @@ package physics
 // convex is a shape's core in the world frame: a point (sphere), a segment
 // (capsule), a box or a triangle, and the radius around it.
 type convex struct {
-	kind   ShapeKind // Sphere, Capsule, Box; 0 for a triangle
+	kind   ShapeKind // Sphere, Capsule, Box, ConvexHull, Cylinder; 0 for a triangle
 	p      pose
 	half   vec3    // box
-	hh     float32 // capsule: half the segment
+	hh     float32 // capsule: half the segment; cylinder: half its height
 	radius float32
+	cylR   float32 // cylinder: its radius (the core is the whole cylinder)
+	hull   *Hull   // ConvexHull
 	tri    [3]vec3 // triangle, world frame
 }
 
 // convexOf returns s at p as a convex core.
 func convexOf(s *shape, p pose) convex {
-	c := convex{kind: s.kind, p: p, half: s.half, hh: s.halfHeight}
-	if s.kind == Sphere || s.kind == Capsule {
+	c := convex{kind: s.kind, p: p, half: s.half, hh: s.halfHeight, hull: s.hull}
+	switch s.kind {
+	case Sphere, Capsule:
 		c.radius = s.radius
+	case Cylinder:
+		c.cylR = s.radius
 	}
 	return c
 }
@@ -55,6 +60,10 @@ func (c *convex) support(d vec3) vec3 {
 			v.z = -v.z
 		}
 		return c.p.apply(v)
+	case ConvexHull:
+		return c.p.apply(c.hull.verts[c.hull.support(c.p.q.unrotate(d))])
+	case Cylinder:
+		return c.p.apply(cylinderSupport(c.p.q.unrotate(d), c.hh, c.cylR))
 	}
 	best, bd := c.tri[0], c.tri[0].dot(d)
 	for _, v := range c.tri[1:] {
@@ -76,6 +85,11 @@ func (c *convex) centre() vec3 {
 // simplexVertex is a corner of GJK's simplex: w = a - b of the two
 // cores' support points.
 type simplexVertex struct{ a, b, w vec3 }
+
+// gjkOriginRel is the squared length, relative to the simplex's farthest
+// corner's, under which GJK's closest point is the origin: |v| under 1e-5
+// of that corner's distance is the corners' rounding.
+const gjkOriginRel = 1e-10
 
 // gjkMaxIterations bounds GJK's loop; it converges in a handful.
 const gjkMaxIterations = 32
@@ -116,10 +130,16 @@ func coreDistance(a, b *convex) (dist float32, pa, pb vec3) {
 			return 0, vec3{}, vec3{}
 		}
 		v = vec3{}
+		far := float32(0)
 		for i := range n {
 			v = v.addScaled(s[i].w, lam[i])
+			far = max(far, s[i].w.lengthSq())
 		}
-		if v.lengthSq() < 1e-12 {
+		// The origin on the simplex, up to the rounding of its corners:
+		// far from the origin (shapes tens of metres across), that
+		// rounding alone leaves v a few millionths long, and the next
+		// support points repeat (coaxial cylinders; parry issue 396).
+		if l := v.lengthSq(); l < 1e-12 || l <= float32(gjkOriginRel*far) {
 			return 0, vec3{}, vec3{}
 		}
 	}

@@ -483,6 +483,7 @@ func boxEdgeContact(h vec3, tri [3]vec3, i, j int, n vec3, sep float32, m *manif
 // meshQuery is collideMesh's scratch, reused from call to call.
 type meshQuery struct {
 	tris, stack []uint32
+	gen         convexScratch // the general convex contact's (convexTriangle)
 }
 
 // collideMesh appends to out a manifold for each triangle of mesh (carried
@@ -503,6 +504,8 @@ func collideMesh(s *shape, ps pose, mesh *TriangleMesh, pm pose, margin float32,
 			capsuleTriangle(vec3{0, -s.halfHeight, 0}, vec3{0, s.halfHeight, 0}, s.radius, a, b, c, mesh.active[t], margin, &m)
 		case Box:
 			boxTriangle(s.half, a, b, c, mesh.active[t], margin, &m)
+		default:
+			q.convexTriangle(s, a, b, c, mesh.active[t], margin, &m)
 		}
 		if m.n == 0 {
 			continue

@@ -46,6 +46,9 @@ func (s *Space) collidePairs(n int) {
 		ba, bb := &vals[sa], &vals[sb]
 		sensor := ba.Sensor || bb.Sensor
 		if !pairCollides(ba, bb, sensor) {
+			// A pair that collided before a body's kind or layers
+			// changed (SetKind, SetLayers) ends.
+			s.endPair(prevs)
 			continue
 		}
 		// A body's travel counts against static bodies, and against the
@@ -60,7 +63,7 @@ func (s *Space) collidePairs(n int) {
 		}
 		margin := s.cfg.SpeculativeDistance + extA + extB
 		shA, shB := &sc.shapes[pr.a], &sc.shapes[pr.b]
-		if shA.kind >= Mesh || shB.kind >= Mesh {
+		if shA.kind.hasParts() || shB.kind.hasParts() {
 			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
 			continue
 		}
@@ -245,7 +248,8 @@ func (s *Space) endPair(prevs []cachedManifold) {
 // still there and neither moves (so the broad phase did not look at
 // them), and otherwise records its end when it touched.
 func (s *Space) keepOrEnd(m *cachedManifold, next []cachedManifold) []cachedManifold {
-	if s.bodies.Has(m.a) && s.bodies.Has(m.b) {
+	if ba, bb := s.bodies.Ptr(m.a), s.bodies.Ptr(m.b); ba != nil && bb != nil &&
+		pairCollides(ba, bb, ba.Sensor || bb.Sensor) {
 		ka, kb := s.sc.kOf[m.a.Index()], s.sc.kOf[m.b.Index()]
 		if !s.sc.find[ka] && !s.sc.find[kb] {
 			return append(next, *m)

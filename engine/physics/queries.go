@@ -384,10 +384,13 @@ func cutByPlane(a *convex, x, fn vec3) bool {
 // queryShape checks a query's shape and pose and returns them as the step
 // reads them.
 func (s *Space) queryShape(call string, sh Shape, pos mgl32.Vec3, rot mgl32.Quat) (shape, pose, error) {
-	if sh.Kind == Mesh || sh.Kind == Compound {
-		return shape{}, pose{}, fmt.Errorf("physics: %s: a %v cannot be a query's shape (sphere, capsule or box)", call, sh.Kind)
+	if sh.Kind == Mesh || sh.Kind == Compound || sh.Kind == HeightField {
+		return shape{}, pose{}, fmt.Errorf("physics: %s: a %v cannot be a query's shape (sphere, capsule, box, cylinder or convex hull)", call, sh.Kind)
 	}
 	if err := sh.validate(); err != nil {
+		return shape{}, pose{}, fmt.Errorf("physics: %s: %w", call, err)
+	}
+	if err := s.checkAssets(sh, Static, 0); err != nil {
 		return shape{}, pose{}, fmt.Errorf("physics: %s: %w", call, err)
 	}
 	p := pose{toVec3(pos), toQuat(rot)}

@@ -27,6 +27,12 @@ func (s *shape) raycast(p pose, origin, dir vec3, maxT float32) (t float32, norm
 		t, n, ok = rayBox(o, d, s.half)
 	case Capsule:
 		t, n, ok = rayCapsule(o, d, s.radius, s.halfHeight)
+	case Cylinder:
+		t, n, ok = rayCylinder(o, d, s.radius, s.halfHeight)
+	case ConvexHull:
+		if s.hull != nil {
+			t, n, ok = s.hull.raycast(o, d)
+		}
 	}
 	if !ok || t > maxT {
 		return 0, vec3{}, false

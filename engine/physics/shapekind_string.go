@@ -13,11 +13,14 @@ func _() {
 	_ = x[Box-3]
 	_ = x[Mesh-4]
 	_ = x[Compound-5]
+	_ = x[ConvexHull-6]
+	_ = x[Cylinder-7]
+	_ = x[HeightField-8]
 }
 
-const _ShapeKind_name = "SphereCapsuleBoxMeshCompound"
+const _ShapeKind_name = "SphereCapsuleBoxMeshCompoundConvexHullCylinderHeightField"
 
-var _ShapeKind_index = [...]uint8{0, 6, 13, 16, 20, 28}
+var _ShapeKind_index = [...]uint8{0, 6, 13, 16, 20, 28, 38, 46, 57}
 
 func (i ShapeKind) String() string {
 	idx := int(i) - 1

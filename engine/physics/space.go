@@ -186,6 +186,11 @@ type Space struct {
 
 	// hook is the contact hook (SetContactHook), nil when none.
 	hook func(*ContactSettings)
+
+	// hulls and heights are the convex hulls (AddConvexHull) and height
+	// fields (AddHeightField): HullID i is hulls[i-1]. Assets too.
+	hulls   []*Hull
+	heights []*HeightGrid
 }
 
 // Stats are figures about the last Step, and a count kept since the
@@ -295,21 +300,8 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 	if err := d.validate(); err != nil {
 		return fmt.Errorf("physics: AddBody(%v): %w", e, err)
 	}
-	if d.Shape.Kind == Mesh && int(d.Shape.Mesh) > len(s.meshes) {
-		return fmt.Errorf("physics: AddBody(%v): mesh %d was not added to the Space (it has %d; Space.AddMesh)", e, d.Shape.Mesh, len(s.meshes))
-	}
-	var comp *compound
-	if d.Shape.Kind == Compound {
-		if int(d.Shape.Compound) > len(s.compounds) {
-			return fmt.Errorf("physics: AddBody(%v): compound %d was not added to the Space (it has %d; Space.AddCompound)", e, d.Shape.Compound, len(s.compounds))
-		}
-		comp = s.compounds[d.Shape.Compound-1]
-		if d.Kind == Dynamic {
-			m, in := float32(comp.volume*d.Density), comp.moments.scale(d.Density)
-			if !finite(m) || !in.finite() || !(m > 0) || !(in.x > 0 && in.y > 0 && in.z > 0) {
-				return fmt.Errorf("physics: AddBody(%v): the compound's mass %v or moments of inertia %v at density %v are not positive and finite", e, m, in, d.Density)
-			}
-		}
+	if err := s.checkAssets(d.Shape, d.Kind, d.Density); err != nil {
+		return fmt.Errorf("physics: AddBody(%v): %w", e, err)
 	}
 	wb := s.w.Bodies()
 	i := e.Index()
@@ -333,7 +325,8 @@ func (s *Space) AddBody(e engine.Entity, d BodyDef) error {
 	if d.Kind == Static {
 		wb.Vel[i], wb.AngVel[i] = mgl32.Vec3{}, mgl32.Vec3{}
 	}
-	s.bodies.Set(e, newBody(&d, comp))
+	sh := s.bodyShape(d.Shape)
+	s.bodies.Set(e, newBody(&d, &sh))
 	return nil
 }
 
@@ -610,4 +603,37 @@ func (s *Space) AddMesh(m *TriangleMesh) (MeshID, error) {
 	}
 	s.meshes = append(s.meshes, m)
 	return MeshID(len(s.meshes)), nil
+}
+
+// checkAssets checks that the mesh, compound, hull or height field sh
+// names was added to the Space, and that a dynamic body of kind k made
+// of it at density has a positive, finite mass and inertia.
+//
+//srccheck:wrapped by AddBody, SetShape and SetKind, as "physics: Call(<entity>): ..."
+func (s *Space) checkAssets(sh Shape, k Kind, density float32) error {
+	switch {
+	case sh.Kind == Mesh && int(sh.Mesh) > len(s.meshes):
+		return fmt.Errorf("mesh %d was not added to the Space (it has %d; Space.AddMesh)", sh.Mesh, len(s.meshes))
+	case sh.Kind == Compound && int(sh.Compound) > len(s.compounds):
+		return fmt.Errorf("compound %d was not added to the Space (it has %d; Space.AddCompound)", sh.Compound, len(s.compounds))
+	case sh.Kind == ConvexHull && int(sh.Hull) > len(s.hulls):
+		return fmt.Errorf("hull %d was not added to the Space (it has %d; Space.AddConvexHull)", sh.Hull, len(s.hulls))
+	case sh.Kind == HeightField && int(sh.HeightField) > len(s.heights):
+		return fmt.Errorf("height field %d was not added to the Space (it has %d; Space.AddHeightField)", sh.HeightField, len(s.heights))
+	}
+	if k != Dynamic || sh.Kind != Compound && sh.Kind != ConvexHull {
+		return nil
+	}
+	bs := s.bodyShape(sh)
+	var m float32
+	var in vec3
+	if bs.comp != nil {
+		m, in = float32(bs.comp.volume*density), bs.comp.moments.scale(density)
+	} else {
+		m, in = bs.massProperties(density)
+	}
+	if !finite(m) || !in.finite() || !(m > 0) || !(in.x > 0 && in.y > 0 && in.z > 0) {
+		return fmt.Errorf("the %v's mass %v or moments of inertia %v at density %v are not positive and finite", sh.Kind, m, in, density)
+	}
+	return nil
 }
