@@ -74,3 +74,10 @@ func BenchmarkTumbler(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkJengaStack is Box3D's JengaStack sample: 60 bars, 600 steps.
+func BenchmarkJengaStack(b *testing.B) { benchPeer(b, jengaStack()) }
+
+// BenchmarkDominoes is Box3D's Dominoes sample at its debug build's two
+// rings (362 dominoes; 30 rings in its release build), 1,800 steps.
+func BenchmarkDominoes(b *testing.B) { benchPeer(b, dominoes(2)) }

@@ -35,6 +35,8 @@ type sceneBody struct {
 	Shape    sceneShape `json:"shape"`
 	Position [3]float64 `json:"position"`
 	Rotation [4]float64 `json:"rotation"`
+	Vel      [3]float64 `json:"linear_velocity"`
+	Ang      [3]float64 `json:"angular_velocity"`
 	Density  float64    `json:"density,omitempty"`
 	Friction float64    `json:"friction"`
 }
@@ -60,6 +62,7 @@ func (sc *peerScene) file() sceneFile {
 			Shape:    sceneShape{Type: "box", HalfExtents: vec64(b.half)},
 			Position: vec64(b.pos),
 			Rotation: [4]float64{float64(b.rot.V[0]), float64(b.rot.V[1]), float64(b.rot.V[2]), float64(b.rot.W)},
+			Vel:      vec64(b.vel), Ang: vec64(b.ang),
 			Friction: float64(b.friction),
 		}
 		if b.kind == Dynamic {
@@ -77,7 +80,7 @@ func vec64(v mgl32.Vec3) [3]float64 { return [3]float64{float64(v[0]), float64(v
 // as built); with -peer-scenes DIR it writes them there. (The tumbler is
 // a kinematic compound turning about a point: the format has neither.)
 func TestPeerSceneFiles(t *testing.T) {
-	scenes := []peerScene{largePyramid(20), largePyramid(100), cardHouse(), boxStack(40), fallingBoxes()}
+	scenes := []peerScene{largePyramid(20), largePyramid(100), cardHouse(), boxStack(40), fallingBoxes(), jengaStack(), dominoes(2)}
 	for _, sc := range scenes {
 		data, err := json.Marshal(sc.file())
 		if err != nil {

@@ -36,7 +36,8 @@ type peerBody struct {
 	pos      mgl32.Vec3
 	rot      mgl32.Quat
 	friction float32
-	density  float32 // kg/m³, dynamic bodies
+	density  float32    // kg/m³, dynamic bodies
+	vel, ang mgl32.Vec3 // initial velocity and angular velocity (world frame)
 }
 
 // peerScene is a scene made only of boxes, in creation order.
@@ -200,6 +201,82 @@ func fallingBoxes() peerScene {
 	return sc
 }
 
+// jengaStack is Box3D's JengaStack sample (samples/sample_stacking.cpp,
+// with boxes): 30 layers of two bars 2×0.2×0.2 m (half extents 1, 0.1,
+// 0.1), each layer turned 90° about Y from the one below, the bars 1.6 m
+// apart and 0.21 m between layers (0.01 m gaps), density 1000, friction
+// 0.6, on a 40×2×40 m ground. As in Box3D the first layer starts 0.05 m
+// into the ground (its centres at y = 0.05) and is pushed out. Box3D's
+// rolling resistance of 0.05 is left out.
+func jengaStack() peerScene {
+	sc := peerScene{
+		name:        "jenga-stack",
+		description: "Box3D JengaStack (samples/sample_stacking.cpp): 30 crossed layers of two 2×0.2×0.2 m bars",
+		steps:       600,
+	}
+	sc.bodies = append(sc.bodies, groundBox(20, box3DFriction))
+	const h, r = 1, 0.1
+	const count = 30
+	turned := mgl32.Quat{W: 0.70710677, V: mgl32.Vec3{0, 0.70710677, 0}} // 90° about Y
+	for i := range count {
+		rot, x, z := turned, float32(h-2*r), float32(0)
+		if i&1 == 1 {
+			rot, x, z = mgl32.QuatIdent(), 0, h-2*r
+		}
+		y := (2.1*float32(i) + 0.5) * r
+		for k, sign := range [2]float32{1, -1} {
+			sc.bodies = append(sc.bodies, peerBody{
+				id: "bar-" + itoa(i) + "-" + itoa(k), kind: Dynamic, half: mgl32.Vec3{h, r, r},
+				pos: mgl32.Vec3{sign * x, y, sign * z}, rot: rot, friction: box3DFriction, density: box3DDensity,
+			})
+		}
+	}
+	return sc
+}
+
+// dominoes is Box3D's Dominoes sample (samples/sample_stacking.cpp) with
+// rings of its debug build's count: each ring has 181 dominoes
+// 0.4×1.6×0.1 m (half extents 0.2, 0.8, 0.05) standing every 2° on a
+// circle of radius 7 + 1.1·ring m, drawn in by alpha/630 m towards the
+// centre at angle alpha so the last passes inside the first, density 1000,
+// friction 0.6, on a 160×2×160 m ground. Box3D pushes the first domino
+// of each ring with an impulse of 25 N·s along +Z at its top; here that
+// impulse is its initial velocity, v = J/m and ω = I⁻¹(r × J), which is
+// what the impulse gives before the first step.
+func dominoes(rings int) peerScene {
+	sc := peerScene{
+		name:        "dominoes-" + itoa(rings),
+		description: "Box3D Dominoes (samples/sample_stacking.cpp): rings of 181 dominoes, the first of each pushed at its top",
+		steps:       1800,
+	}
+	sc.bodies = append(sc.bodies, groundBox(80, box3DFriction))
+	half := mgl32.Vec3{0.2, 0.8, 0.05}
+	// The push: J = 25 N·s along Z at 0.8 m above the centre of a domino
+	// of mass m and moments of inertia about X of m(b² + c²)/3.
+	m := 8 * 0.2 * 0.8 * 0.05 * box3DDensity
+	ix := m * (0.8*0.8 + 0.05*0.05) / 3
+	push, spin := mgl32.Vec3{0, 0, float32(25 / m)}, mgl32.Vec3{float32(0.8 * 25 / ix), 0, 0}
+	for ring := range rings {
+		radius := 7 + 1.1*float64(ring)
+		for a := 0; a <= 360; a += 2 {
+			rad := float64(a) * math.Pi / 180
+			c, s := math.Cos(rad), math.Sin(rad)
+			inward := float64(a) / 630
+			b := peerBody{
+				id: "domino-" + itoa(ring) + "-" + itoa(a/2), kind: Dynamic, half: half,
+				pos:      mgl32.Vec3{float32(radius*c - inward*c), 0.8, float32(radius*s - inward*s)},
+				rot:      mgl32.Quat{W: float32(math.Cos(-rad / 2)), V: mgl32.Vec3{0, float32(math.Sin(-rad / 2)), 0}},
+				friction: box3DFriction, density: box3DDensity,
+			}
+			if a == 0 {
+				b.vel, b.ang = push, spin
+			}
+			sc.bodies = append(sc.bodies, b)
+		}
+	}
+	return sc
+}
+
 // build adds sc's bodies to tw in order and returns their entities.
 func (sc *peerScene) build(tw *testWorld) []engine.Entity {
 	es := make([]engine.Entity, len(sc.bodies))
@@ -209,7 +286,7 @@ func (sc *peerScene) build(tw *testWorld) []engine.Entity {
 		if b.kind == Dynamic {
 			d.Density = b.density
 		}
-		es[i] = tw.add(d, b.pos, b.rot, mgl32.Vec3{}, mgl32.Vec3{})
+		es[i] = tw.add(d, b.pos, b.rot, b.vel, b.ang)
 	}
 	return es
 }
