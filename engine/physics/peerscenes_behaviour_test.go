@@ -15,10 +15,10 @@ import (
 // same scene files (TestPeerSceneFiles, run with the shared anchors'
 // runners), quoted in each test.
 
-// moved returns, over es, the largest vertical and horizontal (XZ)
+// peerMoved returns, over es, the largest vertical and horizontal (XZ)
 // distance of a body from where it was, and the body with the larger of
 // each.
-func moved(tw *testWorld, es []engine.Entity, start []mgl32.Vec3) (vert, horiz float32, vi, hi int) {
+func peerMoved(tw *testWorld, es []engine.Entity, start []mgl32.Vec3) (vert, horiz float32, vi, hi int) {
 	for i, e := range es {
 		d := tw.pos(e).Sub(start[i])
 		if v := abs(d[1]); v > vert {
@@ -31,8 +31,8 @@ func moved(tw *testWorld, es []engine.Entity, start []mgl32.Vec3) (vert, horiz f
 	return vert, horiz, vi, hi
 }
 
-// positions returns the positions of es.
-func positions(tw *testWorld, es []engine.Entity) []mgl32.Vec3 {
+// peerPositions returns the positions of es.
+func peerPositions(tw *testWorld, es []engine.Entity) []mgl32.Vec3 {
 	ps := make([]mgl32.Vec3, len(es))
 	for i, e := range es {
 		ps[i] = tw.pos(e)
@@ -48,12 +48,12 @@ func positions(tw *testWorld, es []engine.Entity) []mgl32.Vec3 {
 // sideways (Rapier 1.2 cm, Jolt 0.6 cm at 200 steps, with sleeping on).
 // Box3D's comment says the 80-cube version falls over after 1,000 steps.
 func TestBox3DLargePyramidStands(t *testing.T) {
-	sc := largePyramid(20)
+	sc := peerLargePyramid(20)
 	tw := newTestWorld(t, sc.config())
 	es := sc.build(tw)
-	start := positions(tw, es)
+	start := peerPositions(tw, es)
 	tw.steps(600)
-	vert, horiz, vi, hi := moved(tw, es, start)
+	vert, horiz, vi, hi := peerMoved(tw, es, start)
 	t.Logf("after 10 s: sank at most %.4g m (%s), moved sideways at most %.4g m (%s)", vert, sc.bodies[vi].id, horiz, sc.bodies[hi].id)
 	if vert > 0.03 {
 		t.Errorf("%s moved %v m vertically (from %v to %v), want at most 0.03", sc.bodies[vi].id, vert, start[vi], tw.pos(es[vi]))
@@ -74,10 +74,10 @@ func TestBox3DLargePyramidStands(t *testing.T) {
 // of the top storey ends 2.3 m away).
 func TestBox3DCardHouseStands(t *testing.T) {
 	t.Skip("the card house collapses on Nebula: the top storey's pair slides apart from about 0.5 s and a card ends 2.15 m away at 10 s (as in Rapier, 2.33 m; Jolt stands; with 8 substeps instead of 4 it stands, 3.6 cm); issue 34")
-	sc := cardHouse()
+	sc := peerCardHouse()
 	tw := newTestWorld(t, sc.config())
 	es := sc.build(tw)
-	start := positions(tw, es)
+	start := peerPositions(tw, es)
 	tw.steps(600)
 	for i, e := range es {
 		if d := tw.pos(e).Sub(start[i]).Len(); d > 0.05 {
@@ -94,7 +94,7 @@ func TestBox3DCardHouseStands(t *testing.T) {
 // asleep; Jolt's column falls).
 func TestBox3DBoxStackStands(t *testing.T) {
 	t.Skip("the 40-cube column falls on Nebula (top cube 16.7 m away at 10 s; Rapier keeps it within 0.13 m): a cube landing flat spins (one cube dropped 0.25 m lands with 0.18 rad/s and 8 cm/s sideways; 8 substeps do not help); issue 34")
-	sc := boxStack(40)
+	sc := peerBoxStack(40)
 	tw := newTestWorld(t, sc.config())
 	es := sc.build(tw)
 	tw.steps(600)
@@ -110,14 +110,14 @@ func TestBox3DBoxStackStands(t *testing.T) {
 
 // TestBox2DTumblerKeepsCubesInside: Box2D's CreateTumbler
 // (github.com/erincatto/box2d, shared/benchmarks.c) made kinematic as its
-// CreateWasher is and extruded (tumbler): the hollow box turns at 25°/s
+// CreateWasher is and extruded (peerTumbler): the hollow box turns at 25°/s
 // for 10 s (250°) with 10×10×3 cubes tumbling in it, and every cube's
 // centre stays inside the walls' inner faces in the tumbler's frame; the
 // tumbler turns at its own speed about its fixed centre and no state
 // becomes non-finite.
 func TestBox2DTumblerKeepsCubesInside(t *testing.T) {
 	tw := newTestWorld(t, DefaultConfig())
-	tb, err := buildTumbler(tw, 10, 3)
+	tb, err := buildPeerTumbler(tw, 10, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestBox2DTumblerKeepsCubesInside(t *testing.T) {
 	// 25°/s for 10 s: the tumbler turned 250° about Z (float32 rounding
 	// over 600 steps: within 0.01 rad).
 	q := wb.Rot[i]
-	if want := quatZ(600 * tumblerSpeed / 60); abs(q.Dot(want)) < float32(1-5e-5/4) {
+	if want := peerQuatZ(600 * peerTumblerSpeed / 60); abs(q.Dot(want)) < float32(1-5e-5/4) {
 		t.Errorf("the tumbler's rotation is %v, want %v (250° about Z)", q, want)
 	}
 	if r := tw.s.Stats().Resets; r != 0 {
@@ -150,11 +150,11 @@ func TestBox2DTumblerKeepsCubesInside(t *testing.T) {
 	}
 }
 
-// fallingBoxesRun steps fallingBoxes until every body sleeps (at most
+// peerFallingBoxesRun steps peerFallingBoxes until every body sleeps (at most
 // the peer's 500 steps) and returns the step at which they all slept
 // (-1: never) and the world's state hash then.
-func fallingBoxesRun(t testing.TB) (int, uint64) {
-	sc := fallingBoxes()
+func peerFallingBoxesRun(t testing.TB) (int, uint64) {
+	sc := peerFallingBoxes()
 	tw := newTestWorld(t, sc.config())
 	sc.build(tw)
 	for step := 1; step <= sc.steps; step++ {
@@ -179,12 +179,12 @@ func fallingBoxesRun(t testing.TB) (int, uint64) {
 // (golden_test.go), so that this one does not change with every change
 // of the step. The scene has no hinges (Nebula has no joints).
 func TestBox2DDeterminismFallingBoxes(t *testing.T) {
-	step, hash := fallingBoxesRun(t)
+	step, hash := peerFallingBoxesRun(t)
 	t.Logf("all asleep at step %d, hash %016x", step, hash)
 	if step < 0 {
 		t.Fatalf("bodies still awake after 500 steps")
 	}
-	if s, h := fallingBoxesRun(t); s != step || h != hash {
+	if s, h := peerFallingBoxesRun(t); s != step || h != hash {
 		t.Errorf("second run: asleep at step %d, hash %016x; first run %d, %016x", s, h, step, hash)
 	}
 	const runs = 4
@@ -195,7 +195,7 @@ func TestBox2DDeterminismFallingBoxes(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			steps[r], hashes[r] = fallingBoxesRun(t)
+			steps[r], hashes[r] = peerFallingBoxesRun(t)
 		}()
 	}
 	wg.Wait()
@@ -214,12 +214,12 @@ func TestBox2DDeterminismFallingBoxes(t *testing.T) {
 // (Rapier: 0.06 m and 5.77 m, all asleep; Jolt: 0.46 m and 5.78 m).
 func TestBox3DJengaStackStands(t *testing.T) {
 	t.Skip("the Jenga stack falls on Nebula with Box3D's 4 substeps (the top bar ends 9.6 m away; with 8 substeps it stands, 0.08 m), with or without the first layer's 5 cm in the ground; issue 34")
-	sc := jengaStack()
+	sc := peerJengaStack()
 	tw := newTestWorld(t, sc.config())
 	es := sc.build(tw)
-	start := positions(tw, es)
+	start := peerPositions(tw, es)
 	tw.steps(600)
-	_, horiz, _, hi := moved(tw, es, start)
+	_, horiz, _, hi := peerMoved(tw, es, start)
 	if horiz > 0.5 {
 		t.Errorf("%s moved %.4g m sideways, from %v to %v", sc.bodies[hi].id, horiz, start[hi], tw.pos(es[hi]))
 	}
@@ -238,7 +238,7 @@ func TestBox3DJengaStackStands(t *testing.T) {
 // below 0.5 m (0.8 m standing; Rapier's and Jolt's highest end at 0.39
 // and 0.40 m).
 func TestBox3DDominoesAllFall(t *testing.T) {
-	sc := dominoes(2)
+	sc := peerDominoes(2)
 	tw := newTestWorld(t, sc.config())
 	es := sc.build(tw)[1:]
 	standing := func() (int, engine.Entity) {

@@ -17,32 +17,32 @@ import (
 //	go test ./engine/physics -run TestPeerSceneFiles -args -peer-scenes /tmp/scenes
 var peerScenesDir = flag.String("peer-scenes", "", "write the Box2D/Box3D peer scenes as nebula-scene/1 files into this folder")
 
-// sceneFile is a nebula-scene/1 file (the shared scene format).
-type sceneFile struct {
-	Format      string      `json:"format"`
-	Name        string      `json:"name"`
-	Description string      `json:"description"`
-	Hz          int         `json:"hz"`
-	Steps       int         `json:"steps"`
-	Gravity     [3]float64  `json:"gravity"`
-	Bodies      []sceneBody `json:"bodies"`
+// peerSceneFile is a nebula-scene/1 file (the shared scene format).
+type peerSceneFile struct {
+	Format      string          `json:"format"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Hz          int             `json:"hz"`
+	Steps       int             `json:"steps"`
+	Gravity     [3]float64      `json:"gravity"`
+	Bodies      []peerSceneBody `json:"bodies"`
 }
 
-// sceneBody is a body of a sceneFile.
-type sceneBody struct {
-	ID       string     `json:"id"`
-	Kind     string     `json:"kind"`
-	Shape    sceneShape `json:"shape"`
-	Position [3]float64 `json:"position"`
-	Rotation [4]float64 `json:"rotation"`
-	Vel      [3]float64 `json:"linear_velocity"`
-	Ang      [3]float64 `json:"angular_velocity"`
-	Density  float64    `json:"density,omitempty"`
-	Friction float64    `json:"friction"`
+// peerSceneBody is a body of a peerSceneFile.
+type peerSceneBody struct {
+	ID       string         `json:"id"`
+	Kind     string         `json:"kind"`
+	Shape    peerSceneShape `json:"shape"`
+	Position [3]float64     `json:"position"`
+	Rotation [4]float64     `json:"rotation"`
+	Vel      [3]float64     `json:"linear_velocity"`
+	Ang      [3]float64     `json:"angular_velocity"`
+	Density  float64        `json:"density,omitempty"`
+	Friction float64        `json:"friction"`
 }
 
-// sceneShape is a box shape of a sceneBody.
-type sceneShape struct {
+// peerSceneShape is a box shape of a peerSceneBody.
+type peerSceneShape struct {
 	Type        string     `json:"type"`
 	HalfExtents [3]float64 `json:"half_extents"`
 }
@@ -50,19 +50,19 @@ type sceneShape struct {
 // file returns sc as a nebula-scene/1 file: the float32 values widened to
 // float64, so a runner that reads them back into float32 gets the same
 // bits as the Space the tests build.
-func (sc *peerScene) file() sceneFile {
+func (sc *peerScene) file() peerSceneFile {
 	cfg := DefaultConfig()
-	f := sceneFile{
+	f := peerSceneFile{
 		Format: "nebula-scene/1", Name: sc.name, Description: sc.description,
-		Hz: cfg.TickRate, Steps: sc.steps, Gravity: vec64(cfg.Gravity),
+		Hz: cfg.TickRate, Steps: sc.steps, Gravity: peerVec64(cfg.Gravity),
 	}
 	for _, b := range sc.bodies {
-		sb := sceneBody{
+		sb := peerSceneBody{
 			ID: b.id, Kind: b.kind.String(),
-			Shape:    sceneShape{Type: "box", HalfExtents: vec64(b.half)},
-			Position: vec64(b.pos),
+			Shape:    peerSceneShape{Type: "box", HalfExtents: peerVec64(b.half)},
+			Position: peerVec64(b.pos),
 			Rotation: [4]float64{float64(b.rot.V[0]), float64(b.rot.V[1]), float64(b.rot.V[2]), float64(b.rot.W)},
-			Vel:      vec64(b.vel), Ang: vec64(b.ang),
+			Vel:      peerVec64(b.vel), Ang: peerVec64(b.ang),
 			Friction: float64(b.friction),
 		}
 		if b.kind == Dynamic {
@@ -73,20 +73,22 @@ func (sc *peerScene) file() sceneFile {
 	return f
 }
 
-func vec64(v mgl32.Vec3) [3]float64 { return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])} }
+func peerVec64(v mgl32.Vec3) [3]float64 {
+	return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
+}
 
 // TestPeerSceneFiles: every box-only peer scene makes a nebula-scene/1
 // file that reads back to the same bodies (ids unique, kinds and values
 // as built); with -peer-scenes DIR it writes them there. (The tumbler is
 // a kinematic compound turning about a point: the format has neither.)
 func TestPeerSceneFiles(t *testing.T) {
-	scenes := []peerScene{largePyramid(20), largePyramid(100), cardHouse(), boxStack(40), fallingBoxes(), jengaStack(), dominoes(2)}
+	scenes := []peerScene{peerLargePyramid(20), peerLargePyramid(100), peerCardHouse(), peerBoxStack(40), peerFallingBoxes(), peerJengaStack(), peerDominoes(2)}
 	for _, sc := range scenes {
 		data, err := json.Marshal(sc.file())
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back sceneFile
+		var back peerSceneFile
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatalf("%s: %v", sc.name, err)
 		}

@@ -55,40 +55,40 @@ const (
 	box3DFriction = 0.6
 )
 
-// quatZ is the rotation by angle a (radians) about Z. It goes through
+// peerQuatZ is the rotation by angle a (radians) about Z. It goes through
 // math.Sin and math.Cos, whose last bit may differ between builds: the
 // scenes that use it are behaviour and timing scenes, not goldens.
-func quatZ(a float64) mgl32.Quat {
+func peerQuatZ(a float64) mgl32.Quat {
 	return mgl32.Quat{W: float32(math.Cos(a / 2)), V: mgl32.Vec3{0, 0, float32(math.Sin(a / 2))}}
 }
 
-// groundBox is Box3D's Sample::AddGroundBox (samples/sample.cpp): a
+// peerGround is Box3D's Sample::AddGroundBox (samples/sample.cpp): a
 // static box 2·extent wide and deep and 2 m high whose top is y = 0.
-func groundBox(extent, friction float32) peerBody {
+func peerGround(extent, friction float32) peerBody {
 	return peerBody{id: "ground", kind: Static, half: mgl32.Vec3{extent, 1, extent},
 		pos: mgl32.Vec3{0, -1, 0}, rot: mgl32.QuatIdent(), friction: friction}
 }
 
-// largePyramid is Box3D's CreateLargePyramid (shared/benchmarks.c), the
+// peerLargePyramid is Box3D's CreateLargePyramid (shared/benchmarks.c), the
 // 3D port of Box2D's: a one-cube-deep pyramid of baseCount cubes of half
 // size 0.5 at the base (baseCount·(baseCount+1)/2 cubes), density 100,
 // each course resting exactly on the one below, on a 800×2×800 m ground,
 // with sleeping off. Box3D runs it for 200 steps with baseCount 100 (5,050
 // cubes; 20 in its debug build).
-func largePyramid(baseCount int) peerScene {
+func peerLargePyramid(baseCount int) peerScene {
 	sc := peerScene{
-		name:        "large-pyramid-" + itoa(baseCount),
+		name:        "large-pyramid-" + peerItoa(baseCount),
 		description: "Box3D CreateLargePyramid (shared/benchmarks.c): a one-cube-deep pyramid of unit cubes, sleeping off in the peer",
 		steps:       200, noSleep: true,
 	}
-	sc.bodies = append(sc.bodies, groundBox(400, box3DFriction))
+	sc.bodies = append(sc.bodies, peerGround(400, box3DFriction))
 	const h = 0.5
 	for i := range baseCount {
 		y := (2*float32(i) + 1) * h
 		for j := i; j < baseCount; j++ {
 			x := (float32(i)+1)*h + 2*float32(j-i)*h - h*float32(baseCount)
 			sc.bodies = append(sc.bodies, peerBody{
-				id: "cube-" + itoa(i) + "-" + itoa(j), kind: Dynamic, half: mgl32.Vec3{h, h, h},
+				id: "cube-" + peerItoa(i) + "-" + peerItoa(j), kind: Dynamic, half: mgl32.Vec3{h, h, h},
 				pos: mgl32.Vec3{x, y, 0}, rot: mgl32.QuatIdent(), friction: box3DFriction, density: 100,
 			})
 		}
@@ -96,7 +96,7 @@ func largePyramid(baseCount int) peerScene {
 	return sc
 }
 
-// cardHouse is Box3D's CardHouse sample ("From PEEL",
+// peerCardHouse is Box3D's CardHouse sample ("From PEEL",
 // samples/sample_stacking.cpp): 40 cards 0.002 m thick, 0.4 m high and
 // 0.2 m deep (half extents 0.001, 0.2, 0.1), friction 0.7, density 1000,
 // in five storeys: pairs leaning ±25° against each other, with a flat card
@@ -104,19 +104,19 @@ func largePyramid(baseCount int) peerScene {
 // of friction 0.6. (Box3D notes that its box hull limits the thinness and
 // breaks this sample in Box3D itself; its rolling resistance of 0.05 is
 // left out here.)
-func cardHouse() peerScene {
+func peerCardHouse() peerScene {
 	sc := peerScene{
 		name:        "card-house",
 		description: "Box3D CardHouse (samples/sample_stacking.cpp, from PEEL): 40 cards 0.002×0.4×0.2 m, friction 0.7, in five storeys",
 		steps:       600,
 	}
-	sc.bodies = append(sc.bodies, groundBox(10, box3DFriction))
+	sc.bodies = append(sc.bodies, peerGround(10, box3DFriction))
 	const cardHeight, cardThickness, cardDepth = 0.2, 0.001, 0.1
 	half := mgl32.Vec3{cardThickness, cardHeight, cardDepth}
-	q0, q1, q2 := quatZ(25*math.Pi/180), quatZ(-25*math.Pi/180), quatZ(0.5*math.Pi)
+	q0, q1, q2 := peerQuatZ(25*math.Pi/180), peerQuatZ(-25*math.Pi/180), peerQuatZ(0.5*math.Pi)
 	card := func(x, y float32, q mgl32.Quat) {
 		sc.bodies = append(sc.bodies, peerBody{
-			id: "card-" + itoa(len(sc.bodies)-1), kind: Dynamic, half: half,
+			id: "card-" + peerItoa(len(sc.bodies)-1), kind: Dynamic, half: half,
 			pos: mgl32.Vec3{x, y, 0}, rot: q, friction: 0.7, density: box3DDensity,
 		})
 	}
@@ -139,22 +139,22 @@ func cardHouse() peerScene {
 	return sc
 }
 
-// boxStack is Box3D's BoxStack sample (samples/sample_stacking.cpp): 40
+// peerBoxStack is Box3D's BoxStack sample (samples/sample_stacking.cpp): 40
 // cubes of half size 0.5, density 1000, friction 0.6, dropped from a
 // column with 0.25 m between each two (the lowest 0.25 m above the
 // ground), so they land on each other and must stand. Box3D's rolling
 // resistance of 0.1 is left out.
-func boxStack(n int) peerScene {
+func peerBoxStack(n int) peerScene {
 	sc := peerScene{
-		name:        "box-stack-" + itoa(n),
+		name:        "box-stack-" + peerItoa(n),
 		description: "Box3D BoxStack (samples/sample_stacking.cpp): cubes dropped in a column 0.25 m apart, landing on each other",
 		steps:       600,
 	}
-	sc.bodies = append(sc.bodies, groundBox(40, box3DFriction))
+	sc.bodies = append(sc.bodies, peerGround(40, box3DFriction))
 	const a = 0.5
 	for i := range n {
 		sc.bodies = append(sc.bodies, peerBody{
-			id: "box-" + itoa(i), kind: Dynamic, half: mgl32.Vec3{a, a, a},
+			id: "box-" + peerItoa(i), kind: Dynamic, half: mgl32.Vec3{a, a, a},
 			pos: mgl32.Vec3{0, 1.5*a + 2.5*a*float32(i), 0}, rot: mgl32.QuatIdent(),
 			friction: box3DFriction, density: box3DDensity,
 		})
@@ -162,7 +162,7 @@ func boxStack(n int) peerScene {
 	return sc
 }
 
-// fallingBoxes is Box2D's determinism scene, CreateFallingHinges
+// peerFallingBoxes is Box2D's determinism scene, CreateFallingHinges
 // (shared/determinism.c, used by test/test_determinism.c), without its
 // hinges (Nebula has no joints yet) and extruded: 4 leaning columns of 20
 // cubes of half size 0.25 (depth 0.5 m), each cube 0.1 m (0.4·h) to the
@@ -171,7 +171,7 @@ func boxStack(n int) peerScene {
 // columns topple and the boxes come to rest. The rotations are constants
 // (cos 0.05, sin 0.05 rounded to float32), so the scene is the same bits
 // on every build.
-func fallingBoxes() peerScene {
+func peerFallingBoxes() peerScene {
 	sc := peerScene{
 		name:        "falling-boxes",
 		description: "Box2D CreateFallingHinges (shared/determinism.c) without hinges, extruded: 4 leaning columns of 20 cubes topple",
@@ -191,7 +191,7 @@ func fallingBoxes() peerScene {
 		x := xBase + float32(j)*dx
 		for i := range rows {
 			sc.bodies = append(sc.bodies, peerBody{
-				id: "box-" + itoa(j) + "-" + itoa(i), kind: Dynamic, half: mgl32.Vec3{h, h, h},
+				id: "box-" + peerItoa(j) + "-" + peerItoa(i), kind: Dynamic, half: mgl32.Vec3{h, h, h},
 				pos:      mgl32.Vec3{x + float32(offset*float32(i)), h + 2*h*float32(i), 0},
 				rot:      tilt[i&1],
 				friction: 0.6, density: 1,
@@ -201,20 +201,20 @@ func fallingBoxes() peerScene {
 	return sc
 }
 
-// jengaStack is Box3D's JengaStack sample (samples/sample_stacking.cpp,
+// peerJengaStack is Box3D's JengaStack sample (samples/sample_stacking.cpp,
 // with boxes): 30 layers of two bars 2×0.2×0.2 m (half extents 1, 0.1,
 // 0.1), each layer turned 90° about Y from the one below, the bars 1.6 m
 // apart and 0.21 m between layers (0.01 m gaps), density 1000, friction
 // 0.6, on a 40×2×40 m ground. As in Box3D the first layer starts 0.05 m
 // into the ground (its centres at y = 0.05) and is pushed out. Box3D's
 // rolling resistance of 0.05 is left out.
-func jengaStack() peerScene {
+func peerJengaStack() peerScene {
 	sc := peerScene{
 		name:        "jenga-stack",
 		description: "Box3D JengaStack (samples/sample_stacking.cpp): 30 crossed layers of two 2×0.2×0.2 m bars",
 		steps:       600,
 	}
-	sc.bodies = append(sc.bodies, groundBox(20, box3DFriction))
+	sc.bodies = append(sc.bodies, peerGround(20, box3DFriction))
 	const h, r = 1, 0.1
 	const count = 30
 	turned := mgl32.Quat{W: 0.70710677, V: mgl32.Vec3{0, 0.70710677, 0}} // 90° about Y
@@ -226,7 +226,7 @@ func jengaStack() peerScene {
 		y := (2.1*float32(i) + 0.5) * r
 		for k, sign := range [2]float32{1, -1} {
 			sc.bodies = append(sc.bodies, peerBody{
-				id: "bar-" + itoa(i) + "-" + itoa(k), kind: Dynamic, half: mgl32.Vec3{h, r, r},
+				id: "bar-" + peerItoa(i) + "-" + peerItoa(k), kind: Dynamic, half: mgl32.Vec3{h, r, r},
 				pos: mgl32.Vec3{sign * x, y, sign * z}, rot: rot, friction: box3DFriction, density: box3DDensity,
 			})
 		}
@@ -234,7 +234,7 @@ func jengaStack() peerScene {
 	return sc
 }
 
-// dominoes is Box3D's Dominoes sample (samples/sample_stacking.cpp) with
+// peerDominoes is Box3D's Dominoes sample (samples/sample_stacking.cpp) with
 // rings of its debug build's count: each ring has 181 dominoes
 // 0.4×1.6×0.1 m (half extents 0.2, 0.8, 0.05) standing every 2° on a
 // circle of radius 7 + 1.1·ring m, drawn in by alpha/630 m towards the
@@ -243,13 +243,13 @@ func jengaStack() peerScene {
 // of each ring with an impulse of 25 N·s along +Z at its top; here that
 // impulse is its initial velocity, v = J/m and ω = I⁻¹(r × J), which is
 // what the impulse gives before the first step.
-func dominoes(rings int) peerScene {
+func peerDominoes(rings int) peerScene {
 	sc := peerScene{
-		name:        "dominoes-" + itoa(rings),
+		name:        "dominoes-" + peerItoa(rings),
 		description: "Box3D Dominoes (samples/sample_stacking.cpp): rings of 181 dominoes, the first of each pushed at its top",
 		steps:       1800,
 	}
-	sc.bodies = append(sc.bodies, groundBox(80, box3DFriction))
+	sc.bodies = append(sc.bodies, peerGround(80, box3DFriction))
 	half := mgl32.Vec3{0.2, 0.8, 0.05}
 	// The push: J = 25 N·s along Z at 0.8 m above the centre of a domino
 	// of mass m and moments of inertia about X of m(b² + c²)/3.
@@ -263,7 +263,7 @@ func dominoes(rings int) peerScene {
 			c, s := math.Cos(rad), math.Sin(rad)
 			inward := float64(a) / 630
 			b := peerBody{
-				id: "domino-" + itoa(ring) + "-" + itoa(a/2), kind: Dynamic, half: half,
+				id: "domino-" + peerItoa(ring) + "-" + peerItoa(a/2), kind: Dynamic, half: half,
 				pos:      mgl32.Vec3{float32(radius*c - inward*c), 0.8, float32(radius*s - inward*s)},
 				rot:      mgl32.Quat{W: float32(math.Cos(-rad / 2)), V: mgl32.Vec3{0, float32(math.Sin(-rad / 2)), 0}},
 				friction: box3DFriction, density: box3DDensity,
@@ -299,23 +299,23 @@ func (sc *peerScene) config() Config {
 	return cfg
 }
 
-// tumbler is Box2D's CreateTumbler (shared/benchmarks.c) made kinematic
+// peerTumbler is Box2D's CreateTumbler (shared/benchmarks.c) made kinematic
 // as its CreateWasher is, and extruded: a hollow box 20 m wide and high
 // inside its 1 m thick walls (the four walls of Box2D's, 2·depth deep, and
 // a front and a back wall closing it), centred 10 m up, turning at 25°/s
 // about Z, and a grid×grid×layers lattice of cubes of half size 0.125,
 // 0.4 m apart, inside it (Box2D: 45×45 cubes, 20×20 in its debug build).
-type tumbler struct {
+type peerTumbler struct {
 	body  engine.Entity
 	cubes []engine.Entity
 	depth float32 // the inside's half depth, m
 }
 
-// tumblerSpeed is the tumbler's angular speed about Z, rad/s: 25°/s.
-const tumblerSpeed = 25 * math.Pi / 180
+// peerTumblerSpeed is the tumbler's angular speed about Z, rad/s: 25°/s.
+const peerTumblerSpeed = 25 * math.Pi / 180
 
-// buildTumbler adds the tumbler and its cubes to tw.
-func buildTumbler(tw *testWorld, grid, layers int) (*tumbler, error) {
+// buildPeerTumbler adds the tumbler and its cubes to tw.
+func buildPeerTumbler(tw *testWorld, grid, layers int) (*peerTumbler, error) {
 	depth := 0.2*float32(layers) + 0.5
 	box := func(hx, hy, hz float32) Shape { return Shape{Kind: Box, HalfExtents: mgl32.Vec3{hx, hy, hz}} }
 	id, err := tw.s.AddCompound([]Part{
@@ -329,9 +329,9 @@ func buildTumbler(tw *testWorld, grid, layers int) (*tumbler, error) {
 	if err != nil {
 		return nil, err
 	}
-	tb := &tumbler{depth: depth}
+	tb := &peerTumbler{depth: depth}
 	d := NewBodyDef(Kinematic, CompoundShape(id))
-	tb.body = tw.add(d, mgl32.Vec3{0, 10, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{0, 0, tumblerSpeed})
+	tb.body = tw.add(d, mgl32.Vec3{0, 10, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{0, 0, peerTumblerSpeed})
 	cube := NewBodyDef(Dynamic, box(0.125, 0.125, 0.125))
 	cube.Friction = 0.6
 	g := float32(grid)
@@ -351,10 +351,10 @@ func buildTumbler(tw *testWorld, grid, layers int) (*tumbler, error) {
 	return tb, nil
 }
 
-// itoa formats a small non-negative integer.
-func itoa(i int) string {
+// peerItoa formats a small non-negative integer.
+func peerItoa(i int) string {
 	if i < 10 {
 		return string(rune('0' + i))
 	}
-	return itoa(i/10) + string(rune('0'+i%10))
+	return peerItoa(i/10) + string(rune('0'+i%10))
 }
