@@ -300,11 +300,13 @@ func (sc *peerScene) config() Config {
 }
 
 // peerTumbler is Box2D's CreateTumbler (shared/benchmarks.c) made kinematic
-// as its CreateWasher is, and extruded: a hollow box 20 m wide and high
-// inside its 1 m thick walls (the four walls of Box2D's, 2·depth deep, and
-// a front and a back wall closing it), centred 10 m up, turning at 25°/s
-// about Z, and a grid×grid×layers lattice of cubes of half size 0.125,
-// 0.4 m apart, inside it (Box2D: 45×45 cubes, 20×20 in its debug build).
+// as its CreateWasher is, and extruded: a hollow box whose 1 m thick walls
+// are centred 10 m from its centre (19×19 m inside), Box2D's four walls
+// made 2·depth deep and a front and a back wall closing them, centred
+// 10 m up and turning at 25°/s about Z, and a grid×grid×layers lattice of
+// cubes of half size 0.125, 0.4 m apart, inside it (Box2D: 45×45 cubes,
+// 20×20 in its debug build); depth, the inside's half depth, is
+// 0.2·layers + 0.5 m.
 type peerTumbler struct {
 	body  engine.Entity
 	cubes []engine.Entity
