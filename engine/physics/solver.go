@@ -181,15 +181,15 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 
 // solve runs one pass over the constraints: the normal, with the soft
 // push-out, then friction (bounded by the normal impulses just found, as
-// Box2D v3 does), when useBias (solve), in the constraints' order; the
-// normal alone, without the push-out, otherwise (relax), in the reverse
-// order (order.go says why). The relax pass, the substep's last, adds
-// each point's impulse to its total for the step.
+// Box2D v3 does), when useBias (solve), in the reverse of the
+// constraints' order; the normal alone, without the push-out, otherwise
+// (relax), in their order (order.go says why). The relax pass, the
+// substep's last, adds each point's impulse to its total for the step.
 func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
 	nc := len(cons)
 	for i := range nc {
 		ci := i
-		if !useBias {
+		if useBias {
 			ci = nc - 1 - i
 		}
 		c := &cons[ci]
