@@ -90,8 +90,8 @@ type constraint struct {
 	// impact is set when the manifold has several points and they
 	// approached faster than Config.RestitutionThreshold on average at
 	// the start of the step, or its warm start alone would part them
-	// faster than that (a collision or the step after it, not a resting
-	// contact). Then its points' common row (commonRow) follows them in
+	// faster than that, or they are all apart and meet within the step
+	// (meets: a collision or the step after it, not a resting contact). Then its points' common row (commonRow) follows them in
 	// the step's points, at points[p0+n], and solve takes it first.
 	impact bool
 
