@@ -129,7 +129,8 @@ func (s *Space) solveAwake(n int) {
 		// An impact: the points approach faster than the restitution
 		// threshold on average, or last step's impulses, applied again in
 		// each substep by the warm start, would move them apart faster
-		// than that (the step after an impact).
+		// than that (the step after an impact), or they are all apart and
+		// meet in this step (meets).
 		var rel, warmImp float32
 		for j := range ps {
 			p := &ps[j]
@@ -140,7 +141,7 @@ func (s *Space) solveAwake(n int) {
 		if len(ps) > 1 {
 			row := commonRow(c, mA, mB, ps)
 			thr := cfg.RestitutionThreshold
-			c.impact = rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*row.nMass)
+			c.impact = rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*row.nMass) || meets(ps, rel, dt)
 			if c.impact {
 				sc.points = append(sc.points, row)
 			}
@@ -256,6 +257,26 @@ func (s *Space) solveAwake(n int) {
 		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
 		s.stats.Awake--
 	}
+}
+
+// meets reports whether the points ps of a contact (rel: the sum of their
+// normal velocities at the start of the step), all apart at the start of
+// the step of dt seconds, close the nearest one's gap within it at their
+// mean approach speed: a face that reaches another face in this step,
+// however slowly. Its points take the common row first (solve), as in a
+// fast impact: taken in turn, the first point takes the most and the
+// bodies turn about the normal, so two boxes that met face on at 0.6 m/s
+// without friction parted at 0.025 m/s, spinning at 0.025 rad/s.
+func meets(ps []solverPoint, rel, dt float32) bool {
+	if rel >= 0 {
+		return false
+	}
+	gap := ps[0].sep0
+	for j := 1; j < len(ps); j++ {
+		gap = min(gap, ps[j].sep0)
+	}
+	closing := float32(-rel / float32(len(ps)))
+	return gap > 0 && gap < float32(closing*dt)
 }
 
 // patch returns the centre of m's points, their offsets from it in the

@@ -90,8 +90,8 @@ type constraint struct {
 	// impact is set when the manifold has several points and they
 	// approached faster than Config.RestitutionThreshold on average at
 	// the start of the step, or its warm start alone would part them
-	// faster than that (a collision or the step after it, not a resting
-	// contact). Then its points' common row (commonRow) follows them in
+	// faster than that, or they are all apart and meet within the step
+	// (meets: a collision or the step after it, not a resting contact). Then its points' common row (commonRow) follows them in
 	// the step's points, at points[p0+n], and solve takes it first.
 	impact bool
 
@@ -181,15 +181,15 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 
 // solve runs one pass over the constraints: the normal, with the soft
 // push-out, then friction (bounded by the normal impulses just found, as
-// Box2D v3 does), when useBias (solve), in the constraints' order; the
-// normal alone, without the push-out, otherwise (relax), in the reverse
-// order (order.go says why). The relax pass, the substep's last, adds
-// each point's impulse to its total for the step.
+// Box2D v3 does), when useBias (solve), in the reverse of the
+// constraints' order; the normal alone, without the push-out, otherwise
+// (relax), in their order (order.go says why). The relax pass, the
+// substep's last, adds each point's impulse to its total for the step.
 func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
 	nc := len(cons)
 	for i := range nc {
 		ci := i
-		if !useBias {
+		if useBias {
 			ci = nc - 1 - i
 		}
 		c := &cons[ci]
