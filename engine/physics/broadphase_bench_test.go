@@ -13,12 +13,11 @@ type broadFrame struct {
 }
 
 // pileFrames steps the pile scene (pile-1000 or pile-4000 of the shared
-// benchmark scenes, by nx, ny, nz and inner) for settle steps, then records
-// the broad phase's input of the next n steps.
-func pileFrames(tb testing.TB, nx, ny, nz int, inner float32, settle, n int) []broadFrame {
+// benchmark scenes, by nx, ny, nz and inner) n times and records the broad
+// phase's input of each step.
+func pileFrames(tb testing.TB, nx, ny, nz int, inner float32, n int) []broadFrame {
 	tw := newTestWorld(tb, DefaultConfig())
 	pile(tw, nx, ny, nz, inner, false)
-	tw.steps(settle)
 	frames := make([]broadFrame, n)
 	for k := range frames {
 		tw.s.Step()
@@ -28,47 +27,104 @@ func pileFrames(tb testing.TB, nx, ny, nz int, inner float32, settle, n int) []b
 	return frames
 }
 
-// pile4000Frames is 20 steps of pile-4000 after its 600 (the scene's
-// length, when it has landed: one contact island, still creeping), made
+// The recorded piles: 620 steps each, the scene's 600 and 20 more, made
 // once for every benchmark that wants them.
 var (
-	pile4000Once sync.Once
-	pile4000     []broadFrame
+	pile1000Frames = onceFrames(10, 10, 10, 8)
+	pile4000Frames = onceFrames(20, 10, 20, 16)
 )
 
-func pile4000Frames(tb testing.TB) []broadFrame {
-	pile4000Once.Do(func() { pile4000 = pileFrames(tb, 20, 10, 20, 16, 600, 20) })
-	return pile4000
+// onceFrames returns a function that records 620 steps of a pile on its
+// first call and returns them on every call.
+func onceFrames(nx, ny, nz int, inner float32) func(testing.TB) []broadFrame {
+	var once sync.Once
+	var frames []broadFrame
+	return func(tb testing.TB) []broadFrame {
+		once.Do(func() { frames = pileFrames(tb, nx, ny, nz, inner, 620) })
+		return frames
+	}
 }
 
 // BenchmarkPairsPile4000 times the broad phase alone on the 4,000 settled
-// cubes of pile-4000, one op a step: it cycles through 20 consecutive
-// steps' boxes, so the sort starts from the previous step's order as it
-// does in the step.
+// cubes of pile-4000, one op a step: it cycles through the 20 steps after
+// the scene's 600 (it has landed: one contact island, still creeping), so
+// each call starts from the previous step's state as it does in the step.
+// "rows" is the same without the pair cache.
 func BenchmarkPairsPile4000(b *testing.B) {
-	frames := pile4000Frames(b)
-	var bp broadphase
-	var out []pair
-	for _, f := range frames {
-		out = bp.pairs(f.boxes, f.active, out)
-	}
+	frames := pile4000Frames(b)[600:]
 	awake := 0
 	for _, a := range frames[0].active {
 		if a {
 			awake++
 		}
 	}
-	b.ReportAllocs()
-	cpu := startThreadCPU()
-	k := 0
-	for b.Loop() {
-		f := &frames[k]
-		out = bp.pairs(f.boxes, f.active, out)
-		if k++; k == len(frames) {
-			k = 0
+	for _, rows := range []bool{false, true} {
+		name := "cache"
+		if rows {
+			name = "rows"
+		}
+		b.Run(name, func(b *testing.B) {
+			var bp broadphase
+			call := func(f *broadFrame, out []pair) []pair {
+				if rows {
+					return bp.exactPairs(f.boxes, f.active, DefaultMaxPairs, out)
+				}
+				return bp.pairs(f.boxes, f.active, out)
+			}
+			var out []pair
+			for k := range frames {
+				out = call(&frames[k], out)
+			}
+			b.ReportAllocs()
+			cpu := startThreadCPU()
+			k := 0
+			for b.Loop() {
+				out = call(&frames[k], out)
+				if k++; k == len(frames) {
+					k = 0
+				}
+			}
+			cpu.report(b)
+			b.ReportMetric(float64(len(out)), "pairs")
+			b.ReportMetric(float64(awake), "awake")
+		})
+	}
+}
+
+// BenchmarkPairsPileRun times the broad phase over the 600 steps of
+// pile-1000 and pile-4000 (falling, landing, settling), one op a run of
+// 600 calls from a fresh broad phase; "rows" is the same without the pair
+// cache.
+func BenchmarkPairsPileRun(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		frames func(testing.TB) []broadFrame
+	}{
+		{"pile-1000", pile1000Frames},
+		{"pile-4000", pile4000Frames},
+	} {
+		for _, rows := range []bool{false, true} {
+			name := tc.name
+			if rows {
+				name += "-rows"
+			}
+			b.Run(name, func(b *testing.B) {
+				frames := tc.frames(b)[:600]
+				var out []pair
+				cpu := startThreadCPU()
+				for b.Loop() {
+					var bp broadphase
+					for k := range frames {
+						f := &frames[k]
+						if rows {
+							out = bp.exactPairs(f.boxes, f.active, DefaultMaxPairs, out)
+						} else {
+							out = bp.pairs(f.boxes, f.active, out)
+						}
+					}
+				}
+				cpu.report(b)
+			})
 		}
 	}
-	cpu.report(b)
-	b.ReportMetric(float64(len(out)), "pairs")
-	b.ReportMetric(float64(awake), "awake")
 }
