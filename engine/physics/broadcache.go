@@ -27,8 +27,9 @@ package physics
 // It stands aside (the rows are searched from scratch, as without it) when
 // more than a thirty-second of the boxes left their fat box (a landing
 // pile: every box moves), when fewer than a quarter of the boxes are active
-// (the search of the active boxes is cheaper then) and when the pairs would
-// pass the cap.
+// (the search of the active boxes is cheaper then) and, for a while, when
+// its candidates pass the cap on the pairs (boxes piled by the thousand in
+// one spot: the rows' search stops at the cap, the candidates would not).
 
 import (
 	"math"
@@ -183,7 +184,6 @@ func (c *pairCache) build(boxes []aabb, limit int) bool {
 	for k := range c.all {
 		c.all[k] = true
 	}
-	c.rows.maxPairs = limit
 	c.cand = c.rows.exactPairs(c.fat, c.all, limit, c.cand)
 	c.n = n
 	for _, k := range c.stale {
