@@ -113,6 +113,9 @@ func (c *pairCache) pairs(boxes []aabb, active []bool, limit int, out []pair) ([
 	for k := range boxes {
 		if !inside(&boxes[k], &c.fat[k]) {
 			c.moved = append(c.moved, int32(k))
+			if len(c.moved) > n/cacheMovedDiv {
+				break
+			}
 		}
 	}
 	if len(c.moved) > n/cacheMovedDiv {
