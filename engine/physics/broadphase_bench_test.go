@@ -27,21 +27,30 @@ func pileFrames(tb testing.TB, nx, ny, nz int, inner float32, n int) []broadFram
 	return frames
 }
 
-// The recorded piles: 620 steps each, the scene's 600 and 20 more, made
-// once for every benchmark that wants them.
+// The recorded piles: the scene's 600 steps and 20 more (with -short, as
+// in make test's one run of each benchmark, 20 and 20), made once for every
+// benchmark that wants them; run is the first part, settled the 20 steps
+// after it.
 var (
 	pile1000Frames = onceFrames(10, 10, 10, 8)
 	pile4000Frames = onceFrames(20, 10, 20, 16)
 )
 
-// onceFrames returns a function that records 620 steps of a pile on its
+// onceFrames returns a function that records the steps of a pile on its
 // first call and returns them on every call.
-func onceFrames(nx, ny, nz int, inner float32) func(testing.TB) []broadFrame {
+func onceFrames(nx, ny, nz int, inner float32) func(testing.TB) (run, settled []broadFrame) {
 	var once sync.Once
 	var frames []broadFrame
-	return func(tb testing.TB) []broadFrame {
-		once.Do(func() { frames = pileFrames(tb, nx, ny, nz, inner, 620) })
-		return frames
+	return func(tb testing.TB) ([]broadFrame, []broadFrame) {
+		once.Do(func() {
+			n := 600
+			if testing.Short() {
+				n = 20
+			}
+			frames = pileFrames(tb, nx, ny, nz, inner, n+20)
+		})
+		n := len(frames) - 20
+		return frames[:n], frames[n:]
 	}
 }
 
@@ -51,7 +60,7 @@ func onceFrames(nx, ny, nz int, inner float32) func(testing.TB) []broadFrame {
 // each call starts from the previous step's state as it does in the step.
 // "rows" is the same without the pair cache.
 func BenchmarkPairsPile4000(b *testing.B) {
-	frames := pile4000Frames(b)[600:]
+	_, frames := pile4000Frames(b)
 	awake := 0
 	for _, a := range frames[0].active {
 		if a {
@@ -98,7 +107,7 @@ func BenchmarkPairsPile4000(b *testing.B) {
 func BenchmarkPairsPileRun(b *testing.B) {
 	for _, tc := range []struct {
 		name   string
-		frames func(testing.TB) []broadFrame
+		frames func(testing.TB) ([]broadFrame, []broadFrame)
 	}{
 		{"pile-1000", pile1000Frames},
 		{"pile-4000", pile4000Frames},
@@ -109,7 +118,7 @@ func BenchmarkPairsPileRun(b *testing.B) {
 				name += "-rows"
 			}
 			b.Run(name, func(b *testing.B) {
-				frames := tc.frames(b)[:600]
+				frames, _ := tc.frames(b)
 				var out []pair
 				cpu := startThreadCPU()
 				for b.Loop() {
