@@ -26,7 +26,8 @@ package physics
 //
 // It stands aside (the rows are searched from scratch, as without it) when
 // more than a thirty-second of the boxes left their fat box (a landing
-// pile: every box moves), when fewer than a quarter of the boxes are active
+// pile: every box moves; it builds again after two calls in a row in which
+// fewer did), when fewer than a quarter of the boxes are active
 // (the search of the active boxes is cheaper then) and, for a while, when
 // its candidates pass the cap on the pairs (boxes piled by the thousand in
 // one spot: the rows' search stops at the cap, the candidates would not).
@@ -46,6 +47,9 @@ const (
 	// cacheStaleDiv: the cache builds its candidates from scratch when
 	// more than the boxes over this are stale.
 	cacheStaleDiv = 16
+	// cacheQuietCalls is how many calls in a row must see few boxes
+	// leave their fat box before the cache builds.
+	cacheQuietCalls = 2
 	// cacheCapWait is how many calls the cache stands aside after its
 	// candidates passed the cap (boxes piled by the thousand in one spot).
 	cacheCapWait = 64
@@ -64,6 +68,7 @@ type pairCache struct {
 	stale   []int32 // the stale boxes, in the order they became so
 	isStale []bool  // per box
 	wait    int     // calls left to stand aside after the cap
+	quiet   int     // calls in a row with few boxes moved, while not ok
 
 	// Scratch.
 	moved   []int32 // the boxes that left their fat box in this call
@@ -123,8 +128,18 @@ func (c *pairCache) pairs(boxes []aabb, active []bool, limit int, out []pair) ([
 		for k := range boxes {
 			c.fat[k] = fatBox(&boxes[k])
 		}
-		c.ok = false
+		c.ok, c.quiet = false, 0
 		return out, false
+	}
+	if !c.ok {
+		// Boxes that fall slowly stay in their fat boxes for a call
+		// but not two: wait for a second quiet call before building.
+		if c.quiet++; c.quiet < cacheQuietCalls {
+			for _, k := range c.moved {
+				c.fat[k] = fatBox(&boxes[k])
+			}
+			return out, false
+		}
 	}
 	if !c.ok || len(c.stale)+len(c.moved) > n/cacheStaleDiv {
 		if !c.build(boxes, limit) {
