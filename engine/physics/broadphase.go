@@ -5,11 +5,13 @@ import (
 	"slices"
 )
 
-// The broad phase finds the pairs of bodies whose boxes overlap. It is
-// built anew on every call, so its result is a pure function of its input:
-// nothing it keeps between calls changes what it returns, only how fast (its
-// slices are reused, and last call's sorted order is where the next sort
-// starts).
+// The broad phase finds the pairs of bodies whose boxes overlap. Its result
+// is a pure function of its input: nothing it keeps between calls changes
+// what it returns, only how fast (its slices are reused, last call's sorted
+// order is where the next sort starts, and when the boxes barely move, the
+// pair cache of broadcache.go answers from the candidate pairs it keeps,
+// checked against this call's boxes). Without the cache, the rows below are
+// built anew on every call.
 //
 // It is a sweep and prune in rows: the two axes across the boxes' longest
 // spread (the "row axes") are cut into square cells, a power of two larger
@@ -165,6 +167,9 @@ type broadphase struct {
 	tmp     []pair
 	count   []int32
 	near    []int32
+
+	// The pair cache (broadcache.go), made by the first pairs call.
+	cache *pairCache
 }
 
 // comp returns p's component on axis k (0, 1, 2 for x, y, z).
@@ -195,11 +200,27 @@ func (bp *broadphase) pairs(boxes []aabb, active []bool, out []pair) []pair {
 		bp.unbuilt, bp.unbuiltActive = boxes, active
 		return out[:0]
 	}
-	bp.build(boxes, active)
 	limit := bp.maxPairs
 	if limit <= 0 {
 		limit = DefaultMaxPairs
 	}
+	if bp.cache == nil {
+		bp.cache = new(pairCache) // once: later calls reuse it
+	}
+	out, ok := bp.cache.pairs(boxes, active, limit, out)
+	if ok {
+		// The rows wait for a query, as above.
+		bp.unbuilt, bp.unbuiltActive = boxes, active
+		return out
+	}
+	return bp.exactPairs(boxes, active, limit, out)
+}
+
+// exactPairs is pairs without the cache: it builds the rows and searches
+// them.
+func (bp *broadphase) exactPairs(boxes []aabb, active []bool, limit int, out []pair) []pair {
+	bp.dropped = 0
+	bp.build(boxes, active)
 	bp.raw = bp.raw[:0]
 	if !bp.search(boxes, active, limit) {
 		return bp.pairsInOrder(boxes, active, limit, out)

@@ -751,6 +751,21 @@ func FuzzPairs(f *testing.F) {
 		if want := bruteForce(boxes, active); !slices.Equal(got, want) {
 			t.Fatalf("pairs %v, want %v", got, want)
 		}
+		// Twice more, the second time with the last box moved by its
+		// own size over 16: the pair cache builds, then updates (when
+		// there are enough boxes), and the queries below answer about
+		// the last call's boxes.
+		for call := range 2 {
+			if call == 1 && len(boxes) > 0 {
+				b := &boxes[len(boxes)-1]
+				d := boxSize(b) / 16
+				b.min.x, b.max.x = b.min.x+d, b.max.x+d
+			}
+			got = bp.pairs(boxes, active, got)
+			if want := bruteForce(boxes, active); !slices.Equal(got, want) {
+				t.Fatalf("call %d: pairs %v, want %v", call+2, got, want)
+			}
+		}
 		for _, q := range boxes {
 			var want []int32
 			for i := range boxes {
