@@ -39,9 +39,19 @@ const parallelSinSq = 4e-4
 // included), normal from a to b. The caller passes a.kind <= b.kind. m.n is
 // 0 when they are farther apart than margin.
 func collide(a *shape, pa pose, b *shape, pb pose, margin float32, m *manifold) {
+	collideWith(a, pa, b, pb, margin, nil, m)
+}
+
+// collideWith is collide with the general convex contact's working memory
+// (hulls and cylinders) in gen, reused from call to call: the step passes
+// its own, so no pair clears a fresh one; nil takes one on the stack.
+func collideWith(a *shape, pa pose, b *shape, pb pose, margin float32, gen *convexScratch, m *manifold) {
 	m.n = 0
 	if a.kind == ConvexHull || a.kind == Cylinder || b.kind == ConvexHull || b.kind == Cylinder {
-		collideGeneral(a, pa, b, pb, margin, m)
+		if gen == nil {
+			gen = new(convexScratch)
+		}
+		collideGeneral(a, pa, b, pb, margin, gen, m)
 		return
 	}
 	switch a.kind {

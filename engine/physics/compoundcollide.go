@@ -78,7 +78,7 @@ func (s *Space) collidePart(p *shape, pp pose, i uint32, isB bool, o *shape, po 
 			}
 			pt := &o.comp.parts[j]
 			var m manifold
-			collideConvex(p, pp, &pt.shape, partPose(po, pt), margin, &m)
+			collideConvex(p, pp, &pt.shape, partPose(po, pt), margin, &s.mq.gen, &m)
 			if m.n > 0 {
 				m.sub = i<<8 | uint32(j)
 				out = append(out, m)
@@ -90,7 +90,7 @@ func (s *Space) collidePart(p *shape, pp pose, i uint32, isB bool, o *shape, po 
 		return out
 	}
 	var m manifold
-	collideConvex(p, pp, o, po, margin, &m)
+	collideConvex(p, pp, o, po, margin, &s.mq.gen, &m)
 	if m.n == 0 {
 		return out
 	}
@@ -102,12 +102,13 @@ func (s *Space) collidePart(p *shape, pp pose, i uint32, isB bool, o *shape, po 
 }
 
 // collideConvex writes into m the contact of the convex shapes a at pa and
-// b at pb in either kind order, normal from a to b.
-func collideConvex(a *shape, pa pose, b *shape, pb pose, margin float32, m *manifold) {
+// b at pb in either kind order, normal from a to b; gen is the general
+// contact's working memory (collideWith).
+func collideConvex(a *shape, pa pose, b *shape, pb pose, margin float32, gen *convexScratch, m *manifold) {
 	if a.kind <= b.kind {
-		collide(a, pa, b, pb, margin, m)
+		collideWith(a, pa, b, pb, margin, gen, m)
 		return
 	}
-	collide(b, pb, a, pa, margin, m)
+	collideWith(b, pb, a, pa, margin, gen, m)
 	m.normal = m.normal.neg()
 }

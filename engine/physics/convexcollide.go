@@ -155,8 +155,8 @@ func separation(a, b *convex, n vec3) float32 {
 	return b.support(n.neg()).dot(n) - a.support(n).dot(n) - a.radius - b.radius
 }
 
-// convexScratch is the general contact's working memory; it lives on the
-// caller's stack.
+// convexScratch is the general contact's working memory (about 32 KB):
+// the step keeps one (meshQuery.gen) and passes it to every pair.
 type convexScratch struct {
 	fa, fb   feature
 	buf, out [2 * maxFeature]polyVertex
@@ -165,10 +165,9 @@ type convexScratch struct {
 
 // collideGeneral writes into m the contact of the convex shapes a at pa
 // and b at pb, normal from a to b.
-func collideGeneral(a *shape, pa pose, b *shape, pb pose, margin float32, m *manifold) {
+func collideGeneral(a *shape, pa pose, b *shape, pb pose, margin float32, sc *convexScratch, m *manifold) {
 	ca, cb := convexOf(a, pa), convexOf(b, pb)
-	var sc convexScratch
-	convexContact(&ca, &cb, margin, &sc, m)
+	convexContact(&ca, &cb, margin, sc, m)
 }
 
 // convexContact writes into m the contact of a and b, normal from a to b.

@@ -68,9 +68,9 @@ func (s *Space) collidePairs(n int) {
 			continue
 		}
 		if shA.kind <= shB.kind {
-			collide(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &m)
+			collideWith(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &s.mq.gen, &m)
 		} else {
-			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
+			collideWith(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &s.mq.gen, &m)
 			m.normal = m.normal.neg()
 		}
 		if m.n == 0 && extA+extB > 0 {
@@ -369,9 +369,9 @@ func (s *Space) impactManifold(pr pair, mi int32, m *manifold) {
 	pa, pb := sc.poses[pr.a], sc.poses[pr.b]
 	pa.p, pb.p = pa.p.add(sa), pb.p.add(sb)
 	if shA.kind <= shB.kind {
-		collide(shA, pa, shB, pb, s.cfg.SpeculativeDistance, m)
+		collideWith(shA, pa, shB, pb, s.cfg.SpeculativeDistance, &s.mq.gen, m)
 	} else {
-		collide(shB, pb, shA, pa, s.cfg.SpeculativeDistance, m)
+		collideWith(shB, pb, shA, pa, s.cfg.SpeculativeDistance, &s.mq.gen, m)
 		m.normal = m.normal.neg()
 	}
 	if m.n == 0 {
