@@ -175,6 +175,9 @@ func convexContact(a, b *convex, margin float32, sc *convexScratch, m *manifold)
 	m.n = 0
 	var n, wa, wb vec3
 	var sep float32
+	if apart(a, b, margin) {
+		return
+	}
 	{
 		d, pa, pb := coreDistance(a, b)
 		sep = -maxFloat32
@@ -225,6 +228,34 @@ func convexContact(a, b *convex, margin float32, sc *convexScratch, m *manifold)
 	m.normal = n
 	m.n = 1
 	m.pts[0] = contactPoint{p: wa.add(wb).scale(0.5), sep: sep, id: 1<<31 | fa.id<<12 | fb.id}
+}
+
+// apart reports whether a and b are farther apart than margin along one of
+// a few axes that cost little: the line between their centres and the
+// face of a hull most along it. Most pairs the broad phase finds are so
+// (boxes that overlap at a corner), and need no GJK. It is a function of
+// the poses alone (no cache), so a replay or a rollback meets the same.
+func apart(a, b *convex, margin float32) bool {
+	c, l := b.centre().sub(a.centre()).normalize()
+	if l == 0 {
+		return false
+	}
+	if separation(a, b, c) > margin {
+		return true
+	}
+	if a.kind == ConvexHull {
+		ax := a.p.q.rotate(a.hull.faces[a.hull.bestFace(a.p.q.unrotate(c))].normal)
+		if separation(a, b, ax) > margin {
+			return true
+		}
+	}
+	if b.kind == ConvexHull {
+		ax := b.p.q.rotate(b.hull.faces[b.hull.bestFace(b.p.q.unrotate(c.neg()))].normal)
+		if separation(a, b, ax.neg()) > margin {
+			return true
+		}
+	}
+	return false
 }
 
 // penetration returns the axis of least overlap of a and b, whose cores
