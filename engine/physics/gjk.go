@@ -91,6 +91,11 @@ type simplexVertex struct{ a, b, w vec3 }
 // of that corner's distance is the corners' rounding.
 const gjkOriginRel = 1e-10
 
+// gjkGapRelSq is the square of GJK's tolerance on the gap between its
+// upper and lower bounds of the distance, relative to the larger of |v|
+// and |w| (a millionth).
+const gjkGapRelSq = 1e-12
+
 // gjkMaxIterations bounds GJK's loop; it converges in a handful.
 const gjkMaxIterations = 32
 
@@ -106,13 +111,22 @@ func coreDistance(a, b *convex) (dist float32, pa, pb vec3) {
 	}
 	n := 0
 	v := d
+	last := float32(maxFloat32) // |v|² of the previous iteration
 	for range gjkMaxIterations {
 		sa, sb := a.support(v.neg()), b.support(v)
 		w := sa.sub(sb)
 		vv := v.lengthSq()
-		// Converged: the new point is no closer along v.
-		if n > 0 && vv-v.dot(w) <= float32(1e-6*vv) {
-			break
+		// Converged: the new point is no closer along v than a millionth
+		// of |v| or of |w|, whichever is more. The second bounds the
+		// rounding of v·w: two faces resting on each other, their points
+		// a metre from the origin and v a centimetre long, would
+		// otherwise turn from corner to corner of the faces until the
+		// iteration bound.
+		if n > 0 {
+			g := vv - v.dot(w)
+			if g <= 0 || float32(g*g) <= float32(gjkGapRelSq*float32(vv*max(vv, w.lengthSq()))) {
+				break
+			}
 		}
 		dup := false
 		for i := range n {
@@ -139,9 +153,16 @@ func coreDistance(a, b *convex) (dist float32, pa, pb vec3) {
 		// far from the origin (shapes tens of metres across), that
 		// rounding alone leaves v a few millionths long, and the next
 		// support points repeat (coaxial cylinders; parry issue 396).
-		if l := v.lengthSq(); l < 1e-12 || l <= float32(gjkOriginRel*far) {
+		l := v.lengthSq()
+		if l < 1e-12 || l <= float32(gjkOriginRel*far) {
 			return 0, vec3{}, vec3{}
 		}
+		// No nearer than the last: the rounding, not the shapes, moves it
+		// now.
+		if l >= last {
+			break
+		}
+		last = l
 	}
 	for i := range n {
 		pa = pa.addScaled(s[i].a, lam[i])
