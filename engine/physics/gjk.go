@@ -21,6 +21,10 @@ type convex struct {
 	cylR   float32 // cylinder: its radius (the core is the whole cylinder)
 	hull   *Hull   // ConvexHull
 	tri    [3]vec3 // triangle, world frame
+	// hint is the hull's vertex its last support found, where the next
+	// one's climb starts (the directions of one contact's searches are
+	// near each other).
+	hint int
 }
 
 // convexOf returns s at p as a convex core.
@@ -61,7 +65,8 @@ func (c *convex) support(d vec3) vec3 {
 		}
 		return c.p.apply(v)
 	case ConvexHull:
-		return c.p.apply(c.hull.verts[c.hull.support(c.p.q.unrotate(d))])
+		c.hint = c.hull.support(c.p.q.unrotate(d), c.hint)
+		return c.p.apply(c.hull.verts[c.hint])
 	case Cylinder:
 		return c.p.apply(cylinderSupport(c.p.q.unrotate(d), c.hh, c.cylR))
 	}

@@ -29,7 +29,12 @@ type Hull struct {
 	// edges are the directions of the hull's edges (each once), for the
 	// separating-axis test.
 	edges []vec3
-	com   vec3 // the centre of mass, in the points' frame
+	// adj lists each vertex's neighbours along the edges,
+	// adj[adjStart[i]:adjStart[i+1]] for vertex i, in ascending order;
+	// empty for a hull of at most climbMinVertices vertices, whose
+	// support scans them all.
+	adjStart, adj []uint16
+	com           vec3 // the centre of mass, in the points' frame
 	// At density 1: the volume, the principal axes (frame turns the
 	// principal frame into the hull's) and the principal moments.
 	volume  float32
@@ -161,13 +166,39 @@ func (s *Space) AddConvexHull(h *Hull) (HullID, error) {
 	return HullID(len(s.hulls)), nil
 }
 
+// climbMinVertices is the most vertices a hull has for its support to
+// scan them all; past it, the support climbs along the edges.
+const climbMinVertices = 12
+
 // support returns the index of the vertex farthest along d (local frame),
-// the lowest index among equals.
-func (h *Hull) support(d vec3) int {
-	best, bd := 0, h.verts[0].dot(d)
-	for i := 1; i < len(h.verts); i++ {
-		if v := h.verts[i].dot(d); v > bd {
-			best, bd = i, v
+// the lowest index among equals; from is where a climb starts (any
+// vertex; a vertex near the answer, such as the last answer for a
+// direction near d, makes it short).
+//
+// A hull of more than climbMinVertices vertices climbs: from vertex from
+// to the first neighbour farther along d (or as far and of a lower index),
+// until none is, as Jolt and Bullet do. On a convex hull a vertex no
+// neighbour beats is the farthest; where rounding makes two vertices of a
+// face within a few ulps, the climb may stop at either, as the same climb
+// does on every machine.
+func (h *Hull) support(d vec3, from int) int {
+	if len(h.adj) == 0 {
+		best, bd := 0, h.verts[0].dot(d)
+		for i := 1; i < len(h.verts); i++ {
+			if v := h.verts[i].dot(d); v > bd {
+				best, bd = i, v
+			}
+		}
+		return best
+	}
+	best, bd := from, h.verts[from].dot(d)
+	for moved := true; moved; {
+		moved = false
+		for _, j := range h.adj[h.adjStart[best]:h.adjStart[best+1]] {
+			if v := h.verts[j].dot(d); v > bd || (v == bd && int(j) < best) {
+				best, bd, moved = int(j), v, true
+				break
+			}
 		}
 	}
 	return best

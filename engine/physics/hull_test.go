@@ -512,3 +512,47 @@ func TestHullStack(t *testing.T) {
 		}
 	}
 }
+
+// TestHullSupportClimb: the support of a hull of many vertices, found by
+// climbing along its edges from any vertex, is its farthest vertex along
+// the direction (as a scan of all of them finds it), up to the rounding of
+// two vertices of one face; and a hull of few vertices has no adjacency
+// (its support scans).
+func TestHullSupportClimb(t *testing.T) {
+	h := mustHull(t, spherePointsConst(), 64)
+	if len(h.verts) <= climbMinVertices || len(h.adjStart) != len(h.verts)+1 {
+		t.Fatalf("%d vertices, %d adjacency starts: want a climbing hull", len(h.verts), len(h.adjStart))
+	}
+	for i := range len(h.verts) {
+		if h.adjStart[i+1]-h.adjStart[i] < 3 {
+			t.Errorf("vertex %d has %d neighbours, want at least 3", i, h.adjStart[i+1]-h.adjStart[i])
+		}
+	}
+	exact := 0
+	for k := range 2000 {
+		// Directions spread over the sphere, some along the axes.
+		a, b := float32(k)*0.7853, float32(k)*0.3137
+		d := vec3{float32(math.Cos(float64(a)) * math.Sin(float64(b))), float32(math.Cos(float64(b))), float32(math.Sin(float64(a)) * math.Sin(float64(b)))}
+		if k < 6 {
+			d = unitAxis(k%3, k >= 3)
+		}
+		want, wd := 0, h.verts[0].dot(d)
+		for i, v := range h.verts {
+			if x := v.dot(d); x > wd {
+				want, wd = i, x
+			}
+		}
+		got := h.support(d, (k*7)%len(h.verts))
+		if got == want {
+			exact++
+		} else if gd := h.verts[got].dot(d); gd < wd-1e-6 {
+			t.Fatalf("direction %v: climb found vertex %d at %v, the farthest is %d at %v", d, got, gd, want, wd)
+		}
+	}
+	if exact < 1990 {
+		t.Errorf("climb found the scan's vertex for %d of 2000 directions, want all but a few ties", exact)
+	}
+	if box := mustHull(t, []mgl32.Vec3{{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}}, 0); len(box.adj) != 0 {
+		t.Errorf("a box hull has %d adjacency entries, want none (it scans)", len(box.adj))
+	}
+}

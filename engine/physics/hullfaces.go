@@ -234,6 +234,7 @@ func (b *hullBuilder) hull() (*Hull, error) {
 			h.next[int(f.first)+j] = f.first + uint16((j+1)%int(f.count))
 		}
 	}
+	h.buildAdjacency()
 	// The edge directions, each once (parallel ones too).
 	for _, f := range h.faces {
 		for j := range int(f.count) {
@@ -256,6 +257,32 @@ func (b *hullBuilder) hull() (*Hull, error) {
 		}
 	}
 	return h, nil
+}
+
+// buildAdjacency fills adjStart and adj from the faces, for a hull of more
+// than climbMinVertices vertices.
+func (h *Hull) buildAdjacency() {
+	if len(h.verts) <= climbMinVertices {
+		return
+	}
+	nv := len(h.verts)
+	seen := make([]bool, nv*nv)
+	for _, f := range h.faces {
+		for j := range int(f.count) {
+			u := h.idx[int(f.first)+j]
+			v := h.idx[int(f.first)+(j+1)%int(f.count)]
+			seen[int(u)*nv+int(v)], seen[int(v)*nv+int(u)] = true, true
+		}
+	}
+	h.adjStart = make([]uint16, nv+1)
+	for i := range nv {
+		for j := range nv {
+			if seen[i*nv+j] {
+				h.adj = append(h.adj, uint16(j))
+			}
+		}
+		h.adjStart[i+1] = uint16(len(h.adj))
+	}
 }
 
 // face returns the corners of face i.
