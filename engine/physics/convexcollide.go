@@ -363,7 +363,7 @@ func penetration(a, b *convex) (n vec3, sep float32, wa, wb vec3) {
 }
 
 // edgeCount returns how many edges edgeOf gives for c: a triangle's 3, a
-// box's 12, a hull's faces' (each edge twice); 0 for the round shapes.
+// box's 12, a hull's (each once); 0 for the round shapes.
 func edgeCount(c *convex) int {
 	switch c.kind {
 	case 0:
@@ -371,7 +371,7 @@ func edgeCount(c *convex) int {
 	case Box:
 		return 12
 	case ConvexHull:
-		return len(c.hull.idx)
+		return len(c.hull.edgeEnds)
 	}
 	return 0
 }
@@ -397,10 +397,9 @@ func edgeOf(c *convex, i int) (vec3, vec3) {
 		lo[k], hi[k] = -c.half.at(k), c.half.at(k)
 		return c.p.apply(vec3{lo[0], lo[1], lo[2]}), c.p.apply(vec3{hi[0], hi[1], hi[2]})
 	}
-	// A hull: i runs over the faces' corners, the edge from corner i to
-	// the next corner of its face.
 	h := c.hull
-	return c.p.apply(h.verts[h.idx[i]]), c.p.apply(h.verts[h.idx[h.next[i]]])
+	e := h.edgeEnds[i]
+	return c.p.apply(h.verts[e[0]]), c.p.apply(h.verts[e[1]])
 }
 
 // featureFaceContact writes the points of a face contact into m, the incident

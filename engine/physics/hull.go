@@ -29,6 +29,9 @@ type Hull struct {
 	// edges are the directions of the hull's edges (each once), for the
 	// separating-axis test.
 	edges []vec3
+	// edgeEnds are the hull's edges, each once: the vertices at its ends,
+	// the lower first, in the order of the faces.
+	edgeEnds [][2]uint16
 	// adj lists each vertex's neighbours along the edges,
 	// adj[adjStart[i]:adjStart[i+1]] for vertex i, in ascending order;
 	// empty for a hull of at most climbMinVertices vertices, whose

@@ -552,7 +552,14 @@ func TestHullSupportClimb(t *testing.T) {
 	if exact < 1990 {
 		t.Errorf("climb found the scan's vertex for %d of 2000 directions, want all but a few ties", exact)
 	}
-	if box := mustHull(t, []mgl32.Vec3{{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}}, 0); len(box.adj) != 0 {
+	box := mustHull(t, []mgl32.Vec3{{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}}, 0)
+	if len(box.adj) != 0 {
 		t.Errorf("a box hull has %d adjacency entries, want none (it scans)", len(box.adj))
+	}
+	// Each edge once (Euler: E = V + F - 2), its ends on a face of it.
+	for _, hh := range []*Hull{h, box} {
+		if e, want := len(hh.edgeEnds), len(hh.verts)+len(hh.faces)-2; e != want {
+			t.Errorf("%d vertices, %d faces: %d edges, want %d", len(hh.verts), len(hh.faces), e, want)
+		}
 	}
 }

@@ -234,6 +234,13 @@ func (b *hullBuilder) hull() (*Hull, error) {
 			h.next[int(f.first)+j] = f.first + uint16((j+1)%int(f.count))
 		}
 	}
+	for i := range h.idx {
+		// Each edge is two faces' and runs opposite ways in them: keep it
+		// where it runs up.
+		if u, v := h.idx[i], h.idx[h.next[i]]; u < v {
+			h.edgeEnds = append(h.edgeEnds, [2]uint16{u, v})
+		}
+	}
 	h.buildAdjacency()
 	// The edge directions, each once (parallel ones too).
 	for _, f := range h.faces {
