@@ -25,6 +25,10 @@ type convex struct {
 	// one's climb starts (the directions of one contact's searches are
 	// near each other).
 	hint int
+	// rot is p.q's matrix (boxes, hulls and cylinders): the support
+	// turns each direction in and each point out with it, cheaper than
+	// with the quaternion.
+	rot mat3
 }
 
 // convexOf returns s at p as a convex core.
@@ -35,6 +39,9 @@ func convexOf(s *shape, p pose) convex {
 		c.radius = s.radius
 	case Cylinder:
 		c.cylR = s.radius
+		c.rot = p.q.rotation()
+	case Box, ConvexHull:
+		c.rot = p.q.rotation()
 	}
 	return c
 }
@@ -52,7 +59,7 @@ func (c *convex) support(d vec3) vec3 {
 		}
 		return c.p.p.sub(axis)
 	case Box:
-		l := c.p.q.unrotate(d)
+		l := c.rot.mulTVec(d)
 		v := c.half
 		if l.x < 0 {
 			v.x = -v.x
@@ -63,12 +70,12 @@ func (c *convex) support(d vec3) vec3 {
 		if l.z < 0 {
 			v.z = -v.z
 		}
-		return c.p.apply(v)
+		return c.p.p.add(c.rot.mulVec(v))
 	case ConvexHull:
-		c.hint = c.hull.support(c.p.q.unrotate(d), c.hint)
-		return c.p.apply(c.hull.verts[c.hint])
+		c.hint = c.hull.support(c.rot.mulTVec(d), c.hint)
+		return c.p.p.add(c.rot.mulVec(c.hull.verts[c.hint]))
 	case Cylinder:
-		return c.p.apply(cylinderSupport(c.p.q.unrotate(d), c.hh, c.cylR))
+		return c.p.p.add(c.rot.mulVec(cylinderSupport(c.rot.mulTVec(d), c.hh, c.cylR)))
 	}
 	best, bd := c.tri[0], c.tri[0].dot(d)
 	for _, v := range c.tri[1:] {
