@@ -25,7 +25,7 @@ type convex struct {
 	// one's climb starts (the directions of one contact's searches are
 	// near each other).
 	hint int
-	// rot is p.q's matrix (boxes, hulls and cylinders): the support
+	// rot is p.q's matrix (hulls and cylinders): the support
 	// turns each direction in and each point out with it, cheaper than
 	// with the quaternion.
 	rot mat3
@@ -40,7 +40,7 @@ func convexOf(s *shape, p pose) convex {
 	case Cylinder:
 		c.cylR = s.radius
 		c.rot = p.q.rotation()
-	case Box, ConvexHull:
+	case ConvexHull:
 		c.rot = p.q.rotation()
 	}
 	return c
@@ -59,7 +59,7 @@ func (c *convex) support(d vec3) vec3 {
 		}
 		return c.p.p.sub(axis)
 	case Box:
-		l := c.rot.mulTVec(d)
+		l := c.p.q.unrotate(d)
 		v := c.half
 		if l.x < 0 {
 			v.x = -v.x
@@ -70,7 +70,7 @@ func (c *convex) support(d vec3) vec3 {
 		if l.z < 0 {
 			v.z = -v.z
 		}
-		return c.p.p.add(c.rot.mulVec(v))
+		return c.p.apply(v)
 	case ConvexHull:
 		c.hint = c.hull.support(c.rot.mulTVec(d), c.hint)
 		return c.p.p.add(c.rot.mulVec(c.hull.verts[c.hint]))
