@@ -181,10 +181,9 @@ const climbMinVertices = 12
 // A hull of more than climbMinVertices vertices climbs: from vertex from
 // to the first neighbour farther along d (or as far and of a lower index),
 // until none is (PhysX climbs so on its hulls of many vertices). On a
-// convex hull a vertex no
-// neighbour beats is the farthest; where rounding makes two vertices of a
-// face within a few ulps, the climb may stop at either, as the same climb
-// does on every machine.
+// convex hull a vertex no neighbour beats is the farthest; where rounding
+// makes two vertices of a face within a few ulps, the climb may stop at
+// either, as the same climb does on every machine.
 func (h *Hull) support(d vec3, from int) int {
 	if len(h.adj) == 0 {
 		best, bd := 0, h.verts[0].dot(d)
