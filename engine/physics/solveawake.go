@@ -155,6 +155,14 @@ func (s *Space) solveAwake(n int) {
 	maxA2 := float32(cfg.MaxAngularSpeed * cfg.MaxAngularSpeed)
 	for range cfg.Substeps {
 		st[0] = bodyState{}
+		// The gyroscopic term first, on the substep's starting angular
+		// velocity (explicit Euler, as Jolt orders it): a body pushed
+		// from rest by a torque turns as I⁻¹τ says.
+		for gi := range sc.gyro {
+			g := &sc.gyro[gi]
+			b := &st[g.i]
+			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
+		}
 		for i := 1; i < len(st); i++ {
 			mo := &sc.motion[i]
 			if !mo.dynamic {
@@ -170,11 +178,6 @@ func (s *Space) solveAwake(n int) {
 				w = w.scale(cfg.MaxAngularSpeed / sqrt(a2))
 			}
 			b.v, b.w = v, w
-		}
-		for gi := range sc.gyro {
-			g := &sc.gyro[gi]
-			b := &st[g.i]
-			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
 		}
 		warmStart(cons, pts, st)
 		solve(cons, pts, st, invH, cfg.MaxPushOut, true)
