@@ -36,6 +36,13 @@ type Config struct {
 	// RestitutionThreshold is the approach speed, in m/s, below which a
 	// contact does not bounce (1).
 	RestitutionThreshold float32
+	// PenetrationSlop is how deep, in m, two shapes may overlap without
+	// being pushed apart (0.005, Box2D's linear slop; Jolt's is 0.02):
+	// within it a contact is rigid, so a body rests where it landed and a
+	// stack does not bob on the soft contacts; beyond it only the depth
+	// past the slop is pushed out. Bodies placed overlapping by less stay
+	// so. 0 pushes out every overlap.
+	PenetrationSlop float32
 	// TouchDistance is the separation, in m, within which two shapes
 	// count as touching, for islands and contact events (0.005): soft
 	// contacts let a resting body bob by a fraction of a millimetre
@@ -84,6 +91,7 @@ func DefaultConfig() Config {
 		ContactDampingRatio:  10,
 		MaxPushOut:           3,
 		RestitutionThreshold: 1,
+		PenetrationSlop:      0,
 		TouchDistance:        0.005,
 		WarmStartDistance:    0.01,
 		SleepLinearSpeed:     0.05,
@@ -125,6 +133,7 @@ func (c *Config) validate() error {
 	}{
 		{"speculative distance", c.SpeculativeDistance}, {"contact damping ratio", c.ContactDampingRatio},
 		{"restitution threshold", c.RestitutionThreshold}, {"touch distance", c.TouchDistance},
+		{"penetration slop", c.PenetrationSlop},
 		{"warm start distance", c.WarmStartDistance},
 		{"sleep linear speed", c.SleepLinearSpeed},
 		{"sleep angular speed", c.SleepAngularSpeed}, {"time to sleep", c.TimeToSleep},
