@@ -20,6 +20,12 @@ import (
 
 // TestJoltPhysicsPenetrationSlop2 ports TestPhysicsPenetrationSlop2: a
 // box twice as deep is pushed out to the slop.
+//
+// Nebula today (Config.PenetrationSlop 0.02): the box rests at y =
+// 0.97975, 0.25 mm below the slop (want 0.98 within 1e-5), still moving
+// at 1.3e-4 m/s (want 1e-6): beyond the slop the soft contact's spring
+// pushes out, and under gravity a spring rests g/ω² (ω = 2π·60 Hz)
+// deeper than its target; Jolt's Baumgarte position pass has no sag.
 func TestJoltPhysicsPenetrationSlop2(t *testing.T) {
 	joltSlopCase(t, 2*joltPenetrationSlop, joltPenetrationSlop)
 }
@@ -32,89 +38,15 @@ func TestJoltPhysicsPenetrationSlop2(t *testing.T) {
 // within 1e-3 and 0.05, the sphere 1e-6 and 1e-4); in the next the
 // contacts persist and both rest.
 //
-// Nebula today: no Begin in the first step (Nebula reports contacts
-// within Config.TouchDistance, 5 mm; Jolt reports speculative ones); the
-// box lands tilted, at (0.053, 0.965, 0.039) moving (3.17, -0.62, 2.34)
-// and turning 1.7 rad/s (a speculative box-box contact gets an edge
-// point instead of a face: issue 34's box-contacts item); the sphere
-// ends the step still (want -1.08 m/s, the speed that closes the gap).
-func TestJoltPhysicsInsideSpeculativeContactDistanceNoRestitution(t *testing.T) {
-	above := float32(0.9 * joltSpeculativeDistance)
-	tw, floor, box, sphere := joltSpeculativeScene(t, above, -60, 0)
-	evs := tw.stepEvents(1)
-	if len(evs) != 2 || !hasEvent(evs, Begin, box, floor) || !hasEvent(evs, Begin, sphere, floor) {
-		t.Errorf("first step: events %+v, want a Begin for each", evs)
-	}
-	closing := mgl32.Vec3{0, -above * 60, 0}
-	ab, as := tw.w.Bodies().AngVel[box.Index()], tw.w.Bodies().AngVel[sphere.Index()]
-	if !near3(tw.pos(box), mgl32.Vec3{0, 1, 0}, 1e-6) || !near3(tw.vel(box), closing, 0.05*0.05) || ab.LenSqr() > 1e-4 {
-		t.Errorf("first step: box at %v moving %v turning %v, want (0, 1, 0) and %v", tw.pos(box), tw.vel(box), ab, closing)
-	}
-	if !near3(tw.pos(sphere), mgl32.Vec3{5, 1, 0}, 1e-12) || !near3(tw.vel(sphere), closing, 1e-8) || as.LenSqr() > 1e-8 {
-		t.Errorf("first step: sphere at %v moving %v turning %v, want (5, 1, 0) and %v", tw.pos(sphere), tw.vel(sphere), as, closing)
-	}
-	if evs := tw.stepEvents(1); len(evs) != 0 || len(tw.s.ContactsOf(floor, nil)) != 2 {
-		t.Errorf("second step: events %+v, floor contacts %d; want none and 2", evs, len(tw.s.ContactsOf(floor, nil)))
-	}
-	ab, as = tw.w.Bodies().AngVel[box.Index()], tw.w.Bodies().AngVel[sphere.Index()]
-	if !near3(tw.pos(box), mgl32.Vec3{0, 1, 0}, 1e-6) || !near3(tw.vel(box), mgl32.Vec3{}, 0.05*0.05) || ab.LenSqr() > 1e-4 {
-		t.Errorf("second step: box at %v moving %v turning %v, want (0, 1, 0) at rest", tw.pos(box), tw.vel(box), ab)
-	}
-	if !near3(tw.pos(sphere), mgl32.Vec3{5, 1, 0}, 1e-8) || !near3(tw.vel(sphere), mgl32.Vec3{}, 1e-8) || as.LenSqr() > 1e-8 {
-		t.Errorf("second step: sphere at %v moving %v turning %v, want (5, 1, 0) at rest", tw.pos(sphere), tw.vel(sphere), as)
-	}
-}
-
-// TestJoltPhysicsInsideSpeculativeContactDistanceNoHit ports
-// TestPhysicsInsideSpeculativeContactDistanceNoHit: a sphere 0.9
-// speculative distances above a floor (restitution 1, no restitution
-// threshold) moving too slowly to reach it in a step keeps its velocity
-// exactly in that step (the speculative contact does nothing) and bounces
-// back with it reversed in the next.
-//
-// Nebula today: the sphere bounces in the first step (+0.972 m/s, want
-// -0.972 unchanged): with one substep the relax pass solves the contact
-// at the separation left after the move (1.8 mm), which takes an
-// impulse, so restitution fires on a contact that the step's motion
-// never closed; no Begin in the first step (TouchDistance).
-func TestJoltPhysicsInsideSpeculativeContactDistanceNoHit(t *testing.T) {
-	cfg := joltConfig(1)
-	cfg.Gravity, cfg.RestitutionThreshold = mgl32.Vec3{}, 0
-	tw := newTestWorld(t, cfg)
-	fd := joltDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{100, 1, 100}})
-	fd.Restitution = 1
-	floor := tw.add(fd, mgl32.Vec3{0, -1, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
-	above := float32(0.9 * joltSpeculativeDistance)
-	v := mgl32.Vec3{0, -0.9 * above * 60, 0}
-	sd := joltDef(Dynamic, Shape{Kind: Sphere, Radius: 1})
-	sd.Restitution = 1
-	sphere := tw.add(sd, mgl32.Vec3{0, 1 + above, 0}, mgl32.QuatIdent(), v, mgl32.Vec3{})
-	evs := tw.stepEvents(1)
-	if len(evs) != 1 || !hasEvent(evs, Begin, sphere, floor) {
-		t.Errorf("first step: events %+v, want a Begin", evs)
-	}
-	if tw.vel(sphere) != v {
-		t.Errorf("first step: moving %v, want exactly %v", tw.vel(sphere), v)
-	}
-	evs = tw.stepEvents(1)
-	if len(evs) != 0 || len(tw.s.ContactsOf(sphere, nil)) != 1 {
-		t.Errorf("second step: events %+v, want none (the contact persists)", evs)
-	}
-	if !near3(tw.vel(sphere).Mul(-1), v, 1e-12) {
-		t.Errorf("second step: moving %v, want %v", tw.vel(sphere), v.Mul(-1))
-	}
-}
-
-// TestJoltFriction ports TestFriction: a unit box sliding at 20 m/s in
-// twelve directions over a floor (frictions 0.8 and 0.9, combined by
-// their geometric mean) slows at μg, as a simple simulation says, for
-// 1 s: position within 0.01, rotation 0.01, velocity 0.02, angular
-// velocity 0.01.
-//
-// Nebula today: slows by 0.057 m/s more than μg·t over 1 s (11.619 m/s,
-// want 11.676 within 0.02; 15.723 m, want 15.769 within 0.01): pushing
-// the 1 mm overlap out through the velocity adds friction (0.029 without
-// the overlap at one substep, 0.001 at four).
+// Nebula today (Config.PenetrationSlop 0.02, so the 1 mm overlap is no
+// longer pushed out): slides 0.024 m/s too fast over 1 s (11.6995 m/s at
+// 0°, want 11.6759 within 0.02; 15.7917 m, want 15.7686 within 0.01), and
+// the box sinks to y = 0.99776 tilted 1e-3 rad: friction at the patch's
+// centre turns it forward in each substep, its front edge sinks before
+// the relax pass stops it, and inside the slop nothing lifts it back.
+// Solving friction before the normal (as Jolt does) makes it worse here
+// (11.8147 m/s) and breaks TestSlopeFrictionPeers. Before issue 34:
+// 11.619 m/s (pushing the overlap out added friction).
 func TestJoltFriction(t *testing.T) {
 	const fFloor, fBox = 0.9, 0.8
 	mu := float32(math.Sqrt(fFloor * fBox))
