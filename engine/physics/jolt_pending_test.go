@@ -18,18 +18,6 @@ import (
 //
 // Each says what Nebula gives and why in its comment.
 
-// TestJoltPhysicsPenetrationSlop2 ports TestPhysicsPenetrationSlop2: a
-// box twice as deep is pushed out to the slop.
-//
-// Nebula today (Config.PenetrationSlop 0.02): the box rests at y =
-// 0.97975, 0.25 mm below the slop (want 0.98 within 1e-5), still moving
-// at 1.3e-4 m/s (want 1e-6): beyond the slop the soft contact's spring
-// pushes out, and under gravity a spring rests g/ω² (ω = 2π·60 Hz)
-// deeper than its target; Jolt's Baumgarte position pass has no sag.
-func TestJoltPhysicsPenetrationSlop2(t *testing.T) {
-	joltSlopCase(t, 2*joltPenetrationSlop, joltPenetrationSlop)
-}
-
 // TestJoltPhysicsInsideSpeculativeContactDistanceNoRestitution ports
 // TestPhysicsInsideSpeculativeContactDistanceNoRestitution: 0.9
 // speculative distances above the floor and moving 1 m a step down, a
@@ -37,6 +25,88 @@ func TestJoltPhysicsPenetrationSlop2(t *testing.T) {
 // the floor, moving at the speed that just closed the gap (the box
 // within 1e-3 and 0.05, the sphere 1e-6 and 1e-4); in the next the
 // contacts persist and both rest.
+//
+// Nebula today: the box and the sphere land at y = 0.9999998 but end the
+// step at rest (want -1.08 m/s, the speed that closed the gap): the relax
+// pass after the move solves the now touching contact to no approach;
+// and no Begin in the first step for the box (Nebula reports contacts
+// within Config.TouchDistance, 5 mm, or that took an impulse; Jolt
+// reports speculative ones).
+func TestJoltPhysicsInsideSpeculativeContactDistanceNoRestitution(t *testing.T) {
+	above := float32(0.9 * joltSpeculativeDistance)
+	tw, floor, box, sphere := joltSpeculativeScene(t, above, -60, 0)
+	evs := tw.stepEvents(1)
+	if len(evs) != 2 || !hasEvent(evs, Begin, box, floor) || !hasEvent(evs, Begin, sphere, floor) {
+		t.Errorf("first step: events %+v, want a Begin for each", evs)
+	}
+	closing := mgl32.Vec3{0, -above * 60, 0}
+	ab, as := tw.w.Bodies().AngVel[box.Index()], tw.w.Bodies().AngVel[sphere.Index()]
+	if !near3(tw.pos(box), mgl32.Vec3{0, 1, 0}, 1e-6) || !near3(tw.vel(box), closing, 0.05*0.05) || ab.LenSqr() > 1e-4 {
+		t.Errorf("first step: box at %v moving %v turning %v, want (0, 1, 0) and %v", tw.pos(box), tw.vel(box), ab, closing)
+	}
+	if !near3(tw.pos(sphere), mgl32.Vec3{5, 1, 0}, 1e-12) || !near3(tw.vel(sphere), closing, 1e-8) || as.LenSqr() > 1e-8 {
+		t.Errorf("first step: sphere at %v moving %v turning %v, want (5, 1, 0) and %v", tw.pos(sphere), tw.vel(sphere), as, closing)
+	}
+	if evs := tw.stepEvents(1); len(evs) != 0 || len(tw.s.ContactsOf(floor, nil)) != 2 {
+		t.Errorf("second step: events %+v, floor contacts %d; want none and 2", evs, len(tw.s.ContactsOf(floor, nil)))
+	}
+	ab, as = tw.w.Bodies().AngVel[box.Index()], tw.w.Bodies().AngVel[sphere.Index()]
+	if !near3(tw.pos(box), mgl32.Vec3{0, 1, 0}, 1e-6) || !near3(tw.vel(box), mgl32.Vec3{}, 0.05*0.05) || ab.LenSqr() > 1e-4 {
+		t.Errorf("second step: box at %v moving %v turning %v, want (0, 1, 0) at rest", tw.pos(box), tw.vel(box), ab)
+	}
+	if !near3(tw.pos(sphere), mgl32.Vec3{5, 1, 0}, 1e-8) || !near3(tw.vel(sphere), mgl32.Vec3{}, 1e-8) || as.LenSqr() > 1e-8 {
+		t.Errorf("second step: sphere at %v moving %v turning %v, want (5, 1, 0) at rest", tw.pos(sphere), tw.vel(sphere), as)
+	}
+}
+
+// TestJoltPhysicsInsideSpeculativeContactDistanceNoHit ports
+// TestPhysicsInsideSpeculativeContactDistanceNoHit: a sphere 0.9
+// speculative distances above a floor (restitution 1, no restitution
+// threshold) moving too slowly to reach it in a step keeps its velocity
+// exactly in that step (the speculative contact does nothing) and bounces
+// back with it reversed in the next.
+//
+// Nebula today: restitution no longer fires (issue 34: a contact whose
+// gap the step's motion does not close does not bounce), but the first
+// step ends at -0.108 m/s (want -0.972 unchanged): with one substep the
+// relax pass after the move solves the contact at the 1.8 mm gap left,
+// to close it in one substep; skipping separated points in the relax
+// pass fixes it but breaks Nebula's face-on hits (TestFaceOnHitShares,
+// TestSlideIntoSleeper) and TestSlopeFrictionPeers. No Begin in the first
+// step (TouchDistance).
+func TestJoltPhysicsInsideSpeculativeContactDistanceNoHit(t *testing.T) {
+	cfg := joltConfig(1)
+	cfg.Gravity, cfg.RestitutionThreshold = mgl32.Vec3{}, 0
+	tw := newTestWorld(t, cfg)
+	fd := joltDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{100, 1, 100}})
+	fd.Restitution = 1
+	floor := tw.add(fd, mgl32.Vec3{0, -1, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	above := float32(0.9 * joltSpeculativeDistance)
+	v := mgl32.Vec3{0, -0.9 * above * 60, 0}
+	sd := joltDef(Dynamic, Shape{Kind: Sphere, Radius: 1})
+	sd.Restitution = 1
+	sphere := tw.add(sd, mgl32.Vec3{0, 1 + above, 0}, mgl32.QuatIdent(), v, mgl32.Vec3{})
+	evs := tw.stepEvents(1)
+	if len(evs) != 1 || !hasEvent(evs, Begin, sphere, floor) {
+		t.Errorf("first step: events %+v, want a Begin", evs)
+	}
+	if tw.vel(sphere) != v {
+		t.Errorf("first step: moving %v, want exactly %v", tw.vel(sphere), v)
+	}
+	evs = tw.stepEvents(1)
+	if len(evs) != 0 || len(tw.s.ContactsOf(sphere, nil)) != 1 {
+		t.Errorf("second step: events %+v, want none (the contact persists)", evs)
+	}
+	if !near3(tw.vel(sphere).Mul(-1), v, 1e-12) {
+		t.Errorf("second step: moving %v, want %v", tw.vel(sphere), v.Mul(-1))
+	}
+}
+
+// TestJoltFriction ports TestFriction: a unit box sliding at 20 m/s in
+// twelve directions over a floor (frictions 0.8 and 0.9, combined by
+// their geometric mean) slows at μg, as a simple simulation says, for
+// 1 s: position within 0.01, rotation 0.01, velocity 0.02, angular
+// velocity 0.01.
 //
 // Nebula today (Config.PenetrationSlop 0.02, so the 1 mm overlap is no
 // longer pushed out): slides 0.024 m/s too fast over 1 s (11.6995 m/s at

@@ -196,11 +196,13 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 // (relax), in their order (order.go says why). The relax pass, the
 // substep's last, adds each point's impulse to its total for the step.
 //
-// A point overlaps by up to slop (Config.PenetrationSlop) without being
-// pushed out: there its row is rigid, no approach and no push, so a body
-// resting on another stays where it landed instead of bobbing on the
-// soft spring; deeper, the spring pushes out only the depth beyond the
-// slop. In the first substep (first), a point that bounces (its bounce
+// With a penetration slop (slop, Config.PenetrationSlop, > 0) the rows
+// are rigid, as Jolt's velocity constraints: a point overlapping by up to
+// slop is not pushed out (no approach, no push), so a body resting on
+// another stays where it landed; deeper, the depth beyond the slop is
+// pushed out at the soft spring's rate (biasRate), without its softness,
+// so it comes to rest at the slop rather than g/ω² below it. Without a
+// slop the rows are Box2D v3's soft ones. In the first substep (first), a point that bounces (its bounce
 // set) is driven to its bounce velocity in both passes, rigidly:
 // restitution acts in the velocity solve of the step of the hit, as
 // Jolt's does, so the body leaves from the contact in that step; in the
@@ -224,10 +226,13 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush, 
 		ddp := b.dp.sub(a.dp).dot(c.normal)
 		dthA, dthB := a.dth, b.dth
 		if c.impact {
-			minSep, minImp := float32(0), float32(0)
+			minSep, minImp, maxSep := float32(0), float32(0), float32(0)
 			for j := range ps {
 				p := &ps[j]
 				sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
+				if j == 0 || sep > maxSep {
+					maxSep = sep
+				}
 				if j == 0 || sep < minSep {
 					minSep = sep
 				}
@@ -250,6 +255,11 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush, 
 				bias = -c.bounce
 			} else if minSep > 0 {
 				bias = float32(minSep * invH)
+			} else if deep := maxSep + slop; useBias && slop > 0 && deep < 0 {
+				// Every point deeper than the slop: the push-out of the
+				// least deep, shared evenly, so a face placed deep in
+				// another comes out square, without rocking.
+				bias = max(float32(c.soft.biasRate*deep), -maxPush)
 			}
 			r := &pts[c.p0+c.n]
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(r.rnB) - wA.dot(r.rnA)
@@ -286,7 +296,9 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush, 
 				if bias < -maxPush {
 					bias = -maxPush
 				}
-				massScale, impScale = c.soft.massScale, c.soft.impulseScale
+				if slop == 0 {
+					massScale, impScale = c.soft.massScale, c.soft.impulseScale
+				}
 			}
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(float32(p.nMass*massScale)*(vn+bias)) - float32(impScale*p.nImp)
