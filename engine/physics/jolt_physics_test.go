@@ -18,6 +18,7 @@ var joltContexts = []int{1, 2, 4}
 func joltConfig(n int) Config {
 	c := DefaultConfig()
 	c.TickRate, c.Substeps = 60/n, n
+	c.PenetrationSlop = joltPenetrationSlop
 	c.NoSleep = true
 	return c
 }

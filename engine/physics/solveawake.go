@@ -101,6 +101,7 @@ func (s *Space) solveAwake(n int) {
 			// Points found at the time of impact: the arms from where
 			// the bodies are then.
 			pa, pb = pa.add(sc.impacts[ii].sa), pb.add(sc.impacts[ii].sb)
+			c.ccd = true
 		}
 		sA, sB := &sc.state[a], &sc.state[b]
 		var rA, rB [maxPoints]vec3
@@ -138,12 +139,41 @@ func (s *Space) solveAwake(n int) {
 			rel += p.relVel
 			warmImp += p.nImp
 		}
+		// A contact apart by more than the speculative distance at the
+		// start of the step (only a fast or CCD body has one) bounces
+		// where its bodies meet, after the substeps (restitute), as
+		// Jolt's linear cast does; a nearer one bounces from where it
+		// is, in the first substep, as Jolt's discrete contacts do.
+		minSep := ps[0].sep0
+		for j := 1; j < len(ps); j++ {
+			minSep = min(minSep, ps[j].sep0)
+		}
+		c.ccd = c.ccd || minSep > cfg.SpeculativeDistance
+		thr := cfg.RestitutionThreshold
+		all := c.restitution > 0
+		var sumBounce float32
+		for j := range ps {
+			p := &ps[j]
+			if !c.ccd && bounces(p, c.restitution, thr, dt) {
+				p.bounce = float32(c.restitution * -p.relVel)
+				sumBounce += p.bounce
+			} else {
+				all = false
+			}
+		}
 		if len(ps) > 1 {
 			row := commonRow(c, mA, mB, ps)
-			thr := cfg.RestitutionThreshold
-			c.impact = rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*row.nMass) || meets(ps, rel, dt)
+			// With a penetration slop every contact of several points
+			// takes its common row first: within the slop its rows are
+			// rigid, with no spring to undo the tilt that taking the
+			// points in turn leaves, so a box placed on the floor would
+			// walk a few tenths of a millimetre.
+			c.impact = cfg.PenetrationSlop > 0 || rel < -float32(thr*float32(len(ps))) || warmImp > float32(thr*row.nMass) || meets(ps, rel, dt)
 			if c.impact {
 				sc.points = append(sc.points, row)
+				if all {
+					c.bounce = sumBounce / float32(len(ps))
+				}
 			}
 		}
 	}
@@ -153,8 +183,16 @@ func (s *Space) solveAwake(n int) {
 	st, cons, pts := sc.state, sc.cons, sc.points
 	maxL2 := float32(cfg.MaxLinearSpeed * cfg.MaxLinearSpeed)
 	maxA2 := float32(cfg.MaxAngularSpeed * cfg.MaxAngularSpeed)
-	for range cfg.Substeps {
+	for sub := range cfg.Substeps {
 		st[0] = bodyState{}
+		// The gyroscopic term first, on the substep's starting angular
+		// velocity (explicit Euler, as Jolt orders it): a body pushed
+		// from rest by a torque turns as I⁻¹τ says.
+		for gi := range sc.gyro {
+			g := &sc.gyro[gi]
+			b := &st[g.i]
+			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
+		}
 		for i := 1; i < len(st); i++ {
 			mo := &sc.motion[i]
 			if !mo.dynamic {
@@ -171,13 +209,8 @@ func (s *Space) solveAwake(n int) {
 			}
 			b.v, b.w = v, w
 		}
-		for gi := range sc.gyro {
-			g := &sc.gyro[gi]
-			b := &st[g.i]
-			b.w = gyroscopic(b.w, sc.bpose[g.i].q.mul(g.frame), g.inertia, h)
-		}
 		warmStart(cons, pts, st)
-		solve(cons, pts, st, invH, cfg.MaxPushOut, true)
+		solve(cons, pts, st, invH, cfg.MaxPushOut, cfg.PenetrationSlop, true, sub == 0)
 		st[0] = bodyState{}
 		for i := 1; i < len(st); i++ {
 			b := &st[i]
@@ -187,7 +220,7 @@ func (s *Space) solveAwake(n int) {
 			p.p = p.p.addScaled(b.v, h)
 			p.q = p.q.integrate(b.w, h)
 		}
-		solve(cons, pts, st, invH, cfg.MaxPushOut, false)
+		solve(cons, pts, st, invH, cfg.MaxPushOut, cfg.PenetrationSlop, false, sub == 0)
 	}
 	st[0] = bodyState{}
 	restitute(cons, pts, st, cfg.RestitutionThreshold)
@@ -257,6 +290,16 @@ func (s *Space) solveAwake(n int) {
 		wb.Vel[slot], wb.AngVel[slot] = fromVec3(vec3{}), fromVec3(vec3{})
 		s.stats.Awake--
 	}
+}
+
+// bounces reports whether the point p of a contact with restitution e
+// bounces in this step of dt seconds: it approaches faster than the
+// threshold thr at the start of the step, and fast enough to close its
+// gap within the step (Jolt's rule: a speculative contact that the
+// step's motion does not close does not bounce; if something else
+// brings the bodies together it stops them without restitution).
+func bounces(p *solverPoint, e, thr, dt float32) bool {
+	return e > 0 && p.relVel < -thr && float32(-p.relVel*dt) > p.sep0
 }
 
 // meets reports whether the points ps of a contact (rel: the sum of their

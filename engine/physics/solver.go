@@ -68,6 +68,7 @@ type solverPoint struct {
 	nImp               float32 // accumulated impulse (per substep)
 	maxNImp            float32 // largest normal impulse applied (restitution uses it)
 	relVel             float32 // normal velocity at the start of the step
+	bounce             float32 // restitution's normal velocity in the first substep, 0 for none
 	total              float32 // normal impulse applied in the step so far (N·s)
 }
 
@@ -94,6 +95,15 @@ type constraint struct {
 	// (meets: a collision or the step after it, not a resting contact). Then its points' common row (commonRow) follows them in
 	// the step's points, at points[p0+n], and solve takes it first.
 	impact bool
+	// bounce is the mean of the points' bounce when every point bounces
+	// and the contact is an impact (the common row's target in the first
+	// substep), 0 otherwise.
+	bounce float32
+	// ccd is set when the manifold was found at a time of impact
+	// (impactManifold) or its points were all farther apart than the
+	// speculative distance at the start of the step: its points bounce
+	// after the substeps (restitute), where the bodies meet.
+	ccd bool
 
 	// Friction (the solve pass and the warm start).
 	friction, radius       float32 // coefficient; the points' mean distance from the centre
@@ -185,7 +195,20 @@ func warmStart(cons []constraint, pts []solverPoint, st []bodyState) {
 // constraints' order; the normal alone, without the push-out, otherwise
 // (relax), in their order (order.go says why). The relax pass, the
 // substep's last, adds each point's impulse to its total for the step.
-func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush float32, useBias bool) {
+//
+// With a penetration slop (slop, Config.PenetrationSlop, > 0) the rows
+// are rigid, as Jolt's velocity constraints: a point overlapping by up to
+// slop is not pushed out (no approach, no push), so a body resting on
+// another stays where it landed; deeper, the depth beyond the slop is
+// pushed out at the soft spring's rate (biasRate), without its softness,
+// so it comes to rest at the slop rather than g/ω² below it. Without a
+// slop the rows are Box2D v3's soft ones. In the first substep (first), a point that bounces (its bounce
+// set) is driven to its bounce velocity in both passes, rigidly:
+// restitution acts in the velocity solve of the step of the hit, as
+// Jolt's does, so the body leaves from the contact in that step; in the
+// later substeps it is a plain contact again, whose warm start the
+// clamp at 0 takes back.
+func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush, slop float32, useBias, first bool) {
 	nc := len(cons)
 	for i := range nc {
 		ci := i
@@ -203,10 +226,13 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 		ddp := b.dp.sub(a.dp).dot(c.normal)
 		dthA, dthB := a.dth, b.dth
 		if c.impact {
-			minSep, minImp := float32(0), float32(0)
+			minSep, minImp, maxSep := float32(0), float32(0), float32(0)
 			for j := range ps {
 				p := &ps[j]
 				sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
+				if j == 0 || sep > maxSep {
+					maxSep = sep
+				}
 				if j == 0 || sep < minSep {
 					minSep = sep
 				}
@@ -225,8 +251,15 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 			// it in one pass). The points' rows then share the impulse
 			// out as the contact needs, each clamped at 0 as before.
 			bias := float32(0)
-			if minSep > 0 {
+			if first && c.bounce > 0 {
+				bias = -c.bounce
+			} else if minSep > 0 {
 				bias = float32(minSep * invH)
+			} else if deep := maxSep + slop; useBias && slop > 0 && deep < 0 {
+				// Every point deeper than the slop: the push-out of the
+				// least deep, shared evenly, so a face placed deep in
+				// another comes out square, without rocking.
+				bias = max(float32(c.soft.biasRate*deep), -maxPush)
 			}
 			r := &pts[c.p0+c.n]
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(r.rnB) - wA.dot(r.rnA)
@@ -254,14 +287,18 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 			p := &ps[j]
 			sep := p.sep0 + (ddp + dthB.dot(p.rnB) - dthA.dot(p.rnA))
 			bias, massScale, impScale := float32(0), float32(1), float32(0)
-			if sep > 0 {
+			if first && p.bounce > 0 {
+				bias = -p.bounce // restitution: leave at the bounce velocity
+			} else if sep > 0 {
 				bias = float32(sep * invH) // speculative: close the gap, no more
-			} else if useBias {
-				bias = float32(c.soft.biasRate * sep)
+			} else if deep := sep + slop; useBias && deep < 0 {
+				bias = float32(c.soft.biasRate * deep)
 				if bias < -maxPush {
 					bias = -maxPush
 				}
-				massScale, impScale = c.soft.massScale, c.soft.impulseScale
+				if slop == 0 {
+					massScale, impScale = c.soft.massScale, c.soft.impulseScale
+				}
 			}
 			vn := vB.sub(vA).dot(c.normal) + wB.dot(p.rnB) - wA.dot(p.rnA)
 			imp := -float32(float32(p.nMass*massScale)*(vn+bias)) - float32(impScale*p.nImp)
@@ -320,12 +357,16 @@ func solve(cons []constraint, pts []solverPoint, st []bodyState, invH, maxPush f
 	}
 }
 
-// restitute applies restitution to the points that approached faster
-// than threshold at the start of the step and took an impulse.
+// restitute applies restitution, after the substeps, to the points of
+// the contacts found at a time of impact (ccd) that approached faster
+// than threshold at the start of the step and took an impulse: the
+// speculative contact brought the bodies together where they meet in the
+// step, and they leave from there, as Jolt's linear cast does. Other
+// contacts bounce in the first substep (solve).
 func restitute(cons []constraint, pts []solverPoint, st []bodyState, threshold float32) {
 	for ci := range cons {
 		c := &cons[ci]
-		if c.restitution == 0 {
+		if c.restitution == 0 || !c.ccd {
 			continue
 		}
 		a, b := &st[c.a], &st[c.b]
