@@ -67,9 +67,16 @@ func (s *Space) collidePairs(n int) {
 			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
 			continue
 		}
-		if shA.kind <= shB.kind {
+		// Two boxes that have barely moved against each other keep their
+		// points (manifoldreuse.go); a fast body's travel never does.
+		boxes := shA.kind == Box && shB.kind == Box && !sensor
+		reused := boxes && extA+extB == 0 && len(prevs) > 0 &&
+			reuseBoxes(&prevs[0], shA, sc.poses[pr.a], shB, sc.poses[pr.b], &m)
+		switch {
+		case reused:
+		case shA.kind <= shB.kind:
 			collide(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &m)
-		} else {
+		default:
 			collide(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &m)
 			m.normal = m.normal.neg()
 		}
@@ -85,6 +92,12 @@ func (s *Space) collidePairs(n int) {
 		next = append(next, cachedManifold{})
 		cm := &next[len(next)-1]
 		s.fillCached(cm, &m, prev, ea, eb, sensor)
+		switch {
+		case reused:
+			cm.reuse, cm.reusable = prev.reuse, true
+		case boxes && m.n > 0:
+			recordBoxes(cm, shA, sc.poses[pr.a], shB, sc.poses[pr.b])
+		}
 		was := prev != nil && prev.touching
 		switch {
 		case cm.touching && !was:
