@@ -331,7 +331,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		normal = az.neg()
 	}
 	if !beyond[0] && !beyond[1] && !beyond[2] && !beyond[3] {
-		f.corner(p0, 3<<3|0, m)
+		f.corner(p0, 3<<3, m) // edges 3 in, 0 out
 		f.corner(p1, 0<<3|1, m)
 		f.corner(p2, 1<<3|2, m)
 		f.corner(p3, 2<<3|3, m)

@@ -24,7 +24,7 @@ func TestFaceCornersMatchClip(t *testing.T) {
 			p[i] = vec3{r(-lu, lu), r(-lv, lv), f.hf + r(-0.2, 0.2)}
 		}
 		var fast, clipped manifold
-		f.corner(p[0], 3<<3|0, &fast)
+		f.corner(p[0], 3<<3, &fast)
 		f.corner(p[1], 0<<3|1, &fast)
 		f.corner(p[2], 1<<3|2, &fast)
 		f.corner(p[3], 2<<3|3, &fast)
