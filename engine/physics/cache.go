@@ -14,7 +14,9 @@ import (
 // every pair of bodies whose shapes touched or nearly touched at the end
 // of the last step, with the impulses the solver found for each point.
 // The next step starts its solver from those impulses (warm starting),
-// keeps the manifolds of sleeping bodies without recomputing them, and
+// keeps the manifolds of sleeping bodies without recomputing them (and
+// those of box pairs that have barely moved against each other: the pose
+// their points were found at is kept with them), and
 // compares its touching pairs with these to report begin and end events.
 // It is part of the world's state, so a snapshot, a rollback or a replay
 // carries it and the step after a LoadState gives the same bits as the
