@@ -14,12 +14,13 @@ package physics
 // LoadState reuses exactly what the step after SaveState did.
 
 // The reuse thresholds: B's centre in A's frame within reuseDist of where
-// it was, and B's rotation relative to A within about 0.16° (the absolute
-// dot product of the two relative rotations above reuseDot; a unit box's
-// corner moves about 1.4 mm so).
+// it was, and B turned relative to A by so little that no point moves
+// more than reuseTurn with it: θ·R < reuseTurn, R the farthest point's
+// distance from B's centre (for a unit box, about 0.07°). With a relative
+// rotation q, cos(θ/2) = |q0·q| and θ² ≈ 8(1 − |q0·q|).
 const (
-	reuseDist = 0.001        // m
-	reuseDot  = 1 - 0.000001 // cos(θ/2), θ ≈ 0.16°
+	reuseDist = 0.001 // m
+	reuseTurn = 0.001 // m
 )
 
 // boxReuse is what a box–box manifold keeps to be reused: the pose of B
@@ -52,8 +53,15 @@ func reuseBoxes(prev *cachedManifold, a *shape, pa pose, b *shape, pb pose, m *m
 		return false
 	}
 	q, p, ra := relPose(pa, pb)
+	if p.sub(r.relP).lengthSq() >= reuseDist*reuseDist {
+		return false
+	}
+	var reach float32 // R²
+	for j := range int(prev.n) {
+		reach = max(reach, r.lb[j].lengthSq())
+	}
 	dot := float32(q.x*r.relQ.x) + float32(q.y*r.relQ.y) + float32(q.z*r.relQ.z) + float32(q.w*r.relQ.w)
-	if abs(dot) <= reuseDot || p.sub(r.relP).lengthSq() >= reuseDist*reuseDist {
+	if float32(float32(8*(1-abs(dot)))*reach) >= reuseTurn*reuseTurn {
 		return false
 	}
 	rb := pb.q.rotation()
