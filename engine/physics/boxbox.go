@@ -309,29 +309,96 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 		incFace++
 	}
 	c := vec3{cu, cv, ch}.addScaled(nI, hn)
+	// The incident face's corners, each with the edges that meet there
+	// (corner k: edges (k+3)&3 in, k out).
+	p0, p1 := c.add(eu).add(ev), c.sub(eu).add(ev)
+	p2, p3 := c.sub(eu).sub(ev), c.add(eu).sub(ev)
+	// Which of the four side planes (+u, −u, +v, −v) some corner lies
+	// beyond: clipping only shrinks the polygon, so a plane no corner
+	// passes is skipped, and when none is passed (a box resting inside a
+	// larger face, or flush on an equal one) the corners are the contact.
+	beyond := [4]bool{
+		p0.x > lu || p1.x > lu || p2.x > lu || p3.x > lu,
+		-p0.x > lu || -p1.x > lu || -p2.x > lu || -p3.x > lu,
+		p0.y > lv || p1.y > lv || p2.y > lv || p3.y > lv,
+		-p0.y > lv || -p1.y > lv || -p2.y > lv || -p3.y > lv,
+	}
+	ax, ay := r.col(next(i)), r.col(next(next(i))) // the world axes along u, v
+	f := faceFrame{o: o, ax: ax, ay: ay, az: az, fu: fu, fv: fv, hf: hf, margin: margin,
+		ids: refFace<<9 | incFace<<6}
+	normal := az
+	if refBase != 0 {
+		normal = az.neg()
+	}
+	if !beyond[0] && !beyond[1] && !beyond[2] && !beyond[3] {
+		f.corner(p0, 3<<3, m) // edges 3 in, 0 out
+		f.corner(p1, 0<<3|1, m)
+		f.corner(p2, 1<<3|2, m)
+		f.corner(p3, 2<<3|3, m)
+		if m.n > 0 {
+			m.normal = normal
+		}
+		return false
+	}
+	return f.clip(p0, p1, p2, p3, beyond, normal, lu, lv, m)
+}
+
+// faceFrame is the reference face of a box–box face contact: its centre o
+// and world axes ax, ay (along u, v) and az (along h, out of the face), its
+// half extents fu, fv, its height hf in (u, v, h), the contact's margin and
+// the id bits of the two faces.
+type faceFrame struct {
+	o, ax, ay, az vec3
+	fu, fv, hf    float32
+	margin        float32
+	ids           uint32
+}
+
+// world returns the point (u, v, h) of the reference box's frame in the
+// world, u and v clamped onto the face.
+func (f *faceFrame) world(u, v, h float32) vec3 {
+	if u > f.fu {
+		u = f.fu
+	} else if u < -f.fu {
+		u = -f.fu
+	}
+	if v > f.fv {
+		v = f.fv
+	} else if v < -f.fv {
+		v = -f.fv
+	}
+	return f.o.addScaled(f.ax, u).addScaled(f.ay, v).addScaled(f.az, h)
+}
+
+// corner appends to m the incident face's corner p = (u, v, h) whose edges
+// are edges (in<<3 | out) when it lies within the margin of the reference
+// face, moved half way to it. m has room: the unclipped face has four
+// corners.
+func (f *faceFrame) corner(p vec3, edges uint32, m *manifold) {
+	s := p.z - f.hf
+	if s > f.margin {
+		return
+	}
+	h := f.hf + float32(0.5*s)
+	// m.n < maxPoints (a power of two): the mask only spares the bounds
+	// check.
+	m.pts[m.n&(maxPoints-1)] = contactPoint{p: f.world(p.x, p.y, h), sep: s, id: f.ids | edges}
+	m.n++
+}
+
+// clip writes the contact of the incident face with corners p0..p3 (in
+// (u, v, h)) that reaches past the reference face's side planes marked in
+// beyond (+u, −u, +v, −v, the planes at lu, lv): the face clipped to
+// them (Sutherland–Hodgman), its corners within the margin, at most
+// maxPoints of them. It reports whether the clipping left nothing.
+func (f *faceFrame) clip(p0, p1, p2, p3 vec3, beyond [4]bool, normal vec3, lu, lv float32, m *manifold) (missed bool) {
 	var bufA, bufB [8]clipVertex
 	src, dst := &bufA, &bufB
-	p := c.add(eu).add(ev)
-	src[0] = clipVertex{p.x, p.y, p.z, 3, 0}
-	p = c.sub(eu).add(ev)
-	src[1] = clipVertex{p.x, p.y, p.z, 0, 1}
-	p = c.sub(eu).sub(ev)
-	src[2] = clipVertex{p.x, p.y, p.z, 1, 2}
-	p = c.add(eu).sub(ev)
-	src[3] = clipVertex{p.x, p.y, p.z, 2, 3}
+	src[0] = clipVertex{p0.x, p0.y, p0.z, 3, 0}
+	src[1] = clipVertex{p1.x, p1.y, p1.z, 0, 1}
+	src[2] = clipVertex{p2.x, p2.y, p2.z, 1, 2}
+	src[3] = clipVertex{p3.x, p3.y, p3.z, 2, 3}
 	n := 4
-
-	// Sutherland–Hodgman against the four side planes (+u, −u, +v, −v),
-	// each skipped when no corner lies beyond it (clipping only shrinks
-	// the polygon, so the first corners tell).
-	u0, u1, u2, u3 := src[0].u, src[1].u, src[2].u, src[3].u
-	v0, v1, v2, v3 := src[0].v, src[1].v, src[2].v, src[3].v
-	beyond := [4]bool{
-		u0 > lu || u1 > lu || u2 > lu || u3 > lu,
-		-u0 > lu || -u1 > lu || -u2 > lu || -u3 > lu,
-		v0 > lv || v1 > lv || v2 > lv || v3 > lv,
-		-v0 > lv || -v1 > lv || -v2 > lv || -v3 > lv,
-	}
 	for pl := range 4 {
 		if !beyond[pl] {
 			continue
@@ -347,28 +414,9 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 			return true
 		}
 	}
-
+	hf, margin := f.hf, f.margin
 	// Corners within margin of the reference face, moved half way to it,
 	// in the world.
-	ax, ay := r.col(next(i)), r.col(next(next(i))) // the world axes along u, v
-	world := func(x *clipVertex) vec3 {
-		u, v := x.u, x.v
-		if u > fu {
-			u = fu
-		} else if u < -fu {
-			u = -fu
-		}
-		if v > fv {
-			v = fv
-		} else if v < -fv {
-			v = -fv
-		}
-		return o.addScaled(ax, u).addScaled(ay, v).addScaled(az, x.h)
-	}
-	normal := az
-	if refBase != 0 {
-		normal = az.neg()
-	}
 	if n <= maxPoints {
 		// Straight into m: no reduction is needed.
 		for k := 0; k < n && k < maxPoints; k++ {
@@ -378,10 +426,10 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 				continue
 			}
 			x.h = hf + float32(0.5*s)
-			id := refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
+			id := f.ids | uint32(x.ein)<<3 | uint32(x.eout)
 			// m.n <= k < maxPoints (a power of two): the mask only spares
 			// the bounds check.
-			m.pts[m.n&(maxPoints-1)] = contactPoint{p: world(&x), sep: s, id: id}
+			m.pts[m.n&(maxPoints-1)] = contactPoint{p: f.world(x.u, x.v, x.h), sep: s, id: id}
 			m.n++
 		}
 		if m.n > 0 {
@@ -399,7 +447,7 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 			continue
 		}
 		w := kept & 7 // kept <= k < 8
-		ids[w] = refFace<<9 | incFace<<6 | uint32(x.ein)<<3 | uint32(x.eout)
+		ids[w] = f.ids | uint32(x.ein)<<3 | uint32(x.eout)
 		x.h = hf + float32(0.5*s)
 		src[w] = x
 		seps[w] = s
@@ -411,14 +459,14 @@ func faceContact(hr, hi vec3, ci vec3, inc0, inc1, inc2 vec3, i int, refBase uin
 	m.normal = normal
 	if kept <= maxPoints {
 		for k := range kept {
-			m.pts[k] = contactPoint{p: world(&src[k]), sep: seps[k], id: ids[k]}
+			m.pts[k] = contactPoint{p: f.world(src[k].u, src[k].v, src[k].h), sep: seps[k], id: ids[k]}
 		}
 		m.n = kept
 		return false
 	}
 	sel := reducePoints(src[:kept], seps[:kept])
 	for k, s := range sel {
-		m.pts[k] = contactPoint{p: world(&src[s]), sep: seps[s], id: ids[s]}
+		m.pts[k] = contactPoint{p: f.world(src[s].u, src[s].v, src[s].h), sep: seps[s], id: ids[s]}
 	}
 	m.n = maxPoints
 	return false

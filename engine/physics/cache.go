@@ -14,7 +14,9 @@ import (
 // every pair of bodies whose shapes touched or nearly touched at the end
 // of the last step, with the impulses the solver found for each point.
 // The next step starts its solver from those impulses (warm starting),
-// keeps the manifolds of sleeping bodies without recomputing them, and
+// keeps the manifolds of sleeping bodies without recomputing them (and
+// those of box pairs that have barely moved against each other: the pose
+// their points were found at is kept with them), and
 // compares its touching pairs with these to report begin and end events.
 // It is part of the world's state, so a snapshot, a rollback or a replay
 // carries it and the step after a LoadState gives the same bits as the
@@ -59,7 +61,9 @@ type cachedManifold struct {
 	n        uint8         // points used
 	touching bool          // some point has sep <= 0 (sensors: the shapes overlap)
 	sensor   bool          // one of the two is a sensor
+	reusable bool          // reuse holds: a box–box manifold (manifoldreuse.go)
 	pts      [maxPoints]cachedPoint
+	reuse    boxReuse
 }
 
 // key returns the manifold's sort key.
@@ -74,14 +78,19 @@ func (m *cachedManifold) before(o *cachedManifold) bool {
 
 // The encoding: a version byte, a uint32 count, then per manifold the two
 // entities (slot and generation, uint32 each), the sub, the normal, a flags byte
-// (touching 1, sensor 2), the point count byte and for each point id,
-// position, separation, normal impulse, friction impulse and (version 2)
-// the step's normal impulse. UnmarshalBinary reads version 1 too.
+// (touching 1, sensor 2, reusable 4), the point count byte and for each
+// point id, position, separation, normal impulse, friction impulse and
+// (version 2) the step's normal impulse; then (version 3), when reusable,
+// the reuse data: the relative rotation and centre, the normal, the two
+// half extents and each point's two ends. UnmarshalBinary reads versions 1
+// and 2 too (their manifolds are not reused).
 const (
-	contactsVersion   = 2
+	contactsVersion   = 3
 	manifoldHeadBytes = 4*4 + 4 + 3*4 + 2
 	pointBytes        = 4 + 3*4 + 4 + 4 + 3*4 + 4
 	pointBytesV1      = pointBytes - 4
+	reuseHeadBytes    = 4*4 + 4*3*4
+	reusePointBytes   = 2 * 3 * 4
 	maxCacheManifolds = 1 << 24
 )
 
@@ -106,6 +115,9 @@ func (c Contacts) AppendBinary(b []byte) ([]byte, error) {
 		if m.sensor {
 			flags |= 2
 		}
+		if m.reusable {
+			flags |= 4
+		}
 		b = append(b, flags, m.n)
 		for j := range int(m.n) {
 			p := &m.pts[j]
@@ -116,6 +128,14 @@ func (c Contacts) AppendBinary(b []byte) ([]byte, error) {
 			b = appendVec3(b, p.friction)
 			b = appendFloat(b, p.impulse)
 		}
+		if m.reusable {
+			r := &m.reuse
+			b = appendVec3(appendFloat(b, r.relQ.x), vec3{r.relQ.y, r.relQ.z, r.relQ.w})
+			b = appendVec3(appendVec3(appendVec3(appendVec3(b, r.relP), r.normal), r.ha), r.hb)
+			for j := range int(m.n) {
+				b = appendVec3(appendVec3(b, r.la[j]), r.lb[j])
+			}
+		}
 	}
 	return b, nil
 }
@@ -125,13 +145,13 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 	if len(b) < 5 {
 		return errors.New("physics: contacts: truncated header")
 	}
-	pb := pointBytes
-	switch b[0] {
-	case contactsVersion:
+	pb, version := pointBytes, b[0]
+	switch version {
+	case contactsVersion, 2:
 	case 1:
 		pb = pointBytesV1
 	default:
-		return fmt.Errorf("physics: contacts: version %d, want 1 or %d", b[0], contactsVersion)
+		return fmt.Errorf("physics: contacts: version %d, want 1 to %d", b[0], contactsVersion)
 	}
 	n := binary.LittleEndian.Uint32(b[1:])
 	if n > maxCacheManifolds || int(n) > len(b)/manifoldHeadBytes {
@@ -150,10 +170,14 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 		m.sub = le.Uint32(b[16:])
 		m.normal = readVec3(b[20:])
 		flags, np := b[32], b[33]
-		if flags&^3 != 0 || np > maxPoints {
+		allowed := byte(3)
+		if version == contactsVersion {
+			allowed = 7
+		}
+		if flags&^allowed != 0 || np > maxPoints {
 			return fmt.Errorf("physics: contacts: manifold %d has flags %#x and %d points (at most %d)", i, flags, np, maxPoints)
 		}
-		m.touching, m.sensor, m.n = flags&1 != 0, flags&2 != 0, np
+		m.touching, m.sensor, m.reusable, m.n = flags&1 != 0, flags&2 != 0, flags&4 != 0, np
 		b = b[manifoldHeadBytes:]
 		if len(b) < int(np)*pb {
 			return fmt.Errorf("physics: contacts: manifold %d's points truncated", i)
@@ -169,6 +193,19 @@ func (c *Contacts) UnmarshalBinary(b []byte) error {
 				p.impulse = readFloat(b[36:])
 			}
 			b = b[pb:]
+		}
+		if m.reusable {
+			if len(b) < reuseHeadBytes+int(np)*reusePointBytes {
+				return fmt.Errorf("physics: contacts: manifold %d's reuse data truncated", i)
+			}
+			r := &m.reuse
+			r.relQ = quat{readFloat(b), readFloat(b[4:]), readFloat(b[8:]), readFloat(b[12:])}
+			r.relP, r.normal, r.ha, r.hb = readVec3(b[16:]), readVec3(b[28:]), readVec3(b[40:]), readVec3(b[52:])
+			b = b[reuseHeadBytes:]
+			for j := range int(np) {
+				r.la[j], r.lb[j] = readVec3(b), readVec3(b[12:])
+				b = b[reusePointBytes:]
+			}
 		}
 		if i > 0 && !c.m[i-1].before(&m) || m.a.Index() >= m.b.Index() {
 			return fmt.Errorf("physics: contacts: manifold %d (%v, %v) is out of order", i, m.a, m.b)

@@ -67,9 +67,16 @@ func (s *Space) collidePairs(n int) {
 			next = s.multiPair(pr, ea, eb, sensor, margin, prevs, next)
 			continue
 		}
-		if shA.kind <= shB.kind {
+		// Two boxes that have barely moved against each other keep their
+		// points (manifoldreuse.go); a fast body's travel never does.
+		boxes := shA.kind == Box && shB.kind == Box && !sensor
+		reused := boxes && extA+extB == 0 && len(prevs) > 0 &&
+			reuseBoxes(&prevs[0], shA, sc.poses[pr.a], shB, sc.poses[pr.b], &m)
+		switch {
+		case reused:
+		case shA.kind <= shB.kind:
 			collideWith(shA, sc.poses[pr.a], shB, sc.poses[pr.b], margin, &s.mq.gen, &m)
-		} else {
+		default:
 			collideWith(shB, sc.poses[pr.b], shA, sc.poses[pr.a], margin, &s.mq.gen, &m)
 			m.normal = m.normal.neg()
 		}
@@ -80,16 +87,26 @@ func (s *Space) collidePairs(n int) {
 		if len(prevs) > 0 {
 			prev = &prevs[0]
 		}
-		cm := s.newCached(&m, prev, ea, eb, sensor)
+		// The record is built in place at the end of next (a manifold is
+		// some 200 bytes: no copies) and dropped again when m is empty.
+		next = append(next, cachedManifold{})
+		cm := &next[len(next)-1]
+		s.fillCached(cm, &m, prev, ea, eb, sensor)
+		switch {
+		case reused:
+			cm.reuse, cm.reusable = prev.reuse, true
+		case boxes && m.n > 0:
+			recordBoxes(cm, shA, sc.poses[pr.a], shB, sc.poses[pr.b])
+		}
 		was := prev != nil && prev.touching
 		switch {
 		case cm.touching && !was:
-			s.events = append(s.events, event(Begin, &cm))
+			s.events = append(s.events, event(Begin, cm))
 		case !cm.touching && was:
 			s.events = append(s.events, event(End, prev))
 		}
-		if m.n > 0 {
-			next = append(next, cm)
+		if m.n == 0 {
+			next = next[:len(next)-1]
 		}
 	}
 	for ; oi < len(old); oi++ {
@@ -173,7 +190,14 @@ func warm(cm, prev *cachedManifold, dist2 float32) int {
 // its points warm-started from prev's (warm; prev may be nil), and counts
 // its points in the stats.
 func (s *Space) newCached(m *manifold, prev *cachedManifold, ea, eb engine.Entity, sensor bool) cachedManifold {
-	cm := cachedManifold{a: ea, b: eb, sub: m.sub, normal: m.normal, n: uint8(m.n), sensor: sensor}
+	var cm cachedManifold
+	s.fillCached(&cm, m, prev, ea, eb, sensor)
+	return cm
+}
+
+// fillCached is newCached writing into cm, which must be zero.
+func (s *Space) fillCached(cm *cachedManifold, m *manifold, prev *cachedManifold, ea, eb engine.Entity, sensor bool) {
+	cm.a, cm.b, cm.sub, cm.normal, cm.n, cm.sensor = ea, eb, m.sub, m.normal, uint8(m.n), sensor
 	for j := range m.n {
 		q := &m.pts[j]
 		cp := &cm.pts[j]
@@ -183,10 +207,9 @@ func (s *Space) newCached(m *manifold, prev *cachedManifold, ea, eb engine.Entit
 		}
 	}
 	if prev != nil {
-		s.stats.WarmPoints += warm(&cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
+		s.stats.WarmPoints += warm(cm, prev, float32(s.cfg.WarmStartDistance*s.cfg.WarmStartDistance))
 	}
 	s.stats.Points += int(cm.n)
-	return cm
 }
 
 // multiPair collides a pair whose shapes have parts (pair pr, one of the
