@@ -88,9 +88,10 @@ func (s *Space) remake(call string, e engine.Entity, b *Body, k Kind, sh Shape, 
 	d := BodyDef{
 		Kind: k, Shape: sh, Density: density,
 		Friction: b.Friction, Restitution: b.Restitution,
+		FrictionCombine: b.FrictionCombine, RestitutionCombine: b.RestitutionCombine,
 		LinearDamping: b.LinearDamping, AngularDamping: b.AngularDamping,
 		GravityScale: b.GravityScale, Locks: b.Locks,
-		CCD: b.CCD, Sensor: b.Sensor, Layer: b.Layer, Mask: b.Mask,
+		CCD: b.CCD, Sensor: b.Sensor, NoSleep: b.NoSleep, Layer: b.Layer, Mask: b.Mask,
 	}
 	if k != Dynamic {
 		d.Density = 1 // unused

@@ -200,3 +200,31 @@ func TestBodyChangesRollBack(t *testing.T) {
 		t.Error("a new Space on the restored world steps to other bits")
 	}
 }
+
+// TestBodyChangesKeepMaterialAndSleep: SetShape and SetKind keep what the
+// body was given besides its shape and kind, including the combine rules
+// and NoSleep.
+func TestBodyChangesKeepMaterialAndSleep(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	d := NewBodyDef(Dynamic, unitBox)
+	d.FrictionCombine, d.RestitutionCombine, d.NoSleep = CombineMin, CombineMax, true
+	e := tw.add(d, mgl32.Vec3{0, 5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	check := func(what string) {
+		t.Helper()
+		b, _ := tw.s.Body(e)
+		if b.FrictionCombine != CombineMin || b.RestitutionCombine != CombineMax || !b.NoSleep {
+			t.Errorf("after %s: FrictionCombine %v, RestitutionCombine %v, NoSleep %v; want %v, %v, true", what, b.FrictionCombine, b.RestitutionCombine, b.NoSleep, CombineMin, CombineMax)
+		}
+	}
+	if err := tw.s.SetShape(e, Shape{Kind: Sphere, Radius: 0.5}, 2); err != nil {
+		t.Fatal(err)
+	}
+	check("SetShape")
+	if err := tw.s.SetKind(e, Kinematic, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.s.SetKind(e, Dynamic, 1); err != nil {
+		t.Fatal(err)
+	}
+	check("SetKind")
+}

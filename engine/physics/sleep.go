@@ -33,8 +33,19 @@ func maxExtent(sh *shape) float32 {
 			r = max(r, p.pose.p.sub(c.com).length()+maxExtent(&p.shape))
 		}
 		return r
+	case Cylinder:
+		return sqrt(float32(sh.halfHeight*sh.halfHeight) + float32(sh.radius*sh.radius))
+	case ConvexHull:
+		if sh.hull == nil {
+			return 0
+		}
+		var r2 float32
+		for _, v := range sh.hull.verts { // about the centre of mass
+			r2 = max(r2, v.dot(v))
+		}
+		return sqrt(r2)
 	}
-	return 0 // meshes are static
+	return 0 // meshes and height fields are static
 }
 
 // sleepSpeed returns the speed that decides whether a dynamic body is calm

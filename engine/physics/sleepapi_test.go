@@ -173,3 +173,55 @@ func TestSleepWakeNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per cycle of 120 steps; want 0", a)
 	}
 }
+
+// TestMaxExtentOfEveryDynamicShape: the lever that turns a body's turning
+// into the speed of its farthest point, which sleep measures, is the
+// distance to that point for every shape a dynamic body can have (a
+// cylinder's rim, a hull's farthest vertex): a spinning cylinder or hull
+// is not calm.
+func TestMaxExtentOfEveryDynamicShape(t *testing.T) {
+	h, err := NewConvexHull([]mgl32.Vec3{{-1, -2, -3}, {1, -2, -3}, {-1, 2, -3}, {1, 2, -3}, {-1, -2, 3}, {1, -2, 3}, {-1, 2, 3}, {1, 2, 3}}, DefaultHullVertices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		sh   shape
+		want float32
+	}{
+		{"sphere", shape{kind: Sphere, radius: 0.5}, 0.5},
+		{"capsule", shape{kind: Capsule, radius: 0.5, halfHeight: 1}, 1.5},
+		{"box", shape{kind: Box, half: vec3{1, 2, 2}}, 3},
+		{"cylinder", shape{kind: Cylinder, radius: 3, halfHeight: 4}, 5},
+		{"hull", shape{kind: ConvexHull, hull: h}, sqrt(14)},
+	} {
+		if got := maxExtent(&tc.sh); !nearF(float64(got), float64(tc.want), 1e-5) {
+			t.Errorf("%s: maxExtent %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInnerRadiusOfEveryDynamicShape: automatic CCD counts a body as fast
+// by its inner radius; a cylinder or hull moving slowly is not fast.
+func TestInnerRadiusOfEveryDynamicShape(t *testing.T) {
+	h, err := NewConvexHull([]mgl32.Vec3{{-1, -2, -3}, {1, -2, -3}, {-1, 2, -3}, {1, 2, -3}, {-1, -2, 3}, {1, -2, 3}, {-1, 2, 3}, {1, 2, 3}}, DefaultHullVertices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		sh   shape
+		want float32
+	}{
+		{"cylinder", shape{kind: Cylinder, radius: 3, halfHeight: 4}, 3},
+		{"flat cylinder", shape{kind: Cylinder, radius: 3, halfHeight: 0.5}, 0.5},
+		{"hull", shape{kind: ConvexHull, hull: h}, 1},
+	} {
+		if got := innerRadius(&tc.sh); !nearF(float64(got), float64(tc.want), 1e-5) {
+			t.Errorf("%s: innerRadius %v, want %v", tc.name, got, tc.want)
+		}
+		if fast(&tc.sh, vec3{0.1, 0, 0}, 1.0/60) {
+			t.Errorf("%s at 0.1 m/s counts as fast", tc.name)
+		}
+	}
+}

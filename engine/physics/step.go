@@ -195,7 +195,8 @@ func fast(sh *shape, v vec3, dt float32) bool {
 
 // innerRadius returns the least distance from the centre of a shape to
 // its surface: a sphere's or capsule's radius, a box's least half extent,
-// the least of a compound's parts'. A body that moves less than that in a
+// a cylinder's radius or half height, a hull's nearest face plane, the
+// least of a compound's parts'. A body that moves less than that in a
 // step cannot pass through a static body in it.
 func innerRadius(sh *shape) float32 {
 	switch sh.kind {
@@ -210,6 +211,17 @@ func innerRadius(sh *shape) float32 {
 		r := innerRadius(&sh.comp.parts[0].shape)
 		for i := 1; i < len(sh.comp.parts); i++ {
 			r = min(r, innerRadius(&sh.comp.parts[i].shape))
+		}
+		return r
+	case Cylinder:
+		return min(sh.radius, sh.halfHeight)
+	case ConvexHull:
+		if sh.hull == nil || len(sh.hull.faces) == 0 {
+			return 0
+		}
+		r := sh.hull.faces[0].offset // face planes n·x = offset about the centre of mass
+		for _, f := range sh.hull.faces[1:] {
+			r = min(r, f.offset)
 		}
 		return r
 	}
