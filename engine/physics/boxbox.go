@@ -70,7 +70,15 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 	}
 	sA, iA := maxAxis(fa)
 	sB, iB := maxAxis(fb)
+	// A's face against B's: the tie rule, with the face of last step's
+	// contact as the best so far. Two boxes resting face to face with a
+	// slight tilt have two face axes that separate them within a
+	// millimetre or two of each other; without the hint the reference
+	// face (and so the points) would flip between them as they wobble.
 	refB := preferred(sB, sA)
+	if m.lastRefB {
+		refB = !preferred(sA, sB)
+	}
 	sFace := sA
 	if refB {
 		sFace = sB
@@ -92,8 +100,20 @@ func collideBoxes(a *shape, pa pose, b *shape, pb pose, margin float32, m *manif
 		return
 	}
 	if e.i >= 0 && preferred(e.s, sFace) {
-		edgeContact(pa, pb, ra, pb.q.rotation(), ha, hb, e.i, e.j, e.dl, e.s, m)
-		return
+		onB, k, near := e.nearFace(&c)
+		if !near {
+			edgeContact(pa, pb, ra, pb.q.rotation(), ha, hb, e.i, e.j, e.dl, e.s, m)
+			return
+		}
+		// The face the edge axis lies near is the reference, whichever
+		// face axis separated best (the same face taken the other way
+		// round).
+		refB = onB
+		if onB {
+			iB = k
+		} else {
+			iA = k
+		}
 	}
 	var missed bool
 	if !refB {
@@ -160,6 +180,38 @@ func (e *edgeAxes) one(i, j int, num, dl, cij float32) bool {
 		e.s, e.dl, e.i, e.j = s, dl, i, j
 	}
 	return false
+}
+
+// edgeFaceCos is the cosine of the angle within which an edge axis lies
+// so near a face normal of either box that the contact is a face's: two
+// boxes resting face on face, one turned about the normal, have edge
+// pairs (a horizontal edge of each) whose axis is the face normal itself,
+// and with a small tilt such an axis can separate the boxes a little
+// better than the faces do. One point between two edges would then hold
+// what a face holds with four, and the contact would flip between the two
+// from step to step (a pile never settles); as Jolt, which clips the
+// supporting faces whatever the axis, the face contact is kept.
+const edgeFaceCos = 0.99 // about 8°
+
+// nearFace reports whether the best edge axis A_i × B_j lies within
+// acos(edgeFaceCos) of a face normal of A or of B (c: B's axes in A's
+// frame), and which: B's (onB) or A's, axis k, the nearest of them (ties:
+// A's, then the lower axis). In A's frame the axis is A_i × c.col(j),
+// whose components along A's other axes i1, i2 are −c[i2][j] and
+// c[i1][j]; in B's frame it is c's row i × B_j, with components c[i][j2]
+// and −c[i][j1] along j1, j2; its length squared is 1 − c[i][j]².
+func (e *edgeAxes) nearFace(c *mat3) (onB bool, k int, near bool) {
+	i1, i2 := next(e.i), next(next(e.i))
+	j1, j2 := next(e.j), next(next(e.j))
+	lsq := 1 - float32(c.at(e.i, e.j)*c.at(e.i, e.j))
+	best := float32(float32(edgeFaceCos*edgeFaceCos) * lsq)
+	for n, x := range [4]float32{c.at(i2, e.j), c.at(i1, e.j), c.at(e.i, j2), c.at(e.i, j1)} {
+		if x2 := float32(x * x); x2 > best || (!near && x2 == best) {
+			best, near = x2, true
+			onB, k = n >= 2, [4]int{i1, i2, j1, j2}[n]
+		}
+	}
+	return onB, k, near
 }
 
 // next returns the axis after k (0, 1, 2, then 0 again).

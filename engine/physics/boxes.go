@@ -51,6 +51,12 @@ func axisBeat(best float32) float32 {
 	return float32(axisRelTol*best) + axisAbsTol
 }
 
+// lastRefB reports whether id is a box–box face contact's with B's face
+// as the reference (faces 6..11).
+func lastRefB(id uint32) bool {
+	return id&idEdgeEdge == 0 && id>>9 >= 6
+}
+
 // edgeCode names the edge of a box along axis k whose other coordinates
 // have the signs of dir's (non-negative counts as +): 4k + sign bits.
 func edgeCode(k int, dir vec3) uint32 {

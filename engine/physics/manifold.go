@@ -22,5 +22,10 @@ type manifold struct {
 	// index, a compound's parts (compoundcollide.go); 0 for two convex
 	// shapes. A pair of bodies may have one manifold for each sub.
 	sub uint32
-	pts [maxPoints]contactPoint
+	// lastRefB tells the box–box test that the pair's contact in the
+	// last step was a face contact with B's face as the reference (a
+	// hint the narrow phase sets from the contact cache; collideBoxes
+	// keeps that face unless A's beats it clearly).
+	lastRefB bool
+	pts      [maxPoints]contactPoint
 }

@@ -72,6 +72,7 @@ func (s *Space) collidePairs(n int) {
 		boxes := shA.kind == Box && shB.kind == Box && !sensor
 		reused := boxes && extA+extB == 0 && len(prevs) > 0 &&
 			reuseBoxes(&prevs[0], shA, sc.poses[pr.a], shB, sc.poses[pr.b], &m)
+		m.lastRefB = boxes && len(prevs) > 0 && prevs[0].n > 0 && lastRefB(prevs[0].pts[0].id)
 		switch {
 		case reused:
 		case shA.kind <= shB.kind:

@@ -212,7 +212,6 @@ func TestBox2DDeterminismFallingBoxes(t *testing.T) {
 // sideways of where it was built and the top layer's centres above 5.5 m
 // (Rapier: 0.06 m and 5.77 m, all asleep; Jolt: 0.46 m and 5.78 m).
 func TestBox3DJengaStackStands(t *testing.T) {
-	t.Skip("the Jenga stack falls on Nebula with Box3D's 4 substeps (the top bar ends 9.6 m away; with 8 substeps it stands, 0.08 m), with or without the first layer's 5 cm in the ground; issue 34")
 	sc := peerJengaStack()
 	tw := newTestWorld(t, sc.config())
 	es := sc.build(tw)
@@ -227,6 +226,7 @@ func TestBox3DJengaStackStands(t *testing.T) {
 			t.Errorf("a top bar is at %v, want above 5.5 m", p)
 		}
 	}
+	t.Logf("the farthest bar moved %.3f m sideways; top bar at %.3f m", horiz, tw.pos(es[len(es)-1])[1])
 }
 
 // TestBox3DDominoesAllFall: Box3D's Dominoes sample

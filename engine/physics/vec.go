@@ -188,6 +188,17 @@ func (m mat3) col(i int) vec3 {
 	return vec3{m.r0.z, m.r1.z, m.r2.z}
 }
 
+// at returns the element in row i, column j.
+func (m *mat3) at(i, j int) float32 {
+	switch i {
+	case 0:
+		return m.r0.at(j)
+	case 1:
+		return m.r1.at(j)
+	}
+	return m.r2.at(j)
+}
+
 // mulTVec returns mᵀv.
 func (m mat3) mulTVec(v vec3) vec3 {
 	return m.r0.scale(v.x).add(m.r1.scale(v.y)).add(m.r2.scale(v.z))
