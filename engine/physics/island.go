@@ -95,6 +95,9 @@ func (s *Space) buildIslands(n int) {
 			sc.isl.union(ka, kb)
 		}
 	}
+	// A joint joins its two dynamic bodies' islands, so they sleep and
+	// wake together.
+	s.jointIslands()
 	sc.awake = grow(sc.awake, n)
 	sc.noSleep = grow(sc.noSleep, n)
 	sc.minRest = grow(sc.minRest, n)
@@ -127,6 +130,7 @@ func (s *Space) buildIslands(n int) {
 			}
 		}
 	}
+	s.kinematicJoints()
 	islands := 0
 	for k, slot := range idx {
 		b := &vals[slot]

@@ -16,6 +16,7 @@ func (s *Space) collidePairs(n int) {
 	idx := s.bodies.Indices()
 	sc.pairs = s.bp.pairs(sc.boxes[:n], sc.find, sc.pairs)
 	s.stats.Pairs, s.stats.PairsDropped = len(sc.pairs), s.bp.dropped
+	s.collectJointed()
 	old := s.contacts.Ptr().m
 	next := sc.next[:0]
 	sc.impacts = sc.impacts[:0]
@@ -45,9 +46,10 @@ func (s *Space) collidePairs(n int) {
 		}
 		ba, bb := &vals[sa], &vals[sb]
 		sensor := ba.Sensor || bb.Sensor
-		if !pairCollides(ba, bb, sensor) {
+		if !pairCollides(ba, bb, sensor) || s.jointedPair(int32(min(sa, sb)), int32(max(sa, sb))) {
 			// A pair that collided before a body's kind or layers
-			// changed (SetKind, SetLayers) ends.
+			// changed (SetKind, SetLayers), or before a joint between
+			// them (CollideConnected off), ends.
 			s.endPair(prevs)
 			continue
 		}

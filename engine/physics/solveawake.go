@@ -178,6 +178,12 @@ func (s *Space) solveAwake(n int) {
 		}
 	}
 	s.stats.Constraints = len(sc.cons)
+	jointHertz := cfg.JointHertz
+	if jointHertz == 0 {
+		jointHertz = 60
+	}
+	jointSoft := makeSoft(jointHertz, cfg.JointDampingRatio, h)
+	s.prepareJoints(h)
 
 	// The substeps.
 	st, cons, pts := sc.state, sc.cons, sc.points
@@ -209,7 +215,9 @@ func (s *Space) solveAwake(n int) {
 			}
 			b.v, b.w = v, w
 		}
+		s.solveJoints(true, false, jointSoft, invH, h)
 		warmStart(cons, pts, st)
+		s.solveJoints(false, true, jointSoft, invH, h)
 		solve(cons, pts, st, invH, cfg.MaxPushOut, cfg.PenetrationSlop, true, sub == 0)
 		st[0] = bodyState{}
 		for i := 1; i < len(st); i++ {
@@ -220,10 +228,12 @@ func (s *Space) solveAwake(n int) {
 			p.p = p.p.addScaled(b.v, h)
 			p.q = p.q.integrate(b.w, h)
 		}
+		s.solveJoints(false, false, jointSoft, invH, h)
 		solve(cons, pts, st, invH, cfg.MaxPushOut, cfg.PenetrationSlop, false, sub == 0)
 	}
 	st[0] = bodyState{}
 	restitute(cons, pts, st, cfg.RestitutionThreshold)
+	s.finishJoints(h)
 
 	// Impulses to the cache.
 	for ci := range cons {

@@ -30,6 +30,11 @@ type Config struct {
 	ContactHertz float32
 	// ContactDampingRatio is the soft contacts' damping ratio (10).
 	ContactDampingRatio float32
+	// JointHertz and JointDampingRatio are the stiffness (Hz) and damping
+	// ratio with which the joints' errors are pushed out (60 and 2, as
+	// Box2D's joints; a JointHertz of 0 means 60). The hertz is capped at
+	// a quarter of the substep rate.
+	JointHertz, JointDampingRatio float32
 	// MaxPushOut caps the speed, in m/s, at which overlapping shapes are
 	// pushed apart (3).
 	MaxPushOut float32
@@ -92,6 +97,8 @@ func DefaultConfig() Config {
 		SpeculativeDistance:  0.02,
 		ContactHertz:         30,
 		ContactDampingRatio:  10,
+		JointHertz:           60,
+		JointDampingRatio:    2,
 		MaxPushOut:           3,
 		RestitutionThreshold: 1,
 		PenetrationSlop:      0,
@@ -137,6 +144,7 @@ func (c *Config) validate() error {
 		{"speculative distance", c.SpeculativeDistance}, {"contact damping ratio", c.ContactDampingRatio},
 		{"restitution threshold", c.RestitutionThreshold}, {"touch distance", c.TouchDistance},
 		{"penetration slop", c.PenetrationSlop},
+		{"joint hertz", c.JointHertz}, {"joint damping ratio", c.JointDampingRatio},
 		{"warm start distance", c.WarmStartDistance},
 		{"sleep linear speed", c.SleepLinearSpeed},
 		{"sleep angular speed", c.SleepAngularSpeed}, {"time to sleep", c.TimeToSleep},
@@ -179,7 +187,9 @@ type Space struct {
 	w        *engine.World
 	cfg      Config
 	bodies   *engine.Component[Body]
+	joints   *engine.Component[Joint]
 	contacts *engine.Resource[Contacts]
+	broken   []engine.Entity // the joints that broke in the last Step
 
 	stats  Stats
 	events []ContactEvent
@@ -229,7 +239,8 @@ type Stats struct {
 }
 
 // New makes a Space for w with cfg, registering the Body component
-// ("physics.body") and the Contacts resource ("physics.contacts") with w.
+// ("physics.body"), the Joint component ("physics.joint") and the Contacts
+// resource ("physics.contacts") with w.
 // Call it before w's first tick, at the same point in every run (the
 // world's schema is in every snapshot).
 func New(w *engine.World, cfg Config) (*Space, error) {
@@ -240,12 +251,13 @@ func New(w *engine.World, cfg Config) (*Space, error) {
 		return nil, fmt.Errorf("physics: New: %w", err)
 	}
 	for _, e := range w.Schema() {
-		if e.Name == BodyComponent || e.Name == ContactsResource {
+		if e.Name == BodyComponent || e.Name == ContactsResource || e.Name == JointComponent {
 			return nil, fmt.Errorf("physics: New: the world already has a %s named %q (one Space per world)", e.Kind, e.Name)
 		}
 	}
 	s := &Space{w: w, cfg: cfg}
 	s.bodies = engine.NewComponent[Body](w, BodyComponent)
+	s.joints = engine.NewComponent[Joint](w, JointComponent)
 	s.contacts = engine.NewResource(w, ContactsResource, Contacts{})
 	return s, nil
 }

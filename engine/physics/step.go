@@ -45,6 +45,10 @@ type scratch struct {
 	gyro   []gyroBody // the dynamic compounds among them (the gyroscopic term)
 	cons   []constraint
 	points []solverPoint // the constraints' points
+	joints []solverJoint // the joints with a body in the solver
+	// jointed holds, sorted, the slot pairs (lower slot << 32 | higher)
+	// of the joints whose bodies do not collide (CollideConnected off).
+	jointed []uint64
 
 	// The solver's order (orderEdges).
 	edges    []edge
@@ -81,6 +85,7 @@ type scratch struct {
 // costs bounded memory; Stats.Pairs tells.
 func (s *Space) Step() {
 	s.events = s.events[:0]
+	s.broken = s.broken[:0]
 	n := s.gather()
 	s.collidePairs(n)
 	s.buildIslands(n)
