@@ -23,10 +23,10 @@ type solverJoint struct {
 	slot       int32 // the joint's entity slot
 	a, b       int32 // solver bodies (0: fixed)
 	kind       JointKind
-	fixA, fixB pose    // the fixed ends' centre-of-mass poses
-	la, lb     vec3    // the anchors from the centres of mass, in the bodies' frames
-	fa, fb     quat    // the frames, in the bodies' frames
-	def        *Joint  // the component (read only during the step)
+	fixA, fixB pose     // the fixed ends' centre-of-mass poses
+	la, lb     vec3     // the anchors from the centres of mass, in the bodies' frames
+	fa, fb     quat     // the frames, in the bodies' frames
+	def        *Joint   // the component (read only during the step)
 	spring     softness // a distance joint's spring
 	lin, ang   vec3
 	lower      float32
