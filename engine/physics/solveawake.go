@@ -182,7 +182,7 @@ func (s *Space) solveAwake(n int) {
 	if jointHertz == 0 {
 		jointHertz = 60
 	}
-	jointSoft := makeSoft(jointHertz, cfg.JointDampingRatio, h)
+	jointSoft := makeSoft(min(jointHertz, float32(0.25*invH)), cfg.JointDampingRatio, h)
 	s.prepareJoints(h)
 
 	// The substeps.
@@ -233,6 +233,7 @@ func (s *Space) solveAwake(n int) {
 	}
 	st[0] = bodyState{}
 	restitute(cons, pts, st, cfg.RestitutionThreshold)
+	s.projectJoints(1)
 	s.finishJoints(h)
 
 	// Impulses to the cache.
@@ -377,3 +378,4 @@ func patchFriction(m *cachedManifold, cen vec3, sq float32, lin vec3, tw float32
 		m.pts[j].friction = share.add(m.normal.cross(patchOffset(m.pts[j].p, cen, m.normal)).scale(k))
 	}
 }
+
