@@ -11,7 +11,7 @@ import (
 // jointTypes holds the bodies of the shared scene joint-types.
 type jointTypes struct {
 	weld, sphere, box, flap, carriage, elevator, tether, hang, spring engine.Entity
-	weldJ, dumbbellJ                                                    engine.Entity
+	weldJ, dumbbellJ                                                  engine.Entity
 }
 
 // jointTypesScene builds the shared scene joint-types (nebula-scene/2,

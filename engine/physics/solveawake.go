@@ -378,4 +378,3 @@ func patchFriction(m *cachedManifold, cen vec3, sq float32, lin vec3, tw float32
 		m.pts[j].friction = share.add(m.normal.cross(patchOffset(m.pts[j].p, cen, m.normal)).scale(k))
 	}
 }
-
