@@ -140,7 +140,7 @@ func chainScene(tw *testWorld, n int, heavy float32) []engine.Entity {
 		if heavy != 0 && i == n-1 {
 			bd.Density = heavy
 		}
-		links[i] = tw.add(bd, mgl32.Vec3{0.2 + 0.4*float32(i), 25, 0}, rot, mgl32.Vec3{}, mgl32.Vec3{})
+		links[i] = tw.add(bd, mgl32.Vec3{0.2 + float32(0.4*float32(i)), 25, 0}, rot, mgl32.Vec3{}, mgl32.Vec3{})
 		d := NewJointDef(JointSpherical, prev, links[i])
 		if i > 0 {
 			d.AnchorA = mgl32.Vec3{0, 0.2, 0}
