@@ -103,6 +103,10 @@ type simplexVertex struct{ a, b, w vec3 }
 // of that corner's distance is the corners' rounding.
 const gjkOriginRel = 1e-10
 
+// gjkFlatRel is the squared volume, relative to the cube of its longest
+// edge's, under which a tetrahedron of GJK's counts as flat.
+const gjkFlatRel = 1e-10
+
 // gjkGapRelSq is the square of GJK's tolerance on the gap between its
 // upper and lower bounds of the distance, relative to the larger of |v|
 // and |w| (a millionth).
@@ -257,6 +261,16 @@ func closestTetrahedron(s *[4]simplexVertex, lam *[4]float32) int {
 	// (relative to the fourth corner); then the closest point is on one of
 	// those faces.
 	faces := [4][4]int{{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}}
+	// A flat tetrahedron (its fourth corner in the plane of the other
+	// three, up to rounding: a capsule's segment parallel to a box's
+	// face gives one) holds no point in its inside: every face is
+	// tried, and the origin is never taken for inside it (it would read
+	// a capsule 7 mm from a wall as touching it).
+	a0, a1, a2, a3 := s[0].w, s[1].w, s[2].w, s[3].w
+	e1, e2, e3 := a1.sub(a0), a2.sub(a0), a3.sub(a0)
+	vol := e1.dot(e2.cross(e3))
+	scale := max(e1.lengthSq(), e2.lengthSq(), e3.lengthSq())
+	flat := float32(vol*vol) <= float32(gjkFlatRel*float32(scale*float32(scale*scale)))
 	best := float32(-1)
 	var bestS [4]simplexVertex
 	var bestLam [4]float32
@@ -265,7 +279,7 @@ func closestTetrahedron(s *[4]simplexVertex, lam *[4]float32) int {
 		a, b, c, d := s[f[0]].w, s[f[1]].w, s[f[2]].w, s[f[3]].w
 		nrm := b.sub(a).cross(c.sub(a))
 		sa, sd := a.neg().dot(nrm), d.sub(a).dot(nrm) // origin and d relative to the face
-		if float32(sa*sd) >= 0 {
+		if !flat && float32(sa*sd) >= 0 {
 			continue // the origin is on d's side of this face
 		}
 		t := [4]simplexVertex{s[f[0]], s[f[1]], s[f[2]]}

@@ -45,7 +45,7 @@ const (
 // along its unrotated axes. A is the world when it is the zero Entity: its
 // anchor and frame are then in world coordinates.
 type JointDef struct {
-	Kind JointKind
+	Kind JointKind // what the joint holds
 	// A and B are the two bodies, at least one of them dynamic (the other
 	// may be static or kinematic). A may be the zero Entity: the world.
 	A, B engine.Entity
@@ -66,7 +66,7 @@ type JointDef struct {
 	// joint's position along the axis (m, Lower <= 0 <= Upper), a
 	// spherical joint's twist (rad, as a revolute's).
 	Limits       bool
-	Lower, Upper float32
+	Lower, Upper float32 // the limits, when Limits
 	// SwingLimit, when positive, is a spherical joint's cone: B's axis
 	// leans at most this far (rad, below π) from A's.
 	SwingLimit float32
@@ -75,8 +75,8 @@ type JointDef struct {
 	// B relative to A about or along A's axis) towards MotorSpeed with at
 	// most MaxMotorForce (N·m or N, positive).
 	Motor         bool
-	MotorSpeed    float32
-	MaxMotorForce float32
+	MotorSpeed    float32 // the target rate, rad/s or m/s
+	MaxMotorForce float32 // the largest torque or force, N·m or N
 
 	// MinLength and MaxLength bound a distance joint's length (m, 0 <=
 	// MinLength <= MaxLength, MaxLength > 0): a rope is MinLength 0.
@@ -84,8 +84,8 @@ type JointDef struct {
 	// MaxLength, Stiffness N/m (positive) and Damping N·s/m (not
 	// negative).
 	MinLength, MaxLength float32
-	Spring               bool
-	Stiffness, Damping   float32
+	Spring               bool    // a spring instead of the bounds
+	Stiffness, Damping   float32 // the spring's, N/m and N·s/m
 
 	// CollideConnected lets the two bodies collide with each other; by
 	// default they do not (with several joints between the same two
@@ -138,6 +138,8 @@ func NewJointDef(k JointKind, a, b engine.Entity) JointDef {
 }
 
 // validate checks what d says on its own.
+//
+//srccheck:wrapped by AddJoint, as "physics: AddJoint(<entity>): ..."
 func (d *JointDef) validate() error {
 	if d.Kind < JointFixed || d.Kind > JointDistance {
 		return fmt.Errorf("the joint kind %d is unknown (want JointFixed, JointSpherical, JointRevolute, JointPrismatic or JointDistance)", d.Kind)
@@ -259,6 +261,8 @@ func (s *Space) AddJoint(e engine.Entity, d JointDef) error {
 }
 
 // checkJoint checks d for AddJoint(e, d).
+//
+//srccheck:wrapped by AddJoint, as "physics: AddJoint(<entity>): ..."
 func (s *Space) checkJoint(e engine.Entity, d *JointDef) error {
 	switch {
 	case !s.w.Alive(e):

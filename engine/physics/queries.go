@@ -248,7 +248,7 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 	var best SweepHit
 	found := false
 	s.eachSeen(f, func(e engine.Entity, bs shape, bp pose) {
-		if h, ok := s.sweepBody(&a, dv, swept, e, &bs, bp); ok && (!found || h.Fraction < best.Fraction) {
+		if h, ok := s.sweepBody(&a, dv, swept, e, &bs, bp, sweepTarget); ok && (!found || h.Fraction < best.Fraction) {
 			best, found = h, true
 		}
 	})
@@ -281,7 +281,7 @@ func (s *Space) SweepAll(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.V
 	swept := sweptBox(&q, p, dv)
 	n0 := len(out)
 	s.eachSeen(f, func(e engine.Entity, bs shape, bp pose) {
-		if h, ok := s.sweepBody(&a, dv, swept, e, &bs, bp); ok {
+		if h, ok := s.sweepBody(&a, dv, swept, e, &bs, bp, sweepTarget); ok {
 			out = append(out, h)
 		}
 	})
@@ -308,17 +308,18 @@ func sweptBox(q *shape, p pose, dv vec3) aabb {
 	return start.union(end).grow(sweepTarget)
 }
 
-// sweepBody returns where the convex a moved along dv first touches the
-// body e of shape bs at bp (swept holds a's path), and whether it does:
-// the least fraction over the body's parts or triangles (ties: the first).
-func (s *Space) sweepBody(a *convex, dv vec3, swept aabb, e engine.Entity, bs *shape, bp pose) (SweepHit, bool) {
+// sweepBody returns where the convex a moved along dv first comes within
+// target of the body e of shape bs at bp (swept holds a's path), and
+// whether it does: the least fraction over the body's parts or triangles
+// (ties: the first).
+func (s *Space) sweepBody(a *convex, dv vec3, swept aabb, e engine.Entity, bs *shape, bp pose, target float32) (SweepHit, bool) {
 	if !bs.aabb(bp).overlaps(swept) {
 		return SweepHit{}, false
 	}
 	var best SweepHit
 	found := false
 	try := func(b *convex) {
-		t, n, hit := cast(a, b, dv, sweepTarget)
+		t, n, hit := cast(a, b, dv, target)
 		if hit && (!found || t < best.Fraction) {
 			best, found = SweepHit{Entity: e, Fraction: t, Normal: fromVec3(n)}, true
 		}

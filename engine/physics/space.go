@@ -188,6 +188,7 @@ type Space struct {
 	cfg      Config
 	bodies   *engine.Component[Body]
 	joints   *engine.Component[Joint]
+	chars    *engine.Component[Character]
 	contacts *engine.Resource[Contacts]
 	broken   []engine.Entity // the joints that broke in the last Step
 
@@ -239,8 +240,9 @@ type Stats struct {
 }
 
 // New makes a Space for w with cfg, registering the Body component
-// ("physics.body"), the Joint component ("physics.joint") and the Contacts
-// resource ("physics.contacts") with w.
+// ("physics.body"), the Joint component ("physics.joint"), the Character
+// component ("physics.character") and the Contacts resource
+// ("physics.contacts") with w.
 // Call it before w's first tick, at the same point in every run (the
 // world's schema is in every snapshot).
 func New(w *engine.World, cfg Config) (*Space, error) {
@@ -251,13 +253,14 @@ func New(w *engine.World, cfg Config) (*Space, error) {
 		return nil, fmt.Errorf("physics: New: %w", err)
 	}
 	for _, e := range w.Schema() {
-		if e.Name == BodyComponent || e.Name == ContactsResource || e.Name == JointComponent {
+		if e.Name == BodyComponent || e.Name == ContactsResource || e.Name == JointComponent || e.Name == CharacterComponent {
 			return nil, fmt.Errorf("physics: New: the world already has a %s named %q (one Space per world)", e.Kind, e.Name)
 		}
 	}
 	s := &Space{w: w, cfg: cfg}
 	s.bodies = engine.NewComponent[Body](w, BodyComponent)
 	s.joints = engine.NewComponent[Joint](w, JointComponent)
+	s.chars = engine.NewComponent[Character](w, CharacterComponent)
 	s.contacts = engine.NewResource(w, ContactsResource, Contacts{})
 	return s, nil
 }
