@@ -16,6 +16,7 @@ import (
 // bodies.
 func (s *sim) addJoints(sc *scene.Scene) error {
 	s.joints = sc.Joints
+	s.jointRecords = make([]scene.JointRecord, 0, len(sc.Joints)) // no allocation while stepping
 	w := s.engine.World
 	for i := range sc.Joints {
 		j := &sc.Joints[i]

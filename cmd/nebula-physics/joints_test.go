@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nebulaengine/nebula/engine/physics/scene"
 )
 
 // Joint checks through the runner: nebula-scene/2 files made here (the
@@ -306,5 +308,31 @@ func TestJointRefused(t *testing.T) {
 		if want := "nebula-physics: " + path + ": " + tt.want + "\n"; code != 2 || out != "" || errOut != want {
 			t.Errorf("run(%s) = %d, stdout %q, stderr %q; want 2, nothing, %q", path, code, out, errOut, want)
 		}
+	}
+}
+
+// Measuring the joints after a step allocates nothing, so that it adds
+// nothing to allocs_while_stepping.
+func TestSampleJointsDoesNotAllocate(t *testing.T) {
+	bodies := []obj{box("post", "static", []float64{0.1, 0.1, 0.1}, []float64{0, 2, 0}), sphere("a", "dynamic", 0.1, []float64{0, 1, 0}),
+		sphere("b", "dynamic", 0.1, []float64{0, 0.5, 0})}
+	joints := []obj{
+		joint("rope", "distance", "post", "a", []float64{0, 0, 0}, []float64{0, 0, 0}, obj{"length": 1.0}),
+		joint("ball", "spherical", "a", "b", []float64{0, -0.25, 0}, []float64{0, 0.25, 0}, nil),
+		joint("weld", "fixed", "post", "b", []float64{0, -1.5, 0}, []float64{0, 0, 0}, frames([]float64{1, 0, 0}, []float64{0, 1, 0})),
+	}
+	sc, err := scene.ReadFile(writeScene2(t, "allocs", 1, bodies, joints))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := build(sc, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := testing.AllocsPerRun(20, s.sampleJoints); got != 0 {
+		t.Errorf("sampleJoints allocates %v times", got)
+	}
+	if s.tracker.Steps() != 21 || len(s.jointRecords) != 3 {
+		t.Errorf("%d samples of %d joints, want 21 of 3", s.tracker.Steps(), len(s.jointRecords))
 	}
 }
