@@ -119,7 +119,7 @@ func period(x []float64) float64 {
 // side, and a fourth on a vertical spring (rest 2 m, 100 N/m, undamped).
 // Each swings with the period of its closed form, within 1 %, and the
 // result holds a record of every joint and the summary of their errors.
-func TestPendulumPeriods(t *testing.T) {
+func TestRunnerPendulumPeriods(t *testing.T) {
 	const sq = 1.98997487421324 // √3.96: the bob's anchor, 2 m from its centre
 	var bodies, joints []obj
 	for i, kind := range []string{"revolute", "spherical", "rope", "spring"} {
@@ -205,7 +205,7 @@ func TestPendulumPeriods(t *testing.T) {
 // carriage driven by a prismatic joint's motor into its upper limit
 // (1.5 m) and a ball dropped on a slack rope, hanging at its length
 // (1.5 m).
-func TestJointTypesEndStates(t *testing.T) {
+func TestRunnerJointTypesEndStates(t *testing.T) {
 	origin := []float64{0, 0, 0}
 	bodies := []obj{
 		box("post-flap", "static", []float64{0.05, 0.05, 0.05}, []float64{-3, 2, 0}),
