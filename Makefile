@@ -10,6 +10,7 @@
 #   make api     at a release: record the public API in api/ as the change log's latest version (CONTRIBUTING.md)
 #   make image   the match server's container image (deploy/Dockerfile) with podman; IMAGE=name:tag
 #   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
+#   make bench-joints   the same on the shared scenes with joints (nebula-scene/2), with their joint errors
 #   make server  build cmd/nebula-server, the dedicated game server, as a static binary (CGO_ENABLED=0) into bin/
 #   make loadtest  N servers of 4 bots each on loopback: matches per core, memory per match, tick p99 (not part of test); LOAD_MATCHES=4,8,16
 #   make deps-physics   check for node and npm (bench-physics's reference engines), installing Debian's if missing
@@ -75,14 +76,18 @@ PACER_BENCHTIME := 1440x
 
 # Physics benchmark: cmd/nebula-physics beside the reference engines'
 # runners (Rapier's deterministic build, Jolt), all reading the same
-# nebula-scene/1 files. PHYSICS_DIR is the folder with FORMAT.md, scenes/
+# nebula-scene/1 and /2 files. PHYSICS_DIR is the folder with FORMAT.md, scenes/
 # and anchors/, kept outside this repository: pass it, make bench-physics
 # PHYSICS_DIR=DIR (its README explains the anchors, which install their pinned
 # npm packages into ~/.cache on first use). compare.mjs runs (run, scene,
-# engine) round-robin and prints min / median of each figure;
-# scripts/physics-ratios.mjs then prints the ratios to Rapier.
+# engine) round-robin and prints min / median of each figure, and for
+# scenes with joints a table of their errors (max / mean after the last
+# step / peak); scripts/physics-ratios.mjs then prints the ratios to Rapier,
+# with the joint errors beside them. make bench-joints runs
+# PHYSICS_JOINT_SCENES instead of PHYSICS_SCENES.
 PHYSICS_DIR ?=
 PHYSICS_SCENES ?= pile-1000 pile-4000 spheres-1000
+PHYSICS_JOINT_SCENES ?= pendulum chain-50 ragdolls-100 bridge-40 hinge-motor joint-types
 PHYSICS_RUNS ?= 3
 PHYSICS_ANCHORS ?= rapier jolt
 PHYSICS_RUNNER := $(BIN_DIR)/nebula-physics
@@ -95,7 +100,7 @@ PHYSICS_JSON ?= $(BIN_DIR)/bench-physics.json
 IMAGE ?= nebula-server:dev
 IMAGE_DIR := $(BIN_DIR)/image
 
-.PHONY: help deps build run test stress stress-suite bench lint api clean deps-physics bench-physics server loadtest image
+.PHONY: help deps build run test stress stress-suite bench lint api clean deps-physics bench-physics bench-joints server loadtest image
 
 help:
 	@sed -n 's/^#   \(make .*\)/\1/p' $(firstword $(MAKEFILE_LIST))
@@ -229,13 +234,17 @@ deps-physics:
 
 bench-physics: deps-physics
 	@test -n "$(PHYSICS_DIR)" -a -f "$(PHYSICS_DIR)/anchors/compare.mjs" || { \
-		echo "bench-physics: PHYSICS_DIR=\"$(PHYSICS_DIR)\" has no anchors/compare.mjs; run make bench-physics PHYSICS_DIR=DIR, DIR the folder with the nebula-scene/1 scenes/ and the reference runners' anchors/"; exit 1; }
+		echo "bench-physics: PHYSICS_DIR=\"$(PHYSICS_DIR)\" has no anchors/compare.mjs; run make bench-physics PHYSICS_DIR=DIR, DIR the folder with the nebula-scene scenes/ and the reference runners' anchors/"; exit 1; }
 	@mkdir -p $(BIN_DIR)
 	$(GO) build -o $(PHYSICS_RUNNER) ./cmd/nebula-physics
 	node $(PHYSICS_DIR)/anchors/compare.mjs --runs $(PHYSICS_RUNS) --json $(PHYSICS_JSON) \
 		$(foreach a,$(PHYSICS_ANCHORS),--engine $(a)) --engine "nebula=$(PHYSICS_RUNNER)" \
 		$(foreach s,$(PHYSICS_SCENES),$(PHYSICS_DIR)/scenes/$(s).json)
 	node scripts/physics-ratios.mjs $(PHYSICS_JSON) $(firstword $(PHYSICS_ANCHORS))
+
+# The scenes with joints, their runs kept apart from bench-physics's.
+bench-joints:
+	$(MAKE) bench-physics PHYSICS_SCENES="$(PHYSICS_JOINT_SCENES)" PHYSICS_JSON=$(BIN_DIR)/bench-joints.json
 
 image: deps
 	@mkdir -p $(IMAGE_DIR)

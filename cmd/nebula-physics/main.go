@@ -5,16 +5,21 @@
 //
 //	nebula-physics SCENE.json [--trace ID[,ID...]|all] [--every K] [--cpuprofile FILE]
 //
-// SCENE.json is a nebula-scene/1 file (see package engine/physics/scene).
-// The runner builds an engine world and a physics Space from it (gravity
-// and tick rate from the file, one entity per body in file order), runs
-// the file's steps, timing each Space.Step call, and prints one JSON
-// object on stdout: the engine and scene, the step times' mean, p50, p95
-// and max in ms, the time to build the world, the final state of every
-// dynamic body, the sha256 of the engine's snapshot after the last step
+// SCENE.json is a nebula-scene/2 or nebula-scene/1 file (see package
+// engine/physics/scene; a /1 file's "joints" are ignored, with a line on
+// stderr). The runner builds an engine world and a physics Space from it
+// (gravity and tick rate from the file, one entity per body in file order,
+// then one per joint in file order), runs the file's steps, timing each
+// Space.Step call, and prints one JSON object on stdout: the engine and
+// scene, the step times' mean, p50, p95 and max in ms, the time to build
+// the world, the final state of every dynamic body, for a scene with
+// joints the final record of every joint and the summary of their errors
+// (max and mean after the last step, the peak over every step, measured
+// after each step outside its timing), the sha256 of the engine's snapshot
+// after the last step
 // (the same for two runs of one build on any machine) and the physics
 // configuration, with cpu_ms_per_step: the process's CPU time over the
-// steps divided by their number, which a busy machine does not inflate as
+// steps (less the joints' measuring) divided by their number, which a busy machine does not inflate as
 // it does the wall-clock step_ms, and allocs_while_stepping: the heap
 // allocations made during the steps (buffers growing in the first steps;
 // none in steady state). --trace adds the state of the named dynamic bodies (all:

@@ -54,6 +54,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, exitUsage, err)
 	}
+	if sc.JointsIgnored {
+		fmt.Fprintf(stderr, "%s: %s: \"joints\" ignored (not part of %s)\n", name, a.Scene, scene.Format)
+	}
 	traced, err := sc.TraceBodies(a)
 	if err != nil {
 		return fail(stderr, exitUsage, err)
@@ -98,6 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for i, b := range dynamic {
 		res.Bodies[i] = sim.record(b)
 	}
+	sim.jointResult(&res)
 	if _, err := res.WriteTo(stdout); err != nil {
 		return fail(stderr, exitFailure, fmt.Errorf("writing the result: %w", err))
 	}
@@ -139,14 +143,21 @@ func tickRate(hz float64) (int, error) {
 }
 
 // sim is a scene built on Nebula: an engine (for its world and
-// snapshot), a Space, and the entity of each of the scene's bodies.
+// snapshot), a Space, the entity of each of the scene's bodies, and the
+// scene's joints with what is measured of them while it runs.
 type sim struct {
 	engine   *engine.Engine
 	space    *physics.Space
 	entities []engine.Entity
 	ids      []string
+	joints   []scene.Joint
+	// jointRecords are the joints' records after the last step sampled,
+	// tracker their errors' peaks over the steps.
+	jointRecords []scene.JointRecord
+	tracker      scene.JointTracker
 	// cpuPerStep is the process's CPU time over the steps (tracing
-	// included) divided by their number; 0 when unknown.
+	// included, the joints' sampling not) divided by their number; 0 when
+	// unknown.
 	cpuPerStep time.Duration
 	// allocs is the number of heap allocations during the steps (tracing
 	// included).
@@ -154,7 +165,7 @@ type sim struct {
 }
 
 // build makes the engine and the Space for sc, at rate ticks per second,
-// and adds the bodies in file order.
+// and adds the bodies in file order, then the joints in file order.
 func build(sc *scene.Scene, rate int) (*sim, error) {
 	ecfg := engine.DefaultConfig()
 	ecfg.Loop.TickRate = rate
@@ -193,13 +204,18 @@ func build(sc *scene.Scene, rate int) (*sim, error) {
 		}
 		s.entities[i], s.ids[i] = e, b.ID
 	}
+	if err := s.addJoints(sc); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
 // run advances the world steps times, timing each Space.Step call alone,
 // and traces the bodies traced (indices into the scene's bodies) before
-// the first step and after every every-th. With a profile file it
-// profiles the steps' CPU use into it.
+// the first step and after every every-th. After every step, outside its
+// timing, it measures the joints for the peaks of their errors, and
+// leaves the CPU time that takes out of cpuPerStep. With a profile file
+// it profiles the steps' CPU use into it.
 func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.Duration, []scene.TraceEntry, error) {
 	var trace []scene.TraceEntry
 	if len(traced) > 0 {
@@ -219,6 +235,7 @@ func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.
 	runtime.ReadMemStats(&mem)
 	mallocs := mem.Mallocs
 	cpu0, cpuOK := cpuTime()
+	var jointCPU time.Duration
 	for k := 1; k <= steps; k++ {
 		t0 := time.Now()
 		s.space.Step()
@@ -226,9 +243,15 @@ func (s *sim) run(steps int, traced []int, every int, profile *os.File) ([]time.
 		if len(traced) > 0 && k%every == 0 {
 			trace = s.sample(trace, traced, k)
 		}
+		if len(s.joints) > 0 {
+			j0, _ := cpuTime()
+			s.sampleJoints()
+			j1, _ := cpuTime()
+			jointCPU += j1 - j0
+		}
 	}
 	if cpu1, ok := cpuTime(); cpuOK && ok && steps > 0 {
-		s.cpuPerStep = (cpu1 - cpu0) / time.Duration(steps)
+		s.cpuPerStep = max(cpu1-cpu0-jointCPU, 0) / time.Duration(steps)
 	}
 	runtime.ReadMemStats(&mem)
 	s.allocs = mem.Mallocs - mallocs
@@ -304,6 +327,8 @@ func (s *sim) settings() []scene.Setting {
 		{Name: "contact_hertz", Value: c.ContactHertz},
 		{Name: "contact_damping_ratio", Value: c.ContactDampingRatio},
 		{Name: "max_push_out", Value: c.MaxPushOut},
+		{Name: "joint_hertz", Value: c.JointHertz},
+		{Name: "joint_damping_ratio", Value: c.JointDampingRatio},
 		{Name: "restitution_threshold", Value: c.RestitutionThreshold},
 		{Name: "sleep_linear_speed", Value: c.SleepLinearSpeed},
 		{Name: "sleep_angular_speed", Value: c.SleepAngularSpeed},

@@ -59,11 +59,17 @@ type Result struct {
 	// LoadMS is the time to load the engine itself before building, in
 	// ms; written only when HasLoadMS.
 	LoadMS    float64
-	HasLoadMS bool         // write load_ms
-	Bodies    []Record     // every dynamic body, in scene order
-	Hash      string       // "sha256:<hex>" of the engine's state after the last step; omitted when empty
-	Config    []Setting    // omitted when empty; written in this order
-	Trace     []TraceEntry // omitted when nil (no --trace)
+	HasLoadMS bool     // write load_ms
+	Bodies    []Record // every dynamic body, in scene order
+	// Joints are the records of every joint after the last step, in scene
+	// order (Joint.Measure); omitted when nil: a scene without joints.
+	Joints []JointRecord
+	// JointErrors summarises the joints' errors (JointTracker); omitted
+	// when nil.
+	JointErrors *JointErrors
+	Hash        string       // "sha256:<hex>" of the engine's state after the last step; omitted when empty
+	Config      []Setting    // omitted when empty; written in this order
+	Trace       []TraceEntry // omitted when nil (no --trace)
 }
 
 // Hash returns "sha256:" and the hex SHA-256 of b: a result's hash.
@@ -106,11 +112,17 @@ func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisec
 //	{"engine":..., "scene":..., "steps":..., "hz":...,
 //	 "step_ms":{"mean":..., "p50":..., "p95":..., "max":...},
 //	 "init_ms":..., ["load_ms":...,] "bodies":[RECORD...],
+//	 ["joints":[JOINT...],] ["joint_errors":{["position":STATS,]
+//	 ["angle":STATS,] ["limit":STATS]},]
 //	 ["hash":...,] ["config":{...},] ["trace":[{"step":s, RECORD fields}...]]}
 //
 // where a RECORD is {"id":..., "position":[x,y,z], "rotation":[x,y,z,w],
-// "linear_velocity":[...], "angular_velocity":[...], "sleeping":bool}.
-// Numbers are written as AppendNumber writes them.
+// "linear_velocity":[...], "angular_velocity":[...], "sleeping":bool}, a
+// JOINT {"id":..., "type":..., and those of "position_error",
+// "angle_error", "coordinate" and "limit_error" the record has (a
+// distance joint's coordinate first)}, and STATS {"max":..., "mean":...,
+// "peak":..., "peak_joint":..., "peak_step":...}. Numbers are written as
+// AppendNumber writes them.
 //
 // It writes in pieces of about 64 KiB, so a long trace is not held twice
 // in memory.
@@ -189,6 +201,7 @@ func (r *Result) appendJSON(b []byte, out *writer) []byte {
 		b = out.maybeFlush(b)
 	}
 	b = append(b, ']')
+	b = r.appendJoints(b, out)
 	if r.Hash != "" {
 		b = append(b, `,"hash":`...)
 		b = appendString(b, r.Hash)

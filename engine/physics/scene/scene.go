@@ -12,13 +12,21 @@ import (
 	"strings"
 )
 
-// Format is the format name a scene file must carry in its "format" field.
-const Format = "nebula-scene/1"
+// The format names a scene file may carry in its "format" field.
+// nebula-scene/2 is nebula-scene/1 plus joints: a file named Format means
+// what it meant before Format2 existed (its "joints", if any, are
+// ignored), and a Format2 file without joints means the same as the
+// identical file named Format.
+const (
+	Format  = "nebula-scene/1" // bodies
+	Format2 = "nebula-scene/2" // bodies and joints
+)
 
 // Caps on what a scene may hold. A file over them is refused before
 // anything is built: they bound the memory and time one file can ask for.
 const (
 	MaxBodies   = 1 << 20   // bodies in one scene
+	MaxJoints   = 1 << 20   // joints in one scene
 	MaxSteps    = 1 << 24   // steps in one run (77 hours at 60 Hz)
 	MaxFileSize = 256 << 20 // bytes of a scene file (256 MiB)
 )
@@ -27,9 +35,12 @@ const (
 var (
 	maxFileSize = MaxFileSize
 	maxBodies   = MaxBodies
+	maxJoints   = MaxJoints
 )
 
-// UnitTolerance is how far a rotation's length may be from 1.
+// UnitTolerance is how far a rotation's length may be from 1, a joint's
+// axis or normal's length from 1, and the dot product of a joint's normal
+// and axis from 0.
 const UnitTolerance = 1e-6
 
 // Kind is how a body moves.
@@ -75,14 +86,22 @@ type Body struct {
 	CCD             bool       // continuous collision detection; default false
 }
 
-// Scene is a parsed, checked nebula-scene/1 file.
+// Scene is a parsed, checked nebula-scene/1 or nebula-scene/2 file.
 type Scene struct {
+	Format      string     // the file's format name: Format or Format2
 	Name        string     // echoed in the result, not empty
 	Description string     // free text, may be empty
 	Hz          float64    // steps per second, > 0: the step is 1/Hz s
 	Steps       int        // steps to run, 0 to MaxSteps
 	Gravity     [3]float64 // m/s²
 	Bodies      []Body     // in creation order
+	// Joints are the joints of a Format2 file, in creation order (after
+	// every body); nil when it has none, and always for a Format file.
+	Joints []Joint
+	// JointsIgnored reports that a Format file had a "joints" field,
+	// which is not part of nebula-scene/1 and was ignored (a runner may
+	// say so on stderr).
+	JointsIgnored bool
 }
 
 // Dynamic returns the indices in s.Bodies of the dynamic bodies, in scene
@@ -97,24 +116,31 @@ func (s *Scene) Dynamic() []int {
 	return out
 }
 
-// Error is what is wrong with a scene file: where (the file, the body) and
-// what, with what is accepted instead.
+// Error is what is wrong with a scene file: where (the file, the body or
+// joint) and what, with what is accepted instead.
 type Error struct {
 	File string // the file's name; empty when not read by ReadFile
-	Body int    // the body's index in "bodies", or -1 when the error is not about one body
-	ID   string // the body's id, when it has one
-	Msg  string // what is wrong, starting with the field ("hz must be ...")
+	// Body is the index of the entry the error is about in "bodies" (in
+	// "joints" when Joint is set), or -1 when it is not about one entry.
+	Body  int
+	ID    string // the body's or joint's id, when it has one
+	Joint bool   // the entry is a joint: Body indexes "joints" (nebula-scene/2)
+	Msg   string // what is wrong, starting with the field ("hz must be ...")
 }
 
-// Error returns "scene: FILE: bodies[I] (id "ID"): MSG", leaving out what
-// is not known.
+// Error returns "scene: FILE: bodies[I] (id "ID"): MSG", or joints[I]
+// for a joint, leaving out what is not known.
 func (e *Error) Error() string {
 	s := "scene: "
 	if e.File != "" {
 		s += e.File + ": "
 	}
 	if e.Body >= 0 {
-		s += "bodies[" + strconv.Itoa(e.Body) + "]"
+		list := "bodies["
+		if e.Joint {
+			list = "joints["
+		}
+		s += list + strconv.Itoa(e.Body) + "]"
 		if e.ID != "" {
 			s += " (id " + strconv.Quote(e.ID) + ")"
 		}
@@ -155,12 +181,14 @@ func Read(r io.Reader) (*Scene, error) {
 
 // Parse checks a scene file's bytes and returns the scene with every
 // default filled in. It refuses (with an *Error) a file that is not one
-// JSON object, whose format is not Format, that lacks a required field or
-// has one of the wrong type, an unknown kind or shape type, a duplicate
-// id, a number that is not finite or out of its range (hz > 0, steps a
-// whole number >= 0, sizes > 0, density > 0, friction and restitution >= 0),
-// a rotation whose length is not within UnitTolerance of 1, or more than
-// the caps allow. Fields it does not know are ignored.
+// JSON object, whose format is neither Format nor Format2, that lacks a
+// required field or has one of the wrong type, an unknown kind or shape
+// type, a duplicate id, a number that is not finite or out of its range
+// (hz > 0, steps a whole number >= 0, sizes > 0, density > 0, friction and
+// restitution >= 0), a rotation whose length is not within UnitTolerance
+// of 1, a joint that breaks a rule of nebula-scene/2 (see Joint), or more
+// than the caps allow. Fields it does not know are ignored, and so is
+// "joints" in a Format file (Scene.JointsIgnored says so).
 func Parse(data []byte) (*Scene, error) {
 	if len(data) > maxFileSize {
 		return nil, tooBig()
@@ -187,16 +215,18 @@ func Parse(data []byte) (*Scene, error) {
 	}
 	p := parser{body: -1}
 	sc := &Scene{}
-	format, ok, err := p.str(top, "format", `"`+Format+`"`)
+	formats := strconv.Quote(Format) + " or " + strconv.Quote(Format2)
+	format, ok, err := p.str(top, "format", formats)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, p.fail("format is missing; it must be " + strconv.Quote(Format))
+		return nil, p.fail("format is missing; it must be " + formats)
 	}
-	if format != Format {
-		return nil, p.fail(fmt.Sprintf("format must be %q, got %q", Format, format))
+	if format != Format && format != Format2 {
+		return nil, p.fail(fmt.Sprintf("format must be %s, got %q", formats, format))
 	}
+	sc.Format = format
 	if sc.Name, err = p.needStr(top, "name", "a non-empty string"); err != nil {
 		return nil, err
 	}
@@ -236,14 +266,22 @@ func Parse(data []byte) (*Scene, error) {
 		}
 		ids[b.ID] = i
 	}
+	if sc.Format == Format {
+		_, sc.JointsIgnored = top["joints"]
+		return sc, nil
+	}
+	if sc.Joints, err = parseJoints(top, sc.Bodies, ids); err != nil {
+		return nil, err
+	}
 	return sc, nil
 }
 
 // parser checks the fields of one object; body is the index of the body
-// being read, or -1.
+// (or, with joint, of the joint) being read, or -1.
 type parser struct {
-	body int
-	id   string
+	body  int
+	id    string
+	joint bool
 }
 
 // fields is a JSON object as the decoder gives it: values are
@@ -258,8 +296,10 @@ func tooBig() *Error {
 // fail returns the error msg about body (-1: none) with the given id.
 func fail(body int, id, msg string) *Error { return &Error{Body: body, ID: id, Msg: msg} }
 
-// fail returns the error msg about p's body.
-func (p *parser) fail(msg string) *Error { return fail(p.body, p.id, msg) }
+// fail returns the error msg about p's body or joint.
+func (p *parser) fail(msg string) *Error {
+	return &Error{Body: p.body, ID: p.id, Joint: p.joint, Msg: msg}
+}
 
 // parseBody checks one entry of "bodies" and fills in b.
 func (p *parser) parseBody(raw any, b *Body) error {
@@ -343,7 +383,7 @@ func (p *parser) parseShape(f fields, s *Shape) error {
 	const types = `"box", "sphere" or "capsule"`
 	typ, ok, err := p.str(sf, "type", types)
 	if err != nil {
-		return fail(p.body, p.id, "shape."+err.(*Error).Msg)
+		return p.fail("shape." + err.(*Error).Msg)
 	}
 	if !ok {
 		return p.fail("shape.type is missing; it must be " + types)
@@ -375,7 +415,7 @@ func (p *parser) parseShape(f fields, s *Shape) error {
 		return p.fail(fmt.Sprintf("shape.type must be %s, got %q", types, typ))
 	}
 	if err != nil {
-		return fail(p.body, p.id, "shape."+err.(*Error).Msg)
+		return p.fail("shape." + err.(*Error).Msg)
 	}
 	return nil
 }

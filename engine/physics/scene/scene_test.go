@@ -2,9 +2,11 @@ package scene
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,7 +17,7 @@ func TestParseExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Scene{
-		Name: "drop", Hz: 60, Steps: 120, Gravity: [3]float64{0, -9.81, 0},
+		Format: Format, Name: "drop", Hz: 60, Steps: 120, Gravity: [3]float64{0, -9.81, 0},
 		Bodies: []Body{
 			{ID: "floor", Kind: Static, Shape: Shape{Type: Box, HalfExtents: [3]float64{10, 0.5, 10}},
 				Position: [3]float64{0, -0.5, 0}, Rotation: [4]float64{0, 0, 0, 1}, Density: 1, Friction: 0.5},
@@ -45,6 +47,19 @@ func TestParseSharedScenes(t *testing.T) {
 		sc, err := ReadFile(f)
 		if err != nil {
 			t.Errorf("%v", err)
+			continue
+		}
+		if sc.Format == Format2 {
+			// The joint scenes: 600 steps (the pendulum 1,200), every
+			// joint between two bodies of the file.
+			if sc.Hz != 60 || sc.Steps < 600 || len(sc.Joints) == 0 {
+				t.Errorf("%s: hz %v, steps %d, %d joints; want 60 Hz, 600 steps or more, some joints", f, sc.Hz, sc.Steps, len(sc.Joints))
+			}
+			for _, j := range sc.Joints {
+				if sc.Bodies[j.A].ID != j.BodyA || sc.Bodies[j.B].ID != j.BodyB {
+					t.Errorf("%s: joint %q: bodies %d and %d are not %q and %q", f, j.ID, j.A, j.B, j.BodyA, j.BodyB)
+				}
+			}
 			continue
 		}
 		if sc.Hz != 60 || sc.Steps != 600 || len(sc.Bodies) < 21 {
@@ -86,9 +101,9 @@ func TestParseRefuses(t *testing.T) {
 		{"syntax", "{\n\"format\": x}", `scene: not valid JSON at line 2, column 11: invalid character 'x' looking for beginning of value`},
 		{"array", `[1, 2]`, `scene: the file must hold one JSON object {...}, it holds an array`},
 		{"null", `null`, `scene: the file must hold one JSON object {...}, it holds null`},
-		{"format missing", `{"name": "x"}`, `scene: format is missing; it must be "nebula-scene/1"`},
-		{"format other", sceneText(`"format": "nebula-scene/2"`), `scene: format must be "nebula-scene/1", got "nebula-scene/2"`},
-		{"format type", sceneText(`"format": 1`), `scene: format must be "nebula-scene/1", got 1`},
+		{"format missing", `{"name": "x"}`, `scene: format is missing; it must be "nebula-scene/1" or "nebula-scene/2"`},
+		{"format other", sceneText(`"format": "nebula-scene/3"`), `scene: format must be "nebula-scene/1" or "nebula-scene/2", got "nebula-scene/3"`},
+		{"format type", sceneText(`"format": 1`), `scene: format must be "nebula-scene/1" or "nebula-scene/2", got 1`},
 		{"name missing", `{"format": "nebula-scene/1"}`, `scene: name is missing; it must be a non-empty string`},
 		{"name empty", sceneText(`"name": ""`), `scene: name must be a non-empty string, got ""`},
 		{"description type", sceneText(`"description": 3`), `scene: description must be a string, got 3`},
@@ -227,6 +242,12 @@ func FuzzParse(f *testing.F) {
 	if data, err := os.ReadFile(filepath.Join("testdata", "drop.json")); err == nil {
 		f.Add(data)
 	}
+	// nebula-scene/2: a joint of every type and option.
+	f.Add([]byte(pendulumText))
+	f.Add([]byte(jointScene(jointText("fixed", `"collide_connected": true`), jointText("spherical", `"id": "b", "body_a": "k"`),
+		jointText("revolute", `"id": "c", "limits": [-1, 1], "motor": {"target_velocity": 1, "max_force": 2}`),
+		jointText("prismatic", `"id": "d", "limits": [0, 1]`), jointText("distance", `"id": "e", "spring": {"stiffness": 1, "damping": 0}`))))
+	f.Add([]byte(sceneText(`"joints": [{"id": "ignored"}]`, goodBody)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := Parse(data)
 		if err != nil {
@@ -264,5 +285,53 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("accepted rotation %v", q)
 			}
 		}
+		checkJoints(t, sc)
 	})
+}
+
+// checkJoints fails t when sc holds a joint that breaks a rule of
+// nebula-scene/2, and checks that Measure gives a record of the fields
+// its type has.
+func checkJoints(t *testing.T, sc *Scene) {
+	if sc.Format != Format && sc.Format != Format2 || sc.Format == Format && sc.Joints != nil || len(sc.Joints) > MaxJoints {
+		t.Fatalf("format %q with %d joints", sc.Format, len(sc.Joints))
+	}
+	unit := func(v [3]float64) bool { n := length(v); return n > 1-2e-6 && n < 1+2e-6 }
+	ids := map[string]bool{}
+	var tr JointTracker
+	records := make([]JointRecord, len(sc.Joints))
+	for i := range sc.Joints {
+		j := &sc.Joints[i]
+		if ids[j.ID] || j.ID == "" {
+			t.Fatalf("accepted a duplicate or empty joint id %q", j.ID)
+		}
+		ids[j.ID] = true
+		if j.A < 0 || j.A >= len(sc.Bodies) || j.B < 0 || j.B >= len(sc.Bodies) || j.A == j.B ||
+			sc.Bodies[j.A].ID != j.BodyA || sc.Bodies[j.B].ID != j.BodyB ||
+			sc.Bodies[j.A].Kind != Dynamic && sc.Bodies[j.B].Kind != Dynamic {
+			t.Fatalf("accepted joint %q between %q (%d) and %q (%d)", j.ID, j.BodyA, j.A, j.BodyB, j.B)
+		}
+		f := framed(j.Type)
+		if f != (unit(j.AxisA) && unit(j.NormalA) && unit(j.AxisB) && unit(j.NormalB)) ||
+			f && (math.Abs(dot(j.AxisA, j.NormalA)) > 1e-6 || math.Abs(dot(j.AxisB, j.NormalB)) > 1e-6) {
+			t.Fatalf("accepted the frames of %+v", *j)
+		}
+		if (j.Limits != nil || j.Motor != nil) && !sliding(j.Type) ||
+			j.Limits != nil && !(j.Limits[0] <= 0 && j.Limits[1] >= 0 && j.Limits[0] < j.Limits[1]) ||
+			j.Motor != nil && !(j.Motor.MaxForce > 0) ||
+			(j.Type == JointDistance) != (j.Length > 0) || j.Spring != nil && (j.Type != JointDistance || !(j.Spring.Stiffness > 0) || !(j.Spring.Damping >= 0)) {
+			t.Fatalf("accepted %+v", *j)
+		}
+		pose := func(b Body) Pose { return Pose{Position: b.Position, Rotation: b.Rotation} }
+		records[i] = j.Measure(pose(sc.Bodies[j.A]), pose(sc.Bodies[j.B]))
+		r := records[i]
+		if r.ID != j.ID || r.Type != j.Type || r.HasCoordinate != (j.Type != JointFixed && j.Type != JointSpherical) ||
+			r.HasAngleError != (f) || r.HasLimitError != (j.Limits != nil) || r.HasPositionError != (j.Spring == nil) {
+			t.Fatalf("record %+v of %+v", r, *j)
+		}
+	}
+	tr.Sample(records)
+	if s := tr.Summary(records); (s.Position != nil) != slices.ContainsFunc(records, func(r JointRecord) bool { return r.HasPositionError }) {
+		t.Fatalf("summary %+v of %+v", s, records)
+	}
 }
