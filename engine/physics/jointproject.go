@@ -16,8 +16,19 @@ func (s *Space) projectJoints(beta float32) {
 		mA, mB := &sc.mass[j.a], &sc.mass[j.b]
 		def := j.def
 		if j.kind == JointFixed {
-			s.projectFixed(j, beta)
+			g := s.geom(j)
+			s.projectRigid(j, &g, rotError(&g, j), beta)
 			continue
+		}
+		if j.kind == JointRevolute && def.Limits {
+			// A hinge past a limit is held there like a weld: its axis,
+			// the angle back to the limit and its anchor together.
+			g := s.geom(j)
+			_, angle := axis(j, &g)
+			if past := pastLimit(angle, def.Lower, def.Upper); past != 0 {
+				s.projectRigid(j, &g, g.ua.cross(g.ub).add(g.ua.scale(past)), beta)
+				continue
+			}
 		}
 		// Rotation first, then the anchors: the anchors' arms turn with
 		// the bodies.
@@ -58,7 +69,20 @@ func (s *Space) projectJoints(beta float32) {
 	}
 }
 
-// projectFixed closes a fixed joint's anchor gap d and rotation error e
+// pastLimit returns how far c is past [lo, hi] (negative below lo), or 0
+// within it.
+func pastLimit(c, lo, hi float32) float32 {
+	switch {
+	case c < lo:
+		return c - lo
+	case c > hi:
+		return c - hi
+	}
+	return 0
+}
+
+// projectRigid closes a joint's anchor gap d and its rotation error e (the
+// rotation vector that carries A's frame to where B's is, in the world)
 // together: the position impulse P at the anchors and the angular one L
 // that solve the coupled system
 //
@@ -67,11 +91,10 @@ func (s *Space) projectJoints(beta float32) {
 // (K11 the point's effective mass, K22 = IA⁻¹ + IB⁻¹, K12 L = −rA×(IA⁻¹L)
 // − rB×(IB⁻¹L), K21 P = IA⁻¹(rA×P) + IB⁻¹(rB×P)), by its Schur complement,
 // so closing one does not reopen the other.
-func (s *Space) projectFixed(j *solverJoint, beta float32) {
+func (s *Space) projectRigid(j *solverJoint, g *jointGeom, rot vec3, beta float32) {
 	sc := &s.sc
 	mA, mB := &sc.mass[j.a], &sc.mass[j.b]
-	g := s.geom(j)
-	d, e := g.d.scale(beta), rotError(&g, j).scale(beta)
+	d, e := g.d.scale(beta), rot.scale(beta)
 	k22 := mA.invI.add(mB.invI)
 	k12 := func(l vec3) vec3 {
 		return g.rA.cross(mA.invI.mulVec(l)).add(g.rB.cross(mB.invI.mulVec(l))).neg()
