@@ -233,3 +233,59 @@ func TestCharacterRollsBack(t *testing.T) {
 		t.Errorf("after LoadState: hash %x, want %x", h2, h1)
 	}
 }
+
+// TestCharacterMoveNoAllocs: a character's move (sweeps, contacts, a
+// step, a push) allocates nothing.
+func TestCharacterMoveNoAllocs(t *testing.T) {
+	cw := newCharWorld(t, 0, 0)
+	cw.ramp(30, 3)
+	cw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{1.5, 0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	cw.walk(t, mgl32.Vec3{2, 0, 0}, 30)
+	move := func() {
+		if _, err := cw.s.MoveCharacter(cw.ch, mgl32.Vec3{2.0 / 60, -0.01, 0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := testing.AllocsPerRun(20, move); a != 0 {
+		t.Errorf("%v allocations per move", a)
+	}
+}
+
+// TestCharacterRefuses: AddCharacter refuses a bad definition and changes
+// nothing; MoveCharacter refuses what is not a character and a move that
+// is not finite.
+func TestCharacterRefuses(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	e := tw.w.Spawn(geom.NewTransform(mgl32.Vec3{0, 1, 0}), engine.Interpolate)
+	for _, c := range []struct {
+		name string
+		mod  func(d *CharacterDef)
+	}{
+		{"no radius", func(d *CharacterDef) { d.Radius = 0 }},
+		{"offset as big as the radius", func(d *CharacterDef) { d.Offset = d.Radius }},
+		{"vertical max slope", func(d *CharacterDef) { d.MaxSlope = math.Pi / 2 }},
+		{"up not unit", func(d *CharacterDef) { d.Up = mgl32.Vec3{0, 2, 0} }},
+		{"NaN step", func(d *CharacterDef) { d.StepHeight = float32(math.NaN()) }},
+	} {
+		d := NewCharacterDef(0.3, 0.6)
+		c.mod(&d)
+		if err := tw.s.AddCharacter(e, d); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+		if tw.s.Bodies().Has(e) {
+			t.Fatalf("%s: a body was added", c.name)
+		}
+	}
+	if _, err := tw.s.MoveCharacter(e, mgl32.Vec3{1, 0, 0}); err == nil {
+		t.Errorf("MoveCharacter of a plain entity: no error")
+	}
+	if err := tw.s.AddCharacter(e, NewCharacterDef(0.3, 0.6)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.s.MoveCharacter(e, mgl32.Vec3{float32(math.Inf(1)), 0, 0}); err == nil {
+		t.Errorf("MoveCharacter by infinity: no error")
+	}
+	if err := tw.s.AddCharacter(e, NewCharacterDef(0.3, 0.6)); err == nil {
+		t.Errorf("AddCharacter twice: no error")
+	}
+}
