@@ -10,7 +10,7 @@
 #   make api     at a release: record the public API in api/ as the change log's latest version (CONTRIBUTING.md)
 #   make image   the match server's container image (deploy/Dockerfile) with podman; IMAGE=name:tag
 #   make bench-physics  cmd/nebula-physics beside Rapier and Jolt on the shared physics scenes (not part of test)
-#   make bench-joints   the same on the shared scenes with joints (nebula-scene/2), with their joint errors
+#   make bench-joints   bench-physics's scenes with joints (nebula-scene/2) only, with their joint errors
 #   make server  build cmd/nebula-server, the dedicated game server, as a static binary (CGO_ENABLED=0) into bin/
 #   make loadtest  N servers of 4 bots each on loopback: matches per core, memory per match, tick p99 (not part of test); LOAD_MATCHES=4,8,16
 #   make deps-physics   check for node and npm (bench-physics's reference engines), installing Debian's if missing
@@ -83,11 +83,11 @@ PACER_BENCHTIME := 1440x
 # engine) round-robin and prints min / median of each figure, and for
 # scenes with joints a table of their errors (max / mean after the last
 # step / peak); scripts/physics-ratios.mjs then prints the ratios to Rapier,
-# with the joint errors beside them. make bench-joints runs
-# PHYSICS_JOINT_SCENES instead of PHYSICS_SCENES.
+# with the joint errors beside them. make bench-physics runs the piles
+# and the joint scenes; make bench-joints only PHYSICS_JOINT_SCENES.
 PHYSICS_DIR ?=
-PHYSICS_SCENES ?= pile-1000 pile-4000 spheres-1000
 PHYSICS_JOINT_SCENES ?= pendulum chain-50 ragdolls-100 bridge-40 hinge-motor joint-types
+PHYSICS_SCENES ?= pile-1000 pile-4000 spheres-1000 $(PHYSICS_JOINT_SCENES)
 PHYSICS_RUNS ?= 3
 PHYSICS_ANCHORS ?= rapier jolt
 PHYSICS_RUNNER := $(BIN_DIR)/nebula-physics
