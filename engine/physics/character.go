@@ -99,13 +99,13 @@ func (d *CharacterDef) validate() error {
 	up := toVec3(d.Up)
 	switch {
 	case d.Radius <= 0:
-		return fmt.Errorf("Radius %v: want a positive radius", d.Radius)
+		return fmt.Errorf("the Radius %v: want a positive radius", d.Radius)
 	case d.Offset <= 0 || d.Offset >= d.Radius:
-		return fmt.Errorf("Offset %v: want a gap above 0 and below the radius %v", d.Offset, d.Radius)
+		return fmt.Errorf("the Offset %v: want a gap above 0 and below the radius %v", d.Offset, d.Radius)
 	case d.MaxSlope >= math.Pi/2:
 		return fmt.Errorf("MaxSlope %v rad: want below π/2", d.MaxSlope)
 	case !up.finite() || abs(up.length()-1) > 1e-3:
-		return fmt.Errorf("Up %v: want a unit vector", d.Up)
+		return fmt.Errorf("the up direction %v: want a unit vector", d.Up)
 	}
 	return nil
 }

@@ -170,13 +170,13 @@ func (d *JointDef) validate() error {
 		}{{"A", d.AxisA, d.NormalA}, {"B", d.AxisB, d.NormalB}} {
 			axis, normal := toVec3(f.axis), toVec3(f.normal)
 			if l := axis.length(); l < 1-1e-3 || l > 1+1e-3 {
-				return fmt.Errorf("Axis%s %v is not a unit vector", f.side, f.axis)
+				return fmt.Errorf("the Axis%s %v is not a unit vector", f.side, f.axis)
 			}
 			if l := normal.length(); l < 1-1e-3 || l > 1+1e-3 {
-				return fmt.Errorf("Normal%s %v is not a unit vector", f.side, f.normal)
+				return fmt.Errorf("the Normal%s %v is not a unit vector", f.side, f.normal)
 			}
 			if dot := axis.dot(normal); dot > 1e-3 || dot < -1e-3 {
-				return fmt.Errorf("Normal%s %v is not perpendicular to Axis%s %v", f.side, f.normal, f.side, f.axis)
+				return fmt.Errorf("the Normal%s %v is not perpendicular to Axis%s %v", f.side, f.normal, f.side, f.axis)
 			}
 		}
 	}
@@ -277,16 +277,16 @@ func (s *Space) checkJoint(e engine.Entity, d *JointDef) error {
 	}
 	bb, ok := s.bodies.Get(d.B)
 	if !ok {
-		return fmt.Errorf("B %v is not a body", d.B)
+		return fmt.Errorf("end B %v is not a body", d.B)
 	}
 	aDynamic := false
 	if d.A != (engine.Entity{}) {
 		ba, ok := s.bodies.Get(d.A)
 		if !ok {
-			return fmt.Errorf("A %v is neither a body nor the world (the zero Entity)", d.A)
+			return fmt.Errorf("end A %v is neither a body nor the world (the zero Entity)", d.A)
 		}
 		if d.A == d.B {
-			return fmt.Errorf("A and B are the same body %v", d.A)
+			return fmt.Errorf("both ends, A and B, are the same body %v", d.A)
 		}
 		aDynamic = ba.Kind == Dynamic
 	}
