@@ -57,13 +57,10 @@ const maxEntities = scene.MaxEntities
 
 // flags are the demo's own flags, beside the common ones (package cli).
 type flags struct {
-	entities int  // -entities: bouncing bodies in the scene
-	physics  bool // -physics: rigid bodies (scene.SetupPhysics) in place of the scripted bouncing
-	// physicsDebug (-physics-debug): the physics debug drawing shown from
-	// the start (F4 toggles it).
-	physicsDebug bool
-	mappings     string // -gamepad-mappings: an SDL_GameControllerDB file
-	panicAtTick  uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
+	entities    int    // -entities: bouncing bodies in the scene
+	physics     bool   // -physics: rigid bodies (scene.SetupPhysics) in place of the scripted bouncing
+	mappings    string // -gamepad-mappings: an SDL_GameControllerDB file
+	panicAtTick uint64 // -panic-at-tick (debug): a fixed system panics at that tick; 0 is off
 	// desyncAtTick (debug, a networked client): a fixed system adds a
 	// point to the score at that tick, so that the client's state differs from the
 	// server's; 0 is off.
@@ -71,6 +68,9 @@ type flags struct {
 	// nondetAtTick (debug): from that tick on, a fixed system adds the
 	// wall clock to the score, which -synctest catches; 0 is off.
 	nondetAtTick uint64
+	// physicsDebug (-physics-debug): the physics debug drawing shown from
+	// the start (F4 toggles it).
+	physicsDebug bool
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
