@@ -85,7 +85,7 @@ type ContactPoint struct {
 	// narrow phase found them; Normal is the manifold's normal, from A
 	// towards B.
 	Point, Normal mgl32.Vec3
-	Separation    float32
+	Separation    float32 // m, <= 0 when overlapping
 	// Touching is set when the pair's shapes touch (some point within
 	// Config.TouchDistance, or a sensor's overlap); Sensor when one of
 	// the two is a sensor.

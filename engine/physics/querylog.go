@@ -22,17 +22,17 @@ const (
 // SweepAll a QuerySweep, Overlap a QueryOverlap; a query that returned an
 // error is not recorded.
 type QueryRecord struct {
-	Kind QueryKind
+	Kind QueryKind // which query
 	// Tick is the world's tick when the query was made.
 	Tick uint64
 	// Origin is the ray's origin, or the swept or overlapping shape's
 	// position at the start; Rot is the shape's rotation.
 	Origin mgl32.Vec3
-	Rot    mgl32.Quat
+	Rot    mgl32.Quat // the shape's rotation (identity for a ray)
 	// Dir is the ray's unit direction and Length its maxDist, m; for a
 	// sweep, Dir is the motion (delta) and Length 1.
 	Dir    mgl32.Vec3
-	Length float32
+	Length float32 // a ray's maxDist, m; 1 for a sweep
 	// Shape is the swept or overlapping shape (zero for a ray).
 	Shape Shape
 	// Hits is how many bodies the query found (0 or 1 for RayCast and
@@ -43,7 +43,7 @@ type QueryRecord struct {
 	// Dir), when Hits > 0 and the query is a ray or a sweep. A sweep's
 	// Point is where the shape's centre is when it touches.
 	Point, Normal mgl32.Vec3
-	Distance      float32
+	Distance      float32 // the nearest hit's: a ray's in m, a sweep's fraction
 }
 
 // queryLog is the Space's record of the queries of its world's last tick:

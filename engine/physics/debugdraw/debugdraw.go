@@ -85,15 +85,15 @@ type Options struct {
 	// (world coordinates), when set; MaxTriangles, when positive, is the
 	// most triangles drawn in all (the first in each mesh's order).
 	MeshBound                  bool
-	MeshBoundMin, MeshBoundMax mgl32.Vec3
-	MaxTriangles               int
+	MeshBoundMin, MeshBoundMax mgl32.Vec3 // the bound's corners, when MeshBound
+	MaxTriangles               int        // the most triangles drawn (0: no limit)
 
 	// ContactSize is the half size of a contact point's cross, and
 	// NormalLength the length of the normals, axes and ground probe drawn,
 	// m.
 	ContactSize, NormalLength float32
 
-	Palette Palette
+	Palette Palette // the colours
 }
 
 // DefaultOptions returns everything on but the bounding boxes, meshes
