@@ -151,7 +151,7 @@ func (d *Drawing) Build(s *physics.Space, rb *engine.RenderBuffer, o Options) {
 	}
 }
 
-// Pose returns where the drawing places entity e: its transform in the
+// pose returns where the drawing places entity e: its transform in the
 // render buffer, or its current one.
 func (d *Drawing) pose(e engine.Entity) (mgl32.Vec3, mgl32.Quat) {
 	if d.rb != nil {
