@@ -55,6 +55,10 @@
 //     over a buffer texture of glyphs (position, atlas cell, scale,
 //     colour), its pixels the font atlas's coverage fetched by integer
 //     texel, blended over the frame.
+//   - linebatch.vert, linebatch.frag: line segments that change every
+//     frame (gfx.LineBatch: a debug drawing), each vertex with its position
+//     (location 0) and RGBA colour from 4 normalised bytes (location 3),
+//     []render.LineVertex as is (16 bytes).
 //
 // The attribute locations and uniform names are a contract with package gfx,
 // which checks them when it builds its programs.

@@ -18,6 +18,8 @@ func ExampleFS() {
 	// cube.frag
 	// cube.vert
 	// cube_single.vert
+	// linebatch.frag
+	// linebatch.vert
 	// lines.frag
 	// lines.vert
 	// mesh.frag

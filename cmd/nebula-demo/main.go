@@ -3,8 +3,9 @@
 // to 144 frames per second. Keys: arrows steer the green cube, Space
 // recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
-// tick, V toggles vsync, F3 toggles the diagnostics overlay, F5 saves a
-// snapshot of the simulation and F9 loads it. A gamepad steers the cube
+// tick, V toggles vsync, F3 toggles the diagnostics overlay, F4 toggles
+// the physics debug drawing (-physics; -physics-debug shows it from the
+// start), F5 saves a snapshot of the simulation and F9 loads it. A gamepad steers the cube
 // too, through the actions move-x, move-z and recolour (left stick or
 // d-pad, A); -bindings file rebinds them (the input package's bindings
 // format), -gamepad-mappings file adds controllers in the SDL format.
@@ -67,11 +68,15 @@ type flags struct {
 	// nondetAtTick (debug): from that tick on, a fixed system adds the
 	// wall clock to the score, which -synctest catches; 0 is off.
 	nondetAtTick uint64
+	// physicsDebug (-physics-debug): the physics debug drawing shown from
+	// the start (F4 toggles it).
+	physicsDebug bool
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
 	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player cubes push them and F fires spheres (a match's players pass it too: it changes what the world holds)")
+	fs.BoolVar(&f.physicsDebug, "physics-debug", false, "with -physics: show the physics debug drawing from the start (shapes, contacts, joints, queries, ground probes; F4 toggles it)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
@@ -93,7 +98,7 @@ func (f *flags) check(opts *cli.Options) error {
 	case opts.Given("desync-at-tick") && opts.Connect == "":
 		return cli.Usagef("-desync-at-tick needs -connect (it makes a player's state differ from the server's)")
 	}
-	return nil
+	return f.checkPhysicsDebug(opts)
 }
 
 // run is the whole program; it returns the exit status: 0 success, 2 bad
@@ -164,5 +169,5 @@ func runDemo(s *app.Process, f *flags) error {
 		}
 		mappings = string(b)
 	}
-	return runWindowed(s, e, sc, mappings)
+	return runWindowed(s, e, sc, mappings, f.physicsDebug)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/desktop/physicsview"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/netplay/wire"
 	"github.com/nebulaengine/nebula/gfx"
@@ -46,12 +47,14 @@ type windowDemo struct {
 	shots    int
 	snap     []byte // the F5 snapshot
 	snapAt   uint64
+	// physDebug is the physics debug drawing (F4), nil without -physics.
+	physDebug *physicsview.View
 }
 
 // runWindowed runs the demo in a window: package app records the run,
 // plays a replay back, or plays a networked match, whichever the flags
 // ask for.
-func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string) error {
+func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string, physicsDebug bool) error {
 	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), hud: make([]byte, 0, 64)}
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Window.Gamepads.Mappings = mappings
@@ -68,6 +71,9 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 	err := s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
 		d.r = r
 		if err := draw.setup(r, sc); err != nil {
+			return err
+		}
+		if err := d.attachPhysicsDebug(physicsDebug); err != nil {
 			return err
 		}
 		r.SetOnKey(d.key)
@@ -170,6 +176,8 @@ func (d *windowDemo) key(k input.Key, pressed, repeat bool) {
 		if err := d.r.SetOverlay(!d.r.Overlay()); err != nil {
 			d.log.WithError(err).Warn("cannot show the overlay")
 		}
+	case keyPhysicsDebug:
+		d.togglePhysicsDebug()
 	case input.KeyF12:
 		d.shots++
 		path := fmt.Sprintf("nebula-%s-%d.png", time.Now().Format("20060102-150405"), d.shots)

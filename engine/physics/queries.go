@@ -71,6 +71,7 @@ func (s *Space) RayCast(origin, dir mgl32.Vec3, maxDist float32, f QueryFilter) 
 			best, found = h, true
 		}
 	})
+	s.logRay(origin, d, maxDist, b2i(found), best)
 	return best, found, nil
 }
 
@@ -97,6 +98,9 @@ func (s *Space) RayCastAll(origin, dir mgl32.Vec3, maxDist float32, f QueryFilte
 		}
 	})
 	slices.SortFunc(out[n0:], cmpRayHits)
+	if s.qlog.on {
+		s.logRay(origin, d, maxDist, len(out)-n0, firstOr(out[n0:], RayHit{}))
+	}
 	return out, nil
 }
 
@@ -165,6 +169,7 @@ func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter,
 	}
 	a := convexOf(&q, p)
 	box := q.aabb(p)
+	n0 := len(out)
 	s.eachSeen(f, func(e engine.Entity, bs shape, bp pose) {
 		if !bs.aabb(bp).overlaps(box) {
 			return
@@ -195,6 +200,7 @@ func (s *Space) Overlap(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, f QueryFilter,
 			out = append(out, e)
 		}
 	})
+	s.logOverlap(sh, pos, rot, len(out)-n0)
 	return out, nil
 }
 
@@ -252,6 +258,7 @@ func (s *Space) Sweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.Vec3
 			best, found = h, true
 		}
 	})
+	s.logSweep(sh, pos, rot, delta, b2i(found), best)
 	return best, found, nil
 }
 
@@ -286,6 +293,9 @@ func (s *Space) SweepAll(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.V
 		}
 	})
 	slices.SortFunc(out[n0:], cmpSweepHits)
+	if s.qlog.on {
+		s.logSweep(sh, pos, rot, delta, len(out)-n0, firstOr(out[n0:], SweepHit{}))
+	}
 	return out, nil
 }
 

@@ -214,6 +214,9 @@ type Space struct {
 	// fields (AddHeightField): HullID i is hulls[i-1]. Assets too.
 	hulls   []*Hull
 	heights []*HeightGrid
+
+	// qlog is the query log (SetQueryLog), off by default.
+	qlog queryLog
 }
 
 // Stats are figures about the last Step, and a count kept since the
