@@ -120,7 +120,7 @@ func (s *Space) logSweep(sh Shape, pos mgl32.Vec3, rot mgl32.Quat, delta mgl32.V
 	}
 	r := QueryRecord{Kind: QuerySweep, Origin: pos, Rot: rot, Dir: delta, Length: 1, Shape: sh, Hits: hits}
 	if hits > 0 {
-		r.Point = pos.Add(delta.Mul(near.Fraction))
+		r.Point = fromVec3(toVec3(pos).addScaled(toVec3(delta), near.Fraction))
 		r.Normal, r.Distance = near.Normal, near.Fraction
 	}
 	s.record(r)

@@ -19,9 +19,9 @@ func VisualOf(sh Shape) (render.MeshID, mgl32.Vec3, bool) {
 	switch sh.Kind {
 	case Box:
 		h := sh.HalfExtents
-		return render.MeshCube, mgl32.Vec3{2 * h[0], 2 * h[1], 2 * h[2]}, true
+		return render.MeshCube, mgl32.Vec3{float32(2 * h[0]), float32(2 * h[1]), float32(2 * h[2])}, true
 	case Sphere:
-		d := 2 * sh.Radius
+		d := float32(2 * sh.Radius)
 		return render.MeshSphere, mgl32.Vec3{d, d, d}, true
 	}
 	return 0, mgl32.Vec3{}, false
