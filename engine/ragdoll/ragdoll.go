@@ -207,16 +207,20 @@ func (r *Ragdolls) Add(e engine.Entity) error {
 	if !o.Hitboxes {
 		return nil
 	}
-	rd := r.comp.Ptr(e)
-	r.pose(d, rd, e, r.cur[:len(d.Parts)], false)
+	// Spawning grows the world's slots and with them the component's
+	// storage: work on a copy, set at the end.
+	rd, _ := r.comp.Get(e)
+	r.pose(d, &rd, e, r.cur[:len(d.Parts)], false)
 	for i := range d.Parts {
 		b, err := r.spawnBody(e, d, o, i, physics.Kinematic, r.cur[i], mgl32.Vec3{}, mgl32.Vec3{})
 		if err != nil {
+			r.comp.Set(e, rd)
 			r.Remove(e)
 			return fmt.Errorf("ragdoll: Add(%v): %w", e, err)
 		}
 		rd.Bodies[i] = b
 	}
+	r.comp.Set(e, rd)
 	return nil
 }
 
@@ -290,10 +294,15 @@ func (r *Ragdolls) Owner(e engine.Entity) (owner engine.Entity, index int, ok bo
 // returns an error when e has no ragdoll, is Falling already, or a body
 // or joint is refused.
 func (r *Ragdolls) Start(e engine.Entity) error {
-	rd, rg, err := r.character("Start", e)
+	ptr, rg, err := r.character("Start", e)
 	if err != nil {
 		return err
 	}
+	// Spawning grows the component's storage: work on a copy, set at the
+	// end (and on an error, so that what was spawned is the character's).
+	rd := new(Ragdoll)
+	*rd = *ptr
+	defer func() { r.comp.Set(e, *rd) }()
 	if rd.Phase == Falling {
 		return fmt.Errorf("ragdoll: Start(%v): the character is falling already", e)
 	}
