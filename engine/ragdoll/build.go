@@ -127,7 +127,7 @@ func invertAffine(m *mgl32.Mat4) (geom.Transform, bool) {
 		return geom.Transform{}, false
 	}
 	for _, c := range [2]mgl32.Vec3{c1, c2} {
-		if l := length(c); l < s*(1-1e-3) || l > s*(1+1e-3) {
+		if l := length(c); l < float32(s*(1-1e-3)) || l > float32(s*(1+1e-3)) {
 			return geom.Transform{}, false
 		}
 	}

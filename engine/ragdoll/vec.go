@@ -58,25 +58,25 @@ func quatFromFrame(x, y, z mgl32.Vec3) mgl32.Quat {
 	var w, qx, qy, qz float32
 	switch {
 	case tr > 0:
-		s := detmath.Sqrt(tr+1) * 2
+		s := float32(detmath.Sqrt(tr+1) * 2)
 		w = float32(0.25 * s)
 		qx = (y[2] - z[1]) / s
 		qy = (z[0] - x[2]) / s
 		qz = (x[1] - y[0]) / s
 	case m00 > m11 && m00 > m22:
-		s := detmath.Sqrt(1+m00-m11-m22) * 2
+		s := float32(detmath.Sqrt(1+m00-m11-m22) * 2)
 		w = (y[2] - z[1]) / s
 		qx = float32(0.25 * s)
 		qy = (y[0] + x[1]) / s
 		qz = (z[0] + x[2]) / s
 	case m11 > m22:
-		s := detmath.Sqrt(1+m11-m00-m22) * 2
+		s := float32(detmath.Sqrt(1+m11-m00-m22) * 2)
 		w = (z[0] - x[2]) / s
 		qx = (y[0] + x[1]) / s
 		qy = float32(0.25 * s)
 		qz = (z[1] + y[2]) / s
 	default:
-		s := detmath.Sqrt(1+m22-m00-m11) * 2
+		s := float32(detmath.Sqrt(1+m22-m00-m11) * 2)
 		w = (x[1] - y[0]) / s
 		qx = (z[0] + x[2]) / s
 		qy = (z[1] + y[2]) / s
