@@ -46,10 +46,11 @@ const (
 
 // PartDef is one body of a ragdoll.
 type PartDef struct {
-	// Name is the bone's node name, Bone its index in Model.Nodes and
-	// Part which body it is.
+	// Name is the bone's node name.
 	Name string
+	// Bone is the bone's index in Model.Nodes.
 	Bone int
+	// Part is which body of a figure it is.
 	Part Part
 	// Parent is the index in Def.Parts of the body it is joined to, -1
 	// for the root.

@@ -156,7 +156,7 @@ func cross64(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 func sub64(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func norm64(a [3]float64) float64     { return math.Sqrt(dot64(a, a)) }
+func norm64(a [3]float64) float64      { return math.Sqrt(dot64(a, a)) }
 func unit64(a [3]float64) [3]float64 {
 	l := norm64(a)
 	return [3]float64{a[0] / l, a[1] / l, a[2] / l}

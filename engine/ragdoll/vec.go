@@ -1,8 +1,6 @@
 package ragdoll
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine/detmath"
@@ -37,16 +35,6 @@ func normalize(a mgl32.Vec3) (mgl32.Vec3, bool) {
 		return a, false
 	}
 	return scale(a, 1/l), true
-}
-
-// finiteVec reports whether every component of a is finite.
-func finiteVec(a mgl32.Vec3) bool {
-	for _, x := range a {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // quatFromFrame returns the rotation whose columns are the orthonormal
