@@ -41,6 +41,9 @@ func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
 	d.ren.Register(scene.MeshFigure, d.figure)
 	sc.Anim.SetModel(scene.MeshFigure, m)
 	r.Engine().AddRender("pose", sc.Anim.Pose)
+	if sc.Ragdolls != nil { // the physics mode: the figure's skin follows its ragdoll
+		r.Engine().AddRender("ragdoll", sc.Ragdolls.Pose)
+	}
 	return nil
 }
 

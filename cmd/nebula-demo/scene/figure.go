@@ -60,7 +60,7 @@ func FigureModel() (*model.Model, error) {
 // a turn about the vertical, a step each tick) and walks back.
 func (s *Scene) walkFigure(c *engine.FixedContext) {
 	st := s.Walk.Ptr(s.Figure)
-	if st == nil {
+	if st == nil || s.figureDown() {
 		return
 	}
 	w := c.World

@@ -172,6 +172,9 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 			return nil, fmt.Errorf("scene: %w", err)
 		}
 	}
+	if err := s.setupRagdoll(e); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -50,6 +50,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/physics"
+	"github.com/nebulaengine/nebula/engine/ragdoll"
 )
 
 // The scene's constants, in one place.
@@ -196,6 +197,9 @@ type Scene struct {
 	// TouchCount counts the player cubes each body touches
 	// (SetupPhysics).
 	TouchCount *engine.Component[uint8]
+	// Ragdolls is the figure's ragdoll, which a shot knocks down
+	// (SetupPhysics; ragdoll.go).
+	Ragdolls *ragdoll.Ragdolls
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
