@@ -99,8 +99,15 @@ func TestDropComesToRest(t *testing.T) {
 				if !r.space.Asleep(b) && (length(v) > 0.05 || length(w) > 0.2) {
 					t.Errorf("after 10 s %s moves at %v m/s and %v rad/s", r.def.Parts[i].Name, v, w)
 				}
-				if y := r.w.Transform(b).Pos[1]; y < 0 || y > 0.5 {
-					t.Errorf("after 10 s %s is at height %v, want on the floor", r.def.Parts[i].Name, y)
+				// Lying on its back the figure's parts are all below 0.5 m;
+				// lying on its side the upper arm rests on the torso, at
+				// up to about 0.6 m. Nothing of a fallen figure is higher.
+				top := float32(0.5)
+				if r.def.Parts[i].Part == PartUpperArm || r.def.Parts[i].Part == PartForearm {
+					top = 0.65
+				}
+				if y := r.w.Transform(b).Pos[1]; y < 0 || y > top {
+					t.Errorf("after 10 s %s is at height %v, want on the floor (at most %v m up)", r.def.Parts[i].Name, y, top)
 				}
 			}
 		})
