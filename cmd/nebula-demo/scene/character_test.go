@@ -173,3 +173,45 @@ func TestShotLeavesTheCharacter(t *testing.T) {
 }
 
 func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// The headless script's Space taps make the physics mode's player jump,
+// and a jump is simulated state: loaded back mid-flight (as rollback
+// does), the run goes on to the same bits.
+func TestScriptJumpsAndRollsBack(t *testing.T) {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SetupPhysics(e, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Input.SetActions(NewActions())
+	e.SetInputScript(PhysicsPlayerScript(0))
+	step := func(to uint64) {
+		for e.World.Tick() < to {
+			if !e.StepTick(0) {
+				t.Fatal(e.Err())
+			}
+		}
+	}
+	step(160) // Space at tick 150: in the air
+	if y := e.World.Transform(s.Player).Pos[1] - standingY(); y < 0.5 {
+		t.Fatalf("10 ticks after the script's Space: %.3f m above the floor, want a jump", y)
+	}
+	if vy, _ := s.VSpeed.Get(s.Player); vy <= 0 || vy >= JumpSpeed {
+		t.Fatalf("vertical speed %v mid-jump, want between 0 and %v", vy, JumpSpeed)
+	}
+	var st engine.State
+	e.SaveState(&st)
+	step(400)
+	want := e.World.Hash()
+	e.LoadState(&st)
+	if e.World.Tick() != 160 {
+		t.Fatalf("loaded at tick %d, want 160", e.World.Tick())
+	}
+	step(400)
+	if h := e.World.Hash(); h != want {
+		t.Errorf("after LoadState mid-jump: hash at tick 400 %016x, want %016x", h, want)
+	}
+}
