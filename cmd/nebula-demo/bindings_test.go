@@ -31,12 +31,12 @@ func TestBindingsFlag(t *testing.T) {
 		t.Errorf("with the keys bound to the actions: %q, without: %q; want the same", b, a)
 	}
 	bad := filepath.Join(dir, "bad.txt")
-	if err := os.WriteFile(bad, []byte("move-x key ArrowLeft scale=-1\njump key Space\n"), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte("move-x key ArrowLeft scale=-1\ncrouch key C\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"-headless", "-ticks", "10", "-bindings", bad}, &stdout, &stderr)
-	want := "nebula-demo: -bindings " + bad + `: input: bindings line 2: no action is named "jump" (the actions: move-x, move-z, recolour)`
+	want := "nebula-demo: -bindings " + bad + `: input: bindings line 2: no action is named "crouch" (the actions: move-x, move-z, recolour, jump)`
 	if code != 1 || strings.TrimSpace(stderr.String()) != want {
 		t.Errorf("exit status %d, stderr %q; want 1 and %q", code, stderr.String(), want)
 	}

@@ -1,14 +1,16 @@
 // Command nebula-demo runs Nebula's demo scene in a window: a thousand
 // cubes bouncing in a box at a fixed 60 Hz tick, drawn interpolated at up
-// to 144 frames per second. Keys: arrows steer the green cube, Space
-// recolours it, Esc quits, F12 saves a screenshot, P pauses, I toggles
+// to 144 frames per second. Keys: arrows or WASD steer the green cube,
+// Space recolours it (with -physics the player is a character, and Space
+// jumps), Esc quits, F12 saves a screenshot, P pauses, I toggles
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
 // tick, V toggles vsync, F3 toggles the diagnostics overlay, F4 toggles
 // the physics debug drawing (-physics; -physics-debug shows it from the
-// start), F5 saves a snapshot of the simulation and F9 loads it. A gamepad steers the cube
-// too, through the actions move-x, move-z and recolour (left stick or
-// d-pad, A); -bindings file rebinds them (the input package's bindings
-// format), -gamepad-mappings file adds controllers in the SDL format.
+// start), F5 saves a snapshot of the simulation and F9 loads it. A gamepad
+// steers the cube too, through the actions move-x, move-z, recolour and
+// jump (left stick or d-pad, X, A); -bindings file rebinds them (the input
+// package's bindings format), -gamepad-mappings file adds controllers in
+// the SDL format.
 //
 // Every run is recorded (package engine/replay): -record file keeps the
 // recording, and a panic in a system leaves a crash replay in -crash-dir.
@@ -75,7 +77,7 @@ type flags struct {
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
-	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player cubes push them and F fires spheres (a match's players pass it too: it changes what the world holds)")
+	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player characters walk, jump (Space) and push them, and F fires spheres (a match's players pass it too: it changes what the world holds)")
 	fs.BoolVar(&f.physicsDebug, "physics-debug", false, "with -physics: show the physics debug drawing from the start (shapes, contacts, joints, queries, ground probes; F4 toggles it)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
@@ -114,7 +116,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Check: f.check,
 		Scene: scene.ID,
 		// The demo's actions, declared once: -bindings rebinds them
-		// (default: a gamepad's left stick and d-pad move, A recolours).
+		// (default: WASD, a gamepad's left stick and d-pad move, X
+		// recolours, Space and A jump).
 		Actions:   scene.Actions,
 		Params:    []string{"entities", "panic-at-tick", "physics"}, // a replay and every client of a match take them from the recording or the server
 		Records:   true,

@@ -1,10 +1,12 @@
-// Command nebula-minimal is the smallest complete game on Nebula: one cube
-// that the arrow keys or a gamepad's left stick move (its "move" action),
-// simulated in a system of the tick's scripts stage and drawn interpolated
-// between ticks by the windowed runner; Esc quits. It takes the common
-// flags of Nebula's programs and -bindings (nebula-minimal -h), and has
-// none of its own. Copy it to start a game of your own (README.md, "Start
-// your own game").
+// Command nebula-minimal is the smallest complete game on Nebula: a
+// character (package physics: a capsule moved by move and slide, drawn as
+// a box) on a floor, that WASD, the arrow keys or a gamepad's left stick
+// walk (its "move" action) and Space or the gamepad's A makes jump (its
+// "jump" action), simulated in a system of the tick's scripts stage and
+// drawn interpolated between ticks by the windowed runner; Esc quits. It
+// takes the common flags of Nebula's programs and -bindings
+// (nebula-minimal -h), and has none of its own. Copy it to start a game of
+// your own (README.md, "Start your own game").
 package main
 
 import (
@@ -16,82 +18,140 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
-	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/physics"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
 // title is the window's title: your game's name.
 const title = "Nebula minimal"
 
-// speed is how fast the arrow keys move the cube, in units per second.
-const speed = 8
+// speed is how fast the player walks, m/s, and jumpSpeed how fast a jump
+// leaves the ground, m/s (it rises jumpSpeed²/2g, 1.27 m).
+const speed, jumpSpeed = 8, 5
 
 // The game's actions, declared once in the game's definition below: one
-// two-axis action, "move", whose components are move-x and move-y.
+// two-axis action, "move", whose components are move-x and move-y, and
+// "jump".
 const (
 	moveX input.Action = iota
 	moveY
+	jump
 )
 
 // minimal is the game: the common flags (app.Game.Flags would add its own)
 // and -bindings, its actions, no recording (Records: true would add
 // -record, -replay and -verify), and game as its run.
 var minimal = app.Game{Run: game, Actions: input.ActionMap{
-	Names:   []string{"move-x", "move-y"},
+	Names:   []string{"move-x", "move-y", "jump"},
 	Vectors: []input.Vector{{X: "move-x", Y: "move-y", Deadzone: 0.2}}, // a stick or WASD as one vector, at most 1 long
 	Bindings: `move-x key ArrowRight
 move-x key ArrowLeft scale=-1
+move-x key D
+move-x key A scale=-1
 move-x axis LeftX
 move-y key ArrowUp
 move-y key ArrowDown scale=-1
+move-y key W
+move-y key S scale=-1
 move-y axis LeftY scale=-1
+jump key Space
+jump button A
 `}}
 
 func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
 
+// world is the game's world: a floor whose top is at y = 0 and the
+// player's character standing on it at the origin. The game's own state
+// lives in the world, never in Go variables that fixed systems change:
+// snapshots, the state hash and replays see it.
+type world struct {
+	e        *engine.Engine
+	space    *physics.Space
+	player   engine.Entity
+	vy       *engine.Resource[float32] // the player's vertical speed, m/s
+	distance *engine.Resource[float32] // how far it has walked, m
+}
+
+func newWorld(cfg engine.Config) (*world, error) {
+	e, err := engine.New(cfg) // 60 Hz ticks unless -tick-rate or -power say otherwise
+	if err != nil {
+		return nil, err
+	}
+	space, err := physics.Attach(e, physics.DefaultConfig()) // the physics stage steps it
+	if err != nil {
+		return nil, err
+	}
+	g := &world{e: e, space: space, vy: engine.NewResource[float32](e.World, "vy", 0), distance: engine.NewResource[float32](e.World, "distance", 0)}
+	floor := e.World.Spawn(geom.Transform{Pos: mgl32.Vec3{0, -0.5, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{100, 1, 100}}, engine.NoInterpolation)
+	e.World.SetColor(floor, [4]uint8{70, 74, 84, 255})
+	if err := space.AddBody(floor, physics.NewBodyDef(physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{50, 0.5, 50}})); err != nil {
+		return nil, err
+	}
+	// The character: a capsule 0.8 m wide and 1.8 m tall, 1 cm above the
+	// floor (its Offset), drawn as a green box its size.
+	ch := physics.NewCharacterDef(0.4, 0.5)
+	g.player = e.World.Spawn(geom.Transform{Pos: mgl32.Vec3{0, 0.9 + ch.Offset, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{0.8, 1.8, 0.8}}, engine.Interpolate)
+	e.World.SetColor(g.player, [4]uint8{60, 220, 90, 255})
+	if err := space.AddCharacter(g.player, ch); err != nil {
+		return nil, err
+	}
+	// The simulation: once per tick, before the physics stage, it reads
+	// only the world, the tick's input and the fixed step, so a run is a
+	// pure function of its input.
+	if err := e.AddSystem(engine.StageScripts, "move", g.move); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// move walks the character as the move action says, pulls it down by
+// gravity and makes it jump when it stands on the ground and the jump
+// action is pressed; the physics step then moves it there.
+func (g *world) move(c *engine.FixedContext) {
+	x, y := c.Input.ActionVector(moveX, moveY) // WASD, the arrow keys or a stick, its length at most 1
+	walk := mgl32.Vec3{float32(x * speed), 0, float32(-y * speed)}
+	vy := g.vy.Ptr()
+	if ch, _ := g.space.Character(g.player); ch.Grounded && *vy <= 0 {
+		*vy = 0
+		if c.Input.ActionPressed(jump) {
+			*vy = jumpSpeed
+		}
+	}
+	// It rises by the mean of its vertical speeds before and after the
+	// tick's gravity: exact under a constant acceleration. Each product is
+	// rounded on its own (no fused multiply-add), the same on every build.
+	was := *vy
+	*vy += float32(g.space.Config().Gravity[1] * c.DT)
+	rise := float32(0.5 * (was + *vy))
+	want := mgl32.Vec3{float32(walk[0] * c.DT), float32(rise * c.DT), float32(walk[2] * c.DT)}
+	if _, err := g.space.MoveCharacter(g.player, want); err != nil {
+		panic(err) // a bug: the player is a character, and want is finite
+	}
+	step := float32(math.Sqrt(float64(float32(walk[0]*walk[0]) + float32(walk[2]*walk[2]))))
+	*g.distance.Ptr() += float32(step * c.DT)
+}
+
 func game(s *app.Process) error {
-	e, err := engine.New(s.EngineConfig()) // 60 Hz ticks unless -tick-rate or -power say otherwise
+	g, err := newWorld(s.EngineConfig())
 	if err != nil {
 		return err
 	}
-	start := geom.NewTransform(mgl32.Vec3{0, 0, 0})
-	start.Scale = mgl32.Vec3{2, 2, 2}
-	cube := e.World.Spawn(start, engine.Interpolate)
-	e.World.SetColor(cube, [4]uint8{60, 220, 90, 255})
-	// The game's own state lives in the world, never in Go variables that
-	// fixed systems change: snapshots, the state hash and replays see it.
-	distance := engine.NewResource[float32](e.World, "distance", 0)
-
-	// The simulation: once per tick, it reads only the world, the tick's
-	// input and the fixed step, so a run is a pure function of its input.
-	e.AddSystem(engine.StageScripts, "move", func(c *engine.FixedContext) {
-		x, y := c.Input.ActionVector(moveX, moveY) // the arrow keys or a stick, its length at most 1
-		v := mgl32.Vec3{float32(x * speed), float32(y * speed), 0}
-		t := c.World.Transform(cube)
-		t.Pos = detmath.AddScaled(t.Pos, v, c.DT) // pos + v*dt, rounded the same on every build
-		c.World.SetTransform(cube, t)
-		c.World.SetDrawVelocity(cube, v, mgl32.Vec3{})
-		// |v|*dt, each product rounded on its own (no fused multiply-add).
-		step := float32(math.Sqrt(float64(float32(v[0]*v[0]) + float32(v[1]*v[1]))))
-		*distance.Ptr() += float32(step * c.DT)
-	})
-
 	if s.Opts.Headless {
-		return s.RunHeadless(e)
+		return s.RunHeadless(g.e)
 	}
-	return s.RunWindowed(e, s.DesktopConfig(title), func(r *desktop.Runner) error {
+	return s.RunWindowed(g.e, s.DesktopConfig(title), func(r *desktop.Runner) error {
 		r.SetOnKey(func(k input.Key, pressed, _ bool) {
 			if k == input.KeyEscape && pressed {
 				r.Quit()
 			}
 		})
-		// The title shows the distance travelled, in tenths, when they
+		// The title shows the distance walked, in tenths, when they
 		// change.
 		shown := int64(-1)
-		e.AddUpdate("title", func(*engine.FrameContext) {
-			if d := int64(distance.Get() * 10); d != shown {
+		g.e.AddUpdate("title", func(*engine.FrameContext) {
+			if d := int64(g.distance.Get() * 10); d != shown {
 				shown = d
 				r.SetTitle(title + "  distance " + strconv.FormatFloat(float64(d)/10, 'f', 1, 64))
 			}
@@ -99,8 +159,8 @@ func game(s *app.Process) error {
 		// So does the game's own text at the window's top-left corner,
 		// every frame, twice the font's size.
 		hud := make([]byte, 0, 32)
-		e.AddRender("hud", func(*engine.FrameContext) {
-			hud = strconv.AppendFloat(append(hud[:0], "distance "...), float64(distance.Get()), 'f', 1, 32)
+		g.e.AddRender("hud", func(*engine.FrameContext) {
+			hud = strconv.AppendFloat(append(hud[:0], "distance "...), float64(g.distance.Get()), 'f', 1, 32)
 			r.Text().PrintBytes(10, 10, 2, hud, [4]uint8{255, 255, 255, 255})
 		})
 		return nil

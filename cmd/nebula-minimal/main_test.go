@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
@@ -169,10 +174,10 @@ func TestModeRefusals(t *testing.T) {
 	}
 }
 
-// The arrow keys move the cube: a run without keys and a run with the
-// Right arrow held until the cube has gone 10 units, ended with Esc, each
-// save a screenshot at exit. The cube (the green pixels) has left the place it had, and moved to
-// the right, not up or down.
+// The arrow keys move the character (a green box): a run without keys and
+// a run with the Right arrow held until it has walked 10 m, ended with
+// Esc, each save a screenshot at exit. The character (the green pixels)
+// has left the place it had, and moved to the right, not up or down.
 func TestArrowKeysMoveTheCube(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		platformtest.SkipOrFail(t, fmt.Errorf("no X display ($DISPLAY is empty); run under xvfb-run, as make test does"))
@@ -331,10 +336,12 @@ func readPNG(t *testing.T, path string) *image.RGBA {
 }
 
 // green reports whether the pixel is the cube's: lit green, where the
-// background is a dark blue-grey.
+// background is a dark blue-grey and the floor grey. The sums are ints: in
+// uint8, 2*R wraps for R >= 128, and the HUD's white text read as green.
 func green(img *image.RGBA, x, y int) bool {
 	c := img.RGBAAt(x, y)
-	return c.G > 100 && c.G > 2*c.R && c.G > 2*c.B
+	r, g, b := int(c.R), int(c.G), int(c.B)
+	return g > 100 && g > 2*r && g > 2*b
 }
 
 // greenCentroid returns the mean position of the cube's pixels and their
@@ -388,5 +395,78 @@ func TestLengthClaim(t *testing.T) {
 		if d := lines - n; d < -5 || d > 5 {
 			t.Errorf("%s says nebula-minimal is about %d lines; main.go has %d: change the number, or the game", doc, n, lines)
 		}
+	}
+}
+
+// The character has the known answers of a body under gravity, walking
+// on flat ground: held for 1 s, D (WASD's right) walks it speed metres
+// along +x and W speed metres along -z (away from the camera), grounded
+// all the way; a jump (Space) rises jumpSpeed²/2g and lands 2·jumpSpeed/g
+// later, where it left.
+func TestCharacterWalksAndJumps(t *testing.T) {
+	g, err := newWorld(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := minimal.Actions.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.e.Input.SetActions(actions)
+	keys := map[uint64][]input.Event{
+		30: {{Kind: input.KeyDown, Key: input.KeyD}}, 90: {{Kind: input.KeyUp, Key: input.KeyD}},
+		120: {{Kind: input.KeyDown, Key: input.KeyW}}, 180: {{Kind: input.KeyUp, Key: input.KeyW}},
+		200: {{Kind: input.KeyDown, Key: input.KeySpace}}, 201: {{Kind: input.KeyUp, Key: input.KeySpace}},
+	}
+	g.e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		for _, ev := range keys[tick] {
+			ev.Time = due
+			in.Push(ev)
+		}
+	})
+	// pos[n] and grounded[n]: the character at the end of tick n.
+	pos, grounded := []mgl32.Vec3{{}}, []bool{false}
+	for g.e.World.Tick() < 320 {
+		if !g.e.StepTick(0) {
+			t.Fatal(g.e.Err())
+		}
+		ch, _ := g.space.Character(g.player)
+		pos, grounded = append(pos, g.e.World.Transform(g.player).Pos), append(grounded, ch.Grounded)
+	}
+	near := func(a, b, tol float32) bool { return a-b <= tol && b-a <= tol }
+	if d := pos[89].Sub(pos[29]); !near(d[0], speed, 0.01) || !near(d[1], 0, 0.001) || d[2] != 0 {
+		t.Errorf("D held 1 s: moved %v, want (%v, 0, 0)", d, speed)
+	}
+	if d := pos[179].Sub(pos[119]); !near(d[2], -speed, 0.01) || d[0] != 0 {
+		t.Errorf("W held 1 s: moved %v, want (0, 0, %v)", d, -speed)
+	}
+	for n := 1; n < 200; n++ {
+		if !grounded[n] {
+			t.Fatalf("tick %d: off the ground before the jump", n)
+		}
+	}
+	if got, want := g.distance.Get(), float32(2*speed); !near(got, want, 0.01) {
+		t.Errorf("distance walked %v, want %v", got, want)
+	}
+	// The jump, from tick 200: at most a few mm off jumpSpeed²/2g (at
+	// rest the character keeps between half and all of its 1 cm Offset
+	// from the floor, and its first move up takes the whole Offset).
+	base, top, landed := pos[199][1], float32(math.Inf(-1)), 0
+	for n := 200; n <= 320; n++ {
+		top = max(top, pos[n][1])
+		if landed == 0 && n > 201 && grounded[n] {
+			landed = n
+		}
+	}
+	want := float32(jumpSpeed * jumpSpeed / (2 * 9.81))
+	t.Logf("the jump rose %.4f m (jumpSpeed²/2g = %.4f) and landed at tick %d", top-base, want, landed)
+	if !near(top-base, want, 0.005) {
+		t.Errorf("the jump rose %.4f m, want %.4f within 5 mm", top-base, want)
+	}
+	if flight := 2 * jumpSpeed / 9.81 * 60; math.Abs(float64(landed-200)-flight) > 2 {
+		t.Errorf("landed %d ticks after the jump, want %.1f (2·jumpSpeed/g)", landed-200, flight)
+	}
+	if !near(pos[320][1], base, 0.006) {
+		t.Errorf("after landing at height %.4f, want %.4f", pos[320][1], base)
 	}
 }

@@ -7,29 +7,39 @@ import (
 )
 
 // The demo's actions, in the order NewActions declares them. A player cube
-// moves with the arrow keys and Space recolours it, as always; the actions
-// add a gamepad (or whatever the player binds them to): MoveX and MoveZ
-// move the cube across and along the floor, Recolour recolours it.
+// moves with the arrow keys and Space recolours it (in the physics mode,
+// Space jumps), as always; the actions add WASD and a gamepad (or whatever
+// the player binds them to): MoveX and MoveZ move the cube across and
+// along the floor, Recolour recolours it, and Jump makes the physics
+// mode's player character jump.
 const (
 	ActionMoveX input.Action = iota
 	ActionMoveZ
 	ActionRecolour
+	ActionJump
 )
 
 // ActionNames are the demo's action names, as a bindings file spells them.
-var ActionNames = []string{"move-x", "move-z", "recolour"}
+var ActionNames = []string{"move-x", "move-z", "recolour", "jump"}
 
 // DefaultBindings are the demo's bindings, in the bindings file's format:
-// a gamepad's left stick and d-pad move the cube, A recolours it. The keys
-// are not bound: the cube reads the arrow keys and Space itself, so that
-// a run without a gamepad is the run it always was.
-const DefaultBindings = `move-x   axis   LeftX
+// WASD, a gamepad's left stick and its d-pad move the cube, X recolours
+// it, Space and A jump (in the physics mode). The arrow keys are not
+// bound: the cube reads them, and Space, itself, so that a run without
+// WASD or a gamepad is the run it always was.
+const DefaultBindings = `move-x   key    A         scale=-1
+move-x   key    D
+move-x   axis   LeftX
 move-x   button DPadLeft  scale=-1
 move-x   button DPadRight
+move-z   key    W         scale=-1
+move-z   key    S
 move-z   axis   LeftY
 move-z   button DPadUp    scale=-1
 move-z   button DPadDown
-recolour button A
+recolour button X
+jump     key    Space
+jump     button A
 `
 
 // Actions is the demo's declaration of its actions, made once: its

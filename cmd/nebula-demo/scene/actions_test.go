@@ -9,7 +9,7 @@ import (
 )
 
 // The player cube moves with a gamepad's left stick and d-pad through the
-// demo's actions, and A recolours it; the keys still work beside them,
+// demo's actions, and X recolours it; the keys still work beside them,
 // and the speed stays within PlayerSpeed.
 func TestGamepadSteersThePlayer(t *testing.T) {
 	e, err := engine.New(engine.DefaultConfig())
@@ -26,7 +26,7 @@ func TestGamepadSteersThePlayer(t *testing.T) {
 		3: func(due time.Duration, in *input.Queue) {
 			in.Push(input.Event{Time: due, Kind: input.PadAxisMove, Pad: 0, Axis: input.PadLeftX, X: 0})
 			in.Push(input.Event{Time: due, Kind: input.PadButtonDown, Pad: 0, PadButton: input.PadDPadUp})
-			in.Push(input.Event{Time: due, Kind: input.PadButtonDown, Pad: 0, PadButton: input.PadA})
+			in.Push(input.Event{Time: due, Kind: input.PadButtonDown, Pad: 0, PadButton: input.PadX})
 		},
 		4: func(due time.Duration, in *input.Queue) {
 			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyArrowUp})
@@ -54,6 +54,6 @@ func TestGamepadSteersThePlayer(t *testing.T) {
 		t.Errorf("velocities at ticks 1 to 4: %v, want %v", vel[1:], want[1:])
 	}
 	if colour[3] == colour[2] || colour[4] != colour[3] {
-		t.Errorf("colours %v: want A to recolour at tick 3 only", colour[1:])
+		t.Errorf("colours %v: want X to recolour at tick 3 only", colour[1:])
 	}
 }

@@ -48,10 +48,13 @@ type Shot struct {
 // SetupPhysics is Setup's rigid-body mode (the demo's -physics): the
 // bodies are package physics' rigid bodies, cubes and spheres in a lattice
 // above an arena of a floor and four low walls, which fall, bounce, pile
-// up and fall asleep. Every player's cube is a kinematic body steered as
-// in Setup: it pushes the bodies and is not pushed; the F key fires a
-// sphere from it towards the middle of the arena (continuous collision:
-// it cannot pass through a wall). The orbiter and the teleporter are
+// up and fall asleep. Every player's avatar is a character (a physics
+// character: a capsule moved by move and slide, drawn as a box) that
+// walks at PlayerSpeed as the arrow keys, WASD or a gamepad's stick say,
+// falls and jumps (Space, a gamepad's A; steerCharacters): it climbs
+// what is low enough, pushes the bodies and is not pushed; the F key
+// fires a sphere from it towards the middle of the arena (continuous
+// collision: it cannot pass through a wall). The orbiter and the teleporter are
 // kinematic bodies too, the figure walks as in Setup, and the planner
 // kicks a few bodies now and then. Collision response scores a point for
 // every body that comes to touch a player cube, from the step's contact
@@ -76,6 +79,7 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 		Anim:       anim.New(w),
 		Space:      space,
 		Shots:      engine.NewComponent[Shot](w, "shot"),
+		VSpeed:     engine.NewComponent[float32](w, "vspeed"),
 	}
 	rng := w.RNG()
 	floorY := -Box[1]
@@ -125,10 +129,7 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 		}
 	}
 
-	s.Player = w.Spawn(geom.Transform{Pos: mgl32.Vec3{0, floorY + PlayerSize/2, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
-	w.SetColor(s.Player, playerColors[0])
-	s.Owner.Set(s.Player, 0)
-	if err := s.addBody(s.Player, physics.Kinematic, playerShape); err != nil {
+	if s.Player, err = s.spawnCharacter(w, 0, mgl32.Vec3{0, standingY(), 0}); err != nil {
 		return nil, err
 	}
 
@@ -149,15 +150,15 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 	s.spawnFigure(w)
 
 	// The stages: as Setup's, with the physics step (added by Attach) in
-	// place of the scripted motion. The player cubes' velocities are set
-	// in the scripts stage and the kinematic orbiter and teleporter get
+	// place of the scripted motion. The player characters are moved in
+	// the scripts stage and the kinematic orbiter and teleporter get
 	// theirs before the step, which moves them all; collision response
 	// reads the step's contact events.
 	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
 	for _, err := range []error{
 		e.AddSystem(engine.StageScripts, "animate", s.Anim.Advance),
 		e.AddSystem(engine.StageScripts, "join", s.joinLeave),
-		e.AddSystem(engine.StageScripts, "player", s.steerPlayer),
+		e.AddSystem(engine.StageScripts, "player", s.steerCharacters),
 		e.AddSystem(engine.StageScripts, "fire", s.fire),
 		e.AddStage(stageKinematic, engine.Before(engine.StagePhysics)),
 		e.AddSystem(stageKinematic, "orbit", s.orbitKinematic),
@@ -182,9 +183,6 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 // where the kinematic bodies the scene drives get their velocities.
 const stageKinematic engine.Stage = "kinematic"
 
-// playerShape is a player cube's shape.
-var playerShape = physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{PlayerSize / 2, PlayerSize / 2, PlayerSize / 2}}
-
 // addBody gives e a body of kind k and shape sh with the scene's material.
 func (s *Scene) addBody(e engine.Entity, k physics.Kind, sh physics.Shape) error {
 	d := physics.NewBodyDef(k, sh)
@@ -195,10 +193,15 @@ func (s *Scene) addBody(e engine.Entity, k physics.Kind, sh physics.Shape) error
 	return nil
 }
 
+// shotGap is the gap, m, between a player character's capsule and a shot
+// leaving it.
+const shotGap = 0.05
+
 // fire spawns a shot for every player in the match who pressed KeyFire
-// this tick: a sphere leaving the top of its cube towards the middle of
-// the arena, slightly upwards. A player with MaxShots shots in the arena
-// loses its oldest.
+// this tick: a sphere leaving its character at the character's centre
+// height, just outside its capsule, towards the middle of the arena,
+// slightly upwards. A player with MaxShots shots in the arena loses its
+// oldest.
 func (s *Scene) fire(c *engine.FixedContext) {
 	w := c.World
 	owners, _ := s.Owner.Slices()
@@ -209,13 +212,15 @@ func (s *Scene) fire(c *engine.FixedContext) {
 			continue
 		}
 		cube, _ := w.EntityAt(int(i))
-		from := w.Transform(cube).Pos.Add(mgl32.Vec3{0, PlayerSize, 0})
-		dir := mgl32.Vec3{-from[0], 0, -from[2]}
+		at := w.Transform(cube).Pos
+		dir := mgl32.Vec3{-at[0], 0, -at[2]}
 		if l := detmath.Dot(dir, dir); l > 1e-6 {
 			dir = dir.Mul(1 / detmath.Sqrt(l))
 		} else {
 			dir = mgl32.Vec3{0, 0, -1}
 		}
+		// At the character's centre height, just outside its capsule.
+		from := detmath.AddScaled(at, dir, CharacterRadius+ShotRadius+shotGap)
 		vel := mgl32.Vec3{float32(dir[0] * ShotSpeed), ShotSpeed / 4, float32(dir[2] * ShotSpeed)}
 		s.dropOldestShot(w, id)
 		shot := w.Spawn(geom.Transform{Pos: from, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * ShotRadius, 2 * ShotRadius, 2 * ShotRadius}}, engine.Interpolate)

@@ -200,6 +200,10 @@ type Scene struct {
 	// Ragdolls is the figure's ragdoll, which a shot knocks down
 	// (SetupPhysics; ragdoll.go).
 	Ragdolls *ragdoll.Ragdolls
+	// VSpeed is each player character's vertical speed, m/s, up
+	// (SetupPhysics): gravity and jumps change it, and the character
+	// moves by it (steerCharacters).
+	VSpeed *engine.Component[float32]
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
@@ -437,14 +441,17 @@ func (s *Scene) joinLeave(c *engine.FixedContext) {
 		if _, ok := s.PlayerCube(w, id); ok {
 			continue // player 0's, or already spawned
 		}
+		if s.Space != nil {
+			spot := PlayerSpot(id)
+			spot[1] = standingY()
+			if _, err := s.spawnCharacter(w, id, spot); err != nil {
+				panic(err) // a bug: the definition is fixed
+			}
+			continue
+		}
 		cube := w.Spawn(geom.Transform{Pos: PlayerSpot(id), Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{PlayerSize, PlayerSize, PlayerSize}}, engine.Interpolate)
 		w.SetColor(cube, playerColors[int(id)%len(playerColors)])
 		s.Owner.Set(cube, id)
-		if s.Space != nil {
-			if err := s.addBody(cube, physics.Kinematic, playerShape); err != nil {
-				panic(err) // a bug: the definition is fixed
-			}
-		}
 	}
 }
 
@@ -461,19 +468,7 @@ func (s *Scene) steerPlayer(c *engine.FixedContext) {
 			w.SetDrawVelocity(cube, mgl32.Vec3{}, mgl32.Vec3{})
 			continue
 		}
-		var v mgl32.Vec3
-		if in.Down(input.KeyArrowRight) {
-			v[0] += PlayerSpeed
-		}
-		if in.Down(input.KeyArrowLeft) {
-			v[0] -= PlayerSpeed
-		}
-		if in.Down(input.KeyArrowUp) {
-			v[2] -= PlayerSpeed
-		}
-		if in.Down(input.KeyArrowDown) {
-			v[2] += PlayerSpeed
-		}
+		v := arrowVelocity(in)
 		padSteer(in, &v)
 		w.SetDrawVelocity(cube, v, mgl32.Vec3{})
 		if in.JustPressed(input.KeySpace) || in.ActionPressed(ActionRecolour) {
