@@ -3,7 +3,8 @@
 // a box) on a floor, that WASD, the arrow keys or a gamepad's left stick
 // walk (its "move" action) and Space or the gamepad's A makes jump (its
 // "jump" action), simulated in a system of the tick's scripts stage and
-// drawn interpolated between ticks by the windowed runner; Esc quits. It
+// drawn interpolated between ticks by the windowed runner; F4 shows the
+// physics (package physicsview), Esc quits. It
 // takes the common flags of Nebula's programs and -bindings
 // (nebula-minimal -h), and has none of its own. Copy it to start a game of
 // your own (README.md, "Start your own game").
@@ -18,9 +19,11 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/desktop"
+	"github.com/nebulaengine/nebula/engine/desktop/physicsview"
 	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/physics"
+	"github.com/nebulaengine/nebula/engine/physics/debugdraw"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -142,9 +145,18 @@ func game(s *app.Process) error {
 		return s.RunHeadless(g.e)
 	}
 	return s.RunWindowed(g.e, s.DesktopConfig(title), func(r *desktop.Runner) error {
+		// F4 shows the physics as the engine sees it: shapes, contacts,
+		// the character's ground.
+		view, err := physicsview.Attach(r, g.space, debugdraw.DefaultOptions()) // off until toggled
+		if err != nil {
+			return err
+		}
 		r.SetOnKey(func(k input.Key, pressed, _ bool) {
-			if k == input.KeyEscape && pressed {
+			switch {
+			case k == input.KeyEscape && pressed:
 				r.Quit()
+			case k == input.KeyF4 && pressed:
+				view.Toggle()
 			}
 		})
 		// The title shows the distance walked, in tenths, when they
