@@ -116,7 +116,11 @@ func (g *world) move(c *engine.FixedContext) {
 	x, y := c.Input.ActionVector(moveX, moveY) // WASD, the arrow keys or a stick, its length at most 1
 	walk := mgl32.Vec3{float32(x * speed), 0, float32(-y * speed)}
 	vy := g.vy.Ptr()
-	if ch, _ := g.space.Character(g.player); ch.Grounded && *vy <= 0 {
+	ch, _ := g.space.Character(g.player)
+	if ch.OnCeiling && *vy > 0 {
+		*vy = 0 // the head hit a ceiling: the jump ends
+	}
+	if ch.Grounded && *vy <= 0 {
 		*vy = 0
 		if c.Input.ActionPressed(jump) {
 			*vy = jumpSpeed

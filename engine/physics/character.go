@@ -77,7 +77,14 @@ type Character struct {
 	// Moved is the displacement of the last move: where the character
 	// goes in the next Step.
 	Moved mgl32.Vec3
+	// OnCeiling is set when the last move, going up, met a ceiling: a
+	// game ends the jump there (its upward speed to 0).
+	OnCeiling bool
 }
+
+// maxCharacterSlope is the steepest MaxSlope a character takes, 85° in
+// rad.
+const maxCharacterSlope = 1.4835298
 
 // CharacterComponent is the name New registers the Character component
 // under.
@@ -102,8 +109,8 @@ func (d *CharacterDef) validate() error {
 		return fmt.Errorf("the Radius %v: want a positive radius", d.Radius)
 	case d.Offset <= 0 || d.Offset >= d.Radius:
 		return fmt.Errorf("the Offset %v: want a gap above 0 and below the radius %v", d.Offset, d.Radius)
-	case d.MaxSlope >= math.Pi/2:
-		return fmt.Errorf("MaxSlope %v rad: want below π/2", d.MaxSlope)
+	case d.MaxSlope > maxCharacterSlope:
+		return fmt.Errorf("MaxSlope %v rad: want at most %v (85°): steeper is a wall", d.MaxSlope, float32(maxCharacterSlope))
 	case !up.finite() || abs(up.length()-1) > 1e-3:
 		return fmt.Errorf("the up direction %v: want a unit vector", d.Up)
 	}

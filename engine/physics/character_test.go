@@ -99,6 +99,19 @@ func TestCharacterSlopes(t *testing.T) {
 	if cw.feet() > 0.3 {
 		t.Errorf("50° ramp: the feet rose to %.3f m, want the character stopped at its foot", cw.feet())
 	}
+
+	// Placed on a 60° slope 2 m up, it slides down to its foot.
+	cw = newCharWorld(t, 0, 0)
+	cw.ramp(60, 1)
+	tan := float32(math.Tan(60 * math.Pi / 180))
+	if err := cw.s.Teleport(cw.ch, mgl32.Vec3{1 + 2/tan, 2 + 0.3/float32(math.Cos(60*math.Pi/180)) + 0.3 + 0.6 - 0.3, 0}, mgl32.QuatIdent()); err != nil {
+		t.Fatal(err)
+	}
+	cw.walk(t, mgl32.Vec3{}, 120)
+	t.Logf("60°: at x = %.3f, feet at %.3f m", cw.pos(cw.ch)[0], cw.feet())
+	if cw.feet() > 0.2 {
+		t.Errorf("60° slope: the feet are still %.3f m up after 2 s, want slid down", cw.feet())
+	}
 }
 
 // TestCharacterSteps: with StepHeight 0.35 m the character walks up a
@@ -140,6 +153,7 @@ func TestCharacterRidesPlatform(t *testing.T) {
 	if d := cw.pos(cw.ch)[0] - x0; abs(d-2) > 0.01 {
 		t.Errorf("riding 1 s: moved %.4f m, want 2 (the platform's 2 m/s)", d)
 	}
+	c, _ = cw.s.Character(cw.ch)
 	if v := c.GroundVelocity; abs(v[0]-2) > 1e-3 {
 		t.Errorf("GroundVelocity %v, want (2, 0, 0)", v)
 	}
@@ -287,5 +301,99 @@ func TestCharacterRefuses(t *testing.T) {
 	}
 	if err := tw.s.AddCharacter(e, NewCharacterDef(0.3, 0.6)); err == nil {
 		t.Errorf("AddCharacter twice: no error")
+	}
+}
+
+// TestCharacterStopsWithoutMoves: a character that walked at 8 m/s and is
+// then given no move (the game paused its controls) stays where it is,
+// and does not coast through the wall ahead.
+func TestCharacterStopsWithoutMoves(t *testing.T) {
+	cw := newCharWorld(t, 0, 0)
+	wd := NewBodyDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{0.05, 2, 5}})
+	cw.add(wd, mgl32.Vec3{1.5, 2, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	cw.walk(t, mgl32.Vec3{8, 0, 0}, 3)
+	x := cw.pos(cw.ch)[0]
+	cw.steps(60)
+	if got := cw.pos(cw.ch)[0]; got != x {
+		t.Errorf("without moves the character went from x = %.3f to %.3f", x, got)
+	}
+}
+
+// TestCharacterOnMovingPlatforms: on a platform rising at 1.5 m/s the
+// character is grounded every tick (the ground under it is measured where
+// it was at the start of the tick); on a turntable turning at 1 rad/s it
+// stays at its distance from the axis (a straight step along the
+// platform's velocity at its feet would carry it outwards).
+func TestCharacterOnMovingPlatforms(t *testing.T) {
+	cw := newCharWorld(t, 0, 5)
+	pd := NewBodyDef(Kinematic, Shape{Kind: Box, HalfExtents: mgl32.Vec3{1.5, 0.25, 1.5}})
+	cw.add(pd, mgl32.Vec3{0, 1, 0}, mgl32.QuatIdent(), mgl32.Vec3{0, 1.5, 0}, mgl32.Vec3{})
+	if err := cw.s.Teleport(cw.ch, mgl32.Vec3{0, 2.16, 0}, mgl32.QuatIdent()); err != nil {
+		t.Fatal(err)
+	}
+	cw.walk(t, mgl32.Vec3{}, 10)
+	air := 0
+	for range 60 {
+		cw.walk(t, mgl32.Vec3{}, 1)
+		if c, _ := cw.s.Character(cw.ch); !c.Grounded {
+			air++
+		}
+	}
+	if air > 0 {
+		t.Errorf("on a platform rising at 1.5 m/s: %d ticks of 60 not grounded", air)
+	}
+
+	cw = newCharWorld(t, 0, 8)
+	td := NewBodyDef(Kinematic, Shape{Kind: Box, HalfExtents: mgl32.Vec3{4, 0.25, 4}})
+	cw.add(td, mgl32.Vec3{0, 0.25, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{0, 1, 0})
+	if err := cw.s.Teleport(cw.ch, mgl32.Vec3{2, 1.41, 0}, mgl32.QuatIdent()); err != nil {
+		t.Fatal(err)
+	}
+	cw.walk(t, mgl32.Vec3{}, 600)
+	p := cw.pos(cw.ch)
+	r := mgl32.Vec2{p[0], p[2]}.Len()
+	t.Logf("after 10 s on the turntable: at %v, %.4f m from the axis", p, r)
+	if abs(r-2) > 0.02 {
+		t.Errorf("after 10 s on a turntable at 1 rad/s the character is %.4f m from the axis, want 2", r)
+	}
+}
+
+// TestCharacterFenceIsNoStep: a fence as high as a step (0.3 m) but 2 cm
+// thick has no top to stand on: the character stops at it.
+func TestCharacterFenceIsNoStep(t *testing.T) {
+	cw := newCharWorld(t, 0, 0)
+	fd := NewBodyDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{0.01, 0.15, 3}})
+	cw.add(fd, mgl32.Vec3{1.5, 0.15, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	cw.walk(t, mgl32.Vec3{2, 0, 0}, 90)
+	if x := cw.pos(cw.ch)[0]; x > 1.5 {
+		t.Errorf("the character is at x = %.3f, over the fence at 1.5", x)
+	}
+}
+
+// TestCharacterHitsCeiling: jumping at 5 m/s under a ceiling 0.5 m above
+// its head, the character's move reports OnCeiling.
+func TestCharacterHitsCeiling(t *testing.T) {
+	cw := newCharWorld(t, 0, 0)
+	cd := NewBodyDef(Static, Shape{Kind: Box, HalfExtents: mgl32.Vec3{3, 0.1, 3}})
+	cw.add(cd, mgl32.Vec3{0, 1.8 + 0.5 + 0.1, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	cw.walk(t, mgl32.Vec3{}, 10)
+	cw.vy = 5
+	hit := false
+	for range 30 {
+		if _, err := cw.s.MoveCharacter(cw.ch, mgl32.Vec3{0, cw.vy / 60, 0}); err != nil {
+			t.Fatal(err)
+		}
+		cw.s.Step()
+		if c, _ := cw.s.Character(cw.ch); c.OnCeiling {
+			hit = true
+			break
+		}
+		cw.vy -= 9.81 / 60
+	}
+	if !hit {
+		t.Errorf("jumping into a ceiling: OnCeiling never set")
+	}
+	if head := cw.pos(cw.ch)[1] + 0.9; head > 2.3 {
+		t.Errorf("the head is at %.3f, through the ceiling at 2.3", head)
 	}
 }

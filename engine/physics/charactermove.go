@@ -31,7 +31,8 @@ type charMove struct {
 	sh    shape // the capsule as the queries read it
 	f     QueryFilter
 	dt    float32
-	vel   vec3 // the wanted velocity (the move over the step), for pushing
+	vel   vec3    // the wanted velocity (the move over the step), for pushing
+	rise  float32 // how far the ground it rides carries it up this tick
 }
 
 // MoveCharacter moves the character e by want (m, world frame) in the next
@@ -76,8 +77,13 @@ func (s *Space) MoveCharacter(e engine.Entity, want mgl32.Vec3) (mgl32.Vec3, err
 	start := toVec3(s.w.Bodies().Pos[e.Index()])
 	// Ride the ground: its motion under the character is added.
 	wasGrounded := c.Grounded
+	c.OnCeiling = false
 	if wasGrounded {
-		d = d.add(m.groundVelocity(start).scale(dt))
+		ride := m.rideDisplacement(start)
+		d = d.add(ride)
+		// The ground is measured where it was at the start of the tick:
+		// riding up with it leaves that much more gap under the feet.
+		m.rise = max(0, ride.dot(up))
 	}
 	pos := m.depenetrate(start)
 	pos, grounded := m.slide(pos, d, wasGrounded)
@@ -173,6 +179,9 @@ func (m *charMove) slide(pos, d vec3, wasGrounded bool) (vec3, bool) {
 				break
 			}
 		}
+		if n.dot(m.up) < -0.5 && left.dot(m.up) > 0 {
+			m.c.OnCeiling = true // a head against a ceiling: the jump ends
+		}
 		// Along the wall or the steep slope, never up it: a move down
 		// slides down the slope, a move into it loses the part into it.
 		rem = left.sub(n.scale(left.dot(n)))
@@ -217,7 +226,16 @@ func (m *charMove) step(pos, left vec3) (vec3, bool) {
 	if p.sub(pos).dot(m.up) <= float32(0.5*m.c.Offset) {
 		return pos, false // no higher than where it was: a wall, not a step
 	}
-	if held, _, _ := m.ground(p); !held {
+	held, _, _, at := m.ground(p)
+	if !held {
+		return pos, false
+	}
+	// The step's top must be StepWidth deep beyond where the character
+	// stands on it: a fence as high as a step is not one.
+	ahead := at.addScaled(h, m.c.StepWidth/hl).addScaled(m.up, 0.05)
+	depth := float32(0.05) + float32(2*m.c.Offset) + 0.01
+	top, ok, err := m.s.RayCast(fromVec3(ahead), fromVec3(m.up.neg()), depth, m.f)
+	if err != nil || !ok || !m.walkable(toVec3(top.Normal)) {
 		return pos, false
 	}
 	return p, true
@@ -242,7 +260,7 @@ func (m *charMove) snap(pos vec3) vec3 {
 func (m *charMove) probe(pos vec3) {
 	c := m.c
 	c.Grounded, c.Ground, c.GroundNormal, c.GroundVelocity = false, engine.Entity{}, mgl32.Vec3{}, mgl32.Vec3{}
-	ok, e, n := m.ground(pos)
+	ok, e, n, _ := m.ground(pos)
 	if !ok {
 		return
 	}
@@ -251,20 +269,22 @@ func (m *charMove) probe(pos vec3) {
 }
 
 // ground returns the ground that holds the character up at pos: of its
-// contacts within twice Offset, the one whose normal is most nearly up
-// among those that hold it (supports), the body, and that normal.
-func (m *charMove) ground(pos vec3) (found bool, e engine.Entity, n vec3) {
+// contacts within twice Offset (and what the ground it rides lifts it),
+// the one whose normal is most nearly up among those that hold it
+// (supports), the body, that normal and the contact's point.
+func (m *charMove) ground(pos vec3) (found bool, e engine.Entity, n, point vec3) {
 	best := float32(-1)
-	m.s.charContacts(&m.sh, pose{pos, toQuat(m.rot)}, m.f, float32(2*m.c.Offset), func(be engine.Entity, bn vec3, sep float32, at vec3) {
+	margin := float32(2*m.c.Offset) + m.rise
+	m.s.charContacts(&m.sh, pose{pos, toQuat(m.rot)}, m.f, margin, func(be engine.Entity, bn vec3, sep float32, at vec3) {
 		up := bn.neg() // from the body to the character
-		if sep > float32(2*m.c.Offset) || !m.supports(up, at) {
+		if sep > margin || !m.supports(up, at) {
 			return
 		}
 		if d := up.dot(m.up); d > best {
-			best, found, e, n = d, true, be, up
+			best, found, e, n, point = d, true, be, up, at
 		}
 	})
-	return found, e, n
+	return found, e, n, point
 }
 
 // supports reports whether a contact at point at with normal n (from the
@@ -286,6 +306,27 @@ func (m *charMove) supports(n, at vec3) bool {
 	origin := at.addScaled(in, 0.02).addScaled(m.up, 0.02)
 	h, ok, err := m.s.RayCast(fromVec3(origin), fromVec3(m.up.neg()), 0.04, m.f)
 	return err == nil && ok && m.walkable(toVec3(h.Normal))
+}
+
+// rideDisplacement returns how far the ground body carries the point
+// under the character at pos in one tick: its rigid motion (a turn about
+// its centre of mass by its angular velocity, then its velocity), not a
+// straight step along the point's velocity, which would carry a
+// character on a turntable outwards.
+func (m *charMove) rideDisplacement(pos vec3) vec3 {
+	c := m.c
+	b := m.s.bodies.Ptr(c.Ground)
+	if b == nil || b.Kind == Static {
+		return vec3{}
+	}
+	wb := m.s.w.Bodies()
+	i := c.Ground.Index()
+	foot := pos.sub(m.up.scale(c.HalfHeight + c.Radius))
+	sh := m.s.bodyShape(b.Shape)
+	com := centreOfMass(&sh, pose{toVec3(wb.Pos[i]), toQuat(wb.Rot[i])})
+	arm := foot.sub(com)
+	turned := identity.integrate(toVec3(wb.AngVel[i]), m.dt).rotate(arm)
+	return turned.sub(arm).addScaled(toVec3(wb.Vel[i]), m.dt)
 }
 
 // groundVelocity returns the velocity of the character's ground body at

@@ -240,7 +240,7 @@ func frameQuat(axis, normal mgl32.Vec3) quat {
 // body nor the world (the zero Entity), A and B the same body, or neither
 // of them dynamic.
 //
-//	hinge := w.Spawn()
+//	hinge := w.Spawn(geom.Transform{Rot: mgl32.QuatIdent()}, engine.NoInterpolation) // scale 0: not drawn
 //	d := physics.NewJointDef(physics.JointRevolute, door, frame)
 //	d.AxisA, d.NormalA = mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 0, 0}
 //	d.AxisB, d.NormalB = d.AxisA, d.NormalA
@@ -257,6 +257,7 @@ func (s *Space) AddJoint(e engine.Entity, d JointDef) error {
 	j := Joint{JointDef: d}
 	j.fa, j.fb = frameQuat(d.AxisA, d.NormalA), frameQuat(d.AxisB, d.NormalB)
 	s.joints.Set(e, j)
+	s.wakeJoint(&j) // a sleeping body given a spring must feel it
 	return nil
 }
 
@@ -296,11 +297,18 @@ func (s *Space) checkJoint(e engine.Entity, d *JointDef) error {
 	return nil
 }
 
-// RemoveJoint makes e an ordinary entity again and reports whether it was
-// a joint. Despawning a joint's entity does the same. A joint whose body
+// RemoveJoint makes e an ordinary entity again, waking the joint's
+// bodies (a lamp whose rope is cut falls), and reports whether it was a
+// joint. Despawning a joint's entity removes it too, but wakes nothing:
+// call RemoveJoint first, or WakeUp, where it matters. A joint whose body
 // is removed or despawned holds nothing until a body is added to that
 // entity again.
-func (s *Space) RemoveJoint(e engine.Entity) bool { return s.joints.Remove(e) }
+func (s *Space) RemoveJoint(e engine.Entity) bool {
+	if j := s.joints.Ptr(e); j != nil {
+		s.wakeJoint(j)
+	}
+	return s.joints.Remove(e)
+}
 
 // Joint returns a copy of e's Joint component and whether e is a joint.
 func (s *Space) Joint(e engine.Entity) (Joint, bool) { return s.joints.Get(e) }

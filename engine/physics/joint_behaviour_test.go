@@ -363,3 +363,62 @@ func TestSphericalLimits(t *testing.T) {
 		t.Errorf("the rod turned at most %.4f rad about its axis, want 0.2 (within 0.01)", twist)
 	}
 }
+
+// TestJointAddAndRemoveWake: a lamp asleep on a rope falls when the rope
+// is removed; a box asleep on the floor rises when a spring to a point
+// above it is added (Box2D wakes a joint's bodies on both).
+func TestJointAddAndRemoveWake(t *testing.T) {
+	tw := newTestWorld(t, DefaultConfig())
+	lamp := tw.add(NewBodyDef(Dynamic, Shape{Kind: Sphere, Radius: 0.2}), mgl32.Vec3{0, 3, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	d := NewJointDef(JointDistance, engine.Entity{}, lamp)
+	d.AnchorA, d.MaxLength = mgl32.Vec3{0, 4, 0}, 1
+	rope := tw.joint(d)
+	tw.steps(120)
+	if !tw.s.Asleep(lamp) {
+		t.Fatalf("the lamp did not fall asleep on its rope")
+	}
+	tw.s.RemoveJoint(rope)
+	tw.steps(60)
+	if y := tw.pos(lamp)[1]; y > 2 {
+		t.Errorf("rope removed: the lamp is at y = %.3f a second later, want fallen (below 2)", y)
+	}
+
+	tw = newTestWorld(t, DefaultConfig())
+	tw.floor(0.5, 0)
+	box := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{0, 0.5, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	tw.steps(120)
+	if !tw.s.Asleep(box) {
+		t.Fatalf("the box did not fall asleep on the floor")
+	}
+	d = NewJointDef(JointDistance, engine.Entity{}, box)
+	d.AnchorA, d.MaxLength, d.Spring, d.Stiffness = mgl32.Vec3{0, 5, 0}, 0.5, true, 500
+	tw.joint(d)
+	tw.steps(60)
+	if y := tw.pos(box)[1]; y < 1 {
+		t.Errorf("spring added: the box is at y = %.3f a second later, want lifted", y)
+	}
+}
+
+// TestJointedSlotReused: a body despawned while jointed leaves its slot to
+// the next entity spawned; that one is not kept from colliding with the
+// joint's other body.
+func TestJointedSlotReused(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Gravity = mgl32.Vec3{}
+	tw := newTestWorld(t, cfg)
+	a := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{-3, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	b := tw.add(NewBodyDef(Static, unitBox), mgl32.Vec3{0, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{})
+	d := NewJointDef(JointDistance, a, b)
+	d.MaxLength = 5
+	tw.joint(d)
+	tw.steps(2)
+	tw.w.Despawn(a)
+	c := tw.add(NewBodyDef(Dynamic, unitBox), mgl32.Vec3{-3, 0, 0}, mgl32.QuatIdent(), mgl32.Vec3{5, 0, 0}, mgl32.Vec3{})
+	if c.Index() != a.Index() {
+		t.Fatalf("the new body took slot %d, not the despawned one's %d: nothing to test", c.Index(), a.Index())
+	}
+	tw.steps(60)
+	if x := tw.pos(c)[0]; x > -0.9 {
+		t.Errorf("the new body is at x = %.3f, through the static box (its face at -0.5)", x)
+	}
+}

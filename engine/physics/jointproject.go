@@ -40,7 +40,7 @@ func (s *Space) projectJoints(beta float32) {
 		case JointRevolute:
 			g := s.geom(j)
 			c1, c2 := hingeRows(&g)
-			b2, b3 := orthonormal(g.ub)
+			b2, b3 := hingeCross(&g)
 			ki := mA.invI.add(mB.invI)
 			x1, x2 := solve2(c1.dot(ki.mulVec(c1)), c1.dot(ki.mulVec(c2)), c2.dot(ki.mulVec(c2)), g.ua.dot(b2), g.ua.dot(b3))
 			s.turnJoint(j, c1.scale(-float32(beta*x1)).add(c2.scale(-float32(beta*x2))))
@@ -55,7 +55,7 @@ func (s *Space) projectJoints(beta float32) {
 			s.moveJoint(j, p, g.rA, g.rB)
 		case JointPrismatic:
 			g := s.geom(j)
-			n1, n2 := orthonormal(g.ua)
+			n1, n2 := sliderCross(&g)
 			sA := g.rA.add(g.d)
 			a1, b1 := sA.cross(n1), g.rB.cross(n1)
 			a2, b2 := sA.cross(n2), g.rB.cross(n2)

@@ -59,7 +59,10 @@ func (s *Space) prepareJoints(h float32) {
 		}
 		ka, kb, ok := s.jointEnds(j)
 		if !ok {
-			continue // a body was removed
+			// A body was removed: the joint holds nothing, and starts
+			// afresh if a body is added to that entity again.
+			j.lin, j.ang, j.lower, j.upper, j.motorI = vec3{}, vec3{}, 0, 0, 0
+			continue
 		}
 		sj := solverJoint{slot: slot, kind: j.Kind, def: j, fa: j.fa, fb: j.fb,
 			lin: j.lin, ang: j.ang, lower: j.lower, upper: j.upper, motor: j.motorI}
@@ -264,7 +267,7 @@ func (s *Space) warmJoint(j *solverJoint, g *jointGeom, jb *jointBodies) {
 	case JointFixed, JointSpherical, JointRevolute:
 		jb.applyLinear(j.lin, g.rA, g.rB)
 	case JointPrismatic:
-		n1, n2 := orthonormal(g.ua)
+		n1, n2 := sliderCross(g)
 		jb.applyLinear(n1.scale(j.lin.x).add(n2.scale(j.lin.y)), g.rA.add(g.d), g.rB)
 	}
 	switch j.kind {
@@ -292,8 +295,24 @@ func (s *Space) warmJoint(j *solverJoint, g *jointGeom, jb *jointBodies) {
 // HingeRotationConstraintPart): the rates of a1·b2 and a1·b3, which are 0
 // when the axes coincide.
 func hingeRows(g *jointGeom) (c1, c2 vec3) {
-	b2, b3 := orthonormal(g.ub)
+	b2, b3 := hingeCross(g)
 	return b2.cross(g.ua), b3.cross(g.ua)
+}
+
+// hingeCross returns two unit vectors across B's axis that turn with B:
+// its normal and axis × normal. (Vectors picked from the axis alone, as
+// orthonormal picks them, jump when the axis crosses a branch of the
+// choice, and the impulses kept per row would then be applied along
+// other rows than they were solved on.)
+func hingeCross(g *jointGeom) (b2, b3 vec3) {
+	return g.nb, g.ub.cross(g.nb)
+}
+
+// sliderCross returns two unit vectors across A's axis that turn with A,
+// the prismatic joint's rows across its axis: A's normal and axis ×
+// normal.
+func sliderCross(g *jointGeom) (n1, n2 vec3) {
+	return g.na, g.ua.cross(g.na)
 }
 
 // swingRow returns the axis about which a spherical joint's swing (the
@@ -385,7 +404,7 @@ func (s *Space) solveJoint(j *solverJoint, g *jointGeom, jb *jointBodies, soft s
 		v1, v2 := dw.dot(c1), dw.dot(c2)
 		massScale, impScale := float32(1), float32(0)
 		if useBias {
-			b2, b3 := orthonormal(g.ub)
+			b2, b3 := hingeCross(g)
 			v1 += float32(soft.biasRate * g.ua.dot(b2))
 			v2 += float32(soft.biasRate * g.ua.dot(b3))
 			massScale, impScale = soft.massScale, soft.impulseScale
@@ -425,7 +444,7 @@ func (s *Space) solveJoint(j *solverJoint, g *jointGeom, jb *jointBodies, soft s
 		jb.applyLinear(p, g.rA, g.rB)
 	case JointPrismatic:
 		// B's anchor on A's axis: the two rows across it, 2×2.
-		n1, n2 := orthonormal(g.ua)
+		n1, n2 := sliderCross(g)
 		sA := g.rA.add(g.d)
 		r1 := axialRow{dir: n1, sA: sA, sB: g.rB}
 		r2 := axialRow{dir: n2, sA: sA, sB: g.rB}
@@ -584,6 +603,9 @@ func (s *Space) collectJointed() {
 		j := &vals[slot]
 		if j.Broken || j.CollideConnected || j.A == (engine.Entity{}) {
 			continue
+		}
+		if _, _, ok := s.jointEnds(j); !ok {
+			continue // a body was removed: its slot may hold another
 		}
 		a, b := uint64(j.A.Index()), uint64(j.B.Index())
 		if a > b {

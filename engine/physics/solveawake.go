@@ -262,8 +262,14 @@ func (s *Space) solveAwake(n int) {
 			p.p = p.p.sub(p.q.rotate(c.com)) // the entity's position
 		}
 		if b.HasTarget {
-			// MoveKinematic's pose, exactly.
+			// MoveKinematic's pose, exactly. A character stops there: it
+			// moves only by MoveCharacter, and a tick without one (a game
+			// that pauses its controls) must not carry it on at its last
+			// velocity, through walls.
 			p, b.HasTarget = pose{toVec3(b.Target), toQuat(b.TargetRot)}, false
+			if e, _ := s.w.EntityAt(int(slot)); s.chars.Has(e) {
+				v, w = vec3{}, vec3{}
+			}
 		}
 		if !p.p.finite() || !p.q.finite() || !v.finite() || !w.finite() {
 			p, v, w = sc.poses[k], vec3{}, vec3{}

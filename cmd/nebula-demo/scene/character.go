@@ -80,6 +80,9 @@ func (s *Scene) steerCharacters(c *engine.FixedContext) {
 			v = arrowVelocity(in)
 			padSteer(in, &v)
 		}
+		if ch.OnCeiling && *vy > 0 {
+			*vy = 0 // the head hit a ceiling: the jump ends
+		}
 		if ch.Grounded && *vy <= 0 {
 			*vy = 0
 			if in != nil && in.ActionPressed(ActionJump) {

@@ -62,8 +62,8 @@ func (d *Drawing) joints(s *physics.Space) {
 	vals, _ := s.Joints().Slices()
 	for _, i := range s.Joints().Indices() {
 		j := &vals[i]
-		if j.Broken {
-			continue
+		if j.Broken || !s.Bodies().Has(j.B) || j.A != (engine.Entity{}) && !s.Bodies().Has(j.A) {
+			continue // it holds nothing
 		}
 		pa, ra, okA := d.jointPose(j.A)
 		pb, rb, okB := d.jointPose(j.B)
