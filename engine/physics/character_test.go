@@ -397,3 +397,23 @@ func TestCharacterHitsCeiling(t *testing.T) {
 		t.Errorf("the head is at %.3f, through the ceiling at 2.3", head)
 	}
 }
+
+// TestCharacterMovesAreLogged: with the query log on, a character's move
+// leaves its sweeps in it (the debug view draws them).
+func TestCharacterMovesAreLogged(t *testing.T) {
+	cw := newCharWorld(t, 0, 0)
+	cw.walk(t, mgl32.Vec3{}, 10)
+	cw.s.SetQueryLog(true)
+	if _, err := cw.s.MoveCharacter(cw.ch, mgl32.Vec3{0.05, -0.01, 0}); err != nil {
+		t.Fatal(err)
+	}
+	sweeps := 0
+	for _, r := range cw.s.QueryLog() {
+		if r.Kind == QuerySweep {
+			sweeps++
+		}
+	}
+	if sweeps == 0 {
+		t.Errorf("a character's move left no sweep in the query log")
+	}
+}

@@ -116,6 +116,11 @@ func (m *charMove) sweep(pos, delta vec3) (float32, vec3, engine.Entity, bool) {
 			best, found = h, true
 		}
 	})
+	hits := 0
+	if found {
+		hits = 1
+	}
+	s.logSweep(m.shape, fromVec3(pos), m.rot, fromVec3(delta), hits, best) // the debug view's record
 	if !found {
 		return 1, vec3{}, engine.Entity{}, false
 	}
