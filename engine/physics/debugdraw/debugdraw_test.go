@@ -305,7 +305,7 @@ func TestContacts(t *testing.T) {
 }
 
 // A revolute joint with limits: the anchors' line and crosses, its axis,
-// and the arc of its limits; a broken or absent joint draws nothing.
+// and the arc of its limits; a joint whose body was removed draws nothing.
 func TestJoints(t *testing.T) {
 	sc := newScene(t)
 	a := sc.add(physics.Static, unitBox, mgl32.Vec3{0, 5, 0}, ident)
@@ -329,6 +329,12 @@ func TestJoints(t *testing.T) {
 	p := debugdraw.DefaultPalette()
 	if got := runs(colors(t, &d)); !slices.Equal(got, []run{{p.Joint, debugdraw.JointSegments}, {p.Limit, 1 + debugdraw.CircleSegments/2}}) {
 		t.Errorf("segments by colour: %v", got)
+	}
+	// Its body removed, the joint holds nothing and is not drawn.
+	sc.s.RemoveBody(b)
+	d.Build(sc.s, nil, only(func(o *debugdraw.Options) { o.Joints = true }))
+	if d.Segments() != 0 {
+		t.Errorf("a joint whose body was removed: %d segments, want 0", d.Segments())
 	}
 }
 
