@@ -15,56 +15,54 @@ func (s *Space) projectJoints(beta float32) {
 		j := &sc.joints[i]
 		mA, mB := &sc.mass[j.a], &sc.mass[j.b]
 		def := j.def
-		if j.kind == JointFixed {
-			g := s.geom(j)
-			s.projectRigid(j, &g, rotError(&g, j), beta)
+		g := s.geom(j)
+		// A joint that holds rotation is projected as a weld: its anchor
+		// and its rotation error together, the rotation it leaves free
+		// kept as it is, except the part past a limit, so that closing
+		// one error does not reopen another.
+		switch j.kind {
+		case JointFixed:
+			s.projectRigid(j, &g, g.d, rotError(&g, j), beta)
 			continue
-		}
-		if j.kind == JointRevolute && def.Limits {
-			// A hinge past a limit is held there like a weld: its axis,
-			// the angle back to the limit and its anchor together.
-			g := s.geom(j)
-			_, angle := axis(j, &g)
-			if past := pastLimit(angle, def.Lower, def.Upper); past != 0 {
-				s.projectRigid(j, &g, g.ua.cross(g.ub).add(g.ua.scale(past)), beta)
+		case JointRevolute:
+			var past float32
+			if def.Limits {
+				_, angle := axis(j, &g)
+				past = pastLimit(angle, def.Lower, def.Upper)
+			}
+			s.projectRigid(j, &g, g.d, g.ua.cross(g.ub).add(g.ua.scale(past)), beta)
+			continue
+		case JointPrismatic:
+			slide := g.d.dot(g.ua)
+			var past float32
+			if def.Limits {
+				past = pastLimit(slide, def.Lower, def.Upper)
+			}
+			// The anchor back onto the axis, and to the limit.
+			s.projectRigid(j, &g, g.d.sub(g.ua.scale(slide-past)), rotError(&g, j), beta)
+			continue
+		case JointSpherical:
+			// Past a limit, as a weld; within them its rotation is free,
+			// and its anchors come together as a ball's do.
+			var rot vec3
+			if w, ok := swingRow(&g); ok && def.SwingLimit > 0 {
+				if past := atan2(g.ua.cross(g.ub).length(), g.ua.dot(g.ub)) - def.SwingLimit; past > 0 {
+					rot = w.scale(past)
+				}
+			}
+			if def.Limits {
+				rot = rot.add(twistAxis(&g).scale(pastLimit(twistAngle(&g, j), def.Lower, def.Upper)))
+			}
+			if rot != (vec3{}) {
+				s.projectRigid(j, &g, g.d, rot, beta)
 				continue
 			}
-		}
-		// Rotation first, then the anchors: the anchors' arms turn with
-		// the bodies.
-		switch j.kind {
-		case JointPrismatic:
-			g := s.geom(j)
-			l := mA.invI.add(mB.invI).solve3(rotError(&g, j)).scale(-beta)
-			s.turnJoint(j, l)
-		case JointRevolute:
-			g := s.geom(j)
-			c1, c2 := hingeRows(&g)
-			b2, b3 := hingeCross(&g)
-			ki := mA.invI.add(mB.invI)
-			x1, x2 := solve2(c1.dot(ki.mulVec(c1)), c1.dot(ki.mulVec(c2)), c2.dot(ki.mulVec(c2)), g.ua.dot(b2), g.ua.dot(b3))
-			s.turnJoint(j, c1.scale(-float32(beta*x1)).add(c2.scale(-float32(beta*x2))))
-		}
-		if def.Limits || j.kind == JointDistance && !def.Spring {
-			s.projectAxial(j, beta)
-		}
-		switch j.kind {
-		case JointSpherical, JointRevolute:
-			g := s.geom(j)
 			p := pointMass(mA, mB, g.rA, g.rB).solve3(g.d).scale(-beta)
 			s.moveJoint(j, p, g.rA, g.rB)
-		case JointPrismatic:
-			g := s.geom(j)
-			n1, n2 := sliderCross(&g)
-			sA := g.rA.add(g.d)
-			a1, b1 := sA.cross(n1), g.rB.cross(n1)
-			a2, b2 := sA.cross(n2), g.rB.cross(n2)
-			m := mA.invM.add(mB.invM)
-			k11 := n1.dot(m.mul(n1)) + a1.dot(mA.invI.mulVec(a1)) + b1.dot(mB.invI.mulVec(b1))
-			k12 := n1.dot(m.mul(n2)) + a1.dot(mA.invI.mulVec(a2)) + b1.dot(mB.invI.mulVec(b2))
-			k22 := n2.dot(m.mul(n2)) + a2.dot(mA.invI.mulVec(a2)) + b2.dot(mB.invI.mulVec(b2))
-			x1, x2 := solve2(k11, k12, k22, g.d.dot(n1), g.d.dot(n2))
-			s.moveJoint(j, n1.scale(-float32(beta*x1)).add(n2.scale(-float32(beta*x2))), sA, g.rB)
+		case JointDistance:
+			if !def.Spring {
+				s.projectAxial(j, beta)
+			}
 		}
 	}
 }
@@ -81,9 +79,9 @@ func pastLimit(c, lo, hi float32) float32 {
 	return 0
 }
 
-// projectRigid closes a joint's anchor gap d and its rotation error e (the
-// rotation vector that carries A's frame to where B's is, in the world)
-// together: the position impulse P at the anchors and the angular one L
+// projectRigid closes a joint's anchor gap d (gap) and its rotation error
+// e (rot: the rotation vector that carries A's frame to where B's is, in
+// the world) together: the position impulse P at the anchors and the angular one L
 // that solve the coupled system
 //
 //	K11 P + K12 L = −d, K21 P + K22 L = −e
@@ -91,10 +89,10 @@ func pastLimit(c, lo, hi float32) float32 {
 // (K11 the point's effective mass, K22 = IA⁻¹ + IB⁻¹, K12 L = −rA×(IA⁻¹L)
 // − rB×(IB⁻¹L), K21 P = IA⁻¹(rA×P) + IB⁻¹(rB×P)), by its Schur complement,
 // so closing one does not reopen the other.
-func (s *Space) projectRigid(j *solverJoint, g *jointGeom, rot vec3, beta float32) {
+func (s *Space) projectRigid(j *solverJoint, g *jointGeom, gap, rot vec3, beta float32) {
 	sc := &s.sc
 	mA, mB := &sc.mass[j.a], &sc.mass[j.b]
-	d, e := g.d.scale(beta), rot.scale(beta)
+	d, e := gap.scale(beta), rot.scale(beta)
 	k22 := mA.invI.add(mB.invI)
 	k12 := func(l vec3) vec3 {
 		return g.rA.cross(mA.invI.mulVec(l)).add(g.rB.cross(mB.invI.mulVec(l))).neg()
