@@ -1,11 +1,11 @@
 // Command nebula-minimal is the smallest complete game on Nebula: a
 // character (package physics: a capsule moved by move and slide, drawn as
-// a box) on a floor, that WASD, the arrow keys or a gamepad's left stick
-// walk (its "move" action) and Space or the gamepad's A makes jump (its
-// "jump" action), simulated in a system of the tick's scripts stage and
-// drawn interpolated between ticks by the windowed runner; F4 shows the
-// physics (package physicsview), Esc quits. It
-// takes the common flags of Nebula's programs and -bindings
+// a box) on a floor beside a lamp hanging on a rope (a joint), that WASD,
+// the arrow keys or a gamepad's left stick walk (its "move" action) and
+// Space or the gamepad's A makes jump (its "jump" action), simulated in a
+// system of the tick's scripts stage and drawn interpolated between ticks
+// by the windowed runner; F4 shows the physics (package physicsview), Esc
+// quits. It takes the common flags of Nebula's programs and -bindings
 // (nebula-minimal -h), and has none of its own. Copy it to start a game of
 // your own (README.md, "Start your own game").
 package main
@@ -65,14 +65,15 @@ jump button A
 
 func main() { os.Exit(app.Main("nebula-minimal", os.Args[1:], os.Stdout, os.Stderr, minimal)) }
 
-// world is the game's world: a floor whose top is at y = 0 and the
-// player's character standing on it at the origin. The game's own state
+// world is the game's world: a floor whose top is at y = 0, the player's
+// character standing on it at the origin, and a lamp on a rope. The game's own state
 // lives in the world, never in Go variables that fixed systems change:
 // snapshots, the state hash and replays see it.
 type world struct {
 	e        *engine.Engine
 	space    *physics.Space
 	player   engine.Entity
+	lamp     engine.Entity             // a lamp hanging on a rope
 	vy       *engine.Resource[float32] // the player's vertical speed, m/s
 	distance *engine.Resource[float32] // how far it has walked, m
 }
@@ -98,6 +99,21 @@ func newWorld(cfg engine.Config) (*world, error) {
 	g.player = e.World.Spawn(geom.Transform{Pos: mgl32.Vec3{0, 0.9 + ch.Offset, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{0.8, 1.8, 0.8}}, engine.Interpolate)
 	e.World.SetColor(g.player, [4]uint8{60, 220, 90, 255})
 	if err := space.AddCharacter(g.player, ch); err != nil {
+		return nil, err
+	}
+	// A lamp on a 1.5 m rope from a point 3 m up (a distance joint to
+	// the world), to walk into and set swinging: SpawnBody makes a body
+	// and its matching visual in one call.
+	lamp := physics.NewBodyDef(physics.Dynamic, physics.Shape{Kind: physics.Sphere, Radius: 0.3})
+	lamp.Density = 200
+	g.lamp, err = space.SpawnBody(mgl32.Vec3{-4, 1.5, -4}, mgl32.QuatIdent(), engine.Interpolate, lamp)
+	if err != nil {
+		return nil, err
+	}
+	e.World.SetColor(g.lamp, [4]uint8{250, 210, 80, 255})
+	rope := physics.NewJointDef(physics.JointDistance, engine.Entity{}, g.lamp) // A: the world
+	rope.AnchorA, rope.MaxLength = mgl32.Vec3{-4, 3, -4}, 1.5
+	if err := space.AddJoint(e.World.Spawn(geom.Transform{Rot: mgl32.QuatIdent()}, engine.NoInterpolation), rope); err != nil {
 		return nil, err
 	}
 	// The simulation: once per tick, before the physics stage, it reads

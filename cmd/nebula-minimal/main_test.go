@@ -470,3 +470,45 @@ func TestCharacterWalksAndJumps(t *testing.T) {
 		t.Errorf("after landing at height %.4f, want %.4f", pos[320][1], base)
 	}
 }
+
+// TestLampHangsOnItsRope: the lamp hangs still at the end of its 1.5 m
+// rope, 1.5 m up, and swings when the player walks into it.
+func TestLampHangsOnItsRope(t *testing.T) {
+	g, err := newWorld(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := minimal.Actions.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.e.Input.SetActions(actions)
+	g.e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		if tick == 130 {
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyW})
+		}
+	})
+	step := func(n int) {
+		for range n {
+			if !g.e.StepTick(0) {
+				t.Fatal(g.e.Err())
+			}
+		}
+	}
+	step(120)
+	if p := g.e.World.Transform(g.lamp).Pos; p.Sub(mgl32.Vec3{-4, 1.5, -4}).Len() > 1e-3 {
+		t.Fatalf("the lamp is at %v after 2 s, want hanging at (-4, 1.5, -4)", p)
+	}
+	// The player, set down 3 m in front of it, walks into it.
+	if err := g.space.Teleport(g.player, mgl32.Vec3{-4, 0.91, -1}, mgl32.QuatIdent()); err != nil {
+		t.Fatal(err)
+	}
+	step(60)
+	p := g.e.World.Transform(g.lamp).Pos
+	if p.Sub(mgl32.Vec3{-4, 1.5, -4}).Len() < 0.1 {
+		t.Errorf("the lamp is at %v after the player walked into it, want pushed aside", p)
+	}
+	if d := p.Sub(mgl32.Vec3{-4, 3, -4}).Len(); d > 1.5+1e-3 {
+		t.Errorf("the lamp is %.4f m from the rope's top, want at most 1.5", d)
+	}
+}
