@@ -313,41 +313,43 @@ func (m *charMove) supports(n, at vec3) bool {
 	return err == nil && ok && m.walkable(toVec3(h.Normal))
 }
 
+// groundMotion returns the velocity and angular velocity of the
+// character's ground body and the arm from its centre of mass to the
+// point under the character at pos, or false for no ground or a static
+// one.
+func (m *charMove) groundMotion(pos vec3) (v, w, arm vec3, ok bool) {
+	c := m.c
+	b := m.s.bodies.Ptr(c.Ground)
+	if b == nil || b.Kind == Static {
+		return vec3{}, vec3{}, vec3{}, false
+	}
+	wb := m.s.w.Bodies()
+	i := c.Ground.Index()
+	foot := pos.sub(m.up.scale(c.HalfHeight + c.Radius))
+	sh := m.s.bodyShape(b.Shape)
+	com := centreOfMass(&sh, pose{toVec3(wb.Pos[i]), toQuat(wb.Rot[i])})
+	return toVec3(wb.Vel[i]), toVec3(wb.AngVel[i]), foot.sub(com), true
+}
+
 // rideDisplacement returns how far the ground body carries the point
 // under the character at pos in one tick: its rigid motion (a turn about
 // its centre of mass by its angular velocity, then its velocity), not a
 // straight step along the point's velocity, which would carry a
 // character on a turntable outwards.
 func (m *charMove) rideDisplacement(pos vec3) vec3 {
-	c := m.c
-	b := m.s.bodies.Ptr(c.Ground)
-	if b == nil || b.Kind == Static {
+	v, w, arm, ok := m.groundMotion(pos)
+	if !ok {
 		return vec3{}
 	}
-	wb := m.s.w.Bodies()
-	i := c.Ground.Index()
-	foot := pos.sub(m.up.scale(c.HalfHeight + c.Radius))
-	sh := m.s.bodyShape(b.Shape)
-	com := centreOfMass(&sh, pose{toVec3(wb.Pos[i]), toQuat(wb.Rot[i])})
-	arm := foot.sub(com)
-	turned := identity.integrate(toVec3(wb.AngVel[i]), m.dt).rotate(arm)
-	return turned.sub(arm).addScaled(toVec3(wb.Vel[i]), m.dt)
+	turned := identity.integrate(w, m.dt).rotate(arm)
+	return turned.sub(arm).addScaled(v, m.dt)
 }
 
 // groundVelocity returns the velocity of the character's ground body at
 // the point under pos (0 for none, or a static body).
 func (m *charMove) groundVelocity(pos vec3) vec3 {
-	c := m.c
-	b := m.s.bodies.Ptr(c.Ground)
-	if b == nil || b.Kind == Static {
-		return vec3{}
-	}
-	wb := m.s.w.Bodies()
-	i := c.Ground.Index()
-	foot := pos.sub(m.up.scale(c.HalfHeight + c.Radius))
-	sh := m.s.bodyShape(b.Shape)
-	com := centreOfMass(&sh, pose{toVec3(wb.Pos[i]), toQuat(wb.Rot[i])})
-	return toVec3(wb.Vel[i]).add(toVec3(wb.AngVel[i]).cross(foot.sub(com)))
+	v, w, arm, _ := m.groundMotion(pos)
+	return v.add(w.cross(arm))
 }
 
 // push gives the dynamic body hit, met with normal n (from it to the

@@ -19,8 +19,8 @@ func (tw *testWorld) joint(d JointDef) engine.Entity {
 	return e
 }
 
-// pendulumScene builds the shared scene pendulum (../shared physics
-// scenes, nebula-scene/2): four spheres of radius 0.1 (density 1000) 2 m
+// pendulumScene builds the shared benchmark scene pendulum (nebula-scene/2,
+// kept outside this repository): four spheres of radius 0.1 (density 1000) 2 m
 // below static pivots, on a revolute joint, a spherical joint and a rope,
 // released 0.2 m to the side, and a fourth on a spring (rest 2 m, 100
 // N/m) at rest 2 m below its pivot. It returns the bobs.

@@ -535,49 +535,44 @@ func (s *Space) jointEnds(j *Joint) (ka, kb int32, ok bool) {
 	return ka, kb, true
 }
 
-// jointIslands joins the islands of the two dynamic bodies of every joint
-// that holds.
-func (s *Space) jointIslands() {
+// eachHeldJoint calls fn with the step's body indices of the two bodies
+// of every joint that holds and joins two bodies (not the world), in slot
+// order.
+func (s *Space) eachHeldJoint(fn func(ka, kb int32)) {
 	if s.joints.Len() == 0 {
 		return
 	}
 	vals, _ := s.joints.Slices()
-	bodies, _ := s.bodies.Slices()
-	idx := s.bodies.Indices()
 	for _, slot := range s.joints.Indices() {
 		j := &vals[slot]
 		if j.Broken {
 			continue
 		}
-		ka, kb, ok := s.jointEnds(j)
-		if !ok || ka < 0 {
-			continue
+		if ka, kb, ok := s.jointEnds(j); ok && ka >= 0 {
+			fn(ka, kb)
 		}
+	}
+}
+
+// jointIslands joins the islands of the two dynamic bodies of every joint
+// that holds.
+func (s *Space) jointIslands() {
+	bodies, _ := s.bodies.Slices()
+	idx := s.bodies.Indices()
+	s.eachHeldJoint(func(ka, kb int32) {
 		if bodies[idx[ka]].Kind == Dynamic && bodies[idx[kb]].Kind == Dynamic {
 			s.sc.isl.union(ka, kb)
 		}
-	}
+	})
 }
 
 // kinematicJoints keeps awake the islands joined to a moving kinematic
 // body (a platform carrying a hinged door).
 func (s *Space) kinematicJoints() {
-	if s.joints.Len() == 0 {
-		return
-	}
-	vals, _ := s.joints.Slices()
 	bodies, _ := s.bodies.Slices()
 	idx := s.bodies.Indices()
 	wb := s.w.Bodies()
-	for _, slot := range s.joints.Indices() {
-		j := &vals[slot]
-		if j.Broken {
-			continue
-		}
-		ka, kb, ok := s.jointEnds(j)
-		if !ok || ka < 0 {
-			continue
-		}
+	s.eachHeldJoint(func(ka, kb int32) {
 		for _, kk := range [2][2]int32{{ka, kb}, {kb, ka}} {
 			kin, dyn := idx[kk[0]], idx[kk[1]]
 			if bodies[kin].Kind == Kinematic && bodies[dyn].Kind == Dynamic &&
@@ -587,7 +582,7 @@ func (s *Space) kinematicJoints() {
 				s.sc.noSleep[r] = true
 			}
 		}
-	}
+	})
 }
 
 // collectJointed fills sc.jointed with the slot pairs whose bodies a joint

@@ -14,8 +14,9 @@ type jointTypes struct {
 	weldJ, dumbbellJ                                                  engine.Entity
 }
 
-// jointTypesScene builds the shared scene joint-types (nebula-scene/2,
-// ../shared physics scenes): one small case per joint kind and option,
+// jointTypesScene builds the shared benchmark scene joint-types
+// (nebula-scene/2, kept outside this repository): one small case per joint
+// kind and option,
 // density 1000, friction 0.5, each with a known end state (the scenes'
 // README).
 func jointTypesScene(tw *testWorld) jointTypes {
