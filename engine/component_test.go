@@ -1050,8 +1050,8 @@ func TestRestoreRefusesOtherSchema(t *testing.T) {
 func TestRestoreRefusesOlderVersions(t *testing.T) {
 	e := schemaEngine(t, func(w *World, a, c Entity) { NewComponent[int32](w, "health") })
 	snap := e.Snapshot()
-	if v := binary.LittleEndian.Uint16(snap[8:]); v != 7 || SnapshotVersion != 8 || OldestSnapshotVersion != 4 {
-		t.Fatalf("snapshot version %d, SnapshotVersion %d, OldestSnapshotVersion %d; the test knows versions 4 to 8 (7 for a world without parents)", v, SnapshotVersion, OldestSnapshotVersion)
+	if v := binary.LittleEndian.Uint16(snap[8:]); v != 7 || SnapshotVersion != 10 || OldestSnapshotVersion != 4 {
+		t.Fatalf("snapshot version %d, SnapshotVersion %d, OldestSnapshotVersion %d; the test knows versions 4 to 10 (7 for a world without parents or mesh scales)", v, SnapshotVersion, OldestSnapshotVersion)
 	}
 	for _, v := range []uint16{1, 2, 3} {
 		old := slices.Clone(snap)
@@ -1059,7 +1059,7 @@ func TestRestoreRefusesOlderVersions(t *testing.T) {
 		before := e.World.Hash()
 		err := e.Restore(old)
 		var se *SnapshotError
-		want := fmt.Sprintf("version %d, written by an older build of Nebula; this build reads versions 4 to 8", v)
+		want := fmt.Sprintf("version %d, written by an older build of Nebula; this build reads versions 4 to 10", v)
 		if !errors.As(err, &se) || se.Field != "version" || se.Offset != 8 || !strings.Contains(err.Error(), want) {
 			t.Errorf("Restore of a version %d snapshot: %v; want field version at byte 8, %q", v, err, want)
 		}

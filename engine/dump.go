@@ -53,7 +53,7 @@ const dumpHeader = "nebula state dump "
 //
 // then every slot's lines, in slot order: whether its entity is alive,
 // then its current position, rotation (W X Y Z), scale, velocity, angular
-// velocity, draw mode, colour (RGBA) and teleport mark, then its previous
+// velocity, draw mode, colour (RGBA), mesh and teleport mark, then its previous
 // position, rotation, scale and velocity, which the hash leaves out:
 //
 //	entity 0:1 = alive
@@ -64,6 +64,7 @@ const dumpHeader = "nebula state dump "
 //	entity 0:1 angvel = 0 0 0 [00000000 00000000 00000000]
 //	entity 0:1 mode = hermite
 //	entity 0:1 colour = 255 128 0 255
+//	entity 0:1 mesh = 0
 //	entity 0:1 teleport = false
 //	entity 0:1 prev pos (not hashed) = 1.5 -2 0.25 [3fc00000 c0000000 3e800000]
 //	entity 0:1 prev rot (not hashed) = 1 0 0 0 [3f800000 00000000 00000000 00000000]
@@ -72,6 +73,11 @@ const dumpHeader = "nebula state dump "
 //
 // A dead slot ("entity 1:2 = dead") has the same lines as a live one: the
 // values a despawned entity left in its slot are part of the state hash.
+//
+// When some entity's mesh scale is not one (World.SetMeshScale), every
+// slot has one more line after its mesh:
+//
+//	entity 0:1 mesh scale = 2 1 1 [40000000 3f800000 3f800000]
 //
 // When some entity has a parent (World.SetParent), the header has a line
 // "entities with a parent = 2" before the players, and every slot has
@@ -122,7 +128,7 @@ func (w *World) WriteDump(out io.Writer) error {
 	if out == nil {
 		return errors.New("engine: WriteDump: the writer is nil")
 	}
-	d := &dumper{bw: bufio.NewWriterSize(out, 64<<10), gen: w.gen}
+	d := &dumper{bw: bufio.NewWriterSize(out, 64<<10), gen: w.gen, meshScaled: w.meshScaled()}
 	w.dumpHeader(d)
 	for i := range w.gen {
 		w.dumpSlot(d, i)
@@ -148,6 +154,9 @@ type dumper struct {
 	scratch []byte   // a value's bytes, reused
 	err     error    // the first value that could not be encoded
 	hashErr error    // why the hash could not be computed
+	// meshScaled: some mesh scale is not one, so every entity's is
+	// written (otherwise none is, as in dumps from before mesh scales).
+	meshScaled bool
 }
 
 // emit writes the line b and a newline, keeping b's memory for the next
@@ -256,6 +265,9 @@ func (w *World) dumpSlot(d *dumper, i int) {
 	}
 	d.emit(b)
 	text("mesh", strconv.FormatUint(uint64(c.Mesh[i]), 10))
+	if d.meshScaled {
+		vec("mesh scale", c.MeshScale[i])
+	}
 	text("teleport", strconv.FormatBool(w.snap[i]))
 	if h := &w.hier; h.linked > 0 {
 		b = appendEntityKey(d.line[:0], "entity ", e)

@@ -1,12 +1,14 @@
 package engine
 
 import (
-	"github.com/nebulaengine/nebula/engine/render"
-
 	"cmp"
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine/render"
 )
 
 // RenderBuffer receives one frame of interpolated instances from
@@ -198,7 +200,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	gen := w.gen
 	n := len(gen)
 	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
-	modes, colors, meshes := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n]
+	modes, colors, meshes, meshScales := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n], w.cur.MeshScale[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
 	snap := w.snap[:n]
 	var parent []uint32 // with a hierarchy: the world transforms, and who has a parent
@@ -218,7 +220,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 			in := &insts[k]
 			in.Pos = curPos[i]
 			in.Rot = curRot[i]
-			in.Scale = curScale[i]
+			in.Scale = scaled(curScale[i], &meshScales[i])
 			in.Color = colors[i]
 			in.Mesh, in.Pose = meshes[i], 0
 			ents[k] = Entity{index: uint32(i), gen: g}
@@ -263,7 +265,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 			current = append(current, int32(k-1))
 			in.Pos = *cp
 			in.Rot = *cr
-			in.Scale = *cs
+			in.Scale = scaled(*cs, &meshScales[i])
 			continue
 		}
 		pp, pr, ps := &prevPos[i], &prevRot[i], &prevScale[i]
@@ -276,7 +278,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 			current = append(current, int32(k-1))
 			in.Pos = *cp
 			in.Rot = *cr
-			in.Scale = *cs
+			in.Scale = scaled(*cs, &meshScales[i])
 			continue
 		}
 
@@ -286,9 +288,10 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		in.Pos[0] = s*pp[0] + t*cp[0]
 		in.Pos[1] = s*pp[1] + t*cp[1]
 		in.Pos[2] = s*pp[2] + t*cp[2]
-		in.Scale[0] = s*ps[0] + t*cs[0]
-		in.Scale[1] = s*ps[1] + t*cs[1]
-		in.Scale[2] = s*ps[2] + t*cs[2]
+		ms := &meshScales[i]
+		in.Scale[0] = (s*ps[0] + t*cs[0]) * ms[0]
+		in.Scale[1] = (s*ps[1] + t*cs[1]) * ms[1]
+		in.Scale[2] = (s*ps[2] + t*cs[2]) * ms[2]
 
 		// Rotation: both ends exactly; in between, the weights of pr and cr
 		// (nlerp's or slerp's), with cr negated when dot < 0 so that the
@@ -340,6 +343,12 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		in.Pos[1] = h00*pp[1] + h10*pv[1] + h01*cp[1] + h11*cv[1]
 		in.Pos[2] = h00*pp[2] + h10*pv[2] + h01*cp[2] + h11*cv[2]
 	}
+}
+
+// scaled returns the drawn scale of an entity of scale v and mesh scale
+// m: v times m, axis by axis (v exactly when m is one).
+func scaled(v mgl32.Vec3, m *mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{v[0] * m[0], v[1] * m[1], v[2] * m[2]}
 }
 
 // invSqrtNearOne returns 1/sqrt(x), or 1 when x is not positive. The

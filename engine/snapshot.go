@@ -26,10 +26,12 @@ import (
 //	  free list: length uint32, then that many uint32 slots, in order
 //	  current pos, rot, scale, vel, angvel (n x 3, 4, 3, 3, 3 float32 bits)
 //	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
+//	  mesh scales n x 3 float32 bits, in versions 9 and 10, only when
+//	  some entity's mesh scale is not one (otherwise written as 7 or 8)
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
-//	  hierarchy, in versions 6 and 8, only when some entity has a parent
-//	  (a world without parents is written as version 5 or 7): entities with a parent uint32 (m > 0),
+//	  hierarchy, in versions 6, 8 and 10, only when some entity has a parent
+//	  (a world without parents is written as version 5, 7 or 9): entities with a parent uint32 (m > 0),
 //	  every slot's parent n x uint32 (its slot plus one, 0 for none), the
 //	  world pos, rot, scale at the last propagation and at the start of
 //	  the tick (n x 3, 4, 3 float32 bits each)
@@ -72,8 +74,10 @@ const (
 	// parent has no hierarchy section: it is written as version 7, one
 	// with parents as version 8 (7 and 8 are 5 and 6 with the inputs'
 	// gamepads and actions).
+	// Version 9 is 7 with the mesh scales, and 10 is 8 with them: a
+	// world whose every mesh scale is one is written as version 7 or 8.
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
-	SnapshotVersion = 8
+	SnapshotVersion = 10
 	// hierarchySnapshotVersion is the first version with the hierarchy
 	// section; flatSnapshotVersion, the one before, is written for a
 	// world in which no entity has a parent (the same bytes as before).
@@ -83,6 +87,10 @@ const (
 	// and actions: it is flatSnapshotVersion with them, and
 	// padSnapshotVersion+1 is hierarchySnapshotVersion with them.
 	padSnapshotVersion = 7
+	// meshScaleSnapshotVersion is the first version with the mesh scales
+	// (World.SetMeshScale): padSnapshotVersion with them, and
+	// meshScaleSnapshotVersion+1 is padSnapshotVersion+1 with them.
+	meshScaleSnapshotVersion = 9
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -106,8 +114,11 @@ func (e *Engine) Snapshot() []byte {
 	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*input.SampleWords)+256)
 	b = append(b, snapshotMagic...)
 	version := uint16(padSnapshotVersion)
+	if w.meshScaled() {
+		version = meshScaleSnapshotVersion
+	}
 	if w.hier.linked > 0 {
-		version = padSnapshotVersion + 1
+		version++
 	}
 	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.Loop.TickRate()))
@@ -201,10 +212,14 @@ func inputLayout(v uint16) input.StateLayout {
 }
 
 // hasHierarchy reports whether a snapshot of version v has the hierarchy
-// section: versions 6 and 8.
+// section: versions 6, 8 and 10.
 func hasHierarchy(v uint16) bool {
-	return v == hierarchySnapshotVersion || v == padSnapshotVersion+1
+	return v == hierarchySnapshotVersion || v == padSnapshotVersion+1 || v == meshScaleSnapshotVersion+1
 }
+
+// hasMeshScales reports whether a snapshot of version v has the mesh
+// scales: versions 9 and 10.
+func hasMeshScales(v uint16) bool { return v >= meshScaleSnapshotVersion }
 
 // readSnapshotHeader reads and checks the magic and the version, and
 // returns the version and the tick rate.

@@ -56,6 +56,7 @@ func copyTable(dst, src *World) {
 	copyInto(&dst.cur.Mode, src.cur.Mode)
 	copyInto(&dst.cur.Color, src.cur.Color)
 	copyInto(&dst.cur.Mesh, src.cur.Mesh)
+	copyInto(&dst.cur.MeshScale, src.cur.MeshScale)
 	copyInto(&dst.prev.Pos, src.prev.Pos)
 	copyInto(&dst.prev.Rot, src.prev.Rot)
 	copyInto(&dst.prev.Scale, src.prev.Scale)

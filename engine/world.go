@@ -67,6 +67,10 @@ type Bodies struct {
 	Mode   []DrawMode      // how the renderer places the entity between ticks
 	Color  [][4]uint8      // RGBA, for the renderer
 	Mesh   []render.MeshID // what the renderer draws for the entity
+	// MeshScale sizes the mesh, along each of its axes, on top of the
+	// transform's scale: it is drawn only, never inherited by children
+	// nor interpolated (see World.SetMeshScale). One when spawned.
+	MeshScale []mgl32.Vec3
 }
 
 // World holds the entities of a game and their state. Its fixed-step state
@@ -174,6 +178,7 @@ func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 		w.cur.Mode = append(w.cur.Mode, 0)
 		w.cur.Color = append(w.cur.Color, [4]uint8{})
 		w.cur.Mesh = append(w.cur.Mesh, 0)
+		w.cur.MeshScale = append(w.cur.MeshScale, unitScale)
 		w.prev.Pos = append(w.prev.Pos, mgl32.Vec3{})
 		w.prev.Rot = append(w.prev.Rot, mgl32.Quat{})
 		w.prev.Scale = append(w.prev.Scale, mgl32.Vec3{})
@@ -192,6 +197,7 @@ func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 	w.cur.Mode[i] = mode
 	w.cur.Color[i] = [4]uint8{255, 255, 255, 255}
 	w.cur.Mesh[i] = render.MeshCube
+	w.cur.MeshScale[i] = unitScale
 	w.snap[i] = false
 	w.hier.spawned(int(i), t)
 	return Entity{index: i, gen: w.gen[i]}
@@ -223,6 +229,9 @@ func (w *World) freeSlot(i uint32) {
 	for _, c := range w.cols {
 		c.clearSlot(int(i))
 	}
+	// A dead slot's mesh scale is one, so that it never makes the world
+	// mesh-scaled (see meshScaled).
+	w.cur.MeshScale[i] = unitScale
 	w.gen[i]++ // odd -> even
 	w.free = append(w.free, i)
 	w.count--
@@ -314,6 +323,47 @@ func (w *World) SetMesh(e Entity, id render.MeshID) {
 	}
 }
 
+// SetMeshScale sets the size e's mesh is drawn at along each of the
+// mesh's axes, on top of e's transform (one when spawned). Unlike the
+// transform's scale it is drawn only: e's children are not scaled by it,
+// and it is not interpolated (a change shows from the next frame). Use it
+// to size a unit mesh to what it stands for, as physics.SpawnBody sizes a
+// cube to its box, so that children placed on the entity are not
+// stretched with it.
+//
+// It is simulated state, like the colour: hashed and saved (a world
+// whose every mesh scale is one hashes and saves as if mesh scales did
+// not exist).
+func (w *World) SetMeshScale(e Entity, s mgl32.Vec3) {
+	if w.Alive(e) {
+		w.cur.MeshScale[e.index] = s
+	}
+}
+
+// MeshScale returns the size e's mesh is drawn at on top of its transform
+// (see SetMeshScale; one when e is not alive).
+func (w *World) MeshScale(e Entity) mgl32.Vec3 {
+	if !w.Alive(e) {
+		return unitScale
+	}
+	return w.cur.MeshScale[e.index]
+}
+
+// unitScale is the scale that changes nothing.
+var unitScale = mgl32.Vec3{1, 1, 1}
+
+// meshScaled reports whether some slot's mesh scale is not one: only then
+// are mesh scales hashed, saved and dumped. Dead slots hold one (freeSlot),
+// so this is a function of the live entities' state.
+func (w *World) meshScaled() bool {
+	for _, s := range w.cur.MeshScale {
+		if s != unitScale {
+			return true
+		}
+	}
+	return false
+}
+
 // Mesh returns the mesh e is drawn with (render.MeshCube when e is not alive).
 func (w *World) Mesh(e Entity) render.MeshID {
 	if !w.Alive(e) {
@@ -376,6 +426,9 @@ func (w *World) appendState(b []byte) []byte {
 	b = appendColumn(b, w.cur.Mode)
 	b = appendColumn(b, w.cur.Color)
 	b = appendColumn(b, w.cur.Mesh)
+	if w.meshScaled() {
+		b = appendColumn(b, w.cur.MeshScale)
+	}
 	b = appendColumn(b, w.prev.Pos)
 	b = appendColumn(b, w.prev.Rot)
 	b = appendColumn(b, w.prev.Scale)
@@ -449,6 +502,14 @@ func (w *World) readState(r *binread.Reader, t *World, version uint16) {
 	}
 	t.cur.Color = readColumn[[4]uint8](r, "colours", n)
 	t.cur.Mesh = readColumn[render.MeshID](r, "meshes", n)
+	if hasMeshScales(version) {
+		t.cur.MeshScale = readColumn[mgl32.Vec3](r, "mesh scales", n)
+	} else if r.Err() == nil {
+		t.cur.MeshScale = make([]mgl32.Vec3, n)
+		for i := range t.cur.MeshScale {
+			t.cur.MeshScale[i] = unitScale
+		}
+	}
 	t.prev.Pos = readColumn[mgl32.Vec3](r, "previous positions", n)
 	t.prev.Rot = readColumn[mgl32.Quat](r, "previous rotations", n)
 	t.prev.Scale = readColumn[mgl32.Vec3](r, "previous scales", n)

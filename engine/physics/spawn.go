@@ -28,15 +28,15 @@ func VisualOf(sh Shape) (render.MeshID, mgl32.Vec3, bool) {
 }
 
 // SpawnBody spawns a root entity at pos, turned by rot (a unit
-// quaternion), drawn with mode, and makes it a body of d, with the mesh
-// and scale that draw d.Shape as it collides (VisualOf): one call, so
-// that what is drawn and what collides cannot drift apart. It returns an
-// error, and spawns nothing, when d.Shape has no built-in visual (use
-// AddBody and a mesh of the game's own) or when AddBody refuses the body.
+// quaternion), of scale one, drawn with mode, and makes it a body of d,
+// with the mesh and mesh scale that draw d.Shape as it collides
+// (VisualOf, engine.World.SetMeshScale): one call, so that what is drawn
+// and what collides cannot drift apart. It returns an error, and spawns
+// nothing, when d.Shape has no built-in visual (use AddBody and a mesh of
+// the game's own) or when AddBody refuses the body.
 //
-// The scale is the entity's, so a child of the body is scaled by it too:
-// place children with the scale in mind, or parent them to an entity of
-// scale 1.
+// The size is the mesh's, not the transform's, so a child of the body is
+// placed in metres and drawn at its own size, not stretched by the body's.
 //
 //	ball, err := space.SpawnBody(mgl32.Vec3{0, 5, 0}, mgl32.QuatIdent(), engine.Interpolate,
 //		physics.NewBodyDef(physics.Dynamic, physics.Shape{Kind: physics.Sphere, Radius: 0.3}))
@@ -45,8 +45,9 @@ func (s *Space) SpawnBody(pos mgl32.Vec3, rot mgl32.Quat, mode engine.DrawMode, 
 	if !ok {
 		return engine.Entity{}, fmt.Errorf("physics: SpawnBody: a %v has no built-in visual (use AddBody and a mesh of your own)", d.Shape.Kind)
 	}
-	e := s.w.Spawn(geom.Transform{Pos: pos, Rot: rot, Scale: scale}, mode)
+	e := s.w.Spawn(geom.Transform{Pos: pos, Rot: rot, Scale: mgl32.Vec3{1, 1, 1}}, mode)
 	s.w.SetMesh(e, mesh)
+	s.w.SetMeshScale(e, scale)
 	if err := s.AddBody(e, d); err != nil {
 		s.w.Despawn(e)
 		return engine.Entity{}, fmt.Errorf("physics: SpawnBody: %w", err)

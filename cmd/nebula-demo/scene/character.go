@@ -33,7 +33,8 @@ func characterDef() physics.CharacterDef {
 }
 
 // characterScale is how a player character is drawn: a box as wide as
-// its capsule and as tall.
+// its capsule and as tall (its mesh scale, so that the character's own
+// scale stays one).
 var characterScale = mgl32.Vec3{2 * CharacterRadius, PlayerSize, 2 * CharacterRadius}
 
 // standingY returns the height of the centre of a player character
@@ -44,7 +45,8 @@ func standingY() float32 { return -Box[1] + PlayerSize/2 + characterDef().Offset
 // spawnCharacter spawns player id's character at pos (its centre), in
 // the player's colour.
 func (s *Scene) spawnCharacter(w *engine.World, id engine.PlayerID, pos mgl32.Vec3) (engine.Entity, error) {
-	e := w.Spawn(geom.Transform{Pos: pos, Rot: mgl32.QuatIdent(), Scale: characterScale}, engine.Interpolate)
+	e := w.Spawn(geom.NewTransform(pos), engine.Interpolate)
+	w.SetMeshScale(e, characterScale)
 	w.SetColor(e, playerColors[int(id)%len(playerColors)])
 	s.Owner.Set(e, id)
 	s.VSpeed.Set(e, 0)

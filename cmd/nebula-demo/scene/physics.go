@@ -9,10 +9,8 @@ import (
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/anim"
 	"github.com/nebulaengine/nebula/engine/detmath"
-	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/physics"
-	"github.com/nebulaengine/nebula/engine/render"
 )
 
 // The physics mode's constants (-physics), in one place.
@@ -97,55 +95,54 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 			float32(float32(z)-float32(side-1)/2) * LatticeSpacing,
 		}
 		rot := detmath.Normalize(mgl32.Quat{W: rng.Range(-1, 1), V: mgl32.Vec3{rng.Range(-1, 1), rng.Range(-1, 1), rng.Range(-1, 1)}})
-		c := w.Spawn(geom.Transform{Pos: pos, Rot: rot, Scale: mgl32.Vec3{size, size, size}}, engine.Interpolate)
-		w.SetColor(c, [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255})
+		color := [4]uint8{uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), uint8(80 + rng.Intn(176)), 255}
 		shape := physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{size / 2, size / 2, size / 2}}
 		if i%SphereEvery == SphereEvery-1 {
-			w.SetMesh(c, render.MeshSphere)
 			shape = physics.Shape{Kind: physics.Sphere, Radius: size / 2}
 		}
-		if err := s.addBody(c, physics.Dynamic, shape); err != nil {
+		c, err := s.spawnBody(pos, rot, engine.Interpolate, physics.Dynamic, shape)
+		if err != nil {
 			return nil, err
 		}
+		w.SetColor(c, color)
 		s.TouchCount.Set(c, 0)
 	}
 
 	// The arena: the floor and four walls, static.
-	s.Floor = w.Spawn(geom.Transform{Pos: mgl32.Vec3{0, floorY - wallThickness/2, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * Box[0], wallThickness, 2 * Box[2]}}, engine.NoInterpolation)
-	w.SetColor(s.Floor, [4]uint8{70, 74, 84, 255})
-	if err := s.addBody(s.Floor, physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{Box[0], wallThickness / 2, Box[2]}}); err != nil {
+	if s.Floor, err = s.spawnBody(mgl32.Vec3{0, floorY - wallThickness/2, 0}, mgl32.QuatIdent(), engine.NoInterpolation,
+		physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{Box[0], wallThickness / 2, Box[2]}}); err != nil {
 		return nil, err
 	}
+	w.SetColor(s.Floor, [4]uint8{70, 74, 84, 255})
 	for _, wall := range [4]struct{ pos, half mgl32.Vec3 }{
 		{mgl32.Vec3{-Box[0] - wallThickness/2, floorY + WallHeight/2, 0}, mgl32.Vec3{wallThickness / 2, WallHeight / 2, Box[2] + wallThickness}},
 		{mgl32.Vec3{Box[0] + wallThickness/2, floorY + WallHeight/2, 0}, mgl32.Vec3{wallThickness / 2, WallHeight / 2, Box[2] + wallThickness}},
 		{mgl32.Vec3{0, floorY + WallHeight/2, -Box[2] - wallThickness/2}, mgl32.Vec3{Box[0], WallHeight / 2, wallThickness / 2}},
 		{mgl32.Vec3{0, floorY + WallHeight/2, Box[2] + wallThickness/2}, mgl32.Vec3{Box[0], WallHeight / 2, wallThickness / 2}},
 	} {
-		e := w.Spawn(geom.Transform{Pos: wall.pos, Rot: mgl32.QuatIdent(), Scale: wall.half.Mul(2)}, engine.NoInterpolation)
-		w.SetColor(e, [4]uint8{90, 96, 110, 255})
-		if err := s.addBody(e, physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: wall.half}); err != nil {
+		e, err := s.spawnBody(wall.pos, mgl32.QuatIdent(), engine.NoInterpolation, physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: wall.half})
+		if err != nil {
 			return nil, err
 		}
+		w.SetColor(e, [4]uint8{90, 96, 110, 255})
 	}
 
 	if s.Player, err = s.spawnCharacter(w, 0, mgl32.Vec3{0, standingY(), 0}); err != nil {
 		return nil, err
 	}
 
-	s.Orbiter = w.Spawn(geom.Transform{Pos: mgl32.Vec3{OrbitRadius, 0, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Hermite)
-	w.SetColor(s.Orbiter, [4]uint8{250, 200, 40, 255})
-	if err := s.addBody(s.Orbiter, physics.Kinematic, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{0.6, 0.6, 0.6}}); err != nil {
+	marker := physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{0.6, 0.6, 0.6}}
+	if s.Orbiter, err = s.spawnBody(mgl32.Vec3{OrbitRadius, 0, 0}, mgl32.QuatIdent(), engine.Hermite, physics.Kinematic, marker); err != nil {
 		return nil, err
 	}
+	w.SetColor(s.Orbiter, [4]uint8{250, 200, 40, 255})
 
-	s.Teleporter = w.Spawn(geom.Transform{Pos: mgl32.Vec3{-8, 0, -8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1.2, 1.2, 1.2}}, engine.Interpolate)
+	if s.Teleporter, err = s.spawnBody(mgl32.Vec3{-8, 0, -8}, mgl32.QuatIdent(), engine.Interpolate, physics.Kinematic, marker); err != nil {
+		return nil, err
+	}
 	w.SetDrawVelocity(s.Teleporter, mgl32.Vec3{1, 0, 0.5}, mgl32.Vec3{0, 1, 0})
 	w.SetColor(s.Teleporter, [4]uint8{230, 50, 60, 255})
 	s.Countdown.Set(s.Teleporter, ticksOf(TeleportEvery, float32(e.Loop.DT())))
-	if err := s.addBody(s.Teleporter, physics.Kinematic, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{0.6, 0.6, 0.6}}); err != nil {
-		return nil, err
-	}
 
 	s.spawnFigure(w)
 
@@ -183,14 +180,17 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 // where the kinematic bodies the scene drives get their velocities.
 const stageKinematic engine.Stage = "kinematic"
 
-// addBody gives e a body of kind k and shape sh with the scene's material.
-func (s *Scene) addBody(e engine.Entity, k physics.Kind, sh physics.Shape) error {
+// spawnBody spawns a body of kind k and shape sh with the scene's
+// material at pos, turned by rot, drawn with mode as it collides
+// (physics.Space.SpawnBody).
+func (s *Scene) spawnBody(pos mgl32.Vec3, rot mgl32.Quat, mode engine.DrawMode, k physics.Kind, sh physics.Shape) (engine.Entity, error) {
 	d := physics.NewBodyDef(k, sh)
 	d.Friction, d.Restitution = BodyFriction, BodyRestitution
-	if err := s.Space.AddBody(e, d); err != nil {
-		return fmt.Errorf("scene: %w", err)
+	e, err := s.Space.SpawnBody(pos, rot, mode, d)
+	if err != nil {
+		return e, fmt.Errorf("scene: %w", err)
 	}
-	return nil
+	return e, nil
 }
 
 // shotGap is the gap, m, between a player character's capsule and a shot
@@ -223,15 +223,14 @@ func (s *Scene) fire(c *engine.FixedContext) {
 		from := detmath.AddScaled(at, dir, CharacterRadius+ShotRadius+shotGap)
 		vel := mgl32.Vec3{float32(dir[0] * ShotSpeed), ShotSpeed / 4, float32(dir[2] * ShotSpeed)}
 		s.dropOldestShot(w, id)
-		shot := w.Spawn(geom.Transform{Pos: from, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2 * ShotRadius, 2 * ShotRadius, 2 * ShotRadius}}, engine.Interpolate)
-		w.SetMesh(shot, render.MeshSphere)
-		w.SetColor(shot, playerColors[int(id)%len(playerColors)])
-		w.SetDrawVelocity(shot, vel, mgl32.Vec3{})
 		d := physics.NewBodyDef(physics.Dynamic, physics.Shape{Kind: physics.Sphere, Radius: ShotRadius})
 		d.Friction, d.Restitution, d.CCD, d.Density = BodyFriction, BodyRestitution, true, 4
-		if err := s.Space.AddBody(shot, d); err != nil {
+		shot, err := s.Space.SpawnBody(from, mgl32.QuatIdent(), engine.Interpolate, d)
+		if err != nil {
 			panic(fmt.Sprintf("scene: a shot's body: %v", err)) // a bug: the definition is fixed
 		}
+		w.SetColor(shot, playerColors[int(id)%len(playerColors)])
+		w.SetDrawVelocity(shot, vel, mgl32.Vec3{})
 		s.Shots.Set(shot, Shot{Owner: id, Tick: c.Tick})
 	}
 }
