@@ -1,6 +1,7 @@
 // Command nebula-minimal is the smallest complete game on Nebula: a
 // character (package physics: a capsule moved by move and slide, drawn as
-// a box) on a floor beside a lamp hanging on a rope (a joint), that WASD,
+// a box) on a floor beside a lamp hanging on a rope (a joint) and a
+// training dummy that falls as a ragdoll when walked up to (dummy.go), that WASD,
 // the arrow keys or a gamepad's left stick walk (its "move" action) and
 // Space or the gamepad's A makes jump (its "jump" action), simulated in a
 // system of the tick's scripts stage and drawn interpolated between ticks
@@ -18,12 +19,14 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/anim"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/desktop/physicsview"
 	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/physics"
 	"github.com/nebulaengine/nebula/engine/physics/debugdraw"
+	"github.com/nebulaengine/nebula/engine/ragdoll"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -76,6 +79,9 @@ type world struct {
 	lamp     engine.Entity             // a lamp hanging on a rope
 	vy       *engine.Resource[float32] // the player's vertical speed, m/s
 	distance *engine.Resource[float32] // how far it has walked, m
+	dummy    engine.Entity             // a training dummy with a ragdoll (dummy.go)
+	anims    *anim.Animations
+	ragdolls *ragdoll.Ragdolls
 }
 
 func newWorld(cfg engine.Config) (*world, error) {
@@ -88,22 +94,25 @@ func newWorld(cfg engine.Config) (*world, error) {
 		return nil, err
 	}
 	g := &world{e: e, space: space, vy: engine.NewResource[float32](e.World, "vy", 0), distance: engine.NewResource[float32](e.World, "distance", 0)}
-	floor := e.World.Spawn(geom.Transform{Pos: mgl32.Vec3{0, -0.5, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{100, 1, 100}}, engine.NoInterpolation)
-	e.World.SetColor(floor, [4]uint8{70, 74, 84, 255})
-	if err := space.AddBody(floor, physics.NewBodyDef(physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{50, 0.5, 50}})); err != nil {
+	// SpawnBody makes a body and its matching visual in one call.
+	floor, err := space.SpawnBody(mgl32.Vec3{0, -0.5, 0}, mgl32.QuatIdent(), engine.NoInterpolation,
+		physics.NewBodyDef(physics.Static, physics.Shape{Kind: physics.Box, HalfExtents: mgl32.Vec3{50, 0.5, 50}}))
+	if err != nil {
 		return nil, err
 	}
+	e.World.SetColor(floor, [4]uint8{70, 74, 84, 255})
 	// The character: a capsule 0.8 m wide and 1.8 m tall, 1 cm above the
-	// floor (its Offset), drawn as a green box its size.
+	// floor (its Offset), drawn as a green box its size (a mesh scale: it
+	// does not scale what is parented to the player).
 	ch := physics.NewCharacterDef(0.4, 0.5)
-	g.player = e.World.Spawn(geom.Transform{Pos: mgl32.Vec3{0, 0.9 + ch.Offset, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{0.8, 1.8, 0.8}}, engine.Interpolate)
+	g.player = e.World.Spawn(geom.NewTransform(mgl32.Vec3{0, 0.9 + ch.Offset, 0}), engine.Interpolate)
+	e.World.SetMeshScale(g.player, mgl32.Vec3{0.8, 1.8, 0.8})
 	e.World.SetColor(g.player, [4]uint8{60, 220, 90, 255})
 	if err := space.AddCharacter(g.player, ch); err != nil {
 		return nil, err
 	}
 	// A lamp on a 1.5 m rope from a point 3 m up (a distance joint to
-	// the world), to walk into and set swinging: SpawnBody makes a body
-	// and its matching visual in one call.
+	// the world), to walk into and set swinging.
 	lamp := physics.NewBodyDef(physics.Dynamic, physics.Shape{Kind: physics.Sphere, Radius: 0.3})
 	lamp.Density = 200
 	g.lamp, err = space.SpawnBody(mgl32.Vec3{-4, 1.5, -4}, mgl32.QuatIdent(), engine.Interpolate, lamp)
@@ -114,6 +123,9 @@ func newWorld(cfg engine.Config) (*world, error) {
 	rope := physics.NewJointDef(physics.JointDistance, engine.Entity{}, g.lamp) // A: the world
 	rope.AnchorA, rope.MaxLength = mgl32.Vec3{-4, 3, -4}, 1.5
 	if err := space.AddJoint(e.World.Spawn(geom.Transform{Rot: mgl32.QuatIdent()}, engine.NoInterpolation), rope); err != nil {
+		return nil, err
+	}
+	if err := g.addDummy(); err != nil {
 		return nil, err
 	}
 	// The simulation: once per tick, before the physics stage, it reads
@@ -169,6 +181,9 @@ func game(s *app.Process) error {
 		// the character's ground.
 		view, err := physicsview.Attach(r, g.space, debugdraw.DefaultOptions()) // off until toggled
 		if err != nil {
+			return err
+		}
+		if err := g.drawDummy(r); err != nil {
 			return err
 		}
 		r.SetOnKey(func(k input.Key, pressed, _ bool) {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/ragdoll"
 	"github.com/nebulaengine/nebula/internal/app"
 	"github.com/nebulaengine/nebula/internal/cli"
 	"github.com/nebulaengine/nebula/internal/platform/platformtest"
@@ -510,5 +511,70 @@ func TestLampHangsOnItsRope(t *testing.T) {
 	}
 	if d := p.Sub(mgl32.Vec3{-4, 3, -4}).Len(); d > 1.5+1e-3 {
 		t.Errorf("the lamp is %.4f m from the rope's top, want at most 1.5", d)
+	}
+}
+
+// The training dummy falls as a ragdoll when the player walks up to it,
+// pushed away from the player, lies on the floor, and stands up where it
+// lies downTicks later, animated again standTicks after that.
+func TestDummyFallsAndStandsUp(t *testing.T) {
+	g, err := newWorld(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := minimal.Actions.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.e.Input.SetActions(actions)
+	phase := func() ragdoll.Phase { p, _ := g.ragdolls.Phase(g.dummy); return p }
+	held := false // W, until the dummy falls
+	g.e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
+		switch {
+		case tick == 2:
+			held = true
+			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyW})
+		case held && phase() == ragdoll.Falling:
+			held = false
+			in.Push(input.Event{Time: due, Kind: input.KeyUp, Key: input.KeyW})
+		}
+	})
+	// stepUntil steps until done holds, at most limit ticks, and returns
+	// the ticks stepped.
+	stepUntil := func(limit int, done func() bool) int {
+		for n := 1; n <= limit; n++ {
+			if !g.e.StepTick(0) {
+				t.Fatal(g.e.Err())
+			}
+			if done() {
+				return n
+			}
+		}
+		return -1
+	}
+	// Set down 2.5 m in front of it (+z), the player walks up to it.
+	if err := g.space.Teleport(g.player, mgl32.Vec3{4, 0.91, -1.5}, mgl32.QuatIdent()); err != nil {
+		t.Fatal(err)
+	}
+	if n := stepUntil(60, func() bool { return phase() == ragdoll.Falling }); n < 0 {
+		t.Fatal("the dummy still stands 1 s after the player walked up to it")
+	}
+	var root mgl32.Vec3
+	down := stepUntil(downTicks+1, func() bool {
+		if phase() == ragdoll.Falling {
+			rd, _ := g.ragdolls.Component().Get(g.dummy)
+			root = g.e.World.Transform(rd.Bodies[0]).Pos
+		}
+		return phase() != ragdoll.Falling
+	})
+	if down != downTicks || root[1] > 0.5 || root[2] > -4.2 {
+		t.Fatalf("the dummy lay %d ticks with its pelvis at %v at the end; want %d ticks, on the floor (y < 0.5), pushed away from the player (z < -4.2)", down, root, downTicks)
+	}
+	p := g.e.World.Transform(g.dummy).Pos
+	if p[1] != dummyHeight/2 || math.Abs(float64(p[0]-root[0])) > 1e-6 || math.Abs(float64(p[2]-root[2])) > 1e-6 {
+		t.Errorf("the dummy stands up at %v; want standing (y %v) where its pelvis lay, %v", p, float32(dummyHeight/2), root)
+	}
+	if n := stepUntil(standTicks+1, func() bool { return phase() == ragdoll.Animated }); n != standTicks+1 {
+		t.Errorf("standing up took %d ticks, want %d", n, standTicks+1)
 	}
 }
