@@ -74,10 +74,14 @@ const dumpHeader = "nebula state dump "
 // A dead slot ("entity 1:2 = dead") has the same lines as a live one: the
 // values a despawned entity left in its slot are part of the state hash.
 //
-// When some entity's mesh scale is not one (World.SetMeshScale), every
-// slot has one more line after its mesh:
+// When some entity's draw attributes are not the defaults (a mesh scale
+// other than one, an emissive colour other than black, hidden:
+// World.SetMeshScale, SetEmissive, SetVisible), every slot has three more
+// lines after its mesh:
 //
 //	entity 0:1 mesh scale = 2 1 1 [40000000 3f800000 3f800000]
+//	entity 0:1 emissive = 0 0 0
+//	entity 0:1 hidden = false
 //
 // When some entity has a parent (World.SetParent), the header has a line
 // "entities with a parent = 2" before the players, and every slot has
@@ -128,7 +132,7 @@ func (w *World) WriteDump(out io.Writer) error {
 	if out == nil {
 		return errors.New("engine: WriteDump: the writer is nil")
 	}
-	d := &dumper{bw: bufio.NewWriterSize(out, 64<<10), gen: w.gen, meshScaled: w.meshScaled()}
+	d := &dumper{bw: bufio.NewWriterSize(out, 64<<10), gen: w.gen, drawAttrs: w.drawAttrs()}
 	w.dumpHeader(d)
 	for i := range w.gen {
 		w.dumpSlot(d, i)
@@ -154,9 +158,10 @@ type dumper struct {
 	scratch []byte   // a value's bytes, reused
 	err     error    // the first value that could not be encoded
 	hashErr error    // why the hash could not be computed
-	// meshScaled: some mesh scale is not one, so every entity's is
-	// written (otherwise none is, as in dumps from before mesh scales).
-	meshScaled bool
+	// drawAttrs: some draw attribute is not the default, so every
+	// entity's are written (otherwise none are, as in dumps from before
+	// draw attributes).
+	drawAttrs bool
 }
 
 // emit writes the line b and a newline, keeping b's memory for the next
@@ -265,8 +270,11 @@ func (w *World) dumpSlot(d *dumper, i int) {
 	}
 	d.emit(b)
 	text("mesh", strconv.FormatUint(uint64(c.Mesh[i]), 10))
-	if d.meshScaled {
+	if d.drawAttrs {
 		vec("mesh scale", c.MeshScale[i])
+		em := c.Emissive[i]
+		text("emissive", fmt.Sprintf("%d %d %d", em[0], em[1], em[2]))
+		text("hidden", strconv.FormatBool(c.Hidden[i]))
 	}
 	text("teleport", strconv.FormatBool(w.snap[i]))
 	if h := &w.hier; h.linked > 0 {

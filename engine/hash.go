@@ -14,8 +14,11 @@ import "encoding/binary"
 //     (W, X, Y, Z), scale, velocity and angular velocity (float32 bits),
 //     draw mode (a byte), colour (4 bytes), mesh (a uint16), teleport
 //     mark (a byte);
-//   - only when some entity's mesh scale is not one (SetMeshScale), every
-//     slot's mesh scale (float32 bits);
+//   - only when some entity's draw attributes are not the defaults (a
+//     mesh scale other than one, an emissive colour other than black,
+//     hidden: SetMeshScale, SetEmissive, SetVisible), every slot's mesh
+//     scale (float32 bits), then every slot's emissive colour (3 bytes),
+//     then every slot's hidden flag (a byte);
 //   - only when some entity has a parent (SetParent), the hierarchy: the
 //     number of entities with a parent (uint64), every slot's parent
 //     (uint32, its slot plus one, 0 for none), and every slot's world
@@ -72,8 +75,8 @@ func (w *World) Hash() uint64 {
 	h.Write(bytesOf(w.cur.Color))
 	h.Write(bytesOf(w.cur.Mesh))
 	h.Write(bytesOf(w.snap))
-	if w.meshScaled() {
-		h.Write(bytesOf(w.cur.MeshScale))
+	if w.drawAttrs() {
+		w.hashDrawAttrs(h)
 	}
 	w.hier.hash(h)
 	binary.LittleEndian.PutUint64(head[0:], uint64(len(w.players.ids)))

@@ -17,7 +17,8 @@ import (
 // earlier frame.
 type RenderBuffer struct {
 	// Frame is what the renderer draws: Instances holds one entry per
-	// live entity, in slot order; Poses holds the skinning matrices and
+	// entity drawn (live, visible with its ancestors, and of a mesh other
+	// than render.MeshNone), in slot order; Poses holds the skinning matrices and
 	// blend weights of the animated instances (Interpolate empties it;
 	// Render systems fill it).
 	render.Frame
@@ -125,7 +126,7 @@ func (c InterpolationConfig) Validate() error {
 const nlerpMinDot = 0.9995
 
 // Interpolate writes into dst what the renderer should draw this frame: every
-// live entity, in slot order, placed at fraction alpha of the way from its
+// live entity that is drawn, in slot order, placed at fraction alpha of the way from its
 // state before the last tick to its current state. alpha is the loop's
 // leftover time as a fraction of a tick, in [0, 1]; tickDT is the fixed tick
 // duration in seconds, which Hermite needs to turn velocities into tangents.
@@ -140,6 +141,12 @@ const nlerpMinDot = 0.9995
 //     current positions with tangents prevVel*tickDT and curVel*tickDT;
 //     rotation and scale as Interpolate.
 //   - NoInterpolation: the current state.
+//
+// An entity is drawn unless it or an ancestor is hidden (World.SetVisible)
+// or its mesh is render.MeshNone (a pivot): those are left out of dst,
+// and cost no more than the test. Each instance is drawn at its
+// interpolated scale times its mesh scale (World.SetMeshScale), with its
+// emissive colour (World.SetEmissive).
 //
 // Entities are drawn in world space: when some entity has a parent, from
 // their world transforms at the end of the last tick and at the end of the
@@ -201,6 +208,13 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	n := len(gen)
 	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
 	modes, colors, meshes, meshScales := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n], w.cur.MeshScale[:n]
+	emissive := w.cur.Emissive[:n]
+	// Hidden entities (and their descendants) and pivots are left out.
+	hidden := w.hiddenInTree()
+	if hidden == nil {
+		hidden = w.cur.Hidden[:n] // all false
+	}
+	hidden = hidden[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
 	snap := w.snap[:n]
 	var parent []uint32 // with a hierarchy: the world transforms, and who has a parent
@@ -214,7 +228,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		dst.Alpha = 1
 		k := 0
 		for i, g := range gen {
-			if g&1 == 0 {
+			if g&1 == 0 || meshes[i] == render.MeshNone || hidden[i] {
 				continue
 			}
 			in := &insts[k]
@@ -223,9 +237,11 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 			in.Scale = scaled(curScale[i], &meshScales[i])
 			in.Color = colors[i]
 			in.Mesh, in.Pose = meshes[i], 0
+			in.Emissive = emissive[i]
 			ents[k] = Entity{index: uint32(i), gen: g}
 			k++
 		}
+		dst.Instances, dst.Entities = insts[:k], ents[:k]
 		return
 	}
 
@@ -250,7 +266,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	current := dst.current[:0]
 	k := 0
 	for i, g := range gen {
-		if g&1 == 0 {
+		if g&1 == 0 || meshes[i] == render.MeshNone || hidden[i] {
 			continue
 		}
 		in := &insts[k]
@@ -258,6 +274,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		k++
 		in.Color = colors[i]
 		in.Mesh, in.Pose = meshes[i], 0
+		in.Emissive = emissive[i]
 
 		cp, cr, cs := &curPos[i], &curRot[i], &curScale[i]
 		mode := modes[i]
@@ -320,6 +337,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		in.Rot.V[2] = qz * inv
 	}
 	dst.hermite, dst.current = hermite, current
+	dst.Instances, dst.Entities = insts[:k], ents[:k]
 	dst.Snaps = snaps
 	if !dst.counted || dst.countedTick != w.tick {
 		dst.TotalSnaps += uint64(snaps)

@@ -91,10 +91,11 @@ func TestInstanceLayout(t *testing.T) {
 	got := []uintptr{unsafe.Sizeof(in), unsafe.Alignof(in),
 		unsafe.Offsetof(in.Pos), unsafe.Offsetof(in.Rot), unsafe.Offsetof(in.Rot) + unsafe.Offsetof(in.Rot.W),
 		unsafe.Offsetof(in.Rot) + unsafe.Offsetof(in.Rot.V),
-		unsafe.Offsetof(in.Scale), unsafe.Offsetof(in.Color), unsafe.Offsetof(in.Mesh), unsafe.Offsetof(in.Pose)}
-	want := []uintptr{48, 4, 0, 12, 12, 16, 28, 40, 44, 46}
+		unsafe.Offsetof(in.Scale), unsafe.Offsetof(in.Color), unsafe.Offsetof(in.Mesh), unsafe.Offsetof(in.Pose),
+		unsafe.Offsetof(in.Emissive)}
+	want := []uintptr{64, 4, 0, 12, 12, 16, 28, 40, 44, 46, 48}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("size, align, offsets of Pos, Rot, Rot.W, Rot.V, Scale, Color, Mesh, Pose = %v, want %v", got, want)
+		t.Errorf("size, align, offsets of Pos, Rot, Rot.W, Rot.V, Scale, Color, Mesh, Pose, Emissive = %v, want %v", got, want)
 	}
 }
 

@@ -26,8 +26,10 @@ import (
 //	  free list: length uint32, then that many uint32 slots, in order
 //	  current pos, rot, scale, vel, angvel (n x 3, 4, 3, 3, 3 float32 bits)
 //	  modes n x uint8, colours n x 4 bytes, meshes n x uint16
-//	  mesh scales n x 3 float32 bits, in versions 9 and 10, only when
-//	  some entity's mesh scale is not one (otherwise written as 7 or 8)
+//	  draw attributes, in versions 9 and 10, only when some entity's are
+//	  not the defaults (otherwise written as 7 or 8): mesh scales n x 3
+//	  float32 bits, emissive colours n x 3 bytes, hidden flags n x uint8
+//	  (0 or 1)
 //	  previous pos, rot, scale, vel (n x 3, 4, 3, 3 float32 bits)
 //	  teleport marks n x uint8 (0 or 1)
 //	  hierarchy, in versions 6, 8 and 10, only when some entity has a parent
@@ -74,8 +76,9 @@ const (
 	// parent has no hierarchy section: it is written as version 7, one
 	// with parents as version 8 (7 and 8 are 5 and 6 with the inputs'
 	// gamepads and actions).
-	// Version 9 is 7 with the mesh scales, and 10 is 8 with them: a
-	// world whose every mesh scale is one is written as version 7 or 8.
+	// Version 9 is 7 with the draw attributes (mesh scales, emissive
+	// colours, hidden flags), and 10 is 8 with them: a world whose draw
+	// attributes are all the defaults is written as version 7 or 8.
 	// Restore reads versions OldestSnapshotVersion to SnapshotVersion.
 	SnapshotVersion = 10
 	// hierarchySnapshotVersion is the first version with the hierarchy
@@ -87,10 +90,11 @@ const (
 	// and actions: it is flatSnapshotVersion with them, and
 	// padSnapshotVersion+1 is hierarchySnapshotVersion with them.
 	padSnapshotVersion = 7
-	// meshScaleSnapshotVersion is the first version with the mesh scales
-	// (World.SetMeshScale): padSnapshotVersion with them, and
-	// meshScaleSnapshotVersion+1 is padSnapshotVersion+1 with them.
-	meshScaleSnapshotVersion = 9
+	// drawSnapshotVersion is the first version with the draw attributes
+	// (World.SetMeshScale, SetEmissive, SetVisible): padSnapshotVersion
+	// with them, and drawSnapshotVersion+1 is padSnapshotVersion+1 with
+	// them.
+	drawSnapshotVersion = 9
 	// OldestSnapshotVersion is the oldest snapshot version Restore reads.
 	OldestSnapshotVersion = 4
 	// MaxSlots caps the entity slots a snapshot may hold.
@@ -114,8 +118,8 @@ func (e *Engine) Snapshot() []byte {
 	b := make([]byte, 0, 64+len(w.gen)*snapshotSlotBytes+len(w.free)*4+w.players.Len()*(2+8*input.SampleWords)+256)
 	b = append(b, snapshotMagic...)
 	version := uint16(padSnapshotVersion)
-	if w.meshScaled() {
-		version = meshScaleSnapshotVersion
+	if w.drawAttrs() {
+		version = drawSnapshotVersion
 	}
 	if w.hier.linked > 0 {
 		version++
@@ -214,12 +218,12 @@ func inputLayout(v uint16) input.StateLayout {
 // hasHierarchy reports whether a snapshot of version v has the hierarchy
 // section: versions 6, 8 and 10.
 func hasHierarchy(v uint16) bool {
-	return v == hierarchySnapshotVersion || v == padSnapshotVersion+1 || v == meshScaleSnapshotVersion+1
+	return v == hierarchySnapshotVersion || v == padSnapshotVersion+1 || v == drawSnapshotVersion+1
 }
 
-// hasMeshScales reports whether a snapshot of version v has the mesh
-// scales: versions 9 and 10.
-func hasMeshScales(v uint16) bool { return v >= meshScaleSnapshotVersion }
+// hasDrawAttrs reports whether a snapshot of version v has the draw
+// attributes: versions 9 and 10.
+func hasDrawAttrs(v uint16) bool { return v >= drawSnapshotVersion }
 
 // readSnapshotHeader reads and checks the magic and the version, and
 // returns the version and the tick rate.

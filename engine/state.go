@@ -57,6 +57,8 @@ func copyTable(dst, src *World) {
 	copyInto(&dst.cur.Color, src.cur.Color)
 	copyInto(&dst.cur.Mesh, src.cur.Mesh)
 	copyInto(&dst.cur.MeshScale, src.cur.MeshScale)
+	copyInto(&dst.cur.Emissive, src.cur.Emissive)
+	copyInto(&dst.cur.Hidden, src.cur.Hidden)
 	copyInto(&dst.prev.Pos, src.prev.Pos)
 	copyInto(&dst.prev.Rot, src.prev.Rot)
 	copyInto(&dst.prev.Scale, src.prev.Scale)

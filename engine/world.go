@@ -71,6 +71,12 @@ type Bodies struct {
 	// transform's scale: it is drawn only, never inherited by children
 	// nor interpolated (see World.SetMeshScale). One when spawned.
 	MeshScale []mgl32.Vec3
+	// Emissive is the light the entity's surface gives off, RGB, added to
+	// its lit colour (World.SetEmissive). Black when spawned.
+	Emissive [][3]uint8
+	// Hidden hides the entity and its descendants: none of them is drawn
+	// (World.SetVisible). False when spawned.
+	Hidden []bool
 }
 
 // World holds the entities of a game and their state. Its fixed-step state
@@ -109,6 +115,8 @@ type World struct {
 
 	hasher  xxh3.Hasher // Hash's, reused
 	scratch []byte      // Hash's buffer for values encoded before hashing
+
+	hiddenScratch []bool // hiddenInTree's, reused
 }
 
 // NewWorld returns an empty world whose RNG is seeded with seed.
@@ -179,6 +187,8 @@ func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 		w.cur.Color = append(w.cur.Color, [4]uint8{})
 		w.cur.Mesh = append(w.cur.Mesh, 0)
 		w.cur.MeshScale = append(w.cur.MeshScale, unitScale)
+		w.cur.Emissive = append(w.cur.Emissive, [3]uint8{})
+		w.cur.Hidden = append(w.cur.Hidden, false)
 		w.prev.Pos = append(w.prev.Pos, mgl32.Vec3{})
 		w.prev.Rot = append(w.prev.Rot, mgl32.Quat{})
 		w.prev.Scale = append(w.prev.Scale, mgl32.Vec3{})
@@ -198,6 +208,8 @@ func (w *World) Spawn(t geom.Transform, mode DrawMode) Entity {
 	w.cur.Color[i] = [4]uint8{255, 255, 255, 255}
 	w.cur.Mesh[i] = render.MeshCube
 	w.cur.MeshScale[i] = unitScale
+	w.cur.Emissive[i] = [3]uint8{}
+	w.cur.Hidden[i] = false
 	w.snap[i] = false
 	w.hier.spawned(int(i), t)
 	return Entity{index: i, gen: w.gen[i]}
@@ -229,9 +241,9 @@ func (w *World) freeSlot(i uint32) {
 	for _, c := range w.cols {
 		c.clearSlot(int(i))
 	}
-	// A dead slot's mesh scale is one, so that it never makes the world
-	// mesh-scaled (see meshScaled).
-	w.cur.MeshScale[i] = unitScale
+	// A dead slot's draw attributes are the defaults, so that it never
+	// puts them in the state (see drawAttrs).
+	w.cur.MeshScale[i], w.cur.Emissive[i], w.cur.Hidden[i] = unitScale, [3]uint8{}, false
 	w.gen[i]++ // odd -> even
 	w.free = append(w.free, i)
 	w.count--
@@ -323,47 +335,6 @@ func (w *World) SetMesh(e Entity, id render.MeshID) {
 	}
 }
 
-// SetMeshScale sets the size e's mesh is drawn at along each of the
-// mesh's axes, on top of e's transform (one when spawned). Unlike the
-// transform's scale it is drawn only: e's children are not scaled by it,
-// and it is not interpolated (a change shows from the next frame). Use it
-// to size a unit mesh to what it stands for, as physics.SpawnBody sizes a
-// cube to its box, so that children placed on the entity are not
-// stretched with it.
-//
-// It is simulated state, like the colour: hashed and saved (a world
-// whose every mesh scale is one hashes and saves as if mesh scales did
-// not exist).
-func (w *World) SetMeshScale(e Entity, s mgl32.Vec3) {
-	if w.Alive(e) {
-		w.cur.MeshScale[e.index] = s
-	}
-}
-
-// MeshScale returns the size e's mesh is drawn at on top of its transform
-// (see SetMeshScale; one when e is not alive).
-func (w *World) MeshScale(e Entity) mgl32.Vec3 {
-	if !w.Alive(e) {
-		return unitScale
-	}
-	return w.cur.MeshScale[e.index]
-}
-
-// unitScale is the scale that changes nothing.
-var unitScale = mgl32.Vec3{1, 1, 1}
-
-// meshScaled reports whether some slot's mesh scale is not one: only then
-// are mesh scales hashed, saved and dumped. Dead slots hold one (freeSlot),
-// so this is a function of the live entities' state.
-func (w *World) meshScaled() bool {
-	for _, s := range w.cur.MeshScale {
-		if s != unitScale {
-			return true
-		}
-	}
-	return false
-}
-
 // Mesh returns the mesh e is drawn with (render.MeshCube when e is not alive).
 func (w *World) Mesh(e Entity) render.MeshID {
 	if !w.Alive(e) {
@@ -426,8 +397,8 @@ func (w *World) appendState(b []byte) []byte {
 	b = appendColumn(b, w.cur.Mode)
 	b = appendColumn(b, w.cur.Color)
 	b = appendColumn(b, w.cur.Mesh)
-	if w.meshScaled() {
-		b = appendColumn(b, w.cur.MeshScale)
+	if w.drawAttrs() {
+		b = w.appendDrawAttrs(b)
 	}
 	b = appendColumn(b, w.prev.Pos)
 	b = appendColumn(b, w.prev.Rot)
@@ -502,14 +473,7 @@ func (w *World) readState(r *binread.Reader, t *World, version uint16) {
 	}
 	t.cur.Color = readColumn[[4]uint8](r, "colours", n)
 	t.cur.Mesh = readColumn[render.MeshID](r, "meshes", n)
-	if hasMeshScales(version) {
-		t.cur.MeshScale = readColumn[mgl32.Vec3](r, "mesh scales", n)
-	} else if r.Err() == nil {
-		t.cur.MeshScale = make([]mgl32.Vec3, n)
-		for i := range t.cur.MeshScale {
-			t.cur.MeshScale[i] = unitScale
-		}
-	}
+	readDrawAttrs(r, t, version, n)
 	t.prev.Pos = readColumn[mgl32.Vec3](r, "previous positions", n)
 	t.prev.Rot = readColumn[mgl32.Quat](r, "previous rotations", n)
 	t.prev.Scale = readColumn[mgl32.Vec3](r, "previous scales", n)

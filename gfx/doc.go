@@ -51,6 +51,20 @@
 // A screenshot is read with Renderer.ReadRGBA after Draw and before
 // SwapBuffers, and written with SavePNG.
 //
+// # Transparency, emission and culling
+//
+// An instance's alpha (the fourth byte of its Color) decides how it is
+// drawn: 255 opaque; 1 to 254 transparent, drawn after every opaque
+// instance, from the farthest to the nearest (by depth in front of the
+// camera), blended with premultiplied alpha and testing depth without
+// writing it; 0 not at all. Its Emissive colour is added to its lit
+// colour, so it glows with no light on it. Before anything is streamed,
+// frustum culling leaves out the instances whose bounding sphere is wholly
+// out of view (Renderer.SetCulling); Stats.Culled and Stats.Transparent
+// count them. Hidden entities and pivots never reach the renderer: the
+// engine leaves them out of the render buffer (engine.World.SetVisible,
+// render.MeshNone).
+//
 // # Meshes and models
 //
 // The renderer keeps a registry of meshes by render.MeshID. NewRenderer

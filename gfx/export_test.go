@@ -16,6 +16,6 @@ func (r *Renderer) UploadPoses(p *render.Poses) int { return r.beginModels(p) }
 // SortInstances sorts instances by mesh as Draw does, into the renderer's
 // staging buffer, and returns how many it kept.
 func (r *Renderer) SortInstances(instances []render.Instance) int {
-	sorted, _ := r.sort(instances)
+	sorted, _, _, _ := r.sort(instances)
 	return len(sorted)
 }

@@ -1,11 +1,14 @@
 package gfx
 
 import (
-	"github.com/nebulaengine/nebula/engine/render"
-
+	"cmp"
+	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/nebulaengine/nebula/engine/render"
 )
 
 // This file holds the per-frame code. It calls OpenGL only through
@@ -22,12 +25,21 @@ import (
 // a bone per palette entry and a weight per blend-shape weight of the
 // model (as model.Model orders them).
 //
-// The instances are sorted by mesh (a counting sort into a reused buffer;
-// when they all show one mesh they are used as they are), streamed to the
+// An instance of alpha 255 is opaque. One of alpha 1 to 254 is drawn
+// transparent: after every opaque one, from the farthest to the nearest,
+// blended with premultiplied alpha (glBlendFunc(GL_ONE,
+// GL_ONE_MINUS_SRC_ALPHA)), testing depth without writing it. One of alpha
+// 0 is not drawn, nor is one out of view (frustum culling: SetCulling);
+// Stats.Culled counts both. A transparent instance is drawn whole, nearest
+// faces last within it only as far as its mesh's triangles are ordered.
+//
+// The opaque instances are sorted by mesh (a counting sort into a reused buffer;
+// when they all show one mesh and none is left out they are used as they are), streamed to the
 // GPU (the buffer is orphaned, then written) and drawn with one draw call
 // per mesh in use, or per part of a model: the GL calls made depend on the
 // meshes in use (and the programs their parts need), not on how many
-// instances or poses there are. The built-in cube and sphere are drawn
+// instances or poses there are (the transparent ones add a draw per run
+// of one mesh in their order). The built-in cube and sphere are drawn
 // from the instance buffer alone (vertex pulling; the sphere as a
 // ray-cast impostor whose depth is the ellipsoid's, see the package doc). Instances
 // whose mesh is not registered are not drawn (Stats.Unknown counts them),
@@ -49,7 +61,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		dropped = len(instances) - r.maxInstances
 		instances = instances[:r.maxInstances]
 	}
-	sorted, unknown := r.sort(instances)
+	sorted, opaque, unknown, culled := r.sort(instances)
 	c := &r.gl
 	draws, triangles, meshes, posed := 0, 0, 0, 0
 	if len(sorted) > 0 {
@@ -58,32 +70,42 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		c.bindTexture(gl.TEXTURE_BUFFER, r.tex)
 		models := false
 		for s, m := range r.meshes {
-			if r.counts[s] == 0 {
+			if r.used[s] == 0 {
 				continue
 			}
 			meshes++
-			switch m.pulled {
-			case pulledCube:
-				r.drawCubes(cam, r.starts[s], r.counts[s])
-				draws++
-				triangles += int(r.counts[s]) * verticesPerCube / 3
-			case pulledSphere:
-				r.drawSpheres(cam, r.starts[s], r.counts[s])
-				draws++
-				triangles += int(r.counts[s]) * verticesPerSphere / 3
-			default:
-				models = true
-			}
+			models = models || m.pulled == notPulled
 		}
 		if models {
 			posed = r.beginModels(poses)
-			for s, m := range r.meshes {
-				if r.counts[s] > 0 && m.pulled == notPulled {
-					d, tris := r.drawModel(s, r.starts[s], r.counts[s])
-					draws += d
-					triangles += tris
-				}
+		}
+		// The opaque instances, a run per mesh; then the transparent ones
+		// back to front, a draw per run of one mesh, blended.
+		for s := range r.meshes {
+			if r.counts[s] > 0 {
+				d, tris := r.drawRun(cam, s, r.starts[s], r.counts[s])
+				draws += d
+				triangles += tris
 			}
+		}
+		if opaque < len(sorted) {
+			c.enable(gl.BLEND)
+			c.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+			c.depthMask(false)
+			for k := opaque; k < len(sorted); {
+				end := k + 1
+				for end < len(sorted) && sorted[end].Mesh == sorted[k].Mesh {
+					end++
+				}
+				d, tris := r.drawRun(cam, int(r.slotOf(sorted[k].Mesh)), int32(k), int32(end-k))
+				draws += d
+				triangles += tris
+				k = end
+			}
+			c.depthMask(true)
+			c.disable(gl.BLEND)
+		}
+		if models {
 			c.activeTexture(gl.TEXTURE0)
 		}
 		c.bindVertexArray(0)
@@ -92,81 +114,188 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 	r.stats.Triangles = triangles
 	r.stats.Unknown = unknown
 	r.stats.Dropped = dropped
+	r.stats.Culled = culled
+	r.stats.Transparent = len(sorted) - opaque
 	r.stats.Meshes = meshes
 	r.stats.Poses = posed
 	checkFrame("Renderer.Draw")
 }
 
-// sort counts the instances of every registered mesh into r.counts and
-// returns them sorted by mesh, each mesh's run starting at r.starts, and
-// the number of instances of no registered mesh, left out. When every
-// instance shows the same registered mesh it returns instances itself.
-func (r *Renderer) sort(instances []render.Instance) (sorted []render.Instance, unknown int) {
-	counts, starts := r.counts, r.starts
+// drawRun draws count instances of the mesh in slot s from instance first
+// of the streamed instances, and returns the draw calls and triangles.
+func (r *Renderer) drawRun(cam Camera, s int, first, count int32) (draws, triangles int) {
+	switch r.meshes[s].pulled {
+	case pulledCube:
+		r.drawCubes(cam, first, count)
+		return 1, int(count) * verticesPerCube / 3
+	case pulledSphere:
+		r.drawSpheres(cam, first, count)
+		return 1, int(count) * verticesPerSphere / 3
+	}
+	return r.drawModel(s, first, count)
+}
+
+// A transparent instance to sort: its depth in front of the camera and its
+// index in the instances.
+type depthRef struct {
+	depth float32
+	i     int32
+}
+
+// sort returns the instances to draw: the opaque ones (alpha 255) sorted
+// by mesh, each registered mesh's run starting at r.starts[s] with
+// r.counts[s] instances, then the transparent ones (alpha 1 to 254) from
+// the farthest to the nearest (ties in the order given). opaque is the
+// number of opaque instances; r.used[s] counts each mesh's instances of
+// both kinds. Left out are the instances of no registered mesh (unknown)
+// and, counted in culled, those of alpha 0 and, with culling on, those
+// whose bounds are wholly outside the view (see cullRadius). When every
+// instance is opaque, drawn and of one mesh it returns instances itself.
+func (r *Renderer) sort(instances []render.Instance) (sorted []render.Instance, opaque, unknown, culled int) {
+	counts, starts, used := r.counts, r.starts, r.used
 	clear(counts)
 	clear(starts)
+	clear(used)
 	if len(instances) == 0 {
-		return nil, 0
+		return nil, 0, 0, 0
 	}
-	// The common frame: every instance shows one mesh.
-	first, same := instances[0].Mesh, true
-	for i := range instances {
-		if instances[i].Mesh != first {
-			same = false
-			break
-		}
-	}
-	if same {
-		if s := r.slotOf(first); s >= 0 && r.meshes[s].live() {
-			counts[s] = int32(len(instances))
-			return instances, 0
-		}
-		return nil, len(instances)
-	}
-
-	// Count, remembering each instance's slot (-1: not registered).
+	planes, cull := r.frustum()
 	if cap(r.which) < len(instances) {
 		r.which = make([]int32, len(instances), max(len(instances), 2*cap(r.which)))
 	}
 	which := r.which[:len(instances)]
-	slot := r.slot
+	back := r.back[:0]
+	slot, meshes := r.slot, r.meshes
 	for i := range instances {
+		in := &instances[i]
 		s := int32(-1)
-		if id := int(instances[i].Mesh); id < len(slot) {
+		if id := int(in.Mesh); id < len(slot) {
 			s = slot[id]
 		}
-		which[i] = s
-		if s >= 0 {
-			counts[s]++
-		} else {
+		which[i] = -1
+		switch {
+		case s < 0 || !meshes[s].live():
 			unknown++
+			continue
+		case in.Color[3] == 0:
+			culled++
+			continue
+		case cull:
+			if rad, ok := cullRadius(meshes[s], in); ok && outside(&planes, in.Pos, rad) {
+				culled++
+				continue
+			}
 		}
+		used[s]++
+		if in.Color[3] < 255 {
+			back = append(back, depthRef{depth: r.depth(in.Pos), i: int32(i)})
+			continue
+		}
+		which[i] = s
+		counts[s]++
 	}
+	r.back = back
 	n := int32(0)
-	for s, m := range r.meshes {
-		if !m.live() { // a deleted model: its instances are unknown
-			unknown += int(counts[s])
-			counts[s] = 0
-		}
+	runs := 0
+	for s := range meshes {
 		starts[s] = n
 		n += counts[s]
+		if counts[s] > 0 {
+			runs++
+		}
+	}
+	if int(n) == len(instances) && runs == 1 {
+		return instances, len(instances), 0, 0 // the common frame: nothing left out, one mesh
 	}
 
-	// Place each instance at the next free index of its mesh's run.
-	if cap(r.staging) < int(n) {
-		r.staging = make([]render.Instance, n, max(int(n), 2*cap(r.staging)))
+	// Place each opaque instance at the next free index of its mesh's
+	// run, then the transparent ones, farthest first.
+	total := int(n) + len(back)
+	if cap(r.staging) < total {
+		r.staging = make([]render.Instance, total, max(total, 2*cap(r.staging)))
 	}
-	staging := r.staging[:n]
+	staging := r.staging[:total]
 	next := r.next
 	copy(next, starts)
 	for i, s := range which {
-		if s >= 0 && counts[s] > 0 {
+		if s >= 0 {
 			staging[next[s]] = instances[i]
 			next[s]++
 		}
 	}
-	return staging, unknown
+	slices.SortStableFunc(back, func(a, b depthRef) int { return cmp.Compare(b.depth, a.depth) })
+	for k, b := range back {
+		staging[int(n)+k] = instances[b.i]
+	}
+	return staging, int(n), unknown, culled
 }
+
+// depth returns how far in front of the camera a point is: its clip w.
+func (r *Renderer) depth(p [3]float32) float32 {
+	m := &r.vp
+	return m[3]*p[0] + m[7]*p[1] + m[11]*p[2] + m[15]
+}
+
+// frustum returns the six planes of the frame's view (each a unit normal
+// pointing inwards and an offset: a point p is inside when n·p + d >= 0),
+// and whether culling is on.
+func (r *Renderer) frustum() (planes [6][4]float32, on bool) {
+	if r.noCulling {
+		return planes, false
+	}
+	m := &r.vp // column-major: row k is m[k], m[4+k], m[8+k], m[12+k]
+	row := func(k int) [4]float32 { return [4]float32{m[k], m[4+k], m[8+k], m[12+k]} }
+	w := row(3)
+	for k := range 3 {
+		a := row(k)
+		for j, sign := range [2]float32{1, -1} {
+			var p [4]float32
+			for c := range 4 {
+				p[c] = w[c] + sign*a[c]
+			}
+			l := float32(math.Sqrt(float64(p[0]*p[0] + p[1]*p[1] + p[2]*p[2])))
+			if l > 0 {
+				for c := range 4 {
+					p[c] /= l
+				}
+			}
+			planes[2*k+j] = p
+		}
+	}
+	return planes, true
+}
+
+// outside reports whether the sphere at c of radius rad is wholly on the
+// outer side of one of the planes.
+func outside(planes *[6][4]float32, c [3]float32, rad float32) bool {
+	for k := range planes {
+		p := &planes[k]
+		if p[0]*c[0]+p[1]*c[1]+p[2]*c[2]+p[3] < -rad {
+			return true
+		}
+	}
+	return false
+}
+
+// cullRadius returns the radius of a sphere about the instance's position
+// that holds what it draws of m, and whether there is one: a skinned or
+// morphed model drawn with a pose can be anywhere its pose puts it (a
+// ragdoll's skin follows its bodies), so such an instance is never culled.
+func cullRadius(m *Model, in *render.Instance) (float32, bool) {
+	s := in.Scale
+	big := max(abs32(s[0]), abs32(s[1]), abs32(s[2]))
+	switch {
+	case m.pulled == pulledCube:
+		return 0.8660255 * big, true // half the unit cube's diagonal
+	case m.pulled == pulledSphere:
+		return 0.5 * big, true
+	case in.Pose != 0:
+		return 0, false
+	}
+	return m.radius * big, true
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
 
 // slotOf returns the slot of the mesh registered as id, or -1.
 func (r *Renderer) slotOf(id render.MeshID) int32 {
@@ -224,7 +353,7 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 	nb, nw := len(bones), len(weights)
 	var shadings uint8
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && m.pulled == notPulled {
+		if r.used[s] > 0 && m.pulled == notPulled {
 			r.rest[s] = restRef{bone: int32(nb), weight: int32(nw)}
 			nb += len(m.restBones)
 			nw += len(m.restWeights)
@@ -248,13 +377,13 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 	c.orphan(gl.TEXTURE_BUFFER, r.poseCap, gl.STREAM_DRAW)
 	c.bufferSubData(gl.TEXTURE_BUFFER, 0, len(bones)*boneSize, unsafe.Pointer(unsafe.SliceData(bones)))
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && m.pulled == notPulled {
+		if r.used[s] > 0 && m.pulled == notPulled {
 			c.bufferSubData(gl.TEXTURE_BUFFER, int(r.rest[s].bone)*boneSize, len(m.restBones)*boneSize, unsafe.Pointer(unsafe.SliceData(m.restBones)))
 		}
 	}
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes, 4*len(weights), unsafe.Pointer(unsafe.SliceData(weights)))
 	for s, m := range r.meshes {
-		if r.counts[s] > 0 && m.pulled == notPulled {
+		if r.used[s] > 0 && m.pulled == notPulled {
 			c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+4*int(r.rest[s].weight), 4*len(m.restWeights), unsafe.Pointer(unsafe.SliceData(m.restWeights)))
 		}
 	}

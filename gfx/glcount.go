@@ -25,6 +25,8 @@ func (c *glCounter) disable(capability uint32) { c.calls++; gl.Disable(capabilit
 
 func (c *glCounter) depthMask(on bool) { c.calls++; gl.DepthMask(on) }
 
+func (c *glCounter) blendFunc(src, dst uint32) { c.calls++; gl.BlendFunc(src, dst) }
+
 func (c *glCounter) useProgram(p Program) { c.calls++; gl.UseProgram(uint32(p)) }
 
 // uniformMatrix4 sets a mat4 uniform. m must not be on the stack of the

@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"image"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -74,6 +75,10 @@ type Model struct {
 	mem   *MemoryCounter
 	// shadings has bit 1<<sh set for each shading sh of its parts.
 	shadings uint8
+	// radius bounds the model at rest: no vertex, skinned by the rest
+	// palette and moved by any morph targets at weights up to 1, is
+	// farther from the model's origin (frustum culling's bound).
+	radius float32
 
 	// pulled marks the renderer's built-in cube and sphere, drawn by
 	// cube.vert and sphere.vert from the instances alone: they have no
@@ -200,6 +205,7 @@ func NewModel(mem *MemoryCounter, m *model.Model) (*Model, error) {
 	}
 
 	g := &Model{mem: mem, name: m.Name, restBones: restPalette(m), restWeights: slices.Clone(m.RestWeights)}
+	g.radius = restRadius(m, g.restBones)
 	g.parts = make([]modelPart, len(m.Parts))
 	for i := range m.Parts {
 		g.uploadPart(&g.parts[i], &m.Parts[i])
@@ -413,6 +419,44 @@ func restPalette(m *model.Model) []render.Bone {
 		bones[i] = boneOf(global[j.Node].Mul4(j.InverseBind))
 	}
 	return bones
+}
+
+// restRadius returns the largest distance from the origin of m's
+// vertices skinned by its rest palette bones, plus the largest offset
+// every morph target could add (each at weight 1), rounded up a little:
+// a sphere that holds the model drawn at rest.
+func restRadius(m *model.Model, bones []render.Bone) float32 {
+	var far float64
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		var grow float64 // the morph targets' reach
+		for _, t := range p.Targets {
+			var most float64
+			for _, d := range t.Positions {
+				most = max(most, float64(d.Len()))
+			}
+			grow += most
+		}
+		for v, pos := range p.Positions {
+			var x [3]float64
+			weights, joints := [4]float32{1}, [4]uint16{} // no skin: the first palette entry's
+			if v < len(p.Weights) && v < len(p.Joints) {
+				weights, joints = p.Weights[v], p.Joints[v]
+			}
+			for k := range 4 {
+				w := float64(weights[k])
+				if w == 0 || int(joints[k]) >= len(bones) {
+					continue
+				}
+				b := &bones[joints[k]]
+				for r := range 3 {
+					x[r] += w * (float64(b[4*r])*float64(pos[0]) + float64(b[4*r+1])*float64(pos[1]) + float64(b[4*r+2])*float64(pos[2]) + float64(b[4*r+3]))
+				}
+			}
+			far = max(far, math.Sqrt(x[0]*x[0]+x[1]*x[1]+x[2]*x[2])+grow)
+		}
+	}
+	return float32(far * (1 + 1e-5))
 }
 
 // boneOf returns the top three rows of the affine matrix a, as a pose

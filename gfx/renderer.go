@@ -14,17 +14,18 @@ import (
 )
 
 // The renderer uploads []render.Instance to the GPU as is and shaders/cube.vert
-// reads it with this layout, 12 32-bit words per instance. These lines stop
+// reads it with this layout, 16 32-bit words per instance. These lines stop
 // compiling (constant index out of range) if render.Instance's size or field
 // offsets change.
 var (
-	_ = [1]struct{}{}[unsafe.Sizeof(render.Instance{})-48]
+	_ = [1]struct{}{}[unsafe.Sizeof(render.Instance{})-64]
 	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Pos)-0]
 	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Rot)-12]
 	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Scale)-28]
 	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Color)-40]
 	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Mesh)-44]
 	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Pose)-46]
+	_ = [1]struct{}{}[unsafe.Offsetof(render.Instance{}.Emissive)-48]
 )
 
 // The renderer uploads render.Poses' slices as they are too.
@@ -83,11 +84,19 @@ func DefaultLight() Light {
 type Stats struct {
 	// Width and Height are the framebuffer size the frame was drawn at.
 	Width, Height int
-	// Instances is the number of instances drawn.
+	// Instances is the number of instances drawn, opaque and
+	// transparent.
 	Instances int
 	// Unknown is the number of instances not drawn because their Mesh is
 	// not registered (or is a deleted Model).
 	Unknown int
+	// Culled is the number of instances not drawn because they are out
+	// of view (frustum culling, see Renderer.SetCulling) or wholly
+	// transparent (alpha 0).
+	Culled int
+	// Transparent is the number of instances drawn transparent (alpha 1
+	// to 254): after the opaque ones, back to front, blended.
+	Transparent int
 	// Dropped is the number of instances Draw was given beyond
 	// Renderer.MaxInstances, which it did not draw. It is 0 unless a
 	// frame asks for more instances than the driver's buffer textures can
@@ -184,12 +193,17 @@ type Renderer struct {
 	// Per frame: instances per slot, then where each slot's run starts
 	// in staging, and the instances sorted by mesh; where each model's
 	// rest palette and weights are in the pose buffer.
-	counts  []int32
+	counts  []int32 // opaque instances per slot
+	used    []int32 // opaque and transparent instances per slot
 	starts  []int32
 	next    []int32 // the next free index of each slot's run, while sorting
 	which   []int32 // each instance's slot, while sorting
 	staging []render.Instance
+	back    []depthRef // the transparent instances, to sort back to front
 	rest    []restRef
+
+	// noCulling turns frustum culling off (SetCulling).
+	noCulling bool
 
 	// vp is the current frame's view-projection matrix. It lives here, not
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
@@ -355,6 +369,7 @@ func (r *Renderer) Register(id render.MeshID, m *Model) {
 		r.slot[id] = int32(s)
 	}
 	r.counts = make([]int32, len(r.ids))
+	r.used = make([]int32, len(r.ids))
 	r.starts = make([]int32, len(r.ids))
 	r.next = make([]int32, len(r.ids))
 	r.rest = make([]restRef, len(r.ids))
@@ -500,10 +515,18 @@ func (r *Renderer) SetLight(l Light) {
 	r.light = Light{Dir: d, Ambient: l.Ambient, Diffuse: l.Diffuse}
 }
 
+// SetCulling turns frustum culling on (the default) or off. With it on,
+// Draw leaves out every instance whose bounding sphere (about its
+// position: the cube's and the sphere's, or a model's at rest, scaled by
+// the largest of its scales) is wholly outside the camera's view, and
+// counts it in Stats.Culled; an instance of a model drawn with a pose is
+// never culled, as its pose can take it anywhere.
+func (r *Renderer) SetCulling(on bool) { r.mustLive("SetCulling"); r.noCulling = !on }
+
 // MaxInstances is the most instances one Draw draws: the driver's
-// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 3 texels (of four 32-bit
-// words) of an instance. OpenGL 4.1 guarantees only 21,845, but desktop
-// drivers offer millions (llvmpipe: 44,739,242).
+// GL_MAX_TEXTURE_BUFFER_SIZE divided by the 4 texels (of four 32-bit
+// words) of an instance. OpenGL 4.1 guarantees only 16,384, but desktop
+// drivers offer millions (llvmpipe: 33,554,432).
 func (r *Renderer) MaxInstances() int { r.mustLive("MaxInstances"); return r.maxInstances }
 
 // Memory returns the counter NewRenderer was given: the one to give the

@@ -17,13 +17,15 @@
 // per instance.
 //
 // uInstances is the instance buffer as a buffer texture of 4 32-bit words
-// a texel (GL_RGBA32UI), one engine.Instance per 3 texels (12 words),
-// exactly as the renderer streams []engine.Instance:
+// a texel (GL_RGBA32UI), one render.Instance per 4 texels (16 words),
+// exactly as the renderer streams []render.Instance:
 //   word  0- 2  position    3 x float
 //   word  3- 6  rotation    a unit quaternion stored W FIRST (w, x, y, z)
 //   word  7- 9  scale       3 x float, none negative
 //   word 10     colour      4 bytes RGBA, normalised to [0, 1]
 //   word 11     mesh and pose (16 bits each), unused here (mesh.vert reads the pose)
+//   word 12     emissive    3 bytes RGB (and a reserved byte)
+//   words 13-15 reserved
 //
 // A face is flat and the light directional, so the light is worked out here,
 // once per vertex, and the fragment shader only writes the colour.
@@ -55,10 +57,11 @@ void main() {
     int axis = r / 6; // 0, 1, 2: the face across local x, y or z
     vec2 c = corners[r - 6 * axis];
 
-    int b = 3 * instance;
+    int b = 4 * instance;
     uvec4 i0 = texelFetch(uInstances, b);
     uvec4 i1 = texelFetch(uInstances, b + 1);
     uvec4 i2 = texelFetch(uInstances, b + 2);
+    vec3 emissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
     vec3 pos = uintBitsToFloat(i0.xyz);
     vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
     vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
@@ -84,5 +87,5 @@ void main() {
     vec3 normal = rotate(rot, n * (scale.yzx * scale.zxy));
     float len = length(normal);
     float lambert = len > 0.0 ? max(dot(normal, uLightDir), 0.0) / len : 0.0;
-    vColor = vec4(color.rgb * (uAmbient + uDiffuse * lambert), 1.0);
+    vColor = vec4(color.rgb * (uAmbient + uDiffuse * lambert) + emissive, color.a);
 }

@@ -10,11 +10,14 @@
 //     vertex attributes: it builds each vertex from gl_VertexID (the three
 //     faces of a cube that can face the camera) and reads the instance from
 //     the buffer the renderer streams, a buffer texture of 32-bit words
-//     holding []render.Instance as is (48 bytes: position, rotation
-//     quaternion stored W first, scale, RGBA colour bytes, mesh, pose). It lights the
-//     face: one directional light plus ambient.
+//     holding []render.Instance as is (64 bytes: position, rotation
+//     quaternion stored W first, scale, RGBA colour bytes, mesh, pose,
+//     emissive RGB bytes). It lights the face: one directional light plus
+//     ambient, plus the emissive colour.
 //   - cube.frag: writes the colour cube.vert lit (a face is flat, so its
-//     colour is the same across it).
+//     colour is the same across it), premultiplied by the instance's alpha
+//     (every fragment shader does: transparent instances are blended with
+//     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA)).
 //   - mesh.vert: a part of a model (gfx.Model), every instance that shows
 //     the model in one glDrawElementsInstanced. Its vertex attributes are
 //     position (location 0), normal (1), texture coordinates (2), colour

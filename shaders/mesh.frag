@@ -8,6 +8,7 @@
 in vec3 vNormal;
 in vec2 vUV;
 in vec4 vColor;
+in vec3 vEmissive;
 
 uniform sampler2D uTexture; // the part's base colour, or 1x1 white
 uniform vec3 uLightDir;     // unit vector from the scene toward the light, world space
@@ -20,5 +21,6 @@ void main() {
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
     vec3 c = vColor.rgb * texture(uTexture, vUV).rgb;
-    fragColor = vec4(c * (uAmbient + uDiffuse * lambert), 1.0);
+    c = min(c * (uAmbient + uDiffuse * lambert) + vEmissive, 1.0);
+    fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

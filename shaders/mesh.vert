@@ -29,9 +29,9 @@ layout(location = 3) in vec4 aColor;   // normalised bytes
 layout(location = 4) in uvec4 aJoints; // palette entries
 layout(location = 5) in vec4 aWeights;
 
-// The frame's instances, 48 bytes (3 texels of 4 words) each, as cube.vert
+// The frame's instances, 64 bytes (4 texels of 4 words) each, as cube.vert
 // reads them: position (words 0-2), rotation W first (3-6), scale (7-9),
-// colour bytes (10), mesh | pose << 16 (11).
+// colour bytes (10), mesh | pose << 16 (11), emissive bytes (12).
 uniform usamplerBuffer uInstances;
 // The frame's poses, RGBA32F: every bone (engine.Bone: 3 texels, a row
 // each), the frame's then the rest palettes of the models drawn; from
@@ -56,7 +56,8 @@ uniform float uDiffuse; // added in proportion to the cosine toward the light
 
 out vec3 vNormal; // world space, not normalised
 out vec2 vUV;
-out vec4 vColor; // base colour * vertex colour * instance colour
+out vec4 vColor; // base colour * vertex colour * instance colour; alpha: the instance's
+out vec3 vEmissive; // the light the instance gives off
 // vColor lit at the vertex, for mesh_faceted.frag (the other fragment
 // shaders light each fragment and leave it unused, and the linker drops
 // it).
@@ -69,10 +70,11 @@ vec3 rotate(vec4 q, vec3 v) {
 }
 
 void main() {
-    int b = 3 * (uPart.x + gl_InstanceID);
+    int b = 4 * (uPart.x + gl_InstanceID);
     uvec4 i0 = texelFetch(uInstances, b);
     uvec4 i1 = texelFetch(uInstances, b + 1);
     uvec4 i2 = texelFetch(uInstances, b + 2);
+    vEmissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
     vec3 pos = uintBitsToFloat(i0.xyz);
     vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
     vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
@@ -113,8 +115,8 @@ void main() {
     gl_Position = uViewProj * vec4(pos + rotate(rot, scale * skinned), 1.0);
     vNormal = rotate(rot, skinnedNormal * (scale.yzx * scale.zxy));
     vUV = aUV;
-    vColor = uBaseColor * aColor * color;
+    vColor = vec4(uBaseColor.rgb * aColor.rgb * color.rgb, color.a);
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
-    vLit = vColor.rgb * (uAmbient + uDiffuse * lambert);
+    vLit = vColor.rgb * (uAmbient + uDiffuse * lambert) + vEmissive;
 }

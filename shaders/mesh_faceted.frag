@@ -10,9 +10,10 @@
 // flat part such as a floor costs a software rasteriser.
 
 in vec3 vLit;
+in vec4 vColor; // for its alpha
 
 out vec4 fragColor;
 
 void main() {
-    fragColor = vec4(vLit, 1.0);
+    fragColor = vec4(min(vLit, 1.0) * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

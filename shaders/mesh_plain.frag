@@ -10,6 +10,7 @@
 
 in vec3 vNormal;
 in vec4 vColor;
+in vec3 vEmissive;
 
 uniform vec3 uLightDir; // unit vector from the scene toward the light, world space
 uniform float uAmbient; // light on every face
@@ -20,5 +21,6 @@ out vec4 fragColor;
 void main() {
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
-    fragColor = vec4(vColor.rgb * (uAmbient + uDiffuse * lambert), 1.0);
+    vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert) + vEmissive, 1.0);
+    fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

@@ -8,7 +8,8 @@
 // its depth is the hit point's, so the impostor meets other geometry
 // exactly where the ellipsoid does. A hit outside the near and far planes
 // is discarded (the renderer draws with depth clamping on, see
-// sphere.vert). Opaque: the output alpha is 1.
+// sphere.vert). The instance's emissive colour is added, and the output
+// premultiplied by its alpha, as cube.frag's.
 
 flat in vec3 vEye;
 in vec3 vDir;
@@ -17,7 +18,8 @@ in vec2 vDirClip;
 flat in vec2 vEyeClip;
 flat in vec3 vCofactor;
 flat in vec3 vLight;
-flat in vec3 vColor;
+flat in vec4 vColor;
+flat in vec3 vEmissive;
 
 uniform float uAmbient; // light on every face
 uniform float uDiffuse; // added in proportion to the cosine toward the light
@@ -46,5 +48,6 @@ void main() {
     vec3 m = vEye + t * vDir; // the hit point in the scaled frame
     float len = length(vCofactor * m);
     float lambert = len > 0.0 ? max(dot(m, vLight), 0.0) / len : 0.0;
-    fragColor = vec4(vColor * (uAmbient + uDiffuse * lambert), 1.0);
+    vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert) + vEmissive, 1.0);
+    fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

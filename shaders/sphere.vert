@@ -50,7 +50,8 @@ out vec2 vDirClip;        // clip z and w of the ray direction (w = 0)
 flat out vec2 vEyeClip;   // clip z and w of the eye
 flat out vec3 vCofactor;  // c: a point m of the frame has world normal rotate(rot, c * m)
 flat out vec3 vLight;     // c * rotate(inverse rot, uLightDir), so that normal . light = m . vLight
-flat out vec3 vColor;     // the instance's colour
+flat out vec4 vColor;     // the instance's colour
+flat out vec3 vEmissive;  // and the light it gives off
 
 // rotate turns v by the unit quaternion q stored W first (as cube.vert).
 vec3 rotate(vec4 q, vec3 v) {
@@ -67,14 +68,15 @@ void main() {
     int instance = gl_VertexID / 6;
     vec2 c = corners[gl_VertexID - 6 * instance];
 
-    int b = 3 * instance;
+    int b = 4 * instance;
     uvec4 i0 = texelFetch(uInstances, b);
     uvec4 i1 = texelFetch(uInstances, b + 1);
     uvec4 i2 = texelFetch(uInstances, b + 2);
     vec3 pos = uintBitsToFloat(i0.xyz);
     vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
     vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
-    vColor = unpackUnorm4x8(i2.z).rgb;
+    vColor = unpackUnorm4x8(i2.z);
+    vEmissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
 
     vec4 inv = vec4(rot.x, -rot.yzw);
     vec3 cof = scale.yzx * scale.zxy;

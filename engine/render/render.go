@@ -25,6 +25,10 @@ const (
 	// MeshPlane is the unit square in the XZ plane centred on the origin,
 	// facing +Y.
 	MeshPlane MeshID = 2
+	// MeshNone is no mesh at all: an entity drawn with it (a pivot that
+	// only carries children, a light) is never drawn and costs no draw
+	// work.
+	MeshNone MeshID = 15
 	// MeshFirstGame is the first number left for a game's own meshes and
 	// models; the numbers below it are kept for built-in meshes.
 	MeshFirstGame MeshID = 16
@@ -92,18 +96,21 @@ func (p *Poses) Add(bones, weights int) (pose uint16, b []Bone, w []float32) {
 }
 
 // Instance is what the renderer draws for one entity in one frame: its
-// interpolated transform, its colour, its mesh and its pose.
+// interpolated transform, its colour, its mesh, its pose and the light it
+// gives off.
 //
 // The renderer uploads a []Instance to the GPU as is, so the layout is part
-// of the contract: 48 bytes, 4-byte aligned, no padding, fields in this
-// order:
+// of the contract: 64 bytes (four texels of 16 bytes), 4-byte aligned, no
+// padding, fields in this order:
 //
-//	offset  0  Pos    3 x float32
-//	offset 12  Rot    4 x float32: W first, then X, Y, Z (mgl32.Quat)
-//	offset 28  Scale  3 x float32
-//	offset 40  Color  4 x uint8, RGBA (a normalised attribute in GL)
-//	offset 44  Mesh   uint16
-//	offset 46  Pose   uint16
+//	offset  0  Pos       3 x float32
+//	offset 12  Rot       4 x float32: W first, then X, Y, Z (mgl32.Quat)
+//	offset 28  Scale     3 x float32
+//	offset 40  Color     4 x uint8, RGBA (a normalised attribute in GL)
+//	offset 44  Mesh      uint16
+//	offset 46  Pose      uint16
+//	offset 48  Emissive  3 x uint8, RGB
+//	offset 51  reserved  13 bytes, zero
 //
 // Note the quaternion order: a shader reading Rot as a vec4 gets the scalar
 // part in .x and the vector part in .yzw.
@@ -111,11 +118,18 @@ type Instance struct {
 	Pos   mgl32.Vec3 // position
 	Rot   mgl32.Quat // rotation, a unit quaternion (W first)
 	Scale mgl32.Vec3 // scale along each axis
-	Color [4]uint8   // RGBA
-	Mesh  MeshID     // what is drawn (engine.World.SetMesh)
+	// Color is the colour, RGBA. An alpha below 255 draws the instance
+	// transparent: after the opaque ones, back to front, blended with
+	// premultiplied alpha (0: not drawn at all).
+	Color [4]uint8
+	Mesh  MeshID // what is drawn (engine.World.SetMesh)
 	// Pose is the number of the instance's pose in Frame.Poses
 	// (from 1), or 0 for none: a model without one is drawn at rest.
 	Pose uint16
+	// Emissive is the light the surface gives off, RGB: added to the lit
+	// colour (engine.World.SetEmissive). Black for none.
+	Emissive [3]uint8
+	_        [13]byte // reserved: keeps the size a whole number of texels
 }
 
 // Frame is what the simulation hands the renderer for one frame: an

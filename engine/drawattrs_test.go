@@ -3,12 +3,14 @@ package engine
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine/geom"
+	"github.com/nebulaengine/nebula/engine/render"
 )
 
 // A mesh scale sizes the entity's own drawing only: its instance is drawn
@@ -79,7 +81,7 @@ func TestMeshScaleDrawnInEveryPath(t *testing.T) {
 		t.Errorf("teleported: drawn scale %v, want {2 2 2}", got)
 	}
 	w.SetMeshScale(e, mgl32.Vec3{1, 1, 1})
-	if w.meshScaled() {
+	if w.drawAttrs() {
 		t.Error("every mesh scale is one again, but the world reports mesh scales")
 	}
 }
@@ -175,5 +177,99 @@ func TestMeshScaleIsState(t *testing.T) {
 	e.World.Despawn(a)
 	if v := version(e.Snapshot()); v != 7 {
 		t.Errorf("snapshot version %d after the scaled entity and its child were despawned, want 7", v)
+	}
+}
+
+// A hidden entity and its descendants, and an entity of render.MeshNone
+// (a pivot), are left out of the frame; its children with meshes are
+// drawn, placed by it. Showing the entity again draws it and its
+// descendants. The emissive colour reaches the instance.
+func TestHiddenAndPivotsAreNotDrawn(t *testing.T) {
+	w := NewWorld(1)
+	pivot := w.Spawn(geom.NewTransform(mgl32.Vec3{5, 0, 0}), Interpolate)
+	w.SetMesh(pivot, render.MeshNone)
+	arm := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+	hand := w.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+	lamp := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 2, 0}), Interpolate)
+	w.SetEmissive(lamp, [3]uint8{255, 200, 80})
+	for _, l := range [][2]Entity{{arm, pivot}, {hand, arm}} {
+		if err := w.SetParent(l[0], l[1], KeepLocal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rb RenderBuffer
+	drawn := func() []Entity {
+		w.Interpolate(1, 1.0/60, DefaultInterpolationConfig(), &rb)
+		return slices.Clone(rb.Entities)
+	}
+	if got := drawn(); !slices.Equal(got, []Entity{arm, hand, lamp}) {
+		t.Errorf("with a pivot: drawn %v, want the arm, the hand and the lamp %v", got, []Entity{arm, hand, lamp})
+	}
+	if k, ok := rb.Find(hand); !ok || rb.Instances[k].Pos != (mgl32.Vec3{7, 0, 0}) {
+		t.Errorf("the hand is drawn at %v, want (7, 0, 0) under the pivot", rb.Instances[k].Pos)
+	}
+	if k, _ := rb.Find(lamp); rb.Instances[k].Emissive != [3]uint8{255, 200, 80} {
+		t.Errorf("the lamp's instance is emissive %v, want (255, 200, 80)", rb.Instances[k].Emissive)
+	}
+	w.SetVisible(arm, false)
+	if got := drawn(); !slices.Equal(got, []Entity{lamp}) || w.Visible(hand) == false || w.VisibleInTree(hand) || w.VisibleInTree(arm) {
+		t.Errorf("arm hidden: drawn %v (hand visible %v, in tree %v), want only the lamp, the hand visible itself but not in the tree", got, w.Visible(hand), w.VisibleInTree(hand))
+	}
+	w.Interpolate(0.5, 1.0/60, InterpolationConfig{}, &rb) // interpolation off takes the same path
+	if !slices.Equal(rb.Entities, []Entity{lamp}) {
+		t.Errorf("arm hidden, interpolation off: drawn %v, want only the lamp", rb.Entities)
+	}
+	w.SetVisible(arm, true)
+	if got := drawn(); !slices.Equal(got, []Entity{arm, hand, lamp}) || !w.VisibleInTree(hand) {
+		t.Errorf("arm shown again: drawn %v, want %v", got, []Entity{arm, hand, lamp})
+	}
+}
+
+// Emissive colours and hidden flags are state like mesh scales: each
+// changes the hash and is saved, restored and loaded.
+func TestEmissiveAndHiddenAreState(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(w *World, e Entity)
+		same func(w *World, e Entity) bool
+	}{
+		{"emissive", func(w *World, e Entity) { w.SetEmissive(e, [3]uint8{1, 2, 3}) }, func(w *World, e Entity) bool { return w.Emissive(e) == [3]uint8{1, 2, 3} }},
+		{"hidden", func(w *World, e Entity) { w.SetVisible(e, false) }, func(w *World, e Entity) bool { return !w.Visible(e) }},
+	} {
+		e := newEngine(t)
+		a := e.World.Spawn(geom.NewTransform(mgl32.Vec3{1, 0, 0}), Interpolate)
+		stepN(t, e, 1, nil)
+		plain := e.World.Hash()
+		plainSnap := e.Snapshot()
+		tc.set(e.World, a)
+		if e.World.Hash() == plain {
+			t.Errorf("%s: the hash did not change", tc.name)
+		}
+		h := e.World.Hash()
+		snap := e.Snapshot()
+		if v := binary.LittleEndian.Uint16(snap[8:]); v != 9 {
+			t.Errorf("%s: snapshot version %d, want 9", tc.name, v)
+		}
+		var st State
+		e.SaveState(&st)
+		if err := e.Restore(plainSnap); err != nil {
+			t.Fatal(err)
+		}
+		if tc.same(e.World, a) || e.World.Hash() != plain {
+			t.Errorf("%s: restoring the snapshot from before did not undo it", tc.name)
+		}
+		if err := e.Restore(snap); err != nil {
+			t.Fatal(err)
+		}
+		if !tc.same(e.World, a) || e.World.Hash() != h {
+			t.Errorf("%s: the snapshot did not restore it", tc.name)
+		}
+		if err := e.Restore(plainSnap); err != nil {
+			t.Fatal(err)
+		}
+		e.LoadState(&st)
+		if !tc.same(e.World, a) || e.World.Hash() != h {
+			t.Errorf("%s: LoadState did not restore it", tc.name)
+		}
 	}
 }
