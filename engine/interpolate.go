@@ -209,12 +209,13 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
 	modes, colors, meshes, meshScales := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n], w.cur.MeshScale[:n]
 	emissive := w.cur.Emissive[:n]
-	// Hidden entities (and their descendants) and pivots are left out.
+	// Hidden entities (and their descendants) and pivots are left out;
+	// hidden is nil when no entity is hidden.
 	hidden := w.hiddenInTree()
-	if hidden == nil {
-		hidden = w.cur.Hidden[:n] // all false
+	someHidden := hidden != nil
+	if someHidden {
+		hidden = hidden[:n]
 	}
-	hidden = hidden[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
 	snap := w.snap[:n]
 	var parent []uint32 // with a hierarchy: the world transforms, and who has a parent
@@ -228,7 +229,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 		dst.Alpha = 1
 		k := 0
 		for i, g := range gen {
-			if g&1 == 0 || meshes[i] == render.MeshNone || hidden[i] {
+			if g&1 == 0 || meshes[i] == render.MeshNone || someHidden && hidden[i] {
 				continue
 			}
 			in := &insts[k]
@@ -266,7 +267,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	current := dst.current[:0]
 	k := 0
 	for i, g := range gen {
-		if g&1 == 0 || meshes[i] == render.MeshNone || hidden[i] {
+		if g&1 == 0 || meshes[i] == render.MeshNone || someHidden && hidden[i] {
 			continue
 		}
 		in := &insts[k]

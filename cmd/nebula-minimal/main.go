@@ -27,6 +27,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/physics"
 	"github.com/nebulaengine/nebula/engine/physics/debugdraw"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
+	"github.com/nebulaengine/nebula/engine/render"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -120,9 +121,12 @@ func newWorld(cfg engine.Config) (*world, error) {
 		return nil, err
 	}
 	e.World.SetColor(g.lamp, [4]uint8{250, 210, 80, 255})
+	e.World.SetEmissive(g.lamp, [3]uint8{120, 100, 40})                         // it glows
 	rope := physics.NewJointDef(physics.JointDistance, engine.Entity{}, g.lamp) // A: the world
 	rope.AnchorA, rope.MaxLength = mgl32.Vec3{-4, 3, -4}, 1.5
-	if err := space.AddJoint(e.World.Spawn(geom.Transform{Rot: mgl32.QuatIdent()}, engine.NoInterpolation), rope); err != nil {
+	holder := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.NoInterpolation) // the joint's entity
+	e.World.SetMesh(holder, render.MeshNone)                                         // not drawn
+	if err := space.AddJoint(holder, rope); err != nil {
 		return nil, err
 	}
 	if err := g.addDummy(); err != nil {
