@@ -113,7 +113,7 @@ func newWorld(cfg engine.Config) (*world, error) {
 		return nil, err
 	}
 	// A lamp on a 1.5 m rope from a point 3 m up (a distance joint to
-	// the world), to walk into and set swinging.
+	// the world), glowing (its emissive colour), to walk into and set swinging.
 	lamp := physics.NewBodyDef(physics.Dynamic, physics.Shape{Kind: physics.Sphere, Radius: 0.3})
 	lamp.Density = 200
 	g.lamp, err = space.SpawnBody(mgl32.Vec3{-4, 1.5, -4}, mgl32.QuatIdent(), engine.Interpolate, lamp)
@@ -121,7 +121,8 @@ func newWorld(cfg engine.Config) (*world, error) {
 		return nil, err
 	}
 	e.World.SetColor(g.lamp, [4]uint8{250, 210, 80, 255})
-	e.World.SetEmissive(g.lamp, [3]uint8{120, 100, 40})                         // it glows
+	e.World.SetEmissive(g.lamp, [3]uint8{120, 100, 40})
+
 	rope := physics.NewJointDef(physics.JointDistance, engine.Entity{}, g.lamp) // A: the world
 	rope.AnchorA, rope.MaxLength = mgl32.Vec3{-4, 3, -4}, 1.5
 	holder := e.World.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.NoInterpolation) // the joint's entity
