@@ -399,12 +399,10 @@ func TestLengthClaim(t *testing.T) {
 	}
 }
 
-// The character has the known answers of a body under gravity, walking
-// on flat ground: held for 1 s, D (WASD's right) walks it speed metres
-// along +x and W speed metres along -z (away from the camera), grounded
-// all the way; a jump (Space) rises jumpSpeed²/2g and lands 2·jumpSpeed/g
-// later, where it left.
-func TestCharacterWalksAndJumps(t *testing.T) {
+// newHeadlessWorld returns the game's world with the game's actions, as a
+// run of the program has them, for a test to drive tick by tick.
+func newHeadlessWorld(t *testing.T) *world {
+	t.Helper()
 	g, err := newWorld(engine.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -414,6 +412,16 @@ func TestCharacterWalksAndJumps(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.e.Input.SetActions(actions)
+	return g
+}
+
+// The character has the known answers of a body under gravity, walking
+// on flat ground: held for 1 s, D (WASD's right) walks it speed metres
+// along +x and W speed metres along -z (away from the camera), grounded
+// all the way; a jump (Space) rises jumpSpeed²/2g and lands 2·jumpSpeed/g
+// later, where it left.
+func TestCharacterWalksAndJumps(t *testing.T) {
+	g := newHeadlessWorld(t)
 	keys := map[uint64][]input.Event{
 		30: {{Kind: input.KeyDown, Key: input.KeyD}}, 90: {{Kind: input.KeyUp, Key: input.KeyD}},
 		120: {{Kind: input.KeyDown, Key: input.KeyW}}, 180: {{Kind: input.KeyUp, Key: input.KeyW}},
@@ -475,15 +483,7 @@ func TestCharacterWalksAndJumps(t *testing.T) {
 // TestLampHangsOnItsRope: the lamp hangs still at the end of its 1.5 m
 // rope, 1.5 m up, and swings when the player walks into it.
 func TestLampHangsOnItsRope(t *testing.T) {
-	g, err := newWorld(engine.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	actions, err := minimal.Actions.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.e.Input.SetActions(actions)
+	g := newHeadlessWorld(t)
 	g.e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
 		if tick == 130 {
 			in.Push(input.Event{Time: due, Kind: input.KeyDown, Key: input.KeyW})
@@ -518,15 +518,7 @@ func TestLampHangsOnItsRope(t *testing.T) {
 // pushed away from the player, lies on the floor, and stands up where it
 // lies downTicks later, animated again standTicks after that.
 func TestDummyFallsAndStandsUp(t *testing.T) {
-	g, err := newWorld(engine.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	actions, err := minimal.Actions.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.e.Input.SetActions(actions)
+	g := newHeadlessWorld(t)
 	phase := func() ragdoll.Phase { p, _ := g.ragdolls.Phase(g.dummy); return p }
 	held := false // W, until the dummy falls
 	g.e.SetInputScript(func(tick uint64, due time.Duration, in *input.Queue) {
