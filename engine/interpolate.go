@@ -44,6 +44,11 @@ type RenderBuffer struct {
 	current     []int32 // the instances drawn at their current state although interpolation is on, in order
 	countedTick uint64  // the world tick whose snaps TotalSnaps holds
 	counted     bool    // whether countedTick is set
+
+	// What the last Interpolate drew with, for World.DrawTransform.
+	cfg          InterpolationConfig
+	tickDT       float32
+	interpolated bool
 }
 
 // Find returns the index in Instances of e's instance, and whether e was
@@ -201,8 +206,10 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	ents := slices.Grow(dst.Entities[:0], live)[:live]
 	dst.Instances, dst.Entities, dst.Snaps = insts, ents, 0
 	dst.Poses.Reset()
+	dst.Lights = dst.Lights[:0]
 	dst.current = dst.current[:0]
 	dst.Alpha = alpha
+	dst.cfg, dst.tickDT, dst.interpolated = cfg, tickDT, true
 
 	gen := w.gen
 	n := len(gen)

@@ -61,6 +61,8 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		dropped = len(instances) - r.maxInstances
 		instances = instances[:r.maxInstances]
 	}
+	planes, _ := r.frustum()
+	lights, lightsLeft := r.uploadLights(&planes, cam.Eye)
 	sorted, opaque, unknown, culled := r.sort(instances)
 	c := &r.gl
 	draws, triangles, meshes, posed := 0, 0, 0, 0
@@ -116,6 +118,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 	r.stats.Dropped = dropped
 	r.stats.Culled = culled
 	r.stats.Transparent = len(sorted) - opaque
+	r.stats.Lights, r.stats.LightsLeftOut = lights, lightsLeft
 	r.stats.Meshes = meshes
 	r.stats.Poses = posed
 	checkFrame("Renderer.Draw")

@@ -27,6 +27,11 @@ func (c *glCounter) depthMask(on bool) { c.calls++; gl.DepthMask(on) }
 
 func (c *glCounter) blendFunc(src, dst uint32) { c.calls++; gl.BlendFunc(src, dst) }
 
+func (c *glCounter) bindBufferBase(target, index, buf uint32) {
+	c.calls++
+	gl.BindBufferBase(target, index, buf)
+}
+
 func (c *glCounter) useProgram(p Program) { c.calls++; gl.UseProgram(uint32(p)) }
 
 // uniformMatrix4 sets a mat4 uniform. m must not be on the stack of the

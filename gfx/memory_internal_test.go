@@ -114,10 +114,10 @@ func TestOwnMemoryCountsExactly(t *testing.T) {
 	}
 	step("Model.Delete", &a, -morphBytes, mp.Delete)
 
-	// The renderer: its instance and pose buffers and its built-in plane;
+	// The renderer: its instance, pose and light buffers and its built-in plane;
 	// the instance buffer doubles from 256 instances to hold 600.
 	var r *Renderer
-	const rendererBytes = 256*64 + 16<<10 + planeBytes
+	const rendererBytes = 256*64 + 16<<10 + planeBytes + lightBlockSize
 	step("NewRenderer", &b, rendererBytes, func() { r, err = NewRenderer(&b) })
 	if err != nil {
 		t.Fatal(err)

@@ -63,8 +63,11 @@ func (e *ShaderError) Error() string {
 
 // NewProgram compiles the vertex shader at vertPath and the fragment shader
 // at fragPath, both read from fsys (shaders.FS for the engine's own), and
-// links them. The sources go to the driver unchanged, so the line numbers
-// in its log are the files' lines.
+// links them. The sources go to the driver unchanged but for their
+// #include lines: a line `#include "name"` is replaced by the file name of
+// fsys (one level: an included file includes nothing), between #line
+// directives, so the line numbers in the driver's log are the files'
+// lines: source 0 the shader's own file, source 1 the included one.
 //
 // A file that cannot be read is an error wrapping the fs error (which names
 // the path); a compile or link failure is a *ShaderError. Init must have
@@ -80,6 +83,12 @@ func NewProgram(fsys fs.FS, vertPath, fragPath string) (Program, error) {
 		return 0, fmt.Errorf("gfx: load fragment shader: %w", err)
 	}
 
+	if vsrc, err = expandIncludes(fsys, vertPath, vsrc); err != nil {
+		return 0, err
+	}
+	if fsrc, err = expandIncludes(fsys, fragPath, fsrc); err != nil {
+		return 0, err
+	}
 	vs, err := compile(gl.VERTEX_SHADER, vertPath, string(vsrc))
 	if err != nil {
 		return 0, err
@@ -112,6 +121,34 @@ func NewProgram(fsys fs.FS, vertPath, fragPath string) (Program, error) {
 		return 0, &ShaderError{Op: "link", Files: []string{vertPath, fragPath}, Log: log}
 	}
 	return Program(p), nil
+}
+
+// expandIncludes replaces each `#include "name"` line of src (the file
+// path) by the file name of fsys, wrapped in #line directives (see
+// NewProgram).
+func expandIncludes(fsys fs.FS, path string, src []byte) ([]byte, error) {
+	lines := strings.Split(string(src), "\n")
+	var out strings.Builder
+	for i, line := range lines {
+		name, ok := strings.CutPrefix(strings.TrimSpace(line), "#include ")
+		if !ok {
+			out.WriteString(line)
+			if i < len(lines)-1 {
+				out.WriteByte('\n')
+			}
+			continue
+		}
+		name = strings.Trim(name, `"`)
+		inc, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("gfx: %s:%d: include: %w", path, i+1, err)
+		}
+		if strings.Contains(string(inc), "#include ") {
+			return nil, fmt.Errorf("gfx: %s:%d: include %s: an included file includes nothing", path, i+1, name)
+		}
+		fmt.Fprintf(&out, "#line 1 1\n%s\n#line %d 0\n", inc, i+2)
+	}
+	return []byte(out.String()), nil
 }
 
 // compile compiles one shader stage; the caller deletes it.

@@ -97,6 +97,10 @@ type Stats struct {
 	// Transparent is the number of instances drawn transparent (alpha 1
 	// to 254): after the opaque ones, back to front, blended.
 	Transparent int
+	// Lights is the number of point and spot lights the frame was drawn
+	// with, and LightsLeftOut the number of those given (SetLights) it
+	// left out: out of view, or beyond MaxLights.
+	Lights, LightsLeftOut int
 	// Dropped is the number of instances Draw was given beyond
 	// Renderer.MaxInstances, which it did not draw. It is 0 unless a
 	// frame asks for more instances than the driver's buffer textures can
@@ -205,6 +209,13 @@ type Renderer struct {
 	// noCulling turns frustum culling off (SetCulling).
 	noCulling bool
 
+	// The point and spot lights (lights.go): their uniform buffer and its
+	// std140 bytes, the lights SetLights gave, and the ones a frame keeps.
+	lightBuf   uint32
+	lightBytes []byte
+	lights     []render.Light
+	pickLights []depthRef
+
 	// vp is the current frame's view-projection matrix. It lives here, not
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
 	// which would move a local to the heap on every frame.
@@ -301,6 +312,9 @@ func NewRenderer(mem *MemoryCounter) (*Renderer, error) {
 	gl.Uniform1i(sl.instances, instanceTextureUnit)
 	gl.UseProgram(0)
 
+	if err := r.newLightBlock(); err != nil {
+		return nil, err
+	}
 	r.SetLight(DefaultLight())
 	if err := CheckError(); err != nil {
 		return nil, fmt.Errorf("gfx: NewRenderer: %w", err)
@@ -555,6 +569,10 @@ func (r *Renderer) Delete() {
 	deleteTexture(&r.poseTex)
 	deleteTexture(&r.poseWordTex)
 	deleteBuffer(&r.poseBuf)
+	if r.lightBuf != 0 {
+		r.mem.add(-lightBlockSize)
+	}
+	deleteBuffer(&r.lightBuf)
 	for _, m := range r.owned {
 		m.Delete()
 	}

@@ -2,15 +2,22 @@
 
 // The cube's fragments take the colour the vertex shader lit: a face is
 // flat and the light directional, so every pixel of a face has the same
-// colour. The output is premultiplied by the instance's alpha: an opaque
+// colour, to which the point and spot lights (lights.glsl) add theirs,
+// per fragment. The output is premultiplied by the instance's alpha: an opaque
 // cube (alpha 1) writes its colour and alpha 1, so screenshots are opaque,
 // and a transparent one is blended over what is behind it with
 // glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA).
 
 flat in vec4 vColor;
+in vec3 vWorld;
+flat in vec3 vNormal;
+flat in vec3 vBase;
+
+#include "lights.glsl"
 
 out vec4 fragColor;
 
 void main() {
-    fragColor = vec4(min(vColor.rgb, 1.0) * vColor.a, vColor.a);
+    vec3 c = vColor.rgb + vBase * pointLights(vWorld, vNormal);
+    fragColor = vec4(min(c, 1.0) * vColor.a, vColor.a);
 }

@@ -37,7 +37,10 @@ uniform vec3 uLightDir; // unit vector from the scene toward the light, world sp
 uniform float uAmbient; // light on every face
 uniform float uDiffuse; // added in proportion to the cosine toward the light
 
-flat out vec4 vColor;
+flat out vec4 vColor;  // lit by the directional light, plus the emissive colour; alpha
+out vec3 vWorld;       // the fragment's world position, for the point lights
+flat out vec3 vNormal; // the face's unit normal (0 for a flat cube's)
+flat out vec3 vBase;   // the instance's colour, which the point lights light
 
 // rotate turns v by the unit quaternion q stored W first (q.x = w,
 // q.yzw = x, y, z): v + 2w(u x v) + 2u x (u x v) with u = q.yzw.
@@ -79,7 +82,8 @@ void main() {
     vec3 v = n[axis] > 0.0 ? after : next;
     vec3 local = 0.5 * (n + c.x * u + c.y * v);
 
-    gl_Position = uViewProj * vec4(pos + rotate(rot, scale * local), 1.0);
+    vWorld = pos + rotate(rot, scale * local);
+    gl_Position = uViewProj * vec4(vWorld, 1.0);
 
     // Normals transform by the cofactor of rotate*scale, which is rotate
     // times (sy*sz, sz*sx, sx*sy): the inverse transpose up to a positive
@@ -88,4 +92,6 @@ void main() {
     float len = length(normal);
     float lambert = len > 0.0 ? max(dot(normal, uLightDir), 0.0) / len : 0.0;
     vColor = vec4(color.rgb * (uAmbient + uDiffuse * lambert) + emissive, color.a);
+    vNormal = len > 0.0 ? normal / len : vec3(0.0);
+    vBase = color.rgb;
 }

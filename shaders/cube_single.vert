@@ -20,6 +20,9 @@ uniform float uAmbient;
 uniform float uDiffuse;
 
 flat out vec4 vColor;
+out vec3 vWorld;       // as cube.vert's, for the point lights
+flat out vec3 vNormal;
+flat out vec3 vBase;
 
 vec3 rotate(vec4 q, vec3 v) {
     vec3 u = q.yzw;
@@ -27,9 +30,12 @@ vec3 rotate(vec4 q, vec3 v) {
 }
 
 void main() {
-    gl_Position = uViewProj * vec4(uPos + rotate(uRot, uScale * aPos), 1.0);
+    vWorld = uPos + rotate(uRot, uScale * aPos);
+    gl_Position = uViewProj * vec4(vWorld, 1.0);
     vec3 normal = rotate(uRot, aNormal * (uScale.yzx * uScale.zxy));
     float len = length(normal);
+    vNormal = len > 0.0 ? normal / len : vec3(0.0);
+    vBase = uColor.rgb;
     float lambert = len > 0.0 ? max(dot(normal, uLightDir), 0.0) / len : 0.0;
     vColor = vec4(uColor.rgb * (uAmbient + uDiffuse * lambert), 1.0);
 }

@@ -62,6 +62,10 @@
 //     frame (gfx.LineBatch: a debug drawing), each vertex with its position
 //     (location 0) and RGBA colour from 4 normalised bytes (location 3),
 //     []render.LineVertex as is (16 bytes).
+//   - lights.glsl: not a shader but a part of the lit fragment shaders,
+//     which include it (`#include "lights.glsl"`, expanded by
+//     gfx.NewProgram): the uniform block of the frame's point and spot
+//     lights and pointLights, the light they bring to a surface.
 //
 // The attribute locations and uniform names are a contract with package gfx,
 // which checks them when it builds its programs.

@@ -18,6 +18,7 @@ func ExampleFS() {
 	// cube.frag
 	// cube.vert
 	// cube_single.vert
+	// lights.glsl
 	// linebatch.frag
 	// linebatch.vert
 	// lines.frag

@@ -9,6 +9,7 @@ in vec3 vNormal;
 in vec2 vUV;
 in vec4 vColor;
 in vec3 vEmissive;
+in vec3 vWorld;
 
 uniform sampler2D uTexture; // the part's base colour, or 1x1 white
 uniform vec3 uLightDir;     // unit vector from the scene toward the light, world space
@@ -17,10 +18,13 @@ uniform float uDiffuse;     // added in proportion to the cosine toward the ligh
 
 out vec4 fragColor;
 
+#include "lights.glsl"
+
 void main() {
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
     vec3 c = vColor.rgb * texture(uTexture, vUV).rgb;
-    c = min(c * (uAmbient + uDiffuse * lambert) + vEmissive, 1.0);
+    vec3 points = len > 0.0 ? pointLights(vWorld, vNormal / len) : vec3(0.0);
+    c = min(c * (uAmbient + uDiffuse * lambert + points) + vEmissive, 1.0);
     fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

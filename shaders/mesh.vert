@@ -58,6 +58,7 @@ out vec3 vNormal; // world space, not normalised
 out vec2 vUV;
 out vec4 vColor; // base colour * vertex colour * instance colour; alpha: the instance's
 out vec3 vEmissive; // the light the instance gives off
+out vec3 vWorld;    // world position, for the point lights
 // vColor lit at the vertex, for mesh_faceted.frag (the other fragment
 // shaders light each fragment and leave it unused, and the linker drops
 // it).
@@ -112,7 +113,8 @@ void main() {
     vec3 c0 = vec3(r0.x, r1.x, r2.x), c1 = vec3(r0.y, r1.y, r2.y), c2 = vec3(r0.z, r1.z, r2.z);
     vec3 skinnedNormal = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1)) * n;
 
-    gl_Position = uViewProj * vec4(pos + rotate(rot, scale * skinned), 1.0);
+    vWorld = pos + rotate(rot, scale * skinned);
+    gl_Position = uViewProj * vec4(vWorld, 1.0);
     vNormal = rotate(rot, skinnedNormal * (scale.yzx * scale.zxy));
     vUV = aUV;
     vColor = vec4(uBaseColor.rgb * aColor.rgb * color.rgb, color.a);

@@ -10,10 +10,17 @@
 // flat part such as a floor costs a software rasteriser.
 
 in vec3 vLit;
-in vec4 vColor; // for its alpha
+in vec4 vColor;  // for its alpha and the point lights
+in vec3 vNormal; // the same at every corner of a triangle
+in vec3 vWorld;
 
 out vec4 fragColor;
 
+#include "lights.glsl"
+
 void main() {
-    fragColor = vec4(min(vLit, 1.0) * vColor.a, vColor.a); // premultiplied, as cube.frag
+    // The point lights vary across a triangle: they are lit per fragment.
+    float len = length(vNormal);
+    vec3 points = len > 0.0 ? pointLights(vWorld, vNormal / len) : vec3(0.0);
+    fragColor = vec4(min(vLit + vColor.rgb * points, 1.0) * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

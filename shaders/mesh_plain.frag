@@ -11,6 +11,7 @@
 in vec3 vNormal;
 in vec4 vColor;
 in vec3 vEmissive;
+in vec3 vWorld;
 
 uniform vec3 uLightDir; // unit vector from the scene toward the light, world space
 uniform float uAmbient; // light on every face
@@ -18,9 +19,12 @@ uniform float uDiffuse; // added in proportion to the cosine toward the light
 
 out vec4 fragColor;
 
+#include "lights.glsl"
+
 void main() {
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
-    vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert) + vEmissive, 1.0);
+    vec3 points = len > 0.0 ? pointLights(vWorld, vNormal / len) : vec3(0.0);
+    vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert + points) + vEmissive, 1.0);
     fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

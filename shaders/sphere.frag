@@ -20,6 +20,18 @@ flat in vec3 vCofactor;
 flat in vec3 vLight;
 flat in vec4 vColor;
 flat in vec3 vEmissive;
+in vec3 vDirWorld;
+flat in vec4 vRot;
+
+uniform vec3 uEye; // camera position, world space
+
+#include "lights.glsl"
+
+// rotate turns v by the unit quaternion q stored W first (as cube.vert).
+vec3 rotate(vec4 q, vec3 v) {
+    vec3 u = q.yzw;
+    return v + 2.0 * cross(u, cross(u, v) + q.x * v);
+}
 
 uniform float uAmbient; // light on every face
 uniform float uDiffuse; // added in proportion to the cosine toward the light
@@ -48,6 +60,10 @@ void main() {
     vec3 m = vEye + t * vDir; // the hit point in the scaled frame
     float len = length(vCofactor * m);
     float lambert = len > 0.0 ? max(dot(m, vLight), 0.0) / len : 0.0;
-    vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert) + vEmissive, 1.0);
+    // The point lights at the hit in the world, with the world normal
+    // (the frame's normal cof * m turned by the instance's rotation).
+    vec3 n = len > 0.0 ? rotate(vRot, vCofactor * m) / len : vec3(0.0);
+    vec3 points = pointLights(uEye + t * vDirWorld, n);
+    vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert + points) + vEmissive, 1.0);
     fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

@@ -52,6 +52,8 @@ flat out vec3 vCofactor;  // c: a point m of the frame has world normal rotate(r
 flat out vec3 vLight;     // c * rotate(inverse rot, uLightDir), so that normal . light = m . vLight
 flat out vec4 vColor;     // the instance's colour
 flat out vec3 vEmissive;  // and the light it gives off
+out vec3 vDirWorld;       // the ray direction in the world: the hit is at uEye + t vDirWorld
+flat out vec4 vRot;       // the instance's rotation, for the world normal
 
 // rotate turns v by the unit quaternion q stored W first (as cube.vert).
 vec3 rotate(vec4 q, vec3 v) {
@@ -77,6 +79,7 @@ void main() {
     vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
     vColor = unpackUnorm4x8(i2.z);
     vEmissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
+    vRot = rot;
 
     vec4 inv = vec4(rot.x, -rot.yzw);
     vec3 cof = scale.yzx * scale.zxy;
@@ -114,5 +117,6 @@ void main() {
         gl_Position = uViewProj * vec4(uEye + dir, 1.0);
     }
     vDir = cof * rotate(inv, dir);
+    vDirWorld = dir;
     vDirClip = vec2(dot(row2.xyz, dir), dot(row3.xyz, dir));
 }

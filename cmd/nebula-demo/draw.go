@@ -49,6 +49,7 @@ func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
 
 // Draw draws v: the instances, then the edges.
 func (d *sceneDrawer) Draw(v desktop.View) {
+	d.ren.SetLights(v.Lights)
 	d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
 	d.edges.Draw(v.Width, v.Height, v.Camera, edgeColor)
 }

@@ -319,7 +319,7 @@ func (r *Runner) iconify(iconified bool) {
 // for Screenshot.
 func (r *Runner) draw() {
 	w, h := r.win.FramebufferSize()
-	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances, Poses: &r.e.Render.Poses}
+	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances, Poses: &r.e.Render.Poses, Lights: r.e.Render.Lights}
 	r.drawn.ok, r.drawn.view = true, v
 	r.drawer.Draw(v)
 	r.text.Draw(w, h)

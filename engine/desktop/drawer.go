@@ -38,6 +38,11 @@ type View struct {
 	// the Render systems left them: the skinning matrices and blend-shape
 	// weights of the animated instances.
 	Poses *render.Poses
+	// Lights are the render buffer's point and spot lights
+	// (engine.RenderBuffer.Lights), as the Render systems left them
+	// (package light's Gather): give them to the renderer
+	// (gfx.Renderer.SetLights) before its Draw.
+	Lights []render.Light
 }
 
 // DrawerFunc is a function that is a Drawer.
@@ -50,5 +55,6 @@ func (f DrawerFunc) Draw(v View) { f(v) }
 type rendererDrawer struct{ ren *gfx.Renderer }
 
 func (d rendererDrawer) Draw(v View) {
+	d.ren.SetLights(v.Lights)
 	d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
 }

@@ -142,4 +142,46 @@ type Frame struct {
 	// Poses holds the skinning matrices and blend weights of the animated
 	// instances; Instance.Pose refers to them.
 	Poses Poses
+	// Lights holds the frame's point and spot lights, in world space
+	// (package light's Gather fills it from the light entities).
+	Lights []Light
+}
+
+// LightKind says what shape of light a Light is. Its String is "point" or
+// "spot".
+type LightKind uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=LightKind -linecomment
+
+const (
+	// PointLight shines every way from its position.
+	PointLight LightKind = iota // point
+	// SpotLight shines a cone about its direction.
+	SpotLight // spot
+)
+
+// Light is one point or spot light of a frame, in world space. A surface
+// at distance d from it, within Range, facing it at angle θ, is lit by
+// Color · cos θ · falloff(d), where falloff is 1/(1 + d²) windowed to
+// reach 0 smoothly at Range, (1 − (d/Range)⁴)², as in Bevy and Filament;
+// a spot light also by smoothstep(CosOuter, CosInner, the cosine between
+// Dir and the direction to the surface).
+type Light struct {
+	Kind LightKind
+	// Pos is where the light is.
+	Pos mgl32.Vec3
+	// Dir is the spot light's axis, a unit vector (unused for a point
+	// light).
+	Dir mgl32.Vec3
+	// Color is the light's colour times its intensity, linear RGB: 1 lights
+	// a surface facing it at a distance of 0 with its own colour; a lamp
+	// that lights a room 5 m across is a few tens.
+	Color mgl32.Vec3
+	// Range is the distance, metres, at which the light fades to nothing;
+	// beyond it the light costs nothing. Above 0.
+	Range float32
+	// CosInner and CosOuter are the cosines of the spot's inner and outer
+	// half-angles: full light inside the inner cone, none outside the
+	// outer one (CosOuter < CosInner).
+	CosInner, CosOuter float32
 }
