@@ -3,10 +3,16 @@ package main
 import (
 	"fmt"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
 	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/gfx"
 )
+
+// moonlight is the physics mode's directional light: the arena at night,
+// where the lamps (scene.LampColor) do most of the lighting.
+var moonlight = gfx.Light{Dir: mgl32.Vec3{0.3, 0.8, 0.5}, Ambient: 0.12, Diffuse: 0.2}
 
 // edgeColor is the colour of the box's edges.
 var edgeColor = [4]float32{0.55, 0.6, 0.7, 1}
@@ -43,6 +49,9 @@ func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
 	r.Engine().AddRender("pose", sc.Anim.Pose)
 	if sc.Ragdolls != nil { // the physics mode: the figure's skin follows its ragdoll
 		r.Engine().AddRender("ragdoll", sc.Ragdolls.Pose)
+	}
+	if sc.Lights != nil { // the physics mode: the arena at night, lit by its lamps
+		d.ren.SetLight(moonlight)
 	}
 	return nil
 }

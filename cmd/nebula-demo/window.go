@@ -126,6 +126,8 @@ func (d *windowDemo) drawHUD(*engine.FrameContext) {
 		b = strconv.AppendUint(b, uint64(st.Awake), 10)
 		b = append(b, " of "...)
 		b = strconv.AppendUint(b, uint64(st.Bodies), 10)
+		b = append(b, "  goals "...)
+		b = strconv.AppendUint(b, uint64(d.sc.Goals.Get()), 10)
 	} else {
 		var bounces uint64
 		for _, n := range d.sc.Bounces.All() {

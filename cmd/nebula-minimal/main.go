@@ -24,6 +24,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/desktop/physicsview"
 	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/light"
 	"github.com/nebulaengine/nebula/engine/physics"
 	"github.com/nebulaengine/nebula/engine/physics/debugdraw"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
@@ -83,6 +84,7 @@ type world struct {
 	dummy    engine.Entity             // a training dummy with a ragdoll (dummy.go)
 	anims    *anim.Animations
 	ragdolls *ragdoll.Ragdolls
+	lights   *light.Lights
 }
 
 func newWorld(cfg engine.Config) (*world, error) {
@@ -113,7 +115,8 @@ func newWorld(cfg engine.Config) (*world, error) {
 		return nil, err
 	}
 	// A lamp on a 1.5 m rope from a point 3 m up (a distance joint to
-	// the world), glowing (its emissive colour), to walk into and set swinging.
+	// the world), glowing (its emissive colour) and lighting the floor, to
+	// walk into and set swinging.
 	lamp := physics.NewBodyDef(physics.Dynamic, physics.Shape{Kind: physics.Sphere, Radius: 0.3})
 	lamp.Density = 200
 	g.lamp, err = space.SpawnBody(mgl32.Vec3{-4, 1.5, -4}, mgl32.QuatIdent(), engine.Interpolate, lamp)
@@ -122,6 +125,9 @@ func newWorld(cfg engine.Config) (*world, error) {
 	}
 	e.World.SetColor(g.lamp, [4]uint8{250, 210, 80, 255})
 	e.World.SetEmissive(g.lamp, [3]uint8{120, 100, 40})
+	g.lights = light.New(e.World) // it lights the floor: a point light rides the lamp
+	g.lights.Component().Set(g.lamp, light.Point([3]uint8{255, 210, 140}, 6, 10))
+	e.AddRender("lights", g.lights.Gather)
 
 	rope := physics.NewJointDef(physics.JointDistance, engine.Entity{}, g.lamp) // A: the world
 	rope.AnchorA, rope.MaxLength = mgl32.Vec3{-4, 3, -4}, 1.5

@@ -20,6 +20,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/desktop"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
 	"github.com/nebulaengine/nebula/internal/app"
@@ -568,5 +569,35 @@ func TestDummyFallsAndStandsUp(t *testing.T) {
 	}
 	if n := stepUntil(standTicks+1, func() bool { return phase() == ragdoll.Animated }); n != standTicks+1 {
 		t.Errorf("standing up took %d ticks, want %d", n, standTicks+1)
+	}
+}
+
+// The lamp lights the floor: in a screenshot, the floor under it is lit
+// by its warm light, redder (red less blue 15 more) and brighter than the
+// floor as far from it on the other side of the player, which the default
+// light alone leaves blue-grey.
+func TestLampLightsTheFloor(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		platformtest.SkipOrFail(t, fmt.Errorf("no X display ($DISPLAY is empty); run under xvfb-run, as make test does"))
+	}
+	bin := minimalBinary(t)
+	path := filepath.Join(t.TempDir(), "lamp.png")
+	const w, h = 480, 300
+	cmd := exec.Command(bin, "-width", "480", "-height", "300", "-hitch", "0", "-log-level", "warn", "-duration", "1s", "-screenshot", path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	img := readPNG(t, path)
+	cam := desktop.DefaultCamera()
+	at := func(p mgl32.Vec3) [3]int {
+		c := cam.ViewProjection(float32(w) / float32(h)).Mul4x1(p.Vec4(1))
+		px := img.RGBAAt(int((c[0]/c[3]+1)/2*w), int((1-c[1]/c[3])/2*h))
+		return [3]int{int(px.R), int(px.G), int(px.B)}
+	}
+	under := at(mgl32.Vec3{-4, 0, -3.2}) // the floor just in front of the lamp, hanging at (-4, 1.5, -4)
+	away := at(mgl32.Vec3{4, 0, 4.8})    // as far on the other side of the player
+	t.Logf("the floor under the lamp %v, away from it %v", under, away)
+	if under[0]-under[2] < away[0]-away[2]+15 || under[0]+under[1]+under[2] < away[0]+away[1]+away[2]+60 {
+		t.Errorf("the floor under the lamp is %v and away from it %v: want the lamp's warm light (red less blue 15 more) and brighter (60 more)", under, away)
 	}
 }

@@ -124,7 +124,7 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.SetColor(e, [4]uint8{90, 96, 110, 255})
+		w.SetColor(e, [4]uint8{90, 96, 110, WallAlpha}) // seen through
 	}
 
 	if s.Player, err = s.spawnCharacter(w, 0, mgl32.Vec3{0, standingY(), 0}); err != nil {
@@ -145,6 +145,9 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 	s.Countdown.Set(s.Teleporter, ticksOf(TeleportEvery, float32(e.Loop.DT())))
 
 	s.spawnFigure(w)
+	if err := s.buildNight(e); err != nil {
+		return nil, err
+	}
 
 	// The stages: as Setup's, with the physics step (added by Attach) in
 	// place of the scripted motion. The player characters are moved in

@@ -49,6 +49,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/anim"
 	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/light"
 	"github.com/nebulaengine/nebula/engine/physics"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
 )
@@ -204,6 +205,11 @@ type Scene struct {
 	// (SetupPhysics): gravity and jumps change it, and the character
 	// moves by it (steerCharacters).
 	VSpeed *engine.Component[float32]
+	// Lights are the arena's lamps' lights, Goal the goal's sensor and
+	// Goals the shots that entered it (SetupPhysics; night.go).
+	Lights *light.Lights
+	Goal   engine.Entity
+	Goals  *engine.Resource[uint32]
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
