@@ -81,6 +81,16 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		if models {
 			posed = r.beginModels(poses)
 		}
+		// The shadow pass, from the light, before the frame's own.
+		shadowed := false
+		if sh := &r.shadow; sh.cfg.On && sh.size > 0 && opaque > 0 && r.fitShadow(cam, float32(width)/float32(height)) {
+			r.stats.ShadowDrawCalls = r.shadowPass(width, height)
+			draws += r.stats.ShadowDrawCalls
+			shadowed = true
+		}
+		if r.shadow.cfg.On {
+			r.setShadowUniforms(shadowed)
+		}
 		// The opaque instances, a run per mesh; then the transparent ones
 		// back to front, a draw per run of one mesh, blended.
 		for s := range r.meshes {
@@ -401,6 +411,7 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 			c.uniform4i(mp.loc.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
 		}
 	}
+	r.frame = [3]int32{int32(len(refs)), int32(boneBytes / 16), int32((boneBytes + weightBytes) / 4)}
 	c.activeTexture(gl.TEXTURE0 + poseTextureUnit)
 	c.bindTexture(gl.TEXTURE_BUFFER, r.poseTex)
 	c.activeTexture(gl.TEXTURE0 + poseWordTextureUnit)

@@ -27,6 +27,17 @@ func (c *glCounter) depthMask(on bool) { c.calls++; gl.DepthMask(on) }
 
 func (c *glCounter) blendFunc(src, dst uint32) { c.calls++; gl.BlendFunc(src, dst) }
 
+func (c *glCounter) bindFramebuffer(target, fbo uint32) { c.calls++; gl.BindFramebuffer(target, fbo) }
+
+func (c *glCounter) polygonOffset(factor, units float32) { c.calls++; gl.PolygonOffset(factor, units) }
+
+func (c *glCounter) getInteger(name uint32) int32 {
+	c.calls++
+	var v int32
+	gl.GetIntegerv(name, &v)
+	return v
+}
+
 func (c *glCounter) bindBufferBase(target, index, buf uint32) {
 	c.calls++
 	gl.BindBufferBase(target, index, buf)

@@ -67,7 +67,7 @@ func (e *ShaderError) Error() string {
 // #include lines: a line `#include "name"` is replaced by the file name of
 // fsys (one level: an included file includes nothing), between #line
 // directives, so the line numbers in the driver's log are the files'
-// lines: source 0 the shader's own file, source 1 the included one.
+// lines: source 0 the shader's own file, source k its k-th include.
 //
 // A file that cannot be read is an error wrapping the fs error (which names
 // the path); a compile or link failure is a *ShaderError. Init must have
@@ -129,6 +129,7 @@ func NewProgram(fsys fs.FS, vertPath, fragPath string) (Program, error) {
 func expandIncludes(fsys fs.FS, path string, src []byte) ([]byte, error) {
 	lines := strings.Split(string(src), "\n")
 	var out strings.Builder
+	included := 0
 	for i, line := range lines {
 		name, ok := strings.CutPrefix(strings.TrimSpace(line), "#include ")
 		if !ok {
@@ -146,7 +147,8 @@ func expandIncludes(fsys fs.FS, path string, src []byte) ([]byte, error) {
 		if strings.Contains(string(inc), "#include ") {
 			return nil, fmt.Errorf("gfx: %s:%d: include %s: an included file includes nothing", path, i+1, name)
 		}
-		fmt.Fprintf(&out, "#line 1 1\n%s\n#line %d 0\n", inc, i+2)
+		included++
+		fmt.Fprintf(&out, "#line 1 %d\n%s\n#line %d 0\n", included, inc, i+2)
 	}
 	return []byte(out.String()), nil
 }

@@ -97,6 +97,9 @@ type Stats struct {
 	// Transparent is the number of instances drawn transparent (alpha 1
 	// to 254): after the opaque ones, back to front, blended.
 	Transparent int
+	// ShadowDrawCalls is the number of the frame's draw calls that drew
+	// the shadow map (counted in DrawCalls too); 0 without shadows.
+	ShadowDrawCalls int
 	// Lights is the number of point and spot lights the frame was drawn
 	// with, and LightsLeftOut the number of those given (SetLights) it
 	// left out: out of view, or beyond MaxLights.
@@ -216,6 +219,14 @@ type Renderer struct {
 	lights     []render.Light
 	pickLights []depthRef
 
+	// The directional light's shadows (shadow.go), and the shadow
+	// uniforms' locations in each lit program (litPrograms' order).
+	shadow     shadowState
+	shadowLocs []struct{ matrix, params int32 }
+	// frame is mesh.vert's uFrame of the frame (beginModels), for the
+	// shadow pass's models.
+	frame [3]int32
+
 	// vp is the current frame's view-projection matrix. It lives here, not
 	// on Draw's stack, because its address goes to OpenGL (through cgo),
 	// which would move a local to the heap on every frame.
@@ -314,6 +325,16 @@ func NewRenderer(mem *MemoryCounter) (*Renderer, error) {
 
 	if err := r.newLightBlock(); err != nil {
 		return nil, err
+	}
+	if err := r.newShadowPrograms(); err != nil {
+		return nil, err
+	}
+	for _, p := range r.litPrograms() {
+		u := uniforms{prog: p, files: "a lit program"}
+		r.shadowLocs = append(r.shadowLocs, struct{ matrix, params int32 }{u.find("uShadowMatrix"), u.find("uShadowParams")})
+		if u.err != nil {
+			return nil, u.err
+		}
 	}
 	r.SetLight(DefaultLight())
 	if err := CheckError(); err != nil {
@@ -560,6 +581,10 @@ func (r *Renderer) Delete() {
 		r.meshProgs[i].prog.Delete()
 	}
 	r.sphereProg.Delete()
+	r.shadow.cube.Delete()
+	r.shadow.sphere.Delete()
+	r.shadow.mesh.Delete()
+	r.deleteShadowMap()
 	deleteVertexArray(&r.vao)
 	if r.buf != 0 {
 		r.mem.add(-r.bufCap - r.poseCap)

@@ -12,12 +12,20 @@ flat in vec4 vColor;
 in vec3 vWorld;
 flat in vec3 vNormal;
 flat in vec3 vBase;
+flat in vec3 vDiffuse;
 
 #include "lights.glsl"
+#include "shadow.glsl"
 
 out vec4 fragColor;
 
 void main() {
+    // In shadow, the directional light's diffuse part is taken away (with
+    // shadows off, or lit, vColor is used as the vertex shader made it).
     vec3 c = vColor.rgb + vBase * pointLights(vWorld, vNormal);
+    float s = shadowAt(vWorld, vNormal);
+    if (s < 1.0) {
+        c -= vDiffuse * (1.0 - s);
+    }
     fragColor = vec4(min(c, 1.0) * vColor.a, vColor.a);
 }

@@ -41,6 +41,7 @@ flat out vec4 vColor;  // lit by the directional light, plus the emissive colour
 out vec3 vWorld;       // the fragment's world position, for the point lights
 flat out vec3 vNormal; // the face's unit normal (0 for a flat cube's)
 flat out vec3 vBase;   // the instance's colour, which the point lights light
+flat out vec3 vDiffuse; // the directional light's diffuse part of vColor, which shadows take away
 
 // rotate turns v by the unit quaternion q stored W first (q.x = w,
 // q.yzw = x, y, z): v + 2w(u x v) + 2u x (u x v) with u = q.yzw.
@@ -94,4 +95,5 @@ void main() {
     vColor = vec4(color.rgb * (uAmbient + uDiffuse * lambert) + emissive, color.a);
     vNormal = len > 0.0 ? normal / len : vec3(0.0);
     vBase = color.rgb;
+    vDiffuse = color.rgb * (uDiffuse * lambert);
 }

@@ -23,6 +23,7 @@ flat out vec4 vColor;
 out vec3 vWorld;       // as cube.vert's, for the point lights
 flat out vec3 vNormal;
 flat out vec3 vBase;
+flat out vec3 vDiffuse; // no shadows here: nothing to take away
 
 vec3 rotate(vec4 q, vec3 v) {
     vec3 u = q.yzw;
@@ -36,6 +37,7 @@ void main() {
     float len = length(normal);
     vNormal = len > 0.0 ? normal / len : vec3(0.0);
     vBase = uColor.rgb;
+    vDiffuse = vec3(0.0);
     float lambert = len > 0.0 ? max(dot(normal, uLightDir), 0.0) / len : 0.0;
     vColor = vec4(uColor.rgb * (uAmbient + uDiffuse * lambert), 1.0);
 }

@@ -62,6 +62,14 @@
 //     frame (gfx.LineBatch: a debug drawing), each vertex with its position
 //     (location 0) and RGBA colour from 4 normalised bytes (location 3),
 //     []render.LineVertex as is (16 bytes).
+//   - depth.frag, sphere_depth.frag: the shadow pass's fragments, depth
+//     only: depth.frag with cube.vert and mesh.vert, sphere_depth.frag
+//     (the impostor's hit, sphere_hit.glsl) with sphere.vert.
+//   - shadow.glsl: included by the lit fragment shaders: the directional
+//     light's shadow map and shadowAt, how lit a surface is (four
+//     filtered comparisons over 3x3 texels).
+//   - sphere_hit.glsl: the impostor's ray hit and depth, included by
+//     sphere.frag and sphere_depth.frag.
 //   - lights.glsl: not a shader but a part of the lit fragment shaders,
 //     which include it (`#include "lights.glsl"`, expanded by
 //     gfx.NewProgram): the uniform block of the frame's point and spot

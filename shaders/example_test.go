@@ -18,6 +18,7 @@ func ExampleFS() {
 	// cube.frag
 	// cube.vert
 	// cube_single.vert
+	// depth.frag
 	// lights.glsl
 	// linebatch.frag
 	// linebatch.vert
@@ -29,8 +30,11 @@ func ExampleFS() {
 	// mesh_plain.frag
 	// overlay.frag
 	// overlay.vert
+	// shadow.glsl
 	// sphere.frag
 	// sphere.vert
+	// sphere_depth.frag
+	// sphere_hit.glsl
 	// text.frag
 	// text.vert
 }

@@ -19,12 +19,17 @@ uniform float uDiffuse;     // added in proportion to the cosine toward the ligh
 out vec4 fragColor;
 
 #include "lights.glsl"
+#include "shadow.glsl"
 
 void main() {
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
     vec3 c = vColor.rgb * texture(uTexture, vUV).rgb;
-    vec3 points = len > 0.0 ? pointLights(vWorld, vNormal / len) : vec3(0.0);
+    vec3 n = len > 0.0 ? vNormal / len : vec3(0.0);
+    vec3 points = pointLights(vWorld, n);
+    if (lambert > 0.0) {
+        lambert *= shadowAt(vWorld, n);
+    }
     c = min(c * (uAmbient + uDiffuse * lambert + points) + vEmissive, 1.0);
     fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

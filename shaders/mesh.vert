@@ -63,6 +63,9 @@ out vec3 vWorld;    // world position, for the point lights
 // shaders light each fragment and leave it unused, and the linker drops
 // it).
 out vec3 vLit;
+// The directional light's diffuse part of vLit, which shadows take away
+// (mesh_faceted.frag).
+out vec3 vLitDiffuse;
 
 // rotate turns v by the unit quaternion q stored W first (as cube.vert).
 vec3 rotate(vec4 q, vec3 v) {
@@ -121,4 +124,5 @@ void main() {
     float len = length(vNormal);
     float lambert = len > 0.0 ? max(dot(vNormal, uLightDir), 0.0) / len : 0.0;
     vLit = vColor.rgb * (uAmbient + uDiffuse * lambert) + vEmissive;
+    vLitDiffuse = vColor.rgb * (uDiffuse * lambert);
 }

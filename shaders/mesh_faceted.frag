@@ -13,14 +13,21 @@ in vec3 vLit;
 in vec4 vColor;  // for its alpha and the point lights
 in vec3 vNormal; // the same at every corner of a triangle
 in vec3 vWorld;
+in vec3 vLitDiffuse;
 
 out vec4 fragColor;
 
 #include "lights.glsl"
+#include "shadow.glsl"
 
 void main() {
     // The point lights vary across a triangle: they are lit per fragment.
     float len = length(vNormal);
-    vec3 points = len > 0.0 ? pointLights(vWorld, vNormal / len) : vec3(0.0);
-    fragColor = vec4(min(vLit + vColor.rgb * points, 1.0) * vColor.a, vColor.a); // premultiplied, as cube.frag
+    vec3 n = len > 0.0 ? vNormal / len : vec3(0.0);
+    vec3 c = vLit + vColor.rgb * pointLights(vWorld, n);
+    float s = shadowAt(vWorld, n);
+    if (s < 1.0) {
+        c -= vLitDiffuse * (1.0 - s);
+    }
+    fragColor = vec4(min(c, 1.0) * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

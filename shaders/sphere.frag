@@ -26,6 +26,7 @@ flat in vec4 vRot;
 uniform vec3 uEye; // camera position, world space
 
 #include "lights.glsl"
+#include "shadow.glsl"
 
 // rotate turns v by the unit quaternion q stored W first (as cube.vert).
 vec3 rotate(vec4 q, vec3 v) {
@@ -38,24 +39,10 @@ uniform float uDiffuse; // added in proportion to the cosine toward the light
 
 out vec4 fragColor;
 
+#include "sphere_hit.glsl"
+
 void main() {
-    // t^2 (V.V) + 2t (U.V) + U.U - r^2 = 0; its discriminant over 4 is
-    // (U.V)^2 - (V.V)(U.U - r^2) = (V.V) r^2 - |U x V|^2, the second form
-    // without the cancellation of two large, nearly equal terms.
-    float a = dot(vDir, vDir);
-    float b = dot(vEye, vDir);
-    vec3 x = cross(vEye, vDir);
-    float disc = a * vRadius2 - dot(x, x);
-    if (disc < 0.0) {
-        discard;
-    }
-    float t = (-b - sqrt(disc)) / a; // the nearer hit
-    float w = vEyeClip.y + t * vDirClip.y;
-    float z = (vEyeClip.x + t * vDirClip.x) / w;
-    if (t <= 0.0 || abs(z) > 1.0) {
-        discard;
-    }
-    gl_FragDepth = 0.5 * z + 0.5;
+    float t = sphereHit();
 
     vec3 m = vEye + t * vDir; // the hit point in the scaled frame
     float len = length(vCofactor * m);
@@ -63,7 +50,11 @@ void main() {
     // The point lights at the hit in the world, with the world normal
     // (the frame's normal cof * m turned by the instance's rotation).
     vec3 n = len > 0.0 ? rotate(vRot, vCofactor * m) / len : vec3(0.0);
-    vec3 points = pointLights(uEye + t * vDirWorld, n);
+    vec3 world = uEye + t * vDirWorld;
+    vec3 points = pointLights(world, n);
+    if (lambert > 0.0) {
+        lambert *= shadowAt(world, n);
+    }
     vec3 c = min(vColor.rgb * (uAmbient + uDiffuse * lambert + points) + vEmissive, 1.0);
     fragColor = vec4(c * vColor.a, vColor.a); // premultiplied, as cube.frag
 }

@@ -12,7 +12,7 @@ import (
 
 // moonlight is the physics mode's directional light: the arena at night,
 // where the lamps (scene.LampColor) do most of the lighting.
-var moonlight = gfx.Light{Dir: mgl32.Vec3{0.3, 0.8, 0.5}, Ambient: 0.12, Diffuse: 0.2}
+var moonlight = gfx.Light{Dir: mgl32.Vec3{0.3, 0.8, 0.5}, Ambient: 0.1, Diffuse: 0.35}
 
 // edgeColor is the colour of the box's edges.
 var edgeColor = [4]float32{0.55, 0.6, 0.7, 1}
@@ -31,8 +31,9 @@ type sceneDrawer struct {
 
 // setup makes the box's edges and the figure's model on the GPU, registers
 // the model with the renderer under scene.MeshFigure and with the scene's
-// animations, and adds the animations' Pose render system.
-func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
+// animations, and adds the animations' Pose render system; it turns the
+// shadows on unless shadows is false (-shadows=false).
+func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene, shadows bool) error {
 	m, err := scene.FigureModel()
 	if err != nil {
 		return err
@@ -52,6 +53,11 @@ func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene) error {
 	}
 	if sc.Lights != nil { // the physics mode: the arena at night, lit by its lamps
 		d.ren.SetLight(moonlight)
+	}
+	if shadows {
+		if err := d.ren.SetShadows(gfx.DefaultShadows()); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -73,11 +73,15 @@ type flags struct {
 	// physicsDebug (-physics-debug): the physics debug drawing shown from
 	// the start (F4 toggles it).
 	physicsDebug bool
+	// shadows (-shadows, on unless -shadows=false): the directional
+	// light's shadows.
+	shadows bool
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
 	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player characters walk, jump (Space) and push them, and F fires spheres (a match's players pass it too: it changes what the world holds)")
+	fs.BoolVar(&f.shadows, "shadows", true, "the sun's (with -physics, the moon's) shadows; -shadows=false turns them off")
 	fs.BoolVar(&f.physicsDebug, "physics-debug", false, "with -physics: show the physics debug drawing from the start (shapes, contacts, joints, queries, ground probes; F4 toggles it)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
@@ -172,5 +176,5 @@ func runDemo(s *app.Process, f *flags) error {
 		}
 		mappings = string(b)
 	}
-	return runWindowed(s, e, sc, mappings, f.physicsDebug)
+	return runWindowed(s, e, sc, mappings, f.physicsDebug, f.shadows)
 }

@@ -54,7 +54,7 @@ type windowDemo struct {
 // runWindowed runs the demo in a window: package app records the run,
 // plays a replay back, or plays a networked match, whichever the flags
 // ask for.
-func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string, physicsDebug bool) error {
+func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string, physicsDebug, shadows bool) error {
 	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), hud: make([]byte, 0, 64)}
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Window.Gamepads.Mappings = mappings
@@ -70,7 +70,7 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 	cfg.Drawer = draw
 	err := s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
 		d.r = r
-		if err := draw.setup(r, sc); err != nil {
+		if err := draw.setup(r, sc, shadows); err != nil {
 			return err
 		}
 		if err := d.attachPhysicsDebug(physicsDebug); err != nil {

@@ -1,0 +1,98 @@
+package gfx_test
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine/model"
+	"github.com/nebulaengine/nebula/engine/render"
+	"github.com/nebulaengine/nebula/gfx"
+)
+
+// With shadows on, a cube, a sphere impostor and a model (a sphere mesh)
+// hanging over a floor, lit from straight above, each cast a shadow
+// straight down: the floor under each is lit by the ambient light alone
+// (0.3 of its colour), the floor in the open by all of it, without acne;
+// a transparent cube casts none. With shadows off the floor is lit
+// everywhere, and the frame makes no shadow pass.
+func TestShadowsFallUnderTheirCasters(t *testing.T) {
+	r, w, h := newRenderer(t, 128)
+	const smooth = render.MeshFirstGame
+	register(r, smooth, newModel(t, model.Sphere(24)))
+	onMain(func() { r.SetLight(gfx.Light{Dir: mgl32.Vec3{0, 1, 0}, Ambient: 0.3, Diffuse: 0.7}) })
+	t.Cleanup(func() {
+		onMain(func() {
+			r.SetLight(gfx.DefaultLight())
+			if err := r.SetShadows(gfx.Shadows{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
+	cam := gfx.Camera{Eye: mgl32.Vec3{0, 12, 9}, Target: mgl32.Vec3{}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(55), Near: 0.1, Far: 100}
+	grey := [4]uint8{200, 200, 200, 255}
+	insts := []render.Instance{
+		{Pos: mgl32.Vec3{}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{20, 1, 20}, Color: grey, Mesh: render.MeshPlane},
+		box(mgl32.Vec3{0, 2, 0}, 1, [4]uint8{200, 60, 60, 255}, render.MeshCube),
+		box(mgl32.Vec3{3, 1.5, 0}, 1.2, [4]uint8{60, 200, 60, 255}, render.MeshSphere),
+		box(mgl32.Vec3{-3, 1.5, 0}, 1.2, [4]uint8{60, 60, 200, 255}, smooth),
+		box(mgl32.Vec3{0, 2, -3.5}, 1, [4]uint8{200, 200, 60, 100}, render.MeshCube), // transparent
+	}
+	floorAt := func(shadows bool, points ...mgl32.Vec3) ([]int, gfx.Stats) {
+		onMain(func() {
+			s := gfx.DefaultShadows()
+			s.On = shadows
+			if err := r.SetShadows(s); err != nil {
+				t.Fatal(err)
+			}
+		})
+		img, s := framePosed(t, r, w, h, cam, insts, nil)
+		var out []int
+		for _, p := range points {
+			x, y := project(cam, w, h, p)
+			out = append(out, int(img.RGBAAt(int(x), int(y)).G))
+		}
+		return out, s
+	}
+	under := []mgl32.Vec3{{0, 0, 0}, {3, 0, 0}, {-3, 0, 0}}
+	open := []mgl32.Vec3{{0, 0, 3}, {5, 0, 3}, {-5, 0, -5}, {0, 0, -3.5}} // the last under the transparent cube
+	on, s := floorAt(true, append(under, open...)...)
+	if s.ShadowDrawCalls == 0 {
+		t.Errorf("shadows on: Stats.ShadowDrawCalls 0, want the shadow pass's draws")
+	}
+	for i, g := range on[:len(under)] {
+		if g < 58 || g > 62 {
+			t.Errorf("shadows on: the floor under caster %d at %v is %d, want 60 (ambient only)", i, under[i], g)
+		}
+	}
+	for i, g := range on[len(under):] {
+		if g < 198 {
+			t.Errorf("shadows on: the floor in the open at %v is %d, want 200 (lit, no acne)", open[i], g)
+		}
+	}
+	off, s := floorAt(false, append(under, open...)...)
+	if s.ShadowDrawCalls != 0 {
+		t.Errorf("shadows off: Stats.ShadowDrawCalls %d, want 0", s.ShadowDrawCalls)
+	}
+	for i, g := range off {
+		if g < 198 {
+			t.Errorf("shadows off: the floor at %v is %d, want 200", append(under, open...)[i], g)
+		}
+	}
+}
+
+// SetShadows refuses a map size or a distance out of range and keeps what
+// it had.
+func TestSetShadowsRefusesBadValues(t *testing.T) {
+	r, _, _ := newRenderer(t, 32)
+	for _, s := range []gfx.Shadows{{On: true, Size: 100, Distance: 50}, {On: true, Size: 2048, Distance: 0}, {On: true, Size: 9000, Distance: 50}} {
+		var err error
+		onMain(func() { err = r.SetShadows(s) })
+		if err == nil {
+			t.Errorf("SetShadows(%+v) accepted", s)
+		}
+		if got := r.Shadows(); got.On {
+			t.Errorf("after a refused SetShadows(%+v), Shadows() = %+v, want off as before", s, got)
+		}
+	}
+}
