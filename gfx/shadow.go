@@ -47,9 +47,9 @@ func (s Shadows) Validate() error {
 type shadowState struct {
 	cfg Shadows
 
-	cube   Program // cube.vert + depth.frag
-	sphere Program // sphere.vert + sphere_depth.frag
-	mesh   Program // mesh.vert + depth.frag
+	cube               Program // cube.vert + depth.frag
+	sphere             Program // sphere.vert + sphere_depth.frag
+	mesh               Program // mesh.vert + depth.frag
 	cubeLoc, sphereLoc struct {
 		viewProj, invViewProj, eye int32
 	}
