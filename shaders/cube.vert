@@ -30,7 +30,7 @@
 // A face is flat and the light directional, so the light is worked out here,
 // once per vertex, and the fragment shader only writes the colour.
 
-uniform usamplerBuffer uInstances;
+#include "instance.glsl"
 uniform mat4 uViewProj;
 uniform vec3 uEye;      // camera position, world space
 uniform vec3 uLightDir; // unit vector from the scene toward the light, world space
@@ -61,15 +61,9 @@ void main() {
     int axis = r / 6; // 0, 1, 2: the face across local x, y or z
     vec2 c = corners[r - 6 * axis];
 
-    int b = 4 * instance;
-    uvec4 i0 = texelFetch(uInstances, b);
-    uvec4 i1 = texelFetch(uInstances, b + 1);
-    uvec4 i2 = texelFetch(uInstances, b + 2);
-    vec3 emissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
-    vec3 pos = uintBitsToFloat(i0.xyz);
-    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
-    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
-    vec4 color = unpackUnorm4x8(i2.z);
+    Instance inst = fetchInstance(instance);
+    vec3 pos = inst.pos, scale = inst.scale, emissive = inst.emissive;
+    vec4 rot = inst.rot, color = inst.color;
 
     // The camera in the cube's frame (the inverse rotation) picks the side.
     vec3 eye = rotate(vec4(rot.x, -rot.yzw), uEye - pos);

@@ -62,6 +62,12 @@
 //     frame (gfx.LineBatch: a debug drawing), each vertex with its position
 //     (location 0) and RGBA colour from 4 normalised bytes (location 3),
 //     []render.LineVertex as is (16 bytes).
+//   - instance.glsl, instance_gpu.glsl: fetchInstance, included by
+//     cube.vert, sphere.vert and mesh.vert: an instance as the CPU placed
+//     it (render.Instance, gfx.Renderer.Draw), or placed by the shader
+//     between two ticks from the slots' render.TickInstance and a draw
+//     list (gfx.Renderer.DrawTicks), with the same lerp, shortest-arc
+//     slerp and snap as engine.World.Interpolate.
 //   - depth.frag, sphere_depth.frag: the shadow pass's fragments, depth
 //     only: depth.frag with cube.vert and mesh.vert, sphere_depth.frag
 //     (the impostor's hit, sphere_hit.glsl) with sphere.vert.

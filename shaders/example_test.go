@@ -19,6 +19,8 @@ func ExampleFS() {
 	// cube.vert
 	// cube_single.vert
 	// depth.frag
+	// instance.glsl
+	// instance_gpu.glsl
 	// lights.glsl
 	// linebatch.frag
 	// linebatch.vert

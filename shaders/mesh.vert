@@ -32,7 +32,7 @@ layout(location = 5) in vec4 aWeights;
 // The frame's instances, 64 bytes (4 texels of 4 words) each, as cube.vert
 // reads them: position (words 0-2), rotation W first (3-6), scale (7-9),
 // colour bytes (10), mesh | pose << 16 (11), emissive bytes (12).
-uniform usamplerBuffer uInstances;
+#include "instance.glsl"
 // The frame's poses, RGBA32F: every bone (engine.Bone: 3 texels, a row
 // each), the frame's then the rest palettes of the models drawn; from
 // texel uFrame.y the weights, 4 a texel, likewise.
@@ -74,16 +74,11 @@ vec3 rotate(vec4 q, vec3 v) {
 }
 
 void main() {
-    int b = 4 * (uPart.x + gl_InstanceID);
-    uvec4 i0 = texelFetch(uInstances, b);
-    uvec4 i1 = texelFetch(uInstances, b + 1);
-    uvec4 i2 = texelFetch(uInstances, b + 2);
-    vEmissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
-    vec3 pos = uintBitsToFloat(i0.xyz);
-    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
-    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
-    vec4 color = unpackUnorm4x8(i2.z);
-    int pose = int(i2.w >> 16);
+    Instance inst = fetchInstance(uPart.x + gl_InstanceID);
+    vEmissive = inst.emissive;
+    vec3 pos = inst.pos, scale = inst.scale;
+    vec4 rot = inst.rot, color = inst.color;
+    int pose = inst.pose;
 
     int firstBone = uRest.x;
     int firstWeight = uRest.y + uPart.w;

@@ -37,7 +37,7 @@
 // V is linear in the quad point, so interpolating it across the quad is
 // exact. An instance with a zero scale (a flat sphere) draws nothing.
 
-uniform usamplerBuffer uInstances; // the instance buffer, as cube.vert reads it
+#include "instance.glsl"
 uniform mat4 uViewProj;
 uniform mat4 uInvViewProj; // its inverse, for the whole-viewport quad
 uniform vec3 uEye;         // camera position, world space
@@ -70,15 +70,11 @@ void main() {
     int instance = gl_VertexID / 6;
     vec2 c = corners[gl_VertexID - 6 * instance];
 
-    int b = 4 * instance;
-    uvec4 i0 = texelFetch(uInstances, b);
-    uvec4 i1 = texelFetch(uInstances, b + 1);
-    uvec4 i2 = texelFetch(uInstances, b + 2);
-    vec3 pos = uintBitsToFloat(i0.xyz);
-    vec4 rot = uintBitsToFloat(uvec4(i0.w, i1.xyz));
-    vec3 scale = uintBitsToFloat(uvec3(i1.w, i2.xy));
-    vColor = unpackUnorm4x8(i2.z);
-    vEmissive = unpackUnorm4x8(texelFetch(uInstances, b + 3).x).rgb;
+    Instance inst = fetchInstance(instance);
+    vec3 pos = inst.pos, scale = inst.scale;
+    vec4 rot = inst.rot;
+    vColor = inst.color;
+    vEmissive = inst.emissive;
     vRot = rot;
 
     vec4 inv = vec4(rot.x, -rot.yzw);

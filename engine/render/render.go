@@ -132,6 +132,54 @@ type Instance struct {
 	_        [13]byte // reserved: keeps the size a whole number of texels
 }
 
+// TickInstance is what a renderer that interpolates on the GPU draws for
+// one entity slot over one tick: its world transform at the start of the
+// tick and at its end (engine.World.TickInstances), its colour, mesh and
+// emission, and flags. The shader places the entity between the two
+// states at the frame's alpha; a CPU path's render.Instance is the same
+// entity placed on the CPU.
+//
+// The renderer uploads a []TickInstance to the GPU as is: 96 bytes (six
+// texels of 16 bytes), 4-byte aligned, no padding, fields in this order:
+//
+//	offset  0  PrevPos    3 x float32
+//	offset 12  PrevRot    4 x float32, W first
+//	offset 28  PrevScale  3 x float32 (the mesh scale included)
+//	offset 40  Pos        3 x float32
+//	offset 52  Rot        4 x float32, W first
+//	offset 68  Scale      3 x float32 (the mesh scale included)
+//	offset 80  Color      4 x uint8, RGBA
+//	offset 84  Mesh       uint16
+//	offset 86  Flags      uint16 (TickDrawn, TickSnap)
+//	offset 88  Emissive   3 x uint8, RGB
+//	offset 91  reserved   5 bytes, zero
+type TickInstance struct {
+	PrevPos   mgl32.Vec3
+	PrevRot   mgl32.Quat
+	PrevScale mgl32.Vec3
+	Pos       mgl32.Vec3
+	Rot       mgl32.Quat
+	Scale     mgl32.Vec3
+	Color     [4]uint8
+	Mesh      MeshID
+	Flags     uint16
+	Emissive  [3]uint8
+	_         [5]byte // reserved: keeps the size a whole number of texels
+}
+
+// TickInstance.Flags.
+const (
+	// TickDrawn marks a slot whose entity is drawn: alive, visible with
+	// its ancestors, of a mesh other than MeshNone. Other slots are left
+	// out of the frame.
+	TickDrawn uint16 = 1 << iota
+	// TickSnap marks an entity drawn at its state at the end of the tick
+	// whatever the alpha: teleported, moved or turned beyond the
+	// interpolation thresholds, drawn with no interpolation, or
+	// interpolation off.
+	TickSnap
+)
+
 // Frame is what the simulation hands the renderer for one frame: an
 // instance per entity drawn and the poses of the animated ones. Package
 // engine fills one per frame (engine.RenderBuffer holds it); the renderer

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"math"
+	"slices"
+
+	"github.com/nebulaengine/nebula/engine/render"
+)
+
+// TickInstances writes into dst, reusing its memory, one render.TickInstance
+// per entity slot (World.Slots, in slot order): what a renderer that
+// interpolates on the GPU draws between the last two ticks. Each holds the
+// slot's world transform at the start of the last tick and at its end
+// (the transforms Interpolate draws between), scaled by the mesh scale,
+// its colour, mesh and emissive colour, and flags: render.TickDrawn for an
+// entity Interpolate would draw (alive, visible with its ancestors, not a
+// pivot), render.TickSnap for one Interpolate would draw at its current
+// state at every alpha (teleported, beyond cfg's thresholds, drawn with
+// NoInterpolation, or cfg.Enabled false). A slot not drawn holds zeros
+// but for its flags.
+//
+// Call it once a tick (when World.Tick changes), not every frame: it
+// costs the CPU per slot, and the frames between ticks cost nothing per
+// entity, the shader placing each at the frame's alpha. An entity drawn
+// with Hermite is placed on the straight line between its two states
+// here, as on the GPU path it is. It panics if cfg is not valid. It does
+// not allocate once dst has grown to the world's slots.
+func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance) []render.TickInstance {
+	if err := cfg.Validate(); err != nil {
+		panic(err.Error())
+	}
+	w.propagateIfStale()
+	n := len(w.gen)
+	dst = slices.Grow(dst[:0], n)[:n]
+	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
+	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
+	if h := &w.hier; h.linked > 0 {
+		curPos, curRot, curScale = h.cur.Pos[:n], h.cur.Rot[:n], h.cur.Scale[:n]
+		prevPos, prevRot, prevScale = h.prv.Pos[:n], h.prv.Rot[:n], h.prv.Scale[:n]
+	}
+	modes, colors, meshes, meshScales, emissive := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n], w.cur.MeshScale[:n], w.cur.Emissive[:n]
+	hidden := w.hiddenInTree()
+	maxDist2 := float32(math.Inf(1))
+	if cfg.SnapDistance > 0 {
+		maxDist2 = cfg.SnapDistance * cfg.SnapDistance
+	}
+	minDot := float32(-1)
+	if cfg.SnapAngle > 0 && float64(cfg.SnapAngle) < math.Pi {
+		minDot = float32(math.Cos(float64(cfg.SnapAngle) / 2))
+	}
+	for i, g := range w.gen {
+		out := &dst[i]
+		if g&1 == 0 || meshes[i] == render.MeshNone || hidden != nil && hidden[i] {
+			*out = render.TickInstance{}
+			continue
+		}
+		cp, cr := curPos[i], curRot[i]
+		pp, pr := prevPos[i], prevRot[i]
+		ms := &meshScales[i]
+		out.Pos, out.Rot, out.Scale = cp, cr, scaled(curScale[i], ms)
+		out.PrevPos, out.PrevRot, out.PrevScale = pp, pr, scaled(prevScale[i], ms)
+		out.Color, out.Mesh, out.Emissive = colors[i], meshes[i], emissive[i]
+		flags := render.TickDrawn
+		dx, dy, dz := cp[0]-pp[0], cp[1]-pp[1], cp[2]-pp[2]
+		dot := pr.W*cr.W + pr.V[0]*cr.V[0] + pr.V[1]*cr.V[1] + pr.V[2]*cr.V[2]
+		if !cfg.Enabled || modes[i] == NoInterpolation || w.snap[i] || dx*dx+dy*dy+dz*dz > maxDist2 || float32(math.Abs(float64(dot))) < minDot {
+			flags |= render.TickSnap
+		}
+		out.Flags = flags
+	}
+	return dst
+}
