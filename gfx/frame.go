@@ -64,64 +64,21 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 	planes, _ := r.frustum()
 	lights, lightsLeft := r.uploadLights(&planes, cam.Eye)
 	sorted, opaque, unknown, culled := r.sort(instances)
-	c := &r.gl
-	draws, triangles, meshes, posed := 0, 0, 0, 0
 	if len(sorted) > 0 {
 		r.stream(sorted)
-		c.activeTexture(gl.TEXTURE0 + instanceTextureUnit)
-		c.bindTexture(gl.TEXTURE_BUFFER, r.tex)
-		models := false
-		for s, m := range r.meshes {
-			if r.used[s] == 0 {
-				continue
-			}
-			meshes++
-			models = models || m.pulled == notPulled
-		}
-		if models {
-			posed = r.beginModels(poses)
-		}
-		// The shadow pass, from the light, before the frame's own.
-		shadowed := false
-		if sh := &r.shadow; sh.cfg.On && sh.size > 0 && opaque > 0 && r.fitShadow(cam, float32(width)/float32(height)) {
-			r.stats.ShadowDrawCalls = r.shadowPass(width, height)
-			draws += r.stats.ShadowDrawCalls
-			shadowed = true
-		}
-		if r.shadow.cfg.On {
-			r.setShadowUniforms(shadowed)
-		}
-		// The opaque instances, a run per mesh; then the transparent ones
-		// back to front, a draw per run of one mesh, blended.
-		for s := range r.meshes {
-			if r.counts[s] > 0 {
-				d, tris := r.drawRun(cam, s, r.starts[s], r.counts[s])
-				draws += d
-				triangles += tris
-			}
-		}
-		if opaque < len(sorted) {
-			c.enable(gl.BLEND)
-			c.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
-			c.depthMask(false)
-			for k := opaque; k < len(sorted); {
-				end := k + 1
-				for end < len(sorted) && sorted[end].Mesh == sorted[k].Mesh {
-					end++
-				}
-				d, tris := r.drawRun(cam, int(r.slotOf(sorted[k].Mesh)), int32(k), int32(end-k))
-				draws += d
-				triangles += tris
-				k = end
-			}
-			c.depthMask(true)
-			c.disable(gl.BLEND)
-		}
-		if models {
-			c.activeTexture(gl.TEXTURE0)
-		}
-		c.bindVertexArray(0)
 	}
+	// The transparent instances' runs of one mesh, in their order.
+	runs := r.runs[:0]
+	for k := opaque; k < len(sorted); {
+		end := k + 1
+		for end < len(sorted) && sorted[end].Mesh == sorted[k].Mesh {
+			end++
+		}
+		runs = append(runs, meshRun{slot: r.slotOf(sorted[k].Mesh), first: int32(k), count: int32(end - k)})
+		k = end
+	}
+	r.runs = runs
+	draws, triangles, meshes, posed := r.drawFrame(cam, width, height, r.tex, len(sorted), opaque, poses)
 	r.end(len(sorted), draws)
 	r.stats.Triangles = triangles
 	r.stats.Unknown = unknown
@@ -132,6 +89,75 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 	r.stats.Meshes = meshes
 	r.stats.Poses = posed
 	checkFrame("Renderer.Draw")
+}
+
+// meshRun is a run of instances of one mesh: its slot, its first
+// instance and how many.
+type meshRun struct {
+	slot         int32
+	first, count int32
+}
+
+// drawFrame draws the frame's instances, n of them streamed (read
+// through the buffer texture tex), the first opaque of them opaque and
+// sorted by mesh (r.counts, r.starts; r.used counts both kinds), the
+// others transparent in r.runs: the shadow pass, then the opaque runs,
+// then the transparent ones, blended. It returns the draw calls, the
+// triangles, the meshes in use and the poses uploaded.
+func (r *Renderer) drawFrame(cam Camera, width, height int, tex uint32, n, opaque int, poses *render.Poses) (draws, triangles, meshes, posed int) {
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	c := &r.gl
+	c.activeTexture(gl.TEXTURE0 + instanceTextureUnit)
+	c.bindTexture(gl.TEXTURE_BUFFER, tex)
+	models := false
+	for s, m := range r.meshes {
+		if r.used[s] == 0 {
+			continue
+		}
+		meshes++
+		models = models || m.pulled == notPulled
+	}
+	if models {
+		posed = r.beginModels(poses)
+	}
+	// The shadow pass, from the light, before the frame's own.
+	shadowed := false
+	if sh := &r.shadow; sh.cfg.On && sh.size > 0 && opaque > 0 && r.fitShadow(cam, float32(width)/float32(height)) {
+		r.stats.ShadowDrawCalls = r.shadowPass(width, height)
+		draws += r.stats.ShadowDrawCalls
+		shadowed = true
+	}
+	if r.shadow.cfg.On {
+		r.setShadowUniforms(shadowed)
+	}
+	// The opaque instances, a run per mesh; then the transparent ones
+	// back to front, a draw per run of one mesh, blended.
+	for s := range r.meshes {
+		if r.counts[s] > 0 {
+			d, tris := r.drawRun(cam, s, r.starts[s], r.counts[s])
+			draws += d
+			triangles += tris
+		}
+	}
+	if opaque < n {
+		c.enable(gl.BLEND)
+		c.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+		c.depthMask(false)
+		for _, run := range r.runs {
+			d, tris := r.drawRun(cam, int(run.slot), run.first, run.count)
+			draws += d
+			triangles += tris
+		}
+		c.depthMask(true)
+		c.disable(gl.BLEND)
+	}
+	if models {
+		c.activeTexture(gl.TEXTURE0)
+	}
+	c.bindVertexArray(0)
+	return draws, triangles, meshes, posed
 }
 
 // drawRun draws count instances of the mesh in slot s from instance first

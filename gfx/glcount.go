@@ -27,6 +27,8 @@ func (c *glCounter) depthMask(on bool) { c.calls++; gl.DepthMask(on) }
 
 func (c *glCounter) blendFunc(src, dst uint32) { c.calls++; gl.BlendFunc(src, dst) }
 
+func (c *glCounter) uniform1f(loc int32, v float32) { c.calls++; gl.Uniform1f(loc, v) }
+
 func (c *glCounter) bindFramebuffer(target, fbo uint32) { c.calls++; gl.BindFramebuffer(target, fbo) }
 
 func (c *glCounter) polygonOffset(factor, units float32) { c.calls++; gl.PolygonOffset(factor, units) }

@@ -28,8 +28,9 @@ const lightBlockSize = 16 + 4*16*MaxLights
 const lightBinding = 0
 
 // newLightBlock makes the lights' uniform buffer, with no light, bound to
-// lightBinding, and points every lit program's Lights block at it.
-func (r *Renderer) newLightBlock() error {
+// lightBinding (every program's Lights block is pointed at that binding
+// when it is built: programs.bindLights).
+func (r *Renderer) newLightBlock() {
 	gl.GenBuffers(1, &r.lightBuf)
 	gl.BindBuffer(gl.UNIFORM_BUFFER, r.lightBuf)
 	gl.BufferData(gl.UNIFORM_BUFFER, lightBlockSize, nil, gl.DYNAMIC_DRAW)
@@ -38,24 +39,6 @@ func (r *Renderer) newLightBlock() error {
 	gl.BindBuffer(gl.UNIFORM_BUFFER, 0)
 	gl.BindBufferBase(gl.UNIFORM_BUFFER, lightBinding, r.lightBuf)
 	r.mem.add(lightBlockSize)
-	progs := []struct {
-		p    Program
-		name string
-	}{{r.prog, "cube.frag"}, {r.sphereProg, "sphere.frag"}}
-	for sh := range r.meshProgs {
-		progs = append(progs, struct {
-			p    Program
-			name string
-		}{r.meshProgs[sh].prog, meshFragments[sh]})
-	}
-	for _, pr := range progs {
-		idx := gl.GetUniformBlockIndex(uint32(pr.p), gl.Str("Lights\x00"))
-		if idx == gl.INVALID_INDEX {
-			return fmt.Errorf("gfx: %s: no uniform block Lights (does it include lights.glsl and use pointLights?)", pr.name)
-		}
-		gl.UniformBlockBinding(uint32(pr.p), idx, lightBinding)
-	}
-	return nil
 }
 
 // SetLights sets the point and spot lights of the frames that follow

@@ -95,8 +95,6 @@ func (p *perInstance) Delete() {
 
 // The GL calls only the baseline makes, counted like the renderer's.
 
-func (c *glCounter) uniform1f(loc int32, x float32) { c.calls++; gl.Uniform1f(loc, x) }
-
 // drawElements draws count indices of the bound element buffer from its
 // start.
 func (c *glCounter) drawElements(mode uint32, count int32, xtype uint32) {

@@ -4,6 +4,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/render"
 
 	"fmt"
+	"io/fs"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -162,11 +163,13 @@ type Stats struct {
 // renderer was made in is current (the main thread), with that context
 // current. Delete it when done; it has no finalizer.
 type Renderer struct {
-	prog       Program // cube.vert + cube.frag
-	sphereProg Program // sphere.vert + sphere.frag
-	// meshProgs are mesh.vert with each part shading's fragment shader
-	// (meshFragments).
-	meshProgs [numShadings]meshProgram
+	// programs are the CPU path's programs (Draw); gpu the GPU path's
+	// (DrawTicks), built at its first frame. DrawTicks swaps them while
+	// it draws, so the drawing code reads the path's through the same
+	// fields.
+	programs
+	gpu *programs
+
 	vao       uint32 // an empty vertex array: cube.vert has no attributes
 	buf       uint32 // the instance buffer
 	tex       uint32 // the buffer texture over buf that both programs read
@@ -182,13 +185,6 @@ type Renderer struct {
 	// maxInstances is how many instances one buffer texture can address
 	// (GL_MAX_TEXTURE_BUFFER_SIZE words); maxTexels is that size.
 	maxInstances, maxTexels int
-
-	loc struct { // uniform locations in prog
-		viewProj, eye, lightDir, ambient, diffuse, instances int32
-	}
-	sphereLoc struct { // uniform locations in sphereProg
-		viewProj, invViewProj, eye, lightDir, ambient, diffuse, instances int32
-	}
 
 	// The registry: meshes[slot[id]] is the model registered as id, for
 	// the ids with slot[id] >= 0. Slots are kept in increasing id order.
@@ -207,7 +203,11 @@ type Renderer struct {
 	which   []int32 // each instance's slot, while sorting
 	staging []render.Instance
 	back    []depthRef // the transparent instances, to sort back to front
+	runs    []meshRun  // the transparent instances' runs of one mesh
 	rest    []restRef
+
+	// tk is the GPU path's tick (ticks.go).
+	tk tickState
 
 	// noCulling turns frustum culling off (SetCulling).
 	noCulling bool
@@ -219,10 +219,8 @@ type Renderer struct {
 	lights     []render.Light
 	pickLights []depthRef
 
-	// The directional light's shadows (shadow.go), and the shadow
-	// uniforms' locations in each lit program (litPrograms' order).
-	shadow     shadowState
-	shadowLocs []struct{ matrix, params int32 }
+	// The directional light's shadows (shadow.go).
+	shadow shadowState
 	// frame is mesh.vert's uFrame of the frame (beginModels), for the
 	// shadow pass's models.
 	frame [3]int32
@@ -262,38 +260,8 @@ func NewRenderer(mem *MemoryCounter) (*Renderer, error) {
 	}()
 
 	var err error
-	if r.prog, err = NewProgram(shaders.FS, "cube.vert", "cube.frag"); err != nil {
+	if err := r.buildPrograms(shaders.FS, &r.programs); err != nil {
 		return nil, err
-	}
-	u := uniforms{prog: r.prog, files: "cube.vert + cube.frag"}
-	r.loc.viewProj = u.find("uViewProj")
-	r.loc.eye = u.find("uEye")
-	r.loc.lightDir = u.find("uLightDir")
-	r.loc.ambient = u.find("uAmbient")
-	r.loc.diffuse = u.find("uDiffuse")
-	r.loc.instances = u.find("uInstances")
-	if u.err != nil {
-		return nil, u.err
-	}
-	if r.sphereProg, err = NewProgram(shaders.FS, "sphere.vert", "sphere.frag"); err != nil {
-		return nil, err
-	}
-	u = uniforms{prog: r.sphereProg, files: "sphere.vert + sphere.frag"}
-	sl := &r.sphereLoc
-	sl.viewProj = u.find("uViewProj")
-	sl.invViewProj = u.find("uInvViewProj")
-	sl.eye = u.find("uEye")
-	sl.lightDir = u.find("uLightDir")
-	sl.ambient = u.find("uAmbient")
-	sl.diffuse = u.find("uDiffuse")
-	sl.instances = u.find("uInstances")
-	if u.err != nil {
-		return nil, u.err
-	}
-	for sh := range r.meshProgs {
-		if err := r.meshProgs[sh].build(shading(sh)); err != nil {
-			return nil, err
-		}
 	}
 
 	var maxTexels int32
@@ -317,25 +285,7 @@ func NewRenderer(mem *MemoryCounter) (*Renderer, error) {
 	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32UI, r.poseBuf)
 	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
 
-	gl.UseProgram(uint32(r.prog))
-	gl.Uniform1i(r.loc.instances, instanceTextureUnit)
-	gl.UseProgram(uint32(r.sphereProg))
-	gl.Uniform1i(sl.instances, instanceTextureUnit)
-	gl.UseProgram(0)
-
-	if err := r.newLightBlock(); err != nil {
-		return nil, err
-	}
-	if err := r.newShadowPrograms(); err != nil {
-		return nil, err
-	}
-	for _, p := range r.litPrograms() {
-		u := uniforms{prog: p, files: "a lit program"}
-		r.shadowLocs = append(r.shadowLocs, struct{ matrix, params int32 }{u.find("uShadowMatrix"), u.find("uShadowParams")})
-		if u.err != nil {
-			return nil, u.err
-		}
-	}
+	r.newLightBlock()
 	r.SetLight(DefaultLight())
 	if err := CheckError(); err != nil {
 		return nil, fmt.Errorf("gfx: NewRenderer: %w", err)
@@ -448,10 +398,10 @@ var meshFragments = [numShadings]string{
 // build compiles and links mesh.vert with the fragment shader of sh,
 // checks its attributes, finds its uniforms and points its samplers at
 // their texture units. It leaves the program in use.
-func (mp *meshProgram) build(sh shading) error {
+func (mp *meshProgram) build(fsys fs.FS, sh shading) error {
 	frag := meshFragments[sh]
 	var err error
-	if mp.prog, err = NewProgram(shaders.FS, "mesh.vert", frag); err != nil {
+	if mp.prog, err = NewProgram(fsys, "mesh.vert", frag); err != nil {
 		return err
 	}
 	// Every program has mesh.vert's attribute locations (its layout
@@ -476,7 +426,9 @@ func (mp *meshProgram) build(sh shading) error {
 	l.baseColor = u.find("uBaseColor")
 	l.instances = u.find("uInstances")
 	l.poses = u.find("uPoses")
-	l.poseWords = u.find("uPoseWords")
+	// The GPU path draws models at rest: its mesh.vert reads no pose
+	// references, and the linker drops uPoseWords.
+	l.poseWords = gl.GetUniformLocation(uint32(mp.prog), gl.Str("uPoseWords\x00"))
 	l.targets = u.find("uTargets")
 	l.tex = -1
 	if sh == shadeTextured {
@@ -531,22 +483,10 @@ func (r *Renderer) SetLight(l Light) {
 		panic(fmt.Sprintf("gfx: Renderer.SetLight: the light direction must be a non-zero finite vector, got %v", l.Dir))
 	}
 	d := l.Dir.Mul(1 / n)
-	gl.UseProgram(uint32(r.prog))
-	gl.Uniform3f(r.loc.lightDir, d[0], d[1], d[2])
-	gl.Uniform1f(r.loc.ambient, l.Ambient)
-	gl.Uniform1f(r.loc.diffuse, l.Diffuse)
-	for i := range r.meshProgs {
-		mp := &r.meshProgs[i]
-		gl.UseProgram(uint32(mp.prog))
-		gl.Uniform3f(mp.loc.lightDir, d[0], d[1], d[2])
-		gl.Uniform1f(mp.loc.ambient, l.Ambient)
-		gl.Uniform1f(mp.loc.diffuse, l.Diffuse)
+	r.programs.setLight(d, l)
+	if r.gpu != nil {
+		r.gpu.setLight(d, l)
 	}
-	gl.UseProgram(uint32(r.sphereProg))
-	gl.Uniform3f(r.sphereLoc.lightDir, d[0], d[1], d[2])
-	gl.Uniform1f(r.sphereLoc.ambient, l.Ambient)
-	gl.Uniform1f(r.sphereLoc.diffuse, l.Diffuse)
-	gl.UseProgram(0)
 	r.light = Light{Dir: d, Ambient: l.Ambient, Diffuse: l.Diffuse}
 }
 
@@ -576,15 +516,13 @@ func (r *Renderer) Stats() Stats { return r.stats }
 // models a game registered). Using the renderer afterwards panics;
 // deleting it again does nothing.
 func (r *Renderer) Delete() {
-	r.prog.Delete()
-	for i := range r.meshProgs {
-		r.meshProgs[i].prog.Delete()
+	r.programs.delete()
+	if r.gpu != nil {
+		r.gpu.delete()
+		r.gpu = nil
 	}
-	r.sphereProg.Delete()
-	r.shadow.cube.Delete()
-	r.shadow.sphere.Delete()
-	r.shadow.mesh.Delete()
 	r.deleteShadowMap()
+	r.deleteTickBuffers()
 	deleteVertexArray(&r.vao)
 	if r.buf != 0 {
 		r.mem.add(-r.bufCap - r.poseCap)

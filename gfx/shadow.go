@@ -6,8 +6,6 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/nebulaengine/nebula/shaders"
 )
 
 // shadowTextureUnit is the texture unit of the shadow map (shadow.glsl's
@@ -47,16 +45,6 @@ func (s Shadows) Validate() error {
 type shadowState struct {
 	cfg Shadows
 
-	cube               Program // cube.vert + depth.frag
-	sphere             Program // sphere.vert + sphere_depth.frag
-	mesh               Program // mesh.vert + depth.frag
-	cubeLoc, sphereLoc struct {
-		viewProj, invViewProj, eye int32
-	}
-	meshLoc struct {
-		viewProj, frame, part, rest int32
-	}
-
 	fbo, tex uint32
 	size     int // the map's side, while tex exists
 
@@ -66,52 +54,6 @@ type shadowState struct {
 	vp, invVP, matrix mgl32.Mat4
 	eye               mgl32.Vec3
 	texel             float32
-}
-
-// newShadowPrograms builds the shadow pass's programs. Their uniforms are
-// looked up leniently: the linker drops what the depth pass does not use.
-func (r *Renderer) newShadowPrograms() error {
-	sh := &r.shadow
-	var err error
-	if sh.cube, err = NewProgram(shaders.FS, "cube.vert", "depth.frag"); err != nil {
-		return err
-	}
-	if sh.sphere, err = NewProgram(shaders.FS, "sphere.vert", "sphere_depth.frag"); err != nil {
-		return err
-	}
-	if sh.mesh, err = NewProgram(shaders.FS, "mesh.vert", "depth.frag"); err != nil {
-		return err
-	}
-	at := func(p Program, name string) int32 { return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00")) }
-	sh.cubeLoc.viewProj, sh.cubeLoc.eye = at(sh.cube, "uViewProj"), at(sh.cube, "uEye")
-	sh.sphereLoc.viewProj, sh.sphereLoc.invViewProj, sh.sphereLoc.eye = at(sh.sphere, "uViewProj"), at(sh.sphere, "uInvViewProj"), at(sh.sphere, "uEye")
-	ml := &sh.meshLoc
-	ml.viewProj, ml.frame, ml.part, ml.rest = at(sh.mesh, "uViewProj"), at(sh.mesh, "uFrame"), at(sh.mesh, "uPart"), at(sh.mesh, "uRest")
-	for _, p := range []Program{sh.cube, sh.sphere, sh.mesh} {
-		gl.UseProgram(uint32(p))
-		gl.Uniform1i(at(p, "uInstances"), instanceTextureUnit)
-	}
-	gl.UseProgram(uint32(sh.mesh))
-	gl.Uniform1i(at(sh.mesh, "uPoses"), poseTextureUnit)
-	gl.Uniform1i(at(sh.mesh, "uPoseWords"), poseWordTextureUnit)
-	gl.Uniform1i(at(sh.mesh, "uTargets"), targetTextureUnit)
-	// Every lit program samples the map from its own unit.
-	for _, p := range r.litPrograms() {
-		gl.UseProgram(uint32(p))
-		gl.Uniform1i(at(p, "uShadowMap"), shadowTextureUnit)
-	}
-	gl.UseProgram(0)
-	return nil
-}
-
-// litPrograms returns the programs that light fragments (and include
-// lights.glsl and shadow.glsl).
-func (r *Renderer) litPrograms() []Program {
-	ps := []Program{r.prog, r.sphereProg}
-	for i := range r.meshProgs {
-		ps = append(ps, r.meshProgs[i].prog)
-	}
-	return ps
 }
 
 // SetShadows turns the directional light's shadows on or off and sets
@@ -138,11 +80,10 @@ func (r *Renderer) SetShadows(s Shadows) error {
 	}
 	sh.cfg = s
 	if !s.On {
-		for _, p := range r.litPrograms() {
-			gl.UseProgram(uint32(p))
-			gl.Uniform4f(gl.GetUniformLocation(uint32(p), gl.Str("uShadowParams\x00")), 0, 0, 0, 0)
+		r.programs.shadowsOff()
+		if r.gpu != nil {
+			r.gpu.shadowsOff()
 		}
-		gl.UseProgram(0)
 	}
 	return nil
 }
@@ -279,15 +220,15 @@ func (r *Renderer) shadowPass(width, height int) (draws int) {
 		}
 		switch m.pulled {
 		case pulledCube:
-			c.useProgram(sh.cube)
-			c.uniformMatrix4(sh.cubeLoc.viewProj, &sh.vp)
-			c.uniform3f(sh.cubeLoc.eye, sh.eye[0], sh.eye[1], sh.eye[2])
+			c.useProgram(r.shadowCube)
+			c.uniformMatrix4(r.shadowCubeLoc.viewProj, &sh.vp)
+			c.uniform3f(r.shadowCubeLoc.eye, sh.eye[0], sh.eye[1], sh.eye[2])
 			c.bindVertexArray(r.vao)
 			c.drawArrays(gl.TRIANGLES, first*verticesPerCube, count*verticesPerCube)
 			draws++
 		case pulledSphere:
-			l := &sh.sphereLoc
-			c.useProgram(sh.sphere)
+			l := &r.shadowSphereLoc
+			c.useProgram(r.shadowSphere)
 			c.uniformMatrix4(l.viewProj, &sh.vp)
 			c.uniformMatrix4(l.invViewProj, &sh.invVP)
 			c.uniform3f(l.eye, sh.eye[0], sh.eye[1], sh.eye[2])
@@ -297,8 +238,8 @@ func (r *Renderer) shadowPass(width, height int) (draws int) {
 			c.disable(gl.DEPTH_CLAMP)
 			draws++
 		default:
-			l := &sh.meshLoc
-			c.useProgram(sh.mesh)
+			l := &r.shadowMeshLoc
+			c.useProgram(r.shadowMesh)
 			c.uniformMatrix4(l.viewProj, &sh.vp)
 			c.uniform4i(l.frame, r.frame[0], r.frame[1], r.frame[2], 0)
 			c.uniform2i(l.rest, r.rest[s].bone, r.rest[s].weight)
@@ -333,7 +274,7 @@ func (r *Renderer) setShadowUniforms(on bool) {
 		// bias beyond the pass's polygon offset.
 		params = [4]float32{1, 1 / float32(sh.size), 2 * sh.texel, 0}
 	}
-	for i, p := range r.litPrograms() {
+	for i, p := range r.lit() {
 		c.useProgram(p)
 		c.uniformMatrix4(r.shadowLocs[i].matrix, &sh.matrix)
 		c.uniform4f(r.shadowLocs[i].params, params[0], params[1], params[2], params[3])
