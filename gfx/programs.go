@@ -28,9 +28,9 @@ type programs struct {
 	}
 
 	// The shadow pass's depth-only programs and their uniforms.
-	shadowCube   Program // cube.vert + depth.frag
-	shadowSphere Program // sphere.vert + sphere_depth.frag
-	shadowMesh   Program // mesh.vert + depth.frag
+	shadowCube                     Program // cube.vert + depth.frag
+	shadowSphere                   Program // sphere.vert + sphere_depth.frag
+	shadowMesh                     Program // mesh.vert + depth.frag
 	shadowCubeLoc, shadowSphereLoc struct {
 		viewProj, invViewProj, eye int32
 	}

@@ -170,10 +170,10 @@ type Renderer struct {
 	programs
 	gpu *programs
 
-	vao       uint32 // an empty vertex array: cube.vert has no attributes
-	buf       uint32 // the instance buffer
-	tex       uint32 // the buffer texture over buf that both programs read
-	bufCap    int    // buf's capacity in bytes
+	vao    uint32 // an empty vertex array: cube.vert has no attributes
+	buf    uint32 // the instance buffer
+	tex    uint32 // the buffer texture over buf that both programs read
+	bufCap int    // buf's capacity in bytes
 
 	poseBuf     uint32 // the frame's poses: bones, weights, references
 	poseTex     uint32 // poseBuf as RGBA32F texels
