@@ -95,10 +95,7 @@ func (r *Renderer) DrawTicks(width, height int, clear [4]float32, cam Camera, ti
 	}
 	planes, _ := r.frustum()
 	lights, lightsLeft := r.uploadLights(&planes, cam.Eye)
-	copy(r.counts, tk.counts)
-	copy(r.starts, tk.starts)
-	copy(r.used, tk.used)
-	r.runs = append(r.runs[:0], tk.runs...)
+	r.tickFrame()
 
 	// Draw with the GPU path's programs, through the same fields.
 	r.programs, *r.gpu = *r.gpu, r.programs
@@ -122,10 +119,26 @@ func (r *Renderer) DrawTicks(width, height int, clear [4]float32, cam Camera, ti
 	checkFrame("Renderer.DrawTicks")
 }
 
-// uploadTicks sorts the drawn slots into the draw list (opaque by mesh,
-// then transparent farthest first from cam) and uploads the slots and the
-// list, each into a buffer orphaned first and grown by doubling.
+// tickFrame is the CPU work of a GPU path frame: the tick's runs, set for
+// the drawing code. It costs nothing per entity.
+func (r *Renderer) tickFrame() {
+	tk := &r.tk
+	copy(r.counts, tk.counts)
+	copy(r.starts, tk.starts)
+	copy(r.used, tk.used)
+	r.runs = append(r.runs[:0], tk.runs...)
+}
+
+// uploadTicks sorts the drawn slots (sortTicks) and uploads the slots and
+// the draw list, each into a buffer orphaned first and grown by doubling.
 func (r *Renderer) uploadTicks(cam Camera, slots []render.TickInstance) {
+	r.sortTicks(cam, slots)
+	r.uploadTickBuffers(slots)
+}
+
+// sortTicks sorts the drawn slots into the draw list: opaque by mesh, then
+// transparent farthest first from cam.
+func (r *Renderer) sortTicks(cam Camera, slots []render.TickInstance) {
 	tk := &r.tk
 	ns := len(r.meshes)
 	tk.counts = resize(tk.counts, ns)
@@ -184,7 +197,12 @@ func (r *Renderer) uploadTicks(cam Camera, slots []render.TickInstance) {
 	}
 	tk.back = back
 	tk.n, tk.opaque = total, int(n)
+}
 
+// uploadTickBuffers uploads the slots and the draw list sortTicks made.
+func (r *Renderer) uploadTickBuffers(slots []render.TickInstance) {
+	tk := &r.tk
+	total := tk.n
 	c := &r.gl
 	if tk.slotBuf == 0 {
 		tk.slotCap, tk.listCap = minInstanceCapacity*tickSize, minInstanceCapacity*4
