@@ -22,7 +22,9 @@ func (r *Renderer) SortInstances(instances []render.Instance) int {
 
 // SortTickInstances sorts slots into the GPU path's draw list as DrawTicks
 // does at a new tick, without uploading them.
-func (r *Renderer) SortTickInstances(cam Camera, slots []render.TickInstance) { r.sortTicks(cam, slots) }
+func (r *Renderer) SortTickInstances(cam Camera, slots []render.TickInstance) {
+	r.sortTicks(cam, slots)
+}
 
 // TickFrameWork is the CPU work of a GPU path frame between ticks, without
 // its GL calls.
