@@ -117,12 +117,14 @@ type Stats struct {
 	// Draw, when a model (not the built-in cube or sphere) is in use.
 	Poses int
 	// DrawCalls is the number of draw calls: one for the cubes, one for
-	// the spheres, one per part of every model in use.
+	// the spheres, one per part of every model in use (and as many again
+	// for the opaque ones in the shadow pass, with shadows on), one per
+	// run of one mesh among the transparent instances.
 	DrawCalls int
-	// Triangles is the number of triangles those draw calls submitted:
-	// 6 per cube (the three faces turned to the camera), 2 per sphere
-	// (its impostor's quad), and each model part's triangles per instance
-	// of the model.
+	// Triangles is the number of triangles the frame's own draw calls
+	// submitted (the shadow pass's are not counted): 6 per cube (the three
+	// faces turned to the camera), 2 per sphere (its impostor's quad), and
+	// each model part's triangles per instance of the model.
 	Triangles int
 	// GLCalls is the number of OpenGL calls the frame made, draw calls
 	// included. For Draw it depends on the meshes in use and their parts
