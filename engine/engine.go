@@ -137,6 +137,7 @@ type Engine struct {
 	Render RenderBuffer
 
 	interp InterpolationConfig
+	onGPU  bool    // SetInterpolationOnGPU
 	stages []stage // the tick's, in order (stage.go)
 	update []frameSystem
 	render []frameSystem
@@ -307,6 +308,18 @@ func (e *Engine) StopAfter(n uint64) { e.stopAfter = n }
 // Interpolation returns the current interpolation configuration.
 func (e *Engine) Interpolation() InterpolationConfig { return e.interp }
 
+// SetInterpolationOnGPU chooses where the frame's entities are placed
+// between ticks: on the CPU (false, the default: World.Interpolate fills
+// Render.Instances every frame) or on the GPU (true:
+// World.InterpolateOnGPU fills Render.Ticks once a tick, and a renderer
+// that draws them, gfx.Renderer.DrawTicks, places each entity in its
+// vertex shader). desktop.Config.InterpolateOnGPU sets it for a windowed
+// run.
+func (e *Engine) SetInterpolationOnGPU(on bool) { e.onGPU = on }
+
+// InterpolationOnGPU reports what SetInterpolationOnGPU set.
+func (e *Engine) InterpolationOnGPU() bool { return e.onGPU }
+
 // SetInterpolation changes how entities are drawn between ticks.
 func (e *Engine) SetInterpolation(cfg InterpolationConfig) error {
 	if err := cfg.Validate(); err != nil {
@@ -471,7 +484,11 @@ func (e *Engine) runUpdateBody() {
 func (e *Engine) runRenderBody() {
 	pprof.SetGoroutineLabels(e.interpLabels)
 	e.curPhase, e.curSystem = PhaseRender, "interpolate"
-	e.World.Interpolate(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
+	if e.onGPU {
+		e.World.InterpolateOnGPU(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
+	} else {
+		e.World.Interpolate(e.frameCtx.Alpha, float32(e.Loop.DT()), e.interp, &e.Render)
+	}
 	for _, c := range e.hooks.correctors {
 		c.CorrectRender(e.frameCtx.DT, &e.Render)
 	}

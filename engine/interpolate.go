@@ -45,10 +45,19 @@ type RenderBuffer struct {
 	countedTick uint64  // the world tick whose snaps TotalSnaps holds
 	counted     bool    // whether countedTick is set
 
+	// Ticks holds, after World.InterpolateOnGPU, every slot's state over
+	// the last tick, for a renderer that places the entities itself
+	// (gfx.Renderer.DrawTicks); TicksEpoch changes whenever Ticks is made
+	// again (a new tick, a restored or loaded state). Interpolate leaves
+	// both alone.
+	Ticks      []render.TickInstance
+	TicksEpoch uint64
+
 	// What the last Interpolate drew with, for World.DrawTransform.
 	cfg          InterpolationConfig
 	tickDT       float32
 	interpolated bool
+	ticksEpoch   uint64 // the world's epoch Ticks was made at, plus one
 }
 
 // Find returns the index in Instances of e's instance, and whether e was

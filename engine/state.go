@@ -140,6 +140,7 @@ func (e *Engine) LoadState(st *State) {
 	}
 	copyTable(w, &st.table)
 	w.hier.stale = true // propagating again gives the same bits; the State may have been saved before a propagation
+	w.epoch++
 	for i, c := range w.cols {
 		c.load(st.cols[i])
 	}

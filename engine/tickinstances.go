@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -69,4 +70,43 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 		out.Flags = flags
 	}
 	return dst
+}
+
+// InterpolateOnGPU is Interpolate for a renderer that places the entities
+// between the ticks itself, on the GPU (gfx.Renderer.DrawTicks): it
+// empties dst's instances, poses and lights, records alpha, tickDT and
+// cfg (World.DrawTransform, and so package light, place what rides an
+// entity as Interpolate would), and makes dst.Ticks again with
+// TickInstances when a tick has begun, or a state was restored or
+// loaded, since it last did (dst.TicksEpoch then changes). A frame
+// without a new tick costs it nothing per entity. Changes made outside
+// the ticks (at set-up, between frames) show from the next tick.
+//
+// Render systems that write into the instances (an animation's poses, a
+// render correction) have nothing to write into on this path: its models
+// are drawn at rest.
+func (w *World) InterpolateOnGPU(alpha, tickDT float32, cfg InterpolationConfig, dst *RenderBuffer) {
+	if !(alpha >= 0 && alpha <= 1) {
+		panic(fmt.Sprintf("engine: interpolation alpha must be in [0, 1], got %v", alpha))
+	}
+	if !(tickDT > 0 && tickDT <= math.MaxFloat32) {
+		panic(fmt.Sprintf("engine: interpolation tick duration must be a positive number of seconds, got %v", tickDT))
+	}
+	if err := cfg.Validate(); err != nil {
+		panic(err.Error())
+	}
+	dst.Instances, dst.Entities, dst.Snaps = dst.Instances[:0], dst.Entities[:0], 0
+	dst.Poses.Reset()
+	dst.Lights = dst.Lights[:0]
+	dst.current = dst.current[:0]
+	dst.Alpha = alpha
+	if !cfg.Enabled {
+		dst.Alpha = 1
+	}
+	dst.cfg, dst.tickDT, dst.interpolated = cfg, tickDT, true
+	if dst.ticksEpoch != w.epoch+1 || len(dst.Ticks) != len(w.gen) {
+		dst.Ticks = w.TickInstances(cfg, dst.Ticks)
+		dst.ticksEpoch = w.epoch + 1
+		dst.TicksEpoch++
+	}
 }

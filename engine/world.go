@@ -117,6 +117,11 @@ type World struct {
 	scratch []byte      // Hash's buffer for values encoded before hashing
 
 	hiddenScratch []bool // hiddenInTree's, reused
+
+	// epoch counts the ticks begun and the states restored or loaded: a
+	// renderer that keeps the last tick's instances (InterpolateOnGPU)
+	// makes them again when it changes.
+	epoch uint64
 }
 
 // NewWorld returns an empty world whose RNG is seeded with seed.
@@ -351,6 +356,7 @@ func (w *World) Mesh(e Entity) render.MeshID {
 func (w *World) BeginTick(n uint64) {
 	w.propagateIfStale()
 	w.tick = n
+	w.epoch++
 	copy(w.prev.Pos, w.cur.Pos)
 	copy(w.prev.Rot, w.cur.Rot)
 	copy(w.prev.Scale, w.cur.Scale)
@@ -370,6 +376,7 @@ func (w *World) setTable(from *World) {
 	w.cur, w.prev, w.snap = from.cur, from.prev, from.snap
 	w.hier = from.hier
 	w.hier.stale = true // propagating again gives the same bits
+	w.epoch++
 	w.rng, w.tick = from.rng, from.tick
 	w.players.ids, w.players.inputs = from.players.ids, from.players.inputs
 	w.players.joined, w.players.left = w.players.joined[:0], w.players.left[:0]

@@ -34,7 +34,7 @@ const drawListTextureUnit = 7
 // draw list, on the GPU, and how they are sorted.
 type tickState struct {
 	valid    bool   // an upload was made
-	tick     uint64 // the tick it holds
+	epoch    uint64 // DrawTicks' epoch it holds
 	slotsLen int    // the number of slots it holds
 
 	slotBuf, slotTex uint32 // every slot's render.TickInstance, RGBA32UI texels
@@ -58,9 +58,10 @@ type tickState struct {
 // (engine.World.TickInstances) and the frame's alpha, so that a frame
 // costs the CPU nothing per entity. slots is uploaded, and sorted into a
 // draw list by mesh (the opaque ones; the transparent ones after them,
-// farthest from the camera first), only when tick differs from the last
-// DrawTicks' (or the slot count does): call it every frame with the
-// world's tick, refreshing slots only when the tick changes.
+// farthest from the camera first), only when epoch differs from the last
+// DrawTicks' (or the slot count does): call it every frame with
+// engine.RenderBuffer.Ticks and TicksEpoch, which changes whenever Ticks
+// is made again.
 //
 // What it draws is Draw's for the same world (TestGPUPathMatchesCPUPath),
 // but for three things done once a tick instead of once a frame: the
@@ -69,7 +70,7 @@ type tickState struct {
 // drawn at rest (poses are not interpolated on the GPU yet). The first
 // DrawTicks builds the GPU path's programs; it panics if they do not
 // build (the engine's own shaders: a bug), or if alpha is outside [0, 1].
-func (r *Renderer) DrawTicks(width, height int, clear [4]float32, cam Camera, tick uint64, slots []render.TickInstance, alpha float32) {
+func (r *Renderer) DrawTicks(width, height int, clear [4]float32, cam Camera, epoch uint64, slots []render.TickInstance, alpha float32) {
 	if !(alpha >= 0 && alpha <= 1) {
 		panic(fmt.Sprintf("gfx: Renderer.DrawTicks: alpha must be in [0, 1], got %v", alpha))
 	}
@@ -89,9 +90,9 @@ func (r *Renderer) DrawTicks(width, height int, clear [4]float32, cam Camera, ti
 		r.gpu = p
 	}
 	tk := &r.tk
-	if !tk.valid || tick != tk.tick || tk.slotsLen != len(slots) || len(tk.counts) != len(r.meshes) {
+	if !tk.valid || epoch != tk.epoch || tk.slotsLen != len(slots) || len(tk.counts) != len(r.meshes) {
 		r.uploadTicks(cam, slots)
-		tk.valid, tk.tick, tk.slotsLen = true, tick, len(slots)
+		tk.valid, tk.epoch, tk.slotsLen = true, epoch, len(slots)
 	}
 	planes, _ := r.frustum()
 	lights, lightsLeft := r.uploadLights(&planes, cam.Eye)

@@ -64,7 +64,6 @@ func (d *sceneDrawer) setup(r *desktop.Runner, sc *scene.Scene, shadows bool) er
 
 // Draw draws v: the instances, then the edges.
 func (d *sceneDrawer) Draw(v desktop.View) {
-	d.ren.SetLights(v.Lights)
-	d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
+	v.Draw(d.ren)
 	d.edges.Draw(v.Width, v.Height, v.Camera, edgeColor)
 }

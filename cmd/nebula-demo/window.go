@@ -54,12 +54,20 @@ type windowDemo struct {
 // runWindowed runs the demo in a window: package app records the run,
 // plays a replay back, or plays a networked match, whichever the flags
 // ask for.
-func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string, physicsDebug, shadows bool) error {
+// windowOptions are the demo's flags that only a window uses.
+type windowOptions struct {
+	physicsDebug bool // -physics-debug
+	shadows      bool // -shadows
+	gpuInterp    bool // -gpu-interpolation
+}
+
+func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string, opt windowOptions) error {
 	d := &windowDemo{e: e, sc: sc, s: s, log: s.Log, vsync: s.Opts.VSync, normRate: s.Opts.TickRate, title: make([]byte, 0, 128), hud: make([]byte, 0, 64)}
 	cfg := s.DesktopConfig("Nebula demo")
 	cfg.Window.Gamepads.Mappings = mappings
 	cfg.Camera = camera
 	cfg.Overlay = true
+	cfg.InterpolateOnGPU = opt.gpuInterp
 	var trace *inputTrace // a player's own input followed to the screen, at -log-level debug
 	if c := s.Net(); c != nil && s.Player() != engine.PlayerID(wire.NoPlayer) && s.Log.IsLevelEnabled(logrus.DebugLevel) {
 		trace = newInputTrace(c, e, sc, s.Log)
@@ -70,10 +78,10 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 	cfg.Drawer = draw
 	err := s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
 		d.r = r
-		if err := draw.setup(r, sc, shadows); err != nil {
+		if err := draw.setup(r, sc, opt.shadows); err != nil {
 			return err
 		}
-		if err := d.attachPhysicsDebug(physicsDebug); err != nil {
+		if err := d.attachPhysicsDebug(opt.physicsDebug); err != nil {
 			return err
 		}
 		r.SetOnKey(d.key)

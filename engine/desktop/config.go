@@ -88,6 +88,13 @@ type Config struct {
 	// Drawer draws each frame (see Drawer); nil draws the instances as
 	// their meshes with the runner's gfx.Renderer.
 	Drawer Drawer
+	// InterpolateOnGPU places the entities between ticks on the GPU
+	// (engine.Engine.SetInterpolationOnGPU, gfx.Renderer.DrawTicks): a
+	// frame between ticks then costs the CPU nothing per entity. Default
+	// off: the CPU places them (engine.World.Interpolate), the reference.
+	// The GPU path draws models at rest and without render corrections
+	// (see engine.World.InterpolateOnGPU).
+	InterpolateOnGPU bool
 	// OverlayText, if set, appends the game's own line to the overlay's
 	// text, after the diagnostics (for example a score): it is called
 	// with the text so far, which ends with a newline, whenever the

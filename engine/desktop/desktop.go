@@ -183,6 +183,7 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 	if r.drawer == nil {
 		r.drawer = rendererDrawer{ren}
 	}
+	e.SetInterpolationOnGPU(cfg.InterpolateOnGPU)
 	r.setLabels(e.Context())
 	win.SetCallbacks(platform.Callbacks{
 		Clock:           clock.Now,
@@ -319,7 +320,7 @@ func (r *Runner) iconify(iconified bool) {
 // for Screenshot.
 func (r *Runner) draw() {
 	w, h := r.win.FramebufferSize()
-	v := View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: r.e.Render.Instances, Poses: &r.e.Render.Poses, Lights: r.e.Render.Lights}
+	v := r.view(w, h)
 	r.drawn.ok, r.drawn.view = true, v
 	r.drawer.Draw(v)
 	r.text.Draw(w, h)
@@ -542,8 +543,8 @@ func (r *Runner) Screenshot(path string) error {
 	case r.win.Lost():
 		return fmt.Errorf("desktop: screenshot %s: %w", path, errWindowLost)
 	}
-	v := d.view
-	v.Instances, v.Poses = r.e.Render.Instances, &r.e.Render.Poses
+	v := r.view(d.view.Width, d.view.Height)
+	v.Clear, v.Camera = d.view.Clear, d.view.Camera
 	if r.shot == nil || r.shot.Rect.Dx() != v.Width || r.shot.Rect.Dy() != v.Height {
 		r.shot = image.NewRGBA(image.Rect(0, 0, v.Width, v.Height))
 	}
@@ -596,4 +597,12 @@ func (r *Runner) mustOpen(method string) {
 	if r == nil || r.closed {
 		panic("desktop: Runner." + method + " on a nil or closed Runner")
 	}
+}
+
+// view returns the frame's View at w x h: the render buffer's instances,
+// poses and lights, and on the GPU path its ticks and alpha.
+func (r *Runner) view(w, h int) View {
+	rb := &r.e.Render
+	return View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: rb.Instances, Poses: &rb.Poses, Lights: rb.Lights,
+		OnGPU: r.e.InterpolationOnGPU(), Ticks: rb.Ticks, TicksEpoch: rb.TicksEpoch, Alpha: rb.Alpha}
 }

@@ -43,6 +43,28 @@ type View struct {
 	// (package light's Gather): give them to the renderer
 	// (gfx.Renderer.SetLights) before its Draw.
 	Lights []render.Light
+	// OnGPU says the frame is drawn on the GPU path
+	// (Config.InterpolateOnGPU): Instances is empty, and Ticks holds every
+	// slot's state over the last tick (engine.RenderBuffer.Ticks), to draw
+	// with gfx.Renderer.DrawTicks at Alpha; TicksEpoch changes whenever
+	// Ticks does.
+	OnGPU      bool
+	Ticks      []render.TickInstance
+	TicksEpoch uint64
+	Alpha      float32
+}
+
+// Draw draws v with ren: its lights, then its instances on the CPU path
+// (gfx.Renderer.Draw) or its ticks on the GPU path
+// (gfx.Renderer.DrawTicks). It is what the default Drawer does; a Drawer
+// of a game's own calls it and draws its own things after.
+func (v View) Draw(ren *gfx.Renderer) {
+	ren.SetLights(v.Lights)
+	if v.OnGPU {
+		ren.DrawTicks(v.Width, v.Height, v.Clear, v.Camera, v.TicksEpoch, v.Ticks, v.Alpha)
+		return
+	}
+	ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
 }
 
 // DrawerFunc is a function that is a Drawer.
@@ -54,7 +76,4 @@ func (f DrawerFunc) Draw(v View) { f(v) }
 // rendererDrawer is the default Drawer: the renderer.
 type rendererDrawer struct{ ren *gfx.Renderer }
 
-func (d rendererDrawer) Draw(v View) {
-	d.ren.SetLights(v.Lights)
-	d.ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)
-}
+func (d rendererDrawer) Draw(v View) { v.Draw(d.ren) }

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/nebulaengine/nebula/engine/geom"
+	"github.com/nebulaengine/nebula/engine/render"
+)
+
+// InterpolateOnGPU makes the ticks' instances once a tick (and after a
+// restore or a load), not every frame; it leaves the instances empty and
+// still places what rides an entity (DrawTransform). TickInstances holds
+// the states Interpolate draws between, flags the teleported and the
+// hidden, and scales by the mesh scale.
+func TestInterpolateOnGPUMakesTicksOncePerTick(t *testing.T) {
+	e := newEngine(t)
+	w := e.World
+	a := w.Spawn(geom.NewTransform(mgl32.Vec3{0, 0, 0}), Interpolate)
+	b := w.Spawn(geom.NewTransform(mgl32.Vec3{5, 0, 0}), Interpolate)
+	hidden := w.Spawn(geom.NewTransform(mgl32.Vec3{}), Interpolate)
+	w.SetVisible(hidden, false)
+	w.SetMeshScale(a, mgl32.Vec3{2, 2, 2})
+	w.BeginTick(1)
+	w.SetTransform(a, geom.NewTransform(mgl32.Vec3{1, 0, 0}))
+	w.Teleport(b, geom.NewTransform(mgl32.Vec3{9, 0, 0}))
+	var rb RenderBuffer
+	cfg := DefaultInterpolationConfig()
+	w.InterpolateOnGPU(0.5, 1.0/60, cfg, &rb)
+	if len(rb.Instances) != 0 || len(rb.Ticks) != 3 {
+		t.Fatalf("%d instances, %d ticks; want 0 and 3", len(rb.Instances), len(rb.Ticks))
+	}
+	ta, tb, th := rb.Ticks[a.Index()], rb.Ticks[b.Index()], rb.Ticks[hidden.Index()]
+	if ta.PrevPos != (mgl32.Vec3{}) || ta.Pos != (mgl32.Vec3{1, 0, 0}) || ta.Scale != (mgl32.Vec3{2, 2, 2}) || ta.Flags != render.TickDrawn {
+		t.Errorf("a: %+v, want from 0 to (1, 0, 0), scale 2, drawn", ta)
+	}
+	if tb.Flags != render.TickDrawn|render.TickSnap || th.Flags != 0 {
+		t.Errorf("the teleported one's flags %b, the hidden one's %b; want drawn and snap, and none", tb.Flags, th.Flags)
+	}
+	if p, ok := w.DrawTransform(a, &rb); !ok || p.Pos != (mgl32.Vec3{0.5, 0, 0}) {
+		t.Errorf("DrawTransform on the GPU path: %v, want (0.5, 0, 0)", p.Pos)
+	}
+	epoch := rb.TicksEpoch
+	rb.Ticks[a.Index()].Pos = mgl32.Vec3{42, 0, 0} // a frame without a tick leaves Ticks alone
+	w.InterpolateOnGPU(0.8, 1.0/60, cfg, &rb)
+	if rb.TicksEpoch != epoch || rb.Ticks[a.Index()].Pos[0] != 42 {
+		t.Error("a frame without a new tick made the ticks again")
+	}
+	var st State
+	e.SaveState(&st)
+	e.LoadState(&st)
+	w.InterpolateOnGPU(0.8, 1.0/60, cfg, &rb)
+	if rb.TicksEpoch == epoch || rb.Ticks[a.Index()].Pos[0] != 1 {
+		t.Error("LoadState did not make the ticks again")
+	}
+	epoch = rb.TicksEpoch
+	w.BeginTick(2)
+	w.InterpolateOnGPU(0, 1.0/60, cfg, &rb)
+	if rb.TicksEpoch == epoch {
+		t.Error("a new tick did not make the ticks again")
+	}
+}
