@@ -47,10 +47,10 @@ type RenderBuffer struct {
 
 	// Ticks holds, after World.InterpolateOnGPU, every slot's state over
 	// the last tick, for a renderer that places the entities itself
-	// (gfx.Renderer.DrawTicks); TicksEpoch changes whenever Ticks is made
-	// again (a new tick, a restored or loaded state). Interpolate leaves
-	// both alone.
-	Ticks      []render.TickInstance
+	// (gfx.Renderer.DrawTicks). Interpolate leaves it alone.
+	Ticks []render.TickInstance
+	// TicksEpoch changes whenever Ticks is made again (a new tick, a
+	// restored or loaded state).
 	TicksEpoch uint64
 
 	// What the last Interpolate drew with, for World.DrawTransform.

@@ -45,13 +45,18 @@ type View struct {
 	Lights []render.Light
 	// OnGPU says the frame is drawn on the GPU path
 	// (Config.InterpolateOnGPU): Instances is empty, and Ticks holds every
-	// slot's state over the last tick (engine.RenderBuffer.Ticks), to draw
-	// with gfx.Renderer.DrawTicks at Alpha; TicksEpoch changes whenever
-	// Ticks does.
-	OnGPU      bool
-	Ticks      []render.TickInstance
+	// slot's state over the last tick, to draw with
+	// gfx.Renderer.DrawTicks at Alpha.
+	OnGPU bool
+	// Ticks is every slot's state over the last tick
+	// (engine.RenderBuffer.Ticks), on the GPU path.
+	Ticks []render.TickInstance
+	// TicksEpoch changes whenever Ticks is made again
+	// (engine.RenderBuffer.TicksEpoch).
 	TicksEpoch uint64
-	Alpha      float32
+	// Alpha is the frame's place between the last two ticks, 0 to 1
+	// (engine.RenderBuffer.Alpha).
+	Alpha float32
 }
 
 // Draw draws v with ren: its lights, then its instances on the CPU path

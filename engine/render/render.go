@@ -154,17 +154,17 @@ type Instance struct {
 //	offset 88  Emissive   3 x uint8, RGB
 //	offset 91  reserved   5 bytes, zero
 type TickInstance struct {
-	PrevPos   mgl32.Vec3
-	PrevRot   mgl32.Quat
-	PrevScale mgl32.Vec3
-	Pos       mgl32.Vec3
-	Rot       mgl32.Quat
-	Scale     mgl32.Vec3
-	Color     [4]uint8
-	Mesh      MeshID
-	Flags     uint16
-	Emissive  [3]uint8
-	_         [5]byte // reserved: keeps the size a whole number of texels
+	PrevPos   mgl32.Vec3 // the world position at the start of the tick
+	PrevRot   mgl32.Quat // the world rotation at the start of the tick, unit
+	PrevScale mgl32.Vec3 // the world scale at the start of the tick, times the mesh scale
+	Pos       mgl32.Vec3 // the world position at the end of the tick
+	Rot       mgl32.Quat // the world rotation at the end of the tick, unit
+	Scale     mgl32.Vec3 // the world scale at the end of the tick, times the mesh scale
+	Color     [4]uint8   // RGBA, as Instance.Color
+	Mesh      MeshID     // what is drawn
+	Flags     uint16     // TickDrawn, TickSnap
+	Emissive  [3]uint8   // RGB, as Instance.Emissive
+	_         [5]byte    // reserved: keeps the size a whole number of texels
 }
 
 // TickInstance.Flags.
@@ -215,6 +215,7 @@ const (
 // a spot light also by smoothstep(CosOuter, CosInner, the cosine between
 // Dir and the direction to the surface).
 type Light struct {
+	// Kind is PointLight or SpotLight.
 	Kind LightKind
 	// Pos is where the light is.
 	Pos mgl32.Vec3

@@ -205,11 +205,12 @@ type Scene struct {
 	// (SetupPhysics): gravity and jumps change it, and the character
 	// moves by it (steerCharacters).
 	VSpeed *engine.Component[float32]
-	// Lights are the arena's lamps' lights, Goal the goal's sensor and
-	// Goals the shots that entered it (SetupPhysics; night.go).
+	// Lights are the arena's lamps' lights (SetupPhysics; night.go).
 	Lights *light.Lights
-	Goal   engine.Entity
-	Goals  *engine.Resource[uint32]
+	// Goal is the goal's sensor at the back of the arena (SetupPhysics).
+	Goal engine.Entity
+	// Goals counts the shots that entered the goal (SetupPhysics).
+	Goals *engine.Resource[uint32]
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
