@@ -593,6 +593,10 @@ func TestWindowedStatsCountDrawCallsAndTriangles(t *testing.T) {
 		if d, tris := r.num(t, "draw_calls"), r.num(t, "triangles"); d != float64(wantDraws) || tris != float64(wantTris) {
 			t.Errorf("frame %d: %v draw calls, %v triangles; want %d and %d", i+1, d, tris, wantDraws, wantTris)
 		}
+		// Every entity is drawn or culled (the scene has no pivots).
+		if in, cu, ents := r.num(t, "instances"), r.num(t, "culled"), r.num(t, "entities"); in+cu != ents || in == 0 {
+			t.Errorf("frame %d: %v instances drawn and %v culled, %v entities; want them to add up, some drawn", i+1, in, cu, ents)
+		}
 	}
 	var report string
 	for _, line := range strings.Split(stderr.String(), "\n") {

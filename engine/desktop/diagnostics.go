@@ -118,6 +118,7 @@ func (d *diagnostics) observe(e *engine.Engine, drawn gfx.Stats, f *diag.Figures
 	f.Snaps, f.TotalSnaps = e.Render.Snaps, int(e.Render.TotalSnaps)
 	f.Entities = e.World.Len()
 	f.DrawCalls, f.Triangles, f.Drawn = drawn.DrawCalls, drawn.Triangles, true
+	f.Instances, f.Culled = drawn.Instances, drawn.Culled
 	m := d.mem.Read()
 	f.GPUMemory = diag.GPUMemory{Source: memorySource[m.Source], Own: uint64(max(m.Own, 0)), Used: uint64(m.Used), Free: uint64(m.Free)}
 	if rate := e.Loop.TickRate(); d.rate != 0 && rate != d.rate {

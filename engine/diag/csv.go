@@ -17,11 +17,12 @@ import (
 // "ati"), the bytes the engine's own buffers and textures hold, and the
 // driver's bytes in use and free, each empty when unknown (all four empty
 // when nothing was measured, as in a headless run); then the frame's draw
-// calls and the triangles they submitted (Figures.DrawCalls and
-// Triangles; both empty when nothing was drawn, as in a headless run).
+// calls and the triangles they submitted, and the instances drawn and
+// culled (Figures.DrawCalls, Triangles, Instances and Culled; all empty
+// when nothing was drawn, as in a headless run).
 // Durations are in milliseconds with four decimals.
 const CSVHeader = timing.StatsCSVHeader + ",fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles" +
-	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes,draw_calls,triangles"
+	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes,draw_calls,triangles,instances,culled"
 
 // CSV writes one CSV row per frame. It buffers, and reuses one line buffer,
 // so writing a row does not allocate. Call Flush at the end.
@@ -88,6 +89,14 @@ func (c *CSV) Write(f *Figures) error {
 	b = append(b, ',')
 	if f.Drawn {
 		b = strconv.AppendInt(b, int64(f.Triangles), 10)
+	}
+	b = append(b, ',')
+	if f.Drawn {
+		b = strconv.AppendInt(b, int64(f.Instances), 10)
+	}
+	b = append(b, ',')
+	if f.Drawn {
+		b = strconv.AppendInt(b, int64(f.Culled), 10)
 	}
 	b = append(b, '\n')
 	c.line = b

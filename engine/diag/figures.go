@@ -43,6 +43,11 @@ type Figures struct {
 	DrawCalls, Triangles int
 	Drawn                bool // DrawCalls and Triangles were counted
 
+	// Instances is the number of instances the frame's scene drew, and
+	// Culled the number it left out as out of view or wholly transparent
+	// (gfx.Stats.Instances and Culled); counted when Drawn is.
+	Instances, Culled int
+
 	// GPUMemory is the GPU memory in use: the driver's figures where it
 	// offers a memory extension, and always the bytes the engine's own
 	// buffers and textures hold. A windowed run with the diagnostics on

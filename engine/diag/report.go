@@ -51,6 +51,9 @@ type Report struct {
 	// DrawCalls and Triangles are the last frame's draw calls and the
 	// triangles they submitted (Figures.DrawCalls, Triangles).
 	DrawCalls, Triangles int
+	// Instances and Culled are the last frame's instances drawn and
+	// culled (Figures.Instances, Culled).
+	Instances, Culled int
 	// MaxDrawCalls and MaxTriangles are the largest of any frame observed.
 	MaxDrawCalls, MaxTriangles int
 	// Drawn reports whether the frames' draw calls and triangles were
@@ -90,6 +93,8 @@ func (m *Monitor) Report(target time.Duration) Report {
 		Entities:  m.last.Entities,
 		DrawCalls: m.last.DrawCalls,
 		Triangles: m.last.Triangles,
+		Instances: m.last.Instances,
+		Culled:    m.last.Culled,
 		Drawn:     m.last.Drawn,
 		GPUMemory: m.last.GPUMemory,
 		GPUPeak:   m.gpuPeak,
@@ -112,8 +117,9 @@ func (m *Monitor) Report(target time.Duration) Report {
 // ticks, mean_fps, mean_ups, p50, p95, p99, max, target, err_p50 and
 // err_p99 (these three only with a target), steps (the histogram as
 // "0:n 1:n 2:n 3:n 4:n 5+:n"), dropped, clamped, capped, snaps and
-// entities; when the frames' drawing was counted, draw_calls and
-// triangles (the last frame's) and max_draw_calls and max_triangles; and,
+// entities; when the frames' drawing was counted, draw_calls,
+// triangles, instances and culled (the last frame's) and max_draw_calls
+// and max_triangles; and,
 // when the GPU memory was measured, gpu_mem and
 // gpu_mem_peak (as "12.3 MiB") and gpu_mem_source ("driver" or "own
 // buffers", GPUMemory.InUse's label).
@@ -137,6 +143,8 @@ func (r Report) Log(log logrus.FieldLogger) {
 	if r.Drawn {
 		f["draw_calls"] = r.DrawCalls
 		f["triangles"] = r.Triangles
+		f["instances"] = r.Instances
+		f["culled"] = r.Culled
 		f["max_draw_calls"] = r.MaxDrawCalls
 		f["max_triangles"] = r.MaxTriangles
 	}

@@ -155,7 +155,9 @@ func TestReportLog(t *testing.T) {
 
 	// With the frames' drawing counted: the last frame's and the largest.
 	r.DrawCalls, r.Triangles, r.MaxDrawCalls, r.MaxTriangles, r.Drawn = 5, 6017, 6, 6020, true
+	r.Instances, r.Culled = 990, 13
 	want["draw_calls"], want["triangles"], want["max_draw_calls"], want["max_triangles"] = 5, 6017, 6, 6020
+	want["instances"], want["culled"] = 990, 13
 	r.Log(log)
 	checkLines(t, hook, line{logrus.InfoLevel, "frame pacing report", want})
 }

@@ -62,6 +62,8 @@ func AppendText(dst []byte, f *Figures) []byte {
 		b = strconv.AppendInt(b, int64(f.DrawCalls), 10)
 		b = append(b, "  triangles "...)
 		b = strconv.AppendInt(b, int64(f.Triangles), 10)
+		b = append(b, "  culled "...)
+		b = strconv.AppendInt(b, int64(f.Culled), 10)
 	} else {
 		b = append(b, "\ndraws -"...)
 	}

@@ -12,7 +12,7 @@ func TestAppendText(t *testing.T) {
 		"frame 6.94 ms  steps 1  alpha 0.42\n" +
 		"fixed 0.21 ms  update 0.03 ms\n" +
 		"render 1.60 ms  gpu 3.2 ms\n" +
-		"draws 5  triangles 6017\n" +
+		"draws 5  triangles 6017  culled 13\n" +
 		"debt 2.1 ms  dropped 7 ms\n" +
 		"clamped 1  capped 2  snaps 3\n" +
 		"entities 1003  heap 12.3 MiB  gc 42\n" +
@@ -25,7 +25,7 @@ func TestAppendText(t *testing.T) {
 		"frame 6.94 ms  steps 1  alpha 0.42\n" +
 		"fixed 0.21 ms  update 0.03 ms\n" +
 		"render 1.60 ms  gpu -\n" +
-		"draws 5  triangles 6017\n" +
+		"draws 5  triangles 6017  culled 13\n" +
 		"debt 2.1 ms  dropped 7 ms\n" +
 		"clamped 1  capped 2  snaps 3\n" +
 		"entities 1003  heap 12.3 MiB  gc 42\n" +
@@ -34,7 +34,7 @@ func TestAppendText(t *testing.T) {
 		t.Errorf("AppendText without a GPU time:\n%s\nwant:\nx%s", got, want)
 	}
 	f.Drawn = false
-	want = strings.Replace(want, "draws 5  triangles 6017", "draws -", 1)
+	want = strings.Replace(want, "draws 5  triangles 6017  culled 13", "draws -", 1)
 	if got := string(AppendText(nil, &f)); got != want {
 		t.Errorf("AppendText with nothing drawn:\n%s\nwant:\n%s", got, want)
 	}
