@@ -465,11 +465,11 @@ func TestFiguresCountDrawCallsAndTriangles(t *testing.T) {
 		t.Fatal(err)
 	}
 	platformtest.OnMain(func() { f = *r.Figures() })
-	if f.DrawCalls != 2 || f.Triangles != 62 {
-		t.Errorf("with a sphere: %d draw calls, %d triangles; want 2 and 62", f.DrawCalls, f.Triangles)
+	if f.DrawCalls != 2 || f.Triangles != 62 || f.Instances != 11 || f.Culled != 0 {
+		t.Errorf("with a sphere: %d draw calls, %d triangles, %d instances, %d culled; want 2, 62, 11 and 0", f.DrawCalls, f.Triangles, f.Instances, f.Culled)
 	}
-	if text := desktop.OverlayText(r); !strings.Contains(text, "\ndraws 2  triangles 62\n") {
-		t.Errorf("overlay text %q, want the line \"draws 2  triangles 62\"", text)
+	if text := desktop.OverlayText(r); !strings.Contains(text, "\ndraws 2  triangles 62  culled 0\n") {
+		t.Errorf("overlay text %q, want the line \"draws 2  triangles 62  culled 0\"", text)
 	}
 }
 
