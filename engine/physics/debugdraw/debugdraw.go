@@ -130,9 +130,10 @@ type Drawing struct {
 func (d *Drawing) Segments() int { return len(d.Lines) / 2 }
 
 // Build replaces d.Lines with the drawing of s that o asks for. Bodies are
-// drawn at their transforms in rb (an interpolated frame: the engine's
-// Render buffer), or, for an entity rb does not hold or when rb is nil,
-// at their current transforms in s's world.
+// drawn where the frame rb holds (the engine's Render buffer) draws them,
+// interpolated, on either interpolation path, whether or not the entity
+// itself is drawn (engine.World.DrawTransform); when rb is nil, at their
+// current transforms in s's world.
 func (d *Drawing) Build(s *physics.Space, rb *engine.RenderBuffer, o Options) {
 	d.Lines = d.Lines[:0]
 	d.opts, d.tris, d.rb, d.w = o, 0, rb, s.World()
@@ -151,16 +152,16 @@ func (d *Drawing) Build(s *physics.Space, rb *engine.RenderBuffer, o Options) {
 	}
 }
 
-// pose returns where the drawing places entity e: its transform in the
-// render buffer, or its current one.
+// pose returns where the drawing places entity e: where the frame in the
+// render buffer draws it (engine.World.DrawTransform: interpolated, on
+// either interpolation path, drawn or not), or its current transform.
 func (d *Drawing) pose(e engine.Entity) (mgl32.Vec3, mgl32.Quat) {
 	if d.rb != nil {
-		if k, ok := d.rb.Find(e); ok {
-			in := &d.rb.Instances[k]
-			return in.Pos, in.Rot
+		if t, ok := d.w.DrawTransform(e, d.rb); ok {
+			return t.Pos, t.Rot
 		}
 	}
-	t := d.w.Transform(e)
+	t := d.w.WorldTransform(e)
 	return t.Pos, t.Rot
 }
 
