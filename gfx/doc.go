@@ -65,6 +65,26 @@
 // engine leaves them out of the render buffer (engine.World.SetVisible,
 // render.MeshNone).
 //
+// # Lights and shadows
+//
+// Besides the directional light (SetLight), up to MaxLights point and
+// spot lights a frame (SetLights: render.Frame.Lights, which package
+// engine/light gathers) light every fragment, forward, in one loop
+// (shaders/lights.glsl). SetShadows gives the directional light a shadow
+// map, drawn from the light before the frame each time, fitted to the
+// view and snapped to its texels.
+//
+// # Interpolation on the GPU
+//
+// Draw draws instances the CPU placed between two ticks
+// (engine.World.Interpolate), a per-entity cost every frame. DrawTicks
+// draws from every slot's state at the start and end of the last tick
+// (render.TickInstance, engine.World.InterpolateOnGPU), uploaded once a
+// tick with a draw list sorted by mesh; the vertex shaders place each
+// instance at the frame's alpha, so a frame between ticks costs the CPU
+// nothing per entity. Both paths draw the same pixels; the GPU path draws
+// models at rest and culls nothing on the CPU.
+//
 // # Meshes and models
 //
 // The renderer keeps a registry of meshes by render.MeshID. NewRenderer
