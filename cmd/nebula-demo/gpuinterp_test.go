@@ -1,13 +1,6 @@
 package main
 
-import (
-	"bytes"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // -gpu-interpolation draws the scene on the GPU path: its floor and bodies
 // cover a large part of the picture, as on the CPU path (the pixels that
@@ -16,24 +9,8 @@ import (
 // pixels against the CPU path's are gfx's TestGPUPathMatchesCPUPath).
 func TestGPUInterpolationDrawsTheScene(t *testing.T) {
 	needDisplay(t)
-	bin := demoBinary(t)
 	drawn := func(args ...string) int {
-		path := filepath.Join(t.TempDir(), "shot.png")
-		cmd := exec.Command(bin, append([]string{"-entities", "60", "-frames", "20", "-width", "320", "-height", "240", "-screenshot", path, "-hitch", "0", "-log-level", "warn"}, args...)...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%v\n%s", err, stderr.String())
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := demoScreenshot(t, append([]string{"-entities", "60", "-frames", "20", "-width", "320", "-height", "240"}, args...)...)
 		n := 0
 		b := img.Bounds()
 		for y := b.Min.Y; y < b.Max.Y; y++ {

@@ -1,11 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -20,25 +15,8 @@ import (
 // front, and the goal at the back glows green.
 func TestNightArenaIsLitByItsLamps(t *testing.T) {
 	needDisplay(t)
-	bin := demoBinary(t)
-	path := filepath.Join(t.TempDir(), "night.png")
 	const w, h = 640, 480
-	cmd := exec.Command(bin, "-physics", "-entities", "27", "-frames", "30", "-width", "640", "-height", "480",
-		"-screenshot", path, "-hitch", "0", "-log-level", "warn")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := demoScreenshot(t, "-physics", "-entities", "27", "-frames", "30", "-width", "640", "-height", "480")
 	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
 		t.Fatalf("screenshot %v, want %dx%d", b, w, h)
 	}

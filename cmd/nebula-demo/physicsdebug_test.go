@@ -2,10 +2,6 @@ package main
 
 import (
 	"bytes"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,30 +35,14 @@ func TestPhysicsDebugFlagRefused(t *testing.T) {
 // without it, the frame has next to none of those exact colours.
 func TestPhysicsDebugDrawn(t *testing.T) {
 	needDisplay(t)
-	bin := demoBinary(t)
 	p := debugdraw.DefaultPalette()
 	palette := [][4]uint8{p.Static, p.Dynamic, p.Kinematic, p.Sleeping}
 	shot := func(debug bool) int {
-		path := filepath.Join(t.TempDir(), "shot.png")
-		args := []string{"-physics", "-entities", "27", "-frames", "20", "-width", "640", "-height", "480", "-screenshot", path, "-hitch", "0", "-log-level", "warn"}
+		args := []string{"-physics", "-entities", "27", "-frames", "20", "-width", "640", "-height", "480"}
 		if debug {
 			args = append(args, "-physics-debug")
 		}
-		cmd := exec.Command(bin, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%v\n%s", err, stderr.String())
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		img := demoScreenshot(t, args...)
 		n := 0
 		b := img.Bounds()
 		for y := b.Min.Y; y < b.Max.Y; y++ {
