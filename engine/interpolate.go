@@ -189,15 +189,7 @@ const nlerpMinDot = 0.9995
 // positive finite number, or if cfg is not valid (see Validate). It does not
 // allocate unless dst is too small for the world's live entities.
 func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst *RenderBuffer) {
-	if !(alpha >= 0 && alpha <= 1) {
-		panic(fmt.Sprintf("engine: interpolation alpha must be in [0, 1], got %v", alpha))
-	}
-	if !(tickDT > 0 && tickDT <= math.MaxFloat32) {
-		panic(fmt.Sprintf("engine: interpolation tick duration must be a positive number of seconds, got %v", tickDT))
-	}
-	if err := cfg.Validate(); err != nil {
-		panic(err.Error())
-	}
+	mustInterpolate(alpha, tickDT, cfg)
 	w.propagateIfStale() // what Hash would propagate: drawing never depends on whether something hashed
 
 	// This runs every frame for up to ~100,000 entities, so the loops below
@@ -384,6 +376,20 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 // m: v times m, axis by axis (v exactly when m is one).
 func scaled(v mgl32.Vec3, m *mgl32.Vec3) mgl32.Vec3 {
 	return mgl32.Vec3{v[0] * m[0], v[1] * m[1], v[2] * m[2]}
+}
+
+// mustInterpolate panics, with a message that says what is wrong, when
+// Interpolate's or InterpolateOnGPU's arguments are out of range.
+func mustInterpolate(alpha, tickDT float32, cfg InterpolationConfig) {
+	if !(alpha >= 0 && alpha <= 1) {
+		panic(fmt.Sprintf("engine: interpolation alpha must be in [0, 1], got %v", alpha))
+	}
+	if !(tickDT > 0 && tickDT <= math.MaxFloat32) {
+		panic(fmt.Sprintf("engine: interpolation tick duration must be a positive number of seconds, got %v", tickDT))
+	}
+	if err := cfg.Validate(); err != nil {
+		panic(err.Error())
+	}
 }
 
 // invSqrtNearOne returns 1/sqrt(x), or 1 when x is not positive. The

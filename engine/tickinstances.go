@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -86,15 +85,7 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 // render correction) have nothing to write into on this path: its models
 // are drawn at rest.
 func (w *World) InterpolateOnGPU(alpha, tickDT float32, cfg InterpolationConfig, dst *RenderBuffer) {
-	if !(alpha >= 0 && alpha <= 1) {
-		panic(fmt.Sprintf("engine: interpolation alpha must be in [0, 1], got %v", alpha))
-	}
-	if !(tickDT > 0 && tickDT <= math.MaxFloat32) {
-		panic(fmt.Sprintf("engine: interpolation tick duration must be a positive number of seconds, got %v", tickDT))
-	}
-	if err := cfg.Validate(); err != nil {
-		panic(err.Error())
-	}
+	mustInterpolate(alpha, tickDT, cfg)
 	dst.Instances, dst.Entities, dst.Snaps = dst.Instances[:0], dst.Entities[:0], 0
 	dst.Poses.Reset()
 	dst.Lights = dst.Lights[:0]
