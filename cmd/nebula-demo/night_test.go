@@ -32,7 +32,9 @@ func TestNightArenaIsLitByItsLamps(t *testing.T) {
 	bulb := at(lamp.Add(mgl32.Vec3{0, scene.LampHeight + 0.2, 0}))
 	pool := at(lamp.Add(mgl32.Vec3{1.5, 0, -1.5}))
 	middle := at(mgl32.Vec3{0, floorY, scene.Box[2] - 2})
-	goal := at(mgl32.Vec3{0, floorY + scene.GoalHalf[1], -scene.Box[2] + 1})
+	// The goal's right end: the figure, walking from the left along the
+	// back, takes 5 s to reach it.
+	goal := at(mgl32.Vec3{scene.GoalHalf[0] - 0.5, floorY + scene.GoalHalf[1], -scene.Box[2] + 1})
 	t.Logf("bulb %v, floor by the lamp %v, floor in the front's middle %v, goal %v", bulb, pool, middle, goal)
 	if bulb[0] < 230 || bulb[1] < 180 {
 		t.Errorf("the bulb is %v, want its glow (red 230 or more, green 180 or more)", bulb)
