@@ -240,7 +240,8 @@ func frameQuat(axis, normal mgl32.Vec3) quat {
 // body nor the world (the zero Entity), A and B the same body, or neither
 // of them dynamic.
 //
-//	hinge := w.Spawn(geom.Transform{Rot: mgl32.QuatIdent()}, engine.NoInterpolation) // scale 0: not drawn
+//	hinge := w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.NoInterpolation)
+//	w.SetMesh(hinge, render.MeshNone) // a pivot: not drawn
 //	d := physics.NewJointDef(physics.JointRevolute, door, frame)
 //	d.AxisA, d.NormalA = mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 0, 0}
 //	d.AxisB, d.NormalB = d.AxisA, d.NormalA

@@ -167,13 +167,13 @@ func (r *Ragdolls) Pose(c *engine.FrameContext) {
 		if rd.Phase == Falling {
 			drawn := true
 			for b := range d.Parts {
-				kb, ok := rb.Find(rd.Bodies[b])
+				// Where the frame places the body (a pivot, not drawn).
+				bt, ok := r.w.DrawTransform(rd.Bodies[b], rb)
 				if !ok {
 					drawn = false
 					break
 				}
-				bi := &rb.Instances[kb]
-				frames[b] = et.Relative(geom.Transform{Pos: bi.Pos, Rot: bi.Rot, Scale: et.Scale})
+				frames[b] = et.Relative(geom.Transform{Pos: bt.Pos, Rot: bt.Rot, Scale: et.Scale})
 			}
 			if !drawn {
 				continue

@@ -68,8 +68,11 @@ func TestSkinFollowsTheBodies(t *testing.T) {
 		rb, bones, inst := r.frame(alpha)
 		it := geom.Transform{Pos: inst.Pos, Rot: inst.Rot, Scale: inst.Scale}
 		for i, p := range r.def.Parts {
-			kb, _ := rb.Find(rd.Bodies[i])
-			want := rb.Instances[kb].Pos
+			if _, drawn := rb.Find(rd.Bodies[i]); drawn {
+				t.Fatalf("%s's body is drawn: a ragdoll's bodies are pivots (the skin is drawn)", p.Name)
+			}
+			bt, _ := r.w.DrawTransform(rd.Bodies[i], rb)
+			want := bt.Pos
 			got := it.Apply(skinned(&bones[bone(p)], p.Bind.Pos))
 			if d := dist(got, want); d > 1e-4 {
 				t.Errorf("alpha %v: %s's centre is drawn at %v, its body at %v", alpha, p.Name, got, want)

@@ -230,7 +230,8 @@ func (r *Ragdolls) Add(e engine.Entity) error {
 //srccheck:wrapped by Add and Start, as "ragdoll: Add(<entity>): ..."
 func (r *Ragdolls) spawnBody(owner engine.Entity, d *Def, o Options, i int, k physics.Kind, t geom.Transform, v, av mgl32.Vec3) (engine.Entity, error) {
 	w := r.w
-	b := w.Spawn(geom.Transform{Pos: t.Pos, Rot: t.Rot}, engine.Interpolate) // scale 0: not drawn
+	b := w.Spawn(geom.Transform{Pos: t.Pos, Rot: t.Rot, Scale: mgl32.Vec3{1, 1, 1}}, engine.Interpolate)
+	w.SetMesh(b, render.MeshNone) // a pivot: the skin is drawn, not the body
 	w.SetDrawVelocity(b, v, av)
 	def := physics.NewBodyDef(k, scaledShape(d.Parts[i].Shape, t.Scale[0]))
 	def.Density, def.Friction = o.Density, o.Friction
@@ -335,7 +336,8 @@ func (r *Ragdolls) Start(e engine.Entity) error {
 		jd := p.Joint
 		jd.A, jd.B = rd.Bodies[p.Parent], rd.Bodies[i]
 		jd.AnchorA, jd.AnchorB = scale(jd.AnchorA, s), scale(jd.AnchorB, s)
-		j := r.w.Spawn(geom.Transform{Rot: mgl32.QuatIdent()}, engine.NoInterpolation) // scale 0: not drawn
+		j := r.w.Spawn(geom.NewTransform(mgl32.Vec3{}), engine.NoInterpolation)
+		r.w.SetMesh(j, render.MeshNone) // a pivot: not drawn
 		if err := r.space.AddJoint(j, jd); err != nil {
 			r.w.Despawn(j)
 			return fmt.Errorf("ragdoll: Start(%v): joint %d (%s): %w", e, i, p.Name, err)
