@@ -42,14 +42,7 @@ func (w *World) DrawTransform(e Entity, rb *RenderBuffer) (geom.Transform, bool)
 		return now, true
 	}
 	pp, pr, ps := prev[i], prevRot[i], prevScale[i]
-	maxDist2 := float32(math.Inf(1))
-	if cfg.SnapDistance > 0 {
-		maxDist2 = cfg.SnapDistance * cfg.SnapDistance
-	}
-	minDot := float32(-1)
-	if cfg.SnapAngle > 0 && float64(cfg.SnapAngle) < math.Pi {
-		minDot = float32(math.Cos(float64(cfg.SnapAngle) / 2))
-	}
+	maxDist2, minDot := cfg.snapLimits()
 	dx, dy, dz := cp[0]-pp[0], cp[1]-pp[1], cp[2]-pp[2]
 	dot := pr.W*cr.W + pr.V[0]*cr.V[0] + pr.V[1]*cr.V[1] + pr.V[2]*cr.V[2]
 	const signBit = 1 << 31

@@ -256,14 +256,7 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 
 	// Thresholds, once per call: squared distance, and the cosine of half
 	// the angle, which is what the quaternion dot product measures.
-	maxDist2 := float32(math.Inf(1))
-	if cfg.SnapDistance > 0 {
-		maxDist2 = cfg.SnapDistance * cfg.SnapDistance
-	}
-	minDot := float32(-1) // |dot| is never below it: no angle snap
-	if cfg.SnapAngle > 0 && float64(cfg.SnapAngle) < math.Pi {
-		minDot = float32(math.Cos(float64(cfg.SnapAngle) / 2))
-	}
+	maxDist2, minDot := cfg.snapLimits()
 
 	// Lerp as s*a + t*b, which is exact at t = 0 and at t = 1 (a + t*(b-a)
 	// is not exact at 1).
@@ -376,6 +369,21 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 // m: v times m, axis by axis (v exactly when m is one).
 func scaled(v mgl32.Vec3, m *mgl32.Vec3) mgl32.Vec3 {
 	return mgl32.Vec3{v[0] * m[0], v[1] * m[1], v[2] * m[2]}
+}
+
+// snapLimits returns cfg's thresholds as they are compared: the squared
+// snap distance (+Inf: no distance snap), and the cosine of half the snap
+// angle, which the absolute quaternion dot product is compared with (-1:
+// |dot| is never below it, no angle snap).
+func (cfg InterpolationConfig) snapLimits() (maxDist2, minDot float32) {
+	maxDist2, minDot = float32(math.Inf(1)), -1
+	if cfg.SnapDistance > 0 {
+		maxDist2 = cfg.SnapDistance * cfg.SnapDistance
+	}
+	if cfg.SnapAngle > 0 && float64(cfg.SnapAngle) < math.Pi {
+		minDot = float32(math.Cos(float64(cfg.SnapAngle) / 2))
+	}
+	return maxDist2, minDot
 }
 
 // mustInterpolate panics, with a message that says what is wrong, when

@@ -40,14 +40,7 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 	}
 	modes, colors, meshes, meshScales, emissive := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n], w.cur.MeshScale[:n], w.cur.Emissive[:n]
 	hidden := w.hiddenInTree()
-	maxDist2 := float32(math.Inf(1))
-	if cfg.SnapDistance > 0 {
-		maxDist2 = cfg.SnapDistance * cfg.SnapDistance
-	}
-	minDot := float32(-1)
-	if cfg.SnapAngle > 0 && float64(cfg.SnapAngle) < math.Pi {
-		minDot = float32(math.Cos(float64(cfg.SnapAngle) / 2))
-	}
+	maxDist2, minDot := cfg.snapLimits()
 	for i, g := range w.gen {
 		out := &dst[i]
 		if g&1 == 0 || meshes[i] == render.MeshNone || hidden != nil && hidden[i] {

@@ -16,7 +16,8 @@ func (r *Renderer) UploadPoses(p *render.Poses) int { return r.beginModels(p) }
 // SortInstances sorts instances by mesh as Draw does, into the renderer's
 // staging buffer, and returns how many it kept.
 func (r *Renderer) SortInstances(instances []render.Instance) int {
-	sorted, _, _, _ := r.sort(instances)
+	planes, cull := r.frustum()
+	sorted, _, _, _ := r.sort(instances, &planes, cull)
 	return len(sorted)
 }
 

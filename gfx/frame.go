@@ -61,9 +61,9 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		dropped = len(instances) - r.maxInstances
 		instances = instances[:r.maxInstances]
 	}
-	planes, _ := r.frustum()
+	planes, cull := r.frustum()
 	lights, lightsLeft := r.uploadLights(&planes, cam.Eye)
-	sorted, opaque, unknown, culled := r.sort(instances)
+	sorted, opaque, unknown, culled := r.sort(instances, &planes, cull)
 	if len(sorted) > 0 {
 		r.stream(sorted)
 	}
@@ -187,10 +187,10 @@ type depthRef struct {
 // the farthest to the nearest (ties in the order given). opaque is the
 // number of opaque instances; r.used[s] counts each mesh's instances of
 // both kinds. Left out are the instances of no registered mesh (unknown)
-// and, counted in culled, those of alpha 0 and, with culling on, those
+// and, counted in culled, those of alpha 0 and, with cull (the view's planes, from frustum), those
 // whose bounds are wholly outside the view (see cullRadius). When every
 // instance is opaque, drawn and of one mesh it returns instances itself.
-func (r *Renderer) sort(instances []render.Instance) (sorted []render.Instance, opaque, unknown, culled int) {
+func (r *Renderer) sort(instances []render.Instance, planes *[6][4]float32, cull bool) (sorted []render.Instance, opaque, unknown, culled int) {
 	counts, starts, used := r.counts, r.starts, r.used
 	clear(counts)
 	clear(starts)
@@ -198,7 +198,6 @@ func (r *Renderer) sort(instances []render.Instance) (sorted []render.Instance, 
 	if len(instances) == 0 {
 		return nil, 0, 0, 0
 	}
-	planes, cull := r.frustum()
 	if cap(r.which) < len(instances) {
 		r.which = make([]int32, len(instances), max(len(instances), 2*cap(r.which)))
 	}
@@ -220,7 +219,7 @@ func (r *Renderer) sort(instances []render.Instance) (sorted []render.Instance, 
 			culled++
 			continue
 		case cull:
-			if rad, ok := cullRadius(meshes[s], in); ok && outside(&planes, in.Pos, rad) {
+			if rad, ok := cullRadius(meshes[s], in); ok && outside(planes, in.Pos, rad) {
 				culled++
 				continue
 			}

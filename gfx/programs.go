@@ -140,20 +140,32 @@ func (r *Renderer) buildPrograms(fsys fs.FS, p *programs) error {
 	return nil
 }
 
+// litCount and allCount are the sizes of lit's and all's arrays.
+const (
+	litCount = 2 + int(numShadings)
+	allCount = litCount + 3
+)
+
 // lit returns the programs that light fragments (and include lights.glsl
-// and shadow.glsl).
-func (p *programs) lit() []Program {
-	ps := []Program{p.prog, p.sphereProg}
+// and shadow.glsl), as an array: the per-frame loops over it allocate
+// nothing.
+func (p *programs) lit() [litCount]Program {
+	var ps [litCount]Program
+	ps[0], ps[1] = p.prog, p.sphereProg
 	for i := range p.meshProgs {
-		ps = append(ps, p.meshProgs[i].prog)
+		ps[2+i] = p.meshProgs[i].prog
 	}
 	return ps
 }
 
 // all returns every program of the set: the lit ones, then the shadow
 // pass's.
-func (p *programs) all() []Program {
-	return append(p.lit(), p.shadowCube, p.shadowSphere, p.shadowMesh)
+func (p *programs) all() [allCount]Program {
+	var ps [allCount]Program
+	lit := p.lit()
+	copy(ps[:], lit[:])
+	ps[litCount], ps[litCount+1], ps[litCount+2] = p.shadowCube, p.shadowSphere, p.shadowMesh
+	return ps
 }
 
 // setLight gives the lit programs the directional light: its unit

@@ -96,3 +96,39 @@ func TestSetShadowsRefusesBadValues(t *testing.T) {
 		}
 	}
 }
+
+// A frame with shadows, lights and transparency allocates nothing once
+// the renderer's buffers have grown, on either path.
+func TestShadowedFramesDoNotAllocate(t *testing.T) {
+	r, w, h := newRenderer(t, 64)
+	insts := []render.Instance{
+		{Pos: mgl32.Vec3{}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{20, 1, 20}, Color: [4]uint8{200, 200, 200, 255}, Mesh: render.MeshPlane},
+		box(mgl32.Vec3{0, 2, 0}, 1, [4]uint8{200, 60, 60, 255}, render.MeshCube),
+		box(mgl32.Vec3{2, 1, 0}, 1, [4]uint8{60, 200, 60, 120}, render.MeshSphere),
+	}
+	slots := make([]render.TickInstance, len(insts))
+	for i, in := range insts {
+		slots[i] = render.TickInstance{PrevPos: in.Pos, PrevRot: in.Rot, PrevScale: in.Scale, Pos: in.Pos, Rot: in.Rot, Scale: in.Scale,
+			Color: in.Color, Mesh: in.Mesh, Flags: render.TickDrawn}
+	}
+	lights := []render.Light{{Kind: render.PointLight, Pos: mgl32.Vec3{0, 3, 0}, Color: mgl32.Vec3{1, 1, 1}, Range: 10}}
+	var cpu, gpu float64
+	onMain(func() {
+		if err := r.SetShadows(gfx.DefaultShadows()); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = r.SetShadows(gfx.Shadows{}) }()
+		cam := featureCam
+		cpu = testing.AllocsPerRun(20, func() {
+			r.SetLights(lights)
+			r.Draw(w, h, black, cam, insts, nil)
+		})
+		gpu = testing.AllocsPerRun(20, func() {
+			r.SetLights(lights)
+			r.DrawTicks(w, h, black, cam, 1, slots, 0.5)
+		})
+	})
+	if cpu != 0 || gpu != 0 {
+		t.Errorf("a shadowed, lit frame allocates %v times on the CPU path and %v on the GPU path, want 0", cpu, gpu)
+	}
+}
