@@ -48,16 +48,24 @@ type RenderBuffer struct {
 	// Ticks holds, after World.InterpolateOnGPU, every slot's state over
 	// the last tick, for a renderer that places the entities itself
 	// (gfx.Renderer.DrawTicks). Interpolate leaves it alone.
-	Ticks []render.TickInstance
-	// TicksEpoch changes whenever Ticks is made again (a new tick, a
-	// restored or loaded state).
-	TicksEpoch uint64
+	Ticks render.Ticks
+	// OnGPU says the last frame was made by World.InterpolateOnGPU:
+	// Instances is empty and Ticks is what is drawn.
+	OnGPU bool
+	// NewTicks says World.InterpolateOnGPU made Ticks again this frame.
+	// Render systems that pose entities on the GPU path (package anim's,
+	// package ragdoll's) add their poses to Poses then, two per slot (at
+	// the start of the tick, then at its end), and set the slot's pose
+	// with Ticks.SetPose; Poses is kept until Ticks is made again.
+	NewTicks bool
 
 	// What the last Interpolate drew with, for World.DrawTransform.
 	cfg          InterpolationConfig
 	tickDT       float32
 	interpolated bool
-	ticksEpoch   uint64 // the world's epoch Ticks was made at, plus one
+	ticksEpoch   uint64              // the world's epoch Ticks was made at, plus one
+	ticksCfg     InterpolationConfig // the configuration Ticks was made with
+	changed      []uint64            // Ticks.Changed's memory
 }
 
 // Find returns the index in Instances of e's instance, and whether e was
@@ -211,6 +219,8 @@ func (w *World) Interpolate(alpha, tickDT float32, cfg InterpolationConfig, dst 
 	dst.current = dst.current[:0]
 	dst.Alpha = alpha
 	dst.cfg, dst.tickDT, dst.interpolated = cfg, tickDT, true
+	dst.OnGPU, dst.NewTicks = false, false
+	dst.ticksEpoch = 0 // Poses no longer holds the ticks' poses
 
 	gen := w.gen
 	n := len(gen)

@@ -29,6 +29,12 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
+	return w.tickInstances(cfg, dst, nil)
+}
+
+// tickInstances is TickInstances, also setting in changed (nil: not)
+// the bit of every slot whose instance differs from the one dst held.
+func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64) []render.TickInstance {
 	w.propagateIfStale()
 	n := len(w.gen)
 	dst = slices.Grow(dst[:0], n)[:n]
@@ -42,45 +48,48 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 	hidden := w.hiddenInTree()
 	maxDist2, minDot := cfg.snapLimits()
 	for i, g := range w.gen {
-		out := &dst[i]
-		if g&1 == 0 || meshes[i] == render.MeshNone || hidden != nil && hidden[i] {
-			*out = render.TickInstance{}
-			continue
+		var t render.TickInstance
+		if g&1 != 0 && meshes[i] != render.MeshNone && (hidden == nil || !hidden[i]) {
+			cp, cr := curPos[i], curRot[i]
+			pp, pr := prevPos[i], prevRot[i]
+			ms := &meshScales[i]
+			t.Pos, t.Rot, t.Scale = cp, cr, scaled(curScale[i], ms)
+			t.PrevPos, t.PrevRot, t.PrevScale = pp, pr, scaled(prevScale[i], ms)
+			t.Color, t.Mesh, t.Emissive = colors[i], meshes[i], emissive[i]
+			flags := render.TickDrawn
+			dx, dy, dz := cp[0]-pp[0], cp[1]-pp[1], cp[2]-pp[2]
+			dot := pr.W*cr.W + pr.V[0]*cr.V[0] + pr.V[1]*cr.V[1] + pr.V[2]*cr.V[2]
+			if !cfg.Enabled || modes[i] == NoInterpolation || w.snap[i] || dx*dx+dy*dy+dz*dz > maxDist2 || float32(math.Abs(float64(dot))) < minDot {
+				flags |= render.TickSnap
+			}
+			t.Flags = flags
 		}
-		cp, cr := curPos[i], curRot[i]
-		pp, pr := prevPos[i], prevRot[i]
-		ms := &meshScales[i]
-		out.Pos, out.Rot, out.Scale = cp, cr, scaled(curScale[i], ms)
-		out.PrevPos, out.PrevRot, out.PrevScale = pp, pr, scaled(prevScale[i], ms)
-		out.Color, out.Mesh, out.Emissive = colors[i], meshes[i], emissive[i]
-		flags := render.TickDrawn
-		dx, dy, dz := cp[0]-pp[0], cp[1]-pp[1], cp[2]-pp[2]
-		dot := pr.W*cr.W + pr.V[0]*cr.V[0] + pr.V[1]*cr.V[1] + pr.V[2]*cr.V[2]
-		if !cfg.Enabled || modes[i] == NoInterpolation || w.snap[i] || dx*dx+dy*dy+dz*dz > maxDist2 || float32(math.Abs(float64(dot))) < minDot {
-			flags |= render.TickSnap
+		if changed != nil && dst[i] != t {
+			changed[i/64] |= 1 << (i % 64)
 		}
-		out.Flags = flags
+		dst[i] = t
 	}
 	return dst
 }
 
 // InterpolateOnGPU is Interpolate for a renderer that places the entities
 // between the ticks itself, on the GPU (gfx.Renderer.DrawTicks): it
-// empties dst's instances, poses and lights, records alpha, tickDT and
-// cfg (World.DrawTransform, and so package light, place what rides an
-// entity as Interpolate would), and makes dst.Ticks again with
-// TickInstances when a tick has begun, or a state was restored or
-// loaded, since it last did (dst.TicksEpoch then changes). A frame
-// without a new tick costs it nothing per entity. Changes made outside
-// the ticks (at set-up, between frames) show from the next tick.
+// empties dst's instances and lights, records alpha, tickDT and cfg
+// (World.DrawTransform, and so package light, place what rides an entity
+// as Interpolate would), sets dst.OnGPU, and makes dst.Ticks again with
+// TickInstances when a tick has begun, or a state was restored or loaded,
+// since it last did (dst.Ticks.Epoch then changes by one, dst.NewTicks
+// is set, dst.Poses is emptied for the Render systems to pose the new
+// tick's slots, and dst.Ticks.Changed marks the slots that differ from
+// the ones made before). A frame without a new tick costs it nothing per
+// entity. Changes made outside the ticks (at set-up, between frames) show
+// from the next tick.
 //
-// Render systems that write into the instances (an animation's poses, a
-// render correction) have nothing to write into on this path: its models
-// are drawn at rest.
+// Render systems that write into the instances (a render correction) have
+// nothing to write into on this path.
 func (w *World) InterpolateOnGPU(alpha, tickDT float32, cfg InterpolationConfig, dst *RenderBuffer) {
 	mustInterpolate(alpha, tickDT, cfg)
 	dst.Instances, dst.Entities, dst.Snaps = dst.Instances[:0], dst.Entities[:0], 0
-	dst.Poses.Reset()
 	dst.Lights = dst.Lights[:0]
 	dst.current = dst.current[:0]
 	dst.Alpha = alpha
@@ -88,9 +97,22 @@ func (w *World) InterpolateOnGPU(alpha, tickDT float32, cfg InterpolationConfig,
 		dst.Alpha = 1
 	}
 	dst.cfg, dst.tickDT, dst.interpolated = cfg, tickDT, true
-	if dst.ticksEpoch != w.epoch+1 || len(dst.Ticks) != len(w.gen) {
-		dst.Ticks = w.TickInstances(cfg, dst.Ticks)
-		dst.ticksEpoch = w.epoch + 1
-		dst.TicksEpoch++
+	dst.OnGPU, dst.NewTicks = true, false
+	if dst.ticksEpoch == w.epoch+1 && len(dst.Ticks.Slots) == len(w.gen) && dst.cfg == dst.ticksCfg {
+		return
 	}
+	t := &dst.Ticks
+	n := len(w.gen)
+	t.Changed = nil
+	if len(t.Slots) == n {
+		words := (n + 63) / 64
+		dst.changed = slices.Grow(dst.changed[:0], words)[:words]
+		clear(dst.changed)
+		t.Changed = dst.changed
+	}
+	t.Slots = w.tickInstances(cfg, t.Slots, t.Changed)
+	t.Epoch++
+	dst.ticksEpoch, dst.ticksCfg = w.epoch+1, cfg
+	dst.NewTicks = true
+	dst.Poses.Reset()
 }

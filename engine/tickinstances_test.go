@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,10 +29,10 @@ func TestInterpolateOnGPUMakesTicksOncePerTick(t *testing.T) {
 	var rb RenderBuffer
 	cfg := DefaultInterpolationConfig()
 	w.InterpolateOnGPU(0.5, 1.0/60, cfg, &rb)
-	if len(rb.Instances) != 0 || len(rb.Ticks) != 3 {
-		t.Fatalf("%d instances, %d ticks; want 0 and 3", len(rb.Instances), len(rb.Ticks))
+	if len(rb.Instances) != 0 || len(rb.Ticks.Slots) != 3 {
+		t.Fatalf("%d instances, %d ticks; want 0 and 3", len(rb.Instances), len(rb.Ticks.Slots))
 	}
-	ta, tb, th := rb.Ticks[a.Index()], rb.Ticks[b.Index()], rb.Ticks[hidden.Index()]
+	ta, tb, th := rb.Ticks.Slots[a.Index()], rb.Ticks.Slots[b.Index()], rb.Ticks.Slots[hidden.Index()]
 	if ta.PrevPos != (mgl32.Vec3{}) || ta.Pos != (mgl32.Vec3{1, 0, 0}) || ta.Scale != (mgl32.Vec3{2, 2, 2}) || ta.Flags != render.TickDrawn {
 		t.Errorf("a: %+v, want from 0 to (1, 0, 0), scale 2, drawn", ta)
 	}
@@ -41,23 +42,55 @@ func TestInterpolateOnGPUMakesTicksOncePerTick(t *testing.T) {
 	if p, ok := w.DrawTransform(a, &rb); !ok || p.Pos != (mgl32.Vec3{0.5, 0, 0}) {
 		t.Errorf("DrawTransform on the GPU path: %v, want (0.5, 0, 0)", p.Pos)
 	}
-	epoch := rb.TicksEpoch
-	rb.Ticks[a.Index()].Pos = mgl32.Vec3{42, 0, 0} // a frame without a tick leaves Ticks alone
+	epoch := rb.Ticks.Epoch
+	rb.Ticks.Slots[a.Index()].Pos = mgl32.Vec3{42, 0, 0} // a frame without a tick leaves Ticks alone
 	w.InterpolateOnGPU(0.8, 1.0/60, cfg, &rb)
-	if rb.TicksEpoch != epoch || rb.Ticks[a.Index()].Pos[0] != 42 {
+	if rb.Ticks.Epoch != epoch || rb.Ticks.Slots[a.Index()].Pos[0] != 42 {
 		t.Error("a frame without a new tick made the ticks again")
 	}
 	var st State
 	e.SaveState(&st)
 	e.LoadState(&st)
 	w.InterpolateOnGPU(0.8, 1.0/60, cfg, &rb)
-	if rb.TicksEpoch == epoch || rb.Ticks[a.Index()].Pos[0] != 1 {
+	if rb.Ticks.Epoch == epoch || rb.Ticks.Slots[a.Index()].Pos[0] != 1 {
 		t.Error("LoadState did not make the ticks again")
 	}
-	epoch = rb.TicksEpoch
+	epoch = rb.Ticks.Epoch
 	w.BeginTick(2)
+	w.SetTransform(b, geom.NewTransform(mgl32.Vec3{9, 1, 0}))
 	w.InterpolateOnGPU(0, 1.0/60, cfg, &rb)
-	if rb.TicksEpoch == epoch {
-		t.Error("a new tick did not make the ticks again")
+	if rb.Ticks.Epoch != epoch+1 || !rb.NewTicks || !rb.OnGPU {
+		t.Errorf("a new tick: epoch %d after %d, NewTicks %v, OnGPU %v; want the next epoch, both set", rb.Ticks.Epoch, epoch, rb.NewTicks, rb.OnGPU)
+	}
+	// Changed marks what differs from the ticks made before: a stopped
+	// (its previous state now equals its current one) and b moved; the
+	// hidden slot is the same.
+	if got, want := rb.Ticks.Changed, []uint64{1<<a.Index() | 1<<b.Index()}; !slices.Equal(got, want) {
+		t.Errorf("Changed %b, want %b", got, want)
+	}
+	w.InterpolateOnGPU(0.5, 1.0/60, cfg, &rb)
+	if rb.NewTicks {
+		t.Error("NewTicks is set on a frame without a new tick")
+	}
+	rb.Ticks.Changed[0] = 0
+	rb.Ticks.SetPose(int(hidden.Index()), 3)
+	if rb.Ticks.Changed[0] != 1<<hidden.Index() || rb.Ticks.Slots[hidden.Index()].Pose != 3 {
+		t.Errorf("SetPose: Changed %b, pose %d; want the slot marked, pose 3", rb.Ticks.Changed[0], rb.Ticks.Slots[hidden.Index()].Pose)
+	}
+	// A frame on the CPU path, then one on the GPU path: the ticks are
+	// made again (the CPU path emptied the poses), and a configuration
+	// change makes them again too.
+	var drawn RenderBuffer
+	w.Interpolate(0.5, 1.0/60, cfg, &rb)
+	w.InterpolateOnGPU(0.5, 1.0/60, cfg, &rb)
+	if !rb.NewTicks || rb.OnGPU != true {
+		t.Error("the GPU path after the CPU path did not make the ticks again")
+	}
+	off := cfg
+	off.Enabled = false
+	w.InterpolateOnGPU(0.5, 1.0/60, off, &drawn)
+	w.InterpolateOnGPU(0.5, 1.0/60, off, &rb)
+	if !rb.NewTicks || rb.Ticks.Slots[a.Index()].Flags&render.TickSnap == 0 {
+		t.Error("turning interpolation off did not make the ticks again, snapped")
 	}
 }

@@ -82,8 +82,13 @@
 // (render.TickInstance, engine.World.InterpolateOnGPU), uploaded once a
 // tick with a draw list sorted by mesh; the vertex shaders place each
 // instance at the frame's alpha, so a frame between ticks costs the CPU
-// nothing per entity. Both paths draw the same pixels; the GPU path draws
-// models at rest and culls nothing on the CPU.
+// nothing per entity. A tick uploads only the slots that changed
+// (render.Ticks.Changed) into the next of three slot buffers, mapped
+// unsynchronised behind a fence, and keeps its draw list unless a slot
+// changed its mesh, visibility or transparency. Animated models take the
+// same path: their poses at the start and end of the tick, blended in
+// mesh.vert. Both paths draw the same pixels; the GPU path culls nothing
+// on the CPU.
 //
 // # Meshes and models
 //

@@ -11,7 +11,7 @@ func NewPerInstance(r *Renderer) (*PerInstance, error) { return newPerInstance(r
 
 // UploadPoses streams p into the pose buffer as Draw does when a model is
 // in use, and returns the number of poses uploaded.
-func (r *Renderer) UploadPoses(p *render.Poses) int { return r.beginModels(p) }
+func (r *Renderer) UploadPoses(p *render.Poses) int { return r.beginModels(p, true) }
 
 // SortInstances sorts instances by mesh as Draw does, into the renderer's
 // staging buffer, and returns how many it kept.

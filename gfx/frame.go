@@ -78,7 +78,7 @@ func (r *Renderer) Draw(width, height int, clear [4]float32, cam Camera, instanc
 		k = end
 	}
 	r.runs = runs
-	draws, triangles, meshes, posed := r.drawFrame(cam, width, height, r.tex, len(sorted), opaque, poses)
+	draws, triangles, meshes, posed := r.drawFrame(cam, width, height, r.tex, len(sorted), opaque, poses, true)
 	r.end(len(sorted), draws)
 	r.stats.Triangles = triangles
 	r.stats.Unknown = unknown
@@ -103,8 +103,9 @@ type meshRun struct {
 // sorted by mesh (r.counts, r.starts; r.used counts both kinds), the
 // others transparent in r.runs: the shadow pass, then the opaque runs,
 // then the transparent ones, blended. It returns the draw calls, the
-// triangles, the meshes in use and the poses uploaded.
-func (r *Renderer) drawFrame(cam Camera, width, height int, tex uint32, n, opaque int, poses *render.Poses) (draws, triangles, meshes, posed int) {
+// triangles, the meshes in use and the poses uploaded; uploadPoses false
+// says the pose buffer already holds poses (beginModels).
+func (r *Renderer) drawFrame(cam Camera, width, height int, tex uint32, n, opaque int, poses *render.Poses, uploadPoses bool) (draws, triangles, meshes, posed int) {
 	if n == 0 {
 		return 0, 0, 0, 0
 	}
@@ -120,7 +121,7 @@ func (r *Renderer) drawFrame(cam Camera, width, height int, tex uint32, n, opaqu
 		models = models || m.pulled == notPulled
 	}
 	if models {
-		posed = r.beginModels(poses)
+		posed = r.beginModels(poses, uploadPoses)
 	}
 	// The shadow pass, from the light, before the frame's own.
 	shadowed := false
@@ -373,15 +374,21 @@ func (r *Renderer) drawSpheres(cam Camera, first, count int32) {
 
 // beginModels streams the poses, and the rest palette and weights of
 // every model in use (where r.rest says), and sets the state every
-// model's draw shares. It returns the number of poses uploaded.
+// model's draw shares. It returns the number of poses the buffer holds.
 //
 // The pose buffer holds the bones (3 RGBA32F texels each: the frame's,
 // then each model's rest palette), the weights from the next whole texel
 // on (the frame's, then each model's rest weights) and the references
 // from the next whole texel on: mesh.vert reads the first two as RGBA32F
 // texels, the last as 32-bit words.
-func (r *Renderer) beginModels(poses *render.Poses) int {
+//
+// With upload false the buffer is left as it is, holding the same poses
+// (the GPU path between ticks).
+func (r *Renderer) beginModels(poses *render.Poses, upload bool) int {
 	c := &r.gl
+	if upload {
+		r.tk.posesOK = false // the GPU path's poses are overwritten
+	}
 	var bones []render.Bone
 	var weights []float32
 	var refs []render.PoseRef
@@ -411,6 +418,31 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 		// every model at rest rather than with wrong poses.
 		refs = refs[:0]
 	}
+	if upload {
+		r.writePoses(bones, weights, refs, boneBytes, weightBytes)
+	}
+
+	for sh := range r.meshProgs {
+		if shadings&(1<<sh) != 0 {
+			mp := &r.meshProgs[sh]
+			c.useProgram(mp.prog)
+			c.uniformMatrix4(mp.loc.viewProj, &r.vp)
+			c.uniform4i(mp.loc.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
+		}
+	}
+	r.frame = [3]int32{int32(len(refs)), int32(boneBytes / 16), int32((boneBytes + weightBytes) / 4)}
+	c.activeTexture(gl.TEXTURE0 + poseTextureUnit)
+	c.bindTexture(gl.TEXTURE_BUFFER, r.poseTex)
+	c.activeTexture(gl.TEXTURE0 + poseWordTextureUnit)
+	c.bindTexture(gl.TEXTURE_BUFFER, r.poseWordTex)
+	return len(refs)
+}
+
+// writePoses streams the frame's bones, weights and references, and the
+// rest palette and weights of every model in use, into the orphaned pose
+// buffer, as beginModels lays them out.
+func (r *Renderer) writePoses(bones []render.Bone, weights []float32, refs []render.PoseRef, boneBytes, weightBytes int) {
+	c := &r.gl
 	c.bindBuffer(gl.TEXTURE_BUFFER, r.poseBuf)
 	c.orphan(gl.TEXTURE_BUFFER, r.poseCap, gl.STREAM_DRAW)
 	c.bufferSubData(gl.TEXTURE_BUFFER, 0, len(bones)*boneSize, unsafe.Pointer(unsafe.SliceData(bones)))
@@ -427,21 +459,6 @@ func (r *Renderer) beginModels(poses *render.Poses) int {
 	}
 	c.bufferSubData(gl.TEXTURE_BUFFER, boneBytes+weightBytes, len(refs)*poseRefSize, unsafe.Pointer(unsafe.SliceData(refs)))
 	c.bindBuffer(gl.TEXTURE_BUFFER, 0)
-
-	for sh := range r.meshProgs {
-		if shadings&(1<<sh) != 0 {
-			mp := &r.meshProgs[sh]
-			c.useProgram(mp.prog)
-			c.uniformMatrix4(mp.loc.viewProj, &r.vp)
-			c.uniform4i(mp.loc.frame, int32(len(refs)), int32(boneBytes/16), int32((boneBytes+weightBytes)/4), 0)
-		}
-	}
-	r.frame = [3]int32{int32(len(refs)), int32(boneBytes / 16), int32((boneBytes + weightBytes) / 4)}
-	c.activeTexture(gl.TEXTURE0 + poseTextureUnit)
-	c.bindTexture(gl.TEXTURE_BUFFER, r.poseTex)
-	c.activeTexture(gl.TEXTURE0 + poseWordTextureUnit)
-	c.bindTexture(gl.TEXTURE_BUFFER, r.poseWordTex)
-	return len(refs)
 }
 
 // drawModel draws count instances of the model in slot s from instance

@@ -106,3 +106,55 @@ func (c *glCounter) drawElementsInstanced(mode uint32, count int32, xtype uint32
 }
 
 func (c *glCounter) uniform2i(loc int32, x, y int32) { c.calls++; gl.Uniform2i(loc, x, y) }
+
+// mapBufferRange maps length bytes of the bound buffer from offset.
+func (c *glCounter) mapBufferRange(target uint32, offset, length int, access uint32) unsafe.Pointer {
+	c.calls++
+	return gl.MapBufferRange(target, offset, length, access)
+}
+
+// flushMappedRange flushes length bytes from offset of the mapped range.
+func (c *glCounter) flushMappedRange(target uint32, offset, length int) {
+	c.calls++
+	gl.FlushMappedBufferRange(target, offset, length)
+}
+
+// unmap unmaps the bound buffer; false says its storage was lost.
+func (c *glCounter) unmap(target uint32) bool {
+	c.calls++
+	return gl.UnmapBuffer(target)
+}
+
+// fenceSync returns a fence signalled once the GPU has done every command
+// issued before it.
+func (c *glCounter) fenceSync() uintptr {
+	c.calls++
+	return gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
+}
+
+// waitSync waits for fence (0: none) to be signalled, flushing the
+// commands before it.
+func (c *glCounter) waitSync(fence uintptr) {
+	if fence == 0 {
+		return
+	}
+	for {
+		c.calls++
+		switch gl.ClientWaitSync(fence, gl.SYNC_FLUSH_COMMANDS_BIT, 1e9) {
+		case gl.TIMEOUT_EXPIRED:
+			continue
+		default: // signalled, or a failure a debug build reports
+			return
+		}
+	}
+}
+
+// deleteSync deletes *fence, if any, and zeroes it.
+func (c *glCounter) deleteSync(fence *uintptr) {
+	if *fence == 0 {
+		return
+	}
+	c.calls++
+	gl.DeleteSync(*fence)
+	*fence = 0
+}

@@ -113,9 +113,19 @@ type Stats struct {
 	// Meshes is the number of meshes in use: registered meshes with at
 	// least one instance drawn.
 	Meshes int
-	// Poses is the number of poses uploaded: those of the Poses given to
-	// Draw, when a model (not the built-in cube or sphere) is in use.
+	// Poses is the number of poses drawn from: those of the Poses given
+	// to Draw or DrawTicks, when a model (not the built-in cube or
+	// sphere) is in use. DrawTicks uploads them only with a new tick.
 	Poses int
+	// SlotsUploaded is the number of entity slots DrawTicks uploaded this
+	// frame: on the GPU path, only on the frame after a tick, and only the
+	// slots that changed (render.Ticks.Changed) when the renderer holds
+	// the slots they changed from; 0 on other frames and on the CPU path.
+	SlotsUploaded int
+	// ListKept says DrawTicks kept the previous tick's draw list, no slot
+	// having changed its mesh, visibility or transparency (and none being
+	// transparent): the tick was uploaded without sorting.
+	ListKept bool
 	// DrawCalls is the number of draw calls: one for the cubes, one for
 	// the spheres, one per part of every model in use (and as many again
 	// for the opaque ones in the shadow pass, with shadows on), one per
@@ -210,6 +220,9 @@ type Renderer struct {
 
 	// tk is the GPU path's tick (ticks.go).
 	tk tickState
+	// registered counts the calls of Register that changed a mesh: the
+	// GPU path's draw list is sorted again after one.
+	registered uint64
 
 	// noCulling turns frustum culling off (SetCulling).
 	noCulling bool
@@ -332,6 +345,7 @@ func (r *Renderer) Register(id render.MeshID, m *Model) {
 	switch {
 	case s >= 0 && m != nil:
 		r.meshes[s] = m
+		r.registered++
 		return
 	case s >= 0: // unregister: remove the slot, keeping the others in id order
 		r.meshes = append(r.meshes[:s], r.meshes[s+1:]...)
@@ -349,6 +363,7 @@ func (r *Renderer) Register(id render.MeshID, m *Model) {
 	default:
 		return
 	}
+	r.registered++
 	for i := range r.slot {
 		r.slot[i] = -1
 	}
@@ -428,9 +443,7 @@ func (mp *meshProgram) build(fsys fs.FS, sh shading) error {
 	l.baseColor = u.find("uBaseColor")
 	l.instances = u.find("uInstances")
 	l.poses = u.find("uPoses")
-	// The GPU path draws models at rest: its mesh.vert reads no pose
-	// references, and the linker drops uPoseWords.
-	l.poseWords = gl.GetUniformLocation(uint32(mp.prog), gl.Str("uPoseWords\x00"))
+	l.poseWords = u.find("uPoseWords")
 	l.targets = u.find("uTargets")
 	l.tex = -1
 	if sh == shadeTextured {

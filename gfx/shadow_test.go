@@ -125,7 +125,7 @@ func TestShadowedFramesDoNotAllocate(t *testing.T) {
 		})
 		gpu = testing.AllocsPerRun(20, func() {
 			r.SetLights(lights)
-			r.DrawTicks(w, h, black, cam, 1, slots, 0.5)
+			r.DrawTicks(w, h, black, cam, render.Ticks{Slots: slots, Epoch: 1}, nil, 0.5)
 		})
 	})
 	if cpu != 0 || gpu != 0 {

@@ -2,6 +2,7 @@ package gfx_test
 
 import (
 	"image"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -85,7 +86,7 @@ func TestGPUPathMatchesCPUPath(t *testing.T) {
 		var gs gfx.Stats
 		gpu = image.NewRGBA(image.Rect(0, 0, w, h))
 		onMain(func() {
-			r.DrawTicks(w, h, black, cam, wd.Tick(), slots, alpha)
+			r.DrawTicks(w, h, black, cam, render.Ticks{Slots: slots, Epoch: wd.Tick()}, nil, alpha)
 			gs = r.Stats()
 			if err := gfx.CheckError(); err != nil {
 				t.Errorf("alpha %v: DrawTicks: %v", alpha, err)
@@ -115,4 +116,127 @@ func TestGPUPathMatchesCPUPath(t *testing.T) {
 			t.Errorf("alpha %v: %d channel values differ by more than 24 (at most %d allowed), mean difference %.3f (at most 0.5)", alpha, far, px*4/200, mean)
 		}
 	}
+}
+
+// A tick uploads only the slots that changed, once the slot buffer it
+// writes holds an earlier tick's (the first three ticks fill the three
+// buffers whole), and keeps the draw list while no slot changes its mesh,
+// visibility or transparency; what it draws stays the CPU path's, pixel
+// for pixel within TestGPUPathMatchesCPUPath's bounds, through moves, a
+// mesh change, a hidden entity, a spawn (a new slot count: every slot
+// again) and frames between ticks (nothing uploaded).
+func TestGPUPathUploadsOnlyChangedSlots(t *testing.T) {
+	r, w, h := newRenderer(t, 128)
+	cam := gfx.Camera{Eye: mgl32.Vec3{0, 8, 16}, Target: mgl32.Vec3{0, 0, 0}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(60), Near: 0.1, Far: 100}
+	wd := engine.NewWorld(1)
+	var ents []engine.Entity
+	for i := range 300 {
+		x, z := float32(i%20)-9.5, float32(i/20)-7
+		e := wd.Spawn(geom.Transform{Pos: mgl32.Vec3{x * 0.8, 0, z * 0.8}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{0.3, 0.3, 0.3}}, engine.Interpolate)
+		wd.SetColor(e, [4]uint8{uint8(40 + i%200), 120, uint8(255 - i%200), 255})
+		ents = append(ents, e)
+	}
+	cfg := engine.DefaultInterpolationConfig()
+	var rb, cpuRB engine.RenderBuffer
+	steps := []struct {
+		what   string
+		change func(tick uint64)
+		full   bool // every slot uploaded
+		kept   bool // the draw list kept
+	}{
+		{"every cube moves", func(uint64) {
+			for _, e := range ents {
+				tr := wd.Transform(e)
+				tr.Pos[1] += 0.2
+				wd.SetTransform(e, tr)
+			}
+		}, true, false},
+		{"they stop (every slot changes: its previous state)", func(uint64) {}, true, true},
+		{"one moves", func(uint64) { nudge(wd, ents[7]) }, true, true},
+		{"two apart move", func(uint64) { nudge(wd, ents[50]); nudge(wd, ents[250]) }, false, true},
+		{"three in a row", func(uint64) { nudge(wd, ents[100]); nudge(wd, ents[101]); nudge(wd, ents[102]) }, false, true},
+		{"one becomes a sphere", func(uint64) { wd.SetMesh(ents[3], render.MeshSphere) }, false, false},
+		{"one is hidden", func(uint64) { wd.SetVisible(ents[4], false) }, false, false},
+		{"a cube is spawned", func(uint64) {
+			ents = append(ents, wd.Spawn(geom.NewTransform(mgl32.Vec3{0, 2, 0}), engine.Interpolate))
+		}, true, false},
+	}
+	// The slots each tick must upload, after the first three fill the
+	// buffers: those changed in the last three ticks (the buffer it writes
+	// was written three ticks before), in runs merged across gaps of up to
+	// 16 slots.
+	var changed [][]uint64
+	for k, st := range steps {
+		tick := uint64(k + 1)
+		wd.BeginTick(tick)
+		st.change(tick)
+		for _, alpha := range []float32{0.4, 1} {
+			wd.Interpolate(alpha, 1.0/60, cfg, &cpuRB)
+			cpu, _ := framePosed(t, r, w, h, cam, cpuRB.Instances, nil)
+			wd.InterpolateOnGPU(alpha, 1.0/60, cfg, &rb)
+			gpu := image.NewRGBA(image.Rect(0, 0, w, h))
+			var s gfx.Stats
+			onMain(func() {
+				r.DrawTicks(w, h, black, cam, rb.Ticks, &rb.Poses, alpha)
+				s = r.Stats()
+				if err := gfx.CheckError(); err != nil {
+					t.Errorf("%s: DrawTicks: %v", st.what, err)
+				}
+				if err := r.ReadRGBA(gpu); err != nil {
+					t.Error(err)
+				}
+			})
+			far, mean := pixelDiff(cpu, gpu)
+			if far > w*h*4/200 || mean > 0.5 {
+				t.Errorf("%s, alpha %v: %d channel values differ by more than 24 from the CPU path, mean %.3f", st.what, alpha, far, mean)
+			}
+			if alpha != 0.4 {
+				if s.SlotsUploaded != 0 {
+					t.Errorf("%s: a frame between ticks uploaded %d slots", st.what, s.SlotsUploaded)
+				}
+				continue
+			}
+			t.Logf("tick %d, %s: %d slots uploaded, list kept %v", tick, st.what, s.SlotsUploaded, s.ListKept)
+			changed = append(changed, slices.Clone(rb.Ticks.Changed))
+			want := len(rb.Ticks.Slots)
+			if !st.full {
+				want = mergedRuns(changed[len(changed)-3:], len(rb.Ticks.Slots), 16)
+			}
+			if s.SlotsUploaded != want {
+				t.Errorf("%s: %d slots uploaded, want %d", st.what, s.SlotsUploaded, want)
+			}
+			if s.ListKept != st.kept {
+				t.Errorf("%s: the draw list kept %v, want %v", st.what, s.ListKept, st.kept)
+			}
+		}
+	}
+}
+
+// nudge moves e a little to the side.
+func nudge(w *engine.World, e engine.Entity) {
+	tr := w.Transform(e)
+	tr.Pos[0] += 0.1
+	w.SetTransform(e, tr)
+}
+
+// mergedRuns returns the slots in the runs of those set in any of sets,
+// runs closer than gap merged with the slots between.
+func mergedRuns(sets [][]uint64, n, gap int) int {
+	total, end := 0, -1
+	for i := range n {
+		set := false
+		for _, b := range sets {
+			set = set || b[i/64]&(1<<(i%64)) != 0
+		}
+		switch {
+		case !set:
+		case end >= 0 && i-end <= gap:
+			total += i - end + 1
+			end = i + 1
+		default:
+			total++
+			end = i + 1
+		}
+	}
+	return total
 }

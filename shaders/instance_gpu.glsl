@@ -7,11 +7,15 @@
 //   word 20      colour, RGBA bytes
 //   word 21      mesh (low 16 bits) and flags (high 16: 1 drawn, 2 snap)
 //   word 22      emissive, RGB bytes
+//   word 23      pose (low 16 bits): the pose at the start of the tick, and
+//                the next one at its end (mesh.vert blends them: TICK_POSES)
 // uDrawList holds the slots to draw, one 32-bit word each, sorted by mesh
 // as the renderer draws them. The placement is World.Interpolate's: the
 // position and scale lerp, the rotation takes the shortest arc (nlerp when
 // the turn is small, slerp otherwise), both ends exact; a snapped
 // instance is drawn at its state at the end of the tick.
+
+#define TICK_POSES 1
 
 uniform usamplerBuffer uInstances;
 uniform usamplerBuffer uDrawList;
@@ -23,7 +27,8 @@ struct Instance {
     vec3 scale;
     vec4 color;
     vec3 emissive;
-    int pose; // 0: none (the GPU path draws models at rest)
+    int pose;      // 0: none; else the pose at the start of the tick, pose + 1 at its end
+    float poseMix; // how far from the first pose to the second
 };
 
 Instance fetchInstance(int k) {
@@ -43,20 +48,23 @@ Instance fetchInstance(int k) {
     Instance o;
     o.color = unpackUnorm4x8(t5.x);
     o.emissive = unpackUnorm4x8(t5.z).rgb;
-    o.pose = 0;
+    o.pose = int(t5.w & 0xffffu);
     float t = uAlpha;
     if ((t5.y >> 16 & 2u) != 0u || t >= 1.0) {
         o.pos = p1;
         o.rot = q1;
         o.scale = s1;
+        o.poseMix = 1.0;
         return o;
     }
     if (t <= 0.0) {
         o.pos = p0;
         o.rot = q0;
         o.scale = s0;
+        o.poseMix = 0.0;
         return o;
     }
+    o.poseMix = t;
     float s = 1.0 - t;
     o.pos = s * p0 + t * p1;
     o.scale = s * s0 + t * s1;

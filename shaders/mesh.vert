@@ -87,11 +87,31 @@ void main() {
         firstBone = int(texelFetch(uPoseWords, ref).r);
         firstWeight = int(texelFetch(uPoseWords, ref + 1).r) + uPart.w;
     }
+#ifdef TICK_POSES
+    // The GPU path (instance_gpu.glsl): pose is the pose at the start of
+    // the tick and pose + 1 the one at its end; the palettes and weights
+    // are blended at inst.poseMix, the frame's alpha (1 for a snap). The
+    // blend of two skinning matrices is linear, not a slerp: between two
+    // ticks a bone turns a few degrees, and the difference from the CPU
+    // path's blend of local poses is far below a pixel
+    // (TestGPUPathMatchesCPUPath).
+    int endBone = firstBone, endWeight = firstWeight;
+    if (pose != 0 && pose < uFrame.x) {
+        int ref = uFrame.z + 2 * pose;
+        endBone = int(texelFetch(uPoseWords, ref).r);
+        endWeight = int(texelFetch(uPoseWords, ref + 1).r) + uPart.w;
+    }
+    float mixEnd = inst.poseMix;
+#endif
 
     vec3 p = aPos, n = aNormal;
     for (int t = 0; t < uPart.y; t++) {
         int k = firstWeight + t;
         float w = texelFetch(uPoses, uFrame.y + k / 4)[k % 4];
+#ifdef TICK_POSES
+        int ke = endWeight + t;
+        w = mix(w, texelFetch(uPoses, uFrame.y + ke / 4)[ke % 4], mixEnd);
+#endif
         int d = 2 * (gl_VertexID * uPart.y + t);
         p += w * texelFetch(uTargets, d).xyz;
         n += w * texelFetch(uTargets, d + 1).xyz;
@@ -101,9 +121,16 @@ void main() {
     for (int i = 0; i < uPart.z; i++) {
         float w = aWeights[i];
         int m = 3 * (firstBone + int(aJoints[i]));
+#ifdef TICK_POSES
+        int me = 3 * (endBone + int(aJoints[i]));
+        r0 += w * mix(texelFetch(uPoses, m), texelFetch(uPoses, me), mixEnd);
+        r1 += w * mix(texelFetch(uPoses, m + 1), texelFetch(uPoses, me + 1), mixEnd);
+        r2 += w * mix(texelFetch(uPoses, m + 2), texelFetch(uPoses, me + 2), mixEnd);
+#else
         r0 += w * texelFetch(uPoses, m);
         r1 += w * texelFetch(uPoses, m + 1);
         r2 += w * texelFetch(uPoses, m + 2);
+#endif
     }
     vec3 skinned = vec3(dot(r0, vec4(p, 1.0)), dot(r1, vec4(p, 1.0)), dot(r2, vec4(p, 1.0)));
     // The columns of the skinning matrix's 3x3 part, and its cofactor

@@ -84,7 +84,7 @@ type flags struct {
 func (f *flags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.entities, "entities", 1000, "bouncing bodies in the scene (cubes, every 4th a sphere)")
 	fs.BoolVar(&f.physics, "physics", false, "rigid-body physics: the bodies fall, pile up and bounce in an arena, player characters walk, jump (Space) and push them, and F fires spheres (a match's players pass it too: it changes what the world holds)")
-	fs.BoolVar(&f.gpuInterp, "gpu-interpolation", false, "place the entities between ticks on the GPU (a vertex shader) instead of the CPU: a frame between ticks costs the CPU nothing per entity; animated models are drawn at rest")
+	fs.BoolVar(&f.gpuInterp, "gpu-interpolation", false, "place the entities between ticks on the GPU (a vertex shader) instead of the CPU: a frame between ticks costs the CPU nothing per entity")
 	fs.BoolVar(&f.shadows, "shadows", true, "the sun's (with -physics, the moon's) shadows; -shadows=false turns them off")
 	fs.BoolVar(&f.physicsDebug, "physics-debug", false, "with -physics: show the physics debug drawing from the start (shapes, contacts, joints, queries, ground probes; F4 toggles it)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")

@@ -378,12 +378,25 @@ func (a *Animations) sampled(sc *slotCache, r *rig, key, keep poseKey) *LocalPos
 // from the animators and never read by fixed code. A steady frame does
 // not allocate.
 //
+// On the GPU path (c.Render.OnGPU, engine.World.InterpolateOnGPU) it poses
+// once a tick, when the ticks were made again: two poses per animated slot
+// drawn, at the start of the tick and at its end, which the renderer's
+// vertex shader blends at the frame's alpha (see
+// render.TickInstance.Pose); a slot that snapped gets its end pose twice.
+// A frame between ticks costs it nothing.
+//
 // Add it with AddRender; it reads c.Render as World.Interpolate left it.
 func (a *Animations) Pose(c *engine.FrameContext) {
 	rb := c.Render
 	w := a.w
 	if n := w.Slots(); len(a.cache) < n {
 		a.cache = append(a.cache, make([]slotCache, n-len(a.cache))...)
+	}
+	if rb.OnGPU {
+		if rb.NewTicks {
+			a.poseTicks(rb)
+		}
+		return
 	}
 	vals, _ := a.comp.Slices()
 	meshes := w.Bodies().Mesh
@@ -424,6 +437,40 @@ func (a *Animations) Pose(c *engine.FrameContext) {
 			r.paletteBlend(pp, pc, t, a.globals, bones)
 			lerp(pp.Weights, pc.Weights, t, weights)
 		}
+	}
+}
+
+// poseTicks is Pose on the GPU path, when the ticks were made again: per
+// animated slot drawn, two poses, at the start of the tick (PrevClip,
+// PrevTime) and at its end (Clip, Time), which the vertex shader blends at
+// the frame's alpha; a snapped slot gets its end pose twice.
+func (a *Animations) poseTicks(rb *engine.RenderBuffer) {
+	vals, _ := a.comp.Slices()
+	meshes := a.w.Bodies().Mesh
+	slots := rb.Ticks.Slots
+	for _, i := range a.comp.Indices() {
+		if int(i) >= len(slots) || slots[i].Flags&render.TickDrawn == 0 {
+			continue
+		}
+		r := a.rig(meshes[i])
+		if r == nil {
+			continue
+		}
+		if rb.Poses.Len()+2 > render.MaxPoses {
+			return
+		}
+		an := &vals[i]
+		cur := r.key(an.Clip, an.Time, an.Loop)
+		prev := r.key(an.PrevClip, an.PrevTime, an.PrevLoop)
+		if slots[i].Flags&render.TickSnap != 0 {
+			prev = cur
+		}
+		sc := &a.cache[i]
+		num, bones, weights := rb.Poses.Add(len(r.joints), len(r.m.RestWeights))
+		a.poseOne(sc, r, prev, cur, bones, weights)
+		_, bones, weights = rb.Poses.Add(len(r.joints), len(r.m.RestWeights))
+		a.poseOne(sc, r, cur, prev, bones, weights)
+		rb.Ticks.SetPose(int(i), num)
 	}
 }
 

@@ -92,8 +92,9 @@ type Config struct {
 	// (engine.Engine.SetInterpolationOnGPU, gfx.Renderer.DrawTicks): a
 	// frame between ticks then costs the CPU nothing per entity. Default
 	// off: the CPU places them (engine.World.Interpolate), the reference.
-	// The GPU path draws models at rest and without render corrections
-	// (see engine.World.InterpolateOnGPU).
+	// The GPU path poses animated models once a tick (package anim's and
+	// package ragdoll's Render systems) and draws without render
+	// corrections (see engine.World.InterpolateOnGPU).
 	InterpolateOnGPU bool
 	// OverlayText, if set, appends the game's own line to the overlay's
 	// text, after the diagnostics (for example a score): it is called

@@ -604,5 +604,5 @@ func (r *Runner) mustOpen(method string) {
 func (r *Runner) view(w, h int) View {
 	rb := &r.e.Render
 	return View{Width: w, Height: h, Clear: r.ClearColor, Camera: r.Camera, Instances: rb.Instances, Poses: &rb.Poses, Lights: rb.Lights,
-		OnGPU: r.e.InterpolationOnGPU(), Ticks: rb.Ticks, TicksEpoch: rb.TicksEpoch, Alpha: rb.Alpha}
+		OnGPU: rb.OnGPU, Ticks: rb.Ticks, Alpha: rb.Alpha}
 }

@@ -49,11 +49,9 @@ type View struct {
 	// gfx.Renderer.DrawTicks at Alpha.
 	OnGPU bool
 	// Ticks is every slot's state over the last tick
-	// (engine.RenderBuffer.Ticks), on the GPU path.
-	Ticks []render.TickInstance
-	// TicksEpoch changes whenever Ticks is made again
-	// (engine.RenderBuffer.TicksEpoch).
-	TicksEpoch uint64
+	// (engine.RenderBuffer.Ticks), on the GPU path; Poses then holds the
+	// animated slots' poses at the start and end of that tick.
+	Ticks render.Ticks
 	// Alpha is the frame's place between the last two ticks, 0 to 1
 	// (engine.RenderBuffer.Alpha).
 	Alpha float32
@@ -66,7 +64,7 @@ type View struct {
 func (v View) Draw(ren *gfx.Renderer) {
 	ren.SetLights(v.Lights)
 	if v.OnGPU {
-		ren.DrawTicks(v.Width, v.Height, v.Clear, v.Camera, v.TicksEpoch, v.Ticks, v.Alpha)
+		ren.DrawTicks(v.Width, v.Height, v.Clear, v.Camera, v.Ticks, v.Poses, v.Alpha)
 		return
 	}
 	ren.Draw(v.Width, v.Height, v.Clear, v.Camera, v.Instances, v.Poses)

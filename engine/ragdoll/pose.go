@@ -134,7 +134,12 @@ func blendAt(t float32, n uint32) float32 {
 // after that: e.AddRender("ragdoll", ragdolls.Pose).
 func (r *Ragdolls) Pose(c *engine.FrameContext) {
 	rb := c.Render
-	p := &r.sc
+	if rb.OnGPU {
+		if rb.NewTicks {
+			r.poseTicks(rb)
+		}
+		return
+	}
 	vals, _ := r.comp.Slices()
 	for _, i := range r.comp.Indices() {
 		rd := &vals[i]
@@ -153,57 +158,119 @@ func (r *Ragdolls) Pose(c *engine.FrameContext) {
 		if rb.AtCurrent(k) {
 			alpha = 1
 		}
-		// The animation between the last two ticks.
-		animLocal := &p.rest
-		if an, ok := r.anims.Component().Get(e); ok {
-			anim.Sample(d.Model, int(an.Clip), an.Time, an.Loop, &p.anim)
-			anim.Sample(d.Model, int(an.PrevClip), an.PrevTime, an.PrevLoop, &p.animPrev)
-			anim.Blend(&p.animPrev, &p.anim, alpha, &p.animMix)
-			animLocal = &p.animMix
-		} else {
-			p.rest.Rest(d.Model)
+		local := r.localAt(rd, d, e, et, alpha, rb)
+		if local == nil {
+			continue
 		}
-		frames := p.frames[:len(d.Parts)]
-		if rd.Phase == Falling {
-			drawn := true
-			for b := range d.Parts {
-				// Where the frame places the body (a pivot, not drawn).
-				bt, ok := r.w.DrawTransform(rd.Bodies[b], rb)
-				if !ok {
-					drawn = false
-					break
-				}
-				frames[b] = et.Relative(geom.Transform{Pos: bt.Pos, Rot: bt.Rot, Scale: et.Scale})
-			}
-			if !drawn {
-				continue
-			}
-		} else {
-			p.fromFrames(rd)
-		}
-		p.ragdollLocal(d, frames, animLocal, &p.rag)
-		local := &p.rag
-		if rd.Phase == Blending {
-			anim.Blend(&p.rag, animLocal, blendAt(float32(rd.Ticks)-1+alpha, rd.BlendTicks), &p.blend)
-			local = &p.blend
-		}
-		g := p.globals(d, local, &p.glob)
-		pal := d.Model.Palette
-		var bones []render.Bone
-		var weights []float32
-		if inst.Pose != 0 {
-			ref := rb.Poses.Refs[inst.Pose-1]
-			bones = rb.Poses.Bones[ref.FirstBone : int(ref.FirstBone)+len(pal)]
-			weights = rb.Poses.Weights[ref.FirstWeight : int(ref.FirstWeight)+len(local.Weights)]
-		} else {
+		pose := inst.Pose
+		if pose == 0 {
 			if rb.Poses.Len() >= render.MaxPoses {
 				continue
 			}
-			inst.Pose, bones, weights = rb.Poses.Add(len(pal), len(local.Weights))
+			pose, _, _ = rb.Poses.Add(len(d.Model.Palette), len(local.Weights))
+			inst.Pose = pose
 		}
-		for j := range pal {
-			transformToBone(g[pal[j].Node], &pal[j].InverseBind, (*[12]float32)(&bones[j]))
-		}
-		copy(weights, local.Weights)
+		r.writePose(d, local, &rb.Poses, pose)
 	}
+}
+
+// poseTicks is Pose on the GPU path, when the ticks were made again: per
+// Falling or Blending character drawn, its skin at the start of the tick
+// and at its end, into the slot's pair of poses (anim's, or one added).
+func (r *Ragdolls) poseTicks(rb *engine.RenderBuffer) {
+	vals, _ := r.comp.Slices()
+	slots := rb.Ticks.Slots
+	alpha := rb.Alpha
+	defer func() { rb.Alpha = alpha }()
+	for _, i := range r.comp.Indices() {
+		rd := &vals[i]
+		if rd.Phase == Animated || int(i) >= len(slots) || slots[i].Flags&render.TickDrawn == 0 {
+			continue
+		}
+		e, _ := r.w.EntityAt(int(i))
+		d, _ := r.Def(r.w.Mesh(e))
+		if d == nil || int(rd.Count) != len(d.Parts) {
+			continue
+		}
+		sl := &slots[i]
+		pose := sl.Pose
+		if pose == 0 {
+			if rb.Poses.Len()+2 > render.MaxPoses {
+				continue
+			}
+			pose, _, _ = rb.Poses.Add(len(d.Model.Palette), len(d.Model.RestWeights))
+			rb.Poses.Add(len(d.Model.Palette), len(d.Model.RestWeights))
+			rb.Ticks.SetPose(int(i), pose)
+		}
+		snap := sl.Flags&render.TickSnap != 0
+		for end := range uint16(2) {
+			// The skin where the frame at alpha 0 (the start of the tick)
+			// and 1 (its end) places the character and its bodies.
+			et := geom.Transform{Pos: sl.PrevPos, Rot: sl.PrevRot, Scale: sl.PrevScale}
+			rb.Alpha = 0
+			if end == 1 || snap {
+				et = geom.Transform{Pos: sl.Pos, Rot: sl.Rot, Scale: sl.Scale}
+				rb.Alpha = 1
+			}
+			local := r.localAt(rd, d, e, et, rb.Alpha, rb)
+			if local == nil {
+				break
+			}
+			r.writePose(d, local, &rb.Poses, pose+end)
+		}
+	}
+}
+
+// localAt returns the local pose of rd's skin (of def d, entity e drawn at
+// et) in the frame rb at alpha: its bones where its bodies are, the bones
+// between and above them as ragdollLocal says, blended towards the
+// animation while Blending. It returns nil when a body is not alive. The
+// pose is r's scratch, valid until the next call.
+func (r *Ragdolls) localAt(rd *Ragdoll, d *Def, e engine.Entity, et geom.Transform, alpha float32, rb *engine.RenderBuffer) *anim.LocalPose {
+	p := &r.sc
+	// The animation between the last two ticks.
+	animLocal := &p.rest
+	if an, ok := r.anims.Component().Get(e); ok {
+		anim.Sample(d.Model, int(an.Clip), an.Time, an.Loop, &p.anim)
+		anim.Sample(d.Model, int(an.PrevClip), an.PrevTime, an.PrevLoop, &p.animPrev)
+		anim.Blend(&p.animPrev, &p.anim, alpha, &p.animMix)
+		animLocal = &p.animMix
+	} else {
+		p.rest.Rest(d.Model)
+	}
+	frames := p.frames[:len(d.Parts)]
+	if rd.Phase == Falling {
+		for b := range d.Parts {
+			// Where the frame places the body (a pivot, not drawn).
+			bt, ok := r.w.DrawTransform(rd.Bodies[b], rb)
+			if !ok {
+				return nil
+			}
+			frames[b] = et.Relative(geom.Transform{Pos: bt.Pos, Rot: bt.Rot, Scale: et.Scale})
+		}
+	} else {
+		p.fromFrames(rd)
+	}
+	p.ragdollLocal(d, frames, animLocal, &p.rag)
+	local := &p.rag
+	if rd.Phase == Blending {
+		anim.Blend(&p.rag, animLocal, blendAt(float32(rd.Ticks)-1+alpha, rd.BlendTicks), &p.blend)
+		local = &p.blend
+	}
+	return local
+}
+
+// writePose writes local's palette and weights into poses' pose number
+// pose (from 1), which holds d's palette.
+func (r *Ragdolls) writePose(d *Def, local *anim.LocalPose, poses *render.Poses, pose uint16) {
+	p := &r.sc
+	g := p.globals(d, local, &p.glob)
+	pal := d.Model.Palette
+	ref := poses.Refs[pose-1]
+	bones := poses.Bones[ref.FirstBone : int(ref.FirstBone)+len(pal)]
+	weights := poses.Weights[ref.FirstWeight : int(ref.FirstWeight)+len(local.Weights)]
+	for j := range pal {
+		transformToBone(g[pal[j].Node], &pal[j].InverseBind, (*[12]float32)(&bones[j]))
+	}
+	copy(weights, local.Weights)
 }

@@ -108,3 +108,61 @@ func TestSkinFollowsTheBodies(t *testing.T) {
 		t.Fatalf("after the blend the figure is %v, want animated", ph)
 	}
 }
+
+// On the GPU path (World.InterpolateOnGPU) the figure's skin is posed once
+// a tick, a pair of poses: the first is the CPU path's skin at alpha 0,
+// the second its skin at alpha 1, while animated, falling and blending
+// back; a frame between ticks adds none.
+func TestSkinOnGPUPathIsTheTicksEnds(t *testing.T) {
+	r := newRig(t, DefaultOptions())
+	r.anims.SetModel(meshFigure, r.def.Model)
+	r.onCollision = func(tick uint64) {
+		switch tick {
+		case 10:
+			if err := r.rag.Start(r.fig); err != nil {
+				t.Fatal(err)
+			}
+		case 100:
+			if err := r.rag.StandUp(r.fig, 20); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	n := len(r.def.Model.Palette)
+	for k, to := range []int{5, 60, 110} {
+		r.ticks(to - int(r.w.Tick()))
+		ph, _ := r.rag.Phase(r.fig)
+		if want := []Phase{Animated, Falling, Blending}[k]; ph != want {
+			t.Fatalf("tick %d: the figure is %v, want %v", to, ph, want)
+		}
+		var rb engine.RenderBuffer
+		cfg := engine.DefaultInterpolationConfig()
+		r.w.InterpolateOnGPU(0.5, float32(r.e.Loop.DT()), cfg, &rb)
+		c := &engine.FrameContext{World: r.w, Alpha: 0.5, Render: &rb}
+		r.anims.Pose(c)
+		r.rag.Pose(c)
+		pose := rb.Ticks.Slots[r.fig.Index()].Pose
+		if pose == 0 || rb.Poses.Len() != 2 || rb.Ticks.Changed != nil && rb.Ticks.Changed[r.fig.Index()/64]&(1<<(r.fig.Index()%64)) == 0 {
+			t.Fatalf("tick %d (%v): pose %d of %d, want a pair, the slot marked changed", to, ph, pose, rb.Poses.Len())
+		}
+		for end, alpha := range []float32{0, 1} {
+			_, want, _ := r.frame(alpha)
+			ref := rb.Poses.Refs[int(pose)-1+end]
+			got := rb.Poses.Bones[ref.FirstBone : int(ref.FirstBone)+n]
+			for j := range want {
+				for k := range want[j] {
+					if d := got[j][k] - want[j][k]; d > 1e-6 || d < -1e-6 {
+						t.Fatalf("tick %d (%v), alpha %v: bone %d is %v on the GPU path, %v on the CPU path", to, ph, alpha, j, got[j], want[j])
+					}
+				}
+			}
+		}
+		c.Alpha = 0.7
+		r.w.InterpolateOnGPU(0.7, float32(r.e.Loop.DT()), cfg, &rb)
+		r.anims.Pose(c)
+		r.rag.Pose(c)
+		if rb.NewTicks || rb.Poses.Len() != 2 {
+			t.Errorf("tick %d: a frame between ticks made %d poses (NewTicks %v), want the tick's 2 kept", to, rb.Poses.Len(), rb.NewTicks)
+		}
+	}
+}

@@ -152,7 +152,9 @@ type Instance struct {
 //	offset 84  Mesh       uint16
 //	offset 86  Flags      uint16 (TickDrawn, TickSnap)
 //	offset 88  Emissive   3 x uint8, RGB
-//	offset 91  reserved   5 bytes, zero
+//	offset 91  reserved   1 byte, zero
+//	offset 92  Pose       uint16
+//	offset 94  reserved   2 bytes, zero
 type TickInstance struct {
 	PrevPos   mgl32.Vec3 // the world position at the start of the tick
 	PrevRot   mgl32.Quat // the world rotation at the start of the tick, unit
@@ -164,7 +166,44 @@ type TickInstance struct {
 	Mesh      MeshID     // what is drawn
 	Flags     uint16     // TickDrawn, TickSnap
 	Emissive  [3]uint8   // RGB, as Instance.Emissive
-	_         [5]byte    // reserved: keeps the size a whole number of texels
+	_         byte       // reserved
+	// Pose is 0 (drawn at rest) or the number, in the frame's Poses, of
+	// the slot's pose at the start of the tick; the pose at its end is
+	// the next one, Pose+1, of the same counts. Set it with
+	// Ticks.SetPose.
+	Pose uint16
+	_    [2]byte // reserved: keeps the size a whole number of texels
+}
+
+// Ticks is every entity slot's state over the last tick, what a renderer
+// that interpolates on the GPU uploads once a tick
+// (engine.World.InterpolateOnGPU makes it, gfx.Renderer.DrawTicks draws
+// it).
+type Ticks struct {
+	// Slots holds one TickInstance per entity slot, in slot order.
+	Slots []TickInstance
+	// Epoch changes whenever Slots is made again: a new tick, or a state
+	// restored or loaded. It counts up by one each time.
+	Epoch uint64
+	// Changed says which slots differ from those of the Ticks made just
+	// before, Epoch-1: bit i%64 of Changed[i/64] for slot i. It is nil
+	// when that is not known (the first Ticks, a slot count that
+	// changed): every slot is then new. A renderer that kept Epoch-1's
+	// slots uploads only these.
+	Changed []uint64
+}
+
+// SetPose sets slot i's Pose (see TickInstance.Pose) and marks the slot
+// changed, so that a renderer uploads it. Render systems that pose
+// entities on the GPU path call it when Ticks is made again.
+func (t *Ticks) SetPose(i int, pose uint16) {
+	if t.Slots[i].Pose == pose {
+		return
+	}
+	t.Slots[i].Pose = pose
+	if t.Changed != nil {
+		t.Changed[i/64] |= 1 << (i % 64)
+	}
 }
 
 // TickInstance.Flags.
