@@ -2,7 +2,10 @@ package engine
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"unsafe"
 
 	"github.com/nebulaengine/nebula/engine/render"
 )
@@ -34,10 +37,39 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 
 // tickInstances is TickInstances, also setting in changed (nil: not)
 // the bit of every slot whose instance differs from the one dst held.
+// Past tickChunk slots a share of them is made on each processor: the
+// instances are the same whatever the share (each slot's depends on that
+// slot alone, and the shares split at whole words of changed).
 func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64) []render.TickInstance {
 	w.propagateIfStale()
 	n := len(w.gen)
 	dst = slices.Grow(dst[:0], n)[:n]
+	hidden := w.hiddenInTree() // made once: it writes a scratch slice
+	parts := min(runtime.GOMAXPROCS(0), n/tickChunk)
+	if parts < 2 {
+		w.tickRange(cfg, dst, changed, hidden, 0, n)
+		return dst
+	}
+	var wg sync.WaitGroup
+	lo := 0
+	for k := range parts - 1 {
+		from, to := lo, (n*(k+1)/parts)&^63
+		wg.Go(func() { w.tickRange(cfg, dst, changed, hidden, from, to) })
+		lo = to
+	}
+	w.tickRange(cfg, dst, changed, hidden, lo, n)
+	wg.Wait()
+	return dst
+}
+
+// tickChunk is the fewest slots worth a processor of their own in
+// tickInstances.
+const tickChunk = 1 << 14
+
+// tickRange makes the instances of slots lo to hi (tickInstances); hidden
+// is hiddenInTree's. It only reads the world.
+func (w *World) tickRange(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64, hidden []bool, lo, hi int) {
+	n := len(w.gen)
 	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
 	if h := &w.hier; h.linked > 0 {
@@ -45,9 +77,9 @@ func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance
 		prevPos, prevRot, prevScale = h.prv.Pos[:n], h.prv.Rot[:n], h.prv.Scale[:n]
 	}
 	modes, colors, meshes, meshScales, emissive := w.cur.Mode[:n], w.cur.Color[:n], w.cur.Mesh[:n], w.cur.MeshScale[:n], w.cur.Emissive[:n]
-	hidden := w.hiddenInTree()
 	maxDist2, minDot := cfg.snapLimits()
-	for i, g := range w.gen {
+	for i := lo; i < hi; i++ {
+		g := w.gen[i]
 		var t render.TickInstance
 		if g&1 != 0 && meshes[i] != render.MeshNone && (hidden == nil || !hidden[i]) {
 			cp, cr := curPos[i], curRot[i]
@@ -64,13 +96,21 @@ func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance
 			}
 			t.Flags = flags
 		}
-		if changed != nil && dst[i] != t {
-			changed[i/64] |= 1 << (i % 64)
+		// A slot that did not change is not written: a world mostly at
+		// rest reads its instances but dirties no memory. The bits are
+		// compared (a float comparison would take -0 for 0 and a NaN
+		// for a change).
+		if *(*tickWords)(unsafe.Pointer(&dst[i])) != *(*tickWords)(unsafe.Pointer(&t)) {
+			if changed != nil {
+				changed[i/64] |= 1 << (i % 64)
+			}
+			dst[i] = t
 		}
-		dst[i] = t
 	}
-	return dst
 }
+
+// tickWords is a render.TickInstance as the words compared.
+type tickWords [unsafe.Sizeof(render.TickInstance{}) / 8]uint64
 
 // InterpolateOnGPU is Interpolate for a renderer that places the entities
 // between the ticks itself, on the GPU (gfx.Renderer.DrawTicks): it

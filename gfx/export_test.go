@@ -27,6 +27,25 @@ func (r *Renderer) SortTickInstances(cam Camera, slots []render.TickInstance) {
 	r.sortTicks(cam, slots)
 }
 
+// UploadTicks is DrawTicks' work at a new tick without the drawing: the
+// changed slots into the next slot buffer, the draw list sorted (or kept)
+// and uploaded. It returns the slots uploaded and whether the list was
+// kept. Call it on the main thread.
+func (r *Renderer) UploadTicks(cam Camera, ticks render.Ticks) (uploaded int, kept bool) {
+	r.stats = Stats{}
+	r.uploadTicks(cam, ticks)
+	return r.stats.SlotsUploaded, r.stats.ListKept
+}
+
+// UploadInstances is Draw's work on the instances without the drawing:
+// sorted (and culled) by mesh, then streamed into the instance buffer.
+// Call it on the main thread.
+func (r *Renderer) UploadInstances(instances []render.Instance) {
+	planes, cull := r.frustum()
+	sorted, _, _, _ := r.sort(instances, &planes, cull)
+	r.stream(sorted)
+}
+
 // TickFrameWork is the CPU work of a GPU path frame between ticks, without
 // its GL calls.
 func (r *Renderer) TickFrameWork() { r.tickFrame() }

@@ -3,30 +3,32 @@ package gfx_test
 import (
 	"fmt"
 	"testing"
-	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/geom"
-	"github.com/nebulaengine/nebula/engine/render"
 )
 
 // BenchmarkInterpolationPaths measures what a frame costs the CPU to
-// place n moving cubes, on each path, interleaved in one run:
+// place n cubes, on each path, interleaved in one run, with the real GL
+// uploads but no drawing:
 //
-//   - cpu: the CPU path's work of a frame, World.Interpolate then Draw's
-//     sort (Renderer.SortInstances) and the copy of the instances that
-//     its upload makes (a copy of as many bytes);
-//   - gpu-tick: the GPU path's work of a frame that follows a tick,
-//     World.TickInstances then the draw list's sort
-//     (Renderer.SortTickInstances) and the copy of the slots;
-//   - gpu-frame: the GPU path's work of any other frame, the frame's
-//     uniforms: nothing per entity (Renderer.TickFrameWork).
+//   - cpu: the CPU path's frame, World.Interpolate then Draw's sort and
+//     its stream into the instance buffer (Renderer.UploadInstances);
+//   - gpu-tick: the GPU path's frame that follows a tick in which every
+//     cube moved: World.InterpolateOnGPU making the tick, then DrawTicks'
+//     upload of the changed slots and its draw list (Renderer.UploadTicks);
+//   - gpu-tick-1pct: the same when 1 % of the cubes move each tick (the
+//     others at rest, as in a settled pile or a city);
+//   - gpu-frame: the GPU path's every other frame: nothing per entity
+//     (Renderer.TickFrameWork).
 //
-// Each reports ms/frame. The driver's own work (its copy into GPU
-// memory, its vertex processing) is left out: on llvmpipe it is the
-// rasteriser's, not what a GPU would cost.
+// Each reports ms/frame; the tick benchmarks also report the slots
+// uploaded per tick. The simulation's own work (moving the cubes, the
+// tick's bookkeeping) is left out, as is the driver's copy into GPU
+// memory where it makes one (llvmpipe's buffers are in CPU memory: a
+// mapped write is the copy, and glBufferSubData copies once more).
 func BenchmarkInterpolationPaths(b *testing.B) {
 	r, _, _ := newRenderer(b, 32)
 	sizes := []int{10_000, 100_000, 1_000_000}
@@ -36,40 +38,65 @@ func BenchmarkInterpolationPaths(b *testing.B) {
 	for _, n := range sizes {
 		w := engine.NewWorld(1)
 		rng := engine.NewRNG(2)
+		var ents []engine.Entity
 		for range n {
-			w.Spawn(geom.Transform{Pos: mgl32.Vec3{rng.Range(-50, 50), rng.Range(-50, 50), rng.Range(-50, 50)}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}, engine.Interpolate)
+			ents = append(ents, w.Spawn(geom.Transform{Pos: mgl32.Vec3{rng.Range(-50, 50), rng.Range(-50, 50), rng.Range(-50, 50)}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}, engine.Interpolate))
 		}
-		w.BeginTick(1)
+		// A few: 1 % of the cubes, spread over the slots.
+		var few []engine.Entity
+		for i := 0; i < n; i += 100 {
+			few = append(few, ents[(i+rng.Intn(100))%n])
+		}
 		bodies := w.Bodies()
-		for i := range bodies.Pos {
-			bodies.Pos[i] = bodies.Pos[i].Add(mgl32.Vec3{0.1, 0, 0})
-			bodies.Rot[i] = mgl32.QuatRotate(0.05, mgl32.Vec3{0, 1, 0})
+		tick := uint64(0)
+		step := func(moving []engine.Entity) {
+			tick++
+			w.BeginTick(tick)
+			for _, e := range moving {
+				i := e.Index()
+				bodies.Pos[i][0] += 0.01
+				bodies.Rot[i] = mgl32.QuatRotate(float32(tick)*0.05, mgl32.Vec3{0, 1, 0})
+			}
 		}
+		step(ents)
 		cfg := engine.DefaultInterpolationConfig()
 		var rb engine.RenderBuffer
-		var slots []render.TickInstance
-		upload := make([]byte, n*96)
 		cam := benchCamera
 		b.Run(fmt.Sprintf("cpu-%d", n), func(b *testing.B) {
 			onMain(func() {
 				for b.Loop() {
 					w.Interpolate(0.4, 1.0/60, cfg, &rb)
-					r.SortInstances(rb.Instances)
-					copy(upload, bytesOfInstances(rb.Instances))
+					r.UploadInstances(rb.Instances)
 				}
 			})
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 		})
-		b.Run(fmt.Sprintf("gpu-tick-%d", n), func(b *testing.B) {
-			onMain(func() {
-				for b.Loop() {
-					slots = w.TickInstances(cfg, slots)
-					r.SortTickInstances(cam, slots)
-					copy(upload, bytesOfTicks(slots))
-				}
+		for _, tc := range []struct {
+			name   string
+			moving []engine.Entity
+		}{{"gpu-tick", ents}, {"gpu-tick-1pct", few}} {
+			b.Run(fmt.Sprintf("%s-%d", tc.name, n), func(b *testing.B) {
+				uploaded := 0
+				onMain(func() {
+					// Three ticks first: the slot buffers are filled.
+					for range 3 {
+						step(tc.moving)
+						w.InterpolateOnGPU(0.4, 1.0/60, cfg, &rb)
+						r.UploadTicks(cam, rb.Ticks)
+					}
+					for b.Loop() {
+						b.StopTimer()
+						step(tc.moving)
+						b.StartTimer()
+						w.InterpolateOnGPU(0.4, 1.0/60, cfg, &rb)
+						up, _ := r.UploadTicks(cam, rb.Ticks)
+						uploaded += up
+					}
+				})
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+				b.ReportMetric(float64(uploaded)/float64(b.N), "slots/tick")
 			})
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
-		})
+		}
 		b.Run(fmt.Sprintf("gpu-frame-%d", n), func(b *testing.B) {
 			onMain(func() {
 				for b.Loop() {
@@ -79,13 +106,4 @@ func BenchmarkInterpolationPaths(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
 		})
 	}
-}
-
-// bytesOfInstances and bytesOfTicks are the bytes the paths upload.
-func bytesOfInstances(s []render.Instance) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(render.Instance{})))
-}
-
-func bytesOfTicks(s []render.TickInstance) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(render.TickInstance{})))
 }
