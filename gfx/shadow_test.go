@@ -132,3 +132,45 @@ func TestShadowedFramesDoNotAllocate(t *testing.T) {
 		t.Errorf("a shadowed, lit frame allocates %v times on the CPU path and %v on the GPU path, want 0", cpu, gpu)
 	}
 }
+
+// A shadow falls away from the light: a cube 2 units over the floor, lit
+// from up and to the side (+x, then -x; the camera looks from +z, where
+// the cube would hide the floor behind it), darkens the floor 2 units
+// away from the light to the ambient light alone, and leaves the floor
+// as far on the other side lit.
+func TestShadowFallsAwayFromTheLight(t *testing.T) {
+	r, w, h := newRenderer(t, 128)
+	t.Cleanup(func() {
+		onMain(func() {
+			r.SetLight(gfx.DefaultLight())
+			if err := r.SetShadows(gfx.Shadows{}); err != nil {
+				t.Error(err)
+			}
+		})
+	})
+	cam := gfx.Camera{Eye: mgl32.Vec3{0, 12, 9}, Target: mgl32.Vec3{}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(55), Near: 0.1, Far: 100}
+	grey := [4]uint8{200, 200, 200, 255}
+	insts := []render.Instance{
+		{Pos: mgl32.Vec3{}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{20, 1, 20}, Color: grey, Mesh: render.MeshPlane},
+		box(mgl32.Vec3{0, 2, 0}, 1, [4]uint8{200, 60, 60, 255}, render.MeshCube),
+	}
+	for _, toLight := range []mgl32.Vec3{{1, 1, 0}, {-1, 1, 0}} {
+		onMain(func() {
+			r.SetLight(gfx.Light{Dir: toLight.Normalize(), Ambient: 0.3, Diffuse: 0.7})
+			if err := r.SetShadows(gfx.DefaultShadows()); err != nil {
+				t.Fatal(err)
+			}
+		})
+		img, _ := framePosed(t, r, w, h, cam, insts, nil)
+		side := mgl32.Vec3{toLight[0], 0, toLight[2]}.Mul(2)
+		green := func(p mgl32.Vec3) int {
+			x, y := project(cam, w, h, p)
+			return int(img.RGBAAt(int(x), int(y)).G)
+		}
+		away, toward := green(side.Mul(-1)), green(side)
+		t.Logf("light toward %v: the floor away from it %d, toward it %d", toLight, away, toward)
+		if away < 58 || away > 62 || toward < 150 {
+			t.Errorf("light toward %v: the floor 2 units away from the light is %d, toward it %d; want the shadow away (dark) and the other side lit", toLight, away, toward)
+		}
+	}
+}

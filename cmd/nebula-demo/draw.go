@@ -11,8 +11,11 @@ import (
 )
 
 // moonlight is the physics mode's directional light: the arena at night,
-// where the lamps (scene.LampColor) do most of the lighting.
-var moonlight = gfx.Light{Dir: mgl32.Vec3{0.3, 0.8, 0.5}, Ambient: 0.1, Diffuse: 0.35}
+// where the lamps (scene.LampColor) do most of the lighting. The moon is
+// low to the right, so the bodies' shadows fall long to the left, where
+// the camera sees them (a light from behind the camera hides a shadow
+// behind its caster).
+var moonlight = gfx.Light{Dir: mgl32.Vec3{0.75, 0.55, 0.37}.Normalize(), Ambient: 0.1, Diffuse: 0.4}
 
 // edgeColor is the colour of the box's edges.
 var edgeColor = [4]float32{0.55, 0.6, 0.7, 1}
