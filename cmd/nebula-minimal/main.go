@@ -29,6 +29,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/physics/debugdraw"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
 	"github.com/nebulaengine/nebula/engine/render"
+	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/app"
 )
 
@@ -195,6 +196,9 @@ func game(s *app.Process) error {
 			return err
 		}
 		if err := g.drawDummy(r); err != nil {
+			return err
+		}
+		if err := r.Renderer().SetShadows(gfx.DefaultShadows()); err != nil { // the sun casts shadows
 			return err
 		}
 		r.SetOnKey(func(k input.Key, pressed, _ bool) {

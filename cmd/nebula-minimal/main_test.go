@@ -572,11 +572,15 @@ func TestDummyFallsAndStandsUp(t *testing.T) {
 	}
 }
 
-// The lamp lights the floor: in a screenshot, the floor under it is lit
-// by its warm light, redder (red less blue 15 more) and brighter than the
-// floor as far from it on the other side of the player, which the default
-// light alone leaves blue-grey.
-func TestLampLightsTheFloor(t *testing.T) {
+// The lamp lights the floor and the player casts the sun's shadow: in a
+// screenshot, the floor under the lamp is lit by its warm light, redder
+// (red less blue 15 more) and brighter than the floor as far from it on
+// the other side of the player, which the default light alone leaves
+// blue-grey; and the floor just behind the player's left side, where its
+// shadow falls (the light comes from up, right and front), is darker than
+// the floor behind its right side, which nothing shades (and which the
+// lamp, farther away, lights less).
+func TestLampLightsTheFloorAndThePlayerCastsAShadow(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		platformtest.SkipOrFail(t, fmt.Errorf("no X display ($DISPLAY is empty); run under xvfb-run, as make test does"))
 	}
@@ -599,5 +603,11 @@ func TestLampLightsTheFloor(t *testing.T) {
 	t.Logf("the floor under the lamp %v, away from it %v", under, away)
 	if under[0]-under[2] < away[0]-away[2]+15 || under[0]+under[1]+under[2] < away[0]+away[1]+away[2]+60 {
 		t.Errorf("the floor under the lamp is %v and away from it %v: want the lamp's warm light (red less blue 15 more) and brighter (60 more)", under, away)
+	}
+	// The player is a box 0.8 m wide and 1.8 m tall at the origin.
+	shaded, open := at(mgl32.Vec3{-0.7, 0, -0.7}), at(mgl32.Vec3{0.7, 0, -0.7})
+	t.Logf("the floor behind the player's left %v, behind its right %v", shaded, open)
+	if shaded[0]+shaded[1]+shaded[2] > open[0]+open[1]+open[2]-60 {
+		t.Errorf("the floor behind the player's left is %v and behind its right %v: want its shadow on the left (60 darker in R+G+B)", shaded, open)
 	}
 }
