@@ -21,18 +21,10 @@ func TestShadowsFallUnderTheirCasters(t *testing.T) {
 	const smooth = render.MeshFirstGame
 	register(r, smooth, newModel(t, model.Sphere(24)))
 	onMain(func() { r.SetLight(gfx.Light{Dir: mgl32.Vec3{0, 1, 0}, Ambient: 0.3, Diffuse: 0.7}) })
-	t.Cleanup(func() {
-		onMain(func() {
-			r.SetLight(gfx.DefaultLight())
-			if err := r.SetShadows(gfx.Shadows{}); err != nil {
-				t.Error(err)
-			}
-		})
-	})
-	cam := gfx.Camera{Eye: mgl32.Vec3{0, 12, 9}, Target: mgl32.Vec3{}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(55), Near: 0.1, Far: 100}
-	grey := [4]uint8{200, 200, 200, 255}
+	restoreLightAndShadows(t, r)
+	cam := shadowCamera
 	insts := []render.Instance{
-		{Pos: mgl32.Vec3{}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{20, 1, 20}, Color: grey, Mesh: render.MeshPlane},
+		floorPlane,
 		box(mgl32.Vec3{0, 2, 0}, 1, [4]uint8{200, 60, 60, 255}, render.MeshCube),
 		box(mgl32.Vec3{3, 1.5, 0}, 1.2, [4]uint8{60, 200, 60, 255}, render.MeshSphere),
 		box(mgl32.Vec3{-3, 1.5, 0}, 1.2, [4]uint8{60, 60, 200, 255}, smooth),
@@ -133,13 +125,15 @@ func TestShadowedFramesDoNotAllocate(t *testing.T) {
 	}
 }
 
-// A shadow falls away from the light: a cube 2 units over the floor, lit
-// from up and to the side (+x, then -x; the camera looks from +z, where
-// the cube would hide the floor behind it), darkens the floor 2 units
-// away from the light to the ambient light alone, and leaves the floor
-// as far on the other side lit.
-func TestShadowFallsAwayFromTheLight(t *testing.T) {
-	r, w, h := newRenderer(t, 128)
+// shadowCamera looks down at the shadow tests' floor.
+var shadowCamera = gfx.Camera{Eye: mgl32.Vec3{0, 12, 9}, Target: mgl32.Vec3{}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(55), Near: 0.1, Far: 100}
+
+// floorPlane is the shadow tests' floor, 20 units square, grey 200.
+var floorPlane = render.Instance{Pos: mgl32.Vec3{}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{20, 1, 20}, Color: [4]uint8{200, 200, 200, 255}, Mesh: render.MeshPlane}
+
+// restoreLightAndShadows puts r's default light back and turns its
+// shadows off when the test ends.
+func restoreLightAndShadows(t *testing.T, r *gfx.Renderer) {
 	t.Cleanup(func() {
 		onMain(func() {
 			r.SetLight(gfx.DefaultLight())
@@ -148,10 +142,19 @@ func TestShadowFallsAwayFromTheLight(t *testing.T) {
 			}
 		})
 	})
-	cam := gfx.Camera{Eye: mgl32.Vec3{0, 12, 9}, Target: mgl32.Vec3{}, Up: mgl32.Vec3{0, 1, 0}, FovY: mgl32.DegToRad(55), Near: 0.1, Far: 100}
-	grey := [4]uint8{200, 200, 200, 255}
+}
+
+// A shadow falls away from the light: a cube 2 units over the floor, lit
+// from up and to the side (+x, then -x; the camera looks from +z, where
+// the cube would hide the floor behind it), darkens the floor 2 units
+// away from the light to the ambient light alone, and leaves the floor
+// as far on the other side lit.
+func TestShadowFallsAwayFromTheLight(t *testing.T) {
+	r, w, h := newRenderer(t, 128)
+	restoreLightAndShadows(t, r)
+	cam := shadowCamera
 	insts := []render.Instance{
-		{Pos: mgl32.Vec3{}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{20, 1, 20}, Color: grey, Mesh: render.MeshPlane},
+		floorPlane,
 		box(mgl32.Vec3{0, 2, 0}, 1, [4]uint8{200, 60, 60, 255}, render.MeshCube),
 	}
 	for _, toLight := range []mgl32.Vec3{{1, 1, 0}, {-1, 1, 0}} {

@@ -98,19 +98,8 @@ func TestGPUPathMatchesCPUPath(t *testing.T) {
 		if gs.Instances != cs.Instances+cs.Culled || gs.Transparent != cs.Transparent {
 			t.Errorf("alpha %v: the GPU path drew %d (%d transparent), the CPU path %d and culled %d (%d transparent)", alpha, gs.Instances, gs.Transparent, cs.Instances, cs.Culled, cs.Transparent)
 		}
-		far, sum := 0, 0
-		for i := range cpu.Pix {
-			d := int(cpu.Pix[i]) - int(gpu.Pix[i])
-			if d < 0 {
-				d = -d
-			}
-			sum += d
-			if d > 24 {
-				far++
-			}
-		}
+		far, mean := pixelDiff(cpu, gpu)
 		px := w * h
-		mean := float64(sum) / float64(len(cpu.Pix))
 		t.Logf("alpha %v: %d channel values of %d pixels differ by more than 24, mean difference %.3f", alpha, far, px, mean)
 		if far > px*4/200 || mean > 0.5 {
 			t.Errorf("alpha %v: %d channel values differ by more than 24 (at most %d allowed), mean difference %.3f (at most 0.5)", alpha, far, px*4/200, mean)

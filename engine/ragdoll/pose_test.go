@@ -35,10 +35,9 @@ func (r *rig) frame(alpha float32) (*engine.RenderBuffer, []render.Bone, render.
 	return &rb, rb.Poses.Bones[ref.FirstBone : int(ref.FirstBone)+len(r.def.Model.Palette)], rb.Instances[k]
 }
 
-// The skin follows the ragdoll: while falling, each mapped bone's matrix
-// carries its body's bind frame to where the body is drawn; while
-// blending back it goes from there to the animation's pose.
-func TestSkinFollowsTheBodies(t *testing.T) {
+// newFallingRig returns a rig whose figure, animated, falls as a ragdoll
+// at tick 10 and stands up at tick 100, blending back over 20 ticks.
+func newFallingRig(t *testing.T) *rig {
 	r := newRig(t, DefaultOptions())
 	r.anims.SetModel(meshFigure, r.def.Model)
 	r.onCollision = func(tick uint64) {
@@ -53,6 +52,14 @@ func TestSkinFollowsTheBodies(t *testing.T) {
 			}
 		}
 	}
+	return r
+}
+
+// The skin follows the ragdoll: while falling, each mapped bone's matrix
+// carries its body's bind frame to where the body is drawn; while
+// blending back it goes from there to the animation's pose.
+func TestSkinFollowsTheBodies(t *testing.T) {
+	r := newFallingRig(t)
 	r.ticks(60)
 	rd := r.state()
 	bone := func(p PartDef) int {
@@ -114,20 +121,7 @@ func TestSkinFollowsTheBodies(t *testing.T) {
 // the second its skin at alpha 1, while animated, falling and blending
 // back; a frame between ticks adds none.
 func TestSkinOnGPUPathIsTheTicksEnds(t *testing.T) {
-	r := newRig(t, DefaultOptions())
-	r.anims.SetModel(meshFigure, r.def.Model)
-	r.onCollision = func(tick uint64) {
-		switch tick {
-		case 10:
-			if err := r.rag.Start(r.fig); err != nil {
-				t.Fatal(err)
-			}
-		case 100:
-			if err := r.rag.StandUp(r.fig, 20); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	r := newFallingRig(t)
 	n := len(r.def.Model.Palette)
 	for k, to := range []int{5, 60, 110} {
 		r.ticks(to - int(r.w.Tick()))
