@@ -37,12 +37,15 @@ ARGS ?=
 #                                       and the demo scene's tests (scripts/crossarch.sh)
 #   podman                              builds the server's container image (make image, and
 #                                       the test that builds it, unpacks it and runs its binary)
+#   vorbis-tools                        oggenc, which makes the Ogg Vorbis files the sound
+#                                       decoder's tests read (engine/sound/decode)
 DEB_PACKAGES := gcc libc6-dev pkg-config \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	libgl1-mesa-dev libgl1-mesa-dri \
 	xvfb xauth xdotool jwm \
 	qemu-user \
-	podman
+	podman \
+	vorbis-tools
 
 # The Agones SDK server (its local mode) that the Agones tests run against
 # (internal/agones, cmd/nebula-server): its binary, or a wrapper that execs
@@ -149,7 +152,7 @@ test: deps
 	# The public API against the last release's (api/): an incompatible
 	# change not named in CHANGELOG.md's Unreleased section fails.
 	$(GO) run ./internal/apicheck
-	AGONES_SDK_SERVER='$(AGONES_SDK_SERVER)' NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
+	AGONES_SDK_SERVER='$(AGONES_SDK_SERVER)' NEBULA_REQUIRE_GL=1 NEBULA_REQUIRE_AUDIO=1 $(WITH_DISPLAY) $(GO) test -race -p 1 -timeout 10m ./...
 	NEBULA_REQUIRE_GL=1 $(WITH_DISPLAY) $(GO) test -short -run='^$$' -bench=. -benchtime=1x -p 1 -timeout 5m ./...
 	GO=$(GO) scripts/crossarch_test.sh
 	GO=$(GO) scripts/crossarch.sh
@@ -175,6 +178,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzClientMessages -fuzztime=12000x -fuzzminimizetime=100x ./engine/netplay
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeWatchLine -fuzztime=20000x -fuzzminimizetime=100x ./internal/agones
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
+	$(GO) test -run='^$$' -fuzz=FuzzBytes -fuzztime=30000x -fuzzminimizetime=100x ./engine/sound/decode
 	# Physics: the names are anchored, as FuzzCollide is also the start
 	# of FuzzCollideMesh's (-fuzz must match one target).
 	$(GO) test -run='^$$' -fuzz='^FuzzCollide$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics

@@ -31,29 +31,21 @@ import (
 // MaxVoices is the number of voices a Mixer plays at once.
 const MaxVoices = 128
 
-// Bus is what a voice is mixed through, with a volume of its own.
+// Bus is what a voice is mixed through, with a volume of its own. Its
+// String is "effects", "music" or "interface".
 type Bus uint8
+
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.52.0 -type=Bus -linecomment
 
 // The buses.
 const (
-	Effects   Bus = iota // the world's sounds
+	Effects   Bus = iota // effects
 	Music                // music
-	Interface            // menus, the HUD
-	NumBuses             // the number of buses
+	Interface            // interface
 )
 
-// String returns the bus's name.
-func (b Bus) String() string {
-	switch b {
-	case Effects:
-		return "effects"
-	case Music:
-		return "music"
-	case Interface:
-		return "interface"
-	}
-	return fmt.Sprintf("Bus(%d)", uint8(b))
-}
+// NumBuses is the number of buses.
+const NumBuses = 3
 
 // Params says how a voice plays.
 type Params struct {
