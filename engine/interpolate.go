@@ -66,6 +66,7 @@ type RenderBuffer struct {
 	ticksEpoch   uint64              // the world's epoch Ticks was made at, plus one
 	ticksCfg     InterpolationConfig // the configuration Ticks was made with
 	changed      []uint64            // Ticks.Changed's memory
+	tickSnaps    int                 // the snaps of the ticks made
 }
 
 // Find returns the index in Instances of e's instance, and whether e was

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/nebulaengine/nebula/engine/render"
@@ -32,34 +33,36 @@ func (w *World) TickInstances(cfg InterpolationConfig, dst []render.TickInstance
 	if err := cfg.Validate(); err != nil {
 		panic(err.Error())
 	}
-	return w.tickInstances(cfg, dst, nil)
+	dst, _ = w.tickInstances(cfg, dst, nil)
+	return dst
 }
 
 // tickInstances is TickInstances, also setting in changed (nil: not)
-// the bit of every slot whose instance differs from the one dst held.
+// the bit of every slot whose instance differs from the one dst held, and
+// returning the snaps (as RenderBuffer.Snaps counts them).
 // Past tickChunk slots a share of them is made on each processor: the
 // instances are the same whatever the share (each slot's depends on that
 // slot alone, and the shares split at whole words of changed).
-func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64) []render.TickInstance {
+func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64) ([]render.TickInstance, int) {
 	w.propagateIfStale()
 	n := len(w.gen)
 	dst = slices.Grow(dst[:0], n)[:n]
 	hidden := w.hiddenInTree() // made once: it writes a scratch slice
 	parts := min(runtime.GOMAXPROCS(0), n/tickChunk)
 	if parts < 2 {
-		w.tickRange(cfg, dst, changed, hidden, 0, n)
-		return dst
+		return dst, w.tickRange(cfg, dst, changed, hidden, 0, n)
 	}
 	var wg sync.WaitGroup
+	var snaps atomic.Int64
 	lo := 0
 	for k := range parts - 1 {
 		from, to := lo, (n*(k+1)/parts)&^63
-		wg.Go(func() { w.tickRange(cfg, dst, changed, hidden, from, to) })
+		wg.Go(func() { snaps.Add(int64(w.tickRange(cfg, dst, changed, hidden, from, to))) })
 		lo = to
 	}
-	w.tickRange(cfg, dst, changed, hidden, lo, n)
+	snaps.Add(int64(w.tickRange(cfg, dst, changed, hidden, lo, n)))
 	wg.Wait()
-	return dst
+	return dst, int(snaps.Load())
 }
 
 // tickChunk is the fewest slots worth a processor of their own in
@@ -67,8 +70,10 @@ func (w *World) tickInstances(cfg InterpolationConfig, dst []render.TickInstance
 const tickChunk = 1 << 14
 
 // tickRange makes the instances of slots lo to hi (tickInstances); hidden
-// is hiddenInTree's. It only reads the world.
-func (w *World) tickRange(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64, hidden []bool, lo, hi int) {
+// is hiddenInTree's. It only reads the world. It returns the snaps among
+// them: drawn entities snapped by a teleport or a threshold.
+func (w *World) tickRange(cfg InterpolationConfig, dst []render.TickInstance, changed []uint64, hidden []bool, lo, hi int) int {
+	snaps := 0
 	n := len(w.gen)
 	curPos, curRot, curScale := w.cur.Pos[:n], w.cur.Rot[:n], w.cur.Scale[:n]
 	prevPos, prevRot, prevScale := w.prev.Pos[:n], w.prev.Rot[:n], w.prev.Scale[:n]
@@ -91,8 +96,12 @@ func (w *World) tickRange(cfg InterpolationConfig, dst []render.TickInstance, ch
 			flags := render.TickDrawn
 			dx, dy, dz := cp[0]-pp[0], cp[1]-pp[1], cp[2]-pp[2]
 			dot := pr.W*cr.W + pr.V[0]*cr.V[0] + pr.V[1]*cr.V[1] + pr.V[2]*cr.V[2]
-			if !cfg.Enabled || modes[i] == NoInterpolation || w.snap[i] || dx*dx+dy*dy+dz*dz > maxDist2 || float32(math.Abs(float64(dot))) < minDot {
+			switch {
+			case !cfg.Enabled || modes[i] == NoInterpolation:
 				flags |= render.TickSnap
+			case w.snap[i] || dx*dx+dy*dy+dz*dz > maxDist2 || float32(math.Abs(float64(dot))) < minDot:
+				flags |= render.TickSnap
+				snaps++
 			}
 			t.Flags = flags
 		}
@@ -107,6 +116,7 @@ func (w *World) tickRange(cfg InterpolationConfig, dst []render.TickInstance, ch
 			dst[i] = t
 		}
 	}
+	return snaps
 }
 
 // tickWords is a render.TickInstance as the words compared.
@@ -129,7 +139,8 @@ type tickWords [unsafe.Sizeof(render.TickInstance{}) / 8]uint64
 // nothing to write into on this path.
 func (w *World) InterpolateOnGPU(alpha, tickDT float32, cfg InterpolationConfig, dst *RenderBuffer) {
 	mustInterpolate(alpha, tickDT, cfg)
-	dst.Instances, dst.Entities, dst.Snaps = dst.Instances[:0], dst.Entities[:0], 0
+	dst.Instances, dst.Entities = dst.Instances[:0], dst.Entities[:0]
+	dst.Snaps = dst.tickSnaps // the snaps of the tick, drawn snapped until the next
 	dst.Lights = dst.Lights[:0]
 	dst.current = dst.current[:0]
 	dst.Alpha = alpha
@@ -150,7 +161,12 @@ func (w *World) InterpolateOnGPU(alpha, tickDT float32, cfg InterpolationConfig,
 		clear(dst.changed)
 		t.Changed = dst.changed
 	}
-	t.Slots = w.tickInstances(cfg, t.Slots, t.Changed)
+	t.Slots, dst.tickSnaps = w.tickInstances(cfg, t.Slots, t.Changed)
+	dst.Snaps = dst.tickSnaps
+	if !dst.counted || dst.countedTick != w.tick {
+		dst.TotalSnaps += uint64(dst.tickSnaps)
+		dst.countedTick, dst.counted = w.tick, true
+	}
 	t.Epoch++
 	dst.ticksEpoch, dst.ticksCfg = w.epoch+1, cfg
 	dst.NewTicks = true

@@ -40,6 +40,14 @@ func TestInterpolateOnGPUMakesTicksOncePerTick(t *testing.T) {
 	if tb.Flags != render.TickDrawn|render.TickSnap || th.Flags != 0 {
 		t.Errorf("the teleported one's flags %b, the hidden one's %b; want drawn and snap, and none", tb.Flags, th.Flags)
 	}
+	// The teleport is a snap, counted as the CPU path counts it: on every
+	// frame until the next tick in Snaps, once in TotalSnaps.
+	for range 2 {
+		if rb.Snaps != 1 || rb.TotalSnaps != 1 {
+			t.Errorf("Snaps %d, TotalSnaps %d; want 1 and 1", rb.Snaps, rb.TotalSnaps)
+		}
+		w.InterpolateOnGPU(0.5, 1.0/60, cfg, &rb)
+	}
 	if p, ok := w.DrawTransform(a, &rb); !ok || p.Pos != (mgl32.Vec3{0.5, 0, 0}) {
 		t.Errorf("DrawTransform on the GPU path: %v, want (0.5, 0, 0)", p.Pos)
 	}
