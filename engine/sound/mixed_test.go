@@ -1,0 +1,138 @@
+package sound
+
+import (
+	"math"
+	"testing"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/geom"
+	"github.com/nebulaengine/nebula/engine/sound/decode"
+	"github.com/nebulaengine/nebula/engine/sound/mix"
+)
+
+// tone is a sine of freq Hz at amplitude 0.5, seconds long, at 48 kHz.
+func tone(name string, freq, seconds float64) *decode.Sound {
+	s := &decode.Sound{Name: name, Rate: 48000, Channels: 1, Samples: make([]float32, int(seconds*48000))}
+	for i := range s.Samples {
+		s.Samples[i] = float32(0.5 * math.Sin(2*math.Pi*freq*float64(i)/48000))
+	}
+	return s
+}
+
+// In the real mixer, heard: entity a's bounce (a 440 Hz tone, at tick
+// 12), cancelled by a rollback to tick 10 whose corrected input makes b
+// bounce (660 Hz) at tick 13 instead, fades out over 50 ms from where it
+// was, neither cut nor started again; b's starts part-way, its samples
+// the sound's from the time since its tick on; and with the prediction
+// confirmed instead, a's plays on as if nothing happened.
+func TestRollbackHeard(t *testing.T) {
+	for _, corrected := range []bool{true, false} {
+		e, err := engine.New(engine.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := mix.New(48000)
+		s, err := New(e, m, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		aTone, bTone := s.Register(tone("a", 440, 0.5)), s.Register(tone("b", 660, 0.5))
+		a := e.World.Spawn(geom.NewTransform([3]float32{}), engine.Interpolate)
+		b := e.World.Spawn(geom.NewTransform([3]float32{1, 0, 0}), engine.Interpolate)
+		mode := engine.NewResource(e.World, "mode", uint32(0))
+		if err := e.AddSystem(engine.StageScripts, "bounces", func(c *engine.FixedContext) {
+			switch {
+			case c.Tick == 12 && mode.Get() == 0:
+				s.Emit(c, Event{Sound: aTone, Entity: a})
+			case c.Tick == 13 && mode.Get() == 1:
+				s.Emit(c, Event{Sound: bTone, Entity: b})
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		const perTick = 800 // frames a tick at 48 kHz and 60 Hz
+		var left []float32
+		buf := make([]float32, 2*perTick)
+		run := func(to uint64) { // ticks up to to, then one frame of sound
+			for e.World.Tick() < to {
+				if !e.StepTick(engine.TickTime(e.World.Tick()+1, e.TickRate())) {
+					t.Fatal(e.Err())
+				}
+			}
+			s.Reconcile(&engine.FrameContext{World: e.World})
+			m.Mix(buf)
+			for i := 0; i < len(buf); i += 2 {
+				left = append(left, buf[i])
+			}
+		}
+		var at10 engine.State
+		for e.World.Tick() < 15 {
+			run(e.World.Tick() + 1)
+			if e.World.Tick() == 10 {
+				e.SaveState(&at10)
+			}
+		}
+		// a's bounce started in tick 12's frame, so 4 frames of it (3,200
+		// samples) are out. Now the rollback: back to 10, re-run to 16 in
+		// one frame.
+		heardA := len(left) - 11*perTick
+		e.LoadState(&at10)
+		if corrected {
+			mode.Set(1)
+		}
+		run(16)
+		for e.World.Tick() < 40 {
+			run(e.World.Tick() + 1)
+		}
+		after := left[15*perTick:]
+		const fade = 2400 // 50 ms
+		aSound := s.Sound(aTone).Samples
+		if !corrected {
+			// a plays on, sample for sample from where it was.
+			for i := range 6000 {
+				if want := aSound[heardA+i]; math.Abs(float64(after[i]-want*float32(math.Sqrt2/2))) > 1e-5 {
+					t.Fatalf("confirmed: sample %d after the rollback is %v, want a's %v at its sample %d", i, after[i], want, heardA+i)
+				}
+			}
+			if st := s.Stats(); st.Kept != 1 || st.Reconciled() != 1 {
+				t.Errorf("confirmed: Stats %+v, want a's bounce kept, nothing else", st)
+			}
+			continue
+		}
+		// a fades: its 440 Hz falls linearly to nothing over the fade,
+		// with no step larger than the tone's own; b is at 660 Hz from
+		// the start, part-way in.
+		a440 := func(from, to int) float64 { return goertzel(after[from:to], 440) }
+		first, second := a440(0, fade/2), a440(fade/2, fade)
+		t.Logf("corrected: a's 440 Hz over the fade's halves %.3f and %.3f, after it %.4f", first, second, a440(fade, 2*fade))
+		if first < 0.2 || second > first*0.5 || a440(fade, 2*fade) > 0.005 {
+			t.Errorf("a's bounce after the rollback: 440 Hz amplitude %.3f then %.3f, then %.4f after the fade; want a fade from about 0.27 to nothing", first, second, a440(fade, 2*fade))
+		}
+		// b's samples: reconciled at tick 16, 3 ticks (2,400 samples) after
+		// its tick, so it starts 2,400 samples in (after the de-click ramp
+		// of 128 frames).
+		bSound := s.Sound(bTone).Samples
+		for i := 200; i < 2000; i += 97 {
+			got := after[fade+i] // a has faded by then
+			if want := bSound[2400+fade+i] * float32(math.Sqrt2/2); math.Abs(float64(got-want)) > 1e-5 {
+				t.Fatalf("corrected: sample %d is %v, want b's sample %d, %v", fade+i, got, 2400+fade+i, want)
+			}
+		}
+		if st := s.Stats(); st.Faded != 1 || st.Late != 1 || st.Started != 1 {
+			t.Errorf("corrected: Stats %+v, want 1 started, 1 faded, 1 late", st)
+		}
+	}
+}
+
+// goertzel returns the amplitude of x's freq Hz component at 48 kHz.
+func goertzel(x []float32, freq float64) float64 {
+	w := 2 * math.Pi * freq / 48000
+	c := 2 * math.Cos(w)
+	var s1, s2 float64
+	for _, v := range x {
+		s0 := float64(v) + c*s1 - s2
+		s2, s1 = s1, s0
+	}
+	re, im := s1-s2*math.Cos(w), s2*math.Sin(w)
+	return 2 * math.Sqrt(re*re+im*im) / float64(len(x))
+}

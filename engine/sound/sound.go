@@ -1,0 +1,341 @@
+// Package sound makes a game's sound part of its deterministic world, so
+// that it survives rollback: fixed systems emit sound events, stamped with
+// their tick, and never touch the audio device; once a frame the events of
+// the ticks that ran are reconciled with what is playing.
+//
+// A tick that runs for the first time starts its events. A tick that runs
+// again (a rollback's re-simulation, a restored state) is compared with
+// what it emitted before, event by event, by Key: an event that happened
+// again keeps playing, untouched (no restart, no double); one that no
+// longer happened fades out within Config.FadeOut; one that is new starts
+// part-way through, as far in as the time since its tick, or not at all
+// when that is past its end. This is what GGPO's authors describe for
+// sound after a rollback.
+//
+//	out, _ := mix.New(48000)
+//	sounds, _ := sound.New(e, out, sound.DefaultConfig())
+//	hit := sounds.Register(hitSound) // decode.File("hit.wav")
+//	e.AddSystem(engine.StageCollision, "bounce", func(c *engine.FixedContext) {
+//		sounds.Emit(c, sound.Event{Sound: hit, Entity: ball, Volume: 0.8})
+//	})
+package sound
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/sound/decode"
+	"github.com/nebulaengine/nebula/engine/sound/mix"
+)
+
+// ID names a sound registered with Sounds.Register, from 1.
+type ID uint16
+
+// Event is one sound a fixed system emits.
+type Event struct {
+	// Sound is what plays.
+	Sound ID
+	// Entity is what makes the sound (the zero Entity: nothing). It is
+	// part of the event's Key.
+	Entity engine.Entity
+	// Volume is the gain, 0 to 4; 0 means 1.
+	Volume float32
+	// Pitch is the speed, 1/16 to 16; 0 means 1.
+	Pitch float32
+	// Bus is the mixer bus it plays on.
+	Bus mix.Bus
+}
+
+// Key is how an event is matched between two runs of its tick: the tick,
+// the emitting entity, the sound, and the event's order among the events
+// of that tick with the same entity and sound (from 0). Other events of
+// the tick, emitted before or after, do not change an event's key, so a
+// re-simulation that adds a bounce elsewhere leaves this one playing.
+type Key struct {
+	// Tick is the tick that emitted the event.
+	Tick uint64
+	// Entity is the event's Entity.
+	Entity engine.Entity
+	// Sound is the event's Sound.
+	Sound ID
+	// Order counts the events of Tick with this Entity and Sound emitted
+	// before it.
+	Order uint16
+}
+
+// Output is what plays the sounds: a *mix.Mixer.
+type Output interface {
+	// Play starts s (mix.Mixer.Play).
+	Play(s *decode.Sound, p mix.Params) (mix.Voice, error)
+	// Stop fades v out over fade seconds (mix.Mixer.Stop).
+	Stop(v mix.Voice, fade float64)
+	// Playing reports whether v has not ended (mix.Mixer.Playing).
+	Playing(v mix.Voice) bool
+}
+
+// Config says how events are reconciled.
+type Config struct {
+	// FadeOut is how long, seconds, a sound whose event no longer
+	// happened takes to fade out: above 0 (a cut clicks), at most 1.
+	FadeOut float64
+}
+
+// DefaultConfig returns a fade-out of 50 ms.
+func DefaultConfig() Config { return Config{FadeOut: 0.05} }
+
+// Stats count what reconciling did, since New.
+type Stats struct {
+	// Started counts events started as their tick first ran.
+	Started uint64
+	// Kept counts events that happened again when their tick ran again,
+	// left playing.
+	Kept uint64
+	// Faded counts events that no longer happened when their tick ran
+	// again, faded out.
+	Faded uint64
+	// Late counts events new in a tick that ran again, started part-way.
+	Late uint64
+	// Missed counts such events not started: the time since their tick
+	// was past their sound's end.
+	Missed uint64
+	// Failed counts events the output refused (every voice taken, a full
+	// queue).
+	Failed uint64
+}
+
+// Reconciled is the number of events a re-simulation touched: kept,
+// faded, started late or missed.
+func (s Stats) Reconciled() uint64 { return s.Kept + s.Faded + s.Late + s.Missed }
+
+// Window is the number of the latest ticks whose events are kept: a
+// rollback deeper than this starts the re-simulated ticks' events as new.
+const Window = 256
+
+// StageSound is the stage Sounds adds before engine.StageInput, where each
+// tick's list of events begins.
+const StageSound engine.Stage = "sound"
+
+// keyed is an emitted event with its key.
+type keyed struct {
+	key Key
+	ev  Event
+}
+
+// acted is an event started (or found past its end) and its voice.
+type acted struct {
+	key   Key
+	voice mix.Voice
+}
+
+// tickEvents is one tick's events: those its last run emitted, and those
+// acted on.
+type tickEvents struct {
+	tick       uint64
+	emitted    []keyed
+	acted      []acted
+	reconciled bool // its events were acted on: a later run is a re-run
+}
+
+// Sounds holds a world's sound: the registered sounds, the events of the
+// latest ticks and what was started for them. Make one with New.
+type Sounds struct {
+	e      *engine.Engine
+	out    Output
+	cfg    Config
+	sounds []*decode.Sound // by ID-1
+	ticks  [Window]tickEvents
+	ran    []uint64 // the ticks run since the last reconcile, in order
+	stats  Stats
+	seen   []bool // scratch: the acted events a re-run matched
+}
+
+// New returns the sound of e, played through out: it adds StageSound
+// before engine.StageInput, and the Render system "sound" that reconciles
+// the events each frame. It returns an error for a bad cfg, or when e has
+// a stage named StageSound already.
+func New(e *engine.Engine, out Output, cfg Config) (*Sounds, error) {
+	if !(cfg.FadeOut > 0 && cfg.FadeOut <= 1) {
+		return nil, fmt.Errorf("sound: a fade-out of %v s, want above 0 and at most 1", cfg.FadeOut)
+	}
+	if out == nil {
+		return nil, fmt.Errorf("sound: New: no output")
+	}
+	s := &Sounds{e: e, out: out, cfg: cfg}
+	if err := e.AddStage(StageSound, engine.Before(engine.StageInput)); err != nil {
+		return nil, fmt.Errorf("sound: %w", err)
+	}
+	if err := e.AddSystem(StageSound, "sound.begin", s.begin); err != nil {
+		return nil, fmt.Errorf("sound: %w", err)
+	}
+	e.AddRender("sound", s.Reconcile)
+	return s, nil
+}
+
+// Register adds snd and returns its ID. Every peer of a match registers
+// the same sounds in the same order.
+func (s *Sounds) Register(snd *decode.Sound) ID {
+	if snd == nil || len(s.sounds) >= math.MaxUint16 {
+		panic("sound: Register: a nil sound, or more than 65,535")
+	}
+	s.sounds = append(s.sounds, snd)
+	return ID(len(s.sounds))
+}
+
+// Sound returns the sound registered as id, or nil.
+func (s *Sounds) Sound(id ID) *decode.Sound {
+	if id == 0 || int(id) > len(s.sounds) {
+		return nil
+	}
+	return s.sounds[id-1]
+}
+
+// Stats returns what reconciling did.
+func (s *Sounds) Stats() Stats { return s.stats }
+
+// begin is StageSound's system: the tick's list of events starts empty.
+func (s *Sounds) begin(c *engine.FixedContext) {
+	t := &s.ticks[c.Tick%Window]
+	if t.tick != c.Tick {
+		*t = tickEvents{tick: c.Tick, emitted: t.emitted[:0], acted: t.acted[:0]}
+	}
+	t.emitted = t.emitted[:0]
+	s.ran = append(s.ran, c.Tick)
+}
+
+// Emit records ev as happening at c's tick. Call it from fixed systems
+// only (at StageSound or later); it never touches the output. It panics
+// on a sound that is not registered.
+func (s *Sounds) Emit(c *engine.FixedContext, ev Event) {
+	if s.Sound(ev.Sound) == nil {
+		panic(fmt.Sprintf("sound: Emit: sound %d is not registered (%d are)", ev.Sound, len(s.sounds)))
+	}
+	t := &s.ticks[c.Tick%Window]
+	if t.tick != c.Tick {
+		panic(fmt.Sprintf("sound: Emit at tick %d from a stage before %q", c.Tick, StageSound))
+	}
+	k := Key{Tick: c.Tick, Entity: ev.Entity, Sound: ev.Sound}
+	for _, e := range t.emitted {
+		if e.key.Entity == ev.Entity && e.key.Sound == ev.Sound {
+			k.Order++
+		}
+	}
+	t.emitted = append(t.emitted, keyed{key: k, ev: ev})
+}
+
+// Events returns the events the last run of tick emitted (nil when the
+// tick is not among the latest Window), in the order emitted.
+func (s *Sounds) Events(tick uint64) []Event {
+	t := &s.ticks[tick%Window]
+	if t.tick != tick {
+		return nil
+	}
+	out := make([]Event, len(t.emitted))
+	for i, e := range t.emitted {
+		out[i] = e.ev
+	}
+	return out
+}
+
+// Reconcile acts on the events of the ticks run since it last ran (the
+// Render system New adds; call it yourself only for an engine stepped by
+// hand). The world's current tick dates the late events: an event of
+// tick T found in a re-run starts (current tick − T) ticks into its sound.
+func (s *Sounds) Reconcile(c *engine.FrameContext) {
+	now := c.World.Tick()
+	dt := 1 / float64(s.e.TickRate())
+	for k, tick := range s.ran {
+		if containsBefore(s.ran[:k], tick) {
+			continue // ran twice since the last reconcile: its last run counts
+		}
+		t := &s.ticks[tick%Window]
+		if t.tick != tick {
+			continue // overwritten by a tick Window later
+		}
+		if !t.reconciled {
+			for _, e := range t.emitted {
+				s.start(t, e, 0, false)
+			}
+			t.reconciled = true
+			continue
+		}
+		s.rerun(t, float64(now-min(now, tick))*dt)
+	}
+	s.ran = s.ran[:0]
+}
+
+// rerun reconciles a tick that ran again with what its earlier runs
+// started; late is the time since the tick, seconds.
+func (s *Sounds) rerun(t *tickEvents, late float64) {
+	s.seen = s.seen[:0]
+	for range t.acted {
+		s.seen = append(s.seen, false)
+	}
+	for _, e := range t.emitted {
+		found := -1
+		for i, a := range t.acted {
+			if !s.seen[i] && a.key == e.key {
+				found = i
+				break
+			}
+		}
+		if found >= 0 {
+			s.seen[found] = true
+			s.stats.Kept++
+			continue
+		}
+		s.start(t, e, late, true)
+		s.seen = append(s.seen, true)
+	}
+	kept := t.acted[:0]
+	for i, a := range t.acted {
+		if s.seen[i] {
+			kept = append(kept, a)
+			continue
+		}
+		if s.out.Playing(a.voice) {
+			s.out.Stop(a.voice, s.cfg.FadeOut)
+		}
+		s.stats.Faded++
+	}
+	t.acted = kept
+}
+
+// start plays e (of tick t) from offset seconds in; late says it is new
+// in a re-run.
+func (s *Sounds) start(t *tickEvents, e keyed, offset float64, late bool) {
+	snd := s.Sound(e.ev.Sound)
+	vol, pitch := e.ev.Volume, e.ev.Pitch
+	if vol == 0 {
+		vol = 1
+	}
+	if pitch == 0 {
+		pitch = 1
+	}
+	start := offset * float64(pitch)
+	if start >= snd.Duration().Seconds() {
+		s.stats.Missed++
+		t.acted = append(t.acted, acted{key: e.key}) // known, nothing to play
+		return
+	}
+	v, err := s.out.Play(snd, mix.Params{Bus: e.ev.Bus, Volume: vol, Pitch: pitch, Start: start})
+	if err != nil {
+		s.stats.Failed++
+	}
+	t.acted = append(t.acted, acted{key: e.key, voice: v})
+	if late {
+		s.stats.Late++
+	} else {
+		s.stats.Started++
+	}
+}
+
+// containsBefore reports whether ticks holds tick.
+func containsBefore(ticks []uint64, tick uint64) bool {
+	for _, t := range ticks {
+		if t == tick {
+			return true
+		}
+	}
+	return false
+}
