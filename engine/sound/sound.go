@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/sound/decode"
 	"github.com/nebulaengine/nebula/engine/sound/mix"
@@ -45,6 +47,12 @@ type Event struct {
 	Pitch float32
 	// Bus is the mixer bus it plays on.
 	Bus mix.Bus
+	// Spatial places the sound in the world: where Entity is drawn each
+	// frame (at Pos when Entity is zero or dies), attenuated with distance
+	// and panned from the Listener (Config.Rolloff, Spatial).
+	Spatial bool
+	// Pos is where a spatial sound without an Entity is.
+	Pos mgl32.Vec3
 }
 
 // Key is how an event is matched between two runs of its tick: the tick,
@@ -72,6 +80,8 @@ type Output interface {
 	Stop(v mix.Voice, fade float64)
 	// Playing reports whether v has not ended (mix.Mixer.Playing).
 	Playing(v mix.Voice) bool
+	// Set changes v's volume and pan (mix.Mixer.Set).
+	Set(v mix.Voice, volume, pan float32) error
 }
 
 // Config says how events are reconciled.
@@ -79,10 +89,12 @@ type Config struct {
 	// FadeOut is how long, seconds, a sound whose event no longer
 	// happened takes to fade out: above 0 (a cut clicks), at most 1.
 	FadeOut float64
+	// Rolloff is how spatial sounds fade with distance.
+	Rolloff Rolloff
 }
 
-// DefaultConfig returns a fade-out of 50 ms.
-func DefaultConfig() Config { return Config{FadeOut: 0.05} }
+// DefaultConfig returns a fade-out of 50 ms and DefaultRolloff.
+func DefaultConfig() Config { return Config{FadeOut: 0.05, Rolloff: DefaultRolloff()} }
 
 // Stats count what reconciling did, since New.
 type Stats struct {
@@ -148,6 +160,11 @@ type Sounds struct {
 	ran    []uint64 // the ticks run since the last reconcile, in order
 	stats  Stats
 	seen   []bool // scratch: the acted events a re-run matched
+
+	listener     Listener
+	haveListener bool
+	spatial      []spatialVoice // the spatial voices playing
+	frame        *engine.FrameContext
 }
 
 // New returns the sound of e, played through out: it adds StageSound
@@ -157,6 +174,9 @@ type Sounds struct {
 func New(e *engine.Engine, out Output, cfg Config) (*Sounds, error) {
 	if !(cfg.FadeOut > 0 && cfg.FadeOut <= 1) {
 		return nil, fmt.Errorf("sound: a fade-out of %v s, want above 0 and at most 1", cfg.FadeOut)
+	}
+	if err := cfg.Rolloff.Validate(); err != nil {
+		return nil, err
 	}
 	if out == nil {
 		return nil, fmt.Errorf("sound: New: no output")
@@ -241,7 +261,12 @@ func (s *Sounds) Events(tick uint64) []Event {
 // Render system New adds; call it yourself only for an engine stepped by
 // hand). The world's current tick dates the late events: an event of
 // tick T found in a re-run starts (current tick − T) ticks into its sound.
+//
+// It also places the spatial sounds playing where their entities are
+// drawn in c.Render (SetListener).
 func (s *Sounds) Reconcile(c *engine.FrameContext) {
+	s.frame = c
+	defer func() { s.frame = nil }()
 	now := c.World.Tick()
 	dt := 1 / float64(s.e.TickRate())
 	for k, tick := range s.ran {
@@ -262,6 +287,7 @@ func (s *Sounds) Reconcile(c *engine.FrameContext) {
 		s.rerun(t, float64(now-min(now, tick))*dt)
 	}
 	s.ran = s.ran[:0]
+	s.placeVoices(c.World, c.Render)
 }
 
 // rerun reconciles a tick that ran again with what its earlier runs
@@ -318,9 +344,15 @@ func (s *Sounds) start(t *tickEvents, e keyed, offset float64, late bool) {
 		t.acted = append(t.acted, acted{key: e.key}) // known, nothing to play
 		return
 	}
-	v, err := s.out.Play(snd, mix.Params{Bus: e.ev.Bus, Volume: vol, Pitch: pitch, Start: start})
+	gain, pan := float32(1), float32(0)
+	if e.ev.Spatial && s.frame != nil {
+		gain, pan = s.place(e.ev.Entity, e.ev.Pos, s.frame.World, s.frame.Render)
+	}
+	v, err := s.out.Play(snd, mix.Params{Bus: e.ev.Bus, Volume: min(vol*gain, 4), Pan: pan, Pitch: pitch, Start: start})
 	if err != nil {
 		s.stats.Failed++
+	} else if e.ev.Spatial {
+		s.spatial = append(s.spatial, spatialVoice{voice: v, entity: e.ev.Entity, pos: e.ev.Pos, volume: vol})
 	}
 	t.acted = append(t.acted, acted{key: e.key, voice: v})
 	if late {

@@ -15,6 +15,7 @@ type fakeOutput struct {
 	m       *mix.Mixer
 	plays   []play
 	stopped map[mix.Voice]float64
+	sets    []set
 }
 
 type play struct {
@@ -37,6 +38,16 @@ func (f *fakeOutput) Stop(v mix.Voice, fade float64) {
 }
 
 func (f *fakeOutput) Playing(v mix.Voice) bool { return f.m.Playing(v) }
+
+func (f *fakeOutput) Set(v mix.Voice, volume, pan float32) error {
+	f.sets = append(f.sets, set{v, volume, pan})
+	return f.m.Set(v, volume, pan)
+}
+
+type set struct {
+	voice       mix.Voice
+	volume, pan float32
+}
 
 // A game of two emitters: at tick 12 entity a bounces, unless the world's
 // "mode" says the prediction was corrected, when b bounces at tick 13
