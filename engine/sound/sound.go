@@ -111,9 +111,14 @@ type Stats struct {
 	// Missed counts such events not started: the time since their tick
 	// was past their sound's end.
 	Missed uint64
-	// Failed counts events the output refused (every voice taken, a full
+	// Failed counts sounds the output refused (every voice taken, a full
 	// queue).
 	Failed uint64
+	// LoopsStarted and LoopsStopped count the loops (Loop) started and
+	// faded out as the world's loops changed, rollbacks included.
+	LoopsStarted, LoopsStopped uint64
+	// TracksStarted counts the music tracks started (Music).
+	TracksStarted uint64
 }
 
 // Reconciled is the number of events a re-simulation touched: kept,
@@ -161,15 +166,24 @@ type Sounds struct {
 	stats  Stats
 	seen   []bool // scratch: the acted events a re-run matched
 
+	loops        *engine.Component[Loop]
+	music        *engine.Resource[Music]
+	playingLoops []playingLoop
+	playingMusic Music
+	musicVoice   mix.Voice
+
 	listener     Listener
 	haveListener bool
 	spatial      []spatialVoice // the spatial voices playing
 	frame        *engine.FrameContext
 }
 
-// New returns the sound of e, played through out: it adds StageSound
-// before engine.StageInput, and the Render system "sound" that reconciles
-// the events each frame. It returns an error for a bad cfg, or when e has
+// New returns the sound of e, played through out: it registers the Loop
+// component ("sound.loop") and the Music resource ("sound.music") with
+// e's world (call it at set-up, before the first tick, as every
+// component's registration), adds StageSound before engine.StageInput,
+// and the Render system "sound" that reconciles the events, the loops and
+// the music each frame. It returns an error for a bad cfg, or when e has
 // a stage named StageSound already.
 func New(e *engine.Engine, out Output, cfg Config) (*Sounds, error) {
 	if !(cfg.FadeOut > 0 && cfg.FadeOut <= 1) {
@@ -182,6 +196,8 @@ func New(e *engine.Engine, out Output, cfg Config) (*Sounds, error) {
 		return nil, fmt.Errorf("sound: New: no output")
 	}
 	s := &Sounds{e: e, out: out, cfg: cfg}
+	s.loops = engine.NewComponent[Loop](e.World, "sound.loop")
+	s.music = engine.NewResource(e.World, "sound.music", Music{})
 	if err := e.AddStage(StageSound, engine.Before(engine.StageInput)); err != nil {
 		return nil, fmt.Errorf("sound: %w", err)
 	}
@@ -287,6 +303,7 @@ func (s *Sounds) Reconcile(c *engine.FrameContext) {
 		s.rerun(t, float64(now-min(now, tick))*dt)
 	}
 	s.ran = s.ran[:0]
+	s.reconcileState(c)
 	s.placeVoices(c.World, c.Render)
 }
 

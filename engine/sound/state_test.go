@@ -1,0 +1,103 @@
+package sound
+
+import (
+	"testing"
+
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/sound/decode"
+	"github.com/nebulaengine/nebula/engine/sound/mix"
+)
+
+// A loop set by a fixed system starts once, from its start, and plays on
+// through a rollback that keeps it; a restore to before it started fades
+// it out, and running on to where it is set again starts it as far in as
+// the time since its Start.
+func TestLoopIsState(t *testing.T) {
+	g := newGame(t)
+	if err := g.e.AddSystem(engine.StageScripts, "engine", func(c *engine.FixedContext) {
+		if c.Tick == 5 {
+			g.s.Loops().Set(g.a, Loop{Sound: g.bounce, Start: c.Tick, Volume: 0.7})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var at3, at8 engine.State
+	g.step(t, 3)
+	g.e.SaveState(&at3)
+	g.step(t, 8)
+	g.e.SaveState(&at8)
+	g.step(t, 12)
+	loops := func() (n int, last play) {
+		for _, p := range g.out.plays {
+			if p.p.Loop {
+				n, last = n+1, p
+			}
+		}
+		return n, last
+	}
+	if n, p := loops(); n != 1 || p.p.Start != 0 || p.p.Volume != 0.7 {
+		t.Fatalf("%d loops started, the last %+v; want one, from its start, at volume 0.7", n, p.p)
+	}
+	g.e.LoadState(&at8) // the loop is in this state too
+	g.resim(t, 12)
+	if n, _ := loops(); n != 1 || len(g.out.stopped) != 0 {
+		t.Fatalf("after a rollback that keeps the loop: %d started, %d stopped; want it left alone", n, len(g.out.stopped))
+	}
+	g.e.LoadState(&at3) // before it started
+	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
+	if len(g.out.stopped) != 1 {
+		t.Fatalf("after a restore to before the loop: %d stopped, want it faded", len(g.out.stopped))
+	}
+	g.resim(t, 20)
+	if n, p := loops(); n != 2 || p.p.Start < 15*g.dt-1e-9 || p.p.Start > 15*g.dt+1e-9 {
+		t.Errorf("run on to 20: %d loops started, the last from %v s; want it again from %v s (15 ticks)", n, p.p.Start, 15*g.dt)
+	}
+	if st := g.s.Stats(); st.LoopsStarted != 2 || st.LoopsStopped != 1 {
+		t.Errorf("Stats %+v, want 2 loops started, 1 stopped", st)
+	}
+}
+
+// The music is state: a track change cross-fades over Music.Fade, and a
+// restore across the change puts the earlier track back, as far in as
+// the time since it started.
+func TestMusicIsState(t *testing.T) {
+	g := newGame(t)
+	calm := g.s.Register(&decode.Sound{Name: "calm", Rate: 48000, Channels: 2, Samples: make([]float32, 2*48000*30)})
+	fight := g.s.Register(&decode.Sound{Name: "fight", Rate: 48000, Channels: 2, Samples: make([]float32, 2*48000*30)})
+	if err := g.e.AddSystem(engine.StageScripts, "music", func(c *engine.FixedContext) {
+		switch c.Tick {
+		case 2:
+			g.s.Music().Set(Music{Track: calm, Start: c.Tick})
+		case 10:
+			g.s.Music().Set(Music{Track: fight, Start: c.Tick, Fade: 30})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var at8 engine.State
+	g.step(t, 8)
+	g.e.SaveState(&at8)
+	g.step(t, 12)
+	tracks := func() (names []string, last play) {
+		for _, p := range g.out.plays {
+			if p.p.Bus == mix.Music && p.p.Loop {
+				names, last = append(names, p.sound.Name), p
+			}
+		}
+		return names, last
+	}
+	names, last := tracks()
+	if len(names) != 2 || names[1] != "fight" || last.p.FadeIn < 30*g.dt-1e-9 || last.p.FadeIn > 30*g.dt+1e-9 || last.p.Start != 0 {
+		t.Fatalf("tracks %v, the last from %v s fading in over %v s; want calm then fight, from its start over 30 ticks", names, last.p.Start, last.p.FadeIn)
+	}
+	calmVoice := g.out.plays[len(g.out.plays)-2].voice
+	if fade, ok := g.out.stopped[calmVoice]; !ok || fade < 30*g.dt-1e-9 {
+		t.Errorf("calm stopped %v over %v s; want it faded over 30 ticks", ok, fade)
+	}
+	g.e.LoadState(&at8) // before the change
+	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
+	names, last = tracks()
+	if len(names) != 3 || names[2] != "calm" || last.p.Start < 6*g.dt-1e-9 || last.p.Start > 6*g.dt+1e-9 {
+		t.Errorf("after the restore: tracks %v, the last from %v s; want calm back, 6 ticks in", names, last.p.Start)
+	}
+}
