@@ -8,6 +8,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/geom"
 	"github.com/nebulaengine/nebula/engine/sound/decode"
 	"github.com/nebulaengine/nebula/engine/sound/mix"
+	"github.com/nebulaengine/nebula/internal/soundtest"
 )
 
 // tone is a sine of freq Hz at amplitude 0.5, seconds long, at 48 kHz.
@@ -102,7 +103,7 @@ func TestRollbackHeard(t *testing.T) {
 		// a fades: its 440 Hz falls linearly to nothing over the fade,
 		// with no step larger than the tone's own; b is at 660 Hz from
 		// the start, part-way in.
-		a440 := func(from, to int) float64 { return goertzel(after[from:to], 440) }
+		a440 := func(from, to int) float64 { return soundtest.Amplitude(after[from:to], 48000, 440) }
 		first, second := a440(0, fade/2), a440(fade/2, fade)
 		t.Logf("corrected: a's 440 Hz over the fade's halves %.3f and %.3f, after it %.4f", first, second, a440(fade, 2*fade))
 		if first < 0.2 || second > first*0.5 || a440(fade, 2*fade) > 0.005 {
@@ -122,17 +123,4 @@ func TestRollbackHeard(t *testing.T) {
 			t.Errorf("corrected: Stats %+v, want 1 started, 1 faded, 1 late", st)
 		}
 	}
-}
-
-// goertzel returns the amplitude of x's freq Hz component at 48 kHz.
-func goertzel(x []float32, freq float64) float64 {
-	w := 2 * math.Pi * freq / 48000
-	c := 2 * math.Cos(w)
-	var s1, s2 float64
-	for _, v := range x {
-		s0 := float64(v) + c*s1 - s2
-		s2, s1 = s1, s0
-	}
-	re, im := s1-s2*math.Cos(w), s2*math.Sin(w)
-	return 2 * math.Sqrt(re*re+im*im) / float64(len(x))
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nebulaengine/nebula/internal/soundtest"
 )
 
 // wavFile builds a WAV file of one fmt chunk (tag, channels, rate, bits)
@@ -156,7 +158,7 @@ func TestOggTone(t *testing.T) {
 	for i := range left {
 		left[i] = mid[2*i]
 	}
-	at := func(f float64) float64 { return goertzel(left, 44100, f) }
+	at := func(f float64) float64 { return soundtest.Amplitude(left, 44100, f) }
 	a900, a1000, a1100 := at(900), at(1000), at(1100)
 	db := 20 * math.Log10(a1000/0.5)
 	t.Logf("amplitude at 900, 1000, 1100 Hz: %.4f, %.4f, %.4f (%.2f dB from 0.5)", a900, a1000, a1100, db)
@@ -176,20 +178,6 @@ func tone(rate, channels int, freq, amp float64, frames int) *Sound {
 		}
 	}
 	return s
-}
-
-// goertzel returns the amplitude of the freq Hz component of x.
-func goertzel(x []float32, rate, freq float64) float64 {
-	w := 2 * math.Pi * freq / rate
-	c := 2 * math.Cos(w)
-	var s1, s2 float64
-	for _, v := range x {
-		s0 := float64(v) + c*s1 - s2
-		s2, s1 = s1, s0
-	}
-	re := s1 - s2*math.Cos(w)
-	im := s2 * math.Sin(w)
-	return 2 * math.Sqrt(re*re+im*im) / float64(len(x))
 }
 
 // needOggenc returns oggenc's path, or skips saying why (make test

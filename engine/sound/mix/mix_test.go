@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nebulaengine/nebula/engine/sound/decode"
+	"github.com/nebulaengine/nebula/internal/soundtest"
 )
 
 const rate = 48000
@@ -38,19 +39,6 @@ func render(m *Mixer, seconds float64) (l, r []float32) {
 		l, r = append(l, buf[i]), append(r, buf[i+1])
 	}
 	return l, r
-}
-
-// amplitude returns the amplitude of x's freq Hz component (Goertzel).
-func amplitude(x []float32, freq float64) float64 {
-	w := 2 * math.Pi * freq / rate
-	c := 2 * math.Cos(w)
-	var s1, s2 float64
-	for _, v := range x {
-		s0 := float64(v) + c*s1 - s2
-		s2, s1 = s1, s0
-	}
-	re, im := s1-s2*math.Cos(w), s2*math.Sin(w)
-	return 2 * math.Sqrt(re*re+im*im) / float64(len(x))
 }
 
 func newMixer(t testing.TB) *Mixer {
@@ -91,11 +79,11 @@ func TestLevelsAndPan(t *testing.T) {
 		m := newMixer(t)
 		play(t, m, sine(tc.channels, 1000, 0.5, 1), Params{Volume: 1, Pan: tc.pan})
 		l, r := render(m, 1)
-		al, ar := amplitude(l[4800:], 1000), amplitude(r[4800:], 1000)
+		al, ar := soundtest.Amplitude(l[4800:], rate, 1000), soundtest.Amplitude(r[4800:], rate, 1000)
 		if math.Abs(al-0.5*tc.l) > 5e-4 || math.Abs(ar-0.5*tc.r) > 5e-4 {
 			t.Errorf("%d channels at pan %v: amplitudes %.4f, %.4f; want %.4f, %.4f", tc.channels, tc.pan, al, ar, 0.5*tc.l, 0.5*tc.r)
 		}
-		if a := amplitude(l[4800:], 1100); a > 1e-3 {
+		if a := soundtest.Amplitude(l[4800:], rate, 1100); a > 1e-3 {
 			t.Errorf("%d channels at pan %v: %.4f at 1100 Hz, want nothing", tc.channels, tc.pan, a)
 		}
 	}
@@ -106,7 +94,7 @@ func TestPitch(t *testing.T) {
 	m := newMixer(t)
 	v := play(t, m, sine(1, 1000, 0.5, 0.5), Params{Volume: 1, Pan: -1, Pitch: 2})
 	l, _ := render(m, 0.5)
-	if a2, a1 := amplitude(l[1000:11000], 2000), amplitude(l[1000:11000], 1000); a2 < 0.49 || a1 > 0.01 {
+	if a2, a1 := soundtest.Amplitude(l[1000:11000], rate, 2000), soundtest.Amplitude(l[1000:11000], rate, 1000); a2 < 0.49 || a1 > 0.01 {
 		t.Errorf("at pitch 2: %.4f at 2 kHz, %.4f at 1 kHz; want 0.5 and nothing", a2, a1)
 	}
 	last := 0
@@ -132,7 +120,7 @@ func TestLoopAndEnd(t *testing.T) {
 	if m.Playing(once) || !m.Playing(loop) {
 		t.Fatalf("after 0.5 s: the one-shot playing %v, the loop %v; want false, true", m.Playing(once), m.Playing(loop))
 	}
-	if a := amplitude(l[12000:], 1000); math.Abs(a-0.5*math.Sqrt2/2) > 1e-3 {
+	if a := soundtest.Amplitude(l[12000:], rate, 1000); math.Abs(a-0.5*math.Sqrt2/2) > 1e-3 {
 		t.Errorf("the loop after its first pass: amplitude %.4f, want %.4f", a, 0.5*math.Sqrt2/2)
 	}
 	again := play(t, m, short, Params{Volume: 1})
@@ -168,7 +156,7 @@ func TestStartPartWay(t *testing.T) {
 	// Past the end of a sound that does not loop: nothing.
 	v := play(t, m, s, Params{Volume: 1, Start: 2})
 	l, _ = render(m, 0.1)
-	if m.Playing(v) || amplitude(l, 1000) != 0 {
+	if m.Playing(v) || soundtest.Amplitude(l, rate, 1000) != 0 {
 		t.Error("a start past the end played something")
 	}
 }
@@ -181,7 +169,7 @@ func TestFades(t *testing.T) {
 	l, _ := render(m, 0.5)
 	// A linear rise: on average a quarter of the way over its first half,
 	// three quarters over its second.
-	if a, b := amplitude(l[0:2400], 200), amplitude(l[2400:4800], 200); math.Abs(a-0.125) > 0.01 || math.Abs(b-0.375) > 0.01 {
+	if a, b := soundtest.Amplitude(l[0:2400], rate, 200), soundtest.Amplitude(l[2400:4800], rate, 200); math.Abs(a-0.125) > 0.01 || math.Abs(b-0.375) > 0.01 {
 		t.Errorf("the halves of a 100 ms fade-in: amplitudes %.3f and %.3f, want 0.125 and 0.375", a, b)
 	}
 	m.Stop(v, 0.2)
@@ -192,7 +180,7 @@ func TestFades(t *testing.T) {
 			t.Fatalf("frame %d: a step of %v, more than the tone's own %v: a click", i, d, maxStep)
 		}
 	}
-	if a := amplitude(l[4800-480:4800+480], 200); math.Abs(a-0.25) > 0.02 {
+	if a := soundtest.Amplitude(l[4800-480:4800+480], rate, 200); math.Abs(a-0.25) > 0.02 {
 		t.Errorf("halfway through the fade-out: amplitude %.3f, want 0.25", a)
 	}
 	if m.Playing(v) || l[9700] != 0 {
@@ -209,10 +197,10 @@ func TestBuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := render(m, 1)
-	if a := amplitude(l[4800:], 1000); math.Abs(a-0.25) > 1e-3 {
+	if a := soundtest.Amplitude(l[4800:], rate, 1000); math.Abs(a-0.25) > 1e-3 {
 		t.Errorf("the music at bus volume 0.5: %.4f, want 0.25", a)
 	}
-	if a := amplitude(l[4800:], 1500); math.Abs(a-0.5) > 1e-3 {
+	if a := soundtest.Amplitude(l[4800:], rate, 1500); math.Abs(a-0.5) > 1e-3 {
 		t.Errorf("the interface: %.4f, want 0.5", a)
 	}
 	if err := m.SetBus(NumBuses, 1, 0); err == nil {
@@ -232,7 +220,7 @@ func TestManyVoices(t *testing.T) {
 		t.Fatal("a voice beyond MaxVoices was accepted")
 	}
 	l, _ := render(m, 0.2)
-	if a := amplitude(l[2400:], 1000); math.Abs(a-1) > 2e-3 {
+	if a := soundtest.Amplitude(l[2400:], rate, 1000); math.Abs(a-1) > 2e-3 {
 		t.Errorf("%d voices of 1/%d: amplitude %.4f, want 1", MaxVoices, MaxVoices, a)
 	}
 	if st := m.Stats(); st.Playing != MaxVoices || st.Dropped != 1 || st.Frames != 9600 {
