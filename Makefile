@@ -39,13 +39,20 @@ ARGS ?=
 #                                       the test that builds it, unpacks it and runs its binary)
 #   vorbis-tools                        oggenc, which makes the Ogg Vorbis files the sound
 #                                       decoder's tests read (engine/sound/decode)
+#   libasound2-dev                      ALSA's headers and library, which the audio output
+#                                       (ebitengine/oto, engine/sound/device) is compiled against
+#   pulseaudio pulseaudio-utils libasound2-plugins
+#                                       a real audio server for the device's test (a null sink,
+#                                       recorded from its monitor with parecord), reached from
+#                                       ALSA through its pulse plugin
 DEB_PACKAGES := gcc libc6-dev pkg-config \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev \
 	libgl1-mesa-dev libgl1-mesa-dri \
 	xvfb xauth xdotool jwm \
 	qemu-user \
 	podman \
-	vorbis-tools
+	vorbis-tools \
+	libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins
 
 # The Agones SDK server (its local mode) that the Agones tests run against
 # (internal/agones, cmd/nebula-server): its binary, or a wrapper that execs
