@@ -89,10 +89,11 @@ func (d *Device) Stats() Stats {
 
 // Close stops playing. The process cannot open another device.
 func (d *Device) Close() error {
-	if err := d.player.Close(); err != nil {
+	d.player.Pause()
+	if err := d.ctx.Suspend(); err != nil {
 		return fmt.Errorf("device: %w", err)
 	}
-	return d.ctx.Suspend()
+	return nil
 }
 
 // source is the io.Reader oto pulls from.
