@@ -21,12 +21,6 @@ func (r *Renderer) SortInstances(instances []render.Instance) int {
 	return len(sorted)
 }
 
-// SortTickInstances sorts slots into the GPU path's draw list as DrawTicks
-// does at a new tick, without uploading them.
-func (r *Renderer) SortTickInstances(cam Camera, slots []render.TickInstance) {
-	r.sortTicks(cam, slots)
-}
-
 // UploadTicks is DrawTicks' work at a new tick without the drawing: the
 // changed slots into the next slot buffer, the draw list sorted (or kept)
 // and uploaded. It returns the slots uploaded and whether the list was

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"image"
-	"image/png"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/nebulaengine/nebula/internal/platform/platformtest"
 )
 
 // demoScreenshot runs the demo with args, saving a screenshot at its end
@@ -21,14 +21,5 @@ func demoScreenshot(t *testing.T, args ...string) image.Image {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("nebula-demo %v: %v\n%s", args, err, stderr.String())
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return platformtest.ReadPNG(t, path)
 }

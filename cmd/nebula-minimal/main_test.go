@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -319,15 +318,7 @@ func TestArrowKeysMoveTheCube(t *testing.T) {
 
 func readPNG(t *testing.T, path string) *image.RGBA {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	img := platformtest.ReadPNG(t, path)
 	rgba := image.NewRGBA(img.Bounds())
 	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
 		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {

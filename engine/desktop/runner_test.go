@@ -4,7 +4,6 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -112,16 +111,7 @@ func TestScreenshot(t *testing.T) {
 
 func decodePNG(t *testing.T, path string) image.Image {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return platformtest.ReadPNG(t, path)
 }
 
 // Without a display New fails with one line that says what is missing and

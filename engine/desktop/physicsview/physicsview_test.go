@@ -3,8 +3,6 @@ package physicsview_test
 import (
 	"errors"
 	"image"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -84,16 +82,7 @@ func shot(t *testing.T, on bool) (image.Image, desktop.Config, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img, cfg, view.Drawing().Segments()
+	return platformtest.ReadPNG(t, path), cfg, view.Drawing().Segments()
 }
 
 func isMagenta(img image.Image, x, y int) bool {

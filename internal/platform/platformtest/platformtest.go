@@ -29,6 +29,8 @@ package platformtest
 import (
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"runtime"
@@ -214,4 +216,20 @@ func FindWindow(t testing.TB, title string) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// ReadPNG reads the PNG file at path (a screenshot a test had written),
+// failing the test when it cannot.
+func ReadPNG(t testing.TB, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }
