@@ -4,7 +4,9 @@
 //
 // The device's goroutine pulls samples from the mixer (mix.Mixer.Mix),
 // which takes no lock and allocates nothing; the game's side never waits
-// for it. A process opens one Device (oto allows one context).
+// for it. A process has one Device open at a time: oto allows one audio
+// context a process, which the first Open makes and later ones, after a
+// Close, play through again (at the same rate).
 package device
 
 import (
@@ -12,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,42 +47,69 @@ type Stats struct {
 
 // Device plays a mixer through the audio output. Make one with Open.
 type Device struct {
-	ctx    *oto.Context
 	player *oto.Player
 	src    *source
 }
 
-// opened says a device was opened: oto allows one context a process.
-var opened atomic.Bool
+// output is the process's oto context: oto allows one, for the life of
+// the process, at one rate.
+var output struct {
+	sync.Mutex
+	ctx  *oto.Context
+	err  error // why the context could not be made, for every later Open
+	rate int
+	open bool // a Device plays through it
+}
 
-// ErrOpened is Open's error when the process opened a device already.
-var ErrOpened = errors.New("device: a device is open already (one a process)")
+// ErrOpened is Open's error when a device is open already.
+var ErrOpened = errors.New("device: a device is open already (one at a time a process)")
 
 // Open starts playing m through the default audio output at m's rate,
 // in stereo. It returns an error when there is no audio output (no
-// server, no driver) or a device is open already.
+// server, no driver), when a device is open already, or when m's rate is
+// not the rate of the process's first device.
 func Open(m *mix.Mixer, cfg Config) (*Device, error) {
 	if !(cfg.Buffer >= 0 && cfg.Buffer <= 1) {
 		return nil, fmt.Errorf("device: a buffer of %v s, want 0 to 1", cfg.Buffer)
 	}
-	if !opened.CompareAndSwap(false, true) {
+	output.Lock()
+	defer output.Unlock()
+	if output.open {
 		return nil, ErrOpened
 	}
-	ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
-		SampleRate:   m.Rate(),
-		ChannelCount: 2,
-		Format:       oto.FormatFloat32LE,
-		BufferSize:   time.Duration(cfg.Buffer * float64(time.Second)),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("device: no audio output: %w", err)
+	if output.err != nil {
+		return nil, output.err
 	}
-	<-ready
+	if output.ctx == nil {
+		ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
+			SampleRate:   m.Rate(),
+			ChannelCount: 2,
+			Format:       oto.FormatFloat32LE,
+			BufferSize:   time.Duration(cfg.Buffer * float64(time.Second)),
+		})
+		if err == nil {
+			<-ready
+			err = ctx.Err() // ALSA could not open a device
+		}
+		if err != nil {
+			output.err = fmt.Errorf("device: no audio output: %w", err)
+			return nil, output.err
+		}
+		output.ctx, output.rate = ctx, m.Rate()
+	} else {
+		if output.rate != m.Rate() {
+			return nil, fmt.Errorf("device: a mixer at %d Hz, but the process's audio output runs at %d Hz (its first device's rate)", m.Rate(), output.rate)
+		}
+		if err := output.ctx.Resume(); err != nil {
+			return nil, fmt.Errorf("device: %w", err)
+		}
+	}
 	src := &source{m: m, rate: m.Rate(), buffer: time.Duration(cfg.Buffer * float64(time.Second))}
-	p := ctx.NewPlayer(src)
+	p := output.ctx.NewPlayer(src)
 	p.SetBufferSize(int(cfg.Buffer * float64(m.Rate()) * 8))
 	p.Play()
-	return &Device{ctx: ctx, player: p, src: src}, nil
+	output.open = true
+	return &Device{player: p, src: src}, nil
 }
 
 // Stats returns the device's counters.
@@ -87,10 +117,18 @@ func (d *Device) Stats() Stats {
 	return Stats{Reads: d.src.reads.Load(), Frames: d.src.frames.Load(), Late: d.src.late.Load()}
 }
 
-// Close stops playing. The process cannot open another device.
+// Close stops playing; the mixer is no longer pulled. Another device
+// can then be opened. Closing twice does nothing.
 func (d *Device) Close() error {
+	output.Lock()
+	defer output.Unlock()
+	if d.player == nil {
+		return nil
+	}
 	d.player.Pause()
-	if err := d.ctx.Suspend(); err != nil {
+	d.player = nil
+	output.open = false
+	if err := output.ctx.Suspend(); err != nil {
 		return fmt.Errorf("device: %w", err)
 	}
 	return nil
