@@ -11,6 +11,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/desktop/internal/pause"
 	"github.com/nebulaengine/nebula/engine/diag"
 	"github.com/nebulaengine/nebula/engine/input"
+	"github.com/nebulaengine/nebula/engine/sound/mix"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/platform"
 	"github.com/nebulaengine/nebula/timing"
@@ -106,6 +107,17 @@ type Config struct {
 	// zero value means diag.DefaultConfig at the engine's tick rate,
 	// rescaled whenever the tick rate changes.
 	Diagnostics diag.Config
+	// Sound, if set, is the game's mixer (the Output of package sound's
+	// Sounds): the runner plays it through the machine's audio output
+	// (package device) from New to Close. Where no output opens (no
+	// audio server, or SoundDevice off) the runner logs why and mixes in
+	// time with its frames, silently, so sounds still start and end and
+	// the game goes on. The figures' Sound (diag.Figures) counts its
+	// voices and underruns; the overlay and the statistics CSV show them.
+	Sound *mix.Mixer
+	// SoundDevice opens the audio output for Sound. DefaultConfig turns
+	// it on; off, Sound runs silently (a test, a recording).
+	SoundDevice bool
 	// DiagnosticsOff starts the runner without its diagnostics layer (no
 	// phase timing, GPU timer, monitor or overlay; see
 	// Runner.SetDiagnostics). Default off: the diagnostics are on.
@@ -114,13 +126,15 @@ type Config struct {
 
 // DefaultConfig returns a visible 1280x720 window without vsync, frames
 // capped at 144 per second, the simulation paused only while the window is
-// minimised, no frame or time limit, DefaultCamera and DefaultClearColor.
+// minimised, no frame or time limit, DefaultCamera and DefaultClearColor,
+// and the audio output opened for a Sound mixer.
 func DefaultConfig() Config {
 	return Config{
-		Window:     platform.DefaultConfig(),
-		FPS:        DefaultFPS,
-		Camera:     DefaultCamera(),
-		ClearColor: DefaultClearColor,
+		Window:      platform.DefaultConfig(),
+		FPS:         DefaultFPS,
+		Camera:      DefaultCamera(),
+		ClearColor:  DefaultClearColor,
+		SoundDevice: true,
 	}
 }
 

@@ -93,6 +93,8 @@ type Runner struct {
 	drawLabels, swapLabels, paceLabels context.Context
 	frameBody, paceBody                func() // bound once: no allocation per frame
 
+	sound *soundOut // the game's mixer played, nil without one
+
 	testHookPoll func() // see export_test.go
 }
 
@@ -173,6 +175,9 @@ func New(e *engine.Engine, cfg Config) (*Runner, error) {
 			ren.Delete()
 			return nil, err
 		}
+	}
+	if cfg.Sound != nil {
+		r.sound = openSound(cfg.Sound, cfg.SoundDevice, log)
 	}
 	r.frameBody = r.runFrame
 	r.paceBody = func() { r.pacer.Wait() }
@@ -348,12 +353,18 @@ func (r *Runner) runFrame() {
 	pprof.SetGoroutineLabels(r.swapLabels)
 	r.win.SwapBuffers()
 	pprof.SetGoroutineLabels(r.e.Context())
+	if r.sound != nil {
+		r.sound.frame(r.lastNow)
+	}
 	if d == nil {
 		loopOnly(&r.figures, r.e.Loop.Stats())
-		return
+	} else {
+		r.figures.Loop = r.e.Loop.Stats()
+		d.observe(r.e, r.ren.Stats(), &r.figures, r.lastNow, r.clock.Now())
 	}
-	r.figures.Loop = r.e.Loop.Stats()
-	d.observe(r.e, r.ren.Stats(), &r.figures, r.lastNow, r.clock.Now())
+	if r.sound != nil {
+		r.figures.Sound = r.sound.figures()
+	}
 }
 
 // setLabels makes the pprof labels of the runner's own work under ctx.
@@ -590,6 +601,9 @@ func (r *Runner) Close() {
 		}
 	}
 	r.diag = nil
+	if r.sound != nil {
+		r.sound.close(r.log)
+	}
 	r.win.Close()
 }
 

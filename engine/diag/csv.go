@@ -19,10 +19,13 @@ import (
 // when nothing was measured, as in a headless run); then the frame's draw
 // calls and the triangles they submitted, and the instances drawn and
 // culled (Figures.DrawCalls, Triangles, Instances and Culled; all empty
-// when nothing was drawn, as in a headless run).
+// when nothing was drawn, as in a headless run); then the voices playing
+// and the sound's underruns so far (Figures.Sound; both empty without a
+// mixer).
 // Durations are in milliseconds with four decimals.
 const CSVHeader = timing.StatsCSVHeader + ",fixed_ms,update_ms,render_ms,gpu_ms,snaps,total_snaps,entities,heap_bytes,gc_cycles" +
-	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes,draw_calls,triangles,instances,culled"
+	",gpu_mem_source,gpu_own_bytes,gpu_used_bytes,gpu_free_bytes,draw_calls,triangles,instances,culled" +
+	",voices,sound_underruns"
 
 // CSV writes one CSV row per frame. It buffers, and reuses one line buffer,
 // so writing a row does not allocate. Call Flush at the end.
@@ -97,6 +100,14 @@ func (c *CSV) Write(f *Figures) error {
 	b = append(b, ',')
 	if f.Drawn {
 		b = strconv.AppendInt(b, int64(f.Culled), 10)
+	}
+	b = append(b, ',')
+	if f.Sound.On {
+		b = strconv.AppendInt(b, int64(f.Sound.Voices), 10)
+	}
+	b = append(b, ',')
+	if f.Sound.On {
+		b = strconv.AppendUint(b, f.Sound.Underruns, 10)
 	}
 	b = append(b, '\n')
 	c.line = b

@@ -59,4 +59,25 @@ type Figures struct {
 	// both.
 	HeapInUse uint64
 	GCCycles  uint64 // completed GC cycles
+
+	// Sound is what the game's mixer and audio device did: a windowed
+	// runner with a mixer (desktop.Config.Sound) fills it.
+	Sound Sound
+}
+
+// Sound is the figures of a game's sound.
+type Sound struct {
+	// On reports whether the game has a mixer; the other fields are
+	// counted only then.
+	On bool
+	// Device reports whether an audio device plays the mix. Without one
+	// (no audio output, or none asked for) the mix runs silently, in time
+	// with the frames, so that sounds still start and end.
+	Device bool
+	// Voices is the number of voices playing.
+	Voices int
+	// Underruns counts, so far, the times the device ran dry (heard as a
+	// gap) and the times a streamed voice's decoding fell behind (heard
+	// as silence in that voice).
+	Underruns uint64
 }

@@ -9,7 +9,7 @@ import (
 // extended slice: nine lines separated by '\n', with no newline after
 // the last, each short enough for the overlay's 48 columns, such as
 //
-//	FPS 144.0  UPS 60.0
+//	FPS 144.0  UPS 60.0  underruns 0
 //	frame 6.94 ms  steps 1  alpha 0.42
 //	fixed 0.21 ms  update 0.03 ms
 //	render 1.60 ms  gpu 3.2 ms
@@ -27,7 +27,8 @@ import (
 // it where the driver says (NVX), "(own buffers)" where it does not,
 // "(own)" with the driver's free memory after it (ATI), and "gpu-mem -"
 // when nothing was measured; clamped, capped, dropped and
-// snaps are running counts. It does not allocate when dst has the capacity
+// snaps are running counts, and so is underruns, the sound's
+// (Figures.Sound.Underruns), shown only when the game has a mixer. It does not allocate when dst has the capacity
 // (a few hundred bytes).
 func AppendText(dst []byte, f *Figures) []byte {
 	s := &f.Loop
@@ -36,6 +37,10 @@ func AppendText(dst []byte, f *Figures) []byte {
 	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
 	b = append(b, "  UPS "...)
 	b = strconv.AppendFloat(b, s.UPS, 'f', 1, 64)
+	if f.Sound.On {
+		b = append(b, "  underruns "...)
+		b = strconv.AppendUint(b, f.Sound.Underruns, 10)
+	}
 
 	b = append(b, "\nframe "...)
 	b = appendMillis(b, s.Interval, 2)

@@ -38,6 +38,11 @@ func TestAppendText(t *testing.T) {
 	if got := string(AppendText(nil, &f)); got != want {
 		t.Errorf("AppendText with nothing drawn:\n%s\nwant:\n%s", got, want)
 	}
+	f.Sound = Sound{On: true, Voices: 12, Underruns: 4}
+	want = strings.Replace(want, "UPS 60.0", "UPS 60.0  underruns 4", 1)
+	if got := string(AppendText(nil, &f)); got != want {
+		t.Errorf("AppendText with a mixer:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 // Every line fits the overlay's width (gfx.OverlayTextColumns, 48
@@ -49,6 +54,8 @@ func TestAppendTextFitsTheOverlay(t *testing.T) {
 	f.Loop.ClampedFrames, f.Loop.CappedFrames = 123456, 123456
 	f.TotalSnaps, f.Entities = 1234567, 1000000
 	f.DrawCalls, f.Triangles = 1234567, 1234567890
+	f.Loop.Debt, f.Loop.ClampedTime = 1234*time.Millisecond, 123456*time.Second
+	f.Sound = Sound{On: true, Voices: 128, Underruns: 123456}
 	for _, g := range []GPUMemory{
 		{},
 		{Source: GPUMemoryOwn, Own: 99999 << 20},
