@@ -178,7 +178,8 @@ type Sounds struct {
 	frame        *engine.FrameContext
 }
 
-// New returns the sound of e, played through out: it registers the Loop
+// New returns the sound of e, played through out (nil: nothing plays,
+// as on a server, until SetOutput): it registers the Loop
 // component ("sound.loop") and the Music resource ("sound.music") with
 // e's world (call it at set-up, before the first tick, as every
 // component's registration), adds StageSound before engine.StageInput,
@@ -192,9 +193,6 @@ func New(e *engine.Engine, out Output, cfg Config) (*Sounds, error) {
 	if err := cfg.Rolloff.Validate(); err != nil {
 		return nil, err
 	}
-	if out == nil {
-		return nil, fmt.Errorf("sound: New: no output")
-	}
 	s := &Sounds{e: e, out: out, cfg: cfg}
 	s.loops = engine.NewComponent[Loop](e.World, "sound.loop")
 	s.music = engine.NewResource(e.World, "sound.music", Music{})
@@ -206,6 +204,22 @@ func New(e *engine.Engine, out Output, cfg Config) (*Sounds, error) {
 	}
 	e.AddRender("sound", s.Reconcile)
 	return s, nil
+}
+
+// SetOutput makes out play the sounds from the next Reconcile on (nil:
+// nothing). The world's loops and music start on it as far in as the
+// time since their Start; events already started stay where they were.
+func (s *Sounds) SetOutput(out Output) {
+	if s.out != nil {
+		for _, p := range s.playingLoops {
+			s.out.Stop(p.voice, s.cfg.FadeOut)
+		}
+		if s.playingMusic.Track != 0 {
+			s.out.Stop(s.musicVoice, s.cfg.FadeOut)
+		}
+	}
+	s.out = out
+	s.playingLoops, s.playingMusic, s.musicVoice, s.spatial = s.playingLoops[:0], Music{}, mix.Voice{}, s.spatial[:0]
 }
 
 // Register adds snd and returns its ID. Every peer of a match registers
@@ -336,7 +350,7 @@ func (s *Sounds) rerun(t *tickEvents, late float64) {
 			kept = append(kept, a)
 			continue
 		}
-		if s.out.Playing(a.voice) {
+		if s.out != nil && s.out.Playing(a.voice) {
 			s.out.Stop(a.voice, s.cfg.FadeOut)
 		}
 		s.stats.Faded++
@@ -365,10 +379,14 @@ func (s *Sounds) start(t *tickEvents, e keyed, offset float64, late bool) {
 	if e.ev.Spatial && s.frame != nil {
 		gain, pan = s.place(e.ev.Entity, e.ev.Pos, s.frame.World, s.frame.Render)
 	}
-	v, err := s.out.Play(snd, mix.Params{Bus: e.ev.Bus, Volume: min(vol*gain, 4), Pan: pan, Pitch: pitch, Start: start})
+	var v mix.Voice
+	var err error
+	if s.out != nil {
+		v, err = s.out.Play(snd, mix.Params{Bus: e.ev.Bus, Volume: min(vol*gain, 4), Pan: pan, Pitch: pitch, Start: start})
+	}
 	if err != nil {
 		s.stats.Failed++
-	} else if e.ev.Spatial {
+	} else if e.ev.Spatial && s.out != nil {
 		s.spatial = append(s.spatial, spatialVoice{voice: v, entity: e.ev.Entity, pos: e.ev.Pos, volume: vol})
 	}
 	t.acted = append(t.acted, acted{key: e.key, voice: v})

@@ -1,6 +1,7 @@
 package sound
 
 import (
+	"math"
 	"testing"
 
 	"github.com/nebulaengine/nebula/engine"
@@ -263,5 +264,32 @@ func TestRollbackHeavyRunStartsEachEventOnce(t *testing.T) {
 	t.Logf("%d events, %d ticks run again; Stats %+v", events, reruns, st)
 	if len(g.out.plays) != events || st.Started != uint64(events) || st.Faded+st.Late+st.Missed+st.Failed != 0 || st.Kept == 0 {
 		t.Errorf("%d plays, Stats %+v; want each of the %d events started once, some kept, none faded or late", len(g.out.plays), st, events)
+	}
+}
+
+// Without an output (a server) the events are reconciled as with one, and
+// nothing plays; SetOutput then plays the world's music from where it is.
+func TestNoOutputReconcilesAndSetOutputPlays(t *testing.T) {
+	g := newGame(t)
+	g.s.SetOutput(nil)
+	g.step(t, 3)
+	var st engine.State
+	g.e.SaveState(&st)
+	g.step(t, 20)
+	g.e.LoadState(&st)
+	g.mode.Set(1)
+	g.resim(t, 20)
+	if s := g.s.Stats(); s.Started != 2 || s.Kept != 1 || s.Faded != 1 || s.Late != 1 || s.Failed != 0 || len(g.out.plays) != 0 {
+		t.Errorf("Stats %+v with %d plays; want as with an output (2 started, 1 kept, 1 faded, 1 late) and nothing played", s, len(g.out.plays))
+	}
+	g.s.Music().Set(Music{Track: g.hum, Start: 10})
+	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
+	if len(g.out.plays) != 0 {
+		t.Fatalf("music played without an output: %+v", g.out.plays)
+	}
+	g.s.SetOutput(g.out)
+	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
+	if want := 10 * g.dt; len(g.out.plays) != 1 || g.out.plays[0].sound.Name != "hum" || math.Abs(g.out.plays[0].p.Start-want) > 1e-9 {
+		t.Errorf("plays %+v; want the hum started %.4f s in (tick 20, started at 10)", g.out.plays, want)
 	}
 }

@@ -55,6 +55,9 @@ func (s *Sounds) Music() *engine.Resource[Music] { return s.music }
 // holds at the frame: a loop or a track that is gone or changed fades
 // out; one that is new starts as far in as the time since its Start.
 func (s *Sounds) reconcileState(c *engine.FrameContext) {
+	if s.out == nil {
+		return
+	}
 	w := c.World
 	now := w.Tick()
 	dt := 1 / float64(s.e.TickRate())
