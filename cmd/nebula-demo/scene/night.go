@@ -77,13 +77,14 @@ func (s *Scene) buildNight(e *engine.Engine) error {
 
 // scoreGoals counts a goal for every shot that enters the goal, from the
 // step's contact events.
-func (s *Scene) scoreGoals(*engine.FixedContext) {
+func (s *Scene) scoreGoals(c *engine.FixedContext) {
 	for _, ev := range s.Space.Events() {
 		if ev.Kind != physics.Begin {
 			continue
 		}
 		if (ev.A == s.Goal && s.Shots.Has(ev.B)) || (ev.B == s.Goal && s.Shots.Has(ev.A)) {
 			*s.Goals.Ptr()++
+			s.goalSound(c)
 		}
 	}
 }

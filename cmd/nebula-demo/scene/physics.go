@@ -11,6 +11,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/detmath"
 	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/physics"
+	"github.com/nebulaengine/nebula/engine/sound"
 )
 
 // The physics mode's constants (-physics), in one place.
@@ -165,6 +166,7 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 		e.AddSystem(stageKinematic, "teleport", s.teleport),
 		e.AddSystem(engine.StagePhysics, "figure", s.walkFigure),
 		e.AddSystem(engine.StageCollision, "touch", s.touchEvents),
+		e.AddSystem(engine.StageCollision, "bounce-sounds", s.bounceSounds),
 		e.AddSystem(engine.StageAI, "planner", s.planner),
 		e.AddStage(StageDebug, engine.After(engine.StageAI)),
 		e.AddSystem(StageDebug, CrashSystem, s.crashTest),
@@ -174,6 +176,9 @@ func SetupPhysics(e *engine.Engine, cubes int) (*Scene, error) {
 		}
 	}
 	if err := s.setupRagdoll(e); err != nil {
+		return nil, err
+	}
+	if err := s.setupSound(e); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -235,6 +240,7 @@ func (s *Scene) fire(c *engine.FixedContext) {
 		w.SetColor(shot, playerColors[int(id)%len(playerColors)])
 		w.SetDrawVelocity(shot, vel, mgl32.Vec3{})
 		s.Shots.Set(shot, Shot{Owner: id, Tick: c.Tick})
+		s.Sounds.Emit(c, sound.Event{Sound: s.Sound.Shot, Entity: cube, Spatial: true, Volume: 0.8})
 	}
 }
 

@@ -372,7 +372,7 @@ func TestTouchCountsACubeOnce(t *testing.T) {
 	place(one, 0.5)
 	touch := func(x float32) Score {
 		place(cube, x)
-		s.touch(&engine.FixedContext{World: w, Players: w.Players(), DT: 1.0 / 60, Tick: 2})
+		s.touch(&engine.FixedContext{World: w, Players: w.Players(), DT: 1.0 / 60, Tick: w.Tick()})
 		return s.Score.Get()
 	}
 	start := s.Score.Get().Points

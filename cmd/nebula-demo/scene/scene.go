@@ -35,6 +35,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/geom"
 
 	"github.com/nebulaengine/nebula/engine/render"
+	"github.com/nebulaengine/nebula/engine/sound"
 
 	"cmp"
 	"encoding/binary"
@@ -212,6 +213,12 @@ type Scene struct {
 	// Goals counts the shots that entered the goal (SetupPhysics).
 	Goals *engine.Resource[uint32]
 
+	// Sounds is the scene's sound: the events its fixed systems emit and
+	// the music (world state); Sound names its sounds. Nothing plays
+	// until the game gives Sounds an output.
+	Sounds *sound.Sounds
+	Sound  SoundIDs
+
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
 	byX []int32
@@ -296,6 +303,9 @@ func Setup(e *engine.Engine, cubes int) *Scene {
 	e.AddSystem(engine.StagePhysics, "teleport", s.teleport)
 	e.AddSystem(engine.StagePhysics, "figure", s.walkFigure)
 	e.AddSystem(engine.StageCollision, "touch", s.touch)
+	if err := s.setupSound(e); err != nil {
+		panic(err) // a bug: the configuration is fixed and the stage new
+	}
 	s.plan = e.Jobs.Register("planner", planJob, s.applyPlan)
 	e.AddSystem(engine.StageAI, "planner", s.planner)
 	_ = e.AddStage(StageDebug, engine.After(engine.StageAI)) // cannot fail: a new name, once per engine (a second Setup panics on the components)
@@ -596,6 +606,7 @@ func (s *Scene) touch(c *engine.FixedContext) {
 	touching, has := s.Touching.Slices()
 	score := s.Score.Ptr()
 	score.Touches = 0
+	sounded := 0
 	for i, ok := range has {
 		if !ok {
 			continue
@@ -611,6 +622,11 @@ func (s *Scene) touch(c *engine.FixedContext) {
 			score.Touches++
 			if !touching[i] {
 				score.Points++
+				if sounded < MaxPointSounds {
+					sounded++
+					e, _ := w.EntityAt(i)
+					s.Sounds.Emit(c, sound.Event{Sound: s.Sound.Point, Entity: e, Spatial: true, Volume: 0.7})
+				}
 			}
 		}
 		touching[i] = now
