@@ -79,6 +79,11 @@ type flags struct {
 	// gpuInterp (-gpu-interpolation): the entities placed between ticks
 	// on the GPU (desktop.Config.InterpolateOnGPU).
 	gpuInterp bool
+	// mute (-mute): a window starts with the sound muted (M unmutes it).
+	mute bool
+	// soundWAV (-sound-wav): a headless run writes its mix to this WAV
+	// file.
+	soundWAV string
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
@@ -87,6 +92,8 @@ func (f *flags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.gpuInterp, "gpu-interpolation", false, "place the entities between ticks on the GPU (a vertex shader) instead of the CPU: a frame between ticks costs the CPU nothing per entity")
 	fs.BoolVar(&f.shadows, "shadows", true, "the sun's (with -physics, the moon's) shadows; -shadows=false turns them off")
 	fs.BoolVar(&f.physicsDebug, "physics-debug", false, "with -physics: show the physics debug drawing from the start (shapes, contacts, joints, queries, ground probes; F4 toggles it)")
+	fs.BoolVar(&f.mute, "mute", false, "start with the sound muted (M mutes and unmutes, - and = lower and raise the volume)")
+	fs.StringVar(&f.soundWAV, "sound-wav", "", "with -headless: render the run's sound, tick by tick, to this WAV `file` (the same bytes for the same flags)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
@@ -105,6 +112,10 @@ func (f *flags) check(opts *cli.Options) error {
 		return cli.Usagef("-nondeterminism-at-tick works in a game of its own only (not with -replay, -serve, -connect or -spectate)")
 	case opts.Given("gamepad-mappings") && opts.Headless:
 		return cli.Usagef("-gamepad-mappings means nothing with -headless (no window reads gamepads)")
+	case opts.Given("mute") && opts.Headless:
+		return cli.Usagef("-mute means nothing with -headless (no sound plays; -sound-wav renders it to a file)")
+	case f.soundWAV != "" && (!opts.Headless || opts.Serve != "" || opts.Replay != "" || opts.Spectate != ""):
+		return cli.Usagef("-sound-wav needs -headless, in a game of its own or as a player of a match (not with -serve, -replay or -spectate)")
 	case opts.Given("desync-at-tick") && opts.Connect == "":
 		return cli.Usagef("-desync-at-tick needs -connect (it makes a player's state differ from the server's)")
 	}
@@ -167,7 +178,17 @@ func runDemo(s *app.Process, f *flags) error {
 		if opts.Serve == "" && !opts.Client() {
 			s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 		}
-		return s.RunHeadless(e)
+		if opts.Serve != "" || opts.Replay != "" {
+			return s.RunHeadless(e) // nothing hears it
+		}
+		finish, err := headlessSound(s, e, sc, f.soundWAV)
+		if err != nil {
+			return err
+		}
+		if err := s.RunHeadless(e); err != nil {
+			return err
+		}
+		return finish()
 	}
 	if s.Net() == nil {
 		s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
@@ -180,5 +201,5 @@ func runDemo(s *app.Process, f *flags) error {
 		}
 		mappings = string(b)
 	}
-	return runWindowed(s, e, sc, mappings, windowOptions{physicsDebug: f.physicsDebug, shadows: f.shadows, gpuInterp: f.gpuInterp})
+	return runWindowed(s, e, sc, mappings, windowOptions{physicsDebug: f.physicsDebug, shadows: f.shadows, gpuInterp: f.gpuInterp, mute: f.mute})
 }

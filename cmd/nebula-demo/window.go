@@ -49,6 +49,8 @@ type windowDemo struct {
 	snapAt   uint64
 	// physDebug is the physics debug drawing (F4), nil without -physics.
 	physDebug *physicsview.View
+	// sound is the demo's sound: its mixer, volume and keys.
+	sound *demoSound
 }
 
 // runWindowed runs the demo in a window: package app records the run,
@@ -59,6 +61,7 @@ type windowOptions struct {
 	physicsDebug bool // -physics-debug
 	shadows      bool // -shadows
 	gpuInterp    bool // -gpu-interpolation
+	mute         bool // -mute
 }
 
 func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings string, opt windowOptions) error {
@@ -68,6 +71,13 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 	cfg.Camera = camera
 	cfg.Overlay = true
 	cfg.InterpolateOnGPU = opt.gpuInterp
+	ds, err := newDemoSound(sc, opt.mute, s.Log)
+	if err != nil {
+		return err
+	}
+	d.sound = ds
+	cfg.Sound = ds.m
+	cfg.OverlayText = ds.overlayLine
 	var trace *inputTrace // a player's own input followed to the screen, at -log-level debug
 	if c := s.Net(); c != nil && s.Player() != engine.PlayerID(wire.NoPlayer) && s.Log.IsLevelEnabled(logrus.DebugLevel) {
 		trace = newInputTrace(c, e, sc, s.Log)
@@ -76,7 +86,7 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 	}
 	draw := &sceneDrawer{}
 	cfg.Drawer = draw
-	err := s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
+	err = s.RunWindowed(e, cfg, func(r *desktop.Runner) error {
 		d.r = r
 		if err := draw.setup(r, sc, opt.shadows); err != nil {
 			return err
@@ -90,6 +100,7 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 		}
 		e.AddUpdate("clear-pulse", d.pulse)
 		e.AddUpdate("title", d.updateTitle)
+		e.AddUpdate("listener", func(*engine.FrameContext) { ds.listen(r.Camera) })
 		e.AddRender("hud", d.drawHUD)
 		return nil
 	})
@@ -177,6 +188,9 @@ func (d *windowDemo) updateTitle(c *engine.FrameContext) {
 // reads from its input samples).
 func (d *windowDemo) key(k input.Key, pressed, repeat bool) {
 	if !pressed || repeat {
+		return
+	}
+	if d.sound.key(k) {
 		return
 	}
 	switch k {

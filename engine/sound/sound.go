@@ -163,6 +163,7 @@ type Sounds struct {
 	sounds []*decode.Sound // by ID-1
 	ticks  [Window]tickEvents
 	ran    []uint64 // the ticks run since the last reconcile, in order
+	latest uint64   // the latest tick reconciled
 	stats  Stats
 	seen   []bool // scratch: the acted events a re-run matched
 
@@ -316,9 +317,37 @@ func (s *Sounds) Reconcile(c *engine.FrameContext) {
 		}
 		s.rerun(t, float64(now-min(now, tick))*dt)
 	}
+	for _, tick := range s.ran {
+		s.latest = max(s.latest, tick)
+	}
 	s.ran = s.ran[:0]
+	if now < s.latest {
+		s.undo(now)
+	}
 	s.reconcileState(c)
 	s.placeVoices(c.World, c.Render)
+}
+
+// undo fades out the events of the ticks after now: the world went back
+// to now (a state restored, a match ending on its last confirmed tick)
+// and they have not happened, or not yet. Should they run again, their
+// events start as new ones of a re-run, late by the time since their
+// tick.
+func (s *Sounds) undo(now uint64) {
+	for tick := s.latest; tick > now && s.latest-tick < Window; tick-- {
+		t := &s.ticks[tick%Window]
+		if t.tick != tick {
+			continue
+		}
+		for _, a := range t.acted {
+			if s.out != nil && s.out.Playing(a.voice) {
+				s.out.Stop(a.voice, s.cfg.FadeOut)
+			}
+			s.stats.Faded++
+		}
+		t.acted = t.acted[:0]
+	}
+	s.latest = now
 }
 
 // rerun reconciles a tick that ran again with what its earlier runs

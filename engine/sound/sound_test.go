@@ -293,3 +293,27 @@ func TestNoOutputReconcilesAndSetOutputPlays(t *testing.T) {
 		t.Errorf("plays %+v; want the hum started %.4f s in (tick 20, started at 10)", g.out.plays, want)
 	}
 }
+
+// A world that goes back without running the ticks again (a state loaded,
+// a match ending on its last confirmed tick after predicting past it)
+// fades out the events of the ticks undone; run again, they start late.
+func TestGoingBackFadesTheTicksUndone(t *testing.T) {
+	g := newGame(t)
+	g.step(t, 10)
+	var st engine.State
+	g.e.SaveState(&st)
+	g.step(t, 13)
+	g.e.LoadState(&st)
+	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
+	bounce := g.out.plays[1].voice
+	if _, ok := g.out.stopped[bounce]; !ok || len(g.out.stopped) != 1 {
+		t.Fatalf("stops %v after going back to tick 10; want the bounce of tick 12 alone faded", g.out.stopped)
+	}
+	if s := g.s.Stats(); s.Started+s.Late+s.Missed-s.Faded != 1 {
+		t.Errorf("Stats %+v: %d events sounding, want 1 (the hum of tick 5)", s, s.Started+s.Late+s.Missed-s.Faded)
+	}
+	g.resim(t, 14)
+	if s := g.s.Stats(); len(g.out.plays) != 3 || s.Late != 1 || s.Started+s.Late+s.Missed-s.Faded != 2 {
+		t.Errorf("Stats %+v, %d plays after running on to tick 14; want the bounce started again, late", s, len(g.out.plays))
+	}
+}

@@ -52,8 +52,8 @@ var sounds = sync.OnceValue(func() [6]*decode.Sound {
 	}
 	var out [6]*decode.Sound
 	out[0] = synth.MustRender("bounce", SoundRate, []synth.Note{
-		note(synth.Sine, 0, 0.18, 190, 70, 0.9, 0.05),
-		note(synth.Noise, 0, 0.04, 3000, 0, 0.25, 0.01),
+		note(synth.Sine, 0, 0.18, 190, 70, 0.45, 0.05),
+		note(synth.Noise, 0, 0.04, 3000, 0, 0.12, 0.01),
 	})
 	out[1] = synth.MustRender("shot", SoundRate, []synth.Note{
 		note(synth.Square, 0, 0.16, 880, 220, 0.35, 0.06),

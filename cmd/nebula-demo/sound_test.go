@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nebulaengine/nebula/engine/sound/decode"
+	"github.com/nebulaengine/nebula/internal/soundtest"
+)
+
+// A headless run renders its sound to -sound-wav: 15 s for 900 ticks,
+// the music heard in it, and the same bytes whatever the simulated
+// display, as its state hash is.
+func TestSoundWAVIsTheSameEveryRun(t *testing.T) {
+	dir := t.TempDir()
+	var wavs [][]byte
+	for i, hz := range []string{"144", "75"} {
+		path := filepath.Join(dir, "run"+strconv.Itoa(i)+".wav")
+		out, err := exec.Command(demoBinary(t), "-headless", "-physics", "-entities", "200", "-ticks", "900", "-display-hz", hz,
+			"-sound-wav", path, "-log-level", "error").CombinedOutput()
+		if err != nil {
+			t.Fatalf("-display-hz %s: %v\n%s", hz, err, out)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wavs = append(wavs, b)
+	}
+	if !bytes.Equal(wavs[0], wavs[1]) {
+		t.Error("the WAV files of two runs at 144 and 75 Hz differ")
+	}
+	s, err := decode.WAV("run0.wav", wavs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Channels != 2 || s.Rate != 48000 || s.Frames() != 900*48000/60 {
+		t.Fatalf("%d channels at %d Hz, %d frames; want stereo at 48 kHz, %d frames (900 ticks)", s.Channels, s.Rate, s.Frames(), 900*48000/60)
+	}
+	// The music's first bass note, A2 at 110 Hz, in the first half
+	// second, on the left.
+	left := make([]float32, 24000)
+	for i := range left {
+		left[i] = s.Samples[2*i]
+	}
+	if a := soundtest.Amplitude(left, 48000, 110); a < 0.02 {
+		t.Errorf("110 Hz at %.4f in the first half second, want the music's bass", a)
+	}
+}
+
+// soundField returns the value of field in the "sound" line a headless
+// run logs as it ends.
+func soundField(t *testing.T, name, out, field string) uint64 {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, "msg=sound ") {
+			continue
+		}
+		m := regexp.MustCompile(` ` + field + `=(\d+)`).FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%s: no %s in its sound line %q", name, field, line)
+		}
+		n, _ := strconv.ParseUint(m[1], 10, 64)
+		return n
+	}
+	t.Fatalf("%s logged no sound line:\n%s", name, out)
+	return 0
+}
+
+// In a match of the physics mode with rollbacks, no sound doubles or goes
+// missing: two predicting players, one behind 100 ms +/- 20 ms, reconcile
+// their re-simulations' sounds (keeping, fading out, starting late), and
+// end with exactly as many events sounding as the player in lockstep,
+// which never rolls back, started.
+func TestRolledBackMatchSoundsEveryEventOnce(t *testing.T) {
+	dir := t.TempDir()
+	srv, addr := startServer(t, "-players", "3", "-ticks", "900", "-physics", "-entities", "200", "-print-hash")
+	wav := filepath.Join(dir, "b.wav")
+	clients := []*proc{
+		startProc(t, "player A", os.Environ(), "-physics", "-connect", addr, "-headless", "-print-hash", "-predict", "8"),
+		startProc(t, "player B (100 ms)", os.Environ(), "-physics", "-connect", addr, "-headless", "-print-hash", "-predict", "8",
+			"-net-delay", "100ms", "-net-jitter", "20ms", "-sound-wav", wav),
+		startProc(t, "player C (lockstep)", os.Environ(), "-physics", "-connect", addr, "-headless", "-print-hash", "-predict", "0"),
+	}
+	matchHash(t, srv, clients, 900)
+	_, lockstep := clients[2].out()
+	want := soundField(t, clients[2].name, lockstep, "started")
+	if r := soundField(t, clients[2].name, lockstep, "kept") + soundField(t, clients[2].name, lockstep, "faded") +
+		soundField(t, clients[2].name, lockstep, "late"); r != 0 || want == 0 {
+		t.Fatalf("the lockstep player started %d events and reconciled %d; want some started and none reconciled", want, r)
+	}
+	for _, c := range clients[:2] {
+		_, out := c.out()
+		events, kept, faded, late := soundField(t, c.name, out, "events"), soundField(t, c.name, out, "kept"),
+			soundField(t, c.name, out, "faded"), soundField(t, c.name, out, "late")
+		t.Logf("%s: %d events sounding (lockstep %d): %d kept, %d faded, %d started late, %d missed over its rollbacks",
+			c.name, events, want, kept, faded, late, soundField(t, c.name, out, "missed"))
+		if events != want {
+			t.Errorf("%s: %d events sounding at the end, the lockstep player %d", c.name, events, want)
+		}
+		if kept == 0 {
+			t.Errorf("%s: no event kept across a rollback: did it roll back?", c.name)
+		}
+	}
+	s, err := decode.File(wav)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What B heard, frame after frame: the 900 ticks, and the ticks it
+	// predicted past the match's end (at most 8), whose sounds faded.
+	if n := s.Frames(); n < 900*800 || n > 908*800 {
+		t.Errorf("player B's -sound-wav holds %d frames, want 900 to 908 ticks' worth (800 a tick)", n)
+	}
+}
