@@ -186,6 +186,7 @@ test: deps
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeWatchLine -fuzztime=20000x -fuzzminimizetime=100x ./internal/agones
 	$(GO) test -run='^$$' -fuzz=FuzzFromDocument -fuzztime=5000x -fuzzminimizetime=100x ./engine/model
 	$(GO) test -run='^$$' -fuzz=FuzzBytes -fuzztime=30000x -fuzzminimizetime=100x ./engine/sound/decode
+	$(GO) test -run='^$$' -fuzz=FuzzStream -fuzztime=30000x -fuzzminimizetime=100x ./engine/sound/decode
 	# Physics: the names are anchored, as FuzzCollide is also the start
 	# of FuzzCollideMesh's (-fuzz must match one target).
 	$(GO) test -run='^$$' -fuzz='^FuzzCollide$$' -fuzztime=120000x -fuzzminimizetime=100x ./engine/physics

@@ -1,6 +1,8 @@
 package sound
 
 import (
+	"time"
+
 	"github.com/nebulaengine/nebula/engine/sound/decode"
 	"github.com/nebulaengine/nebula/engine/sound/mix"
 )
@@ -22,8 +24,13 @@ func NewCapture(m *mix.Mixer, tickRate int) *Capture {
 	return &Capture{m: m, tickRate: tickRate}
 }
 
-// Tick mixes the next tick's frames.
+// Tick mixes the next tick's frames, after waiting for the mixer's
+// streamed music to fill its rings (mix.Mixer.Buffered), so that a
+// capture with streams is exact too, however fast their files are read.
 func (c *Capture) Tick() {
+	for !c.m.Buffered() {
+		time.Sleep(100 * time.Microsecond)
+	}
 	rate := uint64(c.m.Rate())
 	tr := uint64(c.tickRate)
 	from := c.ticks * rate / tr

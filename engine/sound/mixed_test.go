@@ -3,6 +3,7 @@ package sound
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/nebulaengine/nebula/engine"
 	"github.com/nebulaengine/nebula/engine/geom"
@@ -122,5 +123,93 @@ func TestRollbackHeard(t *testing.T) {
 		if st := s.Stats(); st.Faded != 1 || st.Late != 1 || st.Started != 1 {
 			t.Errorf("corrected: Stats %+v, want 1 started, 1 faded, 1 late", st)
 		}
+	}
+}
+
+// In the real mixer, heard: a change of streamed track cross-fades, both
+// files streaming at once, track A (440 Hz) falling and track B (660 Hz)
+// rising over Music.Fade (30 ticks, half a second), then B alone; each
+// frame waits for the streams' rings (Mixer.Buffered), so nothing runs
+// dry.
+func TestStreamedCrossFadeHeard(t *testing.T) {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := mix.New(48000)
+	t.Cleanup(m.Close)
+	s, err := New(e, m, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.RegisterStream(writeTrack(t, "a", 440, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.RegisterStream(writeTrack(t, "b", 660, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddSystem(engine.StageScripts, "music", func(c *engine.FixedContext) {
+		switch c.Tick {
+		case 2:
+			s.Music().Set(Music{Track: a, Start: c.Tick})
+		case 20:
+			s.Music().Set(Music{Track: b, Start: c.Tick, Fade: 30})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const perTick = 800
+	var left []float32
+	buf := make([]float32, 2*perTick)
+	streamsMidFade := 0
+	for e.World.Tick() < 80 {
+		if !e.StepTick(engine.TickTime(e.World.Tick()+1, e.TickRate())) {
+			t.Fatal(e.Err())
+		}
+		s.Reconcile(&engine.FrameContext{World: e.World})
+		deadline := time.Now().Add(time.Minute) // against a hang only
+		for !m.Buffered() {
+			if time.Now().After(deadline) {
+				t.Fatal("the streams never filled their rings")
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		m.Mix(buf)
+		for i := 0; i < len(buf); i += 2 {
+			left = append(left, buf[i])
+		}
+		if e.World.Tick() == 35 {
+			streamsMidFade = m.Stats().Streams
+		}
+	}
+	// Tick 20's frame, the 20th, starts the fade: 0.5 s from sample 15,200.
+	const from, fade, win = 19 * perTick, 24000, 4800
+	amp := func(freq float64, at int) float64 { return soundtest.Amplitude(left[at:at+win], 48000, freq) }
+	full := 0.5 * math.Sqrt2 / 2 // a mono track at the centre
+	before, aStart, aEnd, bStart, bEnd, after := amp(440, from-win), amp(440, from), amp(440, from+fade-win), amp(660, from), amp(660, from+fade-win), amp(660, from+fade+win)
+	t.Logf("A before the fade %.3f; over its first and last tenth of a second A %.3f → %.3f, B %.3f → %.3f; B after %.3f (full %.3f)", before, aStart, aEnd, bStart, bEnd, after, full)
+	if math.Abs(before-full) > 0.01 || math.Abs(after-full) > 0.01 {
+		t.Errorf("A before the fade %.3f, B after it %.3f; want both %.3f", before, after, full)
+	}
+	// Linear fades: about 0.9 and 0.1 of full over the first and last
+	// tenths.
+	if math.Abs(aStart-0.9*full) > 0.03 || math.Abs(aEnd-0.1*full) > 0.03 || math.Abs(bStart-0.1*full) > 0.03 || math.Abs(bEnd-0.9*full) > 0.03 {
+		t.Errorf("over the fade A %.3f → %.3f and B %.3f → %.3f; want A from 0.9 to 0.1 of %.3f, B from 0.1 to 0.9", aStart, aEnd, bStart, bEnd, full)
+	}
+	if a := amp(440, from+fade+win); a > 1e-3 {
+		t.Errorf("A after the fade: %.4f, want nothing", a)
+	}
+	if streamsMidFade != 2 {
+		t.Errorf("%d streams open during the fade, want both", streamsMidFade)
+	}
+	// A's voice has ended: its feeder returns (an event; the deadline is
+	// against a hang).
+	for deadline := time.Now().Add(time.Minute); m.Stats().Streams > 1 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Microsecond)
+	}
+	if st := m.Stats(); st.StreamUnderruns != 0 || st.Streams != 1 {
+		t.Errorf("Stats %+v; want no underrun, B alone streaming", st)
 	}
 }

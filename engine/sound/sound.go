@@ -76,6 +76,9 @@ type Key struct {
 type Output interface {
 	// Play starts s (mix.Mixer.Play).
 	Play(s *decode.Sound, p mix.Params) (mix.Voice, error)
+	// PlayStream starts st, streamed from its file; the voice owns st
+	// (mix.Mixer.PlayStream).
+	PlayStream(st *decode.Stream, p mix.Params) (mix.Voice, error)
 	// Stop fades v out over fade seconds (mix.Mixer.Stop).
 	Stop(v mix.Voice, fade float64)
 	// Playing reports whether v has not ended (mix.Mixer.Playing).
@@ -160,7 +163,8 @@ type Sounds struct {
 	e      *engine.Engine
 	out    Output
 	cfg    Config
-	sounds []*decode.Sound // by ID-1
+	sounds []*decode.Sound // by ID-1; nil for a stream
+	paths  []string        // by ID-1: a stream's file, "" for a sound
 	ticks  [Window]tickEvents
 	ran    []uint64 // the ticks run since the last reconcile, in order
 	latest uint64   // the latest tick reconciled
@@ -230,10 +234,58 @@ func (s *Sounds) Register(snd *decode.Sound) ID {
 		panic("sound: Register: a nil sound, or more than 65,535")
 	}
 	s.sounds = append(s.sounds, snd)
+	s.paths = append(s.paths, "")
 	return ID(len(s.sounds))
 }
 
-// Sound returns the sound registered as id, or nil.
+// RegisterStream adds the sound file at path (WAV or Ogg Vorbis), to be
+// streamed from the file each time it plays rather than held decoded,
+// and returns its ID: music, for Music.Track (or a Loop's Sound; an Event
+// cannot name it). It opens the file and reads its headers to check it,
+// returning the error when that fails. Every peer of a match registers
+// the same sounds and streams in the same order.
+func (s *Sounds) RegisterStream(path string) (ID, error) {
+	if len(s.sounds) >= math.MaxUint16 {
+		return 0, fmt.Errorf("sound: RegisterStream %s: 65,535 sounds are registered", path)
+	}
+	st, err := decode.OpenStream(path)
+	if err != nil {
+		return 0, fmt.Errorf("sound: RegisterStream: %w", err)
+	}
+	st.Close()
+	s.sounds = append(s.sounds, nil)
+	s.paths = append(s.paths, path)
+	return ID(len(s.sounds)), nil
+}
+
+// StreamPath returns the file of the stream registered as id, or "".
+func (s *Sounds) StreamPath(id ID) string {
+	if id == 0 || int(id) > len(s.paths) {
+		return ""
+	}
+	return s.paths[id-1]
+}
+
+// playID plays the sound or the stream registered as id with p; ok is
+// false when id names neither (nothing is played).
+func (s *Sounds) playID(id ID, p mix.Params) (v mix.Voice, ok bool, err error) {
+	if snd := s.Sound(id); snd != nil {
+		v, err := s.out.Play(snd, p)
+		return v, true, err
+	}
+	path := s.StreamPath(id)
+	if path == "" {
+		return mix.Voice{}, false, nil
+	}
+	st, err := decode.OpenStream(path)
+	if err != nil {
+		return mix.Voice{}, true, err
+	}
+	v, err = s.out.PlayStream(st, p)
+	return v, true, err
+}
+
+// Sound returns the sound registered as id, or nil (for a stream too).
 func (s *Sounds) Sound(id ID) *decode.Sound {
 	if id == 0 || int(id) > len(s.sounds) {
 		return nil
@@ -259,7 +311,7 @@ func (s *Sounds) begin(c *engine.FixedContext) {
 // on a sound that is not registered.
 func (s *Sounds) Emit(c *engine.FixedContext, ev Event) {
 	if s.Sound(ev.Sound) == nil {
-		panic(fmt.Sprintf("sound: Emit: sound %d is not registered (%d are)", ev.Sound, len(s.sounds)))
+		panic(fmt.Sprintf("sound: Emit: sound %d is not registered (%d are), or is a stream (RegisterStream: for Music and Loop only)", ev.Sound, len(s.sounds)))
 	}
 	t := &s.ticks[c.Tick%Window]
 	if t.tick != c.Tick {

@@ -31,6 +31,13 @@ func (f *fakeOutput) Play(s *decode.Sound, p mix.Params) (mix.Voice, error) {
 	return v, err
 }
 
+func (f *fakeOutput) PlayStream(st *decode.Stream, p mix.Params) (mix.Voice, error) {
+	name := st.Name()
+	v, err := f.m.PlayStream(st, p)
+	f.plays = append(f.plays, play{&decode.Sound{Name: name}, p, v})
+	return v, err
+}
+
 func (f *fakeOutput) Stop(v mix.Voice, fade float64) {
 	if f.stopped == nil {
 		f.stopped = map[mix.Voice]float64{}
@@ -76,6 +83,7 @@ func newGame(t *testing.T) *game {
 		t.Fatal(err)
 	}
 	g := &game{e: e, out: &fakeOutput{m: m}}
+	t.Cleanup(m.Close) // the streams' feeders: the fake's mixer is never mixed
 	if g.s, err = New(e, g.out, DefaultConfig()); err != nil {
 		t.Fatal(err)
 	}

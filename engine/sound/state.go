@@ -26,7 +26,10 @@ type Loop struct {
 
 // Music is what the music plays (Sounds.Music): world state like Loop, so
 // a rollback across a change of track puts the right music back. A track
-// loops, on the Music bus.
+// loops, on the Music bus. A track registered with RegisterStream streams
+// from its file: during a cross-fade both tracks stream, and a restore
+// that puts an earlier Music back seeks its file to the time since its
+// Start.
 type Music struct {
 	// Start is the tick the track started at.
 	Start uint64
@@ -79,16 +82,15 @@ func (s *Sounds) reconcileState(c *engine.FrameContext) {
 		if s.loopPlaying(e, l) {
 			continue
 		}
-		snd := s.Sound(l.Sound)
-		if snd == nil {
-			continue
-		}
 		vol, gain, pan := orOne(l.Volume), float32(1), float32(0)
 		if l.Spatial {
 			gain, pan = s.place(e, [3]float32{}, w, c.Render)
 		}
-		v, err := s.out.Play(snd, mix.Params{Bus: l.Bus, Volume: min(vol*gain, 4), Pan: pan, Loop: true,
+		v, ok, err := s.playID(l.Sound, mix.Params{Bus: l.Bus, Volume: min(vol*gain, 4), Pan: pan, Loop: true,
 			Start: float64(now-min(now, l.Start)) * dt})
+		if !ok {
+			continue
+		}
 		if err != nil {
 			s.stats.Failed++
 			continue
@@ -109,12 +111,11 @@ func (s *Sounds) reconcileState(c *engine.FrameContext) {
 		s.out.Stop(s.musicVoice, max(fade, s.cfg.FadeOut))
 	}
 	s.playingMusic, s.musicVoice = m, mix.Voice{}
-	snd := s.Sound(m.Track)
-	if snd == nil {
+	since := float64(now-min(now, m.Start)) * dt
+	v, ok, err := s.playID(m.Track, mix.Params{Bus: mix.Music, Volume: orOne(m.Volume), Loop: true, Start: since, FadeIn: max(fade-since, 0)})
+	if !ok {
 		return
 	}
-	since := float64(now-min(now, m.Start)) * dt
-	v, err := s.out.Play(snd, mix.Params{Bus: mix.Music, Volume: orOne(m.Volume), Loop: true, Start: since, FadeIn: max(fade-since, 0)})
 	if err != nil {
 		s.stats.Failed++
 		return

@@ -1,6 +1,10 @@
 package sound
 
 import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nebulaengine/nebula/engine"
@@ -104,5 +108,84 @@ func TestMusicIsState(t *testing.T) {
 	names, last = tracks()
 	if len(names) != 3 || names[2] != "calm" || last.p.Start < 6*g.dt-1e-9 || last.p.Start > 6*g.dt+1e-9 {
 		t.Errorf("after the restore: tracks %v, the last from %v s; want calm back, 6 ticks in", names, last.p.Start)
+	}
+}
+
+// writeTrack writes a WAV file of a sine of freq Hz at amplitude 0.5,
+// seconds long at 48 kHz, in a temporary folder, and returns its path.
+func writeTrack(t *testing.T, name string, freq, seconds float64) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name+".wav")
+	if err := os.WriteFile(p, decode.EncodeWAV(tone(name, freq, seconds)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Streamed music is state as a sound's is: a change of track streams the
+// new one fading in over Music.Fade while the old fades out, and a
+// restore across the change streams the earlier track again, from the
+// time since its Start. RegisterStream refuses a file that is not a
+// sound, naming it.
+func TestStreamedMusicIsState(t *testing.T) {
+	g := newGame(t)
+	calmPath, fightPath := writeTrack(t, "calm", 440, 2), writeTrack(t, "fight", 660, 2)
+	calm, err := g.s.RegisterStream(calmPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fight, err := g.s.RegisterStream(fightPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.s.StreamPath(calm) != calmPath || g.s.Sound(calm) != nil || g.s.StreamPath(g.hum) != "" {
+		t.Fatal("StreamPath or Sound do not tell streams and sounds apart")
+	}
+	bad := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(bad, []byte("not music at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.s.RegisterStream(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.HasPrefix(err.Error(), "sound: ") {
+		t.Errorf("RegisterStream of a text file: %v; want an error naming it", err)
+	}
+	if err := g.e.AddSystem(engine.StageScripts, "music", func(c *engine.FixedContext) {
+		switch c.Tick {
+		case 2:
+			g.s.Music().Set(Music{Track: calm, Start: c.Tick})
+		case 10:
+			g.s.Music().Set(Music{Track: fight, Start: c.Tick, Fade: 30})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var at8 engine.State
+	g.step(t, 8)
+	g.e.SaveState(&at8)
+	g.step(t, 12)
+	tracks := func() (names []string, all []play) {
+		for _, p := range g.out.plays {
+			if p.p.Bus == mix.Music && p.p.Loop {
+				names, all = append(names, p.sound.Name), append(all, p)
+			}
+		}
+		return names, all
+	}
+	names, plays := tracks()
+	last := plays[len(plays)-1]
+	if len(names) != 2 || names[0] != calmPath || names[1] != fightPath || math.Abs(last.p.FadeIn-30*g.dt) > 1e-9 {
+		t.Fatalf("tracks %v, the last fading in over %v s; want calm then fight, streamed, over 30 ticks", names, last.p.FadeIn)
+	}
+	if fade, ok := g.out.stopped[plays[0].voice]; !ok || fade < 30*g.dt-1e-9 {
+		t.Errorf("calm stopped %v over %v s; want it faded over 30 ticks", ok, fade)
+	}
+	if st := g.out.m.Stats(); st.Streams != 2 {
+		t.Errorf("%d streams open during the cross-fade, want both", st.Streams)
+	}
+	g.e.LoadState(&at8)
+	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
+	_, plays = tracks()
+	last = plays[len(plays)-1]
+	if len(plays) != 3 || last.sound.Name != calmPath || math.Abs(last.p.Start-6*g.dt) > 1e-9 {
+		t.Errorf("after the restore: %s from %v s; want calm streamed again, 6 ticks in", last.sound.Name, last.p.Start)
 	}
 }

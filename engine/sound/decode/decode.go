@@ -9,6 +9,11 @@
 // the file's own size calls for (FuzzBytes). A game goes on without that
 // sound.
 //
+// Music, too long to hold decoded, streams instead: OpenStream reads a
+// file's headers and Stream.Read decodes it a piece at a time, with
+// Stream.Seek to start part-way or loop; its samples are File's, bit for
+// bit (FuzzStream for WAV).
+//
 //	s, err := decode.File("sounds/hit.wav")
 //	if err != nil {
 //		log.Print(err) // decode: sounds/hit.wav: the data chunk is cut short: ...

@@ -9,7 +9,7 @@ import (
 )
 
 // maxOggBytes is the largest Ogg file Ogg reads (a sound, not music:
-// music streams, see OggStream).
+// music streams, see OpenStream).
 const maxOggBytes = 256 << 20
 
 // Ogg decodes r, a whole Ogg Vorbis file; name is used in messages.

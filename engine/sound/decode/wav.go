@@ -43,32 +43,11 @@ func WAV(name string, data []byte) (*Sound, error) {
 		body = body[:size]
 		switch id {
 		case "fmt ":
-			if len(body) < 16 {
-				return nil, formatError(name, "the fmt chunk has %d bytes, fewer than 16", len(body))
-			}
-			tag = int(binary.LittleEndian.Uint16(body[0:]))
-			channels = int(binary.LittleEndian.Uint16(body[2:]))
-			rate = int(binary.LittleEndian.Uint32(body[4:]))
-			align = int(binary.LittleEndian.Uint16(body[12:]))
-			bits = int(binary.LittleEndian.Uint16(body[14:]))
-			if tag == wavExtensible {
-				if len(body) < 40 {
-					return nil, formatError(name, "the extensible fmt chunk has %d bytes, fewer than 40", len(body))
-				}
-				tag = int(binary.LittleEndian.Uint16(body[24:])) // the sub-format GUID's first field
-			}
-			if err := checkShape(name, channels, rate); err != nil {
+			f, err := wavFormat(name, body)
+			if err != nil {
 				return nil, err
 			}
-			switch {
-			case tag == wavPCM && (bits == 8 || bits == 16 || bits == 24 || bits == 32):
-			case tag == wavFloat && (bits == 32 || bits == 64):
-			default:
-				return nil, formatError(name, "format tag %d with %d bits a sample", tag, bits)
-			}
-			if align != channels*bits/8 {
-				return nil, formatError(name, "a block of %d bytes for %d channels of %d bits", align, channels, bits)
-			}
+			tag, channels, rate, bits, align = f.tag, f.channels, f.rate, f.bits, f.align
 			haveFmt = true
 		case "data":
 			if !haveFmt {
@@ -78,7 +57,7 @@ func WAV(name string, data []byte) (*Sound, error) {
 				return nil, formatError(name, "its data (%d bytes) ends within a frame of %d bytes", len(body), align)
 			}
 			s := &Sound{Name: name, Rate: rate, Channels: channels, Samples: make([]float32, len(body)/(bits/8))}
-			if err := wavSamples(name, s.Samples, body, tag, bits); err != nil {
+			if err := wavSamples(name, s.Samples, body, tag, bits, 0); err != nil {
 				return nil, err
 			}
 			return s, nil
@@ -92,8 +71,47 @@ func WAV(name string, data []byte) (*Sound, error) {
 	}
 }
 
-// wavSamples converts body's samples into out, in [-1, 1].
-func wavSamples(name string, out []float32, body []byte, tag, bits int) error {
+// wavFmt is what a WAV file's fmt chunk says.
+type wavFmt struct {
+	tag, channels, rate, bits, align int
+}
+
+// wavFormat reads and checks body, a fmt chunk's.
+func wavFormat(name string, body []byte) (wavFmt, error) {
+	if len(body) < 16 {
+		return wavFmt{}, formatError(name, "the fmt chunk has %d bytes, fewer than 16", len(body))
+	}
+	f := wavFmt{
+		tag:      int(binary.LittleEndian.Uint16(body[0:])),
+		channels: int(binary.LittleEndian.Uint16(body[2:])),
+		rate:     int(binary.LittleEndian.Uint32(body[4:])),
+		align:    int(binary.LittleEndian.Uint16(body[12:])),
+		bits:     int(binary.LittleEndian.Uint16(body[14:])),
+	}
+	if f.tag == wavExtensible {
+		if len(body) < 40 {
+			return wavFmt{}, formatError(name, "the extensible fmt chunk has %d bytes, fewer than 40", len(body))
+		}
+		f.tag = int(binary.LittleEndian.Uint16(body[24:])) // the sub-format GUID's first field
+	}
+	if err := checkShape(name, f.channels, f.rate); err != nil {
+		return wavFmt{}, err
+	}
+	switch {
+	case f.tag == wavPCM && (f.bits == 8 || f.bits == 16 || f.bits == 24 || f.bits == 32):
+	case f.tag == wavFloat && (f.bits == 32 || f.bits == 64):
+	default:
+		return wavFmt{}, formatError(name, "format tag %d with %d bits a sample", f.tag, f.bits)
+	}
+	if f.align != f.channels*f.bits/8 {
+		return wavFmt{}, formatError(name, "a block of %d bytes for %d channels of %d bits", f.align, f.channels, f.bits)
+	}
+	return f, nil
+}
+
+// wavSamples converts body's samples into out, in [-1, 1]; first is the
+// number of the first sample in the file, for messages.
+func wavSamples(name string, out []float32, body []byte, tag, bits, first int) error {
 	le := binary.LittleEndian
 	switch {
 	case tag == wavPCM && bits == 8: // unsigned, 128 is silence
@@ -118,7 +136,7 @@ func wavSamples(name string, out []float32, body []byte, tag, bits int) error {
 		for i := range out {
 			v := math.Float32frombits(le.Uint32(body[4*i:]))
 			if v != v || v > math.MaxFloat32 || v < -math.MaxFloat32 {
-				return formatError(name, "sample %d is %v, not a finite number", i, v)
+				return formatError(name, "sample %d is %v, not a finite number", first+i, v)
 			}
 			out[i] = min(max(v, -1), 1)
 		}
@@ -126,7 +144,7 @@ func wavSamples(name string, out []float32, body []byte, tag, bits int) error {
 		for i := range out {
 			v := math.Float64frombits(le.Uint64(body[8*i:]))
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return formatError(name, "sample %d is %v, not a finite number", i, v)
+				return formatError(name, "sample %d is %v, not a finite number", first+i, v)
 			}
 			out[i] = float32(min(max(v, -1), 1))
 		}

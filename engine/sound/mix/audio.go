@@ -13,6 +13,7 @@ const blockFrames = 256
 // headless run's loop); it takes no lock and allocates nothing.
 func (m *Mixer) Mix(dst []float32) {
 	m.apply()
+	m.calls++
 	clear(dst)
 	n := len(dst) / 2
 	for off := 0; off < n; off += blockFrames {
@@ -25,7 +26,11 @@ func (m *Mixer) Mix(dst []float32) {
 		}
 		out := dst[2*off : 2*(off+k)]
 		for s := range m.voices {
-			if m.voices[s].active {
+			switch v := &m.voices[s]; {
+			case !v.active:
+			case v.feed != nil:
+				m.mixStream(s, out, k)
+			default:
 				m.mixVoice(s, out, k)
 			}
 		}
@@ -63,7 +68,7 @@ func (m *Mixer) apply() {
 		v := &m.voices[c.slot]
 		if c.op == opPlay {
 			m.start(int(c.slot), c, declick)
-			c.sound = nil // the queue keeps no sound alive
+			c.sound, c.feed = nil, nil // the queue keeps no sound alive
 			continue
 		}
 		if !v.active || v.gen != c.gen {
@@ -83,7 +88,7 @@ func (m *Mixer) apply() {
 			v.left.to(l, declick)
 			v.right.to(r, declick)
 		case opPitch:
-			v.step = float64(c.pitch) * float64(v.sound.Rate) / float64(m.rate)
+			v.step = float64(c.pitch) * float64(v.rate) / float64(m.rate)
 		}
 	}
 	m.head.Store(t)
@@ -100,14 +105,19 @@ func (m *Mixer) start(s int, c *command, declick int) {
 	if pitch == 0 {
 		pitch = 1
 	}
-	*v = voice{active: true, gen: c.gen, sound: c.sound, bus: p.Bus, loop: p.Loop, volume: p.Volume, pan: p.Pan,
-		pos: c.start, step: float64(pitch) * float64(c.sound.Rate) / float64(m.rate)}
-	if nf := float64(c.sound.Frames()); v.pos >= nf {
-		if !v.loop {
-			m.end(s) // started past its end: nothing to play
-			return
+	if c.feed != nil {
+		*v = voice{active: true, gen: c.gen, feed: c.feed, channels: c.feed.channels, rate: c.feed.rate, bus: p.Bus, loop: p.Loop,
+			volume: p.Volume, pan: p.Pan, pos: c.start, step: float64(pitch) * float64(c.feed.rate) / float64(m.rate)}
+	} else {
+		*v = voice{active: true, gen: c.gen, sound: c.sound, channels: c.sound.Channels, rate: c.sound.Rate, bus: p.Bus, loop: p.Loop,
+			volume: p.Volume, pan: p.Pan, pos: c.start, step: float64(pitch) * float64(c.sound.Rate) / float64(m.rate)}
+		if nf := float64(c.sound.Frames()); v.pos >= nf {
+			if !v.loop {
+				m.end(s) // started past its end: nothing to play
+				return
+			}
+			v.pos = math.Mod(v.pos, nf)
 		}
-		v.pos = math.Mod(v.pos, nf)
 	}
 	l, r := v.gains()
 	v.left.to(l, max(c.fade, declick))
@@ -120,7 +130,7 @@ func (m *Mixer) start(s int, c *command, declick int) {
 // full volume until the pan passes the centre to the right, and the
 // right likewise); channels past the second are left out.
 func (v *voice) gains() (l, r float32) {
-	if v.sound.Channels == 1 {
+	if v.channels == 1 {
 		return panGains(v.volume, v.pan)
 	}
 	return float32(v.volume * min(1, 1-v.pan)), float32(v.volume * min(1, 1+v.pan))
@@ -131,6 +141,10 @@ func (m *Mixer) end(s int) {
 	v := &m.voices[s]
 	v.active = false
 	v.sound = nil
+	if v.feed != nil {
+		v.feed.quit.Store(true) // its feeder closes the file and returns
+		v.feed = nil
+	}
 	m.ended[s].Store(v.gen)
 }
 

@@ -10,9 +10,17 @@
 // a queue of fixed size and a few atomic counters: Mix takes no lock and
 // allocates nothing, and the game's side never waits for it.
 //
+// Music too long to hold decoded streams from its file (PlayStream): a
+// goroutine of the voice's own reads the file ahead into a ring of
+// samples, and the audio side reads the ring, still without a lock, an
+// allocation or a file read; a ring that runs dry is silence, counted
+// (Stats.StreamUnderruns), never a wait. The voice ending ends the
+// goroutine and closes the file.
+//
 // Mixing is exact arithmetic in a fixed order: the same commands given
 // before the same Mix calls make the same samples, bit for bit, on every
-// run (a rendered mix can be checked like a hash).
+// run (a rendered mix can be checked like a hash); a stream mixes as the
+// same file decoded whole does, when Mix waits for Buffered.
 //
 //	m := mix.New(48000)
 //	v, err := m.Play(hit, mix.Params{Bus: mix.Effects, Volume: 0.8, Pitch: 1})
@@ -111,6 +119,17 @@ type Stats struct {
 	Dropped uint64
 	// Clipped counts output samples beyond [-1, 1], clamped.
 	Clipped uint64
+	// Streams is the number of streams open (PlayStream): each has a
+	// goroutine reading its file ahead of the voice, until the voice ends
+	// or Close.
+	Streams int
+	// StreamUnderruns counts the Mix calls in which a streamed voice found
+	// its ring of decoded samples dry (its file read too slowly) and was
+	// silent, once a voice and call.
+	StreamUnderruns uint64
+	// StreamErrors counts streams that ended on an error reading their
+	// file (a file changed or cut short while played).
+	StreamErrors uint64
 }
 
 // QueueSize is the number of commands the game can queue between two Mix
@@ -123,9 +142,10 @@ type Mixer struct {
 	rate int
 
 	// The game's side.
-	used   [MaxVoices]bool   // the slots the game has handed out and not seen end
-	gens   [MaxVoices]uint32 // each slot's current generation
-	busVol [NumBuses]float32 // what SetBus last set
+	used   [MaxVoices]bool    // the slots the game has handed out and not seen end
+	feeds  [MaxVoices]*feeder // the streams the game has started, by slot, until seen to end
+	gens   [MaxVoices]uint32  // each slot's current generation
+	busVol [NumBuses]float32  // what SetBus last set
 
 	// The queue, game to audio: the game writes cmds[tail%QueueSize] then
 	// advances tail; the audio side reads from head.
@@ -141,6 +161,11 @@ type Mixer struct {
 	playing atomic.Int32
 	dropped atomic.Uint64
 	clipped atomic.Uint64
+	calls   uint64 // Mix calls
+	// The streams' counters.
+	streams      atomic.Int32 // feeders running
+	underruns    atomic.Uint64
+	streamErrors atomic.Uint64
 }
 
 // New returns a mixer that makes rate frames a second (8,000 to 192,000),
@@ -162,5 +187,6 @@ func (m *Mixer) Rate() int { return m.rate }
 
 // Stats returns the mixer's counters.
 func (m *Mixer) Stats() Stats {
-	return Stats{Frames: m.frames.Load(), Playing: int(m.playing.Load()), Dropped: m.dropped.Load(), Clipped: m.clipped.Load()}
+	return Stats{Frames: m.frames.Load(), Playing: int(m.playing.Load()), Dropped: m.dropped.Load(), Clipped: m.clipped.Load(),
+		Streams: int(m.streams.Load()), StreamUnderruns: m.underruns.Load(), StreamErrors: m.streamErrors.Load()}
 }

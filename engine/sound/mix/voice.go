@@ -25,12 +25,13 @@ type command struct {
 	gen    uint32
 	bus    Bus
 	sound  *decode.Sound
+	feed   *feeder // opPlay of a stream
 	params Params
 	vol    float32 // opSet, opBus
 	pan    float32 // opSet
 	pitch  float32 // opPitch
 	fade   int     // frames: opStop, opBus; opPlay's fade-in
-	start  float64 // opPlay: frames into the sound
+	start  float64 // opPlay: frames into the sound (a stream's: past the frame its feeder seeks to)
 }
 
 // ramp is a value that moves linearly to a target over a number of frames.
@@ -73,10 +74,15 @@ type voice struct {
 	active   bool
 	stopping bool // fading out, then ends
 	gen      uint32
-	sound    *decode.Sound
+	sound    *decode.Sound // nil for a stream
+	feed     *feeder       // a stream's, or nil
+	primed   bool          // a stream's ring has filled enough to start
+	dryCall  uint64        // the Mix call that last counted the stream's ring dry
+	channels int           // the sound's or the stream's
+	rate     int           // the sound's or the stream's, frames a second
 	bus      Bus
 	loop     bool
-	pos      float64 // frames into the sound
+	pos      float64 // frames into the sound (a stream's: into its ring, from the first frame fed)
 	step     float64 // frames of the sound a frame of the mix
 	left     ramp    // the gain of the left output
 	right    ramp    // the gain of the right output
@@ -107,22 +113,9 @@ func (m *Mixer) Play(s *decode.Sound, p Params) (Voice, error) {
 	if s == nil || s.Frames() == 0 || s.Channels < 1 {
 		return Voice{}, fmt.Errorf("mix: Play: no sound (nil, or no samples)")
 	}
-	slot := -1
-	for i := range m.used {
-		if m.used[i] && m.ended[i].Load() == m.gens[i] {
-			m.used[i] = false // it ended on the audio side
-		}
-		if !m.used[i] && slot < 0 {
-			slot = i
-		}
-	}
-	if slot < 0 {
-		m.dropped.Add(1)
-		return Voice{}, fmt.Errorf("mix: Play %s: all %d voices are playing", s.Name, MaxVoices)
-	}
-	m.gens[slot]++
-	if m.gens[slot] == 0 {
-		m.gens[slot] = 1 // 0 is no voice
+	slot, err := m.takeSlot(s.Name)
+	if err != nil {
+		return Voice{}, err
 	}
 	v := Voice{slot: uint16(slot), gen: m.gens[slot]}
 	if !m.push(command{op: opPlay, slot: v.slot, gen: v.gen, sound: s, params: p,
@@ -131,6 +124,30 @@ func (m *Mixer) Play(s *decode.Sound, p Params) (Voice, error) {
 	}
 	m.used[slot] = true
 	return v, nil
+}
+
+// takeSlot finds a free slot and moves its generation on, for a voice of
+// name.
+func (m *Mixer) takeSlot(name string) (int, error) {
+	slot := -1
+	for i := range m.used {
+		if m.used[i] && m.ended[i].Load() == m.gens[i] {
+			m.used[i] = false // it ended on the audio side
+			m.feeds[i] = nil
+		}
+		if !m.used[i] && slot < 0 {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		m.dropped.Add(1)
+		return -1, fmt.Errorf("mix: Play %s: all %d voices are playing", name, MaxVoices)
+	}
+	m.gens[slot]++
+	if m.gens[slot] == 0 {
+		m.gens[slot] = 1 // 0 is no voice
+	}
+	return slot, nil
 }
 
 // Stop fades v out over fade seconds (0: at once, with a few samples'
