@@ -84,6 +84,9 @@ type flags struct {
 	// soundWAV (-sound-wav): a headless run writes its mix to this WAV
 	// file.
 	soundWAV string
+	// music (-music): a WAV or Ogg Vorbis file streamed as the music, in
+	// place of the demo's own track.
+	music string
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
@@ -94,6 +97,7 @@ func (f *flags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.physicsDebug, "physics-debug", false, "with -physics: show the physics debug drawing from the start (shapes, contacts, joints, queries, ground probes; F4 toggles it)")
 	fs.BoolVar(&f.mute, "mute", false, "start with the sound muted (M mutes and unmutes, - and = lower and raise the volume)")
 	fs.StringVar(&f.soundWAV, "sound-wav", "", "with -headless: render the run's sound, tick by tick, to this WAV `file` (the same bytes for the same flags)")
+	fs.StringVar(&f.music, "music", "", "a WAV or Ogg Vorbis `file` streamed from disk as the music, in place of the demo's own track (a goal's fanfare still cross-fades over it)")
 	fs.StringVar(&f.mappings, "gamepad-mappings", "", "`file` of gamepad mappings in the SDL_GameControllerDB format (gamecontrollerdb.txt), for controllers GLFW does not know")
 	fs.Uint64Var(&f.panicAtTick, "panic-at-tick", 0, "debug: make a fixed system panic at this tick, to test crash capture (0 = off)")
 	fs.Uint64Var(&f.nondetAtTick, "nondeterminism-at-tick", 0, "debug: from this tick on, a fixed system reads the wall clock into the score, a mistake -synctest catches (0 = off)")
@@ -167,6 +171,11 @@ func runDemo(s *app.Process, f *flags) error {
 		sc = scene.Setup(e, f.entities)
 	}
 	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
+	if f.music != "" {
+		if err := sc.Sounds.StreamFrom(sc.Sound.Music, f.music); err != nil {
+			return fmt.Errorf("-music: %w", err)
+		}
+	}
 	if opts.Headless {
 		// The player's input comes from the script: the run is a pure
 		// function of the flags. Each player of a match has its own.

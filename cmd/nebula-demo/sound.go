@@ -111,10 +111,12 @@ func (d *demoSound) overlayLine(b []byte) []byte {
 // renders the mix, tick by tick, to that WAV file when the run ends
 // (written by the returned function). Its log line counts the events.
 func headlessSound(s *app.Process, e *engine.Engine, sc *scene.Scene, wavPath string) (finish func() error, err error) {
-	var capture *sound.Capture
+	var (
+		capture *sound.Capture
+		m       *mix.Mixer
+	)
 	if wavPath != "" {
-		m, err := mix.New(scene.SoundRate)
-		if err != nil {
+		if m, err = mix.New(scene.SoundRate); err != nil {
 			return nil, err
 		}
 		sc.Sounds.SetOutput(m)
@@ -136,6 +138,7 @@ func headlessSound(s *app.Process, e *engine.Engine, sc *scene.Scene, wavPath st
 		if capture == nil {
 			return nil
 		}
+		m.Close() // the streams' readers
 		if err := os.WriteFile(wavPath, capture.WAV(), 0o644); err != nil {
 			return fmt.Errorf("-sound-wav: %w", err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,5 +117,56 @@ func TestRolledBackMatchSoundsEveryEventOnce(t *testing.T) {
 	// predicted past the match's end (at most 8), whose sounds faded.
 	if n := s.Frames(); n < 900*800 || n > 908*800 {
 		t.Errorf("player B's -sound-wav holds %d frames, want 900 to 908 ticks' worth (800 a tick)", n)
+	}
+}
+
+// -music streams a file as the music: its 330 Hz tone is heard in the
+// mix in place of the demo's own track (its 110 Hz bass), the same bytes
+// every run; a file that is not music is refused, naming it.
+func TestMusicFlagStreamsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	tone := &decode.Sound{Name: "tone", Rate: 44100, Channels: 1, Samples: make([]float32, 3*44100)}
+	for i := range tone.Samples {
+		tone.Samples[i] = float32(0.25 * math.Sin(2*math.Pi*330*float64(i)/44100))
+	}
+	music := filepath.Join(dir, "tone.wav")
+	if err := os.WriteFile(music, decode.EncodeWAV(tone), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var wavs [][]byte
+	for i := range 2 {
+		path := filepath.Join(dir, "run"+strconv.Itoa(i)+".wav")
+		out, err := exec.Command(demoBinary(t), "-headless", "-entities", "0", "-ticks", "120", "-music", music,
+			"-sound-wav", path, "-log-level", "error").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wavs = append(wavs, b)
+	}
+	if !bytes.Equal(wavs[0], wavs[1]) {
+		t.Error("two runs streaming the same music wrote different WAV files")
+	}
+	s, err := decode.WAV("run0.wav", wavs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := make([]float32, 48000)
+	for i := range left {
+		left[i] = s.Samples[2*(24000+i)]
+	}
+	if a, bass := soundtest.Amplitude(left, 48000, 330), soundtest.Amplitude(left, 48000, 110); a < 0.1 || bass > 0.005 {
+		t.Errorf("330 Hz at %.4f and 110 Hz at %.4f in the second half second on: want the file's tone, not the demo's bass", a, bass)
+	}
+	bad := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(bad, []byte("la la la"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(demoBinary(t), "-headless", "-ticks", "5", "-music", bad).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "-music: sound: StreamFrom: decode: "+bad) || strings.Contains(string(out), "goroutine") {
+		t.Errorf("-music with a text file: %v\n%s\nwant exit 1 with an error naming the file", err, out)
 	}
 }

@@ -107,6 +107,7 @@ func runWindowed(s *app.Process, e *engine.Engine, sc *scene.Scene, mappings str
 	if trace != nil {
 		trace.finish()
 	}
+	ds.m.Close() // the streams' readers
 	return err
 }
 

@@ -258,6 +258,25 @@ func (s *Sounds) RegisterStream(path string) (ID, error) {
 	return ID(len(s.sounds)), nil
 }
 
+// StreamFrom makes the registered sound id stream from the file at path
+// each time it plays, in place of what it was registered with: a player
+// hears a track of their own from disk while the match's peers, which
+// registered the same IDs, keep theirs. It checks the file as
+// RegisterStream does. Events that name id still need its samples: use it
+// for music and loops.
+func (s *Sounds) StreamFrom(id ID, path string) error {
+	if id == 0 || int(id) > len(s.sounds) {
+		return fmt.Errorf("sound: StreamFrom %s: sound %d is not registered (%d are)", path, id, len(s.sounds))
+	}
+	st, err := decode.OpenStream(path)
+	if err != nil {
+		return fmt.Errorf("sound: StreamFrom: %w", err)
+	}
+	st.Close()
+	s.sounds[id-1], s.paths[id-1] = nil, path
+	return nil
+}
+
 // StreamPath returns the file of the stream registered as id, or "".
 func (s *Sounds) StreamPath(id ID) string {
 	if id == 0 || int(id) > len(s.paths) {

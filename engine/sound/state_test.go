@@ -189,3 +189,31 @@ func TestStreamedMusicIsState(t *testing.T) {
 		t.Errorf("after the restore: %s from %v s; want calm streamed again, 6 ticks in", last.sound.Name, last.p.Start)
 	}
 }
+
+// StreamFrom makes a registered sound stream from a file: its ID plays
+// the file, and a bad file or an unknown ID is refused, naming them.
+func TestStreamFromReplacesARegisteredSound(t *testing.T) {
+	g := newGame(t)
+	path := writeTrack(t, "own", 550, 1)
+	if err := g.s.StreamFrom(g.hum, path); err != nil {
+		t.Fatal(err)
+	}
+	if g.s.Sound(g.hum) != nil || g.s.StreamPath(g.hum) != path {
+		t.Fatal("the hum's ID still plays its samples")
+	}
+	if err := g.s.StreamFrom(99, path); err == nil || !strings.Contains(err.Error(), "sound 99 is not registered") {
+		t.Errorf("StreamFrom(99): %v, want an error naming the ID", err)
+	}
+	bad := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(bad, []byte("not music"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.s.StreamFrom(g.bounce, bad); err == nil || !strings.Contains(err.Error(), bad) || g.s.Sound(g.bounce) == nil {
+		t.Errorf("StreamFrom a text file: %v; want an error naming it, the bounce left as it was", err)
+	}
+	g.s.Music().Set(Music{Track: g.hum})
+	g.step(t, 2)
+	if n := len(g.out.plays); n == 0 || g.out.plays[n-1].sound.Name != path {
+		t.Errorf("plays %+v, want the hum's ID streaming %s", g.out.plays, path)
+	}
+}
