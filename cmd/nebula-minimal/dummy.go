@@ -15,6 +15,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/model"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
 	"github.com/nebulaengine/nebula/engine/render"
+	"github.com/nebulaengine/nebula/engine/sound"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/modelgen"
 )
@@ -110,6 +111,8 @@ func (g *world) knockDown(c *engine.FixedContext) {
 		if err := g.ragdolls.Start(g.dummy); err != nil {
 			panic(err) // a bug: it is animated
 		}
+		// A knock, heard from where the dummy is drawn (sound.go).
+		g.sounds.Emit(c, sound.Event{Sound: g.sfx.knock, Entity: g.dummy, Spatial: true})
 		if d2 > 1e-6 {
 			away = away.Mul(1 / detmath.Sqrt(d2))
 		}

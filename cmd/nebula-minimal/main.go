@@ -5,7 +5,8 @@
 // the arrow keys or a gamepad's left stick walk (its "move" action) and
 // Space or the gamepad's A makes jump (its "jump" action), simulated in a
 // system of the tick's scripts stage and drawn interpolated between ticks
-// by the windowed runner; F4 shows the physics (package physicsview), Esc
+// by the windowed runner, with a sound for a jump, a landing and the dummy
+// knocked down (sound.go); F4 shows the physics (package physicsview), Esc
 // quits. It takes the common flags of Nebula's programs and -bindings
 // (nebula-minimal -h), and has none of its own. Copy it to start a game of
 // your own (README.md, "Start your own game").
@@ -29,6 +30,7 @@ import (
 	"github.com/nebulaengine/nebula/engine/physics/debugdraw"
 	"github.com/nebulaengine/nebula/engine/ragdoll"
 	"github.com/nebulaengine/nebula/engine/render"
+	"github.com/nebulaengine/nebula/engine/sound"
 	"github.com/nebulaengine/nebula/gfx"
 	"github.com/nebulaengine/nebula/internal/app"
 )
@@ -86,6 +88,8 @@ type world struct {
 	anims    *anim.Animations
 	ragdolls *ragdoll.Ragdolls
 	lights   *light.Lights
+	sounds   *sound.Sounds // what happens, heard (sound.go)
+	sfx      sfx
 }
 
 func newWorld(cfg engine.Config) (*world, error) {
@@ -137,6 +141,9 @@ func newWorld(cfg engine.Config) (*world, error) {
 	if err := space.AddJoint(holder, rope); err != nil {
 		return nil, err
 	}
+	if err := g.addSounds(); err != nil {
+		return nil, err
+	}
 	if err := g.addDummy(); err != nil {
 		return nil, err
 	}
@@ -161,9 +168,13 @@ func (g *world) move(c *engine.FixedContext) {
 		*vy = 0 // the head hit a ceiling: the jump ends
 	}
 	if ch.Grounded && *vy <= 0 {
+		if *vy < -landSpeed { // it landed: a thud, louder the faster it fell
+			g.sounds.Emit(c, sound.Event{Sound: g.sfx.land, Entity: g.player, Volume: min(-*vy/jumpSpeed, 1)})
+		}
 		*vy = 0
 		if c.Input.ActionPressed(jump) {
 			*vy = jumpSpeed
+			g.sounds.Emit(c, sound.Event{Sound: g.sfx.jump, Entity: g.player}) // heard once, even across a rollback
 		}
 	}
 	// It rises by the mean of its vertical speeds before and after the
@@ -188,7 +199,11 @@ func game(s *app.Process) error {
 	if s.Opts.Headless {
 		return s.RunHeadless(g.e)
 	}
-	return s.RunWindowed(g.e, s.DesktopConfig(title), func(r *desktop.Runner) error {
+	cfg := s.DesktopConfig(title)
+	if err := g.hear(&cfg); err != nil { // the sounds play through the audio output
+		return err
+	}
+	return s.RunWindowed(g.e, cfg, func(r *desktop.Runner) error {
 		// F4 shows the physics as the engine sees it: shapes, contacts,
 		// the character's ground.
 		view, err := physicsview.Attach(r, g.space, debugdraw.DefaultOptions()) // off until toggled
