@@ -74,9 +74,9 @@ func (s *soundOut) frame(now time.Duration) {
 // figures returns the sound's figures.
 func (s *soundOut) figures() diag.Sound {
 	st := s.m.Stats()
-	f := diag.Sound{On: true, Device: s.dev != nil, Voices: st.Playing}
+	f := diag.Sound{On: true, Device: s.dev != nil, Voices: st.Playing, Underruns: st.StreamUnderruns}
 	if s.dev != nil {
-		f.Underruns = s.dev.Stats().Late
+		f.Underruns += s.dev.Stats().Late
 	}
 	return f
 }
