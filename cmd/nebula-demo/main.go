@@ -6,7 +6,9 @@
 // interpolation, [ and ] halve and double the tick rate, T toggles a 10 Hz
 // tick, V toggles vsync, F3 toggles the diagnostics overlay, F4 toggles
 // the physics debug drawing (-physics; -physics-debug shows it from the
-// start), F5 saves a snapshot of the simulation and F9 loads it. A gamepad
+// start), F5 saves a snapshot of the simulation and F9 loads it, M mutes
+// the sound and - and = lower and raise its volume (-mute starts muted,
+// -music file streams a WAV or Ogg file as the music). A gamepad
 // steers the cube too, through the actions move-x, move-z, recolour and
 // jump (left stick or d-pad, X, A); -bindings file rebinds them (the input
 // package's bindings format), -gamepad-mappings file adds controllers in
@@ -33,7 +35,8 @@
 //	nebula-demo -headless -ticks 3600 -print-hash
 //
 // prints the same "state-hash 3600 <hash>" whatever -display-hz and
-// -jitter say. Run nebula-demo -h for every flag. A flag that means nothing
+// -jitter say, and -sound-wav file renders the run's sound to a WAV file,
+// the same bytes whatever they say. Run nebula-demo -h for every flag. A flag that means nothing
 // in the chosen mode (-width with -headless, -ticks without it, -stats with
 // -verify, ...) is refused with status 2 and the reason (package cli).
 package main
