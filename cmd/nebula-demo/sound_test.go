@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -11,7 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sirupsen/logrus"
+
+	"github.com/nebulaengine/nebula/cmd/nebula-demo/scene"
+	"github.com/nebulaengine/nebula/engine"
+	"github.com/nebulaengine/nebula/engine/input"
 	"github.com/nebulaengine/nebula/engine/sound/decode"
+	"github.com/nebulaengine/nebula/engine/sound/mix"
 	"github.com/nebulaengine/nebula/internal/soundtest"
 )
 
@@ -169,4 +176,65 @@ func TestMusicFlagStreamsTheFile(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "-music: sound: StreamFrom: decode: "+bad) || strings.Contains(string(out), "goroutine") {
 		t.Errorf("-music with a text file: %v\n%s\nwant exit 1 with an error naming the file", err, out)
 	}
+}
+
+// The sound keys: M mutes and unmutes every bus, - and = step the volume
+// by 10% within 0 to 100%; the overlay's line says so, with the voices
+// and the events reconciled.
+func TestSoundKeysAndOverlayLine(t *testing.T) {
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := scene.Setup(e, 0)
+	d, err := newDemoSound(sc, false, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(step, line string, vol float32) {
+		t.Helper()
+		if got := string(d.overlayLine(nil)); got != line {
+			t.Errorf("%s: overlay line %q, want %q", step, got, line)
+		}
+		for b := range mix.Bus(mix.NumBuses) {
+			if v := d.m.BusVolume(b); v != vol {
+				t.Errorf("%s: bus %v at %v, want %v", step, b, v, vol)
+			}
+		}
+	}
+	check("at the start", "sound 100% 0v  reconciled 0 (0 faded, 0 late)", 1)
+	d.key(keyVolumeUp)
+	check("= at 100%", "sound 100% 0v  reconciled 0 (0 faded, 0 late)", 1)
+	d.key(keyVolumeDown)
+	d.key(keyVolumeDown)
+	check("- twice", "sound 80% 0v  reconciled 0 (0 faded, 0 late)", 0.8)
+	d.key(keyMute)
+	check("M", "sound muted 0v  reconciled 0 (0 faded, 0 late)", 0)
+	d.key(keyMute)
+	check("M again", "sound 80% 0v  reconciled 0 (0 faded, 0 late)", 0.8)
+	if d.key(input.KeyA) {
+		t.Error("A was taken for a sound key")
+	}
+	muted, err := newDemoSound(scene.Setup(mustEngine(t), 0), true, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(muted.overlayLine(nil)); !strings.HasPrefix(got, "sound muted") || muted.m.BusVolume(mix.Music) != 0 {
+		t.Errorf("-mute: overlay line %q, music bus %v; want muted", got, muted.m.BusVolume(mix.Music))
+	}
+}
+
+func mustEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	e, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func quietLog() *logrus.Logger {
+	l := logrus.New()
+	l.SetOutput(io.Discard)
+	return l
 }
