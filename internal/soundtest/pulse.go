@@ -2,6 +2,7 @@ package soundtest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +105,7 @@ func PulseForTest(t *testing.T) *Pulse {
 // start starts the server with its runtime folder in dir, setting the
 // environment with setenv.
 func start(dir string, setenv func(k, v string)) (*Pulse, error) {
-	for _, tool := range []string{"pulseaudio", "pactl", "parec"} {
+	for _, tool := range []string{"pulseaudio", "pactl", "parecord"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return nil, fmt.Errorf("soundtest: %s is missing (Debian's pulseaudio and pulseaudio-utils, which make test installs)", tool)
 		}
@@ -204,9 +205,9 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-// Recorder records a PulseAudio source as it plays, with parec (16-bit
-// stereo at Rate, asking for 20 ms of latency), stamping each read with
-// the time it came: At dates a frame by the read that held it, so a test
+// Recorder records a PulseAudio source as it plays, with parecord
+// (16-bit stereo at Rate, asking for 20 ms of latency), stamping each read
+// with the time it came: At dates a frame by the read that held it, so a test
 // measures when a sound reached the source. Start one with Record.
 type Recorder struct {
 	cmd    *exec.Cmd
@@ -229,22 +230,41 @@ type read struct {
 // Record starts recording source (Monitor: what the null sink plays).
 func Record(source string) (*Recorder, error) {
 	r := &Recorder{stderr: &syncBuffer{}, done: make(chan struct{})}
-	r.cmd = exec.Command("parec", "--latency-msec=20", "--device="+source, fmt.Sprintf("--rate=%d", Rate), "--channels=2", "--format=s16le", "--raw")
+	// Raw output (parec) drops a fragment whenever the next comes before
+	// the last was written out, which a busy machine makes common; a
+	// sound file is written as each fragment comes. An AU file can be
+	// written to a pipe.
+	r.cmd = exec.Command("parecord", "--latency-msec=20", "--device="+source, fmt.Sprintf("--rate=%d", Rate), "--channels=2", "--format=s16le", "--file-format=au", "/dev/stdout")
 	r.cmd.Stderr = r.stderr
 	out, err := r.cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("soundtest: %w", err)
 	}
 	if err := r.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("soundtest: parec did not start: %w", err)
+		return nil, fmt.Errorf("soundtest: parecord did not start: %w", err)
 	}
 	go r.read(out)
 	return r, nil
 }
 
-// read takes parec's output until it ends.
+// read takes parecord's output until it ends: an AU header (little-endian,
+// "dns.": 16-bit samples, then the frames).
 func (r *Recorder) read(out io.Reader) {
 	defer close(r.done)
+	var hdr [24]byte
+	if _, err := io.ReadFull(out, hdr[:]); err != nil {
+		r.fail(fmt.Errorf("no AU header: %w", err))
+		return
+	}
+	le := binary.LittleEndian
+	if string(hdr[:4]) != "dns." || le.Uint32(hdr[12:]) != 3 || le.Uint32(hdr[16:]) != Rate || le.Uint32(hdr[20:]) != 2 || le.Uint32(hdr[4:]) < 24 {
+		r.fail(fmt.Errorf("an AU header % x, want 16-bit stereo at %d Hz, little-endian", hdr, Rate))
+		return
+	}
+	if _, err := io.CopyN(io.Discard, out, int64(le.Uint32(hdr[4:]))-24); err != nil {
+		r.fail(fmt.Errorf("the AU header: %w", err))
+		return
+	}
 	b := make([]byte, 4*Rate/100) // 10 ms
 	var part []byte               // a frame split between two reads
 	for {
@@ -264,13 +284,18 @@ func (r *Recorder) read(out io.Reader) {
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
-				r.mu.Lock()
-				r.err = err
-				r.mu.Unlock()
+				r.fail(err)
 			}
 			return
 		}
 	}
+}
+
+// fail records the recording's error.
+func (r *Recorder) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.err = err
 }
 
 // Frames returns the number of frames recorded so far.
@@ -288,7 +313,7 @@ func (r *Recorder) WaitFrames(n int, timeout time.Duration) error {
 	for r.Frames() < n {
 		select {
 		case <-r.done:
-			return fmt.Errorf("soundtest: parec ended after %d frames, want %d: %s", r.Frames(), n, lastLine(r.stderr.String()))
+			return fmt.Errorf("soundtest: parecord ended after %d frames, want %d: %v %s", r.Frames(), n, r.Stop(), lastLine(r.stderr.String()))
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -332,7 +357,7 @@ func (r *Recorder) Stop() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {
-		return fmt.Errorf("soundtest: parec: %w", r.err)
+		return fmt.Errorf("soundtest: parecord: %w", r.err)
 	}
 	return nil
 }

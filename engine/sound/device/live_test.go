@@ -214,7 +214,7 @@ func TestLatencyFromTickThroughAudioServer(t *testing.T) {
 // between 90% and 10%: within 40%; a cut leaves none), never rises above
 // full (no double), and is not heard after the fade (no restart, not left
 // playing). The fall is measured in the marker's own frames, so that
-// milliseconds a busy machine's underruns drop or put in on the way fail
+// milliseconds a busy machine drops or puts in on the way (an underrun) fail
 // nothing.
 func TestRollbackFadesCancelledSoundThroughAudioServer(t *testing.T) {
 	m, _ := sharedDevice(t)
@@ -348,7 +348,7 @@ func marker() *decode.Sound {
 // steps back and forward from one frame heard at full level to the next
 // (a restart steps back; silence between them, an underrun, does not
 // count), the loudest right channel (two at once reach 1), and the frames
-// the steps forward of more than 50 passed over (dropped on the way: an
+// the steps forward of more than 50 passed over (lost on the way: an
 // underrun on a busy machine).
 type markerHeard struct {
 	onset   int     // the frame of the recording where it is first heard
