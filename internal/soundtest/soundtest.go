@@ -1,6 +1,10 @@
 // Package soundtest holds what the sound packages' tests share: the
 // amplitude of one frequency in a signal (the Goertzel algorithm), which
-// is how a test hears a tone.
+// is how a test hears a tone; a real PulseAudio server with a null sink,
+// started in a temporary runtime folder (StartPulse, PulseForTest), and
+// a recording of its monitor with each frame dated as it came (Record);
+// and NoAudio, which skips a test in one line where there is no audio
+// server, or fails it when NEBULA_REQUIRE_AUDIO=1.
 package soundtest
 
 import "math"
