@@ -81,6 +81,9 @@ func Open(m *mix.Mixer, cfg Config) (*Device, error) {
 		return nil, output.err
 	}
 	if output.ctx == nil {
+		if err := findOutput(); err != nil {
+			return nil, err // looked for again at the next Open: a server may start
+		}
 		ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
 			SampleRate:   m.Rate(),
 			ChannelCount: 2,
