@@ -244,7 +244,7 @@ func TestHeadlessHashAcrossDisplaysAndBuilds(t *testing.T) {
 // detector it runs 600 ticks (1,000 ticks, 9 simulations each, take a
 // minute there); make test runs it again without it, at full length.
 func TestSyncTest(t *testing.T) {
-	ticks, hash := "3600", "c2c4b6e67fda2172"
+	ticks, hash := "3600", "46e42ca34f265644"
 	if raceEnabled {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"-headless", "-ticks", "600", "-print-hash", "-log-level", "error"}, &stdout, &stderr); code != 0 {

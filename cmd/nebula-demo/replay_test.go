@@ -142,7 +142,7 @@ func TestBadReplayFiles(t *testing.T) {
 		{"version 2", version2, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 2, written by an older build of Nebula \(before players\); this build reads versions 4 to 6$`},
 		{"version 3", version3, nil, `^nebula-demo: replay \S+: header, byte 8, field version: unsupported format version: version 3, written by an older build of Nebula \(before game parameters\); this build reads versions 4 to 6$`},
 		{"other component type", otherType, nil, `^nebula-demo: replay \S+: recorded with component "bounces" float32, this program has "bounces" uint32 \(entry 1 of the schema\)$`},
-		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 7 components and resources, the recording 8\)$`},
+		{"extra resource", extra, nil, `^nebula-demo: replay \S+: recorded with resource "ammo" uint16, which this program does not register \(it has 9 components and resources, the recording 10\)$`},
 		{"other scene", otherScene, nil, `^nebula-demo: replay \S+: header field scene: recorded with scene "other-game", this program plays "nebula-demo/cubes"$`},
 		{"other entity count", good, []string{"-entities", "30"}, `^nebula-demo: replay \S+: header field entities: the recording has 20, but -entities 30 was given \(leave the flag out: a replay takes it from the file\)$`},
 		{"other seed", good, []string{"-seed", "9"}, `^nebula-demo: replay \S+: header field seed: the recording has 1, but -seed 9 was given`},
