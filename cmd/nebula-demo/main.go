@@ -121,8 +121,8 @@ func (f *flags) check(opts *cli.Options) error {
 		return cli.Usagef("-gamepad-mappings means nothing with -headless (no window reads gamepads)")
 	case opts.Given("mute") && opts.Headless:
 		return cli.Usagef("-mute means nothing with -headless (no sound plays; -sound-wav renders it to a file)")
-	case f.soundWAV != "" && (!opts.Headless || opts.Serve != "" || opts.Replay != "" || opts.Spectate != ""):
-		return cli.Usagef("-sound-wav needs -headless, in a game of its own or as a player of a match (not with -serve, -replay or -spectate)")
+	case f.soundWAV != "" && (!opts.Headless || opts.Serve != "" || opts.Spectate != "" || opts.SyncTest > 0):
+		return cli.Usagef("-sound-wav needs -headless: a game of its own, a replay, or a player of a match (not with -serve, -spectate or -synctest)")
 	case opts.Given("desync-at-tick") && opts.Connect == "":
 		return cli.Usagef("-desync-at-tick needs -connect (it makes a player's state differ from the server's)")
 	}
@@ -190,7 +190,7 @@ func runDemo(s *app.Process, f *flags) error {
 		if opts.Serve == "" && !opts.Client() {
 			s.Log.WithField("entities", e.World.Len()).Info(opts.Summary())
 		}
-		if opts.Serve != "" || opts.Replay != "" {
+		if opts.Serve != "" || opts.Schedule {
 			return s.RunHeadless(e) // nothing hears it
 		}
 		finish, err := headlessSound(s, e, sc, f.soundWAV)

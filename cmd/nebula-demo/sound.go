@@ -106,42 +106,64 @@ func (d *demoSound) overlayLine(b []byte) []byte {
 	return append(b, " late)"...)
 }
 
-// headlessSound reconciles the scene's sound after every frame of a
-// headless run, as a window's Render systems do, and with wavPath
-// renders the mix, tick by tick, to that WAV file when the run ends
-// (written by the returned function). Its log line counts the events.
+// headlessSound reconciles the scene's sound at the end of every new
+// tick of a headless run (a tick hook: the ticks a rollback runs again
+// are reconciled at the next new tick, late by the time since theirs),
+// and with wavPath renders the mix, tick by tick, to that WAV file when
+// the run ends (written by the returned function, which also logs the
+// events' counts). Reconciled a tick at a time, the mix is the same
+// however the run's frames group its ticks.
 func headlessSound(s *app.Process, e *engine.Engine, sc *scene.Scene, wavPath string) (finish func() error, err error) {
-	var (
-		capture *sound.Capture
-		m       *mix.Mixer
-	)
+	h := &soundHook{sc: sc}
 	if wavPath != "" {
-		if m, err = mix.New(scene.SoundRate); err != nil {
+		if h.m, err = mix.New(scene.SoundRate); err != nil {
 			return nil, err
 		}
-		sc.Sounds.SetOutput(m)
-		capture = sound.NewCapture(m, e.TickRate())
+		sc.Sounds.SetOutput(h.m)
+		h.capture = sound.NewCapture(h.m, e.TickRate())
 	}
-	var mixed uint64 // the ticks captured
-	s.AfterHeadlessFrame = func() {
-		sc.Sounds.Reconcile(&engine.FrameContext{World: e.World})
-		for capture != nil && mixed < e.World.Tick() {
-			capture.Tick()
-			mixed++
-		}
+	if _, err := e.AddTickHook(h); err != nil {
+		return nil, err
 	}
 	return func() error {
-		s.AfterHeadlessFrame() // the world as the run left it: a match ends on its last confirmed tick
+		// The world as the run left it: a match ends on its last
+		// confirmed tick, maybe after predicting past it.
+		sc.Sounds.Reconcile(&engine.FrameContext{World: e.World})
 		st := sc.Sounds.Stats()
 		s.Log.WithFields(logrus.Fields{"started": st.Started, "kept": st.Kept, "faded": st.Faded, "late": st.Late,
 			"missed": st.Missed, "failed": st.Failed, "events": st.Started + st.Late + st.Missed - st.Faded}).Info("sound")
-		if capture == nil {
+		if h.capture == nil {
 			return nil
 		}
-		m.Close() // the streams' readers
-		if err := os.WriteFile(wavPath, capture.WAV(), 0o644); err != nil {
+		h.m.Close() // the streams' readers
+		if err := os.WriteFile(wavPath, h.capture.WAV(), 0o644); err != nil {
 			return fmt.Errorf("-sound-wav: %w", err)
 		}
 		return nil
 	}, nil
+}
+
+// soundHook is headlessSound's tick hook.
+type soundHook struct {
+	sc      *scene.Scene
+	m       *mix.Mixer
+	capture *sound.Capture
+	last    uint64 // the latest tick reconciled
+}
+
+func (h *soundHook) PreTick()                                {}
+func (h *soundHook) BeginTick(*engine.TickInfo)              {}
+func (h *soundHook) JobApplied(uint64, engine.JobID, []byte) {}
+
+// EndTick reconciles at the end of a tick run for the first time, and
+// mixes its share of the sound.
+func (h *soundHook) EndTick(tick uint64, w *engine.World) {
+	if tick <= h.last {
+		return // run again by a rollback: reconciled at the next new tick
+	}
+	h.last = tick
+	h.sc.Sounds.Reconcile(&engine.FrameContext{World: w})
+	if h.capture != nil {
+		h.capture.Tick()
+	}
 }

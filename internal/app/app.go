@@ -86,12 +86,6 @@ type Process struct {
 	// Stats is the -stats CSV, nil without -stats; RunWindowed and
 	// RunHeadless write a row per frame.
 	Stats *diag.CSV
-	// AfterHeadlessFrame, if set, is called after every frame of a
-	// headless run: a game's own, or a networked client's (after its
-	// rollbacks' re-simulations). A game reconciles its sound there, as
-	// its Render systems would in a window. Neither a server nor a
-	// replay's verification calls it.
-	AfterHeadlessFrame func()
 	// Hitches is the hitch recorder of a windowed run with -hitch above 0,
 	// else nil; RunWindowed feeds it.
 	Hitches *diag.HitchRecorder
@@ -559,9 +553,6 @@ func (s *Process) runHeadless(e *engine.Engine) error {
 		return s.runSyncTest(e)
 	}
 	hc := s.Opts.HeadlessConfig()
-	if after := s.AfterHeadlessFrame; after != nil {
-		hc.OnFrame = func(timing.Stats) { after() }
-	}
 	if stats := s.Stats; stats != nil {
 		// The CPU time of each phase is measured on the real clock, as a
 		// windowed run measures it, though the loop runs on the simulated
@@ -578,9 +569,6 @@ func (s *Process) runHeadless(e *engine.Engine) error {
 			f.FixedCPU, f.UpdateCPU, f.RenderCPU = ph.Fixed, ph.Update, ph.Render
 			heap.Read(&f)
 			stats.Write(&f)
-			if s.AfterHeadlessFrame != nil {
-				s.AfterHeadlessFrame()
-			}
 		}
 	}
 	start := time.Now()

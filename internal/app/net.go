@@ -80,18 +80,6 @@ func (s *Process) joinMatch(game func(*Process) error) (err error) {
 		s.clientStats = newClientStats(s.Stats)
 		cfg.OnHeadlessFrame = s.clientStats.frame
 	}
-	if opts.Headless {
-		// The game's hook as its Run sets it (after this probe).
-		stats := cfg.OnHeadlessFrame
-		cfg.OnHeadlessFrame = func(f netplay.HeadlessFrame) {
-			if stats != nil {
-				stats(f)
-			}
-			if s.AfterHeadlessFrame != nil {
-				s.AfterHeadlessFrame()
-			}
-		}
-	}
 	sim := netsim.Config{Delay: opts.NetDelay, Jitter: opts.NetJitter, Loss: opts.NetLoss, Dup: opts.NetDup, Reorder: opts.NetReorder, Seed: uint64(os.Getpid())}
 	simulate := sim.Delay > 0 || sim.Jitter > 0 || sim.Loss > 0 || sim.Dup > 0 || sim.Reorder > 0
 	switch {
