@@ -176,7 +176,8 @@ func runDemo(s *app.Process, f *flags) error {
 	sc.PanicAt, sc.NondeterministicFrom, sc.DesyncAt = f.panicAtTick, f.nondetAtTick, f.desyncAtTick
 	if f.music != "" {
 		if err := sc.Sounds.StreamFrom(sc.Sound.Music, f.music); err != nil {
-			return fmt.Errorf("-music: %w", err)
+			// The game goes on without it, with its own music.
+			s.Log.WithError(err).Warn("-music: the file cannot be played; playing the demo's own music")
 		}
 	}
 	if opts.Headless {
