@@ -214,10 +214,11 @@ type Scene struct {
 	Goals *engine.Resource[uint32]
 
 	// Sounds is the scene's sound: the events its fixed systems emit and
-	// the music (world state); Sound names its sounds. Nothing plays
-	// until the game gives Sounds an output.
+	// the music (world state). Nothing plays until the game gives it an
+	// output.
 	Sounds *sound.Sounds
-	Sound  SoundIDs
+	// Sound names the scene's sounds.
+	Sound SoundIDs
 
 	plan engine.JobKind
 	// touch's scratch: the player cubes' slots sorted by x, and their x.
