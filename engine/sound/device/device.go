@@ -41,7 +41,8 @@ type Stats struct {
 	Reads, Frames uint64
 	// Late counts requests that came later than the audio already given
 	// lasts (plus the buffer): the device ran dry, an underrun heard as
-	// a gap.
+	// a gap. The device's first second of audio is not counted: a device
+	// starting up may wait before it asks again.
 	Late uint64
 }
 
@@ -80,10 +81,12 @@ func Open(m *mix.Mixer, cfg Config) (*Device, error) {
 	if output.err != nil {
 		return nil, output.err
 	}
+	// Looked for at every Open: a server may start, or go away, between
+	// two.
+	if err := findOutput(); err != nil {
+		return nil, err
+	}
 	if output.ctx == nil {
-		if err := findOutput(); err != nil {
-			return nil, err // looked for again at the next Open: a server may start
-		}
 		ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
 			SampleRate:   m.Rate(),
 			ChannelCount: 2,
@@ -156,7 +159,10 @@ func (s *source) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	now := time.Now()
-	if !s.last.IsZero() && now.Sub(s.last) > s.given+s.buffer {
+	// A device starting up may take a while to ask again (ALSA's pulse
+	// plugin fills its buffer, then waits about a second): lateness counts
+	// from its second second of audio on.
+	if !s.last.IsZero() && now.Sub(s.last) > s.given+s.buffer && s.frames.Load() >= uint64(s.rate) {
 		s.late.Add(1)
 	}
 	if cap(s.buf) < n/4 {
