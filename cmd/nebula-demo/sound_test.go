@@ -248,3 +248,55 @@ func quietLog() *logrus.Logger {
 	l.SetOutput(io.Discard)
 	return l
 }
+
+// The demo in a window plays through a real PulseAudio server: its log
+// says the sound opened, its statistics count the voices playing and the
+// underruns, and the music's bass (A2, 110 Hz, and the progression's
+// other roots an octave down) is heard at the server's monitor.
+func TestDemoIsHeardThroughTheAudioServer(t *testing.T) {
+	needDisplay(t)
+	bin := demoBinary(t) // built before the recording starts
+	soundtest.PulseForTest(t)
+	rec, err := soundtest.Record(soundtest.Monitor)
+	if err != nil {
+		soundtest.NoAudio(t, "cannot record the monitor: %v", err)
+	}
+	t.Cleanup(func() { _ = rec.Stop() })
+	stats := filepath.Join(t.TempDir(), "stats.csv")
+	out, err := exec.Command(bin, "-duration", "4s", "-width", "320", "-height", "240", "-stats", stats,
+		"-hitch", "0", "-log-level", "info").CombinedOutput() // the environment names the test's server
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "msg=\"sound open\"") {
+		t.Fatalf("the demo did not open its sound:\n%s", out)
+	}
+	left, _ := rec.Channels(0)
+	const win = soundtest.Rate / 5 // 200 ms
+	best := 0.0
+	for k := 0; k+win <= len(left); k += win / 2 {
+		a := 0.0
+		for _, f := range []float64{110, 87.31, 65.41, 98} { // A2 F2 C2 G2
+			a = max(a, soundtest.Amplitude(left[k:k+win], soundtest.Rate, f))
+		}
+		best = max(best, a)
+	}
+	t.Logf("the music's bass heard at up to %.4f in %d frames of the monitor", best, len(left))
+	if best < 0.02 {
+		t.Errorf("the music's bass at %.4f at most in the monitor, want it heard (above 0.02)", best)
+	}
+	b, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := strings.Split(lines[len(lines)-1], ",")
+	// The last two columns count the voices and the underruns: a number
+	// each, whatever a busy machine made of the device's reads.
+	voices, err1 := strconv.Atoi(last[len(last)-2])
+	under, err2 := strconv.Atoi(last[len(last)-1])
+	if err1 != nil || err2 != nil || voices < 1 {
+		t.Errorf("the statistics' last row %q: want the voices playing (the music at least) and the underruns", lines[len(lines)-1])
+	}
+	t.Logf("the last frame: %d voices, %d underruns", voices, under)
+}
