@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -380,15 +378,7 @@ func TestScreenshotPNGMatchesFramebuffer(t *testing.T) {
 	if err := gfx.SavePNG(path, img); err != nil {
 		t.Fatalf("SavePNG: %v", err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	decoded, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("decoding %s: %v", path, err)
-	}
+	decoded := platformtest.ReadPNG(t, path)
 	if decoded.Bounds() != image.Rect(0, 0, w, h) {
 		t.Fatalf("PNG is %v, want %dx%d", decoded.Bounds(), w, h)
 	}

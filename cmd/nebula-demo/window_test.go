@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"image/png"
 	"math"
 	"net"
 	"os"
@@ -145,15 +144,7 @@ func TestWindowedRunStatsAndScreenshot(t *testing.T) {
 		t.Errorf("90 frames at 60 FPS ran %d ticks at 144 Hz, want about 216 (at least 144)", last.tick)
 	}
 
-	f, err := os.Open(shotPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", shotPath, err)
-	}
+	img := platformtest.ReadPNG(t, shotPath)
 	if b := img.Bounds(); b.Dx() != 320 || b.Dy() != 200 {
 		t.Errorf("screenshot is %v, want 320x200", b)
 	}
@@ -491,15 +482,7 @@ func TestWindowedHUDAndGPUMemory(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 
-	f, err := os.Open(shotPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", shotPath, err)
-	}
+	img := platformtest.ReadPNG(t, shotPath)
 	hud, elsewhere := 0, 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {

@@ -1,6 +1,7 @@
 package sound
 
 import (
+	"slices"
 	"time"
 
 	"github.com/nebulaengine/nebula/engine/sound/decode"
@@ -36,8 +37,8 @@ func (c *Capture) Tick() {
 	from := c.ticks * rate / tr
 	c.ticks++
 	to := c.ticks * rate / tr
-	n := len(c.samples)
-	c.samples = append(c.samples, make([]float32, 2*(to-from))...)
+	n, k := len(c.samples), 2*int(to-from)
+	c.samples = slices.Grow(c.samples, k)[:n+k] // Mix fills it
 	c.m.Mix(c.samples[n:])
 }
 

@@ -23,6 +23,7 @@ package sound
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -180,7 +181,6 @@ type Sounds struct {
 	listener     Listener
 	haveListener bool
 	spatial      []spatialVoice // the spatial voices playing
-	frame        *engine.FrameContext
 }
 
 // New returns the sound of e, played through out (nil: nothing plays,
@@ -248,11 +248,9 @@ func (s *Sounds) RegisterStream(path string) (ID, error) {
 	if len(s.sounds) >= math.MaxUint16 {
 		return 0, fmt.Errorf("sound: RegisterStream %s: 65,535 sounds are registered", path)
 	}
-	st, err := decode.OpenStream(path)
-	if err != nil {
+	if err := checkStream(path); err != nil {
 		return 0, fmt.Errorf("sound: RegisterStream: %w", err)
 	}
-	st.Close()
 	s.sounds = append(s.sounds, nil)
 	s.paths = append(s.paths, path)
 	return ID(len(s.sounds)), nil
@@ -268,13 +266,21 @@ func (s *Sounds) StreamFrom(id ID, path string) error {
 	if id == 0 || int(id) > len(s.sounds) {
 		return fmt.Errorf("sound: StreamFrom %s: sound %d is not registered (%d are)", path, id, len(s.sounds))
 	}
-	st, err := decode.OpenStream(path)
-	if err != nil {
+	if err := checkStream(path); err != nil {
 		return fmt.Errorf("sound: StreamFrom: %w", err)
 	}
-	st.Close()
 	s.sounds[id-1], s.paths[id-1] = nil, path
 	return nil
+}
+
+// checkStream opens the file at path as a stream, reading its headers,
+// and closes it again.
+func checkStream(path string) error {
+	st, err := decode.OpenStream(path)
+	if err != nil {
+		return err
+	}
+	return st.Close()
 }
 
 // StreamPath returns the file of the stream registered as id, or "".
@@ -367,12 +373,11 @@ func (s *Sounds) Events(tick uint64) []Event {
 // It also places the spatial sounds playing where their entities are
 // drawn in c.Render (SetListener).
 func (s *Sounds) Reconcile(c *engine.FrameContext) {
-	s.frame = c
-	defer func() { s.frame = nil }()
 	now := c.World.Tick()
 	dt := 1 / float64(s.e.TickRate())
 	for k, tick := range s.ran {
-		if containsBefore(s.ran[:k], tick) {
+		s.latest = max(s.latest, tick)
+		if slices.Contains(s.ran[:k], tick) {
 			continue // ran twice since the last reconcile: its last run counts
 		}
 		t := &s.ticks[tick%Window]
@@ -381,15 +386,12 @@ func (s *Sounds) Reconcile(c *engine.FrameContext) {
 		}
 		if !t.reconciled {
 			for _, e := range t.emitted {
-				s.start(t, e, 0, false)
+				s.start(c, t, e, 0, false)
 			}
 			t.reconciled = true
 			continue
 		}
-		s.rerun(t, float64(now-min(now, tick))*dt)
-	}
-	for _, tick := range s.ran {
-		s.latest = max(s.latest, tick)
+		s.rerun(c, t, float64(now-min(now, tick))*dt)
 	}
 	s.ran = s.ran[:0]
 	if now < s.latest {
@@ -411,10 +413,7 @@ func (s *Sounds) undo(now uint64) {
 			continue
 		}
 		for _, a := range t.acted {
-			if s.out != nil && s.out.Playing(a.voice) {
-				s.out.Stop(a.voice, s.cfg.FadeOut)
-			}
-			s.stats.Faded++
+			s.fade(a)
 		}
 		t.acted = t.acted[:0]
 	}
@@ -423,7 +422,7 @@ func (s *Sounds) undo(now uint64) {
 
 // rerun reconciles a tick that ran again with what its earlier runs
 // started; late is the time since the tick, seconds.
-func (s *Sounds) rerun(t *tickEvents, late float64) {
+func (s *Sounds) rerun(c *engine.FrameContext, t *tickEvents, late float64) {
 	s.seen = s.seen[:0]
 	for range t.acted {
 		s.seen = append(s.seen, false)
@@ -441,7 +440,7 @@ func (s *Sounds) rerun(t *tickEvents, late float64) {
 			s.stats.Kept++
 			continue
 		}
-		s.start(t, e, late, true)
+		s.start(c, t, e, late, true)
 		s.seen = append(s.seen, true)
 	}
 	kept := t.acted[:0]
@@ -450,17 +449,22 @@ func (s *Sounds) rerun(t *tickEvents, late float64) {
 			kept = append(kept, a)
 			continue
 		}
-		if s.out != nil && s.out.Playing(a.voice) {
-			s.out.Stop(a.voice, s.cfg.FadeOut)
-		}
-		s.stats.Faded++
+		s.fade(a)
 	}
 	t.acted = kept
 }
 
-// start plays e (of tick t) from offset seconds in; late says it is new
-// in a re-run.
-func (s *Sounds) start(t *tickEvents, e keyed, offset float64, late bool) {
+// fade fades out the voice of an event that no longer happened.
+func (s *Sounds) fade(a acted) {
+	if s.out != nil && s.out.Playing(a.voice) {
+		s.out.Stop(a.voice, s.cfg.FadeOut)
+	}
+	s.stats.Faded++
+}
+
+// start plays e (of tick t) from offset seconds in, placed as drawn in
+// c's frame; late says it is new in a re-run.
+func (s *Sounds) start(c *engine.FrameContext, t *tickEvents, e keyed, offset float64, late bool) {
 	snd := s.Sound(e.ev.Sound)
 	vol, pitch := e.ev.Volume, e.ev.Pitch
 	if vol == 0 {
@@ -476,8 +480,8 @@ func (s *Sounds) start(t *tickEvents, e keyed, offset float64, late bool) {
 		return
 	}
 	gain, pan := float32(1), float32(0)
-	if e.ev.Spatial && s.frame != nil {
-		gain, pan = s.place(e.ev.Entity, e.ev.Pos, s.frame.World, s.frame.Render)
+	if e.ev.Spatial {
+		gain, pan = s.place(e.ev.Entity, e.ev.Pos, c.World, c.Render)
 	}
 	var v mix.Voice
 	var err error
@@ -495,14 +499,4 @@ func (s *Sounds) start(t *tickEvents, e keyed, offset float64, late bool) {
 	} else {
 		s.stats.Started++
 	}
-}
-
-// containsBefore reports whether ticks holds tick.
-func containsBefore(ticks []uint64, tick uint64) bool {
-	for _, t := range ticks {
-		if t == tick {
-			return true
-		}
-	}
-	return false
 }

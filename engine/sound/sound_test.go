@@ -121,6 +121,21 @@ func (g *game) step(t *testing.T, n uint64) {
 	}
 }
 
+// rollback runs ticks up to from, saves the state, runs on to to, then
+// goes back to from and re-simulates up to to in one frame with the world's
+// "mode" set to mode (1: the corrected input). It returns the state saved.
+func (g *game) rollback(t *testing.T, from, to uint64, mode uint32) *engine.State {
+	t.Helper()
+	g.step(t, from)
+	st := new(engine.State)
+	g.e.SaveState(st)
+	g.step(t, to)
+	g.e.LoadState(st)
+	g.mode.Set(mode)
+	g.resim(t, to)
+	return st
+}
+
 // resim runs ticks up to n in one frame, as a rollback's re-simulation
 // does, and reconciles once.
 func (g *game) resim(t *testing.T, n uint64) {
@@ -153,12 +168,7 @@ func TestEventsStartOnce(t *testing.T) {
 // playing: no restart, no double, nothing stopped.
 func TestRerunKeepsWhatHappenedAgain(t *testing.T) {
 	g := newGame(t)
-	g.step(t, 3)
-	var st engine.State
-	g.e.SaveState(&st)
-	g.step(t, 20)
-	g.e.LoadState(&st)
-	g.resim(t, 20)
+	g.rollback(t, 3, 20, 0)
 	if len(g.out.plays) != 2 || len(g.out.stopped) != 0 {
 		t.Errorf("after the re-run: %d plays, %d stops; want the first 2 plays, no stop", len(g.out.plays), len(g.out.stopped))
 	}
@@ -173,13 +183,7 @@ func TestRerunKeepsWhatHappenedAgain(t *testing.T) {
 // hum, which happened again, plays on.
 func TestRerunFadesWhatNoLongerHappenedAndStartsWhatIsNew(t *testing.T) {
 	g := newGame(t)
-	g.step(t, 3)
-	var st engine.State
-	g.e.SaveState(&st)
-	g.step(t, 20)
-	g.e.LoadState(&st)
-	g.mode.Set(1) // the corrected input
-	g.resim(t, 20)
+	st := g.rollback(t, 3, 20, 1) // the corrected input
 	if len(g.out.plays) != 3 {
 		t.Fatalf("%d plays, want 3: %+v", len(g.out.plays), g.out.plays)
 	}
@@ -198,7 +202,7 @@ func TestRerunFadesWhatNoLongerHappenedAndStartsWhatIsNew(t *testing.T) {
 	// Back once more, the input as first predicted: b's bounce no longer
 	// happened, and a's, new again, is 38 ticks (0.63 s) past its tick 12
 	// when the re-run reaches tick 50: past its 0.5 s, so not started.
-	g.e.LoadState(&st)
+	g.e.LoadState(st)
 	g.mode.Set(0)
 	g.step(t, 3)
 	g.resim(t, 50)
@@ -280,13 +284,7 @@ func TestRollbackHeavyRunStartsEachEventOnce(t *testing.T) {
 func TestNoOutputReconcilesAndSetOutputPlays(t *testing.T) {
 	g := newGame(t)
 	g.s.SetOutput(nil)
-	g.step(t, 3)
-	var st engine.State
-	g.e.SaveState(&st)
-	g.step(t, 20)
-	g.e.LoadState(&st)
-	g.mode.Set(1)
-	g.resim(t, 20)
+	g.rollback(t, 3, 20, 1)
 	if s := g.s.Stats(); s.Started != 2 || s.Kept != 1 || s.Faded != 1 || s.Late != 1 || s.Failed != 0 || len(g.out.plays) != 0 {
 		t.Errorf("Stats %+v with %d plays; want as with an output (2 started, 1 kept, 1 faded, 1 late) and nothing played", s, len(g.out.plays))
 	}

@@ -68,27 +68,10 @@ func TestMusicIsState(t *testing.T) {
 	g := newGame(t)
 	calm := g.s.Register(&decode.Sound{Name: "calm", Rate: 48000, Channels: 2, Samples: make([]float32, 2*48000*30)})
 	fight := g.s.Register(&decode.Sound{Name: "fight", Rate: 48000, Channels: 2, Samples: make([]float32, 2*48000*30)})
-	if err := g.e.AddSystem(engine.StageScripts, "music", func(c *engine.FixedContext) {
-		switch c.Tick {
-		case 2:
-			g.s.Music().Set(Music{Track: calm, Start: c.Tick})
-		case 10:
-			g.s.Music().Set(Music{Track: fight, Start: c.Tick, Fade: 30})
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var at8 engine.State
-	g.step(t, 8)
-	g.e.SaveState(&at8)
-	g.step(t, 12)
+	at8 := g.changeMusic(t, calm, fight)
 	tracks := func() (names []string, last play) {
-		for _, p := range g.out.plays {
-			if p.p.Bus == mix.Music && p.p.Loop {
-				names, last = append(names, p.sound.Name), p
-			}
-		}
-		return names, last
+		names, plays := g.tracks()
+		return names, plays[len(plays)-1]
 	}
 	names, last := tracks()
 	if len(names) != 2 || names[1] != "fight" || last.p.FadeIn < 30*g.dt-1e-9 || last.p.FadeIn > 30*g.dt+1e-9 || last.p.Start != 0 {
@@ -103,7 +86,7 @@ func TestMusicIsState(t *testing.T) {
 	if fade, ok := g.out.stopped[calmVoice]; !ok || fade < 30*g.dt-1e-9 {
 		t.Errorf("calm stopped %v over %v s; want it faded over 30 ticks", ok, fade)
 	}
-	g.e.LoadState(&at8) // before the change
+	g.e.LoadState(at8) // before the change
 	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
 	names, last = tracks()
 	if len(names) != 3 || names[2] != "calm" || last.p.Start < 6*g.dt-1e-9 || last.p.Start > 6*g.dt+1e-9 {
@@ -148,29 +131,8 @@ func TestStreamedMusicIsState(t *testing.T) {
 	if _, err := g.s.RegisterStream(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.HasPrefix(err.Error(), "sound: ") {
 		t.Errorf("RegisterStream of a text file: %v; want an error naming it", err)
 	}
-	if err := g.e.AddSystem(engine.StageScripts, "music", func(c *engine.FixedContext) {
-		switch c.Tick {
-		case 2:
-			g.s.Music().Set(Music{Track: calm, Start: c.Tick})
-		case 10:
-			g.s.Music().Set(Music{Track: fight, Start: c.Tick, Fade: 30})
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var at8 engine.State
-	g.step(t, 8)
-	g.e.SaveState(&at8)
-	g.step(t, 12)
-	tracks := func() (names []string, all []play) {
-		for _, p := range g.out.plays {
-			if p.p.Bus == mix.Music && p.p.Loop {
-				names, all = append(names, p.sound.Name), append(all, p)
-			}
-		}
-		return names, all
-	}
-	names, plays := tracks()
+	at8 := g.changeMusic(t, calm, fight)
+	names, plays := g.tracks()
 	last := plays[len(plays)-1]
 	if len(names) != 2 || names[0] != calmPath || names[1] != fightPath || math.Abs(last.p.FadeIn-30*g.dt) > 1e-9 {
 		t.Fatalf("tracks %v, the last fading in over %v s; want calm then fight, streamed, over 30 ticks", names, last.p.FadeIn)
@@ -181,9 +143,9 @@ func TestStreamedMusicIsState(t *testing.T) {
 	if st := g.out.m.Stats(); st.Streams != 2 {
 		t.Errorf("%d streams open during the cross-fade, want both", st.Streams)
 	}
-	g.e.LoadState(&at8)
+	g.e.LoadState(at8)
 	g.s.Reconcile(&engine.FrameContext{World: g.e.World})
-	_, plays = tracks()
+	_, plays = g.tracks()
 	last = plays[len(plays)-1]
 	if len(plays) != 3 || last.sound.Name != calmPath || math.Abs(last.p.Start-6*g.dt) > 1e-9 {
 		t.Errorf("after the restore: %s from %v s; want calm streamed again, 6 ticks in", last.sound.Name, last.p.Start)
@@ -216,4 +178,36 @@ func TestStreamFromReplacesARegisteredSound(t *testing.T) {
 	if n := len(g.out.plays); n == 0 || g.out.plays[n-1].sound.Name != path {
 		t.Errorf("plays %+v, want the hum's ID streaming %s", g.out.plays, path)
 	}
+}
+
+// changeMusic plays calm from tick 2 and cross-fades to fight over 30
+// ticks from tick 10, running to tick 12; it returns the state at tick 8.
+func (g *game) changeMusic(t *testing.T, calm, fight ID) *engine.State {
+	t.Helper()
+	if err := g.e.AddSystem(engine.StageScripts, "music", func(c *engine.FixedContext) {
+		switch c.Tick {
+		case 2:
+			g.s.Music().Set(Music{Track: calm, Start: c.Tick})
+		case 10:
+			g.s.Music().Set(Music{Track: fight, Start: c.Tick, Fade: 30})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g.step(t, 8)
+	at8 := new(engine.State)
+	g.e.SaveState(at8)
+	g.step(t, 12)
+	return at8
+}
+
+// tracks returns the music tracks played so far (looping, on the music
+// bus), by name and play.
+func (g *game) tracks() (names []string, plays []play) {
+	for _, p := range g.out.plays {
+		if p.p.Bus == mix.Music && p.p.Loop {
+			names, plays = append(names, p.sound.Name), append(plays, p)
+		}
+	}
+	return names, plays
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -180,11 +181,8 @@ func (p *Pulse) Log() string { return p.log.String() }
 
 // lastLine returns s's last non-empty line.
 func lastLine(s string) string {
-	s = string(bytes.TrimSpace([]byte(s)))
-	if i := bytes.LastIndexByte([]byte(s), '\n'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.

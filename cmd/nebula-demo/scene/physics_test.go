@@ -13,9 +13,9 @@ import (
 // it on purpose once every architecture agrees, and say why in the commit.
 const physicsGoldenHash = 0x1f068582ac807e13 // since the scene's sound state (component "sound.loop", resource "sound.music") is in the world
 
-// runPhysics runs the physics mode headless for ticks and returns its
-// engine and scene.
-func runPhysics(t *testing.T, bodies int, ticks uint64) (*engine.Engine, *Scene) {
+// newPhysics returns the physics mode with bodies bodies, player 0
+// played by its script, as the demo's headless runs have it.
+func newPhysics(t *testing.T, bodies int) (*engine.Engine, *Scene) {
 	t.Helper()
 	e, err := engine.New(engine.DefaultConfig())
 	if err != nil {
@@ -27,6 +27,14 @@ func runPhysics(t *testing.T, bodies int, ticks uint64) (*engine.Engine, *Scene)
 	}
 	e.Input.SetActions(NewActions()) // as the demo's runs have them: Space jumps
 	e.SetInputScript(PhysicsPlayerScript(0))
+	return e, s
+}
+
+// runPhysics runs the physics mode headless for ticks and returns its
+// engine and scene.
+func runPhysics(t *testing.T, bodies int, ticks uint64) (*engine.Engine, *Scene) {
+	t.Helper()
+	e, s := newPhysics(t, bodies)
 	if _, err := engine.RunHeadless(e, engine.HeadlessConfig{DisplayHz: 144, Ticks: ticks}); err != nil {
 		t.Fatal(err)
 	}

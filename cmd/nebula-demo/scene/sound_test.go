@@ -11,16 +11,7 @@ import (
 // returns the events of every tick, by tick.
 func soundLog(t *testing.T, bodies int, ticks uint64) (*engine.Engine, *Scene, map[uint64][]sound.Event, []sound.Music) {
 	t.Helper()
-	e, err := engine.New(engine.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := SetupPhysics(e, bodies)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Input.SetActions(NewActions())
-	e.SetInputScript(PhysicsPlayerScript(0))
+	e, s := newPhysics(t, bodies)
 	log := map[uint64][]sound.Event{}
 	music := []sound.Music{s.Sounds.Music().Get()}
 	stepTo(t, e, ticks, func(tick uint64) {
