@@ -58,8 +58,10 @@ func (s *soundOut) frame(now time.Duration) {
 	if !s.started {
 		s.start, s.started = now, true
 	}
-	rate := uint64(s.m.Rate())
-	want := uint64(now-s.start) * rate / uint64(time.Second)
+	// The frames due by now, in whole seconds and the rest, which does
+	// not overflow however long the game runs.
+	since, rate := now-s.start, uint64(s.m.Rate())
+	want := uint64(since/time.Second)*rate + uint64(since%time.Second)*rate/uint64(time.Second)
 	if want <= s.mixed {
 		return
 	}

@@ -105,12 +105,15 @@ func (m *Mixer) start(s int, c *command, declick int) {
 	if pitch == 0 {
 		pitch = 1
 	}
+	channels, rate := 0, 0
 	if c.feed != nil {
-		*v = voice{active: true, gen: c.gen, feed: c.feed, channels: c.feed.channels, rate: c.feed.rate, bus: p.Bus, loop: p.Loop,
-			volume: p.Volume, pan: p.Pan, pos: c.start, step: float64(pitch) * float64(c.feed.rate) / float64(m.rate)}
+		channels, rate = c.feed.channels, c.feed.rate
 	} else {
-		*v = voice{active: true, gen: c.gen, sound: c.sound, channels: c.sound.Channels, rate: c.sound.Rate, bus: p.Bus, loop: p.Loop,
-			volume: p.Volume, pan: p.Pan, pos: c.start, step: float64(pitch) * float64(c.sound.Rate) / float64(m.rate)}
+		channels, rate = c.sound.Channels, c.sound.Rate
+	}
+	*v = voice{active: true, gen: c.gen, sound: c.sound, feed: c.feed, channels: channels, rate: rate, bus: p.Bus, loop: p.Loop,
+		volume: p.Volume, pan: p.Pan, pos: c.start, step: float64(pitch) * float64(rate) / float64(m.rate)}
+	if c.sound != nil {
 		if nf := float64(c.sound.Frames()); v.pos >= nf {
 			if !v.loop {
 				m.end(s) // started past its end: nothing to play
